@@ -1,0 +1,158 @@
+import path from 'node:path';
+
+/**
+ * The only reader of process.env. Every variable is declared once here, with its default
+ * and its rule; a bad value stops the process at start with a message naming the variable.
+ */
+export interface Config {
+  readonly databaseUrl: string;
+  readonly dataDir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly logLevel: string;
+  readonly publicBaseUrl: string | null;
+  readonly trustProxy: boolean;
+  readonly rateLimitPerMinute: number;
+  readonly redisUrl: string | null;
+  readonly smtpUrl: string | null;
+  readonly smtpFrom: string;
+  readonly secretsKey: string | null;
+  readonly worker: boolean;
+  readonly webhookTimeoutMs: number;
+  readonly webhookRetryDelaysMs: readonly number[] | null;
+  readonly webhookAllowPrivateTargets: boolean;
+  readonly telegramApiUrl: string;
+  readonly datasheetMaxBytes: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+interface Spec<T> {
+  description: string;
+  default: string | null;
+  parse: (raw: string) => T;
+}
+
+const text = (raw: string) => raw;
+const nullableText = (raw: string) => (raw === '' ? null : raw);
+
+function integer(min: number, max: number) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`must be an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+
+function boolean(raw: string): boolean {
+  const v = raw.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new Error('must be true or false');
+}
+
+function url(protocols: string[]) {
+  return (raw: string): string | null => {
+    if (raw === '') return null;
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new Error('must be a URL');
+    }
+    if (!protocols.includes(parsed.protocol)) throw new Error(`must use ${protocols.join(' or ')}`);
+    return raw;
+  };
+}
+
+function databaseUrl(raw: string): string {
+  if (raw.startsWith('sqlite:')) {
+    if (raw.length === 'sqlite:'.length) throw new Error('needs a path after sqlite: (or sqlite::memory:)');
+    return raw;
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) return raw;
+  throw new Error('must start with sqlite: or postgres://');
+}
+
+function delays(raw: string): readonly number[] | null {
+  if (raw === '') return null;
+  const list = raw.split(',').map((part) => Number(part.trim()));
+  if (list.some((n) => !Number.isInteger(n) || n < 0)) throw new Error('must be a comma list of milliseconds');
+  return Object.freeze(list);
+}
+
+function secretsKey(raw: string): string | null {
+  if (raw === '') return null;
+  if (Buffer.from(raw, 'base64').length !== 32) throw new Error('must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  return raw;
+}
+
+export const CONFIG_SPEC = {
+  DATABASE_URL: { description: '`sqlite:<path>` or `postgres://…`', default: 'sqlite:./data/portico.sqlite', parse: databaseUrl },
+  DATA_DIR: { description: 'Where datasheets and the generated secrets key live', default: './data', parse: text },
+  HOST: { description: 'Interface to listen on', default: '127.0.0.1', parse: text },
+  PORT: { description: 'HTTP port', default: '3000', parse: integer(0, 65535) },
+  LOG_LEVEL: { description: 'pino level: fatal, error, warn, info, debug, trace, silent', default: 'info', parse: logLevel },
+  PUBLIC_BASE_URL: { description: 'External base URL for links (datasheets, Location); by default taken from the request', default: '', parse: url(['http:', 'https:']) },
+  TRUST_PROXY: { description: 'Trust X-Forwarded-* headers (behind a reverse proxy)', default: 'false', parse: boolean },
+  RATE_LIMIT_PER_MINUTE: { description: 'Requests per minute per API key', default: '600', parse: integer(1, 1_000_000) },
+  REDIS_URL: { description: 'Share rate limits across instances through Redis', default: '', parse: url(['redis:', 'rediss:']) },
+  SMTP_URL: { description: 'E-mail new inquiries to admin and support users (`smtp://user:pass@host:port`)', default: '', parse: url(['smtp:', 'smtps:']) },
+  SMTP_FROM: { description: 'Sender of those e-mails', default: 'Portico <no-reply@portico.localhost>', parse: text },
+  SECRETS_KEY: { description: 'base64 32-byte key encrypting webhook secrets and bot tokens; generated under DATA_DIR when unset', default: '', parse: secretsKey },
+  WORKER: { description: '`on`: `serve` also runs the webhook and e-mail dispatcher; `off`: run `portico worker` separately', default: 'on', parse: boolean },
+  WEBHOOK_TIMEOUT_MS: { description: 'Timeout of one webhook attempt', default: '15000', parse: integer(100, 60_000) },
+  WEBHOOK_RETRY_DELAYS_MS: { description: 'Comma list overriding the retry schedule (tests)', default: '', parse: delays },
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: { description: 'Allow webhook targets on loopback/private networks and plain http', default: 'false', parse: boolean },
+  TELEGRAM_API_URL: { description: 'Telegram Bot API base URL', default: 'https://api.telegram.org', parse: (raw: string) => url(['http:', 'https:'])(raw) ?? 'https://api.telegram.org' },
+  DATASHEET_MAX_BYTES: { description: 'Largest datasheet upload', default: '10485760', parse: integer(1024, 100 * 1024 * 1024) },
+} satisfies Record<string, Spec<unknown>>;
+
+function logLevel(raw: string): string {
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(raw)) throw new Error(`must be one of ${levels.join(', ')}`);
+  return raw;
+}
+
+type SpecValue<K extends keyof typeof CONFIG_SPEC> = ReturnType<(typeof CONFIG_SPEC)[K]['parse']>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = <K extends keyof typeof CONFIG_SPEC>(name: K): SpecValue<K> => {
+    const spec = CONFIG_SPEC[name] as Spec<SpecValue<K>>;
+    const raw = env[name] ?? spec.default ?? '';
+    try {
+      return spec.parse(raw.trim());
+    } catch (error) {
+      problems.push(`${name} ${(error as Error).message} (got "${raw}")`);
+      return undefined as SpecValue<K>;
+    }
+  };
+  const dataDir = path.resolve(read('DATA_DIR'));
+  const config: Config = {
+    databaseUrl: read('DATABASE_URL'),
+    dataDir,
+    host: read('HOST'),
+    port: read('PORT'),
+    logLevel: read('LOG_LEVEL'),
+    publicBaseUrl: read('PUBLIC_BASE_URL')?.replace(/\/$/, '') ?? null,
+    trustProxy: read('TRUST_PROXY'),
+    rateLimitPerMinute: read('RATE_LIMIT_PER_MINUTE'),
+    redisUrl: read('REDIS_URL'),
+    smtpUrl: read('SMTP_URL'),
+    smtpFrom: read('SMTP_FROM'),
+    secretsKey: read('SECRETS_KEY'),
+    worker: read('WORKER'),
+    webhookTimeoutMs: read('WEBHOOK_TIMEOUT_MS'),
+    webhookRetryDelaysMs: read('WEBHOOK_RETRY_DELAYS_MS'),
+    webhookAllowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    telegramApiUrl: read('TELEGRAM_API_URL').replace(/\/$/, ''),
+    datasheetMaxBytes: read('DATASHEET_MAX_BYTES'),
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return Object.freeze(config);
+}

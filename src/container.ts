@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { Config } from './config/config.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { newId as defaultNewId, type IdGenerator } from './lib/ids.ts';
+import { createLogger, type Logger } from './lib/logger.ts';
+import { createSecretBox } from './lib/secret-box.ts';
+import { loadSecretsKey } from './lib/secrets-key.ts';
+import { createDatabase, type Database } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createStore, type Store } from './db/store.ts';
+import { createCompaniesService } from './modules/companies/index.ts';
+import { createApiKeysService } from './modules/api-keys/index.ts';
+import { createInquiriesService } from './modules/inquiries/index.ts';
+import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
+import { createIdempotencyService } from './modules/idempotency/index.ts';
+import { createCatalogAdminService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
+import { createQuotationsService } from './modules/quotations/index.ts';
+import { createOrdersService } from './modules/orders/index.ts';
+import { createDispatcher, createEndpointsService, createGuardedAgent, DEFAULT_RETRY_DELAYS_MS } from './modules/webhooks/index.ts';
+import type { Poller } from './lib/poller.ts';
+
+/**
+ * The composition root: the one place that builds the database, clock, ids and services.
+ * HTTP, the CLI and the worker all start from here.
+ */
+export async function createContainer(config: Config, overrides: { clock?: Clock; newId?: IdGenerator; logger?: Logger; migrate?: boolean } = {}) {
+  const clock = overrides.clock ?? systemClock;
+  const newId = overrides.newId ?? defaultNewId;
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const database: Database = createDatabase(config.databaseUrl);
+  if (overrides.migrate !== false) await migrateToLatest(database);
+  const store: Store = createStore(database);
+  const datasheets = createDatasheetFiles(config.dataDir);
+  const secretBox = createSecretBox(loadSecretsKey(config.secretsKey, config.dataDir));
+  const agent = createGuardedAgent({ allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs });
+
+  // Late-bound so services can wake the background senders that are built after them.
+  let emailSender: Poller | null = null;
+  let dispatcher: ReturnType<typeof createDispatcher> | null = null;
+
+  const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
+  const apiKeys = createApiKeysService({
+    repository: store.repos.apiKeys, clock, newId,
+    locationExists: (c, l) => companies.locationExists(c, l),
+    userExists: (c, u) => companies.userExists(c, u),
+  });
+  const notifications = createNotificationsService({ store, clock, newId });
+  const inquiries = createInquiriesService({
+    store, clock, newId, emailEnabled: config.smtpUrl !== null, onEmailQueued: () => emailSender?.wake(),
+  });
+  const idempotency = createIdempotencyService({ store, clock });
+  const catalog = createCatalogService({ store, datasheets });
+  const catalogAdmin = createCatalogAdminService({ store, clock, newId, datasheets });
+  const onEventQueued = () => dispatcher?.wake();
+  const quotations = createQuotationsService({ store, clock, newId, catalog, datasheets, logger, onEventQueued });
+  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued });
+  const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
+
+  dispatcher = createDispatcher({
+    store, clock, newId, secretBox, agent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool,
+    options: {
+      workerId: `${process.pid}-${randomUUID().slice(0, 8)}`,
+      timeoutMs: config.webhookTimeoutMs,
+      retryDelaysMs: config.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      telegramApiUrl: config.telegramApiUrl,
+    },
+  });
+  const mailTransport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
+  emailSender = mailTransport
+    ? createEmailSender({ store, clock, transport: mailTransport, from: config.smtpFrom, logger: logger.child({ component: 'email' }) })
+    : null;
+
+  let workersRunning = false;
+  const container = {
+    config, clock, newId, logger, database, store,
+    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, quotations, orders, endpoints,
+    dispatcher, emailSender,
+
+    /** Starts the background senders (webhooks, e-mail) in this process. */
+    async startWorkers(): Promise<void> {
+      workersRunning = true;
+      await dispatcher!.start();
+      emailSender?.start();
+    },
+
+    /** Finishes in-flight sends, then closes connections. Order matters: senders use the database. */
+    async close(): Promise<void> {
+      if (workersRunning) {
+        await dispatcher!.stop();
+        await emailSender?.stop();
+      }
+      mailTransport?.close();
+      await agent.close();
+      await database.close();
+    },
+  };
+  return container;
+}
+export type Container = Awaited<ReturnType<typeof createContainer>>;

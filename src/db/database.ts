@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+import { openSqlite } from './sqlite-adapter.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<DB>;
+export type Tx = Transaction<DB>;
+/** Either the database or an open transaction: repositories accept both. */
+export type Executor = Kysely<DB>;
+
+export interface Database {
+  readonly db: Db;
+  readonly engine: Engine;
+  readonly url: string;
+  /** PostgreSQL pool, for LISTEN/NOTIFY; null on SQLite. */
+  readonly pool: pg.Pool | null;
+  close(): Promise<void>;
+}
+
+// int8 counts and minor units stay far below 2^53; timestamps are handled as ISO 8601 strings
+// everywhere, the same text SQLite stores.
+const PG_INT8 = 20;
+const PG_TIMESTAMPTZ = 1184;
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === PG_INT8) return (value: string) => Number(value);
+    if (oid === PG_TIMESTAMPTZ) return (value: string) => new Date(value).toISOString();
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(file) }) });
+    return { db, engine: 'sqlite', url, pool: null, close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', url, pool, close: () => db.destroy() };
+}

@@ -1,0 +1,24 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { Database } from './database.ts';
+import * as m0001 from './migrations/0001-foundation.ts';
+import * as m0002 from './migrations/0002-quotations.ts';
+import * as m0003 from './migrations/0003-webhooks.ts';
+
+// Listed statically (not read from a folder) so the set is fixed at build time and typed.
+const MIGRATIONS = { '0001-foundation': m0001, '0002-quotations': m0002, '0003-webhooks': m0003 };
+
+/** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, module] of Object.entries(MIGRATIONS)) {
+        out[name] = { up: (db) => module.up(db, database.engine) };
+      }
+      return out;
+    },
+  };
+  const { error, results } = await new Migrator({ db: database.db, provider }).migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,326 @@
+/** SQLite hands booleans back as 0/1, PostgreSQL as booleans; code writes booleans and reads with Boolean(). */
+export type SqlBool = boolean | number;
+/** ISO 8601 UTC text on SQLite, timestamptz on PostgreSQL parsed back to the same ISO text. */
+export type Timestamp = string;
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  address: string | null;
+  tax_id: string | null;
+  currency: string;
+  locale: string;
+  timezone: string;
+  prices_include_tax: SqlBool;
+  quotation_validity_days: number;
+  template_header: string | null;
+  template_footer: string | null;
+  template_payment_instructions: string | null;
+  catalog_scope_kind: string;
+  /** JSON array of ids for the products | categories | models scopes. */
+  catalog_scope_ids: string;
+  created_at: Timestamp;
+}
+
+export interface LocationsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  code: string;
+  address: string | null;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  company_id: string;
+  email: string;
+  name: string;
+  role: string;
+  password_hash: string | null;
+  created_at: Timestamp;
+}
+
+export interface AdminTokensTable {
+  id: string;
+  company_id: string;
+  user_id: string;
+  name: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  company_id: string;
+  location_id: string;
+  name: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface InquiriesTable {
+  id: string;
+  company_id: string;
+  location_id: string;
+  api_key_id: string;
+  topic: string;
+  subject: string;
+  message: string;
+  email: string;
+  phone: string;
+  name: string | null;
+  product_photo_url: string | null;
+  created_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: string;
+  company_id: string;
+  user_id: string;
+  kind: string;
+  title: string;
+  body: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  read_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface EmailMessagesTable {
+  id: string;
+  company_id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  company_id: string;
+  key: string;
+  request_hash: string;
+  state: string;
+  locked_until: Timestamp;
+  response_status: number | null;
+  response_body: string | null;
+  resource_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface CategoriesTable {
+  id: string;
+  company_id: string;
+  parent_id: string | null;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface ModelsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface TaxRatesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  /** Percent in basis points: 25% = 2500. */
+  rate_bp: number;
+  created_at: Timestamp;
+}
+
+export interface ProductsTable {
+  id: string;
+  company_id: string;
+  sku: string | null;
+  name: string;
+  description: string | null;
+  category_id: string | null;
+  model_id: string | null;
+  tax_rate_id: string;
+  datasheet_file: string | null;
+  datasheet_name: string | null;
+  active: SqlBool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UnitsTable {
+  id: string;
+  company_id: string;
+  product_id: string;
+  name: string;
+  /** Minor units; net, or gross when the company's prices include tax. */
+  price_minor: number;
+  position: number;
+  created_at: Timestamp;
+}
+
+export interface NumberSequencesTable {
+  company_id: string;
+  location_id: string;
+  kind: string;
+  year: number;
+  last_value: number;
+}
+
+export interface QuotationsTable {
+  id: string;
+  company_id: string;
+  location_id: string;
+  api_key_id: string | null;
+  number: string;
+  status: string;
+  customer_name: string;
+  customer_email: string | null;
+  customer_phone: string | null;
+  directory_customer_id: string | null;
+  note: string | null;
+  currency: string;
+  prices_include_tax: SqlBool;
+  include_datasheets: SqlBool;
+  net_minor: number;
+  tax_minor: number;
+  total_minor: number;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface DocumentLinesTable {
+  id: string;
+  company_id: string;
+  document_id: string;
+  position: number;
+  product_id: string;
+  unit_id: string;
+  product_name: string;
+  product_code: string | null;
+  unit_name: string;
+  quantity_milli: number;
+  unit_price_minor: number;
+  tax_rate_bp: number;
+  net_minor: number;
+  tax_minor: number;
+  total_minor: number;
+  note: string | null;
+}
+
+export interface OrdersTable {
+  id: string;
+  company_id: string;
+  location_id: string;
+  api_key_id: string | null;
+  number: string;
+  status: string;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string;
+  customer_address: string | null;
+  note: string | null;
+  external_reference: string | null;
+  currency: string;
+  prices_include_tax: SqlBool;
+  net_minor: number;
+  tax_minor: number;
+  total_minor: number;
+  created_at: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  company_id: string;
+  kind: string;
+  description: string | null;
+  url: string | null;
+  /** Sealed (AES-256-GCM) secret or bot token; never returned. */
+  secret_sealed: string | null;
+  secret_hint: string | null;
+  chat_id: string | null;
+  /** JSON array of event names; empty means every event. */
+  events: string;
+  enabled: SqlBool;
+  disabled_reason: string | null;
+  failing_since: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  company_id: string;
+  location_id: string | null;
+  type: string;
+  /** The exact JSON body sent to HTTP endpoints. */
+  payload: string;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  company_id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  locked_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  company_id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  success: SqlBool;
+}
+
+export interface DB {
+  companies: CompaniesTable;
+  locations: LocationsTable;
+  users: UsersTable;
+  admin_tokens: AdminTokensTable;
+  api_keys: ApiKeysTable;
+  inquiries: InquiriesTable;
+  notifications: NotificationsTable;
+  email_messages: EmailMessagesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  categories: CategoriesTable;
+  models: ModelsTable;
+  tax_rates: TaxRatesTable;
+  products: ProductsTable;
+  units: UnitsTable;
+  number_sequences: NumberSequencesTable;
+  quotations: QuotationsTable;
+  quotation_lines: DocumentLinesTable;
+  orders: OrdersTable;
+  order_lines: DocumentLinesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}

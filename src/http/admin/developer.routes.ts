@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Container } from '../../container.ts';
+import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
+import type { Company } from '../../modules/companies/index.ts';
+import { requireRole } from '../plugins/authenticate.ts';
+import { Data, Nullable, Text, Timestamp, errorResponses } from '../schemas.ts';
+
+const ApiKey = Type.Object({
+  id: Type.String(), name: Type.String(), locationId: Type.String(), createdAt: Timestamp,
+  lastUsedAt: Nullable(Timestamp), revokedAt: Nullable(Timestamp),
+}, { additionalProperties: false });
+
+const Scope = Type.Object({
+  kind: Type.Union([Type.Literal('all'), Type.Literal('products'), Type.Literal('categories'), Type.Literal('models')], { description: '`all`, or selective: fixed `products`, dynamic `categories` (sub-categories included) or `models`.' }),
+  ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000, uniqueItems: true, default: [] }),
+}, { additionalProperties: false });
+
+const Settings = Type.Object({
+  name: Type.String(), currency: Type.String(), locale: Type.String(), timezone: Type.String(), pricesIncludeTax: Type.Boolean(),
+  quotationValidityDays: Type.Integer(),
+  printTemplate: Type.Object({ header: Nullable(Type.String()), footer: Nullable(Type.String()), paymentInstructions: Nullable(Type.String()) }),
+}, { additionalProperties: false });
+
+const presentSettings = (c: Company) => ({
+  name: c.name, currency: c.currency, locale: c.locale, timezone: c.timezone, pricesIncludeTax: c.pricesIncludeTax,
+  quotationValidityDays: c.quotationValidityDays, printTemplate: c.template,
+});
+
+/** Developer settings: API keys, catalog scope and the print template. Admins only. */
+export const developerRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
+  const security = [{ adminToken: [] }];
+  const adminOnly = requireRole('admin');
+
+  app.get('/api-keys', {
+    preHandler: adminOnly,
+    schema: { tags: ['Admin'], operationId: 'adminListApiKeys', summary: 'Location API keys (never their secrets)', security, response: { 200: Data(Type.Array(ApiKey)), ...errorResponses(403) } },
+  }, async (request) => ({ data: await c.apiKeys.listApiKeys(request.admin.companyId) }));
+
+  app.post('/api-keys', {
+    preHandler: adminOnly,
+    schema: {
+      tags: ['Admin'], operationId: 'adminCreateApiKey', summary: 'Issue a location API key; the key is shown only in this response', security,
+      body: Type.Object({ locationId: Type.String({ maxLength: 64 }), name: Text(100) }, { additionalProperties: false }),
+      response: { 201: Data(Type.Object({ ...ApiKey.properties, key: Type.String({ description: 'Shown once; store it now.' }) }, { additionalProperties: false })), ...errorResponses(400, 403) },
+    },
+  }, async (request, reply) => reply.status(201).send({ data: await c.apiKeys.createApiKey(request.admin.companyId, request.body) }));
+
+  app.delete('/api-keys/:id', {
+    preHandler: adminOnly,
+    schema: { tags: ['Admin'], operationId: 'adminRevokeApiKey', summary: 'Revoke a location API key, at once', security, params: Type.Object({ id: Type.String({ maxLength: 64 }) }), response: { 204: Type.Null(), ...errorResponses(403, 404) } },
+  }, async (request, reply) => {
+    await c.apiKeys.revokeApiKey(request.admin.companyId, request.params.id);
+    return reply.status(204).send(null);
+  });
+
+  app.get('/catalog-scope', {
+    preHandler: adminOnly,
+    schema: { tags: ['Admin'], operationId: 'adminGetCatalogScope', summary: 'What the public API exposes', security, response: { 200: Data(Scope), ...errorResponses(403) } },
+  }, async (request) => ({ data: (await c.companies.getCompany(request.admin.companyId)).catalogScope }));
+
+  app.put('/catalog-scope', {
+    preHandler: adminOnly,
+    schema: { tags: ['Admin'], operationId: 'adminSetCatalogScope', summary: 'Choose what the public API exposes', security, body: Scope, response: { 200: Data(Scope), ...errorResponses(400, 403) } },
+  }, async (request) => {
+    const { kind, ids = [] } = request.body;
+    const companyId = request.admin.companyId;
+    if (kind !== 'all') {
+      const known = new Set((kind === 'products'
+        ? await c.store.repos.catalog.findProducts(companyId, ids)
+        : kind === 'categories' ? await c.store.repos.catalog.listCategories(companyId) : await c.store.repos.catalog.listModels(companyId)).map((r) => r.id));
+      const details: FieldErrors = {};
+      ids.forEach((id, i) => known.has(id) || addFieldError(details, `ids[${i}]`, `No such ${kind.slice(0, -1)}.`));
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
+    }
+    await c.companies.setCatalogScope(companyId, { kind, ids: kind === 'all' ? [] : ids });
+    return { data: (await c.companies.getCompany(companyId)).catalogScope };
+  });
+
+  app.get('/settings', {
+    preHandler: adminOnly,
+    schema: { tags: ['Admin'], operationId: 'adminGetSettings', summary: 'Company settings and print template', security, response: { 200: Data(Settings), ...errorResponses(403) } },
+  }, async (request) => ({ data: presentSettings(await c.companies.getCompany(request.admin.companyId)) }));
+
+  app.patch('/settings', {
+    preHandler: adminOnly,
+    schema: {
+      tags: ['Admin'], operationId: 'adminUpdateSettings', summary: 'Change the print template or quotation validity', security,
+      body: Type.Object({
+        quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+        printTemplate: Type.Optional(Type.Object({
+          header: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+          footer: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+          paymentInstructions: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+        }, { additionalProperties: false })),
+      }, { additionalProperties: false }),
+      response: { 200: Data(Settings), ...errorResponses(400, 403) },
+    },
+  }, async (request) => ({
+    data: presentSettings(await c.companies.updateSettings(request.admin.companyId, {
+      quotationValidityDays: request.body.quotationValidityDays, template: request.body.printTemplate,
+    })),
+  }));
+};

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Container } from '../../container.ts';
+import { adminAuth } from '../plugins/authenticate.ts';
+import { inquiriesRoutes } from './inquiries.routes.ts';
+import { notificationsRoutes } from './notifications.routes.ts';
+import { developerRoutes } from './developer.routes.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
+import { salesRoutes } from './sales.routes.ts';
+import { catalogAdminRoutes } from './catalog.routes.ts';
+
+/** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company. */
+export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
+  app.addHook('onRequest', adminAuth(c.apiKeys));
+  await app.register(inquiriesRoutes(c));
+  await app.register(notificationsRoutes(c));
+  await app.register(developerRoutes(c));
+  await app.register(webhooksRoutes(c));
+  await app.register(salesRoutes(c));
+  await app.register(catalogAdminRoutes(c));
+};

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import type { Container } from '../container.ts';
+import { AppError } from '../lib/errors.ts';
+
+const Status = Type.Object({ status: Type.String() });
+
+export const healthRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/healthz', { schema: { tags: ['Health'], summary: 'The process is alive', operationId: 'healthz', security: [], response: { 200: Status } } },
+    async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { schema: { tags: ['Health'], summary: 'The database answers', operationId: 'readyz', security: [], response: { 200: Status, 503: Type.Ref('Problem') } } },
+    async (request) => {
+      try {
+        await sql`select 1`.execute(c.database.db);
+        return { status: 'ready' };
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed');
+        throw new AppError('unavailable', 'The database does not answer.');
+      }
+    });
+};

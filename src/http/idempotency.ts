@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+import type { BeforeCommit } from '../modules/inquiries/index.ts';
+import { requestFingerprint, type IdempotencyService } from '../modules/idempotency/index.ts';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Runs a create under the request's Idempotency-Key, if it has one: the first request creates
+ * and records the key in the same transaction; a retry with the same body gets the same
+ * resource again (`Idempotent-Replayed: true`); another body → 422; still running → 409.
+ */
+export async function idempotentCreate<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  idempotency: IdempotencyService,
+  create: (beforeCommit?: BeforeCommit) => Promise<T>,
+  load: (id: string) => Promise<T>,
+): Promise<T> {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return create();
+  const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
+  if (!KEY.test(key)) throw AppError.invalid({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters, e.g. a UUID.'] });
+  const companyId = request.caller.companyId;
+  const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.body);
+  const outcome = await idempotency.begin(companyId, key, fingerprint);
+  if (outcome.kind === 'replay') {
+    reply.header('idempotent-replayed', 'true');
+    return load(outcome.resourceId);
+  }
+  try {
+    return await create((repos, id) => idempotency.complete(repos, companyId, key, id, 201));
+  } catch (error) {
+    await idempotency.release(companyId, key).catch((releaseError: unknown) => request.log.error({ err: releaseError }, 'releasing an idempotency key failed'));
+    throw error;
+  }
+}

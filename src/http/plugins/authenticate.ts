@@ -1,0 +1,65 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors.ts';
+import type { AdminCaller, ApiCaller, ApiKeysService } from '../../modules/api-keys/index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: ApiCaller;
+    admin: AdminCaller;
+  }
+}
+
+export class AuthError extends AppError {}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : '';
+}
+
+function unauthenticated(reply: FastifyReply, message: string): AppError {
+  // RFC 6750: tell the client which scheme to use, and why the credentials failed.
+  reply.header('www-authenticate', `Bearer realm="portico", error="invalid_token"`);
+  return new AppError('unauthenticated', message);
+}
+
+/** onRequest hook for /api/v1/public: a live location API key, or 401. */
+export function apiKeyAuth(apiKeys: ApiKeysService) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const token = bearer(request);
+    if (token === null) {
+      reply.header('www-authenticate', 'Bearer realm="portico"');
+      throw new AppError('unauthenticated', 'Send your API key as "Authorization: Bearer <key>".');
+    }
+    const caller = token ? await apiKeys.authenticateApiKey(token) : null;
+    if (!caller) throw unauthenticated(reply, 'The API key is malformed, unknown or revoked.');
+    request.caller = caller;
+  };
+}
+
+/** onRequest hook for /api/v1/admin: a personal admin token; a location key is refused outright. */
+export function adminAuth(apiKeys: ApiKeysService) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const token = bearer(request);
+    if (token === null) {
+      reply.header('www-authenticate', 'Bearer realm="portico-admin"');
+      throw new AppError('unauthenticated', 'Send an admin token as "Authorization: Bearer <token>".');
+    }
+    if (token.startsWith('ptc_')) {
+      throw new AppError('forbidden', 'Location API keys only work on /api/v1/public; the admin API takes a personal admin token.');
+    }
+    const admin = token ? await apiKeys.authenticateAdminToken(token) : null;
+    if (!admin) throw unauthenticated(reply, 'The admin token is malformed, unknown or revoked.');
+    request.admin = admin;
+  };
+}
+
+/** preHandler guard: the token's user must have one of these roles. */
+export function requireRole(...roles: string[]) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!roles.includes(request.admin.role)) {
+      throw new AppError('forbidden', `This needs the ${roles.join(' or ')} role.`);
+    }
+  };
+}

@@ -1,0 +1,43 @@
+import { Type, type Static } from 'typebox';
+import { Id, Money } from '../../schemas.ts';
+import type { LineRequest } from '../../../modules/sales/sales-lines.ts';
+
+export const MAX_LINES = 500;
+
+export const LineInput = Type.Object({
+  productId: Id('prd'),
+  unitId: Id('unt'),
+  quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000, description: 'Greater than 0, at most 3 decimal places.', examples: [1.5] }),
+  note: Type.Optional(Type.String({ maxLength: 500, description: 'Printed under the line. For tint colours: `Colour: {code} - {name}`.', examples: ['Colour: RAL 9010 - Reinweiß'] })),
+  lineNote: Type.Optional(Type.String({ maxLength: 500, deprecated: true, description: 'Legacy alias of `note`; `note` wins when both are set.' })),
+}, { additionalProperties: false });
+
+export const Lines = Type.Array(LineInput, { minItems: 1, maxItems: MAX_LINES });
+
+/** v1 compatibility lives here, at the edge: `lineNote` becomes `note` before the domain sees it. */
+export function toLineRequests(lines: ReadonlyArray<Static<typeof LineInput>>): LineRequest[] {
+  return lines.map((l) => ({ productId: l.productId, unitId: l.unitId, quantity: l.quantity, note: l.note ?? l.lineNote ?? null }));
+}
+
+export const LineOutput = Type.Object({
+  productId: Type.String(),
+  unitId: Type.String(),
+  productName: Type.String(),
+  productCode: Type.Union([Type.String(), Type.Null()]),
+  unitName: Type.String(),
+  quantity: Type.String({ description: 'Decimal, up to 3 places.', examples: ['1.5'] }),
+  unitPrice: Money,
+  taxRate: Type.String({ description: 'Percent.', examples: ['25'] }),
+  net: Money,
+  tax: Money,
+  total: Money,
+  note: Type.Union([Type.String(), Type.Null()]),
+  datasheetUrl: Type.Optional(Type.String({ format: 'uri' })),
+}, { additionalProperties: false });
+
+export const TotalsOutput = Type.Object({
+  net: Money,
+  tax: Money,
+  withTax: Money,
+  taxes: Type.Array(Type.Object({ rate: Type.String(), base: Money, tax: Money }, { additionalProperties: false })),
+}, { additionalProperties: false });

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Container } from '../../../container.ts';
+import type { QuotationView } from '../../../modules/quotations/index.ts';
+import { idempotentCreate } from '../../idempotency.ts';
+import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses } from '../../schemas.ts';
+import { LineOutput, Lines, TotalsOutput, toLineRequests } from './lines.schema.ts';
+import { baseUrl } from '../../base-url.ts';
+
+export const QuoteBody = Type.Object({
+  format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')], { default: 'pdf', description: 'Response form; `pdf` by default.' })),
+  includeDatasheets: Type.Optional(Type.Boolean({ default: false, description: 'Append the quoted products\' datasheets to the PDF; with `json`, lines carry `datasheetUrl`.' })),
+  expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'Must be in the future; defaults to the company\'s validity period (30 days).' })),
+  note: Type.Optional(Type.String({ maxLength: 2000 })),
+  customer: Type.Object({
+    name: Text(200, { examples: ['Ana Kovač'] }),
+    email: Type.Optional(Email),
+    phone: Type.Optional(Phone),
+  }, { additionalProperties: false, description: 'Stored as a placeholder customer until the hub assigns a directory customer.' }),
+  lines: Lines,
+}, { additionalProperties: false });
+
+export const Quotation = Type.Object({
+  id: Id('qt'),
+  number: Type.String({ examples: ['Q-ZG1-2026-00042'] }),
+  status: Type.String({ examples: ['approved'] }),
+  locationId: Type.String(),
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+  note: Nullable(Type.String()),
+  customer: Type.Object({ name: Type.String(), email: Nullable(Type.String()), phone: Nullable(Type.String()) }, { additionalProperties: false }),
+  currency: Type.String({ examples: ['EUR'] }),
+  lines: Type.Array(LineOutput),
+  totals: TotalsOutput,
+}, { additionalProperties: false, $id: 'Quotation' });
+
+const PdfOrJson = (description: string) => ({
+  description,
+  content: {
+    'application/pdf': { schema: Type.String({ format: 'binary' }) },
+    'application/json': { schema: Data(Type.Ref('Quotation')) },
+  },
+});
+
+export function presentQuotation(q: QuotationView, base: string) {
+  return {
+    data: {
+      id: q.id, number: q.number, status: q.status, locationId: q.locationId, createdAt: q.createdAt, expiresAt: q.expiresAt,
+      note: q.note, customer: q.customer, currency: q.currency, totals: q.totals,
+      lines: q.lines.map(({ hasDatasheet, ...line }) => ({
+        ...line,
+        ...(q.includeDatasheets && hasDatasheet ? { datasheetUrl: `${base}/api/v1/public/products/${line.productId}/datasheet` } : {}),
+      })),
+    },
+  };
+}
+
+export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
+
+  async function send(request: FastifyRequest, reply: FastifyReply, q: QuotationView, format: 'pdf' | 'json', status: number) {
+    reply.status(status).header('x-quotation-id', q.id).header('x-quotation-number', q.number);
+    if (format === 'json') return reply.send(presentQuotation(q, baseUrl(c.config, request)));
+    const { pdf } = await c.quotations.renderPdf(request.caller.companyId, q.id);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="${q.number}.pdf"`)
+      .send(pdf);
+  }
+
+  app.post('/quotes', {
+    schema: {
+      tags: ['Public'],
+      operationId: 'createQuote',
+      summary: 'Create an approved quotation, returned as PDF or JSON',
+      description: 'Prices, numbers and stores an approved quotation at the key\'s location and fires `quote.created`. Supports `Idempotency-Key`: a replay returns the same quotation (the same PDF bytes).',
+      security: [{ apiKey: [] }],
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
+      body: QuoteBody,
+      response: { 201: PdfOrJson('The quotation. Headers `Location`, `X-Quotation-Id`, `X-Quotation-Number`.'), ...errorResponses(400, 409, 413, 415, 422) },
+    },
+  }, async (request, reply) => {
+    const { format = 'pdf', includeDatasheets = false, lines, ...rest } = request.body;
+    const quotation = await idempotentCreate(request, reply, c.idempotency,
+      (beforeCommit) => c.quotations.create(request.caller, { ...rest, includeDatasheets, lines: toLineRequests(lines) }, beforeCommit),
+      (id) => c.quotations.get(request.caller.companyId, id));
+    reply.header('location', `/api/v1/public/quotes/${quotation.id}`);
+    return send(request, reply, quotation, format, 201);
+  });
+
+  app.get('/quotes/:id', {
+    schema: {
+      tags: ['Public'],
+      operationId: 'getQuote',
+      summary: 'Read a quotation as JSON, or as PDF with `Accept: application/pdf` or `?format=pdf`',
+      security: [{ apiKey: [] }],
+      params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+      querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')])) }, { additionalProperties: false }),
+      response: { 200: PdfOrJson('The quotation.'), ...errorResponses(404) },
+    },
+  }, async (request, reply) => {
+    const quotation = await c.quotations.get(request.caller.companyId, request.params.id);
+    const wantsPdf = request.query.format === 'pdf' || (request.query.format === undefined && /\bapplication\/pdf\b/.test(request.headers.accept ?? ''));
+    return send(request, reply, quotation, wantsPdf ? 'pdf' : 'json', 200);
+  });
+};

@@ -1,0 +1,16 @@
+import { AppError } from './errors.ts';
+
+/** Opaque keyset-pagination cursors: the sort key of the last row of a page. */
+export function encodeCursor(values: readonly string[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, length: number): string[] {
+  try {
+    const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(values) && values.length === length && values.every((v) => typeof v === 'string')) return values as string[];
+  } catch {
+    // answered below
+  }
+  throw AppError.invalid({ cursor: ['Not a cursor returned by this API.'] });
+}

@@ -1,0 +1,188 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, loadConfig } from '../config/config.ts';
+import { createContainer, type Container } from '../container.ts';
+import { createDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { AppError } from '../lib/errors.ts';
+import { createDemoCompany } from '../modules/demo/demo-company.ts';
+import { importCatalogCsv } from '../modules/catalog/catalog-import.ts';
+import { serve, work } from './server.ts';
+
+const HELP = `portico — the Portico API server and its administration
+
+Usage: portico <command> [options]        (DATABASE_URL chooses the database for every command)
+
+  serve [--demo-if-empty]                 run the API (and the senders unless WORKER=off); migrates first
+  worker                                  run only the webhook and e-mail senders
+  migrate                                 apply pending database migrations
+  demo [--json]                           create a new demo company and print its keys
+  company create --name N [--currency EUR] [--locale hr-HR] [--timezone Europe/Zagreb] [--prices-include-tax]
+  location create --company ID --name N --code ZG1 [--address A]
+  user create --company ID --email E --name N --role admin|support|staff [--password P]
+  admin-token create --company ID --user ID [--name N]
+  api-key create --company ID --location ID [--name N]
+  api-key list --company ID
+  api-key revoke --company ID --id KEY_ID
+  catalog import <file.csv> --company ID  bulk products; all rows or none
+
+Run \`portico <command> --help\` for the same text. Environment variables: see README.md.
+`;
+
+class UsageError extends Error {}
+
+type Options = ParseArgsConfig['options'];
+const ARGS: Record<string, { options: Options; positionals?: boolean }> = {
+  'serve': { options: { 'demo-if-empty': { type: 'boolean' } } },
+  'worker': { options: {} },
+  'migrate': { options: {} },
+  'demo': { options: { json: { type: 'boolean' } } },
+  'company create': { options: { name: { type: 'string' }, currency: { type: 'string' }, locale: { type: 'string' }, timezone: { type: 'string' }, 'prices-include-tax': { type: 'boolean' }, address: { type: 'string' }, 'tax-id': { type: 'string' } } },
+  'location create': { options: { company: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' }, address: { type: 'string' } } },
+  'user create': { options: { company: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } } },
+  'admin-token create': { options: { company: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' } } },
+  'api-key create': { options: { company: { type: 'string' }, location: { type: 'string' }, name: { type: 'string' } } },
+  'api-key list': { options: { company: { type: 'string' } } },
+  'api-key revoke': { options: { company: { type: 'string' }, id: { type: 'string' } } },
+  'catalog import': { options: { company: { type: 'string' } }, positionals: true },
+};
+
+function need(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`missing --${name}`);
+  return value;
+}
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+async function withContainer<T>(run: (c: Container) => Promise<T>): Promise<T> {
+  const container = await createContainer(loadConfig());
+  try {
+    return await run(container);
+  } finally {
+    await container.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(HELP);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const two = `${argv[0]} ${argv[1] ?? ''}`;
+  const name = ARGS[two] ? two : argv[0]!;
+  const spec = ARGS[name];
+  if (!spec) throw new UsageError(`unknown command "${argv[0]}"`);
+  const rest = argv.slice(name.split(' ').length);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: rest, options: spec.options, allowPositionals: spec.positionals ?? false, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+  const v = parsed.values as Record<string, unknown>;
+
+  switch (name) {
+    case 'serve':
+      await serve(loadConfig(), { demoIfEmpty: v['demo-if-empty'] === true });
+      return -1; // keeps running
+    case 'worker':
+      await work(loadConfig());
+      return -1;
+    case 'migrate': {
+      const database = createDatabase(loadConfig().databaseUrl);
+      try {
+        const applied = await migrateToLatest(database);
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'demo':
+      return withContainer(async (c) => {
+        const demo = await createDemoCompany(c);
+        if (v.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
+        else process.stdout.write(`Demo company ${demo.companyId}\n  API key (${demo.locations[0]!.code}): ${demo.locations[0]!.apiKey}\n  API key (${demo.locations[1]!.code}): ${demo.locations[1]!.apiKey}\n  Admin token: ${demo.adminToken}\n`);
+        return 0;
+      });
+    case 'company create':
+      return withContainer(async (c) => {
+        print(await c.companies.createCompany({
+          name: need(v, 'name'), currency: v.currency as string | undefined, locale: v.locale as string | undefined,
+          timezone: v.timezone as string | undefined, pricesIncludeTax: v['prices-include-tax'] === true,
+          address: (v.address as string | undefined) ?? null, taxId: (v['tax-id'] as string | undefined) ?? null,
+        }));
+        return 0;
+      });
+    case 'location create':
+      return withContainer(async (c) => {
+        print(await c.companies.createLocation(need(v, 'company'), { name: need(v, 'name'), code: need(v, 'code'), address: (v.address as string | undefined) ?? null }));
+        return 0;
+      });
+    case 'user create':
+      return withContainer(async (c) => {
+        print(await c.companies.createUser(need(v, 'company'), { email: need(v, 'email'), name: need(v, 'name'), role: need(v, 'role'), password: v.password as string | undefined }));
+        return 0;
+      });
+    case 'admin-token create':
+      return withContainer(async (c) => {
+        print(await c.apiKeys.createAdminToken(need(v, 'company'), { userId: need(v, 'user'), name: (v.name as string | undefined) ?? 'CLI' }));
+        return 0;
+      });
+    case 'api-key create':
+      return withContainer(async (c) => {
+        print(await c.apiKeys.createApiKey(need(v, 'company'), { locationId: need(v, 'location'), name: (v.name as string | undefined) ?? 'CLI' }));
+        return 0;
+      });
+    case 'api-key list':
+      return withContainer(async (c) => {
+        print(await c.apiKeys.listApiKeys(need(v, 'company')));
+        return 0;
+      });
+    case 'api-key revoke':
+      return withContainer(async (c) => {
+        await c.apiKeys.revokeApiKey(need(v, 'company'), need(v, 'id'));
+        process.stdout.write('revoked\n');
+        return 0;
+      });
+    case 'catalog import': {
+      const file = parsed.positionals[0];
+      if (!file) throw new UsageError('missing <file.csv>');
+      return withContainer(async (c) => {
+        const report = await importCatalogCsv(c, need(v, 'company'), file);
+        print(report);
+        return report.errors.length > 0 ? 1 : 0;
+      });
+    }
+  }
+  throw new UsageError(`unknown command "${argv[0]}"`);
+}
+
+/** Runs the CLI and sets the exit code: 2 for usage or configuration mistakes, 1 for failures. */
+export function runCli(argv: string[]): void {
+  main(argv).then(
+    (code) => { if (code >= 0) process.exitCode = code; },
+    (error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`portico: ${error.message} (see portico --help)\n`);
+        process.exitCode = 2;
+      } else if (error instanceof ConfigError) {
+        process.stderr.write(`portico: ${error.message}\n`);
+        process.exitCode = 2;
+      } else if (error instanceof AppError) {
+        const details = error.details ? ` ${Object.entries(error.details).map(([k, m]) => `${k}: ${m.join(' ')}`).join('; ')}` : '';
+        process.stderr.write(`portico: ${error.message}${details}\n`);
+        process.exitCode = 1;
+      } else {
+        process.stderr.write(`portico: ${(error as Error).stack ?? String(error)}\n`);
+        process.exitCode = 1;
+      }
+    },
+  );
+}
+
+if (import.meta.main) runCli(process.argv.slice(2));

@@ -1,0 +1,69 @@
+import type { Config } from '../config/config.ts';
+import { createContainer, type Container } from '../container.ts';
+import { buildApp } from '../http/build-app.ts';
+import { createDemoCompany } from '../modules/demo/demo-company.ts';
+
+/** `portico serve`: the API (and, unless WORKER=off, the webhook and e-mail senders) in one process. */
+export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Promise<void> {
+  const container = await createContainer(config);
+  const app = await buildApp(container);
+
+  if (opts.demoIfEmpty && (await container.companies.countCompanies()) === 0) {
+    const demo = await createDemoCompany(container);
+    printWelcome(container, demo.locations[0]!.apiKey, demo.adminToken, demo.products[0]!);
+  }
+  if (config.worker) await container.startWorkers();
+  await app.listen({ host: config.host, port: config.port });
+  onShutdown(async () => {
+    await app.close(); // stop taking requests, finish those in flight
+    await container.close(); // then let the senders finish and close the database
+  }, container);
+}
+
+/** `portico worker`: only the senders, for scaling delivery apart from the API. */
+export async function work(config: Config): Promise<void> {
+  const container = await createContainer(config);
+  await container.startWorkers();
+  container.logger.info({ engine: container.database.engine }, 'worker started');
+  onShutdown(() => container.close(), container);
+}
+
+function onShutdown(close: () => Promise<void>, container: Container): void {
+  let closing = false;
+  const handler = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    container.logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    close().then(() => process.exit(0), (error: unknown) => {
+      container.logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', () => handler('SIGINT'));
+  process.on('SIGTERM', () => handler('SIGTERM'));
+}
+
+function printWelcome(c: Container, apiKey: string, adminToken: string, product: { id: string; units: Array<{ id: string }> }): void {
+  const base = c.config.publicBaseUrl ?? `http://${c.config.host === '0.0.0.0' ? 'localhost' : c.config.host}:${c.config.port}`;
+  const body = JSON.stringify({ format: 'json', customer: { name: 'Ana Kovač' }, lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 2, note: 'Colour: RAL 9010 - Reinweiß' }] });
+  process.stdout.write([
+    '',
+    'Portico is running on an embedded SQLite database with a demo company.',
+    '',
+    `  Demo API key (location ZG1): ${apiKey}`,
+    `  Demo admin token:            ${adminToken}`,
+    `  API reference:               ${base}/docs`,
+    '',
+    'Try it:',
+    '',
+    `  curl -s ${base}/api/v1/public/quotes \\`,
+    `    -H 'Authorization: Bearer ${apiKey}' \\`,
+    `    -H 'Content-Type: application/json' \\`,
+    `    -d '${body}'`,
+    '',
+    `  (use "format":"pdf" and -o quote.pdf for the printable quotation)`,
+    '',
+  ].join('\n') + '\n');
+}

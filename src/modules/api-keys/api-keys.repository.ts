@@ -1,0 +1,51 @@
+import type { Executor } from '../../db/database.ts';
+import type { AdminTokensTable, ApiKeysTable } from '../../db/schema.ts';
+
+export type ApiKeyRow = ApiKeysTable;
+export type AdminTokenRow = AdminTokensTable;
+
+export function createApiKeysRepository(db: Executor) {
+  return {
+    async insertApiKey(row: ApiKeyRow): Promise<void> {
+      await db.insertInto('api_keys').values(row).execute();
+    },
+
+    /** Looked up by id alone: authentication is what establishes the company. */
+    async findApiKeyForAuthentication(id: string): Promise<ApiKeyRow | undefined> {
+      return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async listApiKeys(companyId: string): Promise<ApiKeyRow[]> {
+      return db.selectFrom('api_keys').selectAll().where('company_id', '=', companyId).orderBy('created_at', 'desc').orderBy('id').execute();
+    },
+
+    async revokeApiKey(companyId: string, id: string, at: string): Promise<boolean> {
+      const result = await db.updateTable('api_keys').set({ revoked_at: at })
+        .where('company_id', '=', companyId).where('id', '=', id).where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async touchApiKey(id: string, at: string): Promise<void> {
+      await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+
+    async insertAdminToken(row: AdminTokenRow): Promise<void> {
+      await db.insertInto('admin_tokens').values(row).execute();
+    },
+
+    async findAdminTokenForAuthentication(id: string) {
+      return db.selectFrom('admin_tokens')
+        .innerJoin('users', 'users.id', 'admin_tokens.user_id')
+        .select(['admin_tokens.id', 'admin_tokens.company_id', 'admin_tokens.user_id', 'admin_tokens.secret_hash',
+          'admin_tokens.revoked_at', 'admin_tokens.last_used_at', 'users.role'])
+        .where('admin_tokens.id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async touchAdminToken(id: string, at: string): Promise<void> {
+      await db.updateTable('admin_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+  };
+}
+export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;

@@ -1,0 +1,114 @@
+import { AppError } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import { issueCredential, parseCredential, secretMatches } from './credential.ts';
+import type { ApiKeysRepository, ApiKeyRow } from './api-keys.repository.ts';
+
+/** Who is calling the public API: a location's key, and through it the company. */
+export interface ApiCaller {
+  companyId: string;
+  locationId: string;
+  apiKeyId: string;
+}
+
+/** Who is calling the admin API: a user of the company, through a personal token. */
+export interface AdminCaller {
+  companyId: string;
+  userId: string;
+  role: string;
+  tokenId: string;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  locationId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+// last_used_at is for humans ("used 3 minutes ago"); a write per request would double the
+// cost of every call, so it is refreshed at most once a minute per key and process.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createApiKeysService(deps: {
+  repository: ApiKeysRepository;
+  clock: Clock;
+  newId: IdGenerator;
+  locationExists: (companyId: string, locationId: string) => Promise<boolean>;
+  userExists: (companyId: string, userId: string) => Promise<boolean>;
+}) {
+  const { repository, clock, newId } = deps;
+  const lastTouched = new Map<string, number>();
+
+  async function touch(id: string, write: (id: string, at: string) => Promise<void>): Promise<void> {
+    const now = clock.now();
+    const previous = lastTouched.get(id);
+    if (previous !== undefined && now.getTime() - previous < TOUCH_INTERVAL_MS) return;
+    lastTouched.set(id, now.getTime());
+    await write(id, now.toISOString());
+  }
+
+  return {
+    async createApiKey(companyId: string, input: { locationId: string; name: string }): Promise<ApiKeySummary & { key: string }> {
+      if (!(await deps.locationExists(companyId, input.locationId))) {
+        throw AppError.invalid({ locationId: ['No such location.'] });
+      }
+      const id = newId('apiKey');
+      const { token, secretHash } = issueCredential('apiKey', id);
+      const row: ApiKeyRow = {
+        id, company_id: companyId, location_id: input.locationId, name: input.name, secret_hash: secretHash,
+        created_at: clock.now().toISOString(), last_used_at: null, revoked_at: null,
+      };
+      await repository.insertApiKey(row);
+      return { ...toSummary(row), key: token };
+    },
+
+    async listApiKeys(companyId: string): Promise<ApiKeySummary[]> {
+      return (await repository.listApiKeys(companyId)).map(toSummary);
+    },
+
+    async revokeApiKey(companyId: string, id: string): Promise<void> {
+      if (!(await repository.revokeApiKey(companyId, id, clock.now().toISOString()))) throw AppError.notFound('API key');
+    },
+
+    /** Null for anything that is not a live key: callers answer all such cases with the same 401. */
+    async authenticateApiKey(token: string): Promise<ApiCaller | null> {
+      const parsed = parseCredential('apiKey', token);
+      if (!parsed) return null;
+      const row = await repository.findApiKeyForAuthentication(parsed.recordId);
+      if (!row || row.revoked_at !== null || !secretMatches(parsed.secret, row.secret_hash)) return null;
+      await touch(row.id, repository.touchApiKey);
+      return { companyId: row.company_id, locationId: row.location_id, apiKeyId: row.id };
+    },
+
+    async createAdminToken(companyId: string, input: { userId: string; name: string }): Promise<{ id: string; token: string }> {
+      if (!(await deps.userExists(companyId, input.userId))) throw AppError.invalid({ userId: ['No such user.'] });
+      const id = newId('adminToken');
+      const { token, secretHash } = issueCredential('adminToken', id);
+      await repository.insertAdminToken({
+        id, company_id: companyId, user_id: input.userId, name: input.name, secret_hash: secretHash,
+        created_at: clock.now().toISOString(), last_used_at: null, revoked_at: null,
+      });
+      return { id, token };
+    },
+
+    async authenticateAdminToken(token: string): Promise<AdminCaller | null> {
+      const parsed = parseCredential('adminToken', token);
+      if (!parsed) return null;
+      const row = await repository.findAdminTokenForAuthentication(parsed.recordId);
+      if (!row || row.revoked_at !== null || !secretMatches(parsed.secret, row.secret_hash)) return null;
+      await touch(row.id, repository.touchAdminToken);
+      return { companyId: row.company_id, userId: row.user_id, role: row.role, tokenId: row.id };
+    },
+  };
+}
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;
+
+function toSummary(row: ApiKeyRow): ApiKeySummary {
+  return {
+    id: row.id, name: row.name, locationId: row.location_id, createdAt: row.created_at,
+    lastUsedAt: row.last_used_at, revokedAt: row.revoked_at,
+  };
+}

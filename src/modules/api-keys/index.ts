@@ -1,0 +1,2 @@
+export { createApiKeysRepository } from './api-keys.repository.ts';
+export { createApiKeysService, type ApiKeysService, type ApiCaller, type AdminCaller, type ApiKeySummary } from './api-keys.service.ts';

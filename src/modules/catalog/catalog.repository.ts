@@ -1,0 +1,113 @@
+import type { Executor } from '../../db/database.ts';
+import type { CategoriesTable, ModelsTable, ProductsTable, TaxRatesTable, UnitsTable } from '../../db/schema.ts';
+import type { ScopeFilter } from './catalog-scope.ts';
+
+export type CategoryRow = CategoriesTable;
+export type ModelRow = ModelsTable;
+export type TaxRateRow = TaxRatesTable;
+export type ProductRow = ProductsTable;
+export type UnitRow = UnitsTable;
+export type ProductWithRate = ProductRow & { rate_bp: number };
+
+export interface ProductQuery {
+  scope: ScopeFilter | null;
+  categoryIds?: string[];
+  modelId?: string;
+  text?: string;
+  limit: number;
+  after?: { name: string; id: string };
+}
+
+export function createCatalogRepository(db: Executor) {
+  const products = (companyId: string) =>
+    db.selectFrom('products')
+      .innerJoin('tax_rates', 'tax_rates.id', 'products.tax_rate_id')
+      .selectAll('products')
+      .select('tax_rates.rate_bp')
+      .where('products.company_id', '=', companyId);
+
+  return {
+    insertCategory: async (row: CategoryRow) => void (await db.insertInto('categories').values(row).execute()),
+    listCategories: (companyId: string) =>
+      db.selectFrom('categories').selectAll().where('company_id', '=', companyId).orderBy('name').orderBy('id').execute(),
+    findCategory: (companyId: string, id: string) =>
+      db.selectFrom('categories').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+    updateCategory: async (companyId: string, id: string, patch: Partial<Pick<CategoryRow, 'name' | 'parent_id'>>) =>
+      void (await db.updateTable('categories').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+    deleteCategory: async (companyId: string, id: string) =>
+      void (await db.deleteFrom('categories').where('company_id', '=', companyId).where('id', '=', id).execute()),
+    categoryInUse: async (companyId: string, id: string): Promise<boolean> => {
+      const child = await db.selectFrom('categories').select('id').where('company_id', '=', companyId).where('parent_id', '=', id).limit(1).executeTakeFirst();
+      const product = await db.selectFrom('products').select('id').where('company_id', '=', companyId).where('category_id', '=', id).limit(1).executeTakeFirst();
+      return Boolean(child || product);
+    },
+
+    insertModel: async (row: ModelRow) => void (await db.insertInto('models').values(row).execute()),
+    listModels: (companyId: string) =>
+      db.selectFrom('models').selectAll().where('company_id', '=', companyId).orderBy('name').orderBy('id').execute(),
+    findModel: (companyId: string, id: string) =>
+      db.selectFrom('models').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+    updateModel: async (companyId: string, id: string, patch: Pick<ModelRow, 'name'>) =>
+      void (await db.updateTable('models').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+    deleteModel: async (companyId: string, id: string) =>
+      void (await db.deleteFrom('models').where('company_id', '=', companyId).where('id', '=', id).execute()),
+    modelInUse: async (companyId: string, id: string): Promise<boolean> =>
+      Boolean(await db.selectFrom('products').select('id').where('company_id', '=', companyId).where('model_id', '=', id).limit(1).executeTakeFirst()),
+
+    insertTaxRate: async (row: TaxRateRow) => void (await db.insertInto('tax_rates').values(row).execute()),
+    listTaxRates: (companyId: string) =>
+      db.selectFrom('tax_rates').selectAll().where('company_id', '=', companyId).orderBy('rate_bp').orderBy('id').execute(),
+    findTaxRate: (companyId: string, id: string) =>
+      db.selectFrom('tax_rates').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+    updateTaxRate: async (companyId: string, id: string, patch: Partial<Pick<TaxRateRow, 'name' | 'rate_bp'>>) =>
+      void (await db.updateTable('tax_rates').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+
+    insertProduct: async (row: ProductRow) => void (await db.insertInto('products').values(row).execute()),
+    updateProduct: async (companyId: string, id: string, patch: Partial<Omit<ProductRow, 'id' | 'company_id' | 'created_at'>>) =>
+      void (await db.updateTable('products').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+    findProduct: (companyId: string, id: string): Promise<ProductWithRate | undefined> =>
+      products(companyId).where('products.id', '=', id).executeTakeFirst(),
+    findProducts: (companyId: string, ids: readonly string[]): Promise<ProductWithRate[]> =>
+      ids.length === 0 ? Promise.resolve([]) : products(companyId).where('products.id', 'in', ids).execute(),
+
+    /** Active products, by name, keyset-paginated; the scope is one more WHERE, never a post-filter. */
+    listProducts(companyId: string, q: ProductQuery): Promise<ProductWithRate[]> {
+      let query = products(companyId).where('products.active', '=', true);
+      if (q.scope) {
+        if (q.scope.ids.length === 0) return Promise.resolve([]);
+        query = query.where(`products.${q.scope.column}`, 'in', q.scope.ids);
+      }
+      if (q.categoryIds) {
+        if (q.categoryIds.length === 0) return Promise.resolve([]);
+        query = query.where('products.category_id', 'in', q.categoryIds);
+      }
+      if (q.modelId) query = query.where('products.model_id', '=', q.modelId);
+      if (q.text) {
+        const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) => eb.or([
+          eb(eb.fn('lower', ['products.name']), 'like', eb.val(pattern)),
+          eb(eb.fn('lower', ['products.sku']), 'like', eb.val(pattern)),
+        ]));
+      }
+      if (q.after) {
+        const { name, id } = q.after;
+        query = query.where((eb) => eb.or([eb('products.name', '>', name), eb.and([eb('products.name', '=', name), eb('products.id', '>', id)])]));
+      }
+      return query.orderBy('products.name').orderBy('products.id').limit(q.limit).execute();
+    },
+
+    insertUnits: async (rows: UnitRow[]) => void (rows.length > 0 && (await db.insertInto('units').values(rows).execute())),
+    listUnits: (companyId: string, productIds: readonly string[]): Promise<UnitRow[]> =>
+      productIds.length === 0
+        ? Promise.resolve([])
+        : db.selectFrom('units').selectAll().where('company_id', '=', companyId).where('product_id', 'in', productIds)
+          .orderBy('position').orderBy('id').execute(),
+    findUnit: (companyId: string, id: string) =>
+      db.selectFrom('units').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+    updateUnit: async (companyId: string, id: string, patch: Partial<Pick<UnitRow, 'name' | 'price_minor' | 'position'>>) =>
+      void (await db.updateTable('units').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+    deleteUnit: async (companyId: string, id: string) =>
+      void (await db.deleteFrom('units').where('company_id', '=', companyId).where('id', '=', id).execute()),
+  };
+}
+export type CatalogRepository = ReturnType<typeof createCatalogRepository>;

@@ -1,0 +1,37 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Datasheet PDFs on disk under the data directory. The database keeps only the relative
+ * name, so the data directory can move.
+ */
+export interface DatasheetFiles {
+  write(companyId: string, productId: string, bytes: Buffer): Promise<string>;
+  read(file: string): Promise<Buffer | null>;
+}
+
+export function createDatasheetFiles(dataDir: string): DatasheetFiles {
+  const root = path.join(dataDir, 'datasheets');
+  return {
+    async write(companyId, productId, bytes) {
+      const relative = path.join(companyId, `${productId}.pdf`);
+      const target = path.join(root, relative);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      // Write then rename: a reader never sees half a file.
+      const temp = `${target}.${process.pid}.tmp`;
+      await fs.writeFile(temp, bytes);
+      await fs.rename(temp, target);
+      return relative;
+    },
+    async read(file) {
+      const target = path.resolve(root, file);
+      if (!target.startsWith(root + path.sep)) return null;
+      try {
+        return await fs.readFile(target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+  };
+}

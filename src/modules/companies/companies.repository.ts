@@ -1,0 +1,51 @@
+import type { Executor } from '../../db/database.ts';
+import type { CompaniesTable, LocationsTable, UsersTable } from '../../db/schema.ts';
+
+export type CompanyRow = CompaniesTable;
+export type LocationRow = LocationsTable;
+export type UserRow = UsersTable;
+
+export function createCompaniesRepository(db: Executor) {
+  return {
+    async insertCompany(row: CompanyRow): Promise<void> {
+      await db.insertInto('companies').values(row).execute();
+    },
+    async findCompany(companyId: string): Promise<CompanyRow | undefined> {
+      return db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst();
+    },
+    async countCompanies(): Promise<number> {
+      const row = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async updateCompany(companyId: string, patch: Partial<Omit<CompanyRow, 'id' | 'created_at'>>): Promise<void> {
+      await db.updateTable('companies').set(patch).where('id', '=', companyId).execute();
+    },
+
+    async insertLocation(row: LocationRow): Promise<void> {
+      await db.insertInto('locations').values(row).execute();
+    },
+    async findLocation(companyId: string, locationId: string): Promise<LocationRow | undefined> {
+      return db.selectFrom('locations').selectAll().where('company_id', '=', companyId).where('id', '=', locationId).executeTakeFirst();
+    },
+    async findLocationByCode(companyId: string, code: string): Promise<LocationRow | undefined> {
+      return db.selectFrom('locations').selectAll().where('company_id', '=', companyId).where('code', '=', code).executeTakeFirst();
+    },
+    async listLocations(companyId: string): Promise<LocationRow[]> {
+      return db.selectFrom('locations').selectAll().where('company_id', '=', companyId).orderBy('created_at').orderBy('id').execute();
+    },
+
+    async insertUser(row: UserRow): Promise<void> {
+      await db.insertInto('users').values(row).execute();
+    },
+    async findUser(companyId: string, userId: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('id', '=', userId).executeTakeFirst();
+    },
+    async findUserByEmail(companyId: string, email: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('email', '=', email).executeTakeFirst();
+    },
+    async listUsersWithRoles(companyId: string, roles: readonly string[]): Promise<UserRow[]> {
+      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('role', 'in', roles).orderBy('id').execute();
+    },
+  };
+}
+export type CompaniesRepository = ReturnType<typeof createCompaniesRepository>;

@@ -1,0 +1,5 @@
+export { createCompaniesRepository, type CompaniesRepository } from './companies.repository.ts';
+export {
+  createCompaniesService, toCompany, USER_ROLES, CATALOG_SCOPE_KINDS,
+  type CompaniesService, type Company, type Location, type User, type UserRole, type CatalogScope, type CatalogScopeKind, type NewCompany,
+} from './companies.service.ts';

@@ -1,0 +1,107 @@
+import type { Container } from '../../container.ts';
+import { buildSampleDatasheet } from '../quotations/pdf/sample-datasheet.ts';
+
+export interface DemoCompany {
+  companyId: string;
+  adminToken: string;
+  users: Array<{ id: string; email: string; role: string }>;
+  locations: Array<{ id: string; name: string; code: string; apiKey: string }>;
+  categories: Array<{ id: string; name: string; parentId: string | null }>;
+  models: Array<{ id: string; name: string }>;
+  products: Array<{
+    id: string; name: string; categoryId: string | null; modelId: string | null; hasDatasheet: boolean; taxRate: string;
+    units: Array<{ id: string; name: string; price: string }>;
+  }>;
+}
+
+/**
+ * A new, realistic tenant on every call — a Croatian paint and hardware shop — so a newcomer
+ * and every test get isolated data with non-ASCII names, two tax rates, two locations and a
+ * real datasheet.
+ */
+export async function createDemoCompany(c: Container): Promise<DemoCompany> {
+  const company = await c.companies.createCompany({
+    name: 'Boje i željezarija Šišić d.o.o.',
+    address: 'Ilica 242, 10000 Zagreb, Hrvatska',
+    taxId: 'HR12345678903',
+    currency: 'EUR',
+    locale: 'hr-HR',
+    timezone: 'Europe/Zagreb',
+    pricesIncludeTax: false,
+    quotationValidityDays: 30,
+    template: {
+      header: 'Boje, lakovi, alati i okovi — od 1998.',
+      footer: 'Hvala na povjerenju! Šišić d.o.o. · www.sisic-boje.example',
+      paymentInstructions: 'Plaćanje na IBAN HR12 2340 0091 1100 1234 5, poziv na broj: broj ponude. Rok plaćanja 8 dana.',
+    },
+  });
+  const companyId = company.id;
+  const suffix = companyId.slice(-6).toLowerCase();
+
+  const locations = [];
+  for (const l of [
+    { name: 'Zagreb – Ilica', code: 'ZG1', address: 'Ilica 242, 10000 Zagreb' },
+    { name: 'Split – Poljud', code: 'ST1', address: 'Poljudsko šetalište 5, 21000 Split' },
+  ]) {
+    const location = await c.companies.createLocation(companyId, l);
+    const key = await c.apiKeys.createApiKey(companyId, { locationId: location.id, name: `Website (${location.code})` });
+    locations.push({ id: location.id, name: location.name, code: location.code, apiKey: key.key });
+  }
+
+  const users = [];
+  for (const u of [
+    { email: `ana.kovac+${suffix}@sisic-boje.example`, name: 'Ana Kovač', role: 'admin' },
+    { email: `ivan.horvat+${suffix}@sisic-boje.example`, name: 'Ivan Horvat', role: 'support' },
+    { email: `marija.babic+${suffix}@sisic-boje.example`, name: 'Marija Babić', role: 'staff' },
+  ]) {
+    const user = await c.companies.createUser(companyId, u);
+    users.push({ id: user.id, email: user.email, role: user.role });
+  }
+  const { token: adminToken } = await c.apiKeys.createAdminToken(companyId, { userId: users[0]!.id, name: 'Demo' });
+
+  const paint = await c.catalogAdmin.createCategory(companyId, { name: 'Boje i lakovi' });
+  const woodPaint = await c.catalogAdmin.createCategory(companyId, { name: 'Boje za drvo', parentId: paint.id });
+  const tools = await c.catalogAdmin.createCategory(companyId, { name: 'Alati' });
+  const hardware = await c.catalogAdmin.createCategory(companyId, { name: 'Vijci i okovi' });
+  const categories = [paint, woodPaint, tools, hardware];
+
+  const chromos = await c.catalogAdmin.createModel(companyId, { name: 'Chromos Ekol' });
+  const helios = await c.catalogAdmin.createModel(companyId, { name: 'Helios Spektra' });
+  const bosch = await c.catalogAdmin.createModel(companyId, { name: 'Bosch Professional' });
+  const models = [chromos, helios, bosch];
+
+  const standard = await c.catalogAdmin.createTaxRate(companyId, { name: 'PDV 25 %', rate: '25' });
+  const reduced = await c.catalogAdmin.createTaxRate(companyId, { name: 'PDV 5 %', rate: '5' });
+
+  const specs = [
+    { name: 'Boja za drvo Šišmiš — orah, 0,75 L', sku: 'BZD-075-OR', categoryId: woodPaint.id, modelId: chromos.id, tax: standard, units: [{ name: 'kom', price: '12.40' }], datasheet: true },
+    { name: 'Lak za parket Žuti čvor, 2,5 L', sku: 'LAK-25-ZC', categoryId: paint.id, modelId: helios.id, tax: standard, units: [{ name: 'kom', price: '34.90' }, { name: 'karton (6 kom)', price: '199.00' }], datasheet: false },
+    { name: 'Fasadna boja bijela, 15 L', sku: 'FAS-15-BI', categoryId: paint.id, modelId: helios.id, tax: standard, units: [{ name: 'kom', price: '89.00' }, { name: 'L', price: '6.20' }], datasheet: false },
+    { name: 'Akumulatorska bušilica GSB 18V-55', sku: 'BOS-GSB18', categoryId: tools.id, modelId: bosch.id, tax: standard, units: [{ name: 'kom', price: '149.99' }], datasheet: false },
+    { name: 'Vijci za drvo 4×40 mm (200 kom)', sku: 'VIJ-4X40', categoryId: hardware.id, modelId: null, tax: standard, units: [{ name: 'pak', price: '6.49' }], datasheet: false },
+    { name: 'Dübel-Füller Größe M, weiß — 250 g', sku: 'DUB-250', categoryId: hardware.id, modelId: null, tax: standard, units: [{ name: 'kom', price: '4.75' }], datasheet: false },
+    { name: 'Priručnik „Bojanje bez mrlja”', sku: 'KNJ-BOJ', categoryId: paint.id, modelId: null, tax: reduced, units: [{ name: 'kom', price: '18.00' }], datasheet: false },
+  ];
+
+  const products = [];
+  for (const spec of specs) {
+    const { id, unitIds } = await c.catalogAdmin.createProduct(companyId, {
+      name: spec.name, sku: spec.sku, categoryId: spec.categoryId, modelId: spec.modelId, taxRateId: spec.tax.id, units: spec.units,
+    });
+    if (spec.datasheet) {
+      const pdf = await buildSampleDatasheet(spec.name, [
+        'Water-based wood stain, walnut (orah).',
+        'Coverage: 10-12 m2/L per coat. Drying: 2 h touch-dry, 12 h recoat.',
+        'Apply at 10-30 C on clean, dry wood. Two coats recommended.',
+        `Product code ${spec.sku}.`,
+      ]);
+      await c.catalogAdmin.setDatasheet(companyId, id, { name: `${spec.sku}-datasheet.pdf`, bytes: pdf }, c.config.datasheetMaxBytes);
+    }
+    products.push({
+      id, name: spec.name, categoryId: spec.categoryId, modelId: spec.modelId, hasDatasheet: spec.datasheet, taxRate: spec.tax.rate,
+      units: spec.units.map((u, i) => ({ id: unitIds[i]!, name: u.name, price: u.price })),
+    });
+  }
+
+  return { companyId, adminToken, users, locations, categories, models, products };
+}

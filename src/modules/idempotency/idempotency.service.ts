@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { AppError } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Repositories, Store } from '../../db/store.ts';
+
+const RETENTION_MS = 24 * 3_600_000;
+// A request that crashed mid-way leaves its key "in flight"; after this the key is free again.
+const LEASE_MS = 60_000;
+
+export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; resourceId: string; status: number };
+
+/** Fingerprint of what was asked: the same key with another body is a client bug (422). */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+}
+
+/**
+ * Stripe-style Idempotency-Key: `begin` claims the key, the creating transaction calls
+ * `complete` so the record and its key commit together, a failure `release`s the key.
+ * A replay answers with the stored resource, rendered again.
+ */
+export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
+  const { store, clock } = deps;
+
+  return {
+    async begin(companyId: string, key: string, fingerprint: string): Promise<IdempotencyOutcome> {
+      for (let round = 0; round < 3; round++) {
+        const now = clock.now();
+        const fresh = {
+          request_hash: fingerprint, state: 'in_flight', locked_until: new Date(now.getTime() + LEASE_MS).toISOString(),
+          response_status: null, response_body: null, resource_id: null,
+          created_at: now.toISOString(), expires_at: new Date(now.getTime() + RETENTION_MS).toISOString(),
+        };
+        if (await store.repos.idempotency.tryInsert({ company_id: companyId, key, ...fresh })) return { kind: 'new' };
+        const existing = await store.repos.idempotency.find(companyId, key);
+        if (!existing) continue; // released between our insert and read: try again
+        const expired = existing.expires_at <= now.toISOString();
+        if (!expired && existing.request_hash !== fingerprint) {
+          throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
+        }
+        if (!expired && existing.state === 'done' && existing.resource_id) {
+          return { kind: 'replay', resourceId: existing.resource_id, status: existing.response_status ?? 201 };
+        }
+        const abandoned = existing.state === 'in_flight' && existing.locked_until <= now.toISOString();
+        if (!expired && !abandoned) {
+          throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry later.');
+        }
+        if (await store.repos.idempotency.takeOver(companyId, key, existing.locked_until, fresh)) return { kind: 'new' };
+      }
+      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry later.');
+    },
+
+    async complete(repos: Repositories, companyId: string, key: string, resourceId: string, status: number): Promise<void> {
+      await repos.idempotency.complete(companyId, key, resourceId, status);
+    },
+
+    async release(companyId: string, key: string): Promise<void> {
+      await store.repos.idempotency.release(companyId, key);
+    },
+
+    async purgeExpired(): Promise<void> {
+      await store.repos.idempotency.deleteExpired(clock.now().toISOString());
+    },
+  };
+}
+export type IdempotencyService = ReturnType<typeof createIdempotencyService>;

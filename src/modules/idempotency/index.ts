@@ -1,0 +1,1 @@
+export { createIdempotencyService, requestFingerprint, type IdempotencyService, type IdempotencyOutcome } from './idempotency.service.ts';

@@ -1,0 +1,66 @@
+import type { Executor } from '../../db/database.ts';
+import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts';
+
+export type NotificationRow = NotificationsTable;
+export type EmailMessageRow = EmailMessagesTable;
+
+export function createNotificationsRepository(db: Executor) {
+  return {
+    async insertNotifications(rows: NotificationRow[]): Promise<void> {
+      if (rows.length > 0) await db.insertInto('notifications').values(rows).execute();
+    },
+
+    async listForUser(companyId: string, userId: string, opts: { unreadOnly: boolean; limit: number; before?: { createdAt: string; id: string } }) {
+      let query = db.selectFrom('notifications').selectAll()
+        .where('company_id', '=', companyId).where('user_id', '=', userId);
+      if (opts.unreadOnly) query = query.where('read_at', 'is', null);
+      if (opts.before) {
+        const { createdAt, id } = opts.before;
+        query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+      }
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+    },
+
+    async findForUser(companyId: string, userId: string, id: string): Promise<NotificationRow | undefined> {
+      return db.selectFrom('notifications').selectAll()
+        .where('company_id', '=', companyId).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    },
+
+    async markRead(companyId: string, userId: string, id: string, at: string): Promise<void> {
+      await db.updateTable('notifications').set({ read_at: at })
+        .where('company_id', '=', companyId).where('user_id', '=', userId).where('id', '=', id).where('read_at', 'is', null)
+        .execute();
+    },
+
+    async insertEmails(rows: EmailMessageRow[]): Promise<void> {
+      if (rows.length > 0) await db.insertInto('email_messages').values(rows).execute();
+    },
+
+    /** Takes up to `limit` due e-mails for `leaseMs`; a crashed sender's lease simply runs out. */
+    async claimDueEmails(now: string, leaseUntil: string, limit: number): Promise<EmailMessageRow[]> {
+      const due = await db.selectFrom('email_messages').select('id')
+        .where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .orderBy('next_attempt_at').limit(limit).execute();
+      const claimed: EmailMessageRow[] = [];
+      for (const { id } of due) {
+        // Conditional update: of two senders racing for one row, only one changes it.
+        const row = await db.updateTable('email_messages').set({ locked_until: leaseUntil })
+          .where('id', '=', id).where('status', '=', 'pending')
+          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+          .returningAll().executeTakeFirst();
+        if (row) claimed.push(row);
+      }
+      return claimed;
+    },
+
+    async finishEmail(id: string, patch: Pick<EmailMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at'>): Promise<void> {
+      await db.updateTable('email_messages').set({ ...patch, locked_until: null }).where('id', '=', id).execute();
+    },
+
+    async listEmails(companyId: string): Promise<EmailMessageRow[]> {
+      return db.selectFrom('email_messages').selectAll().where('company_id', '=', companyId).orderBy('created_at').execute();
+    },
+  };
+}
+export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;

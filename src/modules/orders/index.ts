@@ -1,0 +1,1 @@
+export { createOrdersService, type OrdersService, type OrderView, type NewOrder } from './orders.service.ts';

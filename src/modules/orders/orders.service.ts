@@ -1,0 +1,97 @@
+import { AppError } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import { formatMoney } from '../../lib/money.ts';
+import type { Store } from '../../db/store.ts';
+import type { CatalogService } from '../catalog/index.ts';
+import type { BeforeCommit } from '../inquiries/index.ts';
+import type { ApiCaller } from '../api-keys/index.ts';
+import { formatDocumentNumber, yearIn } from '../sales/document-number.ts';
+import { lineRows, priceLines, toLineView, totalsView, type LineRequest, type LineView, type TotalsView } from '../sales/sales-lines.ts';
+import type { DocumentLineRow } from '../sales/documents.repository.ts';
+import { enqueueEvent } from '../webhooks/outbox.ts';
+import type { OrderRow } from './orders.repository.ts';
+
+export interface NewOrder {
+  customer: { name: string; email: string; phone: string; address?: string | null };
+  lines: LineRequest[];
+  note?: string | null;
+  externalReference?: string | null;
+}
+
+export interface OrderView {
+  id: string;
+  number: string;
+  status: string;
+  locationId: string;
+  createdAt: string;
+  customer: { name: string; email: string; phone: string; address: string | null };
+  note: string | null;
+  externalReference: string | null;
+  currency: string;
+  lines: LineView[];
+  totals: TotalsView;
+}
+
+export function createOrdersService(deps: { store: Store; clock: Clock; newId: IdGenerator; catalog: CatalogService; onEventQueued: () => void }) {
+  const { store, clock, newId } = deps;
+
+  return {
+    /** The order, its lines and its order.created event commit together. */
+    async create(caller: ApiCaller, input: NewOrder, beforeCommit?: BeforeCommit): Promise<OrderView> {
+      const now = clock.now();
+      const priced = await priceLines(deps.catalog, caller.companyId, input.lines);
+      const id = newId('order');
+      const createdAt = now.toISOString();
+      const result = await store.transaction(async (repos) => {
+        const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
+        if (!location) throw AppError.notFound('Location');
+        const year = yearIn(now, priced.company.timezone);
+        const seq = await repos.sequences.next(caller.companyId, location.id, 'order', year);
+        const row: OrderRow = {
+          id, company_id: caller.companyId, location_id: location.id, api_key_id: caller.apiKeyId,
+          number: formatDocumentNumber('O', location.code, year, seq), status: 'received',
+          customer_name: input.customer.name, customer_email: input.customer.email, customer_phone: input.customer.phone,
+          customer_address: input.customer.address ?? null, note: input.note ?? null, external_reference: input.externalReference ?? null,
+          currency: priced.company.currency, prices_include_tax: priced.company.pricesIncludeTax,
+          net_minor: priced.totals.net, tax_minor: priced.totals.tax, total_minor: priced.totals.withTax, created_at: createdAt,
+        };
+        const lines = lineRows(priced.lines, caller.companyId, id, newId, 'orderLine');
+        await repos.orders.insert(row);
+        await repos.orders.insertLines(lines);
+        await enqueueEvent(repos, {
+          companyId: caller.companyId, locationId: location.id, type: 'order.created',
+          data: {
+            orderId: id, number: row.number, customerName: row.customer_name, totalWithTax: formatMoney(row.total_minor),
+            locationName: location.name, lineCount: lines.length, externalReference: row.external_reference,
+          },
+        }, { now: createdAt, newId });
+        await beforeCommit?.(repos, id);
+        return { row, lines };
+      });
+      deps.onEventQueued();
+      return toView(result.row, result.lines);
+    },
+
+    async get(companyId: string, id: string): Promise<OrderView> {
+      const row = await store.repos.orders.find(companyId, id);
+      if (!row) throw AppError.notFound('Order');
+      return toView(row, await store.repos.orders.listLines(companyId, id));
+    },
+
+    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }): Promise<OrderView[]> {
+      const rows = await store.repos.orders.list(companyId, opts);
+      return Promise.all(rows.map(async (row) => toView(row, await store.repos.orders.listLines(companyId, row.id))));
+    },
+  };
+}
+export type OrdersService = ReturnType<typeof createOrdersService>;
+
+function toView(row: OrderRow, lines: DocumentLineRow[]): OrderView {
+  return {
+    id: row.id, number: row.number, status: row.status, locationId: row.location_id, createdAt: row.created_at,
+    customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone, address: row.customer_address },
+    note: row.note, externalReference: row.external_reference, currency: row.currency,
+    lines: lines.map(toLineView), totals: totalsView(lines),
+  };
+}

@@ -1,0 +1,401 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile as execFileCallback } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { PDFDocument } from 'pdf-lib';
+import pdfmake from 'pdfmake';
+import type { QuotationDocument } from './quotation-document.ts';
+import { buildQuotationDocDefinition, QUOTATION_FONT_FAMILY, renderQuotationPdf } from './render-quotation-pdf.ts';
+import { appendDatasheets } from './append-datasheets.ts';
+import { buildSampleDatasheet } from './sample-datasheet.ts';
+
+const execFile = promisify(execFileCallback);
+
+let dir = '';
+let fileCounter = 0;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'portico-quotation-pdf-'));
+});
+
+after(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function toFile(bytes: Buffer): Promise<string> {
+  const path = join(dir, `doc-${++fileCounter}.pdf`);
+  await writeFile(path, bytes);
+  return path;
+}
+
+/** pdftotext -layout, with no-break spaces normalised to plain spaces. */
+async function pdfText(path: string, page?: number): Promise<string> {
+  const range = page === undefined ? [] : ['-f', String(page), '-l', String(page)];
+  const { stdout } = await execFile('pdftotext', ['-layout', '-enc', 'UTF-8', ...range, path, '-']);
+  return stdout.replace(/[\u00a0\u202f]/g, ' ');
+}
+
+async function pageCount(path: string): Promise<number> {
+  const { stdout } = await execFile('qpdf', ['--show-npages', path]);
+  return Number(stdout.trim());
+}
+
+async function assertQpdfClean(path: string): Promise<void> {
+  // execFile rejects on a non-zero exit (2 = errors, 3 = warnings).
+  const { stdout, stderr } = await execFile('qpdf', ['--check', path]);
+  assert.match(stdout, /No syntax or stream encoding errors found/);
+  assert.doesNotMatch(stdout, /WARNING/i);
+  assert.equal(stderr.trim(), '');
+}
+
+function quotation(overrides: Partial<QuotationDocument> = {}): QuotationDocument {
+  return {
+    number: 'Q-ZG1-2026-00042',
+    issuedAt: '2026-03-01T09:15:00Z',
+    expiresAt: '2026-03-31T21:59:59Z',
+    currency: 'EUR',
+    locale: 'hr-HR',
+    timezone: 'Europe/Zagreb',
+    pricesIncludeTax: false,
+    company: { name: 'Boje i Lakovi d.o.o.', address: 'Ilica 1, 10000 Zagreb', taxId: 'HR12345678901' },
+    template: {
+      header: 'Hvala na upitu — vaš tim Boje i Lakovi',
+      footer: 'Boje i Lakovi d.o.o. · MBS 080000001 · Trgovački sud u Zagrebu',
+      paymentInstructions: 'Uplata na IBAN HR1210010051863000160, poziv na broj Q-ZG1-2026-00042',
+    },
+    location: { name: 'Zagreb Centar', code: 'ZG1', address: 'Ilica 1' },
+    customer: { name: 'Đuro Šimić', email: 'duro.simic@example.com', phone: '+385 91 555 0101' },
+    note: 'Dostava u roku od 5 radnih dana. Müller GmbH bitte beachten.',
+    lines: [
+      {
+        position: 1,
+        productName: 'Boja za drvo Šišmiš — čćšžđ',
+        productCode: 'BZD-0750',
+        note: 'Colour: RAL 9010 - Reinweiß',
+        quantity: '2',
+        unitName: 'L',
+        unitPrice: '12.40',
+        taxRate: '25',
+        amount: '24.80',
+      },
+      {
+        position: 2,
+        productName: 'Größe ß äöü',
+        productCode: 'GR-ÄÖÜ-1',
+        note: 'Zuschnitt nach Maß',
+        quantity: '1.5',
+        unitName: 'm²',
+        unitPrice: '10.00',
+        taxRate: '9.5',
+        amount: '15.00',
+      },
+      {
+        position: 3,
+        productName: 'Četka za lakiranje',
+        productCode: null,
+        note: null,
+        quantity: '3',
+        unitName: 'kom',
+        unitPrice: '4.20',
+        taxRate: '25',
+        amount: '12.60',
+      },
+    ],
+    totals: {
+      net: '52.40',
+      tax: '10.78',
+      withTax: '63.18',
+      taxes: [
+        { rate: '25', base: '37.40', tax: '9.35' },
+        { rate: '9.5', base: '15.00', tax: '1.43' },
+      ],
+    },
+    ...overrides,
+  };
+}
+
+function manyLines(count: number): QuotationDocument {
+  const lines = Array.from({ length: count }, (_, i) => ({
+    position: i + 1,
+    productName: `Artikl ${i + 1} Šišmiš`,
+    productCode: `SKU-${String(i + 1).padStart(4, '0')}`,
+    note: i % 4 === 0 ? `Napomena ${i + 1}: čćšžđ` : null,
+    quantity: '1.25',
+    unitName: 'm²',
+    unitPrice: '8.00',
+    taxRate: '25',
+    amount: '10.00',
+  }));
+  return quotation({
+    lines,
+    totals: {
+      net: String(count * 10) + '.00',
+      tax: String(count * 2.5),
+      withTax: String(count * 12.5),
+      taxes: [{ rate: '25', base: String(count * 10), tax: String(count * 2.5) }],
+    },
+  });
+}
+
+test('renders a complete quotation with non-ASCII text, totals and payment instructions', async () => {
+  const doc = quotation();
+  const bytes = await renderQuotationPdf(doc);
+  assert.ok(Buffer.isBuffer(bytes));
+  assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+
+  const path = await toFile(bytes);
+  await assertQpdfClean(path);
+  assert.equal(await pageCount(path), 1);
+
+  const text = await pdfText(path);
+  for (const expected of [
+    'Quotation Q-ZG1-2026-00042',
+    'Boje i Lakovi d.o.o.',
+    'HR12345678901',
+    'Hvala na upitu — vaš tim Boje i Lakovi',
+    'Zagreb Centar (ZG1)',
+    'Đuro Šimić',
+    'duro.simic@example.com',
+    '+385 91 555 0101',
+    'Dostava u roku od 5 radnih dana. Müller GmbH bitte beachten.',
+    // the non-ASCII product names and units
+    'Boja za drvo Šišmiš — čćšžđ',
+    'Größe ß äöü',
+    'Četka za lakiranje',
+    'm²',
+    'BZD-0750',
+    // every line note
+    'Colour: RAL 9010 - Reinweiß',
+    'Zuschnitt nach Maß',
+    // table header
+    'Unit price',
+    // numbers formatted for hr-HR
+    '12,40 €',
+    '1,5',
+    '9,5 %',
+    // totals: net, tax per rate with base, total tax, total with tax
+    '52,40 €',
+    'Tax 25 % on 37,40 €',
+    '9,35 €',
+    'Tax 9,5 % on 15,00 €',
+    '1,43 €',
+    '10,78 €',
+    '63,18 €',
+    'Total (EUR)',
+    'Uplata na IBAN HR1210010051863000160, poziv na broj Q-ZG1-2026-00042',
+    'Trgovački sud u Zagrebu',
+    'Page 1 of 1',
+  ]) {
+    assert.ok(text.includes(expected), `expected ${JSON.stringify(expected)} in:\n${text}`);
+  }
+  // Dates in the company's time zone and locale: 09:15Z is 10:15 in Zagreb (CET).
+  assert.match(text, /1\. ožu(?:ujka)? 2026\.?,? 10:15/);
+  assert.match(text, /31\. ožu(?:ujka)? 2026\./);
+
+  // PDF metadata
+  const parsed = await PDFDocument.load(bytes, { updateMetadata: false });
+  assert.equal(parsed.getTitle(), 'Quotation Q-ZG1-2026-00042');
+  assert.equal(parsed.getAuthor(), 'Boje i Lakovi d.o.o.');
+  assert.equal(parsed.getCreator(), 'Portico');
+  assert.match(parsed.getSubject() ?? '', /Q-ZG1-2026-00042/);
+  assert.equal(parsed.getCreationDate()?.toISOString(), '2026-03-01T09:15:00.000Z');
+  assert.equal(parsed.getModificationDate()?.toISOString(), '2026-03-01T09:15:00.000Z');
+});
+
+test('uses the document locale and time zone for numbers and dates', async () => {
+  const doc = quotation({
+    locale: 'de-DE',
+    timezone: 'Europe/Berlin',
+    issuedAt: '2026-03-01T23:30:00Z', // already 2 March in Berlin
+    expiresAt: '2026-03-31T12:00:00Z',
+    pricesIncludeTax: true,
+    customer: { name: 'Jürgen Groß', email: null, phone: null },
+    note: null,
+    template: { header: null, footer: null, paymentInstructions: null },
+    totals: { net: '10000.00', tax: '2345.60', withTax: '12345.60', taxes: [{ rate: '25', base: '10000.00', tax: '2345.60' }] },
+  });
+  const path = await toFile(await renderQuotationPdf(doc));
+  await assertQpdfClean(path);
+  const text = await pdfText(path);
+  assert.ok(text.includes('02.03.2026'), text);
+  assert.ok(text.includes('00:30'), text);
+  assert.ok(!text.includes('01.03.2026'), 'issue date must be printed in the document time zone');
+  assert.ok(text.includes('31.03.2026'), text);
+  assert.ok(text.includes('12.345,60 €'), text);
+  assert.ok(text.includes('10.000,00 €'), text);
+  assert.ok(text.includes('Jürgen Groß'), text);
+  assert.ok(text.includes('Prices include tax.'), text);
+  assert.ok(!text.includes('Payment instructions'), 'no payment section without instructions');
+});
+
+test('rendering is deterministic (same bytes across renders and processes)', async () => {
+  const doc = quotation();
+  const first = await renderQuotationPdf(doc);
+  // Render something else in between: shared font state must not leak into the output.
+  await renderQuotationPdf(manyLines(30));
+  const second = await renderQuotationPdf(structuredClone(doc));
+  assert.ok(first.equals(second), 'two renders of the same document differ');
+
+  // Concurrent renders give the same bytes too.
+  const concurrent = await Promise.all([renderQuotationPdf(doc), renderQuotationPdf(manyLines(5)), renderQuotationPdf(doc)]);
+  assert.ok(concurrent[0]!.equals(first));
+  assert.ok(concurrent[2]!.equals(first));
+
+  // Dates come from issuedAt, not the clock (the info dictionary is not compressed).
+  assert.ok(first.includes('(D:20260301091500Z)'), 'CreationDate/ModDate must be derived from issuedAt');
+
+  // A fresh process (cold caches, different clock reading) produces the same bytes.
+  const moduleUrl = new URL('./render-quotation-pdf.ts', import.meta.url).href;
+  const script = `
+    const { renderQuotationPdf } = await import(${JSON.stringify(moduleUrl)});
+    const doc = JSON.parse(process.argv[1]);
+    process.stdout.write((await renderQuotationPdf(doc)).toString('base64'));
+  `;
+  const { stdout } = await execFile(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(doc)], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.ok(Buffer.from(stdout, 'base64').equals(first), 'a render in another process differs');
+
+  // A different document must not collide (sanity check of the comparison itself).
+  const other = await renderQuotationPdf(quotation({ number: 'Q-ZG1-2026-00043' }));
+  assert.ok(!other.equals(first));
+});
+
+test('the shared-font fast path gives the same bytes as plain pdfmake', async () => {
+  // Reference: pdfmake's public API, fonts given as file paths, so pdfkit
+  // parses and subsets every face from scratch for this document.
+  const font = (file: string): string => fileURLToPath(import.meta.resolve(`dejavu-fonts-ttf/ttf/${file}`));
+  pdfmake.setFonts({
+    [QUOTATION_FONT_FAMILY]: {
+      normal: font('DejaVuSans.ttf'),
+      bold: font('DejaVuSans-Bold.ttf'),
+      italics: font('DejaVuSans-Oblique.ttf'),
+      bolditalics: font('DejaVuSans-BoldOblique.ttf'),
+    },
+  });
+  pdfmake.setUrlAccessPolicy(() => false);
+  pdfmake.setLocalAccessPolicy((path) => path.includes('dejavu-fonts-ttf'));
+  for (const doc of [quotation(), manyLines(60)]) {
+    await renderQuotationPdf(manyLines(7)); // warm the shared caches with other text first
+    const ours = await renderQuotationPdf(doc);
+    const reference = await pdfmake.createPdf(buildQuotationDocDefinition(doc)).getBuffer();
+    assert.ok(ours.equals(reference), `fast path differs from pdfmake (${ours.length} vs ${reference.length} bytes)`);
+  }
+});
+
+test('a 200-line quotation breaks across pages and repeats the table header', async () => {
+  const bytes = await renderQuotationPdf(manyLines(200));
+  const path = await toFile(bytes);
+  await assertQpdfClean(path);
+  const pages = await pageCount(path);
+  assert.ok(pages >= 3, `expected several pages, got ${pages}`);
+
+  for (let page = 1; page <= pages; page++) {
+    const text = await pdfText(path, page);
+    assert.ok(text.includes('Unit price'), `table header missing on page ${page}`);
+    assert.ok(text.includes(`Page ${page} of ${pages}`), `page footer missing on page ${page}`);
+  }
+  const all = await pdfText(path);
+  for (const n of [1, 2, 99, 100, 199, 200]) {
+    assert.match(all, new RegExp(`Artikl ${n} Šišmiš`), `line ${n} missing`);
+  }
+  assert.ok(all.includes('Napomena 197: čćšžđ'));
+  assert.ok(all.includes('2.500,00 €'), 'grand total printed'); // 200 × 12.50
+  const titlePages = all.split('\f').filter((p) => p.includes('Quotation Q-ZG1-2026-00042'));
+  assert.equal(titlePages.length, pages, 'every page footer names the quotation');
+});
+
+async function twoPagePdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  for (const label of ['Safety sheet page one', 'Safety sheet page two']) {
+    const page = pdf.addPage([595.28, 841.89]);
+    page.drawText(label, { x: 50, y: 780, size: 14 });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+test('appendDatasheets appends every datasheet page and skips corrupt ones', async () => {
+  const quote = await renderQuotationPdf(quotation());
+  const quotePages = await pageCount(await toFile(quote));
+
+  const datasheet = await buildSampleDatasheet('Boja za drvo Šišmiš — čćšžđ', [
+    'Colour: RAL 9010 - Reinweiß',
+    'Coverage: 8–10 m²/L per coat',
+    'Drying time: 4 h at 20 °C',
+  ]);
+  const datasheetPath = await toFile(datasheet);
+  assert.equal(await pageCount(datasheetPath), 1);
+  await assertQpdfClean(datasheetPath);
+  const datasheetText = await pdfText(datasheetPath);
+  assert.ok(datasheetText.includes('Boja za drvo Sismis - ccszd'), datasheetText);
+  assert.ok(datasheetText.includes('Colour: RAL 9010 - Reinweiss'), datasheetText);
+  assert.ok(datasheetText.includes('8-10 m2/L'), datasheetText);
+  assert.ok((await buildSampleDatasheet('X', ['a'])).equals(await buildSampleDatasheet('X', ['a'])), 'sample datasheet is deterministic');
+
+  const twoPages = await twoPagePdf();
+  const skipped: Array<{ name: string; error: Error }> = [];
+  const onSkip = (name: string, error: Error): void => {
+    skipped.push({ name, error });
+  };
+  const corrupt = randomBytes(4096);
+  const truncated = datasheet.subarray(0, Math.floor(datasheet.length / 3));
+  const merged = await appendDatasheets(
+    quote,
+    [
+      { name: 'paint.pdf', bytes: datasheet },
+      { name: 'random.pdf', bytes: corrupt },
+      { name: 'safety.pdf', bytes: twoPages },
+      { name: 'truncated.pdf', bytes: truncated },
+    ],
+    onSkip,
+  );
+  assert.deepEqual(
+    skipped.map((s) => s.name),
+    ['random.pdf', 'truncated.pdf'],
+  );
+  for (const s of skipped) assert.ok(s.error instanceof Error && s.error.message.length > 0);
+
+  const mergedPath = await toFile(merged);
+  await assertQpdfClean(mergedPath);
+  const total = await pageCount(mergedPath);
+  assert.equal(total, quotePages + 1 + 2);
+  assert.ok((await pdfText(mergedPath, 1)).includes('Đuro Šimić'), 'quotation stays first');
+  assert.ok((await pdfText(mergedPath, quotePages + 1)).includes('TECHNICAL DATASHEET'));
+  assert.ok((await pdfText(mergedPath, total)).includes('Safety sheet page two'));
+
+  // Deterministic and clock-independent: metadata is the quotation's own.
+  const again = await appendDatasheets(quote, [
+    { name: 'paint.pdf', bytes: datasheet },
+    { name: 'random.pdf', bytes: corrupt },
+    { name: 'safety.pdf', bytes: twoPages },
+    { name: 'truncated.pdf', bytes: truncated },
+  ], () => {});
+  assert.ok(again.equals(merged), 'appending is not deterministic');
+  const parsed = await PDFDocument.load(merged, { updateMetadata: false });
+  assert.equal(parsed.getTitle(), 'Quotation Q-ZG1-2026-00042');
+  assert.equal(parsed.getModificationDate()?.toISOString(), '2026-03-01T09:15:00.000Z');
+  assert.equal(parsed.getProducer(), 'Portico (pdfmake)');
+});
+
+test('appendDatasheets with only corrupt datasheets still returns the quotation', async () => {
+  const quote = await renderQuotationPdf(quotation());
+  const names: string[] = [];
+  const result = await appendDatasheets(
+    quote,
+    [
+      { name: 'empty.pdf', bytes: Buffer.alloc(0) },
+      { name: 'noise.pdf', bytes: randomBytes(1000) },
+      { name: 'fake.pdf', bytes: Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n%%EOF') },
+    ],
+    (name) => names.push(name),
+  );
+  assert.deepEqual(names, ['empty.pdf', 'noise.pdf', 'fake.pdf']);
+  assert.ok(result.equals(quote));
+  await assertQpdfClean(await toFile(result));
+  assert.ok((await appendDatasheets(quote, [], () => assert.fail('nothing to skip'))).equals(quote));
+});

@@ -1,0 +1,589 @@
+/**
+ * Quotation PDF renderer (pdfmake 0.3 + pdfkit, server side, no browser).
+ *
+ * - Fonts: DejaVu Sans (regular, bold, oblique) are read from the
+ *   `dejavu-fonts-ttf` package once per process and served to pdfmake from a
+ *   private in-memory file system, so č ć š ž đ ß ä ö ü m² € print.
+ * - Deterministic: the same QuotationDocument renders to the same bytes.
+ *   CreationDate/ModDate come from `issuedAt` (pdfkit would otherwise use
+ *   `new Date()`), and pdfkit derives the trailer /ID as md5 over the info
+ *   dictionary (CreationDate + all info values), so it is deterministic too.
+ *   Font subset tags are derived from the font ids (F1, F2, ...), and zlib
+ *   output is deterministic for equal input.
+ * - No global pdfmake state is touched: we use pdfmake's Printer class
+ *   directly (the `pdfmake` singleton's setFonts/setUrlAccessPolicy would be
+ *   process-global), with no URL resolution and no local file access.
+ */
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { QuotationDocument } from './quotation-document.ts';
+
+// ---------------------------------------------------------------------------
+// pdfmake internals (typed locally: @types/pdfmake only describes the
+// browser-style singleton API).
+
+interface PdfKitDocumentLike {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  end(): void;
+}
+
+interface VirtualFs {
+  existsSync(filename: string): boolean;
+  readFileSync(filename: string, options?: unknown): Buffer;
+}
+
+interface UrlResolverLike {
+  resolve(url: string, headers?: Record<string, string>): Promise<void>;
+  resolved(): Promise<unknown>;
+}
+
+type FontDescriptors = Record<string, { normal: string; bold: string; italics: string; bolditalics: string }>;
+
+interface PdfPrinterLike {
+  createPdfKitDocument(docDefinition: TDocumentDefinitions, options?: Record<string, unknown>): Promise<PdfKitDocumentLike>;
+}
+
+type PdfPrinterCtor = new (
+  fontDescriptors: FontDescriptors,
+  virtualfs: VirtualFs,
+  urlResolver: UrlResolverLike,
+  localAccessPolicy: (path: string) => boolean,
+) => PdfPrinterLike;
+
+const require = createRequire(import.meta.url);
+const PdfPrinter = (require('pdfmake/js/Printer.js') as { default: PdfPrinterCtor }).default;
+
+// ---------------------------------------------------------------------------
+// Fonts: loaded once per process.
+
+export const QUOTATION_FONT_FAMILY = 'PorticoDejaVuSans';
+const FONT_FAMILY = QUOTATION_FONT_FAMILY;
+const FONT_FILES = {
+  normal: 'DejaVuSans.ttf',
+  bold: 'DejaVuSans-Bold.ttf',
+  italics: 'DejaVuSans-Oblique.ttf',
+  bolditalics: 'DejaVuSans-BoldOblique.ttf',
+} as const;
+
+function loadFontFiles(): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const file of Object.values(FONT_FILES)) {
+    const path = fileURLToPath(import.meta.resolve(`dejavu-fonts-ttf/ttf/${file}`));
+    files.set(`portico-fonts/${file}`, readFileSync(path));
+  }
+  return files;
+}
+
+let fontStore: Map<string, Buffer> | undefined;
+
+function getFontStore(): Map<string, Buffer> {
+  return (fontStore ??= loadFontFiles());
+}
+
+/*
+ * Shared parsed fonts.
+ *
+ * pdfkit parses every TTF again for each document (fontkit.create + the
+ * first layout decodes cmap/GSUB/GPOS/hmtx: ~10 ms per DejaVu face), which
+ * would dominate the render time. We parse each face once per process and
+ * give every document its own pdfkit EmbeddedFont around the shared fontkit
+ * font. All per-document font state (subset, widths, ToUnicode, PDF refs,
+ * layout cache) lives in the EmbeddedFont; the fontkit font only holds
+ * read-through caches (glyphs, layout engine), and rendering is synchronous,
+ * so sharing it is safe and does not affect the output bytes.
+ *
+ * Mechanism: pdfmake's PDFDocument#provideFont is wrapped once per process;
+ * the wrapper only acts for documents whose virtual file system carries our
+ * provider symbol (i.e. documents created by this module) and defers to the
+ * original implementation for everybody else.
+ */
+type FontType = keyof typeof FONT_FILES;
+
+interface EmbeddedFontLike {
+  /** The parsed fontkit font. */
+  font: { layout(text: string): unknown };
+  constructor: new (document: unknown, fontkitFont: unknown, id: string) => unknown;
+}
+
+interface PdfmakeDocumentInternals {
+  virtualfs: unknown;
+  fontCache: Record<string, Partial<Record<FontType, unknown>>>;
+  _fontCount: number;
+  _fontFamilies: Record<string, unknown>;
+  getFontType(bold: boolean, italics: boolean): FontType;
+  font(src: Uint8Array): { _font: EmbeddedFontLike };
+}
+
+type ProvideFont = (this: PdfmakeDocumentInternals, familyName: string, bold: boolean, italics: boolean) => unknown;
+
+interface PdfmakeDocumentClass {
+  new (
+    fonts: object,
+    images: object,
+    patterns: object,
+    attachments: object,
+    options: object,
+    virtualfs?: unknown,
+  ): PdfmakeDocumentInternals;
+  prototype: { provideFont: ProvideFont };
+}
+
+const SHARED_FONT_PROVIDER = Symbol.for('portico.quotation-pdf.shared-font-provider');
+const PROVIDE_FONT_WRAPPED = Symbol.for('portico.quotation-pdf.provide-font-wrapped');
+
+type SharedFontProvider = (doc: PdfmakeDocumentInternals, familyName: string, bold: boolean, italics: boolean) => unknown;
+
+const PdfmakeDocument = (require('pdfmake/js/PDFDocument.js') as { default: PdfmakeDocumentClass }).default;
+
+let sharedFonts: Map<FontType, { EmbeddedFont: EmbeddedFontLike['constructor']; parsed: unknown }> | undefined;
+
+/*
+ * Shared text layout caches. pdfkit's EmbeddedFont memoises fontkit's layout
+ * of each word (text -> glyphs + positions) in `layoutCache`, per document.
+ * The cached runs are treated as immutable by pdfkit (it concatenates/copies
+ * them), and a layout only depends on the text and the font, so one cache per
+ * face can serve all documents: recurring words (labels, units, numbers,
+ * product names) are shaped once per process. Bounded by resetting it.
+ */
+const LAYOUT_CACHE_MAX_WORDS = 20_000;
+const layoutCaches = new Map<FontType, { words: Record<string, unknown>; docs: number }>();
+
+function sharedLayoutCache(type: FontType): Record<string, unknown> {
+  let entry = layoutCaches.get(type);
+  if (entry === undefined || (++entry.docs % 128 === 0 && Object.keys(entry.words).length > LAYOUT_CACHE_MAX_WORDS)) {
+    entry = { words: Object.create(null) as Record<string, unknown>, docs: 0 };
+    layoutCaches.set(type, entry);
+  }
+  return entry.words;
+}
+
+function loadSharedFonts(): NonNullable<typeof sharedFonts> {
+  const store = getFontStore();
+  // A throw-away pdfkit document is used only to let pdfkit parse each face
+  // and to obtain its (non-exported) EmbeddedFont class.
+  const probe = new PdfmakeDocument({}, {}, {}, {}, { autoFirstPage: false, font: null, compress: true });
+  const fonts = new Map<FontType, { EmbeddedFont: EmbeddedFontLike['constructor']; parsed: unknown }>();
+  for (const [type, file] of Object.entries(FONT_FILES) as Array<[FontType, string]>) {
+    const buffer = store.get(`portico-fonts/${file}`);
+    if (buffer === undefined) throw new Error(`font file not loaded: ${file}`);
+    const embedded = probe.font(buffer)._font;
+    memoiseGlyphDecoding(embedded.font as unknown as FontkitFontLike);
+    // Decode the layout tables now rather than during the first render.
+    embedded.font.layout('Quotation 0123456789 ,.%€ ČĆŠŽĐ čćšžđ ß äöü m²');
+    fonts.set(type, { EmbeddedFont: embedded.constructor, parsed: embedded.font });
+  }
+  return fonts;
+}
+
+interface FontkitGlyphLike {
+  _decode(): unknown;
+}
+
+interface FontkitFontLike {
+  getGlyph(glyph: number, characters?: number[]): FontkitGlyphLike;
+  _variationProcessor?: unknown;
+}
+
+/*
+ * fontkit's TrueType subsetter re-parses every used glyph's outline on each
+ * document (TTFSubset#_addGlyph -> glyph._decode()) only to find composite
+ * components; it was ~25% of a 10-line render. For our static (non-variable)
+ * fonts the decoded outline never changes and consumers only read it, so we
+ * memoise _decode on the glyph objects of our own shared font instances.
+ */
+function memoiseGlyphDecoding(font: FontkitFontLike): void {
+  if (font._variationProcessor) return; // variable fonts transform points per instance
+  const getGlyph = font.getGlyph;
+  Object.defineProperty(font, 'getGlyph', {
+    configurable: true,
+    writable: true,
+    value: function getGlyphMemoised(this: FontkitFontLike, glyph: number, characters?: number[]): FontkitGlyphLike {
+      const result = getGlyph.call(this, glyph, characters);
+      if (!Object.prototype.hasOwnProperty.call(result, '_decode')) {
+        const decode = result._decode;
+        let decoded: unknown;
+        let done = false;
+        Object.defineProperty(result, '_decode', {
+          configurable: true,
+          writable: true,
+          value: function decodeMemoised(this: FontkitGlyphLike): unknown {
+            if (!done) {
+              decoded = decode.call(this);
+              done = true;
+            }
+            return decoded;
+          },
+        });
+      }
+      return result;
+    },
+  });
+}
+
+const provideSharedFont: SharedFontProvider = (doc, familyName, bold, italics) => {
+  const type = doc.getFontType(bold, italics);
+  if (familyName !== FONT_FAMILY) {
+    throw new Error(`Font '${familyName}' in style '${type}' is not available for quotation PDFs.`);
+  }
+  const cache = (doc.fontCache[familyName] ??= {});
+  let font = cache[type];
+  if (font === undefined) {
+    const shared = (sharedFonts ??= loadSharedFonts()).get(type);
+    if (shared === undefined) throw new Error(`font style not loaded: ${type}`);
+    // Same bookkeeping as pdfkit's PDFDocument#font(): sequential ids (which
+    // also make the subset tag deterministic) and registration in
+    // _fontFamilies so that end() embeds the subset.
+    const id = `F${++doc._fontCount}`;
+    const embedded = new shared.EmbeddedFont(doc, shared.parsed, id) as { layoutCache?: unknown };
+    if (embedded.layoutCache !== undefined) embedded.layoutCache = sharedLayoutCache(type);
+    font = embedded;
+    doc._fontFamilies[`${FONT_FAMILY}-${type}`] = font;
+    cache[type] = font;
+  }
+  return font;
+};
+
+function installSharedFontProvider(): void {
+  sharedFonts ??= loadSharedFonts();
+  const proto = PdfmakeDocument.prototype as PdfmakeDocumentClass['prototype'] & { [PROVIDE_FONT_WRAPPED]?: true };
+  if (proto[PROVIDE_FONT_WRAPPED]) return;
+  const original = proto.provideFont;
+  proto.provideFont = function provideFont(familyName, bold, italics) {
+    const vfs = this.virtualfs as { [SHARED_FONT_PROVIDER]?: SharedFontProvider } | null | undefined;
+    const provider = vfs?.[SHARED_FONT_PROVIDER];
+    return typeof provider === 'function'
+      ? provider(this, familyName, bold, italics)
+      : original.call(this, familyName, bold, italics);
+  };
+  Object.defineProperty(proto, PROVIDE_FONT_WRAPPED, { value: true });
+}
+
+/**
+ * Read-only in-memory file system holding only our font files (pdfmake
+ * would otherwise look font names up on the real file system); it also
+ * carries the shared-font provider.
+ */
+const fontFs: VirtualFs & { [SHARED_FONT_PROVIDER]: SharedFontProvider } = {
+  existsSync(filename) {
+    return typeof filename === 'string' && getFontStore().has(filename);
+  },
+  readFileSync(filename) {
+    const buffer = getFontStore().get(filename);
+    if (buffer === undefined) throw new Error(`font file not available: ${String(filename)}`);
+    return buffer;
+  },
+  [SHARED_FONT_PROVIDER]: provideSharedFont,
+};
+
+/** No remote resources are ever fetched while rendering a quotation. */
+const noUrlResolver: UrlResolverLike = {
+  resolve(url) {
+    if (/^https?:\/\//i.test(url)) throw new Error(`remote resources are not allowed in quotation PDFs: ${url}`);
+    return Promise.resolve();
+  },
+  resolved() {
+    return Promise.resolve();
+  },
+};
+
+const denyLocalFiles = (): boolean => false;
+
+let printer: PdfPrinterLike | undefined;
+
+function getPrinter(): PdfPrinterLike {
+  if (printer === undefined) {
+    installSharedFontProvider();
+    // Printer#resolveUrls rewrites descriptor entries in place (to the same
+    // strings); keep a private object so nobody else sees that.
+    const fonts: FontDescriptors = {
+      [FONT_FAMILY]: {
+        normal: `portico-fonts/${FONT_FILES.normal}`,
+        bold: `portico-fonts/${FONT_FILES.bold}`,
+        italics: `portico-fonts/${FONT_FILES.italics}`,
+        bolditalics: `portico-fonts/${FONT_FILES.bolditalics}`,
+      },
+    };
+    // Safe to share: createPdfKitDocument stores the pdfkit document on the
+    // printer only after its single await, and the layout + rendering that
+    // follows is synchronous, so concurrent renders cannot interleave there.
+    printer = new PdfPrinter(fonts, fontFs, noUrlResolver, denyLocalFiles);
+  }
+  return printer;
+}
+
+/** Loads fonts and the printer eagerly (e.g. at service start-up). */
+export function warmUpQuotationPdf(): void {
+  getPrinter();
+}
+
+// ---------------------------------------------------------------------------
+// Formatting (Intl objects are cached: constructing them is the slow part).
+
+interface Formatters {
+  money: Intl.NumberFormat;
+  unitPrice: Intl.NumberFormat;
+  quantity: Intl.NumberFormat;
+  percent: Intl.NumberFormat;
+  dateTime: Intl.DateTimeFormat;
+  date: Intl.DateTimeFormat;
+}
+
+const formatterCache = new Map<string, Formatters>();
+
+function getFormatters(locale: string, currency: string, timeZone: string): Formatters {
+  const key = `${locale}\u0000${currency}\u0000${timeZone}`;
+  let formatters = formatterCache.get(key);
+  if (formatters === undefined) {
+    const money = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    const minDigits = money.resolvedOptions().minimumFractionDigits ?? 2;
+    formatters = {
+      money,
+      unitPrice: new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: minDigits,
+        maximumFractionDigits: Math.max(minDigits, 4),
+      }),
+      quantity: new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }),
+      percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 3 }),
+      dateTime: new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }),
+      date: new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' }),
+    };
+    if (formatterCache.size > 256) formatterCache.clear();
+    formatterCache.set(key, formatters);
+  }
+  return formatters;
+}
+
+type DecimalString = `${number}`;
+
+/** Formats a decimal string exactly (Intl accepts decimal strings without going through a double). */
+function decimal(format: Intl.NumberFormat, value: string): string {
+  const trimmed = value.trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(trimmed)) throw new RangeError(`not a decimal number: ${JSON.stringify(value)}`);
+  return format.format(trimmed as DecimalString);
+}
+
+function percent(format: Intl.NumberFormat, rate: string): string {
+  const n = Number(rate);
+  if (!Number.isFinite(n)) throw new RangeError(`not a tax rate: ${JSON.stringify(rate)}`);
+  return format.format(n / 100);
+}
+
+function parseDate(iso: string, field: string): Date {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) throw new RangeError(`${field} is not a valid ISO 8601 date: ${JSON.stringify(iso)}`);
+  return date;
+}
+
+// ---------------------------------------------------------------------------
+// Document definition
+
+const GREY = '#555555';
+const RULE = '#999999';
+
+// Inline style properties rather than named `styles`: pdfmake resolves ~20
+// style properties per text item by walking the style stack, and each named
+// style lookup allocates; inline properties make 200-line tables ~15% faster.
+const COMPANY = { fontSize: 14, bold: true } as const;
+const TITLE = { fontSize: 16, bold: true } as const;
+const LABEL = { color: GREY } as const;
+const TH = { bold: true, fontSize: 8.5 } as const;
+const CODE = { fontSize: 7.5, color: GREY } as const;
+const LINE_NOTE = { fontSize: 7.5, italics: true, color: GREY } as const;
+
+/**
+ * The pdfmake document definition for a quotation (fonts referenced by the
+ * private family name "PorticoDejaVuSans"). Exported for tests, which render
+ * it through pdfmake's public API to check that the shared-font fast path
+ * produces byte-identical output. Builds fresh objects on every call (pdfmake
+ * mutates the definition while laying it out).
+ */
+export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDefinitions {
+  const f = getFormatters(doc.locale, doc.currency, doc.timezone);
+  const issuedAt = parseDate(doc.issuedAt, 'issuedAt');
+  const expiresAt = parseDate(doc.expiresAt, 'expiresAt');
+  const title = `Quotation ${doc.number}`;
+
+  // Company header ----------------------------------------------------------
+  const companyStack: Content[] = [{ text: doc.company.name, ...COMPANY }];
+  if (doc.company.address) companyStack.push({ text: doc.company.address });
+  if (doc.company.taxId) companyStack.push({ text: `Tax ID: ${doc.company.taxId}` });
+  const header: Content = {
+    columns: [
+      { width: '*', stack: companyStack },
+      doc.template.header
+        ? { width: '45%', text: doc.template.header, alignment: 'right', color: GREY }
+        : { width: '45%', text: '' },
+    ],
+    columnGap: 16,
+  };
+
+  // Meta (dates, location) and customer ------------------------------------
+  const locationText = `${doc.location.name} (${doc.location.code})`;
+  const metaBody: TableCell[][] = [
+    [{ text: 'Issued', ...LABEL }, f.dateTime.format(issuedAt)],
+    [{ text: 'Valid until', ...LABEL }, f.date.format(expiresAt)],
+    [{ text: 'Location', ...LABEL }, doc.location.address ? `${locationText}\n${doc.location.address}` : locationText],
+  ];
+  const customerStack: Content[] = [
+    { text: 'Customer', ...LABEL },
+    { text: doc.customer.name, bold: true },
+  ];
+  if (doc.customer.email) customerStack.push({ text: doc.customer.email });
+  if (doc.customer.phone) customerStack.push({ text: doc.customer.phone });
+
+  const metaBlock: Content = {
+    columns: [
+      { width: '*', table: { widths: ['auto', '*'], body: metaBody }, layout: 'noBorders' },
+      { width: '*', stack: customerStack },
+    ],
+    columnGap: 16,
+    margin: [0, 0, 0, 10],
+  };
+
+  // Line table ---------------------------------------------------------------
+  const tableBody: TableCell[][] = [
+    [
+      { text: '#', ...TH },
+      { text: 'Product', ...TH },
+      { text: 'Quantity', ...TH, alignment: 'right' },
+      { text: 'Unit', ...TH },
+      { text: 'Unit price', ...TH, alignment: 'right' },
+      { text: 'Tax %', ...TH, alignment: 'right' },
+      { text: 'Amount', ...TH, alignment: 'right' },
+    ],
+  ];
+  for (const line of doc.lines) {
+    const product: Content[] = [{ text: line.productName }];
+    if (line.productCode) product.push({ text: line.productCode, ...CODE });
+    if (line.note) product.push({ text: line.note, ...LINE_NOTE });
+    tableBody.push([
+      { text: String(line.position) },
+      { stack: product },
+      { text: decimal(f.quantity, line.quantity), alignment: 'right' },
+      { text: line.unitName },
+      { text: decimal(f.unitPrice, line.unitPrice), alignment: 'right' },
+      { text: percent(f.percent, line.taxRate), alignment: 'right' },
+      { text: decimal(f.money, line.amount), alignment: 'right' },
+    ]);
+  }
+  const lineTable: Content = {
+    table: {
+      headerRows: 1,
+      dontBreakRows: true,
+      widths: [18, '*', 48, 30, 62, 36, 70],
+      body: tableBody,
+    },
+    layout: {
+      hLineWidth: (i, node) => (i === 0 || i === 1 || i === node.table.body.length ? 0.8 : 0.25),
+      vLineWidth: () => 0,
+      hLineColor: (i) => (i <= 1 ? '#000000' : RULE),
+      paddingLeft: () => 3,
+      paddingRight: () => 3,
+      paddingTop: () => 2.5,
+      paddingBottom: () => 2.5,
+      fillColor: (rowIndex) => (rowIndex === 0 ? '#eeeeee' : null),
+    },
+    margin: [0, 0, 0, 8],
+  };
+
+  // Totals -------------------------------------------------------------------
+  const money = (value: string): string => decimal(f.money, value);
+  const totalsBody: TableCell[][] = [[{ text: 'Net', ...LABEL }, { text: money(doc.totals.net), alignment: 'right' }]];
+  for (const t of doc.totals.taxes) {
+    totalsBody.push([
+      { text: `Tax ${percent(f.percent, t.rate)} on ${money(t.base)}`, ...LABEL },
+      { text: money(t.tax), alignment: 'right' },
+    ]);
+  }
+  totalsBody.push([{ text: 'Total tax', ...LABEL }, { text: money(doc.totals.tax), alignment: 'right' }]);
+  totalsBody.push([
+    { text: `Total (${doc.currency})`, bold: true, fontSize: 11 },
+    { text: money(doc.totals.withTax), bold: true, fontSize: 11, alignment: 'right' },
+  ]);
+  const totalsBlock: Content = {
+    columns: [
+      {
+        width: '*',
+        text: doc.pricesIncludeTax ? 'Prices include tax.' : 'Prices exclude tax.',
+        color: GREY,
+        fontSize: 8,
+      },
+      {
+        width: 'auto',
+        table: { widths: ['auto', 90], body: totalsBody },
+        layout: {
+          hLineWidth: (i, node) => (i === node.table.body.length - 1 ? 0.8 : 0),
+          vLineWidth: () => 0,
+          paddingTop: () => 1.5,
+          paddingBottom: () => 1.5,
+        },
+      },
+    ],
+    unbreakable: true,
+    margin: [0, 0, 0, 12],
+  };
+
+  // Assemble -----------------------------------------------------------------
+  const content: Content[] = [
+    header,
+    { canvas: [{ type: 'line', x1: 0, y1: 0, x2: 515, y2: 0, lineWidth: 0.8 }], margin: [0, 6, 0, 8] },
+    { text: title, ...TITLE, margin: [0, 0, 0, 8] },
+    metaBlock,
+  ];
+  if (doc.note) content.push({ text: doc.note, margin: [0, 0, 0, 10] });
+  content.push(lineTable, totalsBlock);
+  if (doc.template.paymentInstructions) {
+    content.push({
+      stack: [{ text: 'Payment instructions', ...LABEL }, { text: doc.template.paymentInstructions }],
+      margin: [0, 0, 0, 10],
+    });
+  }
+  if (doc.template.footer) content.push({ text: doc.template.footer, color: GREY, fontSize: 8 });
+
+  return {
+    pageSize: 'A4',
+    pageMargins: [40, 36, 40, 44],
+    language: doc.locale,
+    displayTitle: true,
+    info: {
+      title,
+      author: doc.company.name,
+      subject: `Quotation ${doc.number} for ${doc.customer.name}`,
+      creator: 'Portico',
+      producer: 'Portico (pdfmake)',
+      creationDate: issuedAt,
+      modDate: issuedAt,
+    },
+    defaultStyle: { font: FONT_FAMILY, fontSize: 9, lineHeight: 1.1 },
+    content,
+    footer: (currentPage, pageCount) => ({
+      columns: [
+        { text: title, color: GREY },
+        { text: `Page ${currentPage} of ${pageCount}`, alignment: 'right', color: GREY },
+      ],
+      fontSize: 8,
+      margin: [40, 14, 40, 0],
+    }),
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+/** Renders a quotation to PDF bytes. Same input → same bytes. */
+export async function renderQuotationPdf(doc: QuotationDocument): Promise<Buffer> {
+  const definition = buildQuotationDocDefinition(doc);
+  const pdf = await getPrinter().createPdfKitDocument(definition);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    pdf.on('data', (chunk) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+    pdf.end();
+  });
+}

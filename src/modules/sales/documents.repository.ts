@@ -1,0 +1,17 @@
+import type { Executor } from '../../db/database.ts';
+import type { DocumentLinesTable } from '../../db/schema.ts';
+
+export type DocumentLineRow = DocumentLinesTable;
+
+/** Lines of quotations and of orders share one shape; each kind has its own table. */
+export function documentLines(db: Executor, table: 'quotation_lines' | 'order_lines') {
+  return {
+    async insertLines(rows: DocumentLineRow[]): Promise<void> {
+      // Chunked: PostgreSQL allows 65535 bind parameters per statement, SQLite 32766.
+      for (let i = 0; i < rows.length; i += 200) await db.insertInto(table).values(rows.slice(i, i + 200)).execute();
+    },
+    async listLines(companyId: string, documentId: string): Promise<DocumentLineRow[]> {
+      return db.selectFrom(table).selectAll().where('company_id', '=', companyId).where('document_id', '=', documentId).orderBy('position').execute();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { mulDivRound } from '../../lib/money.ts';
+
+/**
+ * Line and document totals. Every amount is an integer of minor units; each line is rounded
+ * half-up once, and document totals are sums of rounded lines, so the printed lines always add
+ * up to the printed totals (the point-of-sale convention).
+ *
+ * When the company's prices include tax the unit price is gross: the line total is
+ * price × quantity and net is backed out of it; otherwise the unit price is net and tax is
+ * added on top.
+ */
+export interface LineInput {
+  unitPriceMinor: number;
+  quantityMilli: number;
+  taxRateBp: number;
+}
+
+export interface LineAmounts {
+  net: number;
+  tax: number;
+  total: number;
+}
+
+export interface TaxSummary {
+  rateBp: number;
+  base: number;
+  tax: number;
+}
+
+export interface DocumentTotals {
+  net: number;
+  tax: number;
+  withTax: number;
+  taxes: TaxSummary[];
+}
+
+const MILLI = 1000n;
+const BP = 10_000n;
+
+export function priceLine(line: LineInput, pricesIncludeTax: boolean): LineAmounts {
+  const rate = BigInt(line.taxRateBp);
+  const extended = mulDivRound(BigInt(line.unitPriceMinor), BigInt(line.quantityMilli), MILLI);
+  if (pricesIncludeTax) {
+    const net = mulDivRound(extended, BP, BP + rate);
+    return { net: Number(net), tax: Number(extended - net), total: Number(extended) };
+  }
+  const tax = mulDivRound(extended, rate, BP);
+  return { net: Number(extended), tax: Number(tax), total: Number(extended + tax) };
+}
+
+export function summarize(lines: ReadonlyArray<LineAmounts & { taxRateBp: number }>): DocumentTotals {
+  const byRate = new Map<number, TaxSummary>();
+  let net = 0;
+  let tax = 0;
+  for (const line of lines) {
+    net += line.net;
+    tax += line.tax;
+    const entry = byRate.get(line.taxRateBp) ?? { rateBp: line.taxRateBp, base: 0, tax: 0 };
+    entry.base += line.net;
+    entry.tax += line.tax;
+    byRate.set(line.taxRateBp, entry);
+  }
+  const taxes = [...byRate.values()].sort((a, b) => b.rateBp - a.rateBp);
+  return { net, tax, withTax: net + tax, taxes };
+}
+
+/** Unit price shown both ways for the public catalog. */
+export function unitPriceBothWays(priceMinor: number, taxRateBp: number, pricesIncludeTax: boolean): { net: number; gross: number } {
+  const one = priceLine({ unitPriceMinor: priceMinor, quantityMilli: 1000, taxRateBp }, pricesIncludeTax);
+  return { net: one.net, gross: one.total };
+}

@@ -1,0 +1,104 @@
+import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import { formatMoney, formatScaledTrimmed, numberToScaled, QUANTITY_SCALE } from '../../lib/money.ts';
+import type { CatalogService, ResolvedLine } from '../catalog/index.ts';
+import { formatRate } from '../catalog/index.ts';
+import type { Company } from '../companies/index.ts';
+import type { DocumentLineRow } from './documents.repository.ts';
+import { priceLine, summarize, type DocumentTotals } from './pricing.ts';
+
+/** One requested line of a quotation or an order, after the HTTP layer has normalised aliases. */
+export interface LineRequest {
+  productId: string;
+  unitId: string;
+  quantity: number;
+  note?: string | null;
+}
+
+export interface PricedLine extends ResolvedLine {
+  quantityMilli: number;
+  net: number;
+  tax: number;
+  total: number;
+  note: string | null;
+}
+
+const MAX_QUANTITY_MILLI = 1_000_000_000_000n; // one billion units: beyond any real order
+
+/** Quantities must be positive with at most three decimals; every offending line is named. */
+export function parseQuantities(lines: readonly LineRequest[]): number[] {
+  const details: FieldErrors = {};
+  const out = lines.map((line, i) => {
+    try {
+      const milli = numberToScaled(line.quantity, QUANTITY_SCALE);
+      if (milli <= 0n) addFieldError(details, `lines[${i}].quantity`, 'Must be greater than 0.');
+      else if (milli > MAX_QUANTITY_MILLI) addFieldError(details, `lines[${i}].quantity`, 'Is too large.');
+      return Number(milli);
+    } catch {
+      addFieldError(details, `lines[${i}].quantity`, 'Use a number greater than 0 with at most 3 decimal places.');
+      return 0;
+    }
+  });
+  if (Object.keys(details).length > 0) throw AppError.invalid(details);
+  return out;
+}
+
+/** Validates, resolves against the catalog and scope, and prices every line. */
+export async function priceLines(catalog: CatalogService, companyId: string, lines: readonly LineRequest[]): Promise<{ company: Company; lines: PricedLine[]; totals: DocumentTotals }> {
+  const quantities = parseQuantities(lines);
+  const resolved = await catalog.resolveLines(companyId, lines);
+  const priced = resolved.lines.map((line, i): PricedLine => {
+    const quantityMilli = quantities[i]!;
+    const amounts = priceLine({ unitPriceMinor: line.unitPriceMinor, quantityMilli, taxRateBp: line.taxRateBp }, resolved.company.pricesIncludeTax);
+    return { ...line, quantityMilli, ...amounts, note: lines[i]!.note ?? null };
+  });
+  return { company: resolved.company, lines: priced, totals: summarize(priced.map((l) => ({ ...l }))) };
+}
+
+export function lineRows(lines: readonly PricedLine[], companyId: string, documentId: string, newId: IdGenerator, kind: 'quotationLine' | 'orderLine'): DocumentLineRow[] {
+  return lines.map((l, i) => ({
+    id: newId(kind), company_id: companyId, document_id: documentId, position: i + 1, product_id: l.productId, unit_id: l.unitId,
+    product_name: l.productName, product_code: l.productCode, unit_name: l.unitName, quantity_milli: l.quantityMilli,
+    unit_price_minor: l.unitPriceMinor, tax_rate_bp: l.taxRateBp, net_minor: l.net, tax_minor: l.tax, total_minor: l.total, note: l.note,
+  }));
+}
+
+export interface LineView {
+  productId: string;
+  unitId: string;
+  productName: string;
+  productCode: string | null;
+  unitName: string;
+  quantity: string;
+  unitPrice: string;
+  taxRate: string;
+  net: string;
+  tax: string;
+  total: string;
+  note: string | null;
+}
+
+export interface TotalsView {
+  net: string;
+  tax: string;
+  withTax: string;
+  taxes: Array<{ rate: string; base: string; tax: string }>;
+}
+
+export function toLineView(row: DocumentLineRow): LineView {
+  return {
+    productId: row.product_id, unitId: row.unit_id, productName: row.product_name, productCode: row.product_code, unitName: row.unit_name,
+    quantity: formatScaledTrimmed(row.quantity_milli, QUANTITY_SCALE), unitPrice: formatMoney(row.unit_price_minor),
+    taxRate: formatRate(row.tax_rate_bp), net: formatMoney(row.net_minor), tax: formatMoney(row.tax_minor), total: formatMoney(row.total_minor),
+    note: row.note,
+  };
+}
+
+/** Totals read back from stored lines: the same sums the creating request computed. */
+export function totalsView(rows: readonly DocumentLineRow[]): TotalsView {
+  const totals = summarize(rows.map((r) => ({ net: r.net_minor, tax: r.tax_minor, total: r.total_minor, taxRateBp: r.tax_rate_bp })));
+  return {
+    net: formatMoney(totals.net), tax: formatMoney(totals.tax), withTax: formatMoney(totals.withTax),
+    taxes: totals.taxes.map((t) => ({ rate: formatRate(t.rateBp), base: formatMoney(t.base), tax: formatMoney(t.tax) })),
+  };
+}
