@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import { Agent } from 'undici';
 import type { Config } from './config/config.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { newId as defaultNewId, type IdGenerator } from './lib/ids.ts';
@@ -34,6 +35,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const datasheets = createDatasheetFiles(config.dataDir);
   const secretBox = createSecretBox(loadSecretsKey(config.secretsKey, config.dataDir));
   const agent = createGuardedAgent({ allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs });
+  const telegramAgent = new Agent({ connect: { timeout: config.webhookTimeoutMs }, keepAliveTimeout: 30_000 });
 
   // Late-bound so services can wake the background senders that are built after them.
   let emailSender: Poller | null = null;
@@ -58,7 +60,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
   dispatcher = createDispatcher({
-    store, clock, newId, secretBox, agent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool,
+    store, clock, newId, secretBox, agent, telegramAgent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool,
     options: {
       workerId: `${process.pid}-${randomUUID().slice(0, 8)}`,
       timeoutMs: config.webhookTimeoutMs,
@@ -92,6 +94,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
       }
       mailTransport?.close();
       await agent.close();
+      await telegramAgent.close();
       await database.close();
     },
   };

@@ -291,6 +291,8 @@ export interface WebhookAttemptsTable {
   delivery_id: string;
   endpoint_id: string;
   attempt: number;
+  /** Which worker process sent it: for operators, and to prove workers never double-send. */
+  worker_id: string;
   started_at: Timestamp;
   duration_ms: number;
   status_code: number | null;

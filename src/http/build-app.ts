@@ -73,7 +73,6 @@ export async function buildApp(c: Container): Promise<App> {
       tags: [
         { name: 'Public', description: 'Called by a company website with a location API key.' },
         { name: 'Admin', description: 'Called by the hub with a personal admin token.' },
-        { name: 'Health', description: 'Liveness and readiness probes.' },
       ],
       components: {
         securitySchemes: {

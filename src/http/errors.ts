@@ -103,7 +103,7 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
         message = FORMAT_MESSAGES[(error.params as { format: string }).format] ?? `Must be a valid ${(error.params as { format: string }).format}.`;
         break;
       case 'pattern':
-        message = (error.parentSchema as { patternMessage?: string } | undefined)?.patternMessage ?? 'Has an invalid form.';
+        message = (error.parentSchema as { 'x-pattern-message'?: string } | undefined)?.['x-pattern-message'] ?? 'Has an invalid form.';
         break;
       case 'enum':
         message = `Must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues).map(String).join(', ')}.`;

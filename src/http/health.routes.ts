@@ -6,11 +6,12 @@ import { AppError } from '../lib/errors.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
+// Probes for orchestrators, not part of the API contract: kept out of the OpenAPI document.
 export const healthRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/healthz', { schema: { tags: ['Health'], summary: 'The process is alive', operationId: 'healthz', security: [], response: { 200: Status } } },
+  app.get('/healthz', { schema: { hide: true, response: { 200: Status } } },
     async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: { tags: ['Health'], summary: 'The database answers', operationId: 'readyz', security: [], response: { 200: Status, 503: Type.Ref('Problem') } } },
+  app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: Type.Ref('Problem') } } },
     async (request) => {
       try {
         await sql`select 1`.execute(c.database.db);

@@ -4,13 +4,13 @@ import { Type, type TSchema } from 'typebox';
 
 /** A required line of text: not empty, not only white space, bounded. */
 export const Text = (maxLength: number, extra: Record<string, unknown> = {}) =>
-  Type.String({ minLength: 1, maxLength, pattern: '\\S', patternMessage: 'Must contain more than white space.', ...extra });
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', 'x-pattern-message': 'Must contain more than white space.', ...extra });
 
 export const Email = Type.String({ format: 'email', maxLength: 254, examples: ['ana.kovac@example.com'] });
 
 export const Phone = Type.String({
   minLength: 3, maxLength: 40, pattern: '^[+0-9 ()./-]*[0-9][+0-9 ()./-]*$',
-  patternMessage: 'Must be a phone number: digits, spaces and + ( ) . / -.', examples: ['+385 1 234 5678'],
+  'x-pattern-message': 'Must be a phone number: digits, spaces and + ( ) . / -.', examples: ['+385 1 234 5678'],
 });
 
 export const Id = (prefix: string) => Type.String({ minLength: 1, maxLength: 64, examples: [`${prefix}_4fJ2kq9XbR0mW8tLz1cA`] });

@@ -18,7 +18,7 @@ const shared: Options = {
 function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ ...shared, coerceTypes });
   addFormats(ajv, ['email', 'uri', 'date-time', 'date']);
-  ajv.addKeyword({ keyword: 'patternMessage', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-pattern-message', schemaType: 'string' });
   ajv.addVocabulary(['example']);
   return ajv;
 }

@@ -57,6 +57,7 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id'))
     .addColumn('endpoint_id', 'text', (c) => c.notNull())
     .addColumn('attempt', 'integer', (c) => c.notNull())
+    .addColumn('worker_id', 'text', (c) => c.notNull())
     .addColumn('started_at', t.timestamp, (c) => c.notNull())
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('status_code', 'integer')

@@ -30,7 +30,7 @@ export const catalogAdminRoutes = (c: Container): FastifyPluginAsyncTypebox => a
   app.post('/tax-rates', {
     schema: {
       tags: ['Admin'], operationId: 'adminCreateTaxRate', summary: 'Add a tax rate', security,
-      body: Type.Object({ name: Text(100), rate: Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,2})?$', patternMessage: 'Use a percentage such as "25" or "9.5".' }) }, { additionalProperties: false }),
+      body: Type.Object({ name: Text(100), rate: Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,2})?$', 'x-pattern-message': 'Use a percentage such as "25" or "9.5".' }) }, { additionalProperties: false }),
       response: { 201: Data(Type.Object({ id: Type.String(), name: Type.String(), rate: Type.String() })), ...errorResponses(400, 403) },
     },
   }, async (request, reply) => reply.status(201).send({ data: await c.catalogAdmin.createTaxRate(request.admin.companyId, request.body) }));

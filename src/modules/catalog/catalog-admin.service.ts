@@ -1,10 +1,13 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import { parseScaled, MONEY_SCALE, RATE_SCALE } from '../../lib/money.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { formatMoney, parseScaled, MONEY_SCALE, RATE_SCALE } from '../../lib/money.ts';
 import type { Repositories, Store } from '../../db/store.ts';
 import type { DatasheetFiles } from './datasheet-files.ts';
-import type { ProductRow, UnitRow } from './catalog.repository.ts';
+import type { ProductRow, ProductWithRate, UnitRow } from './catalog.repository.ts';
+import { expandCategoryIds } from './catalog-scope.ts';
+import { formatRate } from './catalog.service.ts';
 
 export interface NewProduct {
   name: string;
@@ -15,6 +18,45 @@ export interface NewProduct {
   taxRateId: string;
   /** Decimal strings in the company's currency. */
   units: Array<{ name: string; price: string }>;
+}
+
+export interface AdminUnit { id: string; name: string; price: string }
+
+/** The admin's view of a product: inactive ones included, references by id. */
+export interface AdminProduct {
+  id: string;
+  name: string;
+  sku: string | null;
+  description: string | null;
+  categoryId: string | null;
+  modelId: string | null;
+  taxRateId: string;
+  taxRate: string;
+  active: boolean;
+  hasDatasheet: boolean;
+  createdAt: string;
+  updatedAt: string;
+  units: AdminUnit[];
+}
+
+export interface ProductPatch {
+  name?: string;
+  sku?: string | null;
+  description?: string | null;
+  categoryId?: string | null;
+  modelId?: string | null;
+  taxRateId?: string;
+  active?: boolean;
+}
+
+export interface AdminProductQuery {
+  limit: number;
+  cursor?: string;
+  q?: string;
+  active?: boolean;
+  /** Includes sub-categories, as on the public API. */
+  categoryId?: string;
+  modelId?: string;
 }
 
 /** Catalog administration: how a company keeps its own products, prices and datasheets. */
@@ -35,6 +77,12 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
       id: newId('unit'), company_id: companyId, product_id: productId, name: unit.name,
       price_minor: Number(parsePrice(unit.price, `units[${i}].price`)), position: i, created_at: at,
     }));
+  }
+
+  async function readProduct(repos: Repositories, companyId: string, productId: string): Promise<AdminProduct> {
+    const product = await repos.catalog.findProduct(companyId, productId);
+    if (!product) throw AppError.notFound('Product');
+    return toAdminProduct(product, await repos.catalog.listUnits(companyId, [productId]));
   }
 
   return {
@@ -79,6 +127,153 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
       return repos ? work(repos) : store.transaction(work);
     },
 
+    async listCategories(companyId: string) {
+      return (await store.repos.catalog.listCategories(companyId)).map((c) => ({ id: c.id, name: c.name, parentId: c.parent_id }));
+    },
+
+    /** A new parent may not be the category itself or one of its descendants: the tree stays a tree. */
+    async updateCategory(companyId: string, id: string, patch: { name?: string; parentId?: string | null }) {
+      return store.transaction(async (r) => {
+        const all = await r.catalog.listCategories(companyId);
+        const current = all.find((c) => c.id === id);
+        if (!current) throw AppError.notFound('Category');
+        if (patch.parentId) {
+          if (!all.some((c) => c.id === patch.parentId)) throw AppError.invalid({ parentId: ['No such category.'] });
+          const subtree = expandCategoryIds(all.map((c) => ({ id: c.id, parentId: c.parent_id })), [id]);
+          if (subtree.has(patch.parentId)) throw AppError.invalid({ parentId: ['A category cannot sit under itself or one of its sub-categories.'] });
+        }
+        const name = patch.name ?? current.name;
+        const parentId = patch.parentId === undefined ? current.parent_id : patch.parentId;
+        await r.catalog.updateCategory(companyId, id, { name, parent_id: parentId });
+        return { id, name, parentId };
+      });
+    },
+
+    async deleteCategory(companyId: string, id: string): Promise<void> {
+      await store.transaction(async (r) => {
+        if (!(await r.catalog.findCategory(companyId, id))) throw AppError.notFound('Category');
+        if (await r.catalog.categoryInUse(companyId, id)) throw new AppError('conflict', 'The category still has products or sub-categories; move them first.');
+        await r.catalog.deleteCategory(companyId, id);
+      });
+    },
+
+    async listModels(companyId: string) {
+      return (await store.repos.catalog.listModels(companyId)).map((m) => ({ id: m.id, name: m.name }));
+    },
+
+    async updateModel(companyId: string, id: string, patch: { name: string }) {
+      if (!(await store.repos.catalog.findModel(companyId, id))) throw AppError.notFound('Model');
+      await store.repos.catalog.updateModel(companyId, id, { name: patch.name });
+      return { id, name: patch.name };
+    },
+
+    async deleteModel(companyId: string, id: string): Promise<void> {
+      await store.transaction(async (r) => {
+        if (!(await r.catalog.findModel(companyId, id))) throw AppError.notFound('Model');
+        if (await r.catalog.modelInUse(companyId, id)) throw new AppError('conflict', 'Products still use this model; change them first.');
+        await r.catalog.deleteModel(companyId, id);
+      });
+    },
+
+    async listTaxRates(companyId: string) {
+      return (await store.repos.catalog.listTaxRates(companyId)).map((t) => ({ id: t.id, name: t.name, rate: formatRate(t.rate_bp) }));
+    },
+
+    /** Quotations and orders keep the rate they were priced with, so a change only affects new documents. */
+    async updateTaxRate(companyId: string, id: string, patch: { name?: string; rate?: string }) {
+      const current = await store.repos.catalog.findTaxRate(companyId, id);
+      if (!current) throw AppError.notFound('Tax rate');
+      const rateBp = patch.rate === undefined ? current.rate_bp : parseRate(patch.rate);
+      const name = patch.name ?? current.name;
+      await store.repos.catalog.updateTaxRate(companyId, id, { name, rate_bp: rateBp });
+      return { id, name, rate: formatRate(rateBp) };
+    },
+
+    async listProducts(companyId: string, query: AdminProductQuery): Promise<{ data: AdminProduct[]; nextCursor: string | null }> {
+      const after = query.cursor ? (([name, id]) => ({ name: name!, id: id! }))(decodeCursor(query.cursor, 2)) : undefined;
+      const categoryIds = query.categoryId
+        ? [...expandCategoryIds((await store.repos.catalog.listCategories(companyId)).map((c) => ({ id: c.id, parentId: c.parent_id })), [query.categoryId])]
+        : undefined;
+      const rows = await store.repos.catalog.listAllProducts(companyId, {
+        text: query.q, active: query.active, categoryIds, modelId: query.modelId, limit: query.limit + 1, after,
+      });
+      const page = rows.slice(0, query.limit);
+      const units = await store.repos.catalog.listUnits(companyId, page.map((p) => p.id));
+      const last = page.at(-1);
+      return { data: page.map((p) => toAdminProduct(p, units)), nextCursor: rows.length > query.limit && last ? encodeCursor([last.name, last.id]) : null };
+    },
+
+    getProduct: (companyId: string, productId: string) => readProduct(store.repos, companyId, productId),
+
+    async updateProduct(companyId: string, productId: string, patch: ProductPatch): Promise<AdminProduct> {
+      return store.transaction(async (r) => {
+        if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
+        await checkReferences(r, companyId, patch);
+        const row: Partial<ProductRow> = { updated_at: now() };
+        if (patch.name !== undefined) row.name = patch.name;
+        if (patch.sku !== undefined) row.sku = patch.sku;
+        if (patch.description !== undefined) row.description = patch.description;
+        if (patch.categoryId !== undefined) row.category_id = patch.categoryId;
+        if (patch.modelId !== undefined) row.model_id = patch.modelId;
+        if (patch.taxRateId !== undefined) row.tax_rate_id = patch.taxRateId;
+        if (patch.active !== undefined) row.active = patch.active;
+        await r.catalog.updateProduct(companyId, productId, row);
+        return readProduct(r, companyId, productId);
+      });
+    },
+
+    /** Deactivating, never deleting: quotations and orders still point at the product. */
+    async deactivateProduct(companyId: string, productId: string): Promise<void> {
+      if (!(await store.repos.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
+      await store.repos.catalog.updateProduct(companyId, productId, { active: false, updated_at: now() });
+    },
+
+    /** Unit names are unique within a product: the CSV import matches units by name. */
+    async addUnit(companyId: string, productId: string, input: { name: string; price: string }): Promise<AdminUnit> {
+      const priceMinor = Number(parsePrice(input.price));
+      return store.transaction(async (r) => {
+        if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
+        const units = await r.catalog.listUnits(companyId, [productId]);
+        if (units.some((u) => u.name === input.name)) throw AppError.invalid({ name: ['The product already has a unit with this name.'] });
+        const row: UnitRow = {
+          id: newId('unit'), company_id: companyId, product_id: productId, name: input.name, price_minor: priceMinor,
+          position: Math.max(-1, ...units.map((u) => u.position)) + 1, created_at: now(),
+        };
+        await r.catalog.insertUnits([row]);
+        await r.catalog.updateProduct(companyId, productId, { updated_at: row.created_at });
+        return toAdminUnit(row);
+      });
+    },
+
+    /** Quotation lines carry their own copy of the price, so a new price reaches only new documents. */
+    async updateUnit(companyId: string, unitId: string, patch: { name?: string; price?: string }): Promise<AdminUnit> {
+      const priceMinor = patch.price === undefined ? undefined : Number(parsePrice(patch.price));
+      return store.transaction(async (r) => {
+        const unit = await r.catalog.findUnit(companyId, unitId);
+        if (!unit) throw AppError.notFound('Unit');
+        if (patch.name !== undefined && patch.name !== unit.name) {
+          const siblings = await r.catalog.listUnits(companyId, [unit.product_id]);
+          if (siblings.some((u) => u.name === patch.name)) throw AppError.invalid({ name: ['The product already has a unit with this name.'] });
+        }
+        const next = { ...unit, name: patch.name ?? unit.name, price_minor: priceMinor ?? unit.price_minor };
+        await r.catalog.updateUnit(companyId, unitId, { name: next.name, price_minor: next.price_minor });
+        await r.catalog.updateProduct(companyId, unit.product_id, { updated_at: now() });
+        return toAdminUnit(next);
+      });
+    },
+
+    /** A product without units could not be quoted or ordered; deactivate the product instead. */
+    async deleteUnit(companyId: string, unitId: string): Promise<void> {
+      await store.transaction(async (r) => {
+        const unit = await r.catalog.findUnit(companyId, unitId);
+        if (!unit) throw AppError.notFound('Unit');
+        const siblings = await r.catalog.listUnits(companyId, [unit.product_id]);
+        if (siblings.length <= 1) throw new AppError('conflict', 'This is the product\'s last unit; add another first or deactivate the product.');
+        await r.catalog.deleteUnit(companyId, unitId);
+        await r.catalog.updateProduct(companyId, unit.product_id, { updated_at: now() });
+      });
+    },
+
     /** Stores a datasheet PDF for a product; only real PDFs within the size limit are taken. */
     async setDatasheet(companyId: string, productId: string, file: { name: string; bytes: Buffer }, maxBytes: number): Promise<void> {
       const product = await store.repos.catalog.findProduct(companyId, productId);
@@ -91,6 +286,19 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
   };
 }
 export type CatalogAdminService = ReturnType<typeof createCatalogAdminService>;
+
+function toAdminUnit(u: UnitRow): AdminUnit {
+  return { id: u.id, name: u.name, price: formatMoney(u.price_minor) };
+}
+
+function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminProduct {
+  return {
+    id: p.id, name: p.name, sku: p.sku, description: p.description, categoryId: p.category_id, modelId: p.model_id,
+    taxRateId: p.tax_rate_id, taxRate: formatRate(p.rate_bp), active: Boolean(p.active), hasDatasheet: p.datasheet_file !== null,
+    createdAt: p.created_at, updatedAt: p.updated_at,
+    units: units.filter((u) => u.product_id === p.id).map(toAdminUnit),
+  };
+}
 
 export function parsePrice(text: string, field = 'price'): bigint {
   try {

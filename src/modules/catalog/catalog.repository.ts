@@ -26,6 +26,32 @@ export function createCatalogRepository(db: Executor) {
       .select('tax_rates.rate_bp')
       .where('products.company_id', '=', companyId);
 
+  function pageOfProducts(companyId: string, q: ProductQuery & { active?: boolean }): Promise<ProductWithRate[]> {
+    let query = products(companyId);
+    if (q.active !== undefined) query = query.where('products.active', '=', q.active);
+    if (q.scope) {
+      if (q.scope.ids.length === 0) return Promise.resolve([]);
+      query = query.where(`products.${q.scope.column}`, 'in', q.scope.ids);
+    }
+    if (q.categoryIds) {
+      if (q.categoryIds.length === 0) return Promise.resolve([]);
+      query = query.where('products.category_id', 'in', q.categoryIds);
+    }
+    if (q.modelId) query = query.where('products.model_id', '=', q.modelId);
+    if (q.text) {
+      const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) => eb.or([
+        eb(eb.fn('lower', ['products.name']), 'like', eb.val(pattern)),
+        eb(eb.fn('lower', ['products.sku']), 'like', eb.val(pattern)),
+      ]));
+    }
+    if (q.after) {
+      const { name, id } = q.after;
+      query = query.where((eb) => eb.or([eb('products.name', '>', name), eb.and([eb('products.name', '=', name), eb('products.id', '>', id)])]));
+    }
+    return query.orderBy('products.name').orderBy('products.id').limit(q.limit).execute();
+  }
+
   return {
     insertCategory: async (row: CategoryRow) => void (await db.insertInto('categories').values(row).execute()),
     listCategories: (companyId: string) =>
@@ -71,30 +97,17 @@ export function createCatalogRepository(db: Executor) {
       ids.length === 0 ? Promise.resolve([]) : products(companyId).where('products.id', 'in', ids).execute(),
 
     /** Active products, by name, keyset-paginated; the scope is one more WHERE, never a post-filter. */
-    listProducts(companyId: string, q: ProductQuery): Promise<ProductWithRate[]> {
-      let query = products(companyId).where('products.active', '=', true);
-      if (q.scope) {
-        if (q.scope.ids.length === 0) return Promise.resolve([]);
-        query = query.where(`products.${q.scope.column}`, 'in', q.scope.ids);
-      }
-      if (q.categoryIds) {
-        if (q.categoryIds.length === 0) return Promise.resolve([]);
-        query = query.where('products.category_id', 'in', q.categoryIds);
-      }
-      if (q.modelId) query = query.where('products.model_id', '=', q.modelId);
-      if (q.text) {
-        const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where((eb) => eb.or([
-          eb(eb.fn('lower', ['products.name']), 'like', eb.val(pattern)),
-          eb(eb.fn('lower', ['products.sku']), 'like', eb.val(pattern)),
-        ]));
-      }
-      if (q.after) {
-        const { name, id } = q.after;
-        query = query.where((eb) => eb.or([eb('products.name', '>', name), eb.and([eb('products.name', '=', name), eb('products.id', '>', id)])]));
-      }
-      return query.orderBy('products.name').orderBy('products.id').limit(q.limit).execute();
-    },
+    listProducts: (companyId: string, q: ProductQuery): Promise<ProductWithRate[]> => pageOfProducts(companyId, { ...q, active: true }),
+
+    /** Every product, active or not, for the admin; `active` narrows to one state. */
+    listAllProducts: (companyId: string, q: Omit<ProductQuery, 'scope'> & { active?: boolean }): Promise<ProductWithRate[]> =>
+      pageOfProducts(companyId, { ...q, scope: null }),
+
+    /** SKUs are not unique in the schema, so a SKU may answer with several products. */
+    findProductsBySku: (companyId: string, skus: readonly string[]): Promise<ProductRow[]> =>
+      skus.length === 0
+        ? Promise.resolve([])
+        : db.selectFrom('products').selectAll().where('company_id', '=', companyId).where('sku', 'in', skus).orderBy('id').execute(),
 
     insertUnits: async (rows: UnitRow[]) => void (rows.length > 0 && (await db.insertInto('units').values(rows).execute())),
     listUnits: (companyId: string, productIds: readonly string[]): Promise<UnitRow[]> =>

@@ -46,7 +46,10 @@ export function createDispatcher(deps: {
   clock: Clock;
   newId: IdGenerator;
   secretBox: SecretBox;
+  /** Guarded against private targets: tenants choose these URLs. */
   agent: HttpAgent;
+  /** The operator-configured Bot API server (TELEGRAM_API_URL) is trusted, so it gets a plain agent. */
+  telegramAgent: HttpAgent;
   notifications: NotificationsService;
   logger: DispatcherLogger;
   pool: pg.Pool | null;
@@ -66,13 +69,13 @@ export function createDispatcher(deps: {
     }
     const text = formatTelegramMessage(telegramFacts(delivery.payload, company));
     let chatId = endpoint.chat_id!;
-    let result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret!, chatId, text, timeoutMs: options.timeoutMs, agent: deps.agent });
+    let result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret!, chatId, text, timeoutMs: options.timeoutMs, agent: deps.telegramAgent });
     if (result.migrateToChatId && result.migrateToChatId !== chatId) {
       // The group became a supergroup: follow it for good and resend at once.
       chatId = result.migrateToChatId;
       await store.repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { chat_id: chatId, updated_at: clock.now().toISOString() });
       logger.info({ endpointId: endpoint.id }, 'telegram chat migrated; endpoint updated');
-      result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret!, chatId, text, timeoutMs: options.timeoutMs, agent: deps.agent });
+      result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret!, chatId, text, timeoutMs: options.timeoutMs, agent: deps.telegramAgent });
     }
     return result;
   }
@@ -144,7 +147,7 @@ export function createDispatcher(deps: {
   function attemptRow(delivery: ClaimedDelivery, attemptNo: number, startedAt: Date, result: DeliveryResult) {
     return {
       id: deps.newId('attempt'), company_id: delivery.company_id, delivery_id: delivery.id, endpoint_id: delivery.endpoint_id,
-      attempt: attemptNo, started_at: startedAt.toISOString(), duration_ms: Math.round(result.durationMs), status_code: result.statusCode,
+      attempt: attemptNo, worker_id: options.workerId, started_at: startedAt.toISOString(), duration_ms: Math.round(result.durationMs), status_code: result.statusCode,
       error: result.error, response_excerpt: result.responseExcerpt, success: result.ok,
     };
   }
