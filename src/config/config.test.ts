@@ -29,3 +29,11 @@ test('parses lists and booleans', () => {
   assert.equal(config.worker, false);
   assert.equal(config.webhookAllowPrivateTargets, true);
 });
+
+test('every variable is documented in the README table', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { CONFIG_SPEC } = await import('./config.ts');
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const missing = Object.keys(CONFIG_SPEC).filter((name) => !readme.includes(`| \`${name}\` |`));
+  assert.deepEqual(missing, []);
+});

@@ -8,9 +8,14 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
   const container = await createContainer(config);
   const app = await buildApp(container);
 
-  if (opts.demoIfEmpty && (await container.companies.countCompanies()) === 0) {
-    const demo = await createDemoCompany(container);
-    printWelcome(container, demo.locations[0]!.apiKey, demo.adminToken, demo.products[0]!);
+  if (opts.demoIfEmpty) {
+    if ((await container.companies.countCompanies()) === 0) {
+      const demo = await createDemoCompany(container);
+      printWelcome(container, demo.locations[0]!.apiKey, demo.adminToken, demo.products[0]!);
+    } else {
+      // Keys are stored hashed, so the first run's key cannot be shown again.
+      process.stdout.write('Portico: the database already has data. Need a key? `npx portico demo` makes a new demo company and prints its keys.\n');
+    }
   }
   if (config.worker) await container.startWorkers();
   await app.listen({ host: config.host, port: config.port });
