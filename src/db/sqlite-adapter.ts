@@ -10,6 +10,9 @@ export function openSqlite(file: string): SqliteDatabase {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
+  // SQLite's own lower() folds ASCII only; product search must match "Šišmiš" from "šišmiš"
+  // as PostgreSQL does.
+  db.function('lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
   const statements = new Map<string, SqliteStatement>();
 
   return {

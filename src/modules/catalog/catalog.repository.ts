@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { CategoriesTable, ModelsTable, ProductsTable, TaxRatesTable, UnitsTable } from '../../db/schema.ts';
 import type { ScopeFilter } from './catalog-scope.ts';
@@ -41,8 +42,9 @@ export function createCatalogRepository(db: Executor) {
     if (q.text) {
       const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where((eb) => eb.or([
-        eb(eb.fn('lower', ['products.name']), 'like', eb.val(pattern)),
-        eb(eb.fn('lower', ['products.sku']), 'like', eb.val(pattern)),
+        // ESCAPE must be named: SQLite's LIKE has no default escape character.
+        eb(eb.fn('lower', ['products.name']), 'like', sql<string>`${pattern} escape '\\'`),
+        eb(eb.fn('lower', ['products.sku']), 'like', sql<string>`${pattern} escape '\\'`),
       ]));
     }
     if (q.after) {

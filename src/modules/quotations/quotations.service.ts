@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors.ts';
+import { AppError, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -90,10 +90,9 @@ export function createQuotationsService(deps: {
     /** Prices, numbers and stores an approved quotation and its quote.created event in one transaction. */
     async create(caller: ApiCaller, input: NewQuotation, beforeCommit?: BeforeCommit): Promise<QuotationView> {
       const now = clock.now();
-      if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= now.getTime()) {
-        throw AppError.invalid({ expiresAt: ['Must be in the future.'] });
-      }
-      const priced = await priceLines(catalog, caller.companyId, input.lines);
+      const details: FieldErrors = {};
+      if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= now.getTime()) details.expiresAt = ['Must be in the future.'];
+      const priced = await priceLines(catalog, caller.companyId, input.lines, details);
       const company: Company = priced.company;
       const expiresAt = input.expiresAt !== undefined
         ? new Date(input.expiresAt).toISOString()

@@ -25,10 +25,9 @@ export interface PricedLine extends ResolvedLine {
 
 const MAX_QUANTITY_MILLI = 1_000_000_000_000n; // one billion units: beyond any real order
 
-/** Quantities must be positive with at most three decimals; every offending line is named. */
-export function parseQuantities(lines: readonly LineRequest[]): number[] {
-  const details: FieldErrors = {};
-  const out = lines.map((line, i) => {
+/** Quantities must be positive with at most three decimals; every offending line is named in `details`. */
+export function parseQuantities(lines: readonly LineRequest[], details: FieldErrors): number[] {
+  return lines.map((line, i) => {
     try {
       const milli = numberToScaled(line.quantity, QUANTITY_SCALE);
       if (milli <= 0n) addFieldError(details, `lines[${i}].quantity`, 'Must be greater than 0.');
@@ -39,14 +38,22 @@ export function parseQuantities(lines: readonly LineRequest[]): number[] {
       return 0;
     }
   });
-  if (Object.keys(details).length > 0) throw AppError.invalid(details);
-  return out;
 }
 
-/** Validates, resolves against the catalog and scope, and prices every line. */
-export async function priceLines(catalog: CatalogService, companyId: string, lines: readonly LineRequest[]): Promise<{ company: Company; lines: PricedLine[]; totals: DocumentTotals }> {
-  const quantities = parseQuantities(lines);
-  const resolved = await catalog.resolveLines(companyId, lines);
+/**
+ * Validates, resolves against the catalog and scope, and prices every line. `details` may carry
+ * the caller's own findings (a past expiry, say): the client hears about every bad field at once.
+ */
+export async function priceLines(catalog: CatalogService, companyId: string, lines: readonly LineRequest[], details: FieldErrors = {}): Promise<{ company: Company; lines: PricedLine[]; totals: DocumentTotals }> {
+  const quantities = parseQuantities(lines, details);
+  let resolved: Awaited<ReturnType<CatalogService['resolveLines']>>;
+  try {
+    resolved = await catalog.resolveLines(companyId, lines);
+  } catch (error) {
+    if (error instanceof AppError && error.details) throw AppError.invalid({ ...details, ...error.details }, error.message);
+    throw error;
+  }
+  if (Object.keys(details).length > 0) throw AppError.invalid(details);
   const priced = resolved.lines.map((line, i): PricedLine => {
     const quantityMilli = quantities[i]!;
     const amounts = priceLine({ unitPriceMinor: line.unitPriceMinor, quantityMilli, taxRateBp: line.taxRateBp }, resolved.company.pricesIncludeTax);
