@@ -111,6 +111,8 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
     /** A product and its units commit together. */
     async createProduct(companyId: string, input: NewProduct, repos?: Repositories): Promise<{ id: string; unitIds: string[] }> {
       if (input.units.length === 0) throw AppError.invalid({ units: ['A product needs at least one unit.'] });
+      const twins = input.units.flatMap((u, i) => (input.units.findIndex((v) => v.name === u.name) < i ? [`units[${i}].name`] : []));
+      if (twins.length > 0) throw AppError.invalid(Object.fromEntries(twins.map((path) => [path, ['Another unit of this product has the same name.']])));
       const work = async (r: Repositories) => {
         await checkReferences(r, companyId, input);
         const at = now();

@@ -1,10 +1,165 @@
+import fs from 'node:fs/promises';
 import type { Container } from '../../container.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import type { Repositories } from '../../db/store.ts';
+import type { CategoryRow, ModelRow, ProductRow, TaxRateRow, UnitRow } from './catalog.repository.ts';
+import { formatRate } from './catalog.service.ts';
+import { groupBySku, parseCatalogCsv, type CsvProduct, type ImportError } from './catalog-csv.ts';
+
+export type { ImportError } from './catalog-csv.ts';
 
 export interface ImportReport {
+  /** Products created or updated. */
   imported: number;
-  errors: Array<{ row: number; field?: string; message: string }>;
+  created: number;
+  updated: number;
+  errors: ImportError[];
 }
 
-export async function importCatalogCsv(_c: Container, _companyId: string, _file: string): Promise<ImportReport> {
-  throw new Error('catalog import is being written');
+const CHUNK = 500;
+
+/**
+ * `portico catalog import`: all rows or none. Every row is checked — the file, then the
+ * names against the company's catalog — before the first write, and the writes share one
+ * transaction, so a report with errors means the database is exactly as it was.
+ */
+export async function importCatalogCsv(c: Container, companyId: string, file: string): Promise<ImportReport> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    throw new AppError('validation_failed', `Cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (!(await c.store.repos.companies.findCompany(companyId))) throw AppError.notFound('Company');
+
+  const parsed = parseCatalogCsv(text);
+  const grouped = groupBySku(parsed.rows);
+  const fileErrors = [...parsed.errors, ...grouped.errors].sort((a, b) => a.row - b.row);
+  if (fileErrors.length > 0) return failed(fileErrors);
+
+  const at = c.clock.now().toISOString();
+  return c.store.transaction(async (repos) => {
+    const plan = await planImport(repos, companyId, grouped.products, { at, newId: c.newId });
+    if (plan.errors.length > 0) return failed(plan.errors);
+    for (const row of plan.categories) await repos.catalog.insertCategory(row);
+    for (const row of plan.models) await repos.catalog.insertModel(row);
+    for (const row of plan.taxRates) await repos.catalog.insertTaxRate(row);
+    for (const row of plan.newProducts) await repos.catalog.insertProduct(row);
+    for (const { id, patch } of plan.productUpdates) await repos.catalog.updateProduct(companyId, id, patch);
+    for (const { id, priceMinor } of plan.priceUpdates) await repos.catalog.updateUnit(companyId, id, { price_minor: priceMinor });
+    for (let i = 0; i < plan.newUnits.length; i += CHUNK) await repos.catalog.insertUnits(plan.newUnits.slice(i, i + CHUNK));
+    const created = plan.newProducts.length;
+    const updated = plan.productUpdates.length;
+    return { imported: created + updated, created, updated, errors: [] };
+  });
+}
+
+function failed(errors: ImportError[]): ImportReport {
+  return { imported: 0, created: 0, updated: 0, errors };
+}
+
+type ProductUpdate = { id: string; patch: Partial<Pick<ProductRow, 'name' | 'category_id' | 'model_id' | 'tax_rate_id' | 'description' | 'updated_at'>> };
+
+/** Matches the file's names against the catalog and lists every write, or every reason not to write. */
+async function planImport(repos: Repositories, companyId: string, products: readonly CsvProduct[], opts: { at: string; newId: IdGenerator }) {
+  const { at, newId } = opts;
+  const errors: ImportError[] = [];
+  const [categories, models, taxRates] = await Promise.all([
+    repos.catalog.listCategories(companyId), repos.catalog.listModels(companyId), repos.catalog.listTaxRates(companyId),
+  ]);
+  const skus = products.map((p) => p.sku);
+  const existing: ProductRow[] = [];
+  for (let i = 0; i < skus.length; i += CHUNK) existing.push(...(await repos.catalog.findProductsBySku(companyId, skus.slice(i, i + CHUNK))));
+  const existingUnits: UnitRow[] = [];
+  for (let i = 0; i < existing.length; i += CHUNK) existingUnits.push(...(await repos.catalog.listUnits(companyId, existing.slice(i, i + CHUNK).map((p) => p.id))));
+
+  const plan = {
+    errors, categories: [] as CategoryRow[], models: [] as ModelRow[], taxRates: [] as TaxRateRow[],
+    newProducts: [] as ProductRow[], productUpdates: [] as ProductUpdate[], priceUpdates: [] as Array<{ id: string; priceMinor: number }>, newUnits: [] as UnitRow[],
+  };
+  const key = (name: string) => name.toLowerCase();
+  const allCategories = [...categories];
+
+  /** By name, case-insensitively; without a parent, a root category wins, and two equal candidates are an error. */
+  function category(name: string, parentId: string | null | undefined, row: number, field: string): string | null {
+    const named = allCategories.filter((c) => key(c.name) === key(name) && (parentId === undefined || c.parent_id === parentId));
+    const candidates = parentId === undefined && named.some((c) => c.parent_id === null) ? named.filter((c) => c.parent_id === null) : named;
+    if (candidates.length > 1 && parentId === undefined) {
+      errors.push({ row, field, message: `Several categories are named "${name}"; add a parent_category to say which.` });
+      return null;
+    }
+    if (candidates[0]) return candidates[0].id;
+    const created: CategoryRow = { id: newId('category'), company_id: companyId, parent_id: parentId ?? null, name, created_at: at };
+    allCategories.push(created);
+    plan.categories.push(created);
+    return created.id;
+  }
+
+  const modelIds = new Map(models.map((m) => [key(m.name), m.id]));
+  function model(name: string): string {
+    let id = modelIds.get(key(name));
+    if (!id) {
+      id = newId('model');
+      modelIds.set(key(name), id);
+      plan.models.push({ id, company_id: companyId, name, created_at: at });
+    }
+    return id;
+  }
+
+  const taxRateIds = new Map<number, string>();
+  for (const t of taxRates) if (!taxRateIds.has(t.rate_bp)) taxRateIds.set(t.rate_bp, t.id);
+  function taxRate(rateBp: number): string {
+    let id = taxRateIds.get(rateBp);
+    if (!id) {
+      id = newId('taxRate');
+      taxRateIds.set(rateBp, id);
+      plan.taxRates.push({ id, company_id: companyId, name: `Tax ${formatRate(rateBp)} %`, rate_bp: rateBp, created_at: at });
+    }
+    return id;
+  }
+
+  for (const p of products) {
+    const matches = existing.filter((e) => e.sku === p.sku);
+    if (matches.length > 1) {
+      errors.push({ row: p.row, field: 'sku', message: `${matches.length} products already have SKU "${p.sku}"; give them distinct SKUs in the admin first.` });
+      continue;
+    }
+    let categoryId: string | null | undefined = p.category === undefined ? undefined : null;
+    if (p.category) {
+      const parentId = p.parentCategory ? category(p.parentCategory, undefined, p.row, 'parent_category') : undefined;
+      if (parentId === null) continue;
+      categoryId = category(p.category, parentId, p.row, 'category');
+      if (categoryId === null) continue;
+    }
+    const modelId = p.model === undefined ? undefined : p.model === null ? null : model(p.model);
+    const taxRateId = taxRate(p.rateBp);
+    const current = matches[0];
+    const productId = current?.id ?? newId('product');
+    const units = current ? existingUnits.filter((u) => u.product_id === current.id) : [];
+    let position = Math.max(-1, ...units.map((u) => u.position));
+    for (const u of p.units) {
+      const same = units.find((e) => e.name === u.name);
+      if (same) {
+        if (same.price_minor !== u.priceMinor) plan.priceUpdates.push({ id: same.id, priceMinor: u.priceMinor });
+      } else {
+        plan.newUnits.push({ id: newId('unit'), company_id: companyId, product_id: productId, name: u.name, price_minor: u.priceMinor, position: ++position, created_at: at });
+      }
+    }
+    if (current) {
+      // A column missing from the file leaves that field as it is; an empty cell clears it.
+      const patch: ProductUpdate['patch'] = { name: p.name, tax_rate_id: taxRateId, updated_at: at };
+      if (categoryId !== undefined) patch.category_id = categoryId;
+      if (modelId !== undefined) patch.model_id = modelId;
+      if (p.description !== undefined) patch.description = p.description;
+      plan.productUpdates.push({ id: current.id, patch });
+    } else {
+      plan.newProducts.push({
+        id: productId, company_id: companyId, sku: p.sku, name: p.name, description: p.description ?? null, category_id: categoryId ?? null,
+        model_id: modelId ?? null, tax_rate_id: taxRateId, datasheet_file: null, datasheet_name: null, active: true, created_at: at, updated_at: at,
+      });
+    }
+  }
+  errors.sort((a, b) => a.row - b.row);
+  return plan;
 }
