@@ -7,7 +7,7 @@ import type { Container } from '../container.ts';
 import { AppError } from '../lib/errors.ts';
 import { problemFor, toAppError, STATUS_BY_CODE } from './errors.ts';
 import { buildValidator } from './validation.ts';
-import { useJsonBodies } from './json-body.ts';
+import { refuseNul } from './no-nul.ts';
 import { Problem } from './schemas.ts';
 import { healthRoutes } from './health.routes.ts';
 import { publicV1 } from './public/v1/index.ts';
@@ -40,7 +40,7 @@ export async function buildApp(c: Container): Promise<App> {
 
   // JSON only: a text/plain body is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
-  useJsonBodies(app);
+  refuseNul(app);
   // Shared by the public and the admin API, referenced by $id; registered once at the root.
   for (const schema of [Problem, Quotation, Order, Product]) app.addSchema(schema);
 

@@ -9,9 +9,20 @@ const LEASE_MS = 60_000;
 
 export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; resourceId: string; status: number };
 
-/** Fingerprint of what was asked: the same key with another body is a client bug (422). */
+/**
+ * Fingerprint of what was asked: the same key with another body is a client bug (422). Keys are
+ * sorted first, so a client that serialises the same object in another order is not refused.
+ */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /**

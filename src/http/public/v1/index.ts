@@ -14,11 +14,14 @@ export const publicV1 = (c: Container): FastifyPluginAsyncTypebox => async (app)
   app.addHook('onRequest', apiKeyAuth(c.apiKeys));
 
   const redis = c.config.redisUrl
-    ? new Redis(c.config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    ? new Redis(c.config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
     : null;
   if (redis) {
     redis.on('error', (error) => app.log.warn({ err: error }, 'rate-limit redis error'));
     app.addHook('onClose', async () => void redis.disconnect());
+    // Connect before serving: without an offline queue, requests before the connection is up
+    // would not be counted at all. If Redis is down we start anyway and fail open (logged).
+    await redis.connect().catch((error: unknown) => app.log.warn({ err: error }, 'rate-limit redis unreachable at start; limits not enforced until it is'));
   }
   // Registered after the auth hook, so the limit is counted per key, never per guessed token.
   await app.register(rateLimit, {

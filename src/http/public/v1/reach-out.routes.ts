@@ -13,7 +13,7 @@ export const ReachOutBody = Type.Object({
   phone: Phone,
   name: Type.Optional(Text(200, { examples: ['Ana Kovač'] })),
   productPhotoUrl: Type.Optional(Type.String({
-    format: 'uri', maxLength: 2048, pattern: '^https://', 'x-pattern-message': 'Must be an https:// URL.',
+    format: 'uri', maxLength: 2048, pattern: '^[hH][tT][tT][pP][sS]://[^/?#\\s]+', 'x-pattern-message': 'Must be an https:// URL with a host.',
     description: 'A public HTTPS image URL from your website, so support staff see the product.',
     examples: ['https://shop.example.com/images/boja-5l.jpg'],
   })),

@@ -2,11 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 
 /**
- * Fastify's JSON parser (prototype-poisoning safe) plus one rule: no NUL characters in text.
- * PostgreSQL cannot store them, and no form field legitimately holds one, so they are a 400
- * naming the field rather than a database error. The walk runs only when the raw text has one.
+ * No NUL characters anywhere a client can put text. PostgreSQL cannot store or compare them and
+ * no field legitimately holds one, so they are answered here instead of failing in SQL: a 400
+ * naming the field for bodies and query strings, a 404 for path parameters (no id contains one).
  */
-export function useJsonBodies(app: Pick<FastifyInstance, 'getDefaultJsonParser' | 'removeContentTypeParser' | 'addContentTypeParser'>): void {
+// Any instance, whatever its logger or type provider: the hook and the parser do not depend on them.
+export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
+  app.addHook('preValidation', async (request) => {
+    if (!request.url.includes('%00')) return;
+    if (Object.values((request.params ?? {}) as Record<string, unknown>).some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+      throw AppError.notFound('Resource');
+    }
+    const path = pathOfNul(request.query);
+    if (path) throw AppError.invalid({ [path]: ['Must not contain NUL (\\u0000) characters.'] });
+  });
+
+  // Fastify's own JSON parser (prototype-poisoning safe); the walk runs only when the raw text has a NUL.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

@@ -1,0 +1,142 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestApp, bearer, type TestApp } from '../support/test-app.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const COMMANDS = ['serve', 'worker', 'migrate', 'demo', 'company create', 'location create', 'user create', 'admin-token create',
+  'api-key create', 'api-key list', 'api-key revoke', 'catalog import'];
+
+interface Run { code: number; stdout: string; stderr: string }
+
+describe('the portico CLI', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let app: TestApp | undefined;
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-cli-'));
+    const databaseUrl = process.env.TEST_DATABASE_URL ?? `sqlite:${path.join(dir, 'cli.sqlite')}`;
+    // The compile cache halves the start-up of each child (its TypeScript is parsed once, not per run).
+    env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'portico-test-compile-cache') };
+  });
+  after(async () => {
+    await app?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function run(args: string[], script = 'src/main/cli.ts'): Promise<Run> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [script, ...args], { cwd: ROOT, env, timeout: 30_000 }, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+  async function ok(args: string[]): Promise<any> {
+    const r = await run(args);
+    assert.equal(r.code, 0, `portico ${args.join(' ')} → ${r.code}: ${r.stderr}`);
+    return r.stdout;
+  }
+  const okJson = async (args: string[]) => JSON.parse(await ok(args));
+  /** An API server on the CLI's database, to prove what the CLI printed really works. */
+  async function server(): Promise<TestApp> {
+    app ??= await createTestApp({ DATABASE_URL: env.DATABASE_URL! });
+    return app;
+  }
+
+  test('--help (also through bin/portico.js) lists every command; usage mistakes exit 2 with one line on stderr', async () => {
+    // Few processes, run side by side: each start loads the whole application.
+    const [help, binHelp, unknown, missing] = await Promise.all([
+      run(['--help']), run(['--help'], 'bin/portico.js'), run(['frobnicate']), run(['company', 'create', '--currency', 'EUR']),
+    ]);
+    for (const r of [help, binHelp]) {
+      assert.equal(r.code, 0, r.stderr);
+      for (const command of COMMANDS) assert.ok(r.stdout.includes(command), `help mentions "${command}"`);
+    }
+    assert.equal(binHelp.stdout, help.stdout);
+    for (const [r, mention] of [[unknown, 'frobnicate'], [missing, '--name']] as const) {
+      assert.equal(r.code, 2, `exit code: ${r.stderr}`);
+      assert.equal(r.stdout, '');
+      const lines = r.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 1, `one line on stderr: ${r.stderr}`);
+      assert.ok(lines[0]!.includes(mention), lines[0]);
+      assert.doesNotMatch(r.stderr, /\bat .*\(/, 'no stack trace');
+    }
+  });
+
+  test('demo --json prints one complete tenant, new on every call, whose keys work', async () => {
+    const [out1, out2] = await Promise.all([ok(['demo', '--json']), ok(['demo', '--json'])]);
+    const demo2 = JSON.parse(out2);
+    assert.equal(out1.trimEnd().split('\n').length, 1, 'one line of JSON');
+    const demo = JSON.parse(out1);
+    assert.match(demo.companyId, /^cmp_/);
+    assert.match(demo.adminToken, /^pta_/);
+    for (const role of ['admin', 'support', 'staff']) assert.ok(demo.users.filter((u: any) => u.role === role).length >= 1, role);
+    assert.ok(demo.locations.length >= 2);
+    for (const l of demo.locations) assert.match(l.apiKey, /^ptc_/);
+    assert.ok(demo.categories.length >= 2 && demo.models.length >= 2);
+    const products = demo.products as Array<{ name: string; categoryId: string | null; modelId: string | null; hasDatasheet: boolean; units: Array<{ price: string }> }>;
+    assert.ok(products.length >= 6);
+    assert.ok(new Set(products.map((p) => p.categoryId).filter(Boolean)).size >= 2, 'two or more categories');
+    assert.ok(new Set(products.map((p) => p.modelId).filter(Boolean)).size >= 2, 'two or more models');
+    assert.ok(products.some((p) => p.hasDatasheet));
+    assert.ok(products.some((p) => p.units.length >= 2));
+    for (const price of products.flatMap((p) => p.units.map((u) => u.price))) assert.match(price, /^\d+\.\d{2}$/);
+    assert.ok(products.some((p) => p.units.some((u) => u.price === '12.40')));
+    assert.ok(products.some((p) => /[^\x00-\x7f]/.test(p.name)), 'non-ASCII names');
+
+    assert.notEqual(demo2.companyId, demo.companyId);
+    assert.notEqual(demo2.locations[0].apiKey, demo.locations[0].apiKey);
+
+    const { app: http } = await server();
+    const products1 = await http.inject({ method: 'GET', url: '/api/v1/public/products?limit=100', headers: bearer(demo.locations[1].apiKey) });
+    assert.equal(products1.statusCode, 200, products1.body);
+    assert.deepEqual(products1.json().data.map((p: any) => p.id).sort(), products.map((p: any) => p.id).sort());
+    const inquiries = await http.inject({ method: 'GET', url: '/api/v1/admin/inquiries', headers: bearer(demo.adminToken) });
+    assert.equal(inquiries.statusCode, 200);
+  });
+
+  test('company, location, user, api-key create / list / revoke end to end', async () => {
+    const company = await okJson(['company', 'create', '--name', 'Željezarija Test', '--currency', 'eur']);
+    assert.match(company.id, /^cmp_/);
+    assert.equal(company.name, 'Željezarija Test');
+    assert.equal(company.currency, 'EUR');
+
+    const location = await okJson(['location', 'create', '--company', company.id, '--name', 'Osijek', '--code', 'OS1']);
+    assert.match(location.id, /^loc_/);
+    assert.equal(location.companyId, company.id);
+    assert.equal(location.code, 'OS1');
+
+    const user = await okJson(['user', 'create', '--company', company.id, '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'correct horse battery']);
+    assert.match(user.id, /^usr_/);
+    assert.equal(user.role, 'admin');
+    assert.ok(!JSON.stringify(user).includes('correct horse battery'), 'the password is never printed');
+
+    const key = await okJson(['api-key', 'create', '--company', company.id, '--location', location.id, '--name', 'Web shop']);
+    assert.match(key.key, /^ptc_/);
+    assert.equal(key.locationId, location.id);
+    assert.equal(key.name, 'Web shop');
+
+    const list = await okJson(['api-key', 'list', '--company', company.id]);
+    assert.ok(Array.isArray(list));
+    assert.deepEqual(list.map((k: any) => k.id), [key.id]);
+    assert.equal(list[0].revokedAt, null);
+    assert.ok(!JSON.stringify(list).includes(key.key.split('_').at(-1)), 'the list never shows the secret');
+
+    const { app: http, c } = await server();
+    const categories = () => http.inject({ method: 'GET', url: '/api/v1/public/categories', headers: bearer(key.key) });
+    assert.equal((await categories()).statusCode, 200, 'the new key works');
+
+    const revoked = await run(['api-key', 'revoke', '--company', company.id, '--id', key.id]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal(revoked.stdout.trim(), 'revoked');
+    assert.equal((await categories()).statusCode, 401, 'the revoked key is refused');
+    const after = await c.apiKeys.listApiKeys(company.id);
+    assert.ok(after[0]!.revokedAt, 'it is stored as revoked');
+  });
+});
