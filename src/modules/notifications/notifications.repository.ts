@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.ts';
+import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts';
 
 export type NotificationRow = NotificationsTable;
@@ -10,15 +11,10 @@ export function createNotificationsRepository(db: Executor) {
       if (rows.length > 0) await db.insertInto('notifications').values(rows).execute();
     },
 
-    async listForUser(companyId: string, userId: string, opts: { unreadOnly: boolean; limit: number; before?: { createdAt: string; id: string } }) {
-      let query = db.selectFrom('notifications').selectAll()
-        .where('company_id', '=', companyId).where('user_id', '=', userId);
+    async listForUser(companyId: string, userId: string, opts: NewestFirstPage & { unreadOnly: boolean }) {
+      let query = db.selectFrom('notifications').selectAll().where('company_id', '=', companyId).where('user_id', '=', userId);
       if (opts.unreadOnly) query = query.where('read_at', 'is', null);
-      if (opts.before) {
-        const { createdAt, id } = opts.before;
-        query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-      }
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+      return newestFirst(query, opts).execute();
     },
 
     async findForUser(companyId: string, userId: string, id: string): Promise<NotificationRow | undefined> {

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.ts';
+import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { OrdersTable } from '../../db/schema.ts';
 import { documentLines } from '../sales/documents.repository.ts';
 
@@ -13,13 +14,8 @@ export function createOrdersRepository(db: Executor) {
     async find(companyId: string, id: string): Promise<OrderRow | undefined> {
       return db.selectFrom('orders').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
     },
-    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }): Promise<OrderRow[]> {
-      let query = db.selectFrom('orders').selectAll().where('company_id', '=', companyId);
-      if (opts.before) {
-        const { createdAt, id } = opts.before;
-        query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-      }
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+    async list(companyId: string, page: NewestFirstPage): Promise<OrderRow[]> {
+      return newestFirst(db.selectFrom('orders').selectAll().where('company_id', '=', companyId), page).execute();
     },
   };
 }
