@@ -18,11 +18,21 @@ export function createPoller(opts: { tick: () => Promise<boolean>; idleMs: numbe
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<void> = Promise.resolve();
 
+  let immediate: NodeJS.Immediate | null = null;
   const schedule = (delay: number) => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
+    timer = null;
+    if (delay === 0) {
+      // setTimeout(0) waits at least a millisecond; a wake-up after commit should not.
+      immediate ??= setImmediate(() => {
+        immediate = null;
+        run();
+      });
+      return;
+    }
     timer = setTimeout(run, delay);
-    timer.unref();
+    timer.unref(); // the idle timer alone must not keep a process alive
   };
 
   function run(): void {
@@ -60,7 +70,9 @@ export function createPoller(opts: { tick: () => Promise<boolean>; idleMs: numbe
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
       timer = null;
+      immediate = null;
       await current;
     },
   };

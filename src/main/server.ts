@@ -29,8 +29,14 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
 export async function work(config: Config): Promise<void> {
   const container = await createContainer(config);
   await container.startWorkers();
+  // The senders' idle timers do not hold the event loop (by design, so tests and `serve` can
+  // exit); a worker process has nothing else, so it holds itself open until told to stop.
+  const hold = setInterval(() => {}, 60_000);
   container.logger.info({ engine: container.database.engine }, 'worker started');
-  onShutdown(() => container.close(), container);
+  onShutdown(async () => {
+    clearInterval(hold);
+    await container.close();
+  }, container);
 }
 
 function onShutdown(close: () => Promise<void>, container: Container): void {

@@ -33,8 +33,12 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
-/** Sends one channel message for a delivery; the pure parts live in channels/. */
-export type Sender = (endpoint: EndpointRow, delivery: ClaimedDelivery, company: Company, secret: string | null) => Promise<DeliveryResult>;
+/** Where one endpoint's deliveries go, resolved once per batch. */
+interface Target {
+  endpoint: EndpointRow;
+  company: Company;
+  secret: string | null;
+}
 
 /**
  * The delivery engine: leases due deliveries, sends them, records every attempt, schedules
@@ -59,8 +63,7 @@ export function createDispatcher(deps: {
   const random = options.random ?? Math.random;
   const leaseMs = Math.min(60_000, options.timeoutMs + 5_000);
 
-  async function send(endpoint: EndpointRow, delivery: ClaimedDelivery, company: Company): Promise<DeliveryResult> {
-    const secret = endpoint.secret_sealed ? deps.secretBox.open(endpoint.secret_sealed) : null;
+  async function send(endpoint: EndpointRow, delivery: ClaimedDelivery, company: Company, secret: string | null): Promise<DeliveryResult> {
     if (endpoint.kind === 'http') {
       return deliverHttp({
         url: endpoint.url!, secret, eventId: delivery.event_id, timestampSeconds: Math.floor(clock.now().getTime() / 1000),
@@ -92,39 +95,38 @@ export function createDispatcher(deps: {
     logger.warn({ endpointId: endpoint.id, reason }, 'webhook endpoint disabled');
   }
 
-  async function attempt(delivery: ClaimedDelivery, endpoint: EndpointRow | undefined, company: Company | undefined): Promise<void> {
+  /** What a successful send leaves to record; successes of one batch commit together. */
+  interface Success {
+    delivery: ClaimedDelivery;
+    target: Target;
+    attemptNo: number;
+    result: DeliveryResult;
+    row: ReturnType<typeof attemptRow>;
+  }
+
+  async function attempt(delivery: ClaimedDelivery, target: Target | undefined): Promise<Success | null> {
     const startedAt = clock.now();
     const attemptNo = delivery.attempts + 1;
-    if (!endpoint || !endpoint.enabled || !company) {
+    if (!target || !target.endpoint.enabled) {
       await store.repos.webhooks.finishAttempt(options.workerId, delivery.id, {
         status: 'cancelled', attempts: delivery.attempts, next_attempt_at: delivery.next_attempt_at,
         last_status_code: null, last_error: 'endpoint disabled or removed', delivered_at: null,
       }, attemptRow(delivery, attemptNo, startedAt, { ok: false, statusCode: null, durationMs: 0, error: 'endpoint disabled or removed', responseExcerpt: null, retryAfterMs: null, permanent: null }));
-      return;
+      return null;
     }
+    const { endpoint } = target;
     let result: DeliveryResult;
     try {
-      result = await send(endpoint, delivery, company);
+      result = await send(endpoint, delivery, target.company, target.secret);
     } catch (error) {
       // The channels report network trouble as results; a throw here is our own bug or a bad secret key.
       logger.error({ err: error, deliveryId: delivery.id }, 'webhook send failed unexpectedly');
       result = { ok: false, statusCode: null, durationMs: clock.now().getTime() - startedAt.getTime(), error: 'internal error while sending', responseExcerpt: null, retryAfterMs: null, permanent: null };
     }
-    const now = clock.now();
     const row = attemptRow(delivery, attemptNo, startedAt, result);
+    if (result.ok) return { delivery, target, attemptNo, result, row };
 
-    if (result.ok) {
-      await store.transaction(async (repos) => {
-        await repos.webhooks.finishAttempt(options.workerId, delivery.id, {
-          status: 'delivered', attempts: attemptNo, next_attempt_at: delivery.next_attempt_at,
-          last_status_code: result.statusCode, last_error: null, delivered_at: now.toISOString(),
-        }, row);
-        if (endpoint.failing_since) await repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { failing_since: null });
-      });
-      logger.info({ deliveryId: delivery.id, eventId: delivery.event_id, attempt: attemptNo, status: result.statusCode, ms: result.durationMs }, 'webhook delivered');
-      return;
-    }
-
+    const now = clock.now();
     const delay = result.permanent ? null : nextRetryDelay(attemptNo, options.retryDelaysMs, random, result.retryAfterMs);
     const failingSince = endpoint.failing_since ?? now.toISOString();
     await store.transaction(async (repos) => {
@@ -142,6 +144,27 @@ export function createDispatcher(deps: {
       }
     });
     logger.warn({ deliveryId: delivery.id, eventId: delivery.event_id, attempt: attemptNo, status: result.statusCode, error: result.error, retryInMs: delay }, 'webhook attempt failed');
+    return null;
+  }
+
+  /** One commit for all of a batch's successes: per-delivery commits were most of the worker's cost. */
+  async function recordSuccesses(successes: Success[]): Promise<void> {
+    if (successes.length === 0) return;
+    const deliveredAt = clock.now().toISOString();
+    await store.transaction(async (repos) => {
+      for (const s of successes) {
+        await repos.webhooks.finishAttempt(options.workerId, s.delivery.id, {
+          status: 'delivered', attempts: s.attemptNo, next_attempt_at: s.delivery.next_attempt_at,
+          last_status_code: s.result.statusCode, last_error: null, delivered_at: deliveredAt,
+        }, s.row);
+      }
+      for (const endpoint of new Set(successes.map((s) => s.target.endpoint))) {
+        if (endpoint.failing_since) await repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { failing_since: null });
+      }
+    });
+    for (const s of successes) {
+      logger.info({ deliveryId: s.delivery.id, eventId: s.delivery.event_id, attempt: s.attemptNo, status: s.result.statusCode, ms: s.result.durationMs }, 'webhook delivered');
+    }
   }
 
   function attemptRow(delivery: ClaimedDelivery, attemptNo: number, startedAt: Date, result: DeliveryResult) {
@@ -156,18 +179,24 @@ export function createDispatcher(deps: {
     const now = clock.now();
     const batch = await store.repos.webhooks.claimDue(options.workerId, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), BATCH);
     if (batch.length === 0) return false;
-    const endpoints = new Map<string, EndpointRow | undefined>();
-    const companies = new Map<string, Company | undefined>();
+    // Endpoint, company and the decrypted secret once per batch, not once per delivery.
+    const targets = new Map<string, Target | undefined>();
     for (const d of batch) {
-      if (!endpoints.has(d.endpoint_id)) endpoints.set(d.endpoint_id, await store.repos.webhooks.findEndpoint(d.company_id, d.endpoint_id));
-      if (!companies.has(d.company_id)) {
-        const row = await store.repos.companies.findCompany(d.company_id);
-        companies.set(d.company_id, row ? toCompany(row) : undefined);
-      }
+      if (targets.has(d.endpoint_id)) continue;
+      const endpoint = await store.repos.webhooks.findEndpoint(d.company_id, d.endpoint_id);
+      const company = endpoint && (await store.repos.companies.findCompany(d.company_id));
+      targets.set(d.endpoint_id, endpoint && company ? {
+        endpoint, company: toCompany(company), secret: endpoint.secret_sealed ? deps.secretBox.open(endpoint.secret_sealed) : null,
+      } : undefined);
     }
-    await Promise.all(batch.map((d) => attempt(d, endpoints.get(d.endpoint_id), companies.get(d.company_id)).catch((error: unknown) => {
+    const outcomes = await Promise.all(batch.map((d) => attempt(d, targets.get(d.endpoint_id)).catch((error: unknown) => {
       logger.error({ err: error, deliveryId: d.id }, 'recording a webhook attempt failed; the lease will return it');
+      return null;
     })));
+    await recordSuccesses(outcomes.filter((o): o is Success => o !== null)).catch((error: unknown) => {
+      // Not recorded means not marked delivered: the lease returns them and they are sent again (at least once).
+      logger.error({ err: error }, 'recording delivered webhooks failed; the lease will return them');
+    });
     return batch.length === BATCH;
   }
 
@@ -224,7 +253,8 @@ export function createDispatcher(deps: {
         data: { endpointId, number: 'PING', customerName: 'Portico test', totalWithTax: '0.00', locationName: '-', lineCount: 0 },
       });
       const probe = { event_id: eventId, payload } as ClaimedDelivery;
-      return { ...(await send(endpoint, probe, toCompany(companyRow))), eventId };
+      const secret = endpoint.secret_sealed ? deps.secretBox.open(endpoint.secret_sealed) : null;
+      return { ...(await send(endpoint, probe, toCompany(companyRow), secret)), eventId };
     },
     /** One pass, for tests and the CLI: sends what is due now. */
     runOnce: tick,
