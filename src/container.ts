@@ -74,6 +74,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
     : null;
 
   let workersRunning = false;
+  let purgeTimer: NodeJS.Timeout | null = null;
   const container = {
     config, clock, newId, logger, database, store,
     companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, quotations, orders, endpoints,
@@ -84,10 +85,16 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
       workersRunning = true;
       await dispatcher!.start();
       emailSender?.start();
+      // Idempotency keys are kept 24 h; sweeping hourly keeps the table small.
+      purgeTimer = setInterval(() => {
+        idempotency.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purging idempotency keys failed'));
+      }, 3_600_000);
+      purgeTimer.unref();
     },
 
     /** Finishes in-flight sends, then closes connections. Order matters: senders use the database. */
     async close(): Promise<void> {
+      if (purgeTimer) clearInterval(purgeTimer);
       if (workersRunning) {
         await dispatcher!.stop();
         await emailSender?.stop();

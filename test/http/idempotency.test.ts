@@ -135,3 +135,23 @@ describe('Idempotency-Key', () => {
     assert.equal((await listAllInquiries(t.app, demo.adminToken)).length, 0);
   });
 });
+
+test('keys older than 24 hours are purged and may then be used again', async () => {
+  let now = Date.parse('2026-05-04T10:00:00.000Z');
+  const app = await createTestApp({}, { clock: { now: () => new Date(now) } });
+  try {
+    const demo = await createTenant(app.c);
+    const fingerprint = requestFingerprint('POST', '/api/v1/public/reach-out', { a: 1 });
+    assert.deepEqual(await app.c.idempotency.begin(demo.companyId, 'old-key', fingerprint), { kind: 'new' });
+    now += 23 * 3_600_000;
+    await app.c.idempotency.purgeExpired();
+    await assert.rejects(app.c.idempotency.begin(demo.companyId, 'old-key', requestFingerprint('POST', '/x', {})), { code: 'idempotency_key_reused' });
+    now += 2 * 3_600_000;
+    await app.c.idempotency.purgeExpired();
+    const rows = await app.c.database.db.selectFrom('idempotency_keys').select('key').where('company_id', '=', demo.companyId).execute();
+    assert.deepEqual(rows, []);
+    assert.deepEqual(await app.c.idempotency.begin(demo.companyId, 'old-key', requestFingerprint('POST', '/x', {})), { kind: 'new' });
+  } finally {
+    await app.close();
+  }
+});
