@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer, type Container } from '../../src/container.ts';
 import { groupBySku, parseCatalogCsv } from '../../src/modules/catalog/catalog-csv.ts';
-import { testDatabaseUrl } from '../support/test-app.ts';
+import { provisionDatabase } from '../support/test-app.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GOOD = path.join(ROOT, 'test/fixtures/catalog-import.csv');
@@ -18,6 +18,7 @@ interface Run { code: number; stdout: string; stderr: string }
 
 describe('portico catalog import', () => {
   let dir: string;
+  let database: Awaited<ReturnType<typeof provisionDatabase>>;
   let env: NodeJS.ProcessEnv;
   let c: Container;
 
@@ -49,11 +50,13 @@ describe('portico catalog import', () => {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-import-'));
-    env = { PATH: process.env.PATH, DATABASE_URL: testDatabaseUrl(dir), DATA_DIR: dir, LOG_LEVEL: 'silent' };
+    database = await provisionDatabase(dir);
+    env = { PATH: process.env.PATH, DATABASE_URL: database.url, DATA_DIR: dir, LOG_LEVEL: 'silent' };
     c = await createContainer(loadConfig({ DATABASE_URL: env.DATABASE_URL!, DATA_DIR: dir, LOG_LEVEL: 'silent' }));
   });
   after(async () => {
     await c.close();
+    await database.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer } from '../../src/container.ts';
 import { createDemoCompany } from '../../src/modules/demo/demo-company.ts';
-import { testDatabaseUrl } from '../support/test-app.ts';
+import { provisionDatabase } from '../support/test-app.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { exited, freePort, startPortico, waitForHttp } from '../support/processes.ts';
 
@@ -21,9 +21,10 @@ const CONCURRENCY = 8;
  */
 test('kill -9 during 500 quotes: every acknowledged quotation is delivered after restart', { timeout: 180_000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-crash-'));
+  const database = await provisionDatabase(dir);
   const receiver = await startWebhookReceiver();
   const env = {
-    DATABASE_URL: testDatabaseUrl(dir), DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(await freePort()),
+    DATABASE_URL: database.url, DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(await freePort()),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_DELAYS_MS: '100,200,400,800,1000,1000',
     RATE_LIMIT_PER_MINUTE: '100000',
   };
@@ -31,7 +32,7 @@ test('kill -9 during 500 quotes: every acknowledged quotation is delivered after
   const demo = await createDemoCompany(c);
   await c.endpoints.create(demo.companyId, { kind: 'http', url: `${receiver.url}/crash` });
   await c.close();
-  t.after(async () => { await receiver.close(); fs.rmSync(dir, { recursive: true, force: true }); });
+  t.after(async () => { await receiver.close(); await database.drop(); fs.rmSync(dir, { recursive: true, force: true }); });
 
   const base = `http://127.0.0.1:${env.PORT}`;
   const product = demo.products[0]!;

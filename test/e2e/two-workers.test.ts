@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer } from '../../src/container.ts';
 import { createDemoCompany } from '../../src/modules/demo/demo-company.ts';
-import { onPostgres, testDatabaseUrl } from '../support/test-app.ts';
+import { onPostgres, provisionDatabase } from '../support/test-app.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { exited, startPortico } from '../support/processes.ts';
 
@@ -16,11 +16,12 @@ const EVENTS = 150;
 // Either way `portico worker` must stay up on its own and no delivery may be sent twice.
 test(`two worker processes on one ${onPostgres() ? 'PostgreSQL' : 'SQLite'} database share the queue and never send the same delivery twice`, { timeout: 120_000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-workers-'));
+  const database = await provisionDatabase(dir);
   // A receiver that takes a few milliseconds, so both workers have work in flight at once.
   const receiver = await startWebhookReceiver({ respond: () => new Promise((r) => setTimeout(() => r({ status: 200 }), 20)) });
-  const env = { DATABASE_URL: testDatabaseUrl(dir), DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+  const env = { DATABASE_URL: database.url, DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
   const c = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
-  t.after(async () => { await c.close(); await receiver.close(); fs.rmSync(dir, { recursive: true, force: true }); });
+  t.after(async () => { await c.close(); await receiver.close(); await database.drop(); fs.rmSync(dir, { recursive: true, force: true }); });
   const demo = await createDemoCompany(c);
   const endpoint = await c.endpoints.create(demo.companyId, { kind: 'http', url: receiver.url });
   const caller = { companyId: demo.companyId, locationId: demo.locations[0]!.id, apiKeyId: 'test' };

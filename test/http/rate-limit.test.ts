@@ -56,7 +56,7 @@ describe('per-key rate limit', () => {
     const env = { RATE_LIMIT_PER_MINUTE: '4', REDIS_URL };
     const one = await createTestApp(env);
     // The second instance must see the same database as the first, or it would not know the keys.
-    const two = await createTestApp({ ...env, DATABASE_URL: process.env.TEST_DATABASE_URL ?? `sqlite:${path.join(one.dir, 'portico.sqlite')}` });
+    const two = await createTestApp({ ...env, DATABASE_URL: one.c.config.databaseUrl });
     try {
       const demo = await createTenant(one.c);
       const [key, other] = demo.locations.map((l) => l.apiKey) as [string, string];
@@ -88,7 +88,7 @@ describe('per-key rate limit', () => {
     const one = await createTestApp(env);
     try {
       const demo = await createTenant(one.c);
-      const fresh = await createTestApp({ ...env, DATABASE_URL: process.env.TEST_DATABASE_URL ?? `sqlite:${path.join(one.dir, 'portico.sqlite')}` });
+      const fresh = await createTestApp({ ...env, DATABASE_URL: one.c.config.databaseUrl });
       try {
         const statuses = [];
         for (let i = 0; i < 5; i++) statuses.push((await hit(fresh, demo.locations[0]!.apiKey)).statusCode);

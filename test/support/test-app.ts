@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer, type Container } from '../../src/container.ts';
 import { buildApp, type App } from '../../src/http/build-app.ts';
@@ -9,12 +10,36 @@ import { createDemoCompany, type DemoCompany } from '../../src/modules/demo/demo
 import type { Clock } from '../../src/lib/clock.ts';
 
 /**
- * The database every test runs on: SQLite in a fresh temp file by default, PostgreSQL when
- * TEST_DATABASE_URL is set (CI runs the whole suite both ways). Tests never share a tenant,
- * so they may share a PostgreSQL database.
+ * A database of its own for one test app or process group: a fresh SQLite file by default, or,
+ * when TEST_DATABASE_URL is set (CI runs the whole suite both ways), a fresh database on that
+ * PostgreSQL server. Sharing one would let one test's webhook worker deliver another test's
+ * events with its own settings.
  */
-export function testDatabaseUrl(dir: string): string {
-  return process.env.TEST_DATABASE_URL ?? `sqlite:${path.join(dir, 'portico.sqlite')}`;
+export async function provisionDatabase(dir: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return { url: `sqlite:${path.join(dir, 'portico.sqlite')}`, drop: async () => {} };
+  const name = `portico_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }
 
 export const onPostgres = () => process.env.TEST_DATABASE_URL !== undefined;
@@ -28,8 +53,9 @@ export interface TestApp {
 
 export async function createTestApp(env: Record<string, string> = {}, overrides: { clock?: Clock; startWorkers?: boolean } = {}): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `portico-test-${randomUUID().slice(0, 8)}-`));
+  const database = env.DATABASE_URL ? null : await provisionDatabase(dir);
   const config = loadConfig({
-    DATABASE_URL: testDatabaseUrl(dir),
+    DATABASE_URL: database?.url ?? '',
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -44,6 +70,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     async close() {
       await app.close();
       await c.close();
+      await database?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
