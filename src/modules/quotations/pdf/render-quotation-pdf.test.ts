@@ -280,12 +280,21 @@ test('the shared-font fast path gives the same bytes as plain pdfmake', async ()
   });
   pdfmake.setUrlAccessPolicy(() => false);
   pdfmake.setLocalAccessPolicy((path) => path.includes('dejavu-fonts-ttf'));
-  for (const doc of [quotation(), manyLines(60)]) {
-    await renderQuotationPdf(manyLines(7)); // warm the shared caches with other text first
+  // In sequence, so that earlier documents could leak state into later ones:
+  // e.g. bold "Š" (a composite glyph built from "S") before a bold "S".
+  const sequence = [
+    quotation(),
+    quotation({ customer: { name: 'Second Šimić', email: null, phone: null }, number: 'Q-ZG1-2026-00044' }),
+    manyLines(60),
+    quotation({ locale: 'de-DE', timezone: 'Europe/Berlin', company: { name: 'Straße & Söhne GmbH', address: null, taxId: null } }),
+  ];
+  for (const doc of sequence) {
     const ours = await renderQuotationPdf(doc);
     const reference = await pdfmake.createPdf(buildQuotationDocDefinition(doc)).getBuffer();
-    assert.ok(ours.equals(reference), `fast path differs from pdfmake (${ours.length} vs ${reference.length} bytes)`);
+    assert.ok(ours.equals(reference), `fast path differs from pdfmake for ${doc.number} (${ours.length} vs ${reference.length} bytes)`);
   }
+  const second = await pdfText(await toFile(await renderQuotationPdf(sequence[1]!)));
+  assert.ok(second.includes('Second Šimić'), 'text extraction must not depend on earlier renders');
 });
 
 test('a 200-line quotation breaks across pages and repeats the table header', async () => {
@@ -308,6 +317,38 @@ test('a 200-line quotation breaks across pages and repeats the table header', as
   assert.ok(all.includes('2.500,00 €'), 'grand total printed'); // 200 × 12.50
   const titlePages = all.split('\f').filter((p) => p.includes('Quotation Q-ZG1-2026-00042'));
   assert.equal(titlePages.length, pages, 'every page footer names the quotation');
+});
+
+test('pathological input: a line taller than a page, unbreakable tokens, control characters, no lines', async () => {
+  const doc = quotation();
+  const longNote = `${'Lorem ipsum dolor sit amet čćšž '.repeat(400)}END-OF-NOTE`;
+  const longCode = `SKU-${'Y'.repeat(120)}-TAIL`;
+  doc.lines[0] = { ...doc.lines[0]!, note: longNote, productCode: longCode };
+  doc.customer = { name: 'Bell\u0007 Tab\tName\r\nSecond line', email: null, phone: null };
+  const path = await toFile(await renderQuotationPdf(doc));
+  await assertQpdfClean(path);
+  const pages = await pageCount(path);
+  assert.ok(pages >= 2, 'the long note needs more than one page');
+  const text = await pdfText(path);
+  // Nothing is dropped (pdfmake drops unbreakable rows taller than a page).
+  assert.ok(text.includes('END-OF-NOTE'), 'end of the long note is missing');
+  assert.ok(text.includes('Größe ß äöü') && text.includes('Četka za lakiranje'), 'other lines are missing');
+  assert.ok(text.replace(/\s+/g, '').includes(`${'Y'.repeat(20)}-TAIL`), 'the long SKU is cut off');
+  assert.ok(text.includes('Unit price'), 'numeric column headers must not wrap');
+  // The table stays inside the page: the amount column is still printed.
+  assert.ok(text.includes('24,80 €') && text.includes('63,18 €'));
+  assert.ok(text.includes('Bell Tab Name') && text.includes('Second line'));
+  for (let page = 1; page <= pages; page++) {
+    assert.ok((await pdfText(path, page)).includes(`Page ${page} of ${pages}`));
+  }
+
+  const empty = quotation({ lines: [], note: null, totals: { net: '0', tax: '0', withTax: '0', taxes: [] } });
+  const emptyPath = await toFile(await renderQuotationPdf(empty));
+  await assertQpdfClean(emptyPath);
+  assert.ok((await pdfText(emptyPath)).includes('0,00 €'));
+
+  await assert.rejects(renderQuotationPdf(quotation({ issuedAt: 'yesterday' })), /issuedAt/);
+  await assert.rejects(renderQuotationPdf(quotation({ totals: { ...quotation().totals, net: '1,5' } })), /decimal/);
 });
 
 async function twoPagePdf(): Promise<Buffer> {

@@ -1,18 +1,24 @@
 /**
  * Quotation PDF renderer (pdfmake 0.3 + pdfkit, server side, no browser).
  *
- * - Fonts: DejaVu Sans (regular, bold, oblique) are read from the
- *   `dejavu-fonts-ttf` package once per process and served to pdfmake from a
- *   private in-memory file system, so č ć š ž đ ß ä ö ü m² € print.
+ * - Fonts: DejaVu Sans (regular, bold, oblique, bold oblique) are read from
+ *   the `dejavu-fonts-ttf` package once per process and served to pdfmake
+ *   from a private in-memory file system, so č ć š ž đ ß ä ö ü m² € print.
+ *   Parsed font tables and decoded glyph outlines are shared between renders
+ *   (see "Shared parsed fonts" below); this makes a render ~4x faster.
  * - Deterministic: the same QuotationDocument renders to the same bytes.
  *   CreationDate/ModDate come from `issuedAt` (pdfkit would otherwise use
  *   `new Date()`), and pdfkit derives the trailer /ID as md5 over the info
  *   dictionary (CreationDate + all info values), so it is deterministic too.
  *   Font subset tags are derived from the font ids (F1, F2, ...), and zlib
  *   output is deterministic for equal input.
- * - No global pdfmake state is touched: we use pdfmake's Printer class
- *   directly (the `pdfmake` singleton's setFonts/setUrlAccessPolicy would be
- *   process-global), with no URL resolution and no local file access.
+ * - Global state: we use pdfmake's Printer class directly instead of the
+ *   `pdfmake` singleton (whose setFonts/setUrlAccessPolicy are process-wide),
+ *   with no URL resolution and no local file access. The one process-wide
+ *   change is a wrap of pdfmake's PDFDocument#provideFont that only acts for
+ *   documents created here.
+ * - Rendering is synchronous CPU work (~10 ms for 10 lines); use
+ *   worker_threads if throughput on several cores matters.
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -87,14 +93,25 @@ function getFontStore(): Map<string, Buffer> {
 /*
  * Shared parsed fonts.
  *
- * pdfkit parses every TTF again for each document (fontkit.create + the
- * first layout decodes cmap/GSUB/GPOS/hmtx: ~10 ms per DejaVu face), which
- * would dominate the render time. We parse each face once per process and
- * give every document its own pdfkit EmbeddedFont around the shared fontkit
- * font. All per-document font state (subset, widths, ToUnicode, PDF refs,
- * layout cache) lives in the EmbeddedFont; the fontkit font only holds
- * read-through caches (glyphs, layout engine), and rendering is synchronous,
- * so sharing it is safe and does not affect the output bytes.
+ * pdfkit parses every TTF again for each document (fontkit.create, then the
+ * first layout decodes cmap/GSUB/GPOS/hmtx: ~10 ms per DejaVu face), and
+ * fontkit's subsetter re-decodes every used glyph outline at the end of each
+ * document. We do that work once per process and keep only *pure data*
+ * shared:
+ *
+ * - the fontkit font object of each face ("base"), whose decoded tables
+ *   (cmap, GSUB, GPOS, hmtx, loca, ...) never change;
+ * - decoded glyph outlines by glyph id (what TTFSubset#_addGlyph needs);
+ *
+ * while everything fontkit and pdfkit keep *per document* stays per document:
+ * every document gets a "view" of the base (Object.create(base)) with its own
+ * glyph-object cache and its own layout engine, and its own pdfkit
+ * EmbeddedFont (subset, widths, ToUnicode, layout cache, PDF refs). This
+ * matters: fontkit glyph objects remember the code points they were first
+ * created with, and those end up in the ToUnicode map, so sharing glyph
+ * objects between documents would make text extraction (and the bytes)
+ * depend on what the process rendered before. With views, a render is
+ * byte-identical to plain pdfmake's (checked by the tests).
  *
  * Mechanism: pdfmake's PDFDocument#provideFont is wrapped once per process;
  * the wrapper only acts for documents whose virtual file system carries our
@@ -103,9 +120,20 @@ function getFontStore(): Map<string, Buffer> {
  */
 type FontType = keyof typeof FONT_FILES;
 
+interface FontkitGlyphLike {
+  _decode(): unknown;
+}
+
+interface FontkitFontLike {
+  getGlyph(glyph: number, characters?: number[]): FontkitGlyphLike;
+  layout(text: string): unknown;
+  _layoutEngine: object;
+  _variationProcessor?: unknown;
+}
+
 interface EmbeddedFontLike {
   /** The parsed fontkit font. */
-  font: { layout(text: string): unknown };
+  font: FontkitFontLike;
   constructor: new (document: unknown, fontkitFont: unknown, id: string) => unknown;
 }
 
@@ -139,89 +167,76 @@ type SharedFontProvider = (doc: PdfmakeDocumentInternals, familyName: string, bo
 
 const PdfmakeDocument = (require('pdfmake/js/PDFDocument.js') as { default: PdfmakeDocumentClass }).default;
 
-let sharedFonts: Map<FontType, { EmbeddedFont: EmbeddedFontLike['constructor']; parsed: unknown }> | undefined;
-
-/*
- * Shared text layout caches. pdfkit's EmbeddedFont memoises fontkit's layout
- * of each word (text -> glyphs + positions) in `layoutCache`, per document.
- * The cached runs are treated as immutable by pdfkit (it concatenates/copies
- * them), and a layout only depends on the text and the font, so one cache per
- * face can serve all documents: recurring words (labels, units, numbers,
- * product names) are shaped once per process. Bounded by resetting it.
- */
-const LAYOUT_CACHE_MAX_WORDS = 20_000;
-const layoutCaches = new Map<FontType, { words: Record<string, unknown>; docs: number }>();
-
-function sharedLayoutCache(type: FontType): Record<string, unknown> {
-  let entry = layoutCaches.get(type);
-  if (entry === undefined || (++entry.docs % 128 === 0 && Object.keys(entry.words).length > LAYOUT_CACHE_MAX_WORDS)) {
-    entry = { words: Object.create(null) as Record<string, unknown>, docs: 0 };
-    layoutCaches.set(type, entry);
-  }
-  return entry.words;
+interface SharedFace {
+  EmbeddedFont: EmbeddedFontLike['constructor'];
+  LayoutEngine: new (font: FontkitFontLike) => object;
+  base: FontkitFontLike;
 }
 
-function loadSharedFonts(): NonNullable<typeof sharedFonts> {
+let sharedFonts: Map<FontType, SharedFace> | undefined;
+
+function loadSharedFonts(): Map<FontType, SharedFace> {
   const store = getFontStore();
   // A throw-away pdfkit document is used only to let pdfkit parse each face
   // and to obtain its (non-exported) EmbeddedFont class.
   const probe = new PdfmakeDocument({}, {}, {}, {}, { autoFirstPage: false, font: null, compress: true });
-  const fonts = new Map<FontType, { EmbeddedFont: EmbeddedFontLike['constructor']; parsed: unknown }>();
+  const fonts = new Map<FontType, SharedFace>();
   for (const [type, file] of Object.entries(FONT_FILES) as Array<[FontType, string]>) {
     const buffer = store.get(`portico-fonts/${file}`);
     if (buffer === undefined) throw new Error(`font file not loaded: ${file}`);
     const embedded = probe.font(buffer)._font;
-    memoiseGlyphDecoding(embedded.font as unknown as FontkitFontLike);
+    const base = embedded.font;
     // Decode the layout tables now rather than during the first render.
-    embedded.font.layout('Quotation 0123456789 ,.%€ ČĆŠŽĐ čćšžđ ß äöü m²');
-    fonts.set(type, { EmbeddedFont: embedded.constructor, parsed: embedded.font });
+    base.layout('Quotation 0123456789 ,.%€ ČĆŠŽĐ čćšžđ ß äöü m²');
+    shareGlyphOutlines(base);
+    fonts.set(type, {
+      EmbeddedFont: embedded.constructor,
+      LayoutEngine: base._layoutEngine.constructor as SharedFace['LayoutEngine'],
+      base,
+    });
   }
   return fonts;
 }
 
-interface FontkitGlyphLike {
-  _decode(): unknown;
-}
-
-interface FontkitFontLike {
-  getGlyph(glyph: number, characters?: number[]): FontkitGlyphLike;
-  _variationProcessor?: unknown;
-}
-
 /*
- * fontkit's TrueType subsetter re-parses every used glyph's outline on each
- * document (TTFSubset#_addGlyph -> glyph._decode()) only to find composite
- * components; it was ~25% of a 10-line render. For our static (non-variable)
- * fonts the decoded outline never changes and consumers only read it, so we
- * memoise _decode on the glyph objects of our own shared font instances.
+ * fontkit's TrueType subsetter decodes the outline of every used glyph for
+ * each document (TTFSubset#_addGlyph -> glyph._decode(), to find composite
+ * components): ~25% of a 10-line render. For static (non-variable) fonts the
+ * decoded outline is a pure function of the glyph id and is only read, so
+ * glyph objects created through the base or any view get a _decode memoised
+ * by glyph id.
  */
-function memoiseGlyphDecoding(font: FontkitFontLike): void {
-  if (font._variationProcessor) return; // variable fonts transform points per instance
-  const getGlyph = font.getGlyph;
-  Object.defineProperty(font, 'getGlyph', {
+function shareGlyphOutlines(base: FontkitFontLike): void {
+  if (base._variationProcessor) return; // variable fonts transform points per instance
+  const decoded = new Map<number, unknown>();
+  const getGlyph = base.getGlyph;
+  Object.defineProperty(base, 'getGlyph', {
     configurable: true,
     writable: true,
-    value: function getGlyphMemoised(this: FontkitFontLike, glyph: number, characters?: number[]): FontkitGlyphLike {
-      const result = getGlyph.call(this, glyph, characters);
-      if (!Object.prototype.hasOwnProperty.call(result, '_decode')) {
-        const decode = result._decode;
-        let decoded: unknown;
-        let done = false;
-        Object.defineProperty(result, '_decode', {
+    value: function getGlyphWithSharedOutline(this: FontkitFontLike, id: number, characters?: number[]): FontkitGlyphLike {
+      const glyph = getGlyph.call(this, id, characters);
+      if (glyph !== null && !Object.prototype.hasOwnProperty.call(glyph, '_decode')) {
+        const decode = glyph._decode;
+        Object.defineProperty(glyph, '_decode', {
           configurable: true,
           writable: true,
-          value: function decodeMemoised(this: FontkitGlyphLike): unknown {
-            if (!done) {
-              decoded = decode.call(this);
-              done = true;
-            }
-            return decoded;
+          value: function decodeShared(this: FontkitGlyphLike): unknown {
+            if (!decoded.has(id)) decoded.set(id, decode.call(this));
+            return decoded.get(id);
           },
         });
       }
-      return result;
+      return glyph;
     },
   });
+}
+
+/** A per-document view: shared tables, own glyph objects and layout engine. */
+function documentView(face: SharedFace): FontkitFontLike {
+  const view = Object.create(face.base) as FontkitFontLike & { _glyphs: Record<number, unknown> };
+  view._glyphs = {};
+  Object.defineProperty(view, '_layoutEngine', { configurable: true, writable: true, value: new face.LayoutEngine(view) });
+  return view;
 }
 
 const provideSharedFont: SharedFontProvider = (doc, familyName, bold, italics) => {
@@ -232,15 +247,13 @@ const provideSharedFont: SharedFontProvider = (doc, familyName, bold, italics) =
   const cache = (doc.fontCache[familyName] ??= {});
   let font = cache[type];
   if (font === undefined) {
-    const shared = (sharedFonts ??= loadSharedFonts()).get(type);
-    if (shared === undefined) throw new Error(`font style not loaded: ${type}`);
+    const face = (sharedFonts ??= loadSharedFonts()).get(type);
+    if (face === undefined) throw new Error(`font style not loaded: ${type}`);
     // Same bookkeeping as pdfkit's PDFDocument#font(): sequential ids (which
     // also make the subset tag deterministic) and registration in
     // _fontFamilies so that end() embeds the subset.
     const id = `F${++doc._fontCount}`;
-    const embedded = new shared.EmbeddedFont(doc, shared.parsed, id) as { layoutCache?: unknown };
-    if (embedded.layoutCache !== undefined) embedded.layoutCache = sharedLayoutCache(type);
-    font = embedded;
+    font = new face.EmbeddedFont(doc, documentView(face), id);
     doc._fontFamilies[`${FONT_FAMILY}-${type}`] = font;
     cache[type] = font;
   }
@@ -381,6 +394,60 @@ function parseDate(iso: string, field: string): Date {
 }
 
 // ---------------------------------------------------------------------------
+// User text
+
+const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const LONG_TOKEN_CHARS = 28;
+const LONG_TOKEN = new RegExp(`\\S{${LONG_TOKEN_CHARS},}`, 'g');
+
+type TextValue = string | Array<string | { text: string; wordBreak: 'break-all' }>;
+
+/**
+ * Prepares user-supplied text for pdfmake: CR/LF normalised, tabs to spaces,
+ * other control characters removed; and tokens of 28+ non-space characters
+ * (long SKUs, URLs, pasted garbage) may break anywhere, since pdfmake
+ * otherwise never breaks inside a word and one such token would stretch the
+ * table past the page edge. Characters DejaVu Sans lacks (CJK, emoji) print
+ * as empty boxes.
+ */
+function t(value: string): TextValue {
+  let text = value;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) {
+    text = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(CONTROL_CHARS, '');
+  }
+  if (text.length < LONG_TOKEN_CHARS || !LONG_TOKEN.test(text)) return text;
+  LONG_TOKEN.lastIndex = 0;
+  const parts: Array<string | { text: string; wordBreak: 'break-all' }> = [];
+  let last = 0;
+  for (const match of text.matchAll(LONG_TOKEN)) {
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push({ text: match[0], wordBreak: 'break-all' });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+/**
+ * Conservative bound for "this table row is shorter than a page": the
+ * product column is at least ~250 pt wide (≈ 55 characters of 7.5 pt text per
+ * line) and an A4 page holds ~75 such lines; we allow 1,500 characters and
+ * 30 explicit line breaks.
+ */
+function lineFitsOnAPage(line: QuotationDocument['lines'][number]): boolean {
+  const text = `${line.productName}\n${line.productCode ?? ''}\n${line.note ?? ''}`;
+  if (text.length > 1500) return false;
+  let newlines = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
+  return newlines <= 32;
+}
+
+/** Plain-string variant for metadata (no inline splitting). */
+function plain(value: string): string {
+  return value.replace(/\r\n?/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
+// ---------------------------------------------------------------------------
 // Document definition
 
 const GREY = '#555555';
@@ -392,7 +459,7 @@ const RULE = '#999999';
 const COMPANY = { fontSize: 14, bold: true } as const;
 const TITLE = { fontSize: 16, bold: true } as const;
 const LABEL = { color: GREY } as const;
-const TH = { bold: true, fontSize: 8.5 } as const;
+const TH = { bold: true, fontSize: 8.5, noWrap: true } as const;
 const CODE = { fontSize: 7.5, color: GREY } as const;
 const LINE_NOTE = { fontSize: 7.5, italics: true, color: GREY } as const;
 
@@ -407,17 +474,17 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
   const f = getFormatters(doc.locale, doc.currency, doc.timezone);
   const issuedAt = parseDate(doc.issuedAt, 'issuedAt');
   const expiresAt = parseDate(doc.expiresAt, 'expiresAt');
-  const title = `Quotation ${doc.number}`;
+  const title = `Quotation ${plain(doc.number)}`;
 
   // Company header ----------------------------------------------------------
-  const companyStack: Content[] = [{ text: doc.company.name, ...COMPANY }];
-  if (doc.company.address) companyStack.push({ text: doc.company.address });
-  if (doc.company.taxId) companyStack.push({ text: `Tax ID: ${doc.company.taxId}` });
+  const companyStack: Content[] = [{ text: t(doc.company.name), ...COMPANY }];
+  if (doc.company.address) companyStack.push({ text: t(doc.company.address) });
+  if (doc.company.taxId) companyStack.push({ text: t(`Tax ID: ${doc.company.taxId}`) });
   const header: Content = {
     columns: [
       { width: '*', stack: companyStack },
       doc.template.header
-        ? { width: '45%', text: doc.template.header, alignment: 'right', color: GREY }
+        ? { width: '45%', text: t(doc.template.header), alignment: 'right', color: GREY }
         : { width: '45%', text: '' },
     ],
     columnGap: 16,
@@ -428,14 +495,14 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
   const metaBody: TableCell[][] = [
     [{ text: 'Issued', ...LABEL }, f.dateTime.format(issuedAt)],
     [{ text: 'Valid until', ...LABEL }, f.date.format(expiresAt)],
-    [{ text: 'Location', ...LABEL }, doc.location.address ? `${locationText}\n${doc.location.address}` : locationText],
+    [{ text: 'Location', ...LABEL }, { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) }],
   ];
   const customerStack: Content[] = [
     { text: 'Customer', ...LABEL },
-    { text: doc.customer.name, bold: true },
+    { text: t(doc.customer.name), bold: true },
   ];
-  if (doc.customer.email) customerStack.push({ text: doc.customer.email });
-  if (doc.customer.phone) customerStack.push({ text: doc.customer.phone });
+  if (doc.customer.email) customerStack.push({ text: t(doc.customer.email) });
+  if (doc.customer.phone) customerStack.push({ text: t(doc.customer.phone) });
 
   const metaBlock: Content = {
     columns: [
@@ -459,14 +526,14 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
     ],
   ];
   for (const line of doc.lines) {
-    const product: Content[] = [{ text: line.productName }];
-    if (line.productCode) product.push({ text: line.productCode, ...CODE });
-    if (line.note) product.push({ text: line.note, ...LINE_NOTE });
+    const product: Content[] = [{ text: t(line.productName) }];
+    if (line.productCode) product.push({ text: t(line.productCode), ...CODE });
+    if (line.note) product.push({ text: t(line.note), ...LINE_NOTE });
     tableBody.push([
       { text: String(line.position) },
       { stack: product },
       { text: decimal(f.quantity, line.quantity), alignment: 'right' },
-      { text: line.unitName },
+      { text: t(line.unitName) },
       { text: decimal(f.unitPrice, line.unitPrice), alignment: 'right' },
       { text: percent(f.percent, line.taxRate), alignment: 'right' },
       { text: decimal(f.money, line.amount), alignment: 'right' },
@@ -475,15 +542,18 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
   const lineTable: Content = {
     table: {
       headerRows: 1,
-      dontBreakRows: true,
-      widths: [18, '*', 48, 30, 62, 36, 70],
+      // Keep a line's name, SKU and note together on one page, unless some
+      // line could be taller than a page: pdfmake silently DROPS an
+      // unbreakable row that fits on no page, so then rows may split.
+      dontBreakRows: doc.lines.every(lineFitsOnAPage),
+      widths: ['auto', '*', 'auto', 'auto', 'auto', 'auto', 'auto'],
       body: tableBody,
     },
     layout: {
       hLineWidth: (i, node) => (i === 0 || i === 1 || i === node.table.body.length ? 0.8 : 0.25),
       vLineWidth: () => 0,
       hLineColor: (i) => (i <= 1 ? '#000000' : RULE),
-      paddingLeft: () => 3,
+      paddingLeft: (i) => (i === 0 ? 3 : 6),
       paddingRight: () => 3,
       paddingTop: () => 2.5,
       paddingBottom: () => 2.5,
@@ -516,7 +586,7 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
       },
       {
         width: 'auto',
-        table: { widths: ['auto', 90], body: totalsBody },
+        table: { widths: ['auto', 'auto'], body: totalsBody },
         layout: {
           hLineWidth: (i, node) => (i === node.table.body.length - 1 ? 0.8 : 0),
           vLineWidth: () => 0,
@@ -536,15 +606,15 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
     { text: title, ...TITLE, margin: [0, 0, 0, 8] },
     metaBlock,
   ];
-  if (doc.note) content.push({ text: doc.note, margin: [0, 0, 0, 10] });
+  if (doc.note) content.push({ text: t(doc.note), margin: [0, 0, 0, 10] });
   content.push(lineTable, totalsBlock);
   if (doc.template.paymentInstructions) {
     content.push({
-      stack: [{ text: 'Payment instructions', ...LABEL }, { text: doc.template.paymentInstructions }],
+      stack: [{ text: 'Payment instructions', ...LABEL }, { text: t(doc.template.paymentInstructions) }],
       margin: [0, 0, 0, 10],
     });
   }
-  if (doc.template.footer) content.push({ text: doc.template.footer, color: GREY, fontSize: 8 });
+  if (doc.template.footer) content.push({ text: t(doc.template.footer), color: GREY, fontSize: 8 });
 
   return {
     pageSize: 'A4',
@@ -553,8 +623,8 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
     displayTitle: true,
     info: {
       title,
-      author: doc.company.name,
-      subject: `Quotation ${doc.number} for ${doc.customer.name}`,
+      author: plain(doc.company.name),
+      subject: `${title} for ${plain(doc.customer.name)}`,
       creator: 'Portico',
       producer: 'Portico (pdfmake)',
       creationDate: issuedAt,
