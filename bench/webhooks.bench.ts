@@ -134,7 +134,8 @@ async function queueState(env: Record<string, string>, companyId: string): Promi
   const c = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent', WORKER: 'off' }), { migrate: false });
   try {
     const payload = (await c.database.db.selectFrom('webhook_events').select('payload').where('company_id', '=', companyId).executeTakeFirstOrThrow()).payload;
-    return { pending: await c.store.repos.webhooks.countPending(), payload };
+    const { n } = await c.database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    return { pending: Number(n), payload };
   } finally {
     await c.close();
   }

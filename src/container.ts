@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { Agent } from 'undici';
 import type { Config } from './config/config.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -68,7 +69,9 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
       telegramApiUrl: config.telegramApiUrl,
     },
   });
-  const mailTransport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
+  const mailTransport = config.smtpUrl
+    ? nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as SMTPTransport.Options)
+    : null;
   emailSender = mailTransport
     ? createEmailSender({ store, clock, transport: mailTransport, from: config.smtpFrom, logger: logger.child({ component: 'email' }) })
     : null;

@@ -105,7 +105,7 @@ export const CONFIG_SPEC = {
   SMTP_FROM: { description: 'Sender of those e-mails', default: 'Portico <no-reply@portico.localhost>', parse: text },
   SECRETS_KEY: { description: 'base64 32-byte key encrypting webhook secrets and bot tokens; generated under DATA_DIR when unset', default: '', parse: secretsKey },
   WORKER: { description: '`on`: `serve` also runs the webhook and e-mail dispatcher; `off`: run `portico worker` separately', default: 'on', parse: boolean },
-  WEBHOOK_TIMEOUT_MS: { description: 'Timeout of one webhook attempt', default: '15000', parse: integer(100, 60_000) },
+  WEBHOOK_TIMEOUT_MS: { description: 'Timeout of one webhook attempt (at most 25 s, so two fit in a worker\'s lease)', default: '15000', parse: integer(100, 25_000) },
   WEBHOOK_RETRY_DELAYS_MS: { description: 'Comma list overriding the retry schedule (tests)', default: '', parse: delays },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { description: 'Allow webhook targets on loopback/private networks and plain http', default: 'false', parse: boolean },
   TELEGRAM_API_URL: { description: 'Telegram Bot API base URL', default: 'https://api.telegram.org', parse: (raw: string) => url(['http:', 'https:'])(raw) ?? 'https://api.telegram.org' },

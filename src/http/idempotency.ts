@@ -22,7 +22,9 @@ export async function idempotentCreate<T>(
   const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
   if (!KEY.test(key)) throw AppError.invalid({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters, e.g. a UUID.'] });
   const companyId = request.caller.companyId;
-  const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.body);
+  // The key is the company's, but a retry must come from the same API key: another location
+  // reusing a key gets a 422, never the first location's resource.
+  const fingerprint = requestFingerprint(request.method, `${request.routeOptions.url ?? request.url} ${request.caller.apiKeyId}`, request.body);
   const outcome = await idempotency.begin(companyId, key, fingerprint);
   if (outcome.kind === 'replay') {
     reply.header('idempotent-replayed', 'true');

@@ -305,10 +305,11 @@ function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminPro
 export function parsePrice(text: string, field = 'price'): bigint {
   try {
     const value = parseScaled(text, MONEY_SCALE);
-    if (value < 0n) throw new RangeError('negative');
+    // 999,999,999.99 at most: line totals must stay exact integers of cents.
+    if (value < 0n || value > 99_999_999_999n) throw new RangeError('out of range');
     return value;
   } catch {
-    throw AppError.invalid({ [field]: ['Use a non-negative decimal amount with at most 2 decimal places, e.g. "12.40".'] });
+    throw AppError.invalid({ [field]: ['Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".'] });
   }
 }
 

@@ -111,6 +111,15 @@ export function createCatalogRepository(db: Executor) {
         ? Promise.resolve([])
         : db.selectFrom('products').selectAll().where('company_id', '=', companyId).where('sku', 'in', skus).orderBy('id').execute(),
 
+    /** Distinct categories or models of the active products a scope shows: one query, any catalog size. */
+    async usedBy(companyId: string, scope: ScopeFilter, column: 'category_id' | 'model_id'): Promise<string[]> {
+      if (scope.ids.length === 0) return [];
+      const rows = await db.selectFrom('products').select(column).distinct()
+        .where('company_id', '=', companyId).where('active', '=', true).where(scope.column, 'in', scope.ids).where(column, 'is not', null)
+        .execute();
+      return rows.map((r) => (r as Record<string, string>)[column]!);
+    },
+
     insertUnits: async (rows: UnitRow[]) => void (rows.length > 0 && (await db.insertInto('units').values(rows).execute())),
     listUnits: (companyId: string, productIds: readonly string[]): Promise<UnitRow[]> =>
       productIds.length === 0

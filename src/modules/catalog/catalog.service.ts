@@ -118,8 +118,7 @@ export function createCatalogService(deps: { store: Store; datasheets: Datasheet
       if (!filter) visible = new Set(all.map((c) => c.id));
       else if (filter.column === 'category_id') visible = new Set(filter.ids);
       else {
-        const products = await store.repos.catalog.listProducts(companyId, { scope: filter, limit: 10_000 });
-        visible = new Set(products.map((p) => p.category_id).filter((id): id is string => id !== null));
+        visible = new Set(await store.repos.catalog.usedBy(companyId, filter, 'category_id'));
       }
       const byId = new Map(all.map((c) => [c.id, c]));
       // Parents of a visible category stay visible so a website can draw the tree.
@@ -137,8 +136,7 @@ export function createCatalogService(deps: { store: Store; datasheets: Datasheet
       const { filter } = await resolveScope(companyId);
       const all = await store.repos.catalog.listModels(companyId);
       if (!filter) return all.map((m) => ({ id: m.id, name: m.name }));
-      const products = await store.repos.catalog.listProducts(companyId, { scope: filter, limit: 10_000 });
-      const used = new Set(products.map((p) => p.model_id));
+      const used = new Set(await store.repos.catalog.usedBy(companyId, filter, 'model_id'));
       return all.filter((m) => used.has(m.id)).map((m) => ({ id: m.id, name: m.name }));
     },
 

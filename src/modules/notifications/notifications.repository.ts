@@ -50,8 +50,9 @@ export function createNotificationsRepository(db: Executor) {
       return claimed;
     },
 
-    async finishEmail(id: string, patch: Pick<EmailMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at'>): Promise<void> {
-      await db.updateTable('email_messages').set({ ...patch, locked_until: null }).where('id', '=', id).execute();
+    /** Only while the sender's lease (the locked_until it claimed with) is still the row's. */
+    async finishEmail(id: string, lease: string, patch: Pick<EmailMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at'>): Promise<void> {
+      await db.updateTable('email_messages').set({ ...patch, locked_until: null }).where('id', '=', id).where('locked_until', '=', lease).execute();
     },
 
     async listEmails(companyId: string): Promise<EmailMessageRow[]> {

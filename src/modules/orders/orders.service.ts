@@ -81,7 +81,8 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
 
     async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }): Promise<OrderView[]> {
       const rows = await store.repos.orders.list(companyId, opts);
-      return Promise.all(rows.map(async (row) => toView(row, await store.repos.orders.listLines(companyId, row.id))));
+      const lines = await store.repos.orders.listLinesOf(companyId, rows.map((r) => r.id));
+      return rows.map((row) => toView(row, lines.filter((l) => l.document_id === row.id)));
     },
   };
 }

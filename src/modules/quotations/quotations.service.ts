@@ -91,7 +91,10 @@ export function createQuotationsService(deps: {
     async create(caller: ApiCaller, input: NewQuotation, beforeCommit?: BeforeCommit): Promise<QuotationView> {
       const now = clock.now();
       const details: FieldErrors = {};
-      if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= now.getTime()) details.expiresAt = ['Must be in the future.'];
+      const expiry = input.expiresAt === undefined ? null : Date.parse(input.expiresAt);
+      // Date.parse gives NaN for forms the schema's date-time allows but Date cannot hold (leap seconds).
+      if (expiry !== null && !Number.isFinite(expiry)) details.expiresAt = ['Not a representable timestamp.'];
+      else if (expiry !== null && expiry <= now.getTime()) details.expiresAt = ['Must be in the future.'];
       const priced = await priceLines(catalog, caller.companyId, input.lines, details);
       const company: Company = priced.company;
       const expiresAt = input.expiresAt !== undefined
@@ -151,7 +154,11 @@ export function createQuotationsService(deps: {
       for (const productId of new Set(lines.map((l) => l.product_id))) {
         const product = byId.get(productId);
         if (!product?.datasheet_file) continue;
-        const bytes = await deps.datasheets.read(product.datasheet_file);
+        // A datasheet that cannot be read never breaks the quote it belongs to.
+        const bytes = await deps.datasheets.read(product.datasheet_file).catch((error: unknown) => {
+          deps.logger.warn({ quotationId: id, productId, err: error }, 'datasheet unreadable; skipped');
+          return null;
+        });
         if (bytes) sheets.push({ name: product.datasheet_name ?? product.name, bytes });
         else deps.logger.warn({ quotationId: id, productId }, 'datasheet file missing; skipped');
       }

@@ -13,5 +13,10 @@ export function documentLines(db: Executor, table: 'quotation_lines' | 'order_li
     async listLines(companyId: string, documentId: string): Promise<DocumentLineRow[]> {
       return db.selectFrom(table).selectAll().where('company_id', '=', companyId).where('document_id', '=', documentId).orderBy('position').execute();
     },
+    /** The lines of a page of documents in one query. */
+    async listLinesOf(companyId: string, documentIds: readonly string[]): Promise<DocumentLineRow[]> {
+      if (documentIds.length === 0) return [];
+      return db.selectFrom(table).selectAll().where('company_id', '=', companyId).where('document_id', 'in', documentIds).orderBy('document_id').orderBy('position').execute();
+    },
   };
 }

@@ -57,9 +57,14 @@ export async function priceLines(catalog: CatalogService, companyId: string, lin
   const priced = resolved.lines.map((line, i): PricedLine => {
     const quantityMilli = quantities[i]!;
     const amounts = priceLine({ unitPriceMinor: line.unitPriceMinor, quantityMilli, taxRateBp: line.taxRateBp }, resolved.company.pricesIncludeTax);
+    if (!Number.isSafeInteger(amounts.total)) addFieldError(details, `lines[${i}].quantity`, 'The line amount is too large.');
     return { ...line, quantityMilli, ...amounts, note: lines[i]!.note ?? null };
   });
-  return { company: resolved.company, lines: priced, totals: summarize(priced.map((l) => ({ ...l }))) };
+  const totals = summarize(priced.map((l) => ({ ...l })));
+  // Amounts are integers of cents; past 2^53 they would silently lose cents.
+  if (!Number.isSafeInteger(totals.withTax)) addFieldError(details, 'lines', 'The total is too large.');
+  if (Object.keys(details).length > 0) throw AppError.invalid(details);
+  return { company: resolved.company, lines: priced, totals };
 }
 
 export function lineRows(lines: readonly PricedLine[], companyId: string, documentId: string, newId: IdGenerator, kind: 'quotationLine' | 'orderLine'): DocumentLineRow[] {

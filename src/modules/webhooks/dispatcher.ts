@@ -37,7 +37,8 @@ export interface DispatcherOptions {
 interface Target {
   endpoint: EndpointRow;
   company: Company;
-  secret: string | null;
+  /** An Error when the stored secret cannot be decrypted (SECRETS_KEY changed): that endpoint fails, the queue goes on. */
+  secret: string | null | Error;
 }
 
 /**
@@ -61,9 +62,21 @@ export function createDispatcher(deps: {
 }) {
   const { store, clock, logger, options } = deps;
   const random = options.random ?? Math.random;
-  const leaseMs = Math.min(60_000, options.timeoutMs + 5_000);
+  // A batch is recorded after its slowest send, and a Telegram migration sends twice: the lease
+  // covers two timeouts plus margin (WEBHOOK_TIMEOUT_MS is capped at 25 s to keep it <= 60 s).
+  const leaseMs = Math.min(60_000, 2 * options.timeoutMs + 10_000);
 
-  async function send(endpoint: EndpointRow, delivery: ClaimedDelivery, company: Company, secret: string | null): Promise<DeliveryResult> {
+  function openSecret(endpoint: EndpointRow): string | null | Error {
+    try {
+      return endpoint.secret_sealed ? deps.secretBox.open(endpoint.secret_sealed) : null;
+    } catch {
+      logger.error({ endpointId: endpoint.id }, 'webhook secret cannot be decrypted; was SECRETS_KEY changed?');
+      return new Error('the stored secret cannot be decrypted (SECRETS_KEY changed?)');
+    }
+  }
+
+  async function send(endpoint: EndpointRow, delivery: ClaimedDelivery, company: Company, secret: string | null | Error): Promise<DeliveryResult> {
+    if (secret instanceof Error) return { ok: false, statusCode: null, durationMs: 0, error: secret.message, responseExcerpt: null, retryAfterMs: null, permanent: null };
     if (endpoint.kind === 'http') {
       return deliverHttp({
         url: endpoint.url!, secret, eventId: delivery.event_id, timestampSeconds: Math.floor(clock.now().getTime() / 1000),
@@ -72,19 +85,20 @@ export function createDispatcher(deps: {
     }
     const text = formatTelegramMessage(telegramFacts(delivery.payload, company));
     let chatId = endpoint.chat_id!;
-    let result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret!, chatId, text, timeoutMs: options.timeoutMs, agent: deps.telegramAgent });
+    let result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret as string, chatId, text, timeoutMs: options.timeoutMs, agent: deps.telegramAgent });
     if (result.migrateToChatId && result.migrateToChatId !== chatId) {
       // The group became a supergroup: follow it for good and resend at once.
       chatId = result.migrateToChatId;
       await store.repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { chat_id: chatId, updated_at: clock.now().toISOString() });
       logger.info({ endpointId: endpoint.id }, 'telegram chat migrated; endpoint updated');
-      result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret!, chatId, text, timeoutMs: options.timeoutMs, agent: deps.telegramAgent });
+      result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret as string, chatId, text, timeoutMs: options.timeoutMs, agent: deps.telegramAgent });
     }
     return result;
   }
 
   async function disableEndpoint(repos: Repositories, endpoint: EndpointRow, reason: string): Promise<void> {
-    await repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { enabled: false, disabled_reason: reason, updated_at: clock.now().toISOString() });
+    // Several deliveries of one batch may fail the same way: the first disables and tells, once.
+    if (!(await repos.webhooks.disableEndpoint(endpoint.company_id, endpoint.id, reason, clock.now().toISOString()))) return;
     await repos.webhooks.cancelPending(endpoint.company_id, endpoint.id);
     await deps.notifications.notifyAdmins(repos, endpoint.company_id, {
       kind: 'webhook.disabled',
@@ -130,11 +144,20 @@ export function createDispatcher(deps: {
     const delay = result.permanent ? null : nextRetryDelay(attemptNo, options.retryDelaysMs, random, result.retryAfterMs);
     const failingSince = endpoint.failing_since ?? now.toISOString();
     await store.transaction(async (repos) => {
-      await repos.webhooks.finishAttempt(options.workerId, delivery.id, {
+      const recorded = await repos.webhooks.finishAttempt(options.workerId, delivery.id, {
         status: delay === null ? 'failed' : 'pending', attempts: attemptNo,
         next_attempt_at: new Date(now.getTime() + (delay ?? 0)).toISOString(),
         last_status_code: result.statusCode, last_error: result.error, delivered_at: null,
       }, row);
+      if (!recorded) return; // another worker owns it now; its outcome is the one that counts
+      if (delay === null && !result.permanent) {
+        await deps.notifications.notifyAdmins(repos, endpoint.company_id, {
+          kind: 'webhook.delivery_failed',
+          title: `A webhook to ${endpoint.description ?? endpoint.url ?? endpoint.kind} was given up`,
+          body: `Event ${delivery.event_id} (${delivery.event_type}) failed ${attemptNo} times; last error: ${result.error ?? result.statusCode}. Redeliver it from developer settings once the receiver works.`,
+          subject: { type: 'webhook_delivery', id: delivery.id },
+        });
+      }
       if (result.permanent) {
         await disableEndpoint(repos, endpoint, permanentReason(result));
       } else if (now.getTime() - Date.parse(failingSince) >= FAILING_LIMIT_MS) {
@@ -185,9 +208,7 @@ export function createDispatcher(deps: {
       if (targets.has(d.endpoint_id)) continue;
       const endpoint = await store.repos.webhooks.findEndpoint(d.company_id, d.endpoint_id);
       const company = endpoint && (await store.repos.companies.findCompany(d.company_id));
-      targets.set(d.endpoint_id, endpoint && company ? {
-        endpoint, company: toCompany(company), secret: endpoint.secret_sealed ? deps.secretBox.open(endpoint.secret_sealed) : null,
-      } : undefined);
+      targets.set(d.endpoint_id, endpoint && company ? { endpoint, company: toCompany(company), secret: openSecret(endpoint) } : undefined);
     }
     const outcomes = await Promise.all(batch.map((d) => attempt(d, targets.get(d.endpoint_id)).catch((error: unknown) => {
       logger.error({ err: error, deliveryId: d.id }, 'recording a webhook attempt failed; the lease will return it');
@@ -253,8 +274,7 @@ export function createDispatcher(deps: {
         data: { endpointId, number: 'PING', customerName: 'Portico test', totalWithTax: '0.00', locationName: '-', lineCount: 0 },
       });
       const probe = { event_id: eventId, payload } as ClaimedDelivery;
-      const secret = endpoint.secret_sealed ? deps.secretBox.open(endpoint.secret_sealed) : null;
-      return { ...(await send(endpoint, probe, toCompany(companyRow), secret)), eventId };
+      return { ...(await send(endpoint, probe, toCompany(companyRow), openSecret(endpoint))), eventId };
     },
     /** One pass, for tests and the CLI: sends what is due now. */
     runOnce: tick,

@@ -156,7 +156,9 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
       if (!delivery) throw AppError.notFound('Delivery');
       const endpoint = await find(companyId, delivery.endpoint_id);
       if (!endpoint.enabled) throw new AppError('conflict', 'The endpoint is disabled; enable it before redelivering.');
-      await store.repos.webhooks.requeueDelivery(companyId, deliveryId, clock.now().toISOString());
+      if (!(await store.repos.webhooks.requeueDelivery(companyId, deliveryId, clock.now().toISOString()))) {
+        throw new AppError('conflict', 'This delivery is being sent right now; look at its attempts in a moment.');
+      }
     },
   };
 }

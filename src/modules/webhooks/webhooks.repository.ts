@@ -41,8 +41,6 @@ export function createWebhooksRepository(db: Executor, engine: 'sqlite' | 'postg
     },
 
     insertEvent: async (row: EventRow) => void (await db.insertInto('webhook_events').values(row).execute()),
-    findEvent: (companyId: string, id: string) =>
-      db.selectFrom('webhook_events').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
     insertDeliveries: async (rows: DeliveryRow[]) => void (rows.length > 0 && (await db.insertInto('webhook_deliveries').values(rows).execute())),
     findDelivery: (companyId: string, id: string) =>
       db.selectFrom('webhook_deliveries').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
@@ -80,24 +78,34 @@ export function createWebhooksRepository(db: Executor, engine: 'sqlite' | 'postg
       });
     },
 
-    /** Records an attempt's outcome, only if this worker still holds the lease. */
+    /**
+     * Records an attempt's outcome only while this worker still holds the lease; false when it
+     * lost it (another worker took the delivery, or the endpoint was deleted): then nothing is
+     * written and the caller must not act on the outcome.
+     */
     async finishAttempt(worker: string, deliveryId: string, patch: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at'>, attempt: AttemptRow): Promise<boolean> {
       const result = await db.updateTable('webhook_deliveries').set({ ...patch, locked_until: null, locked_by: null })
         .where('id', '=', deliveryId).where('locked_by', '=', worker).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
       await db.insertInto('webhook_attempts').values(attempt).execute();
+      return true;
+    },
+
+    /** Switches an endpoint off; false when it already was, so admins are told once. */
+    async disableEndpoint(companyId: string, id: string, reason: string, at: string): Promise<boolean> {
+      const result = await db.updateTable('webhook_endpoints').set({ enabled: false, disabled_reason: reason, updated_at: at })
+        .where('company_id', '=', companyId).where('id', '=', id).where('enabled', '=', true).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** Gives leased deliveries back at shutdown so another worker takes them at once. */
-    async releaseLeases(worker: string, ids: readonly string[]): Promise<void> {
-      if (ids.length === 0) return;
-      await db.updateTable('webhook_deliveries').set({ locked_until: null, locked_by: null })
-        .where('locked_by', '=', worker).where('id', 'in', ids).where('status', '=', 'pending').execute();
-    },
 
-    async requeueDelivery(companyId: string, id: string, at: string): Promise<void> {
-      await db.updateTable('webhook_deliveries').set({ status: 'pending', next_attempt_at: at, locked_until: null, locked_by: null })
-        .where('company_id', '=', companyId).where('id', '=', id).execute();
+    /** Due now again, unless a worker is sending it at this moment (false then). */
+    async requeueDelivery(companyId: string, id: string, at: string): Promise<boolean> {
+      const result = await db.updateTable('webhook_deliveries').set({ status: 'pending', next_attempt_at: at, locked_until: null, locked_by: null })
+        .where('company_id', '=', companyId).where('id', '=', id)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     /** Pending deliveries of a disabled endpoint stop; they stay in the log as cancelled. */
@@ -106,16 +114,7 @@ export function createWebhooksRepository(db: Executor, engine: 'sqlite' | 'postg
         .where('company_id', '=', companyId).where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute();
     },
 
-    async countPending(): Promise<number> {
-      const row = await db.selectFrom('webhook_deliveries').select(sql<number>`count(*)`.as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
 
-    async nextDueAt(): Promise<string | null> {
-      const row = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.min('next_attempt_at').as('at'))
-        .where('status', '=', 'pending').executeTakeFirst();
-      return (row?.at as string | null | undefined) ?? null;
-    },
   };
 }
 export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;

@@ -127,8 +127,24 @@ interface FontkitGlyphLike {
 interface FontkitFontLike {
   getGlyph(glyph: number, characters?: number[]): FontkitGlyphLike;
   layout(text: string): unknown;
+  characterSet: number[];
+  _cmapProcessor: { lookup(codePoint: number): number };
   _layoutEngine: object;
   _variationProcessor?: unknown;
+}
+
+/** pdfkit's EmbeddedFont (the parts we use). */
+interface EmbeddedFontInstance {
+  layoutCache?: Record<string, GlyphRunLike>;
+  layoutRun(text: string): GlyphRunLike;
+  layoutCached(text: string): GlyphRunLike;
+}
+
+/** What pdfkit reads from a (scaled) fontkit GlyphRun. */
+interface GlyphRunLike {
+  glyphs: Array<FontkitGlyphLike & { id: number }>;
+  positions: object[];
+  advanceWidth: number;
 }
 
 interface EmbeddedFontLike {
@@ -171,6 +187,9 @@ interface SharedFace {
   EmbeddedFont: EmbeddedFontLike['constructor'];
   LayoutEngine: new (font: FontkitFontLike) => object;
   base: FontkitFontLike;
+  /** Code points whose shaping can be replayed (see cachedLayout). */
+  replayable: Set<number>;
+  shapes: Map<string, ShapeRecipe>;
 }
 
 let sharedFonts: Map<FontType, SharedFace> | undefined;
@@ -193,6 +212,8 @@ function loadSharedFonts(): Map<FontType, SharedFace> {
       EmbeddedFont: embedded.constructor,
       LayoutEngine: base._layoutEngine.constructor as SharedFace['LayoutEngine'],
       base,
+      replayable: replayableCodePoints(base),
+      shapes: new Map(),
     });
   }
   return fonts;
@@ -207,14 +228,16 @@ function loadSharedFonts(): Map<FontType, SharedFace> {
  * by glyph id.
  */
 function shareGlyphOutlines(base: FontkitFontLike): void {
-  if (base._variationProcessor) return; // variable fonts transform points per instance
+  const isStatic = !base._variationProcessor; // variable fonts transform points per instance
   const decoded = new Map<number, unknown>();
   const getGlyph = base.getGlyph;
   Object.defineProperty(base, 'getGlyph', {
     configurable: true,
     writable: true,
     value: function getGlyphWithSharedOutline(this: FontkitFontLike, id: number, characters?: number[]): FontkitGlyphLike {
+      recordedGlyphCalls?.push([id, characters === undefined ? undefined : [...characters]]);
       const glyph = getGlyph.call(this, id, characters);
+      if (!isStatic) return glyph;
       if (glyph !== null && !Object.prototype.hasOwnProperty.call(glyph, '_decode')) {
         const decode = glyph._decode;
         Object.defineProperty(glyph, '_decode', {
@@ -229,6 +252,97 @@ function shareGlyphOutlines(base: FontkitFontLike): void {
       return glyph;
     },
   });
+}
+
+/*
+ * Shared shaping cache. Shaping a word (fontkit GSUB/GPOS) is the largest
+ * per-document cost left (~30% of a 10-line render) and the same words recur
+ * in every quotation (labels, units, amounts, product names). For a word
+ * whose characters each map to their own glyph (no two code points share a
+ * glyph, none maps to .notdef, no default-ignorable characters), fontkit's
+ * result is a pure function of the word: the glyph ids, the positions, and
+ * the sequence of getGlyph(id, codePoints) calls it makes (which is what
+ * creates glyph objects and fixes their code points for ToUnicode). We record
+ * that once per process and replay it in later documents: the same getGlyph
+ * calls against the document's view, then the recorded ids and positions.
+ * The view therefore ends up in exactly the state a fresh layout would leave
+ * (the tests compare whole documents with plain pdfmake, byte for byte).
+ * Other words are shaped normally. Positions are shared read-only, as pdfkit
+ * already does within one document.
+ */
+interface ShapeRecipe {
+  calls: Array<[number, number[] | undefined]>;
+  ids: number[];
+  positions: object[];
+  advanceWidth: number;
+}
+
+const SHAPE_CACHE_MAX_WORDS = 50_000;
+let recordedGlyphCalls: Array<[number, number[] | undefined]> | null = null;
+
+/** fontkit's LayoutEngine#isDefaultIgnorable, as ranges. */
+function isDefaultIgnorable(cp: number): boolean {
+  return (
+    cp === 0x00ad || cp === 0x034f || cp === 0x061c || (cp >= 0x115f && cp <= 0x1160) || (cp >= 0x17b4 && cp <= 0x17b5) ||
+    (cp >= 0x180b && cp <= 0x180e) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x206f) || cp === 0x3164 || (cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0xfeff || cp === 0xffa0 ||
+    (cp >= 0x1bca0 && cp <= 0x1bca3) || (cp >= 0x1d173 && cp <= 0x1d17a) || (cp >= 0xe0000 && cp <= 0xe0fff)
+  );
+}
+
+function replayableCodePoints(base: FontkitFontLike): Set<number> {
+  const byGlyph = new Map<number, number[]>();
+  for (const cp of base.characterSet) {
+    const gid = base._cmapProcessor.lookup(cp);
+    const list = byGlyph.get(gid);
+    if (list === undefined) byGlyph.set(gid, [cp]);
+    else list.push(cp);
+  }
+  const replayable = new Set<number>();
+  for (const [gid, cps] of byGlyph) {
+    const cp = cps[0];
+    if (gid !== 0 && cps.length === 1 && cp !== undefined && !isDefaultIgnorable(cp)) replayable.add(cp);
+  }
+  return replayable;
+}
+
+function isReplayable(face: SharedFace, text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i) ?? 0;
+    if (cp > 0xffff) i++;
+    if (!face.replayable.has(cp)) return false;
+  }
+  return true;
+}
+
+/** Replacement for pdfkit's EmbeddedFont#layoutCached (per-document cache first). */
+function cachedLayout(face: SharedFace, view: FontkitFontLike, font: EmbeddedFontInstance, cache: Record<string, GlyphRunLike>, text: string): GlyphRunLike {
+  const cached = cache[text];
+  if (cached !== undefined) return cached;
+  let run: GlyphRunLike;
+  const recipe = face.shapes.get(text);
+  if (recipe !== undefined) {
+    for (const [id, characters] of recipe.calls) view.getGlyph(id, characters);
+    run = {
+      glyphs: recipe.ids.map((id) => view.getGlyph(id) as GlyphRunLike['glyphs'][number]),
+      positions: recipe.positions,
+      advanceWidth: recipe.advanceWidth,
+    };
+  } else if (!isReplayable(face, text)) {
+    run = font.layoutRun(text);
+  } else {
+    const calls: ShapeRecipe['calls'] = [];
+    recordedGlyphCalls = calls;
+    try {
+      run = font.layoutRun(text);
+    } finally {
+      recordedGlyphCalls = null;
+    }
+    if (face.shapes.size >= SHAPE_CACHE_MAX_WORDS) face.shapes.clear();
+    face.shapes.set(text, { calls, ids: run.glyphs.map((g) => g.id), positions: run.positions, advanceWidth: run.advanceWidth });
+  }
+  cache[text] = run;
+  return run;
 }
 
 /** A per-document view: shared tables, own glyph objects and layout engine. */
@@ -253,7 +367,11 @@ const provideSharedFont: SharedFontProvider = (doc, familyName, bold, italics) =
     // also make the subset tag deterministic) and registration in
     // _fontFamilies so that end() embeds the subset.
     const id = `F${++doc._fontCount}`;
-    font = new face.EmbeddedFont(doc, documentView(face), id);
+    const view = documentView(face);
+    const embedded = new face.EmbeddedFont(doc, view, id) as EmbeddedFontInstance;
+    const runs = embedded.layoutCache;
+    if (runs !== undefined) embedded.layoutCached = (text) => cachedLayout(face, view, embedded, runs, text);
+    font = embedded;
     doc._fontFamilies[`${FONT_FAMILY}-${type}`] = font;
     cache[type] = font;
   }
