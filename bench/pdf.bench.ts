@@ -505,7 +505,7 @@ export function markdown(r: PdfBenchResult): string {
     `| PDF size, 10 / 200 lines | ${kb(r.ours.pdfBytes10)} / ${kb(r.ours.pdfBytes200)} | ${c ? `${kb(c.pdfBytes10)} / ${kb(c.pdfBytes200)}` : na} | |`,
     '',
     'Notes:',
-    '- Ours: sequential renders of the same document in one process after warm-up, i.e. with the per-process font caches warm (parsed DejaVu tables and decoded glyph outlines; text shaping, subsetting and compression are still done per document), as in a long-running service. The first render in a fresh process costs ~150 ms (module loading + font parsing); `warmUpQuotationPdf()` moves the font part to start-up.',
+    '- Ours: sequential renders of the same document in one process after warm-up, i.e. with the per-process font caches warm (parsed DejaVu tables, decoded glyph outlines and shaped words; page layout, font subsetting and compression are done per document), as in a long-running service. The first render in a fresh process costs ~150 ms (module loading + font parsing); `warmUpQuotationPdf()` moves the font part to start-up.',
     '- A render is synchronous CPU work, so Promise concurrency in one thread gives no parallelism (it only interleaves); worker_threads use both cores.',
     '- Memory: ours is `getrusage` max RSS of the whole Node process (Node itself, V8 heap, the 4 DejaVu faces). With default heap sizing on a 24 GiB machine V8 grows the heap lazily, so the constrained child run shows the real need. Chromium: RSS (and PSS, which does not double-count shared pages) summed over its whole process tree, sampled every 50 ms.',
     '',
