@@ -232,8 +232,9 @@ export function createDispatcher(deps: {
       const client = await deps.pool.connect();
       client.on('notification', () => poller.wake());
       client.on('error', () => {
+        if (listener !== client) return; // already given up by stop()
+        listener = null;
         client.release(true);
-        if (listener === client) listener = null;
         setTimeout(() => void listen(), 1_000).unref();
       });
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
@@ -258,8 +259,8 @@ export function createDispatcher(deps: {
       if (listener) {
         const client = listener;
         listener = null;
-        await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => {});
-        client.release();
+        // Destroyed, not returned to the pool: a connection that listened is nobody else's.
+        client.release(true);
       }
     },
     /** A `ping` sent now, outside the queue, answered inline: "does my receiver work?" */
