@@ -10,17 +10,19 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
   const app = await buildApp(container);
   warmUpQuotationPdf(); // parse the fonts now, not during the first customer's quote
 
+  let welcome: (() => void) | null = null;
   if (opts.demoIfEmpty) {
     if ((await container.companies.countCompanies()) === 0) {
       const demo = await createDemoCompany(container);
-      printWelcome(container, demo.locations[0]!.apiKey, demo.adminToken, demo.products[0]!);
+      welcome = () => printWelcome(container, demo.locations[0]!.apiKey, demo.adminToken, demo.products[0]!);
     } else {
       // Keys are stored hashed, so the first run's key cannot be shown again.
-      process.stdout.write('Portico: the database already has data. Need a key? `npx portico demo` makes a new demo company and prints its keys.\n');
+      welcome = () => process.stdout.write('Portico: the database already has data. Need a key? `npx portico demo` makes a new demo company and prints its keys.\n');
     }
   }
   if (config.worker) await container.startWorkers();
   await app.listen({ host: config.host, port: config.port });
+  welcome?.(); // only once the API really answers
   onShutdown(async () => {
     await app.close(); // stop taking requests, finish those in flight
     await container.close(); // then let the senders finish and close the database
