@@ -23,10 +23,11 @@
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism, cpus, totalmem, release } from 'node:os';
-import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { QuotationDocument } from '../src/modules/quotations/pdf/quotation-document.ts';
 import { renderQuotationPdf } from '../src/modules/quotations/pdf/render-quotation-pdf.ts';
+import { writeReadmeSection } from './support/harness.ts';
 
 const CHROMIUM_PATH = '/usr/bin/chromium';
 const CONCURRENCY = 8;
@@ -512,21 +513,6 @@ export function markdown(r: PdfBenchResult): string {
   ].join('\n');
 }
 
-function writeReadmeSection(section: string): void {
-  const path = fileURLToPath(new URL('./README.md', import.meta.url));
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n\n';
-  const start = current.search(/^## Quotation PDF[ \t]*$/m);
-  let next: string;
-  if (start === -1) {
-    next = `${current.replace(/\n*$/, '\n\n')}${section}`;
-  } else {
-    const rest = current.slice(start + 1);
-    const endRel = rest.search(/^## /m);
-    const end = endRel === -1 ? current.length : start + 1 + endRel;
-    next = `${current.slice(0, start)}${section}${end < current.length ? '\n' : ''}${current.slice(end)}`;
-  }
-  writeFileSync(path, next.replace(/\n{3,}/g, '\n\n'));
-}
 
 if (!isMainThread && (workerData as Partial<WorkerData> | null)?.role === 'pdf-bench-worker') {
   await workerMain(workerData as WorkerData);
@@ -544,6 +530,6 @@ if (!isMainThread && (workerData as Partial<WorkerData> | null)?.role === 'pdf-b
   console.log(JSON.stringify(result, null, 2));
   console.log();
   console.log(md);
-  if (process.argv.includes('--write-readme')) writeReadmeSection(md);
+  if (process.argv.includes('--write-readme')) writeReadmeSection('Quotation PDF', md);
   clearTimeout(watchdog);
 }
