@@ -8,6 +8,7 @@ import { AppError } from '../lib/errors.ts';
 import { problemFor, toAppError, STATUS_BY_CODE } from './errors.ts';
 import { buildValidator } from './validation.ts';
 import { refuseNul } from './no-nul.ts';
+import { requestLogger } from './request-logger.ts';
 import { Problem } from './schemas.ts';
 import { healthRoutes } from './health.routes.ts';
 import { publicV1 } from './public/v1/index.ts';
@@ -25,6 +26,7 @@ export type App = FastifyInstance;
 export async function buildApp(c: Container): Promise<App> {
   const app = Fastify({
     loggerInstance: c.logger,
+    childLoggerFactory: requestLogger,
     bodyLimit: BODY_LIMIT,
     trustProxy: c.config.trustProxy,
     // A caller's X-Request-Id is kept (when sane) so its logs and ours share one id.
@@ -44,8 +46,9 @@ export async function buildApp(c: Container): Promise<App> {
   // Shared by the public and the admin API, referenced by $id; registered once at the root.
   for (const schema of [Problem, Quotation, Order, Product]) app.addSchema(schema);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -8,13 +8,14 @@ import { AppError } from '../lib/errors.ts';
  */
 // Any instance, whatever its logger or type provider: the hook and the parser do not depend on them.
 export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
-  app.addHook('preValidation', async (request) => {
-    if (!request.url.includes('%00')) return;
+  // A callback hook, not an async one: it runs on every request and almost always has nothing to do.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!request.url.includes('%00')) return done();
     if (Object.values((request.params ?? {}) as Record<string, unknown>).some((v) => typeof v === 'string' && v.includes('\u0000'))) {
-      throw AppError.notFound('Resource');
+      return done(AppError.notFound('Resource'));
     }
     const path = pathOfNul(request.query);
-    if (path) throw AppError.invalid({ [path]: ['Must not contain NUL (\\u0000) characters.'] });
+    done(path ? AppError.invalid({ [path]: ['Must not contain NUL (\\u0000) characters.'] }) : undefined);
   });
 
   // Fastify's own JSON parser (prototype-poisoning safe); the walk runs only when the raw text has a NUL.

@@ -86,6 +86,24 @@ describe('notifications and inquiry pages', () => {
     assertProblem(await t.app.inject({ method: 'POST', url: '/api/v1/admin/notifications/ntf_doesnotexist/read', headers: bearer(admin) }), 404, 'not_found');
   });
 
+  test('a burst of concurrent reach-outs from two companies: every inquiry stored once, with its own company\'s notifications only', async () => {
+    // Concurrent inquiries share transactions (group commit); nothing may leak between them.
+    const a = await createTenant(t.c);
+    const b = await createTenant(t.c);
+    const sent = Array.from({ length: 40 }, (_, i) => ({ tenant: i % 2 ? b : a, body: validReachOut({ subject: `Burst ${i}` }) }));
+    const responses = await Promise.all(sent.map((s, i) => reachOut(t.app, s.tenant.locations[i % 4 < 2 ? 0 : 1]!.apiKey, s.body)));
+    const ids = responses.map((res) => { assert.equal(res.statusCode, 201, res.body); return res.json().data.id as string; });
+    assert.equal(new Set(ids).size, 40);
+    for (const tenant of [a, b]) {
+      const mine = sent.flatMap((s, i) => (s.tenant === tenant ? [ids[i]!] : []));
+      for (const role of ['admin', 'support'] as const) {
+        const token = role === 'admin' ? tenant.adminToken : await tokenForRole(t.c, tenant, role);
+        const seen = (await list(t.app, token, '?limit=100')).data.filter((n) => n.subject?.type === 'inquiry').map((n) => n.subject.id);
+        assert.deepEqual([...seen].sort(), [...mine].sort(), `${role} sees one notification per own inquiry`);
+      }
+    }
+  });
+
   test('inquiries page newest first with nextCursor: no duplicates, all seen, last page ends with null', async () => {
     const demo = await createTenant(t.c);
     const created: string[] = [];

@@ -1,10 +1,14 @@
 import type { Executor } from '../../db/database.ts';
+import { prepareQuery } from '../../db/prepared.ts';
 import type { AdminTokensTable, ApiKeysTable } from '../../db/schema.ts';
 
 export type ApiKeyRow = ApiKeysTable;
 export type AdminTokenRow = AdminTokensTable;
 
 export function createApiKeysRepository(db: Executor) {
+  // Every public request authenticates, so this read is compiled once.
+  const apiKeyById = prepareQuery<{ id: string }, ApiKeyRow>(db, (param) => db.selectFrom('api_keys').selectAll().where('id', '=', param('id')));
+
   return {
     async insertApiKey(row: ApiKeyRow): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();
@@ -12,7 +16,7 @@ export function createApiKeysRepository(db: Executor) {
 
     /** Looked up by id alone: authentication is what establishes the company. */
     async findApiKeyForAuthentication(id: string): Promise<ApiKeyRow | undefined> {
-      return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+      return (await apiKeyById({ id }))[0];
     },
 
     async listApiKeys(companyId: string): Promise<ApiKeyRow[]> {

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { randomToken } from '../../lib/ids.ts';
 
 /**
@@ -15,7 +15,7 @@ export interface IssuedCredential {
 }
 
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function issueCredential(kind: CredentialKind, recordId: string): IssuedCredential {

@@ -6,8 +6,8 @@ export type InquiryRow = InquiriesTable;
 
 export function createInquiriesRepository(db: Executor) {
   return {
-    async insert(row: InquiryRow): Promise<void> {
-      await db.insertInto('inquiries').values(row).execute();
+    async insertMany(rows: InquiryRow[]): Promise<void> {
+      if (rows.length > 0) await db.insertInto('inquiries').values(rows).execute();
     },
     async find(companyId: string, id: string): Promise<InquiryRow | undefined> {
       return db.selectFrom('inquiries').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();

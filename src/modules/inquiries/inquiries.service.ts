@@ -4,7 +4,9 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import type { Repositories, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { InquiryRow } from './inquiries.repository.ts';
+import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from '../notifications/inquiry-notifications.ts';
+import type { EmailMessageRow, NotificationRow } from '../notifications/notifications.repository.ts';
 
 export interface NewInquiry {
   topic: string;
@@ -32,6 +34,14 @@ export interface Inquiry {
 /** Runs inside the creating transaction, after the record is written (idempotency bookkeeping). */
 export type BeforeCommit = (repos: Repositories, resourceId: string) => Promise<void>;
 
+// Who hears about a new inquiry; staff users do not.
+const RECIPIENT_ROLES = ['admin', 'support'] as const;
+
+interface PendingInquiry {
+  row: InquiryRow;
+  beforeCommit?: BeforeCommit;
+}
+
 export function createInquiriesService(deps: {
   store: Store;
   clock: Clock;
@@ -41,10 +51,35 @@ export function createInquiriesService(deps: {
 }) {
   const { store, clock, newId } = deps;
 
+  // A contact form is the busiest write of the public API: concurrent inquiries share one
+  // transaction (group commit), so a burst costs one commit instead of one each.
+  const writes = createGroupCommit<PendingInquiry, void>(async (batch) => {
+    const queuedEmails = await store.transaction(async (repos) => {
+      const rows = batch.map((p) => p.row);
+      await repos.inquiries.insertMany(rows);
+      const recipients = Map.groupBy(
+        await repos.companies.listUsersWithRolesOf([...new Set(rows.map((r) => r.company_id))], RECIPIENT_ROLES),
+        (user) => user.company_id,
+      );
+      const notifications: NotificationRow[] = [];
+      const emails: EmailMessageRow[] = [];
+      for (const row of rows) {
+        const made = inquiryNotifications(row, recipients.get(row.company_id) ?? [], { now: row.created_at, newId, withEmail: deps.emailEnabled });
+        notifications.push(...made.notifications);
+        emails.push(...made.emails);
+      }
+      await repos.notifications.insertNotifications(notifications);
+      await repos.notifications.insertEmails(emails);
+      for (const p of batch) await p.beforeCommit?.(repos, p.row.id);
+      return emails.length;
+    });
+    if (queuedEmails > 0) deps.onEmailQueued();
+    return batch.map(() => undefined);
+  }, { maxBatch: 64, maxInFlight: store.engine === 'sqlite' ? 1 : 4 });
+
   return {
     /** The inquiry, a notification for every admin and support user, and their e-mails commit together. */
     async create(caller: ApiCaller, input: NewInquiry, beforeCommit?: BeforeCommit): Promise<Inquiry> {
-      const now = clock.now().toISOString();
       const row: InquiryRow = {
         id: newId('inquiry'),
         company_id: caller.companyId,
@@ -57,18 +92,9 @@ export function createInquiriesService(deps: {
         phone: input.phone,
         name: input.name ?? null,
         product_photo_url: input.productPhotoUrl ?? null,
-        created_at: now,
+        created_at: clock.now().toISOString(),
       };
-      const queuedEmails = await store.transaction(async (repos) => {
-        await repos.inquiries.insert(row);
-        const recipients = await repos.companies.listUsersWithRoles(caller.companyId, ['admin', 'support']);
-        const { notifications, emails } = inquiryNotifications(row, recipients, { now, newId, withEmail: deps.emailEnabled });
-        await repos.notifications.insertNotifications(notifications);
-        await repos.notifications.insertEmails(emails);
-        await beforeCommit?.(repos, row.id);
-        return emails.length;
-      });
-      if (queuedEmails > 0) deps.onEmailQueued();
+      await writes.submit({ row, ...(beforeCommit ? { beforeCommit } : {}) });
       return toInquiry(row);
     },
 

@@ -5,10 +5,17 @@ import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts'
 export type NotificationRow = NotificationsTable;
 export type EmailMessageRow = EmailMessagesTable;
 
+// A batch of inquiries for a company with many support users makes many rows; one statement
+// binds at most 32 766 values on SQLite (65 535 on PostgreSQL), i.e. ~2 500 rows of 13 columns.
+const ROWS_PER_STATEMENT = 1000;
+function* chunks<T>(rows: T[]): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) yield rows.slice(i, i + ROWS_PER_STATEMENT);
+}
+
 export function createNotificationsRepository(db: Executor) {
   return {
     async insertNotifications(rows: NotificationRow[]): Promise<void> {
-      if (rows.length > 0) await db.insertInto('notifications').values(rows).execute();
+      for (const chunk of chunks(rows)) await db.insertInto('notifications').values(chunk).execute();
     },
 
     async listForUser(companyId: string, userId: string, opts: NewestFirstPage & { unreadOnly: boolean }) {
@@ -29,7 +36,7 @@ export function createNotificationsRepository(db: Executor) {
     },
 
     async insertEmails(rows: EmailMessageRow[]): Promise<void> {
-      if (rows.length > 0) await db.insertInto('email_messages').values(rows).execute();
+      for (const chunk of chunks(rows)) await db.insertInto('email_messages').values(chunk).execute();
     },
 
     /** Takes up to `limit` due e-mails for `leaseMs`; a crashed sender's lease simply runs out. */
