@@ -12,8 +12,9 @@ import { createDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createStore, type Store } from './db/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
-import { createApiKeysService } from './modules/api-keys/index.ts';
-import { createInquiriesService } from './modules/inquiries/index.ts';
+import { createApiKeysService, createCredentialCache, CREDENTIALS_CHANNEL } from './modules/api-keys/index.ts';
+import { listenPg, type PgListener } from './db/pg-listener.ts';
+import { createInquiriesService, startInquiryWriterThread } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import { createCatalogAdminService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
@@ -43,14 +44,33 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let dispatcher: ReturnType<typeof createDispatcher> | null = null;
 
   const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
+  // On PostgreSQL a key read is a round trip per request, so verified keys are cached and
+  // revocations evict them everywhere through NOTIFY. SQLite reads a key in microseconds and sees
+  // other processes' revocations at once, so it reads every time.
+  let revocations: PgListener | null = null;
+  const keyCache = database.pool ? createCredentialCache({ ttlMs: 60_000, maxEntries: 10_000 }) : null;
   const apiKeys = createApiKeysService({
     repository: store.repos.apiKeys, clock, newId,
     locationExists: (c, l) => companies.locationExists(c, l),
     userExists: (c, u) => companies.userExists(c, u),
+    ...(keyCache && database.pool ? {
+      cache: {
+        keys: keyCache,
+        watchRevocations: () => {
+          revocations ??= listenPg(database.pool!, CREDENTIALS_CHANNEL, {
+            onNotify: (id) => keyCache.forget(id),
+            onListening: () => keyCache.setTrusted(true),
+            onLost: () => keyCache.setTrusted(false),
+          }, logger);
+        },
+      },
+    } : {}),
   });
   const notifications = createNotificationsService({ store, clock, newId });
   const inquiries = createInquiriesService({
     store, clock, newId, emailEnabled: config.smtpUrl !== null, onEmailQueued: () => emailSender?.wake(),
+    // A second connection needs a file; an in-memory database exists only on this one.
+    writerThread: database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? startInquiryWriterThread(database.url) : null,
   });
   const idempotency = createIdempotencyService({ store, clock });
   const catalog = createCatalogService({ store, datasheets });
@@ -103,6 +123,8 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
         await emailSender?.stop();
       }
       mailTransport?.close();
+      await inquiries.close();
+      await revocations?.stop();
       await agent.close();
       await telegramAgent.close();
       await database.close();

@@ -14,7 +14,7 @@ import { createSequencesRepository } from '../modules/sales/sequences.repository
 export function createRepositories(db: Executor, engine: Database['engine']) {
   return {
     companies: createCompaniesRepository(db),
-    apiKeys: createApiKeysRepository(db),
+    apiKeys: createApiKeysRepository(db, engine),
     inquiries: createInquiriesRepository(db),
     notifications: createNotificationsRepository(db),
     idempotency: createIdempotencyRepository(db),

@@ -1,11 +1,15 @@
-import type { Executor } from '../../db/database.ts';
+import { sql } from 'kysely';
+import type { Engine, Executor } from '../../db/database.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import type { AdminTokensTable, ApiKeysTable } from '../../db/schema.ts';
 
 export type ApiKeyRow = ApiKeysTable;
 export type AdminTokenRow = AdminTokensTable;
 
-export function createApiKeysRepository(db: Executor) {
+/** PostgreSQL channel on which revoked API key ids are announced. */
+export const CREDENTIALS_CHANNEL = 'portico_credentials';
+
+export function createApiKeysRepository(db: Executor, engine: Engine) {
   // Every public request authenticates, so this read is compiled once.
   const apiKeyById = prepareQuery<{ id: string }, ApiKeyRow>(db, (param) => db.selectFrom('api_keys').selectAll().where('id', '=', param('id')));
 
@@ -24,10 +28,12 @@ export function createApiKeysRepository(db: Executor) {
     },
 
     async revokeApiKey(companyId: string, id: string, at: string): Promise<boolean> {
-      const result = await db.updateTable('api_keys').set({ revoked_at: at })
-        .where('company_id', '=', companyId).where('id', '=', id).where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      const revoke = db.updateTable('api_keys').set({ revoked_at: at })
+        .where('company_id', '=', companyId).where('id', '=', id).where('revoked_at', 'is', null);
+      if (engine === 'sqlite') return Number((await revoke.executeTakeFirst()).numUpdatedRows) > 0;
+      // One statement: the revocation and the NOTIFY that evicts the key from every instance's cache.
+      const { rows } = await sql<{ id: string }>`with revoked as (${revoke.returning('id')}) select id, pg_notify(${CREDENTIALS_CHANNEL}, id) from revoked`.execute(db);
+      return rows.length > 0;
     },
 
     async touchApiKey(id: string, at: string): Promise<void> {

@@ -5,8 +5,8 @@ import type { Repositories, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
-import { inquiryNotifications } from '../notifications/inquiry-notifications.ts';
-import type { EmailMessageRow, NotificationRow } from '../notifications/notifications.repository.ts';
+import { writeInquiries } from './write-inquiries.ts';
+import type { InquiryWriterThread } from './inquiry-writer.ts';
 
 export interface NewInquiry {
   topic: string;
@@ -34,9 +34,6 @@ export interface Inquiry {
 /** Runs inside the creating transaction, after the record is written (idempotency bookkeeping). */
 export type BeforeCommit = (repos: Repositories, resourceId: string) => Promise<void>;
 
-// Who hears about a new inquiry; staff users do not.
-const RECIPIENT_ROLES = ['admin', 'support'] as const;
-
 interface PendingInquiry {
   row: InquiryRow;
   beforeCommit?: BeforeCommit;
@@ -48,34 +45,28 @@ export function createInquiriesService(deps: {
   newId: IdGenerator;
   emailEnabled: boolean;
   onEmailQueued: () => void;
+  /** SQLite: where batches are committed off the event loop. */
+  writerThread?: InquiryWriterThread | null;
 }) {
   const { store, clock, newId } = deps;
+  const writerThread = deps.writerThread ?? null;
 
   // A contact form is the busiest write of the public API: concurrent inquiries share one
   // transaction (group commit), so a burst costs one commit instead of one each.
   const writes = createGroupCommit<PendingInquiry, void>(async (batch) => {
-    const queuedEmails = await store.transaction(async (repos) => {
-      const rows = batch.map((p) => p.row);
-      await repos.inquiries.insertMany(rows);
-      const recipients = Map.groupBy(
-        await repos.companies.listUsersWithRolesOf([...new Set(rows.map((r) => r.company_id))], RECIPIENT_ROLES),
-        (user) => user.company_id,
-      );
-      const notifications: NotificationRow[] = [];
-      const emails: EmailMessageRow[] = [];
-      for (const row of rows) {
-        const made = inquiryNotifications(row, recipients.get(row.company_id) ?? [], { now: row.created_at, newId, withEmail: deps.emailEnabled });
-        notifications.push(...made.notifications);
-        emails.push(...made.emails);
-      }
-      await repos.notifications.insertNotifications(notifications);
-      await repos.notifications.insertEmails(emails);
-      for (const p of batch) await p.beforeCommit?.(repos, p.row.id);
-      return emails.length;
-    });
+    const rows = batch.map((p) => p.row);
+    // Idempotency bookkeeping is a callback into this thread's transaction, so such batches
+    // (rare) are written here; so is everything if the writer thread has died.
+    const queuedEmails = writerThread && !batch.some((p) => p.beforeCommit) && !writerThread.failed()
+      ? await writerThread.write(rows, deps.emailEnabled)
+      : await store.transaction(async (repos) => {
+          const queued = await writeInquiries(repos, rows, { newId, withEmail: deps.emailEnabled });
+          for (const p of batch) await p.beforeCommit?.(repos, p.row.id);
+          return queued;
+        });
     if (queuedEmails > 0) deps.onEmailQueued();
     return batch.map(() => undefined);
-  }, { maxBatch: 64, maxInFlight: store.engine === 'sqlite' ? 1 : 4 });
+  }, store.engine === 'postgres' ? { maxBatch: 64, maxInFlight: 4 } : { maxBatch: 64, maxInFlight: writerThread ? 2 : 1 });
 
   return {
     /** The inquiry, a notification for every admin and support user, and their e-mails commit together. */
@@ -96,6 +87,12 @@ export function createInquiriesService(deps: {
       };
       await writes.submit({ row, ...(beforeCommit ? { beforeCommit } : {}) });
       return toInquiry(row);
+    },
+
+    /** Waits for queued writes, then stops the writer thread. */
+    async close(): Promise<void> {
+      await writes.drain();
+      await writerThread?.close();
     },
 
     async get(companyId: string, id: string): Promise<Inquiry> {
