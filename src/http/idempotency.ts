@@ -31,9 +31,9 @@ export async function idempotentCreate<T>(
     return load(outcome.resourceId);
   }
   try {
-    return await create((repos, id) => idempotency.complete(repos, companyId, key, id, 201));
+    return await create((repos, id) => idempotency.complete(repos, companyId, key, outcome.claim, id, 201));
   } catch (error) {
-    await idempotency.release(companyId, key).catch((releaseError: unknown) => request.log.error({ err: releaseError }, 'releasing an idempotency key failed'));
+    await idempotency.release(companyId, key, outcome.claim).catch((releaseError: unknown) => request.log.error({ err: releaseError }, 'releasing an idempotency key failed'));
     throw error;
   }
 }

@@ -54,13 +54,13 @@ describe('Idempotency-Key', () => {
     // The route fingerprints method, route and calling key id (`ptc_<id>_<secret>`) with the body.
     const keyId = key.split('_').slice(1, 3).join('_');
     const claimed = await t.c.idempotency.begin(demo.companyId, idemKey, requestFingerprint('POST', `${REACH_OUT} ${keyId}`, body));
-    assert.deepEqual(claimed, { kind: 'new' });
+    assert.equal(claimed.kind, 'new');
     const busy = await reachOut(t.app, key, body, { 'idempotency-key': idemKey });
     assertProblem(busy, 409, 'idempotency_key_in_use');
     assertProblem(await reachOut(t.app, key, validReachOut({ subject: 'Other body' }), { 'idempotency-key': idemKey }), 422, 'idempotency_key_reused');
     assert.equal((await listAllInquiries(t.app, demo.adminToken)).length, 0, 'nothing was created');
 
-    await t.c.idempotency.release(demo.companyId, idemKey);
+    await t.c.idempotency.release(demo.companyId, idemKey, claimed.kind === 'new' ? claimed.claim : '');
     const done = await reachOut(t.app, key, body, { 'idempotency-key': idemKey });
     assert.equal(done.statusCode, 201, done.body);
     const replay = await reachOut(t.app, key, body, { 'idempotency-key': idemKey });
@@ -145,7 +145,7 @@ test('keys older than 24 hours are purged and may then be used again', async () 
   try {
     const demo = await createTenant(app.c);
     const fingerprint = requestFingerprint('POST', '/api/v1/public/reach-out', { a: 1 });
-    assert.deepEqual(await app.c.idempotency.begin(demo.companyId, 'old-key', fingerprint), { kind: 'new' });
+    assert.equal((await app.c.idempotency.begin(demo.companyId, 'old-key', fingerprint)).kind, 'new');
     now += 23 * 3_600_000;
     await app.c.idempotency.purgeExpired();
     await assert.rejects(app.c.idempotency.begin(demo.companyId, 'old-key', requestFingerprint('POST', '/x', {})), { code: 'idempotency_key_reused' });
@@ -153,9 +153,40 @@ test('keys older than 24 hours are purged and may then be used again', async () 
     await app.c.idempotency.purgeExpired();
     const rows = await app.c.database.db.selectFrom('idempotency_keys').select('key').where('company_id', '=', demo.companyId).execute();
     assert.deepEqual(rows, []);
-    assert.deepEqual(await app.c.idempotency.begin(demo.companyId, 'old-key', requestFingerprint('POST', '/x', {})), { kind: 'new' });
+    assert.equal((await app.c.idempotency.begin(demo.companyId, 'old-key', requestFingerprint('POST', '/x', {}))).kind, 'new');
   } finally {
     await app.close();
   }
 });
 
+
+test('a request whose lease ran out and was taken over can neither complete nor release the key; the taker\'s result stands', async () => {
+  let now = Date.parse('2026-05-04T10:00:00.000Z');
+  const app = await createTestApp({}, { clock: { now: () => new Date(now) } });
+  try {
+    const demo = await createTenant(app.c);
+    const caller = { companyId: demo.companyId, locationId: demo.locations[0]!.id, apiKeyId: demo.locations[0]!.apiKey.split('_').slice(1, 3).join('_') };
+    const fingerprint = requestFingerprint('POST', '/api/v1/public/reach-out', { a: 1 });
+    const slow = await app.c.idempotency.begin(demo.companyId, 'slow-key', fingerprint);
+    assert.equal(slow.kind, 'new');
+    now += 61_000; // the slow request's lease runs out; a retry takes the key over
+    const retry = await app.c.idempotency.begin(demo.companyId, 'slow-key', fingerprint);
+    assert.equal(retry.kind, 'new');
+    if (slow.kind !== 'new' || retry.kind !== 'new') return;
+    assert.notEqual(retry.claim, slow.claim);
+
+    // The slow request finally commits: its completion is refused and its inquiry rolled back.
+    await assert.rejects(
+      app.c.inquiries.create(caller, validReachOut({ subject: 'Slow' }), (repos, id) => app.c.idempotency.complete(repos, demo.companyId, 'slow-key', slow.claim, id, 201)),
+      { code: 'idempotency_key_in_use' },
+    );
+    await app.c.idempotency.release(demo.companyId, 'slow-key', slow.claim); // must not free the retry's claim
+    const made = await app.c.inquiries.create(caller, validReachOut({ subject: 'Retry' }), (repos, id) => app.c.idempotency.complete(repos, demo.companyId, 'slow-key', retry.claim, id, 201));
+    const again = await app.c.idempotency.begin(demo.companyId, 'slow-key', fingerprint);
+    assert.deepEqual(again, { kind: 'replay', resourceId: made.id, status: 201 });
+    const subjects = await app.c.database.db.selectFrom('inquiries').select('subject').where('company_id', '=', demo.companyId).execute();
+    assert.deepEqual(subjects.map((r) => r.subject), ['Retry'], 'one inquiry for one key');
+  } finally {
+    await app.close();
+  }
+});

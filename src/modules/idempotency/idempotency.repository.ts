@@ -25,12 +25,17 @@ export function createIdempotencyRepository(db: Executor) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async complete(companyId: string, key: string, resourceId: string, status: number): Promise<void> {
-      await db.updateTable('idempotency_keys').set({ state: 'done', resource_id: resourceId, response_status: status })
-        .where('company_id', '=', companyId).where('key', '=', key).execute();
+    /** Only the holder of `claim` (the lease end it set) completes or releases the key. */
+    async complete(companyId: string, key: string, claim: string, resourceId: string, status: number): Promise<boolean> {
+      const result = await db.updateTable('idempotency_keys').set({ state: 'done', resource_id: resourceId, response_status: status })
+        .where('company_id', '=', companyId).where('key', '=', key).where('state', '=', 'in_flight').where('locked_until', '=', claim)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
-    async release(companyId: string, key: string): Promise<void> {
-      await db.deleteFrom('idempotency_keys').where('company_id', '=', companyId).where('key', '=', key).where('state', '=', 'in_flight').execute();
+    async release(companyId: string, key: string, claim: string): Promise<void> {
+      await db.deleteFrom('idempotency_keys')
+        .where('company_id', '=', companyId).where('key', '=', key).where('state', '=', 'in_flight').where('locked_until', '=', claim)
+        .execute();
     },
     async deleteExpired(now: string): Promise<void> {
       await db.deleteFrom('idempotency_keys').where('expires_at', '<', now).execute();

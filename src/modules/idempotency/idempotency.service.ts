@@ -7,7 +7,11 @@ const RETENTION_MS = 24 * 3_600_000;
 // A request that crashed mid-way leaves its key "in flight"; after this the key is free again.
 const LEASE_MS = 60_000;
 
-export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; resourceId: string; status: number };
+/**
+ * `new`: the caller holds the key; `claim` identifies this holding (its lease end), so that a
+ * request whose lease ran out and was taken over cannot complete or release the new holder's key.
+ */
+export type IdempotencyOutcome = { kind: 'new'; claim: string } | { kind: 'replay'; resourceId: string; status: number };
 
 /**
  * Fingerprint of what was asked: the same key with another body is a client bug (422). Keys are
@@ -42,7 +46,7 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
           response_status: null, response_body: null, resource_id: null,
           created_at: now.toISOString(), expires_at: new Date(now.getTime() + RETENTION_MS).toISOString(),
         };
-        if (await store.repos.idempotency.tryInsert({ company_id: companyId, key, ...fresh })) return { kind: 'new' };
+        if (await store.repos.idempotency.tryInsert({ company_id: companyId, key, ...fresh })) return { kind: 'new', claim: fresh.locked_until };
         const existing = await store.repos.idempotency.find(companyId, key);
         if (!existing) continue; // released between our insert and read: try again
         const expired = existing.expires_at <= now.toISOString();
@@ -56,17 +60,24 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
         if (!expired && !abandoned) {
           throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry later.');
         }
-        if (await store.repos.idempotency.takeOver(companyId, key, existing.locked_until, fresh)) return { kind: 'new' };
+        if (await store.repos.idempotency.takeOver(companyId, key, existing.locked_until, fresh)) return { kind: 'new', claim: fresh.locked_until };
       }
       throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry later.');
     },
 
-    async complete(repos: Repositories, companyId: string, key: string, resourceId: string, status: number): Promise<void> {
-      await repos.idempotency.complete(companyId, key, resourceId, status);
+    /**
+     * Inside the creating transaction. If our lease ran out and another request took the key
+     * over, this throws, rolling the creation back: that request creates the resource, and a
+     * retry of ours gets its result.
+     */
+    async complete(repos: Repositories, companyId: string, key: string, claim: string, resourceId: string, status: number): Promise<void> {
+      if (!(await repos.idempotency.complete(companyId, key, claim, resourceId, status))) {
+        throw new AppError('idempotency_key_in_use', 'This request took too long and another request with the same Idempotency-Key took over; retry to get its result.');
+      }
     },
 
-    async release(companyId: string, key: string): Promise<void> {
-      await store.repos.idempotency.release(companyId, key);
+    async release(companyId: string, key: string, claim: string): Promise<void> {
+      await store.repos.idempotency.release(companyId, key, claim);
     },
 
     async purgeExpired(): Promise<void> {
