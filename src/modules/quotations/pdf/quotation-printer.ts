@@ -1,442 +1,224 @@
 /**
- * The pdfmake printer for quotations, with fonts shared across renders.
+ * Turns a pdfmake document definition into PDF bytes: pdfmake's layout engine, our content
+ * stream renderer (content-stream-renderer.ts) and pdfkit's document writer, with fonts shared
+ * across renders (shared-fonts.ts).
  *
- * DejaVu Sans (regular, bold, oblique, bold oblique) is read from the `dejavu-fonts-ttf` package
- * once per process and served to pdfmake from a private in-memory file system, so č ć š ž đ ß ä ö
- * ü m² € print. Parsed font tables and decoded glyph outlines are shared between renders (about
- * four times faster); glyph objects and layout stay per document, so no render changes another's
- * bytes. We use pdfmake's Printer class directly instead of the `pdfmake` singleton (whose
- * setFonts/setUrlAccessPolicy are process-wide), with no URL resolution and no local file access.
- * The one process-wide change is a wrap of pdfmake's PDFDocument#provideFont that only acts for
- * documents created here. This depends on pdfmake 0.3 internals: the byte-identity test in
- * render-quotation-pdf.test.ts must pass after any pdfmake or pdfkit upgrade.
+ * This is what pdfmake's Printer#createPdfKitDocument does, minus what quotations never use
+ * (URL and local file resolution, images, attachments, patterns) and with two parts replaced:
+ * fonts come from the per-process DejaVu cache instead of being parsed per document (the
+ * document class overrides pdfmake's provideFont), and pages are drawn by our renderer. Output
+ * is collected synchronously instead of through pdfkit's Readable stream (pdfkit writes the
+ * whole file inside end()). Nothing here changes pdfmake or pdfkit for anyone else.
+ *
+ * Depends on pdfmake 0.3 / pdfkit 0.19 internals: render-quotation-pdf.test.ts compares our
+ * output with plain pdfmake's and must pass after any upgrade.
  */
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { createDocumentFont, loadSharedFaces, QUOTATION_FONT_FAMILY, type DocumentFont, type EmbeddedFontLike, type FontType } from './shared-fonts.ts';
+import { renderPages, type RenderTarget } from './content-stream-renderer.ts';
+import { QuotationLayoutBuilder } from './quotation-layout.ts';
+import { isFontProgram } from './ttf-subset.ts';
+
+export { QUOTATION_FONT_FAMILY } from './shared-fonts.ts';
 
 // ---------------------------------------------------------------------------
-// pdfmake internals (typed locally: @types/pdfmake only describes the
-// browser-style singleton API).
+// pdfmake internals (typed locally: @types/pdfmake only describes the browser-style API).
 
-interface PdfKitDocumentLike {
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'end', listener: () => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
+/** pdfkit's PDFReference (an indirect object, possibly a stream). */
+interface PdfReference {
+  buffer: Uint8Array[];
+  compress: boolean;
+  finalize(): void;
+}
+
+interface PdfmakeDocumentInstance extends RenderTarget {
+  fontCache: Record<string, Partial<Record<FontType, DocumentFont>>>;
+  _fontCount: number;
+  _fontFamilies: Record<string, unknown>;
+  ref(data?: object): PdfReference;
+  _offset: number;
+  getFontType(bold: boolean, italics: boolean): FontType;
+  font(src: Uint8Array): { _font: EmbeddedFontLike };
   end(): void;
 }
 
-interface VirtualFs {
-  existsSync(filename: string): boolean;
-  readFileSync(filename: string, options?: unknown): Buffer;
+type PdfmakeDocumentClass = new (
+  fonts: object,
+  images: object,
+  patterns: object,
+  attachments: object,
+  options: object,
+  virtualfs?: unknown,
+  localAccessPolicy?: (path: string) => boolean,
+) => PdfmakeDocumentInstance;
+
+interface PageSize {
+  width: number;
+  height: number;
 }
-
-interface UrlResolverLike {
-  resolve(url: string, headers?: Record<string, string>): Promise<void>;
-  resolved(): Promise<unknown>;
-}
-
-type FontDescriptors = Record<string, { normal: string; bold: string; italics: string; bolditalics: string }>;
-
-interface PdfPrinterLike {
-  createPdfKitDocument(docDefinition: TDocumentDefinitions, options?: Record<string, unknown>): Promise<PdfKitDocumentLike>;
-}
-
-type PdfPrinterCtor = new (
-  fontDescriptors: FontDescriptors,
-  virtualfs: VirtualFs,
-  urlResolver: UrlResolverLike,
-  localAccessPolicy: (path: string) => boolean,
-) => PdfPrinterLike;
 
 const require = createRequire(import.meta.url);
-const PdfPrinter = (require('pdfmake/js/Printer.js') as { default: PdfPrinterCtor }).default;
+const PdfmakeDocument = (require('pdfmake/js/PDFDocument.js') as { default: PdfmakeDocumentClass }).default;
+const SVGMeasure = (require('pdfmake/js/SVGMeasure.js') as { default: new () => object }).default;
+const { normalizePageSize, normalizePageMargin } = require('pdfmake/js/PageSize.js') as {
+  normalizePageSize(pageSize: unknown, orientation: unknown): PageSize;
+  normalizePageMargin(margin: unknown): object;
+};
+const { tableLayouts } = require('pdfmake/js/tableLayouts.js') as { tableLayouts: object };
+const { convertToDynamicContent } = require('pdfmake/js/helpers/tools.js') as { convertToDynamicContent(content: unknown): unknown };
+
+/*
+ * Font programs (binary glyph outlines, ~34 KB for a 10-line quotation) gain only 1% from
+ * pdfkit's zlib level 6 over level 1, which is ~30% faster; page content keeps level 6 (text
+ * operators compress much better there).
+ */
+const FONT_PROGRAM_LEVEL = 1;
 
 // ---------------------------------------------------------------------------
-// Fonts: loaded once per process.
-
-export const QUOTATION_FONT_FAMILY = 'PorticoDejaVuSans';
-const FONT_FAMILY = QUOTATION_FONT_FAMILY;
-const FONT_FILES = {
-  normal: 'DejaVuSans.ttf',
-  bold: 'DejaVuSans-Bold.ttf',
-  italics: 'DejaVuSans-Oblique.ttf',
-  bolditalics: 'DejaVuSans-BoldOblique.ttf',
-} as const;
-
-function loadFontFiles(): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const file of Object.values(FONT_FILES)) {
-    const path = fileURLToPath(import.meta.resolve(`dejavu-fonts-ttf/ttf/${file}`));
-    files.set(`portico-fonts/${file}`, readFileSync(path));
-  }
-  return files;
-}
-
-let fontStore: Map<string, Buffer> | undefined;
-
-function getFontStore(): Map<string, Buffer> {
-  return (fontStore ??= loadFontFiles());
-}
-
-/*
- * Shared parsed fonts.
- *
- * pdfkit parses every TTF again for each document (fontkit.create, then the
- * first layout decodes cmap/GSUB/GPOS/hmtx: ~10 ms per DejaVu face), and
- * fontkit's subsetter re-decodes every used glyph outline at the end of each
- * document. We do that work once per process and keep only *pure data*
- * shared:
- *
- * - the fontkit font object of each face ("base"), whose decoded tables
- *   (cmap, GSUB, GPOS, hmtx, loca, ...) never change;
- * - decoded glyph outlines by glyph id (what TTFSubset#_addGlyph needs);
- *
- * while everything fontkit and pdfkit keep *per document* stays per document:
- * every document gets a "view" of the base (Object.create(base)) with its own
- * glyph-object cache and its own layout engine, and its own pdfkit
- * EmbeddedFont (subset, widths, ToUnicode, layout cache, PDF refs). This
- * matters: fontkit glyph objects remember the code points they were first
- * created with, and those end up in the ToUnicode map, so sharing glyph
- * objects between documents would make text extraction (and the bytes)
- * depend on what the process rendered before. With views, a render is
- * byte-identical to plain pdfmake's (checked by the tests).
- *
- * Mechanism: pdfmake's PDFDocument#provideFont is wrapped once per process;
- * the wrapper only acts for documents whose virtual file system carries our
- * provider symbol (i.e. documents created by this module) and defers to the
- * original implementation for everybody else.
- */
-type FontType = keyof typeof FONT_FILES;
-
-interface FontkitGlyphLike {
-  _decode(): unknown;
-}
-
-interface FontkitFontLike {
-  getGlyph(glyph: number, characters?: number[]): FontkitGlyphLike;
-  layout(text: string): unknown;
-  characterSet: number[];
-  _cmapProcessor: { lookup(codePoint: number): number };
-  _layoutEngine: object;
-  _variationProcessor?: unknown;
-}
-
-/** pdfkit's EmbeddedFont (the parts we use). */
-interface EmbeddedFontInstance {
-  layoutCache?: Record<string, GlyphRunLike>;
-  layoutRun(text: string): GlyphRunLike;
-  layoutCached(text: string): GlyphRunLike;
-}
-
-/** What pdfkit reads from a (scaled) fontkit GlyphRun. */
-interface GlyphRunLike {
-  glyphs: Array<FontkitGlyphLike & { id: number }>;
-  positions: object[];
-  advanceWidth: number;
-}
-
-interface EmbeddedFontLike {
-  /** The parsed fontkit font. */
-  font: FontkitFontLike;
-  constructor: new (document: unknown, fontkitFont: unknown, id: string) => unknown;
-}
-
-interface PdfmakeDocumentInternals {
-  virtualfs: unknown;
-  fontCache: Record<string, Partial<Record<FontType, unknown>>>;
-  _fontCount: number;
-  _fontFamilies: Record<string, unknown>;
-  getFontType(bold: boolean, italics: boolean): FontType;
-  font(src: Uint8Array): { _font: EmbeddedFontLike };
-}
-
-type ProvideFont = (this: PdfmakeDocumentInternals, familyName: string, bold: boolean, italics: boolean) => unknown;
-
-interface PdfmakeDocumentClass {
-  new (
-    fonts: object,
-    images: object,
-    patterns: object,
-    attachments: object,
-    options: object,
-    virtualfs?: unknown,
-  ): PdfmakeDocumentInternals;
-  prototype: { provideFont: ProvideFont };
-}
-
-const SHARED_FONT_PROVIDER = Symbol.for('portico.quotation-pdf.shared-font-provider');
-const PROVIDE_FONT_WRAPPED = Symbol.for('portico.quotation-pdf.provide-font-wrapped');
-
-type SharedFontProvider = (doc: PdfmakeDocumentInternals, familyName: string, bold: boolean, italics: boolean) => unknown;
-
-const PdfmakeDocument = (require('pdfmake/js/PDFDocument.js') as { default: PdfmakeDocumentClass }).default;
-
-interface SharedFace {
-  EmbeddedFont: EmbeddedFontLike['constructor'];
-  LayoutEngine: new (font: FontkitFontLike) => object;
-  base: FontkitFontLike;
-  /** Code points whose shaping can be replayed (see cachedLayout). */
-  replayable: Set<number>;
-  shapes: Map<string, ShapeRecipe>;
-}
-
-let sharedFonts: Map<FontType, SharedFace> | undefined;
-
-function loadSharedFonts(): Map<FontType, SharedFace> {
-  const store = getFontStore();
-  // A throw-away pdfkit document is used only to let pdfkit parse each face
-  // and to obtain its (non-exported) EmbeddedFont class.
-  const probe = new PdfmakeDocument({}, {}, {}, {}, { autoFirstPage: false, font: null, compress: true });
-  const fonts = new Map<FontType, SharedFace>();
-  for (const [type, file] of Object.entries(FONT_FILES) as Array<[FontType, string]>) {
-    const buffer = store.get(`portico-fonts/${file}`);
-    if (buffer === undefined) throw new Error(`font file not loaded: ${file}`);
-    const embedded = probe.font(buffer)._font;
-    const base = embedded.font;
-    // Decode the layout tables now rather than during the first render.
-    base.layout('Quotation 0123456789 ,.%€ ČĆŠŽĐ čćšžđ ß äöü m²');
-    shareGlyphOutlines(base);
-    fonts.set(type, {
-      EmbeddedFont: embedded.constructor,
-      LayoutEngine: base._layoutEngine.constructor as SharedFace['LayoutEngine'],
-      base,
-      replayable: replayableCodePoints(base),
-      shapes: new Map(),
-    });
-  }
-  return fonts;
-}
-
-/*
- * fontkit's TrueType subsetter decodes the outline of every used glyph for
- * each document (TTFSubset#_addGlyph -> glyph._decode(), to find composite
- * components): ~25% of a 10-line render. For static (non-variable) fonts the
- * decoded outline is a pure function of the glyph id and is only read, so
- * glyph objects created through the base or any view get a _decode memoised
- * by glyph id.
- */
-function shareGlyphOutlines(base: FontkitFontLike): void {
-  const isStatic = !base._variationProcessor; // variable fonts transform points per instance
-  const decoded = new Map<number, unknown>();
-  const getGlyph = base.getGlyph;
-  Object.defineProperty(base, 'getGlyph', {
-    configurable: true,
-    writable: true,
-    value: function getGlyphWithSharedOutline(this: FontkitFontLike, id: number, characters?: number[]): FontkitGlyphLike {
-      recordedGlyphCalls?.push([id, characters === undefined ? undefined : [...characters]]);
-      const glyph = getGlyph.call(this, id, characters);
-      if (!isStatic) return glyph;
-      if (glyph !== null && !Object.prototype.hasOwnProperty.call(glyph, '_decode')) {
-        const decode = glyph._decode;
-        Object.defineProperty(glyph, '_decode', {
-          configurable: true,
-          writable: true,
-          value: function decodeShared(this: FontkitGlyphLike): unknown {
-            if (!decoded.has(id)) decoded.set(id, decode.call(this));
-            return decoded.get(id);
-          },
-        });
-      }
-      return glyph;
-    },
-  });
-}
-
-/*
- * Shared shaping cache. Shaping a word (fontkit GSUB/GPOS) is the largest
- * per-document cost left (~30% of a 10-line render) and the same words recur
- * in every quotation (labels, units, amounts, product names). For a word
- * whose characters each map to their own glyph (no two code points share a
- * glyph, none maps to .notdef, no default-ignorable characters), fontkit's
- * result is a pure function of the word: the glyph ids, the positions, and
- * the sequence of getGlyph(id, codePoints) calls it makes (which is what
- * creates glyph objects and fixes their code points for ToUnicode). We record
- * that once per process and replay it in later documents: the same getGlyph
- * calls against the document's view, then the recorded ids and positions.
- * The view therefore ends up in exactly the state a fresh layout would leave
- * (the tests compare whole documents with plain pdfmake, byte for byte).
- * Other words are shaped normally. Positions are shared read-only, as pdfkit
- * already does within one document.
- */
-interface ShapeRecipe {
-  calls: Array<[number, number[] | undefined]>;
-  ids: number[];
-  positions: object[];
-  advanceWidth: number;
-}
-
-const SHAPE_CACHE_MAX_WORDS = 50_000;
-let recordedGlyphCalls: Array<[number, number[] | undefined]> | null = null;
-
-/** fontkit's LayoutEngine#isDefaultIgnorable, as ranges. */
-function isDefaultIgnorable(cp: number): boolean {
-  return (
-    cp === 0x00ad || cp === 0x034f || cp === 0x061c || (cp >= 0x115f && cp <= 0x1160) || (cp >= 0x17b4 && cp <= 0x17b5) ||
-    (cp >= 0x180b && cp <= 0x180e) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
-    (cp >= 0x2060 && cp <= 0x206f) || cp === 0x3164 || (cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0xfeff || cp === 0xffa0 ||
-    (cp >= 0x1bca0 && cp <= 0x1bca3) || (cp >= 0x1d173 && cp <= 0x1d17a) || (cp >= 0xe0000 && cp <= 0xe0fff)
-  );
-}
-
-function replayableCodePoints(base: FontkitFontLike): Set<number> {
-  const byGlyph = new Map<number, number[]>();
-  for (const cp of base.characterSet) {
-    const gid = base._cmapProcessor.lookup(cp);
-    const list = byGlyph.get(gid);
-    if (list === undefined) byGlyph.set(gid, [cp]);
-    else list.push(cp);
-  }
-  const replayable = new Set<number>();
-  for (const [gid, cps] of byGlyph) {
-    const cp = cps[0];
-    if (gid !== 0 && cps.length === 1 && cp !== undefined && !isDefaultIgnorable(cp)) replayable.add(cp);
-  }
-  return replayable;
-}
-
-function isReplayable(face: SharedFace, text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const cp = text.codePointAt(i) ?? 0;
-    if (cp > 0xffff) i++;
-    if (!face.replayable.has(cp)) return false;
-  }
-  return true;
-}
-
-/** Replacement for pdfkit's EmbeddedFont#layoutCached (per-document cache first). */
-function cachedLayout(face: SharedFace, view: FontkitFontLike, font: EmbeddedFontInstance, cache: Record<string, GlyphRunLike>, text: string): GlyphRunLike {
-  const cached = cache[text];
-  if (cached !== undefined) return cached;
-  let run: GlyphRunLike;
-  const recipe = face.shapes.get(text);
-  if (recipe !== undefined) {
-    for (const [id, characters] of recipe.calls) view.getGlyph(id, characters);
-    run = {
-      glyphs: recipe.ids.map((id) => view.getGlyph(id) as GlyphRunLike['glyphs'][number]),
-      positions: recipe.positions,
-      advanceWidth: recipe.advanceWidth,
-    };
-  } else if (!isReplayable(face, text)) {
-    run = font.layoutRun(text);
-  } else {
-    const calls: ShapeRecipe['calls'] = [];
-    recordedGlyphCalls = calls;
-    try {
-      run = font.layoutRun(text);
-    } finally {
-      recordedGlyphCalls = null;
-    }
-    if (face.shapes.size >= SHAPE_CACHE_MAX_WORDS) face.shapes.clear();
-    face.shapes.set(text, { calls, ids: run.glyphs.map((g) => g.id), positions: run.positions, advanceWidth: run.advanceWidth });
-  }
-  cache[text] = run;
-  return run;
-}
-
-/** A per-document view: shared tables, own glyph objects and layout engine. */
-function documentView(face: SharedFace): FontkitFontLike {
-  const view = Object.create(face.base) as FontkitFontLike & { _glyphs: Record<number, unknown> };
-  view._glyphs = {};
-  Object.defineProperty(view, '_layoutEngine', { configurable: true, writable: true, value: new face.LayoutEngine(view) });
-  return view;
-}
-
-const provideSharedFont: SharedFontProvider = (doc, familyName, bold, italics) => {
-  const type = doc.getFontType(bold, italics);
-  if (familyName !== FONT_FAMILY) {
-    throw new Error(`Font '${familyName}' in style '${type}' is not available for quotation PDFs.`);
-  }
-  const cache = (doc.fontCache[familyName] ??= {});
-  let font = cache[type];
-  if (font === undefined) {
-    const face = (sharedFonts ??= loadSharedFonts()).get(type);
-    if (face === undefined) throw new Error(`font style not loaded: ${type}`);
-    // Same bookkeeping as pdfkit's PDFDocument#font(): sequential ids (which
-    // also make the subset tag deterministic) and registration in
-    // _fontFamilies so that end() embeds the subset.
-    const id = `F${++doc._fontCount}`;
-    const view = documentView(face);
-    const embedded = new face.EmbeddedFont(doc, view, id) as EmbeddedFontInstance;
-    const runs = embedded.layoutCache;
-    if (runs !== undefined) embedded.layoutCached = (text) => cachedLayout(face, view, embedded, runs, text);
-    font = embedded;
-    doc._fontFamilies[`${FONT_FAMILY}-${type}`] = font;
-    cache[type] = font;
-  }
-  return font;
-};
-
-function installSharedFontProvider(): void {
-  sharedFonts ??= loadSharedFonts();
-  const proto = PdfmakeDocument.prototype as PdfmakeDocumentClass['prototype'] & { [PROVIDE_FONT_WRAPPED]?: true };
-  if (proto[PROVIDE_FONT_WRAPPED]) return;
-  const original = proto.provideFont;
-  proto.provideFont = function provideFont(familyName, bold, italics) {
-    const vfs = this.virtualfs as { [SHARED_FONT_PROVIDER]?: SharedFontProvider } | null | undefined;
-    const provider = vfs?.[SHARED_FONT_PROVIDER];
-    return typeof provider === 'function'
-      ? provider(this, familyName, bold, italics)
-      : original.call(this, familyName, bold, italics);
-  };
-  Object.defineProperty(proto, PROVIDE_FONT_WRAPPED, { value: true });
-}
 
 /**
- * Read-only in-memory file system holding only our font files (pdfmake
- * would otherwise look font names up on the real file system); it also
- * carries the shared-font provider.
+ * A pdfmake document whose fonts are the shared DejaVu faces and whose output is collected
+ * synchronously (pdfkit writes the whole file inside end()).
  */
-const fontFs: VirtualFs & { [SHARED_FONT_PROVIDER]: SharedFontProvider } = {
-  existsSync(filename) {
-    return typeof filename === 'string' && getFontStore().has(filename);
-  },
-  readFileSync(filename) {
-    const buffer = getFontStore().get(filename);
-    if (buffer === undefined) throw new Error(`font file not available: ${String(filename)}`);
-    return buffer;
-  },
-  [SHARED_FONT_PROVIDER]: provideSharedFont,
-};
+class QuotationPdfDocument extends PdfmakeDocument {
+  // pdfkit already writes the file header from its constructor, before field initialisers
+  // would run: hence `declare` and lazy creation in _write.
+  declare chunks: Array<string | Uint8Array> | undefined;
 
-/** No remote resources are ever fetched while rendering a quotation. */
-const noUrlResolver: UrlResolverLike = {
-  resolve(url) {
-    if (/^https?:\/\//i.test(url)) throw new Error(`remote resources are not allowed in quotation PDFs: ${url}`);
-    return Promise.resolve();
-  },
-  resolved() {
-    return Promise.resolve();
-  },
-};
+  provideFont(familyName: string, bold: boolean, italics: boolean): DocumentFont {
+    const type = this.getFontType(bold, italics);
+    if (familyName !== QUOTATION_FONT_FAMILY) {
+      throw new Error(`Font '${familyName}' in style '${type}' is not available for quotation PDFs.`);
+    }
+    const cache = (this.fontCache[familyName] ??= {});
+    let font = cache[type];
+    if (font === undefined) {
+      // Same bookkeeping as pdfkit's PDFDocument#font(): sequential ids (which also make the
+      // subset tag deterministic) and registration in _fontFamilies, so that end() embeds the
+      // subset of every font that was used on a page.
+      font = createDocumentFont(this, type, `F${++this._fontCount}`);
+      this._fontFamilies[`${QUOTATION_FONT_FAMILY}-${type}`] = font;
+      cache[type] = font;
+    }
+    return font;
+  }
+
+  /** pdfkit's PDFDocument#ref; font programs are deflated at FONT_PROGRAM_LEVEL. */
+  override ref(data?: object): PdfReference {
+    const ref = super.ref(data);
+    const finalize = ref.finalize;
+    ref.finalize = () => {
+      const raw = ref.buffer.length === 1 ? ref.buffer[0] : undefined;
+      if (ref.compress && raw !== undefined && isFontProgram(raw)) {
+        // write() has already set /Filter /FlateDecode; pdfkit then writes the buffer as it is.
+        ref.buffer = [deflateSync(raw, { level: FONT_PROGRAM_LEVEL })];
+        ref.compress = false;
+      }
+      finalize.call(ref);
+    };
+    return ref;
+  }
+
+  /**
+   * pdfkit's PDFDocument#_write (strings are binary strings, one byte per character, followed
+   * by a newline), without the stream; bytes() joins everything once.
+   */
+  _write(data: string | Uint8Array): void {
+    const chunk = typeof data === 'string' ? `${data}\n` : data;
+    (this.chunks ??= []).push(chunk);
+    this._offset += chunk.length;
+  }
+
+  /**
+   * pdfkit ends its Readable stream with push(null) from end(); nobody reads this document as a
+   * stream, and the scheduled end-of-stream tick would keep the whole document alive until the
+   * event loop turns (a loop of awaited renders never lets it).
+   */
+  push(): boolean {
+    return false;
+  }
+
+  /** The finished file (after end()). */
+  bytes(): Buffer {
+    const out = Buffer.allocUnsafe(this._offset);
+    let at = 0;
+    for (const chunk of this.chunks ?? []) {
+      if (typeof chunk === 'string') at += out.write(chunk, at, 'latin1');
+      else {
+        out.set(chunk, at);
+        at += chunk.length;
+      }
+    }
+    if (at !== out.length) throw new Error('PDF length mismatch');
+    return out;
+  }
+}
+
+/** pdfmake's createMetadata: the info dictionary with PDF key names. */
+function metadata(info: TDocumentDefinitions['info']): Record<string, unknown> {
+  const standard = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer', 'CreationDate', 'ModDate', 'Trapped'];
+  const out: Record<string, unknown> = { Producer: 'pdfmake', Creator: 'pdfmake' };
+  for (const [key, value] of Object.entries(info ?? {})) {
+    if (!value) continue;
+    const capitalised = key.charAt(0).toUpperCase() + key.slice(1);
+    out[standard.includes(capitalised) ? capitalised : key.replace(/\s+/g, '')] = value;
+  }
+  return out;
+}
+
+let fontsLoaded = false;
+
+function loadFonts(): void {
+  if (fontsLoaded) return;
+  // A throw-away document lets pdfkit parse each face (and hands us its EmbeddedFont class).
+  loadSharedFaces(new PdfmakeDocument({}, {}, {}, {}, { autoFirstPage: false, font: null, compress: true }));
+  fontsLoaded = true;
+}
 
 const denyLocalFiles = (): boolean => false;
 
-let printer: PdfPrinterLike | undefined;
-
-export function getPrinter(): PdfPrinterLike {
-  if (printer === undefined) {
-    installSharedFontProvider();
-    // Printer#resolveUrls rewrites descriptor entries in place (to the same
-    // strings); keep a private object so nobody else sees that.
-    const fonts: FontDescriptors = {
-      [FONT_FAMILY]: {
-        normal: `portico-fonts/${FONT_FILES.normal}`,
-        bold: `portico-fonts/${FONT_FILES.bold}`,
-        italics: `portico-fonts/${FONT_FILES.italics}`,
-        bolditalics: `portico-fonts/${FONT_FILES.bolditalics}`,
-      },
-    };
-    // Safe to share: createPdfKitDocument stores the pdfkit document on the
-    // printer only after its single await, and the layout + rendering that
-    // follows is synchronous, so concurrent renders cannot interleave there.
-    printer = new PdfPrinter(fonts, fontFs, noUrlResolver, denyLocalFiles);
+/** Lays out and writes a document definition; synchronous CPU work. */
+export function printPdf(definition: TDocumentDefinitions): Buffer {
+  loadFonts();
+  if (definition.images || definition.attachments || definition.files || definition.patterns) {
+    throw new Error('images, attachments and patterns are not supported in quotation PDFs');
   }
-  return printer;
+  const pageSize = normalizePageSize(definition.pageSize, definition.pageOrientation);
+  const doc = new QuotationPdfDocument({}, {}, {}, {}, {
+    size: [pageSize.width, pageSize.height],
+    pdfVersion: definition.version ?? '1.3',
+    tagged: false,
+    displayTitle: definition.displayTitle ?? false,
+    compress: definition.compress ?? true,
+    lang: definition.language,
+    fontLayoutCache: true,
+    bufferPages: false,
+    autoFirstPage: false,
+    info: metadata(definition.info),
+    font: null,
+  }, null, denyLocalFiles);
+  const builder = new QuotationLayoutBuilder(pageSize, normalizePageMargin(definition.pageMargins ?? 40), new SVGMeasure());
+  builder.registerTableLayouts(tableLayouts);
+  const dynamic = (content: unknown): unknown => (content && typeof content !== 'function' ? convertToDynamicContent(content) : content);
+  const pages = builder.layoutDocument(
+    definition.content,
+    doc,
+    definition.styles ?? {},
+    definition.defaultStyle ?? { fontSize: 12, font: 'Roboto' },
+    definition.background,
+    dynamic(definition.header),
+    dynamic(definition.footer),
+    definition.watermark,
+    definition.pageBreakBefore,
+  );
+  renderPages(doc, pages);
+  doc.end();
+  return doc.bytes();
 }
 
-/** Loads fonts and the printer eagerly (e.g. at service start-up). */
+/** Loads the fonts eagerly (e.g. at service start-up) so the first render does not pay for it. */
 export function warmUpQuotationPdf(): void {
-  getPrinter();
+  loadFonts();
 }

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { PDFDocument } from 'pdf-lib';
+import { inflateSync } from 'node:zlib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, type PDFRef } from 'pdf-lib';
 import pdfmake from 'pdfmake';
 import type { QuotationDocument } from './quotation-document.ts';
 import { buildQuotationDocDefinition, QUOTATION_FONT_FAMILY, renderQuotationPdf } from './render-quotation-pdf.ts';
@@ -266,9 +267,67 @@ test('rendering is deterministic (same bytes across renders and processes)', asy
   assert.ok(!other.equals(first));
 });
 
-test('the shared-font fast path gives the same bytes as plain pdfmake', async () => {
-  // Reference: pdfmake's public API, fonts given as file paths, so pdfkit
-  // parses and subsets every face from scratch for this document.
+/** Each page rasterised (grey, 100 dpi): what a reader sees. */
+async function pagePixels(path: string, pages: number): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for (let page = 1; page <= pages; page++) {
+    const { stdout } = await execFile('pdftoppm', ['-r', '100', '-gray', '-f', String(page), '-l', String(page), path], {
+      encoding: 'buffer',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    out.push(stdout);
+  }
+  return out;
+}
+
+function differingBytes(a: Buffer, b: Buffer): number {
+  if (a.length !== b.length) return Math.max(a.length, b.length);
+  let count = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) count++;
+  return count;
+}
+
+/** Every word with its box (pdftotext -bbox), in reading position order. */
+async function wordBoxes(path: string): Promise<Array<{ text: string; box: number[] }>> {
+  const { stdout } = await execFile('pdftotext', ['-bbox', '-enc', 'UTF-8', path, '-'], { maxBuffer: 64 * 1024 * 1024 });
+  const words = [...stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)<\/word>/g)].map((m) => ({
+    text: m[5]!,
+    box: [m[1], m[2], m[3], m[4]].map(Number),
+  }));
+  return words.sort((a, b) => a.box[1]! - b.box[1]! || a.box[0]! - b.box[0]! || (a.text < b.text ? -1 : 1));
+}
+
+/**
+ * The embedded fonts, decoded: per font name the font program, and per Type0 font its widths
+ * and ToUnicode map (what text extraction uses).
+ */
+async function embeddedFonts(bytes: Buffer): Promise<Map<string, string>> {
+  const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
+  const { context } = pdf;
+  const decoded = (ref: unknown): string => {
+    const stream = context.lookup(ref as PDFRef);
+    assert.ok(stream instanceof PDFRawStream);
+    return inflateSync(stream.contents).toString('latin1');
+  };
+  const fonts = new Map<string, string>();
+  for (const [, object] of context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict)) continue;
+    const fontFile = object.get(PDFName.of('FontFile2'));
+    if (fontFile !== undefined) fonts.set(`program ${String(object.get(PDFName.of('FontName')))}`, decoded(fontFile));
+    if (String(object.get(PDFName.of('Subtype'))) === '/Type0') {
+      const name = String(object.get(PDFName.of('BaseFont')));
+      fonts.set(`ToUnicode ${name}`, decoded(object.get(PDFName.of('ToUnicode'))));
+      const descendant = context.lookup((object.get(PDFName.of('DescendantFonts')) as PDFArray).get(0), PDFDict);
+      fonts.set(`W ${name}`, String(descendant.get(PDFName.of('W'))));
+    }
+  }
+  return fonts;
+}
+
+test('looks like plain pdfmake: same pages, text, word positions, pixels and font subsets', async () => {
+  // Reference: pdfmake's public API, fonts given as file paths, so pdfkit parses, shapes and
+  // subsets every face from scratch for each document, and pdfmake's own renderer draws it.
+  // Our content streams are written differently (fewer operators), hence no byte comparison.
   const font = (file: string): string => fileURLToPath(import.meta.resolve(`dejavu-fonts-ttf/ttf/${file}`));
   pdfmake.setFonts({
     [QUOTATION_FONT_FAMILY]: {
@@ -280,18 +339,50 @@ test('the shared-font fast path gives the same bytes as plain pdfmake', async ()
   });
   pdfmake.setUrlAccessPolicy(() => false);
   pdfmake.setLocalAccessPolicy((path) => path.includes('dejavu-fonts-ttf'));
-  // In sequence, so that earlier documents could leak state into later ones:
-  // e.g. bold "Š" (a composite glyph built from "S") before a bold "S".
+  // In sequence, so that earlier documents could leak state into later ones: e.g. bold "Š" (a
+  // composite glyph built from "S") before a bold "S". Combining marks (positioned glyphs) and
+  // kerned pairs ("AV", "Wa") take the renderer's less common paths.
   const sequence = [
     quotation(),
     quotation({ customer: { name: 'Second Šimić', email: null, phone: null }, number: 'Q-ZG1-2026-00044' }),
     manyLines(60),
     quotation({ locale: 'de-DE', timezone: 'Europe/Berlin', company: { name: 'Straße & Söhne GmbH', address: null, taxId: null } }),
+    quotation({ number: 'Q-ZG1-2026-00045', note: 'Zac\u030Cin, A\u0301gota, E\u0308\u0301 e\u0301\u0323 — AVATAR Wa Tj To', customer: { name: 'Ðuro Šimic\u0301', email: null, phone: null } }),
+    // Glyphs DejaVu lacks (.notdef, whose width pdfkit writes unscaled), right-to-left scripts,
+    // tabs, soft hyphens, zero-width spaces and leading spaces.
+    quotation({
+      number: 'Q-ZG1-2026-00046',
+      note: '漢字かな 😀👍 עברית טקסט العربية نص\tTab a\u00ADb zero\u200Bwidth Ελληνικά Русский',
+      customer: { name: '  Leading 漢 spaces', email: null, phone: null },
+      template: { header: null, footer: null, paymentInstructions: '\tIBAN  HR12 1001 0051 8630 0016 0' },
+    }),
   ];
   for (const doc of sequence) {
     const ours = await renderQuotationPdf(doc);
     const reference = await pdfmake.createPdf(buildQuotationDocDefinition(doc)).getBuffer();
-    assert.ok(ours.equals(reference), `fast path differs from pdfmake for ${doc.number} (${ours.length} vs ${reference.length} bytes)`);
+    const [oursPath, referencePath] = [await toFile(ours), await toFile(reference)];
+    await assertQpdfClean(oursPath);
+    const pages = await pageCount(oursPath);
+    assert.equal(pages, await pageCount(referencePath), `page count differs for ${doc.number}`);
+    assert.equal(await pdfText(oursPath), await pdfText(referencePath), `text differs for ${doc.number}`);
+    // Every word in the same place. Ours places the words of a line by their advances rather
+    // than each with its own text matrix, so positions agree to ~1e-6 pt, not bit for bit.
+    const [oursWords, referenceWords] = [await wordBoxes(oursPath), await wordBoxes(referencePath)];
+    assert.equal(oursWords.length, referenceWords.length, `word count differs for ${doc.number}`);
+    oursWords.forEach((word, i) => {
+      const expected = referenceWords[i]!;
+      assert.equal(word.text, expected.text, `word ${i} of ${doc.number}`);
+      for (let k = 0; k < 4; k++) {
+        assert.ok(Math.abs(word.box[k]! - expected.box[k]!) < 0.001, `${JSON.stringify(word)} is not where pdfmake puts it: ${JSON.stringify(expected)}`);
+      }
+    });
+    // Same pixels; a glyph whose origin falls exactly on a half pixel may round either way.
+    const [oursPixels, referencePixels] = [await pagePixels(oursPath, pages), await pagePixels(referencePath, pages)];
+    for (let page = 0; page < pages; page++) {
+      const differing = differingBytes(oursPixels[page]!, referencePixels[page]!);
+      assert.ok(differing <= 40, `page ${page + 1} of ${doc.number} looks different from pdfmake's (${differing} pixels)`);
+    }
+    assert.deepEqual(await embeddedFonts(ours), await embeddedFonts(reference), `embedded fonts differ for ${doc.number}`);
   }
   const second = await pdfText(await toFile(await renderQuotationPdf(sequence[1]!)));
   assert.ok(second.includes('Second Šimić'), 'text extraction must not depend on earlier renders');
