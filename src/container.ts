@@ -12,8 +12,7 @@ import { createDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createStore, type Store } from './db/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
-import { createApiKeysService, createCredentialCache, CREDENTIALS_CHANNEL } from './modules/api-keys/index.ts';
-import { listenPg, type PgListener } from './db/pg-listener.ts';
+import { createApiKeysService, createKeyCacheWithRevocations } from './modules/api-keys/index.ts';
 import { createInquiriesService, startInquiryWriterThread } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
@@ -47,30 +46,19 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   // On PostgreSQL a key read is a round trip per request, so verified keys are cached and
   // revocations evict them everywhere through NOTIFY. SQLite reads a key in microseconds and sees
   // other processes' revocations at once, so it reads every time.
-  let revocations: PgListener | null = null;
-  const keyCache = database.pool ? createCredentialCache({ ttlMs: 60_000, maxEntries: 10_000 }) : null;
+  const keyCache = database.pool ? createKeyCacheWithRevocations(database.pool, logger) : null;
   const apiKeys = createApiKeysService({
     repository: store.repos.apiKeys, clock, newId,
     locationExists: (c, l) => companies.locationExists(c, l),
     userExists: (c, u) => companies.userExists(c, u),
-    ...(keyCache && database.pool ? {
-      cache: {
-        keys: keyCache,
-        watchRevocations: () => {
-          revocations ??= listenPg(database.pool!, CREDENTIALS_CHANNEL, {
-            onNotify: (id) => keyCache.forget(id),
-            onListening: () => keyCache.setTrusted(true),
-            onLost: () => keyCache.setTrusted(false),
-          }, logger);
-        },
-      },
-    } : {}),
+    ...(keyCache ? { cache: keyCache } : {}),
   });
   const notifications = createNotificationsService({ store, clock, newId });
+  // A second connection needs a file; an in-memory database exists only on this one.
+  const inquiryWriter = database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? startInquiryWriterThread(database.url, logger) : null;
   const inquiries = createInquiriesService({
     store, clock, newId, emailEnabled: config.smtpUrl !== null, onEmailQueued: () => emailSender?.wake(),
-    // A second connection needs a file; an in-memory database exists only on this one.
-    writerThread: database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? startInquiryWriterThread(database.url) : null,
+    writerThread: inquiryWriter,
   });
   const idempotency = createIdempotencyService({ store, clock });
   const catalog = createCatalogService({ store, datasheets });
@@ -99,7 +87,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let workersRunning = false;
   let purgeTimer: NodeJS.Timeout | null = null;
   const container = {
-    config, clock, newId, logger, database, store,
+    config, clock, newId, logger, database, store, inquiryWriter,
     companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, quotations, orders, endpoints,
     dispatcher, emailSender,
 
@@ -124,7 +112,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
       }
       mailTransport?.close();
       await inquiries.close();
-      await revocations?.stop();
+      await keyCache?.stop();
       await agent.close();
       await telegramAgent.close();
       await database.close();

@@ -5,7 +5,7 @@ import type { DB } from './schema.ts';
  * A Kysely query built and compiled once, then run with new values: building and compiling cost
  * more than SQLite takes to answer a primary-key read, so the hottest reads (one per request,
  * such as authentication) skip them. The query is written with `param(name)` where a value goes;
- * the SQL text stays the same, so the database's own statement cache applies as well.
+ * the SQL text stays the same, so SQLite's prepared-statement cache (sqlite-adapter.ts) applies too.
  */
 export function prepareQuery<P extends Record<string, unknown>, Row>(
   db: Kysely<DB>,

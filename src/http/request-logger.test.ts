@@ -13,7 +13,7 @@ function capture(level: string) {
 
 test('request logs carry the request id, and levels below the logger\'s are dropped', async () => {
   const { logger, lines } = capture('warn');
-  const app = Fastify({ loggerInstance: logger, childLoggerFactory: requestLogger, disableRequestLogging: true, genReqId: () => 'req-42' });
+  const app = Fastify({ loggerInstance: logger, childLoggerFactory: requestLogger, genReqId: () => 'req-42' });
   app.get('/', async (request) => {
     request.log.info('not written');
     request.log.warn({ extra: 1 }, 'written');
@@ -26,4 +26,16 @@ test('request logs carry the request id, and levels below the logger\'s are drop
   assert.deepEqual(lines.map((l) => [l.msg, l.reqId, l.level]), [['written', 'req-42', 40], ['from a child', 'req-42', 50]]);
   assert.equal(lines[0].extra, 1);
   assert.equal(lines[1].step, 'pricing');
+});
+
+test('a route\'s own log level applies to its requests', async () => {
+  const { logger, lines } = capture('warn');
+  const app = Fastify({ loggerInstance: logger, childLoggerFactory: requestLogger, genReqId: () => 'req-7' });
+  app.get('/verbose', { logLevel: 'debug' }, async (request) => {
+    request.log.debug('debug line');
+    return { ok: true };
+  });
+  await app.inject({ method: 'GET', url: '/verbose' });
+  await app.close();
+  assert.ok(lines.some((l) => l.msg === 'debug line' && l.reqId === 'req-7'), JSON.stringify(lines));
 });

@@ -18,7 +18,7 @@ class RequestLogger {
     this.#options = options;
   }
 
-  get level(): string { return this.#parent.level; }
+  get level(): string { return (this.#child ?? this.#parent).level; }
   set level(level: string) { this.#real().level = level; }
 
   #real(): Logger {
@@ -26,7 +26,7 @@ class RequestLogger {
   }
 
   #write(level: Level, args: unknown[]): void {
-    if (this.#parent.isLevelEnabled(level)) (this.#real()[level] as (...a: unknown[]) => void)(...args);
+    if ((this.#child ?? this.#parent).isLevelEnabled(level)) (this.#real()[level] as (...a: unknown[]) => void)(...args);
   }
 
   fatal(...args: unknown[]): void { this.#write('fatal', args); }
@@ -37,10 +37,12 @@ class RequestLogger {
   trace(...args: unknown[]): void { this.#write('trace', args); }
   silent(): void {}
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger { return this.#real().child(bindings, options); }
-  isLevelEnabled(level: string): boolean { return this.#parent.isLevelEnabled(level); }
+  isLevelEnabled(level: string): boolean { return (this.#child ?? this.#parent).isLevelEnabled(level); }
 }
 
 /** Fastify's `childLoggerFactory`; the app's logger is pino's. */
 export function requestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  // A route with its own log level needs a real child from the start.
+  if (options.level !== undefined) return logger.child(bindings, options);
   return new RequestLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }

@@ -94,6 +94,15 @@ describe('notifications and inquiry pages', () => {
     const responses = await Promise.all(sent.map((s, i) => reachOut(t.app, s.tenant.locations[i % 4 < 2 ? 0 : 1]!.apiKey, s.body)));
     const ids = responses.map((res) => { assert.equal(res.statusCode, 201, res.body); return res.json().data.id as string; });
     assert.equal(new Set(ids).size, 40);
+    // Straight from the tables: the API filters by company, so it would hide a cross-company row.
+    const rows = await t.c.database.db.selectFrom('notifications').innerJoin('users', 'users.id', 'notifications.user_id')
+      .select(['notifications.company_id as company', 'users.company_id as userCompany', 'notifications.subject_id as inquiry'])
+      .where('notifications.subject_id', 'in', ids).execute();
+    assert.equal(rows.length, 40 * 2, 'an admin and a support user per inquiry');
+    for (const row of rows) {
+      assert.equal(row.userCompany, row.company, 'recipients belong to the inquiry\'s company');
+      assert.equal(row.company, sent[ids.indexOf(row.inquiry!)]!.tenant.companyId);
+    }
     for (const tenant of [a, b]) {
       const mine = sent.flatMap((s, i) => (s.tenant === tenant ? [ids[i]!] : []));
       for (const role of ['admin', 'support'] as const) {

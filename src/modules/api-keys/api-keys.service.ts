@@ -77,7 +77,6 @@ export function createApiKeysService(deps: {
       deps.cache?.keys.forget(id);
     },
 
-
     /** Null for anything that is not a live key: callers answer all such cases with the same 401. */
     async authenticateApiKey(token: string): Promise<ApiCaller | null> {
       const parsed = parseCredential('apiKey', token);
@@ -86,10 +85,11 @@ export function createApiKeysService(deps: {
       let key = deps.cache?.keys.get(parsed.recordId, nowMs);
       if (!key) {
         deps.cache?.watchRevocations();
+        const seenVersion = deps.cache?.keys.version() ?? 0;
         const row = await repository.findApiKeyForAuthentication(parsed.recordId);
         if (!row || row.revoked_at !== null) return null;
         key = { companyId: row.company_id, locationId: row.location_id, apiKeyId: row.id, secretHash: row.secret_hash };
-        deps.cache?.keys.set(row.id, key, nowMs);
+        deps.cache?.keys.set(row.id, key, nowMs, seenVersion);
       }
       if (!secretMatches(parsed.secret, key.secretHash)) return null;
       await touch(key.apiKeyId, repository.touchApiKey);

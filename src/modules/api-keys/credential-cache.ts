@@ -15,7 +15,13 @@ export interface CachedKey {
 
 export interface CredentialCache {
   get(id: string, nowMs: number): CachedKey | undefined;
-  set(id: string, value: CachedKey, nowMs: number): void;
+  /** Changes with every invalidation; read it before reading the key from the database. */
+  version(): number;
+  /**
+   * Keeps a key read from the database, unless an invalidation happened since `seenVersion`
+   * (the read may have started before a revocation committed and returned the old row).
+   */
+  set(id: string, value: CachedKey, nowMs: number, seenVersion: number): void;
   forget(id: string): void;
   /** Turned on once invalidations can arrive; turning it off also empties it. */
   setTrusted(trusted: boolean): void;
@@ -24,6 +30,7 @@ export interface CredentialCache {
 export function createCredentialCache(options: { ttlMs: number; maxEntries: number }): CredentialCache {
   const entries = new Map<string, { value: CachedKey; expiresAt: number }>();
   let trusted = false;
+  let version = 0;
   return {
     get(id, nowMs) {
       if (!trusted) return undefined;
@@ -33,16 +40,19 @@ export function createCredentialCache(options: { ttlMs: number; maxEntries: numb
       entries.delete(id);
       return undefined;
     },
-    set(id, value, nowMs) {
-      if (!trusted) return;
+    version: () => version,
+    set(id, value, nowMs, seenVersion) {
+      if (!trusted || seenVersion !== version) return;
       // Oldest first out: Map keeps insertion order.
       if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
       entries.set(id, { value, expiresAt: nowMs + options.ttlMs });
     },
     forget(id) {
+      version++;
       entries.delete(id);
     },
     setTrusted(value) {
+      version++;
       trusted = value;
       entries.clear();
     },

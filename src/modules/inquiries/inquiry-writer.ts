@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../lib/logger.ts';
 import type { InquiryRow } from './inquiries.repository.ts';
 
 export interface InquiryWriterThread {
@@ -16,17 +17,22 @@ export interface InquiryWriterThread {
  * If the thread dies, its pending writes fail (the group commit retries them) and callers write
  * on their own thread from then on.
  */
-export function startInquiryWriterThread(databaseUrl: string): InquiryWriterThread {
+export function startInquiryWriterThread(databaseUrl: string, logger: Logger): InquiryWriterThread {
   const pending = new Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let dead: Error | null = null;
   let worker: Worker | null = null;
+  let closing = false;
 
   const fail = (error: Error) => {
+    if (!dead && !closing) logger.error({ err: error }, 'inquiry writer thread stopped; writing inquiries on the main thread from now on');
     dead ??= error;
     for (const waiter of pending.values()) waiter.reject(error);
     pending.clear();
+    worker?.unref();
   };
+  // The thread keeps the process alive only while it has work: a write or close in progress.
+  const busy = () => { if (pending.size > 0 || closing) worker?.ref(); else worker?.unref(); };
 
   // Started with the first write: CLI commands that never write an inquiry never pay for it.
   function thread(): Worker {
@@ -37,11 +43,10 @@ export function startInquiryWriterThread(databaseUrl: string): InquiryWriterThre
       pending.delete(message.id);
       if (message.error !== undefined) waiter?.reject(new Error(message.error));
       else waiter?.resolve(message.queuedEmails ?? 0);
+      busy();
     });
     worker.on('error', fail);
     worker.on('exit', () => fail(new Error('the inquiry writer thread stopped')));
-    // Not a reason to keep the process alive; close() ends it in order.
-    worker.unref();
     return worker;
   }
 
@@ -52,11 +57,14 @@ export function startInquiryWriterThread(databaseUrl: string): InquiryWriterThre
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         thread().postMessage({ id, rows, withEmail });
+        busy();
       });
     },
     failed: () => dead !== null,
     async close() {
       if (!worker || dead) return;
+      closing = true;
+      busy();
       const exited = new Promise((resolve) => worker!.once('exit', resolve));
       worker.postMessage('close');
       await exited;

@@ -6,7 +6,7 @@ export type NotificationRow = NotificationsTable;
 export type EmailMessageRow = EmailMessagesTable;
 
 // A batch of inquiries for a company with many support users makes many rows; one statement
-// binds at most 32 766 values on SQLite (65 535 on PostgreSQL), i.e. ~2 500 rows of 13 columns.
+// binds at most 32 766 values on SQLite (65 535 on PostgreSQL), i.e. ~2 700 rows of 12 columns.
 const ROWS_PER_STATEMENT = 1000;
 function* chunks<T>(rows: T[]): Generator<T[]> {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) yield rows.slice(i, i + ROWS_PER_STATEMENT);
