@@ -9,6 +9,7 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
   const container = await createContainer(config);
   const app = await buildApp(container);
   warmUpQuotationPdf(); // parse the fonts now, not during the first customer's quote
+  container.inquiryWriter?.warmUp(); // and start the SQLite writer thread before the first contact form
 
   let welcome: (() => void) | null = null;
   if (opts.demoIfEmpty) {

@@ -7,6 +7,8 @@ export interface InquiryWriterThread {
   write(rows: InquiryRow[], withEmail: boolean): Promise<number>;
   /** True once the thread has stopped unexpectedly. */
   failed(): boolean;
+  /** Starts the thread now (it loads its modules in ~¼ s) instead of with the first write. */
+  warmUp(): void;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export function startInquiryWriterThread(databaseUrl: string, logger: Logger): I
       });
     },
     failed: () => dead !== null,
+    warmUp: () => void thread(),
     async close() {
       if (!worker || dead) return;
       closing = true;
