@@ -49,6 +49,7 @@ export function startInquiryWriterThread(databaseUrl: string, logger: Logger): I
     });
     worker.on('error', fail);
     worker.on('exit', () => fail(new Error('the inquiry writer thread stopped')));
+    worker.unref(); // idle until given work
     return worker;
   }
 
