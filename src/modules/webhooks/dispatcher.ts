@@ -1,28 +1,52 @@
 import type { Dispatcher as HttpAgent } from 'undici';
 import type pg from 'pg';
-import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import { createPoller } from '../../lib/poller.ts';
 import type { Repositories, Store } from '../../db/store.ts';
-import { toCompany, type Company } from '../companies/index.ts';
 import type { NotificationsService } from '../notifications/index.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
-import { deliverHttp } from './channels/http-channel.ts';
-import { deliverTelegram, formatTelegramMessage, type NotificationFacts } from './channels/telegram-channel.ts';
-import { nextRetryDelay } from './retry-schedule.ts';
-import { OUTBOX_CHANNEL, type ClaimedDelivery, type EndpointRow } from './webhooks.repository.ts';
+import { ENDPOINT_GONE, decideRetry, finishedAttempt, planEndpointWork, type AttemptOutcome, type EndpointWork } from './attempt-outcome.ts';
+import { createTargets, type Target } from './delivery-targets.ts';
+import { applyEndpointWork } from './endpoint-work.ts';
+import { OUTBOX_CHANNEL, type ClaimedDelivery } from './webhooks.repository.ts';
 
-export const USER_AGENT = 'Portico-Webhooks/1.0 (+https://portico.dev/docs/webhooks)';
-const BATCH = 32;
-// Past this, an endpoint that never succeeded is switched off and its admins are told.
-const FAILING_LIMIT_MS = 5 * 86_400_000;
+/**
+ * The pipeline's window: deliveries one process has on the wire at once (each holds a lease, a
+ * timer and at most one connection), and how many slots must be free before it claims more
+ * (fewer, larger claims cost less per delivery). On PostgreSQL a claim is a round trip and a
+ * commit of a few milliseconds, so more stay on the wire meanwhile.
+ */
+const WINDOW = { sqlite: { inFlight: 128, claimAt: 64 }, postgres: { inFlight: 256, claimAt: 128 } } as const;
+// A claim also waits until CLAIM_SPACING_MS after the previous one: a claim costs a few hundred
+// microseconds whatever its size, so at thousands of commits a second one claim per wake-up
+// would cost more than the deliveries. It adds at most this much to a delivery's latency.
+const CLAIM_SPACING_MS = 2;
+/**
+ * Without a claim to ride along with, outcomes are recorded once this many wait, or
+ * RECORD_DELAY_MS after the first (while deliveries flow, claims come sooner than that, so
+ * recordings rarely need a commit of their own).
+ */
+const RECORD_AT = 64;
+const RECORD_DELAY_MS = 10;
+/** Without a wake-up, look for due work (retries, other instances' events, expired leases) at least this often. */
+const IDLE_POLL_MS = 1_000;
+// SQLite has no NOTIFY: a worker in its own process learns of the API's commits by looking.
+// `pragma data_version` costs microseconds, so look every 2 ms while busy; after 5 s without work
+// every 25 ms, so an idle worker does not spin.
+const SQLITE_POLL_MS = 2;
+const SQLITE_IDLE_POLL_MS = 25;
+const SQLITE_BUSY_WINDOW_MS = 5_000;
+/** Tries on the next turns of the event loop when SQLite's write lock is taken, before waiting 1, 2… 5 ms. */
+const BUSY_SPINS = 16;
+const NO_RETRY = { failedAt: null, retryAt: null } as const;
 
 export interface DispatcherLogger {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
+  /** pino's: skips building a log line per delivery when info is off. */
+  isLevelEnabled?(level: string): boolean;
 }
 
 export interface DispatcherOptions {
@@ -33,18 +57,12 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
-/** Where one endpoint's deliveries go, resolved once per batch. */
-interface Target {
-  endpoint: EndpointRow;
-  company: Company;
-  /** An Error when the stored secret cannot be decrypted (SECRETS_KEY changed): that endpoint fails, the queue goes on. */
-  secret: string | null | Error;
-}
-
 /**
- * The delivery engine: leases due deliveries, sends them, records every attempt, schedules
- * retries. Nothing is marked delivered without a 2xx; a crashed worker's lease runs out
- * (timeout + 5 s, so at most about a minute) and another worker takes the delivery again.
+ * The delivery engine, a pipeline: it leases due deliveries, keeps up to maxInFlight of them
+ * sending, claims more as slots free up (the next claim does not wait for a batch's slowest
+ * send), and records finished attempts in set-based batches. Nothing is marked delivered
+ * without a 2xx; a crashed worker's lease runs out (timeout + 10 s, at most a minute) and
+ * another worker takes the delivery again.
  */
 export function createDispatcher(deps: {
   store: Store;
@@ -62,175 +80,296 @@ export function createDispatcher(deps: {
 }) {
   const { store, clock, logger, options } = deps;
   const random = options.random ?? Math.random;
-  // A batch is recorded after its slowest send, and a Telegram migration sends twice: the lease
-  // covers two timeouts plus margin (WEBHOOK_TIMEOUT_MS is capped at 25 s to keep it <= 60 s).
+  const workerId = options.workerId;
+  // A Telegram migration sends twice: the lease covers two timeouts plus margin
+  // (WEBHOOK_TIMEOUT_MS is capped at 25 s to keep it <= 60 s).
   const leaseMs = Math.min(60_000, 2 * options.timeoutMs + 10_000);
+  const pollsDataVersion = store.engine === 'sqlite';
+  const { inFlight: maxInFlight, claimAt: claimAtRoom } = WINDOW[store.engine];
+  const logDeliveries = () => logger.isLevelEnabled?.('info') ?? true;
 
-  function openSecret(endpoint: EndpointRow): string | null | Error {
-    try {
-      return endpoint.secret_sealed ? deps.secretBox.open(endpoint.secret_sealed) : null;
-    } catch {
-      logger.error({ endpointId: endpoint.id }, 'webhook secret cannot be decrypted; was SECRETS_KEY changed?');
-      return new Error('the stored secret cannot be decrypted (SECRETS_KEY changed?)');
-    }
-  }
+  const targets = createTargets({
+    store, clock, newId: deps.newId, secretBox: deps.secretBox, agent: deps.agent, telegramAgent: deps.telegramAgent, logger,
+    timeoutMs: options.timeoutMs, telegramApiUrl: options.telegramApiUrl,
+  });
+  const { send } = targets;
 
-  async function send(endpoint: EndpointRow, delivery: ClaimedDelivery, company: Company, secret: string | null | Error): Promise<DeliveryResult> {
-    if (secret instanceof Error) return { ok: false, statusCode: null, durationMs: 0, error: secret.message, responseExcerpt: null, retryAfterMs: null, permanent: null };
-    if (endpoint.kind === 'http') {
-      return deliverHttp({
-        url: endpoint.url!, secret, eventId: delivery.event_id, timestampSeconds: Math.floor(clock.now().getTime() / 1000),
-        body: delivery.payload, timeoutMs: options.timeoutMs, agent: deps.agent, userAgent: USER_AGENT,
+  // ---- the pipeline -------------------------------------------------------------------------
+
+  let active = false; // started and not stopping: claims are allowed
+  let inFlight = 0;
+  let claiming = false; // never two claims at once
+  let recording = false; // never two recordings at once
+  let recordDue = false; // the first waiting outcome has waited RECORD_DELAY_MS
+  let woken = false; // a wake-up came during a claim: claim again after it
+  let drained = true; // the last claim found less than it asked for: wait for a wake-up or a poll
+  let pumpTimer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  let lastClaimStart = -Infinity; // performance.now()
+  let busyStreak = 0; // cycles in a row that found SQLite's write lock taken
+  let lastClaimAt = 0;
+  let lastWorkAt = 0;
+  let backoffUntil = 0;
+  let seenVersion = -1;
+  let pollTimer: NodeJS.Timeout | null = null;
+  let recordTimer: NodeJS.Timeout | null = null;
+  let finished: AttemptOutcome[] = [];
+  let quietWaiters: Array<() => void> = [];
+  // SQLite has one connection and one writer: recording and claiming share a transaction, so
+  // one commit (and one turn of the write lock) serves both. On PostgreSQL they run side by
+  // side on two connections, so a claim never waits for a recording's commit.
+  const overlap = store.engine === 'postgres';
+
+  /**
+   * Records `outcomes` (and what they mean for their endpoints) and/or leases up to `limit`
+   * more deliveries, in one transaction; the claimed deliveries start sending at once.
+   * 'busy' when, on SQLite, another process holds the write lock: nothing was done, try again.
+   */
+  async function cycle(limit: number, outcomes: AttemptOutcome[]): Promise<number | 'busy'> {
+    const now = clock.now();
+    const nowIso = now.toISOString();
+    const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+    const rows = outcomes.map((o) => finishedAttempt(o, { attemptId: deps.newId('attempt'), workerId, deliveredAt: nowIso }));
+    const claim = (repos: Repositories) => (limit > 0 ? repos.webhooks.claimDue(workerId, nowIso, leaseUntil, limit) : Promise.resolve([]));
+    let done: readonly [ReadonlySet<string>, readonly ClaimedDelivery[]];
+    if (planEndpointWork(outcomes).length > 0) {
+      // Rare (failures, recoveries): notifications and endpoint changes commit with the outcomes.
+      let applied: EndpointWork[] = [];
+      done = await store.transaction(async (repos) => {
+        const ids = await repos.webhooks.finishAttempts(workerId, rows);
+        applied = planEndpointWork(outcomes.filter((o) => ids.has(o.delivery.id)));
+        await applyEndpointWork(repos, applied, { notifications: deps.notifications, clock, logger });
+        return [ids, await claim(repos)] as const;
       });
-    }
-    const text = formatTelegramMessage(telegramFacts(delivery.payload, company));
-    let chatId = endpoint.chat_id!;
-    let result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret as string, chatId, text, timeoutMs: options.timeoutMs, agent: deps.telegramAgent });
-    if (result.migrateToChatId && result.migrateToChatId !== chatId) {
-      // The group became a supergroup: follow it for good and resend at once.
-      chatId = result.migrateToChatId;
-      await store.repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { chat_id: chatId, updated_at: clock.now().toISOString() });
-      logger.info({ endpointId: endpoint.id }, 'telegram chat migrated; endpoint updated');
-      result = await deliverTelegram({ apiBaseUrl: options.telegramApiUrl, botToken: secret as string, chatId, text, timeoutMs: options.timeoutMs, agent: deps.telegramAgent });
-    }
-    return result;
-  }
-
-  async function disableEndpoint(repos: Repositories, endpoint: EndpointRow, reason: string): Promise<void> {
-    // Several deliveries of one batch may fail the same way: the first disables and tells, once.
-    if (!(await repos.webhooks.disableEndpoint(endpoint.company_id, endpoint.id, reason, clock.now().toISOString()))) return;
-    await repos.webhooks.cancelPending(endpoint.company_id, endpoint.id);
-    await deps.notifications.notifyAdmins(repos, endpoint.company_id, {
-      kind: 'webhook.disabled',
-      title: `Webhook ${endpoint.description ?? endpoint.url ?? endpoint.kind} was disabled`,
-      body: `Deliveries stopped: ${reason}. Fix the receiver, then enable the endpoint again in developer settings.`,
-      subject: { type: 'webhook_endpoint', id: endpoint.id },
-    });
-    logger.warn({ endpointId: endpoint.id, reason }, 'webhook endpoint disabled');
-  }
-
-  /** What a successful send leaves to record; successes of one batch commit together. */
-  interface Success {
-    delivery: ClaimedDelivery;
-    target: Target;
-    attemptNo: number;
-    result: DeliveryResult;
-    row: ReturnType<typeof attemptRow>;
-  }
-
-  async function attempt(delivery: ClaimedDelivery, target: Target | undefined): Promise<Success | null> {
-    const startedAt = clock.now();
-    const attemptNo = delivery.attempts + 1;
-    if (!target || !target.endpoint.enabled) {
-      await store.repos.webhooks.finishAttempt(options.workerId, delivery.id, {
-        status: 'cancelled', attempts: delivery.attempts, next_attempt_at: delivery.next_attempt_at,
-        last_status_code: null, last_error: 'endpoint disabled or removed', delivered_at: null,
-      }, attemptRow(delivery, attemptNo, startedAt, { ok: false, statusCode: null, durationMs: 0, error: 'endpoint disabled or removed', responseExcerpt: null, retryAfterMs: null, permanent: null }));
-      return null;
-    }
-    const { endpoint } = target;
-    let result: DeliveryResult;
-    try {
-      result = await send(endpoint, delivery, target.company, target.secret);
-    } catch (error) {
-      // The channels report network trouble as results; a throw here is our own bug or a bad secret key.
-      logger.error({ err: error, deliveryId: delivery.id }, 'webhook send failed unexpectedly');
-      result = { ok: false, statusCode: null, durationMs: clock.now().getTime() - startedAt.getTime(), error: 'internal error while sending', responseExcerpt: null, retryAfterMs: null, permanent: null };
-    }
-    const row = attemptRow(delivery, attemptNo, startedAt, result);
-    if (result.ok) return { delivery, target, attemptNo, result, row };
-
-    const now = clock.now();
-    const delay = result.permanent ? null : nextRetryDelay(attemptNo, options.retryDelaysMs, random, result.retryAfterMs);
-    const failingSince = endpoint.failing_since ?? now.toISOString();
-    await store.transaction(async (repos) => {
-      const recorded = await repos.webhooks.finishAttempt(options.workerId, delivery.id, {
-        status: delay === null ? 'failed' : 'pending', attempts: attemptNo,
-        next_attempt_at: new Date(now.getTime() + (delay ?? 0)).toISOString(),
-        last_status_code: result.statusCode, last_error: result.error, delivered_at: null,
-      }, row);
-      if (!recorded) return; // another worker owns it now; its outcome is the one that counts
-      if (delay === null && !result.permanent) {
-        await deps.notifications.notifyAdmins(repos, endpoint.company_id, {
-          kind: 'webhook.delivery_failed',
-          title: `A webhook to ${endpoint.description ?? endpoint.url ?? endpoint.kind} was given up`,
-          body: `Event ${delivery.event_id} (${delivery.event_type}) failed ${attemptNo} times; last error: ${result.error ?? result.statusCode}. Redeliver it from developer settings once the receiver works.`,
-          subject: { type: 'webhook_delivery', id: delivery.id },
-        });
+      // The endpoint rows of this claim's targets now match the database, so the next batch of
+      // the same endpoint does not plan the same change again.
+      for (const w of applied) {
+        if (w.kind === 'mark-failing') w.endpoint.failing_since = w.since;
+        else if (w.kind === 'clear-failing') w.endpoint.failing_since = null;
+        else if (w.kind === 'disable') w.endpoint.enabled = false;
       }
-      if (result.permanent) {
-        await disableEndpoint(repos, endpoint, permanentReason(result));
-      } else if (now.getTime() - Date.parse(failingSince) >= FAILING_LIMIT_MS) {
-        await disableEndpoint(repos, endpoint, 'failing for more than 5 days');
-      } else if (!endpoint.failing_since) {
-        await repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { failing_since: failingSince });
-      }
-    });
-    logger.warn({ deliveryId: delivery.id, eventId: delivery.event_id, attempt: attemptNo, status: result.statusCode, error: result.error, retryInMs: delay }, 'webhook attempt failed');
-    return null;
-  }
-
-  /** One commit for all of a batch's successes: per-delivery commits were most of the worker's cost. */
-  async function recordSuccesses(successes: Success[]): Promise<void> {
-    if (successes.length === 0) return;
-    const deliveredAt = clock.now().toISOString();
-    await store.transaction(async (repos) => {
-      for (const s of successes) {
-        await repos.webhooks.finishAttempt(options.workerId, s.delivery.id, {
-          status: 'delivered', attempts: s.attemptNo, next_attempt_at: s.delivery.next_attempt_at,
-          last_status_code: s.result.statusCode, last_error: null, delivered_at: deliveredAt,
-        }, s.row);
-      }
-      for (const endpoint of new Set(successes.map((s) => s.target.endpoint))) {
-        if (endpoint.failing_since) await repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { failing_since: null });
-      }
-    });
-    for (const s of successes) {
-      logger.info({ deliveryId: s.delivery.id, eventId: s.delivery.event_id, attempt: s.attemptNo, status: s.result.statusCode, ms: s.result.durationMs }, 'webhook delivered');
+    } else if (store.engine === 'sqlite') {
+      // Only the lease and the outcomes under the write lock; the events are read after it.
+      const written = await store.repos.webhooks.tryWriteTransaction(async (w) => [
+        await w.finishAttempts(workerId, rows),
+        limit > 0 ? await w.leaseDue(workerId, nowIso, leaseUntil, limit) : [],
+      ] as const);
+      if (written === null) return 'busy';
+      done = [written[0], await store.repos.webhooks.withEvents(written[1])];
+    } else {
+      // PostgreSQL: the outcomes are one statement and the claim another, each atomic on its own.
+      done = [await store.repos.webhooks.finishAttempts(workerId, rows), await claim(store.repos)];
     }
+    const [recorded, batch] = done;
+    logOutcomes(outcomes, recorded);
+    if (limit > 0) lastClaimAt = Date.now();
+    if (batch.length > 0) {
+      lastWorkAt = lastClaimAt;
+      await startAll(batch);
+    }
+    return batch.length;
   }
 
-  function attemptRow(delivery: ClaimedDelivery, attemptNo: number, startedAt: Date, result: DeliveryResult) {
-    return {
-      id: deps.newId('attempt'), company_id: delivery.company_id, delivery_id: delivery.id, endpoint_id: delivery.endpoint_id,
-      attempt: attemptNo, worker_id: options.workerId, started_at: startedAt.toISOString(), duration_ms: Math.round(result.durationMs), status_code: result.statusCode,
-      error: result.error, response_excerpt: result.responseExcerpt, success: result.ok,
-    };
-  }
-
-  async function tick(): Promise<boolean> {
-    const now = clock.now();
-    const batch = await store.repos.webhooks.claimDue(options.workerId, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), BATCH);
-    if (batch.length === 0) return false;
-    // Endpoint, company and the decrypted secret once per batch, not once per delivery.
-    const targets = new Map<string, Target | undefined>();
+  /** Starts sending a claimed batch. Each endpoint is read once per claim: a disabled or edited endpoint takes effect at the next claim. */
+  async function startAll(batch: readonly ClaimedDelivery[]): Promise<void> {
+    const byEndpoint = new Map<string, Target | null>();
     for (const d of batch) {
-      if (targets.has(d.endpoint_id)) continue;
+      if (byEndpoint.has(d.endpoint_id)) continue;
       const endpoint = await store.repos.webhooks.findEndpoint(d.company_id, d.endpoint_id);
-      const company = endpoint && (await store.repos.companies.findCompany(d.company_id));
-      targets.set(d.endpoint_id, endpoint && company ? { endpoint, company: toCompany(company), secret: openSecret(endpoint) } : undefined);
+      byEndpoint.set(d.endpoint_id, endpoint?.enabled ? await targets.resolve(endpoint) : null);
     }
-    const outcomes = await Promise.all(batch.map((d) => attempt(d, targets.get(d.endpoint_id)).catch((error: unknown) => {
-      logger.error({ err: error, deliveryId: d.id }, 'recording a webhook attempt failed; the lease will return it');
-      return null;
-    })));
-    await recordSuccesses(outcomes.filter((o): o is Success => o !== null)).catch((error: unknown) => {
-      // Not recorded means not marked delivered: the lease returns them and they are sent again (at least once).
-      logger.error({ err: error }, 'recording delivered webhooks failed; the lease will return them');
-    });
-    return batch.length === BATCH;
+    // The clock once per claim rather than per delivery: they all start now.
+    const startedAt = clock.now();
+    const startedIso = startedAt.toISOString();
+    const timestampSeconds = Math.floor(startedAt.getTime() / 1000);
+    for (const d of batch) start(d, byEndpoint.get(d.endpoint_id) ?? null, startedIso, timestampSeconds);
   }
 
-  const poller = createPoller({ tick, idleMs: 1_000, onError: (error) => logger.error({ err: error }, 'webhook dispatcher tick failed') });
+  function start(delivery: ClaimedDelivery, target: Target | null, startedAt: string, timestampSeconds: number): void {
+    inFlight++;
+    const attemptNo = delivery.attempts + 1;
+    const sent: Promise<DeliveryResult> = target
+      ? send(target, delivery.event_id, delivery.payload, timestampSeconds).catch((error: unknown) => {
+        // The channels report network trouble as results; a throw here is our own bug.
+        logger.error({ err: error, deliveryId: delivery.id }, 'webhook send failed unexpectedly');
+        return { ok: false, statusCode: null, durationMs: 0, error: 'internal error while sending', responseExcerpt: null, retryAfterMs: null, permanent: null };
+      })
+      : Promise.resolve(ENDPOINT_GONE);
+    void sent.then((result) => {
+      const retry = target && !result.ok ? decideRetry(result, attemptNo, clock.now().getTime(), options.retryDelaysMs, random) : NO_RETRY;
+      finished.push({ delivery, endpoint: target?.endpoint ?? null, attemptNo, startedAt, result, ...retry });
+      inFlight--;
+      // A retry due before the next idle poll gets a wake-up of its own.
+      if (retry.retryAt !== null && retry.retryAt - retry.failedAt! < IDLE_POLL_MS) setTimeout(wake, retry.retryAt - retry.failedAt!).unref();
+      pump();
+      notifyIfQuiet();
+    });
+  }
+
+  /** Claims when there is room for at least claimAtRoom more, records when enough outcomes wait. */
+  function pump(): void {
+    const room = maxInFlight - inFlight;
+    let claim = active && !drained && !claiming && (overlap || !recording) && room >= claimAtRoom && Date.now() >= backoffUntil;
+    const spacing = lastClaimStart + CLAIM_SPACING_MS - performance.now();
+    if (claim && spacing > 0) {
+      claim = false;
+      schedulePump(spacing);
+    }
+    const record = !recording && finished.length > 0 && (overlap || !claiming)
+      && (finished.length >= RECORD_AT || recordDue || (claim && !overlap));
+    if (overlap && claim && record) {
+      runCycle(room, false);
+      runCycle(0, true);
+    } else if (claim || record) {
+      runCycle(claim ? room : 0, record);
+    } else if (finished.length > 0 && !recording) {
+      recordTimer ??= setTimeout(() => {
+        recordTimer = null;
+        recordDue = true;
+        pump();
+      }, RECORD_DELAY_MS);
+    }
+  }
+
+  function runCycle(limit: number, record: boolean): void {
+    let outcomes: AttemptOutcome[] = [];
+    if (limit > 0) {
+      claiming = true;
+      woken = false;
+      lastClaimStart = performance.now();
+    }
+    if (record) {
+      // SQLite records in statements of power-of-two sizes (see queue-sql.ts): riding along with
+      // a claim it takes the largest such batch and leaves the rest for the next claim, one
+      // statement instead of up to eight; after RECORD_DELAY_MS, or stopping, it takes all.
+      const take = overlap || !active || recordDue ? finished.length : 2 ** Math.floor(Math.log2(finished.length));
+      recording = true;
+      recordDue = false;
+      if (recordTimer) clearTimeout(recordTimer);
+      recordTimer = null;
+      outcomes = finished.splice(0, take);
+    }
+    const done = () => {
+      if (limit > 0) claiming = false;
+      if (record) recording = false;
+    };
+    cycle(limit, outcomes).then((claimed) => {
+      done();
+      if (claimed === 'busy') {
+        // Another process is writing: keep the outcomes and try again on the next turns of the
+        // event loop (a commit holds the lock for a fraction of a millisecond; a 1 ms timer can
+        // fall in step with a writer that commits every millisecond), then back off.
+        finished = outcomes.concat(finished);
+        recordDue = finished.length > 0;
+        busyStreak++;
+        if (limit > 0) lastClaimStart = -Infinity; // no claim happened
+        if (busyStreak <= BUSY_SPINS) setImmediate(pump);
+        else setTimeout(pump, Math.min(busyStreak - BUSY_SPINS, 5));
+        return;
+      }
+      busyStreak = 0;
+      if (limit > 0 && claimed < limit && !woken) {
+        drained = true;
+        armPoll();
+      }
+      pump();
+      notifyIfQuiet();
+    }, (error: unknown) => {
+      // Not recorded means not marked delivered: the leases return those deliveries and they
+      // are sent again (at least once). A failed claim is tried again after a pause.
+      done();
+      logger.error({ err: error, unrecorded: outcomes.length }, 'webhook dispatch cycle failed; unrecorded attempts return when their leases run out');
+      if (limit > 0) {
+        drained = true;
+        backoffUntil = Date.now() + IDLE_POLL_MS;
+        armPoll();
+      }
+      pump();
+      notifyIfQuiet();
+    });
+  }
+
+  /** New work may be due: claim on the next turn of the event loop (wake-ups in one turn make one claim). */
+  function wake(): void {
+    if (!active) return;
+    drained = false;
+    if (claiming) woken = true;
+    else schedulePump(0);
+  }
+
+  function schedulePump(delayMs: number): void {
+    if (pumpTimer) return;
+    const run = () => {
+      pumpTimer = null;
+      pump();
+    };
+    pumpTimer = delayMs > 0 ? setTimeout(run, delayMs) : setImmediate(run);
+  }
+
+  function armPoll(): void {
+    if (!active) return;
+    if (pollTimer) clearTimeout(pollTimer);
+    const delay = pollsDataVersion
+      ? (Date.now() - lastWorkAt < SQLITE_BUSY_WINDOW_MS ? SQLITE_POLL_MS : SQLITE_IDLE_POLL_MS)
+      : Math.max(IDLE_POLL_MS - (Date.now() - lastClaimAt), 0);
+    pollTimer = setTimeout(poll, delay);
+    pollTimer.unref(); // the idle timer alone must not keep a process alive
+  }
+
+  async function poll(): Promise<void> {
+    pollTimer = null;
+    if (!active || !drained) return;
+    if (pollsDataVersion && Date.now() - lastClaimAt < IDLE_POLL_MS) {
+      let version = -1;
+      try {
+        version = await store.repos.webhooks.dataVersion();
+      } catch {
+        // unreadable now: claim, which reports the error
+      }
+      if (version !== -1 && version === seenVersion) return armPoll();
+      seenVersion = version;
+    }
+    wake();
+  }
+
+  function logOutcomes(outcomes: readonly AttemptOutcome[], recorded: ReadonlySet<string>): void {
+    const logDelivered = logDeliveries();
+    for (const o of outcomes) {
+      const r = o.result;
+      if (r.ok && !logDelivered) continue;
+      if (!recorded.has(o.delivery.id)) continue; // another worker owns it now; its outcome is the one that counts
+      if (r.ok) {
+        if (logDelivered) logger.info({ deliveryId: o.delivery.id, eventId: o.delivery.event_id, attempt: o.attemptNo, status: r.statusCode, ms: r.durationMs }, 'webhook delivered');
+      } else if (o.endpoint) {
+        logger.warn({ deliveryId: o.delivery.id, eventId: o.delivery.event_id, attempt: o.attemptNo, status: r.statusCode, error: r.error, retryAt: o.retryAt === null ? null : new Date(o.retryAt).toISOString() }, 'webhook attempt failed');
+      }
+    }
+  }
+
+  function isQuiet(): boolean {
+    return inFlight === 0 && !claiming && !recording && finished.length === 0;
+  }
+  function notifyIfQuiet(): void {
+    if (quietWaiters.length === 0 || !isQuiet()) return;
+    const waiters = quietWaiters;
+    quietWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+  /** Every send finished and every outcome recorded. */
+  async function settled(): Promise<void> {
+    while (!isQuiet()) {
+      if (inFlight === 0 && !claiming && !recording && finished.length > 0) runCycle(0, true);
+      await new Promise<void>((resolve) => quietWaiters.push(resolve));
+    }
+  }
+
   let listener: pg.PoolClient | null = null;
-  let stopping = false;
 
   /** Other instances' commits reach us through NOTIFY; if the listening connection drops we poll and reconnect. */
   async function listen(): Promise<void> {
-    if (!deps.pool || stopping) return;
+    if (!deps.pool || !active) return;
     try {
       const client = await deps.pool.connect();
-      client.on('notification', () => poller.wake());
+      client.on('notification', wake);
       client.on('error', () => {
         if (listener !== client) return; // already given up by stop()
         listener = null;
@@ -247,15 +386,20 @@ export function createDispatcher(deps: {
 
   return {
     async start(): Promise<void> {
-      stopping = false;
+      if (active) return;
+      active = true;
+      if (pollsDataVersion) seenVersion = await store.repos.webhooks.dataVersion().catch(() => -1);
       await listen();
-      poller.start();
+      wake();
     },
-    wake: () => poller.wake(),
-    /** Lets the running batch finish (each send is bounded by the timeout), then stops. */
+    wake,
+    /** Claims no more, lets the sends in flight finish (each is bounded by the timeout), records them, then stops. */
     async stop(): Promise<void> {
-      stopping = true;
-      await poller.stop();
+      active = false;
+      if (pollTimer) clearTimeout(pollTimer);
+      pollTimer = null;
+      // A pending pump may still be needed to record; it claims nothing once inactive.
+      await settled();
       if (listener) {
         const client = listener;
         listener = null;
@@ -263,49 +407,20 @@ export function createDispatcher(deps: {
         client.release(true);
       }
     },
-    /** A `ping` sent now, outside the queue, answered inline: "does my receiver work?" */
-    async ping(companyId: string, endpointId: string): Promise<DeliveryResult & { eventId: string }> {
-      const endpoint = await store.repos.webhooks.findEndpoint(companyId, endpointId);
-      const companyRow = await store.repos.companies.findCompany(companyId);
-      if (!endpoint || !companyRow) throw AppError.notFound('Webhook endpoint');
-      const eventId = deps.newId('event');
-      const now = clock.now().toISOString();
-      const payload = JSON.stringify({
-        id: eventId, event: 'ping', companyId, locationId: null, timestamp: now,
-        data: { endpointId, number: 'PING', customerName: 'Portico test', totalWithTax: '0.00', locationName: '-', lineCount: 0 },
-      });
-      const probe = { event_id: eventId, payload } as ClaimedDelivery;
-      return { ...(await send(endpoint, probe, toCompany(companyRow), openSecret(endpoint))), eventId };
+    ping: targets.ping,
+    /** One pass, for tests and the CLI: sends what is due now and records it. True when more may be due. */
+    async runOnce(): Promise<boolean> {
+      await settled();
+      claiming = true;
+      let claimed: number | 'busy';
+      try {
+        while ((claimed = await cycle(maxInFlight, [])) === 'busy') await new Promise((resolve) => setTimeout(resolve, 1));
+      } finally {
+        claiming = false;
+      }
+      await settled();
+      return claimed === maxInFlight;
     },
-    /** One pass, for tests and the CLI: sends what is due now. */
-    runOnce: tick,
   };
 }
 export type WebhookDispatcher = ReturnType<typeof createDispatcher>;
-
-function permanentReason(result: DeliveryResult): string {
-  switch (result.permanent) {
-    case 'gone': return 'the receiver answered 410 Gone';
-    case 'unauthorized': return 'the bot token was refused by Telegram';
-    case 'chat-not-found': return 'Telegram does not know the chat (was the bot removed?)';
-    case 'forbidden-target': return 'the URL resolves to a private or reserved address';
-    default: return result.error ?? 'permanent failure';
-  }
-}
-
-function telegramFacts(payload: string, company: Company): NotificationFacts {
-  const body = JSON.parse(payload) as { event: NotificationFacts['event']; data: Record<string, unknown> };
-  const d = body.data;
-  return {
-    event: body.event,
-    companyName: company.name,
-    number: String(d.number ?? ''),
-    customerName: String(d.customerName ?? ''),
-    totalWithTax: String(d.totalWithTax ?? '0'),
-    currency: company.currency,
-    locationName: String(d.locationName ?? ''),
-    lineCount: Number(d.lineCount ?? 0),
-    externalReference: (d.externalReference as string | null | undefined) ?? null,
-    locale: company.locale,
-  };
-}

@@ -27,7 +27,7 @@ export async function enqueueEvent(repos: Repositories, event: OutboxEvent, opts
     data: event.data,
   });
   await repos.webhooks.insertEvent({ id, company_id: event.companyId, location_id: event.locationId, type: event.type, payload, created_at: opts.now });
-  const endpoints = await repos.webhooks.listEnabledEndpoints(event.companyId);
+  const endpoints = await repos.webhooks.listSubscriptions(event.companyId);
   const subscribed = endpoints.filter((e) => {
     const events = JSON.parse(e.events) as string[];
     return events.length === 0 || events.includes(event.type);

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { deliverHttp, type HttpDeliveryInput } from './http-channel.ts';
+import { Agent } from 'undici';
 import { createGuardedAgent } from '../target-guard.ts';
+import { signingKey } from '../signature.ts';
 import { startWebhookReceiver } from '../../../../test/support/webhook-receiver.ts';
 
 const agent = createGuardedAgent({ allowPrivate: true, timeoutMs: 2000 });
@@ -13,7 +15,7 @@ test.after(() => agent.close());
 
 const body = JSON.stringify({ type: 'order.created', data: { customer: 'Zoë <b>&"', total: '12.50' } });
 
-function input(url: string, over: Partial<HttpDeliveryInput> = {}): HttpDeliveryInput {
+function input(url: string | URL, over: Partial<HttpDeliveryInput> = {}): HttpDeliveryInput {
   return {
     url,
     secret: null,
@@ -247,4 +249,34 @@ test('keep-alive: sequential deliveries reuse connections', async (t) => {
   }
   // undici's pool may alternate between two idle connections, but never opens one per delivery
   assert.ok(sockets.size <= 2, `${sockets.size} sockets for 10 deliveries`);
+});
+
+test('the timeout also bounds the wait for a connection: a delivery queued behind a hung one still settles', async (t) => {
+  const receiver = await startWebhookReceiver({ respond: () => new Promise(() => {}) });
+  t.after(() => receiver.close());
+  const single = new Agent({ connections: 1, pipelining: 1 });
+  t.after(() => single.destroy());
+  const started = Date.now();
+  const [first, queued] = await Promise.all([
+    deliverHttp(input(receiver.url, { agent: single, timeoutMs: 300 })),
+    deliverHttp(input(receiver.url, { agent: single, timeoutMs: 300 })),
+  ]);
+  const took = Date.now() - started;
+  for (const r of [first, queued]) {
+    assert.equal(r.ok, false);
+    assert.equal(r.statusCode, null);
+    assert.match(r.error ?? '', /timeout/);
+  }
+  assert.ok(took >= 250 && took < 2000, `took ${took} ms`);
+  assert.equal(receiver.requests.length, 1, 'the queued one was never sent');
+});
+
+test('a signing key made once per endpoint signs exactly as the secret does', async (t) => {
+  const receiver = await startWebhookReceiver();
+  t.after(() => receiver.close());
+  const secret = 'whsec_' + randomBytes(24).toString('base64');
+  await deliverHttp(input(new URL(`${receiver.url}/k`), { secret, signingKey: signingKey(secret) }));
+  const [req] = await receiver.waitFor(1);
+  assert.ok(req);
+  assert.deepEqual(new Webhook(secret).verify(req.body, req.headers), JSON.parse(body));
 });

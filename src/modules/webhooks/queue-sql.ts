@@ -1,0 +1,136 @@
+/**
+ * The SQL of the delivery queue's hot statements, written out rather than built with Kysely's
+ * query builder: they run thousands of times a second, and building and compiling a query cost
+ * more per row than SQLite takes to write it. Values are always parameters. Used only by
+ * webhooks.repository.ts.
+ */
+import type { AttemptRow, DeliveryRow, EventRow } from './webhooks.repository.ts';
+
+type Engine = 'sqlite' | 'postgres';
+
+/** One statement: lease (FOR UPDATE SKIP LOCKED), and the events joined in. $1 now, $2 limit, $3 lease end, $4 worker. */
+export const PG_CLAIM = `
+  with due as (
+    select id from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= $1 and (locked_until is null or locked_until < $1)
+    order by next_attempt_at limit $2
+    for update skip locked
+  ), claimed as (
+    update webhook_deliveries d set locked_until = $3, locked_by = $4
+    from due where d.id = due.id
+    returning d.id, d.company_id, d.event_id, d.endpoint_id, d.attempts, d.next_attempt_at
+  )
+  select claimed.*, e.type as event_type, e.payload
+  from claimed join webhook_events e on e.id = claimed.event_id
+  order by claimed.next_attempt_at`;
+
+/** The lease alone: the part of a claim that needs SQLite's write lock. Lease end, worker, now, now, limit. */
+export const SQLITE_CLAIM = `
+  update webhook_deliveries set locked_until = ?, locked_by = ?
+  where id in (
+    select id from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
+    order by next_attempt_at limit ?
+  )
+  returning id, company_id, event_id, endpoint_id, attempts, next_attempt_at`;
+
+/** The events of leased deliveries: one JSON array of ids, whatever their number. */
+export const SQLITE_EVENTS = 'select id, type, payload from webhook_events where id in (select value from json_each(?))';
+
+export const FINISH_COLUMNS = ['id', 'status', 'attempts', 'next_attempt_at', 'last_status_code', 'last_error', 'delivered_at'] as const;
+export const LOG_COLUMNS = [
+  'id', 'company_id', 'delivery_id', 'endpoint_id', 'attempt', 'worker_id', 'started_at', 'duration_ms', 'status_code', 'error', 'response_excerpt', 'success',
+] as const satisfies ReadonlyArray<keyof AttemptRow>;
+export const EVENT_COLUMNS = ['id', 'company_id', 'location_id', 'type', 'payload', 'created_at'] as const satisfies ReadonlyArray<keyof EventRow>;
+export const DELIVERY_COLUMNS = [
+  'id', 'company_id', 'event_id', 'endpoint_id', 'status', 'attempts', 'next_attempt_at', 'locked_until', 'locked_by',
+  'last_status_code', 'last_error', 'delivered_at', 'created_at',
+] as const satisfies ReadonlyArray<keyof DeliveryRow>;
+
+/**
+ * Outcomes in one statement: the deliveries' new state where this worker still holds the lease,
+ * and the attempt log of exactly those. One array parameter per column ($1–$7 the deliveries,
+ * $8 the worker, $9–$20 the log), so the text is the same whatever the number of rows.
+ */
+export const PG_FINISH = `
+  with v as (
+    select * from unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[])
+      as v (${FINISH_COLUMNS.join(', ')})
+  ), done as (
+    update webhook_deliveries d
+    set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at, last_status_code = v.last_status_code,
+        last_error = v.last_error, delivered_at = v.delivered_at, locked_until = null, locked_by = null
+    from v
+    -- "= any" as well as the join, so the rows are found through the primary key whatever the
+    -- planner guesses (a hash join would read the whole table, which only grows)
+    where d.id = any($1::text[]) and d.id = v.id and d.locked_by = $8
+    returning d.id
+  )
+  insert into webhook_attempts (${LOG_COLUMNS.join(', ')})
+  select a.* from unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[], $16::int[],
+                         $17::int[], $18::text[], $19::text[], $20::boolean[])
+    as a (${LOG_COLUMNS.join(', ')})
+  where a.delivery_id in (select id from done)
+  returning delivery_id`;
+
+/** A company's enabled endpoints, as the outbox needs them: company, enabled (true). */
+export function subscriptionsText(engine: Engine): string {
+  return engine === 'postgres'
+    ? 'select id, events from webhook_endpoints where company_id = $1 and enabled = $2'
+    : 'select id, events from webhook_endpoints where company_id = ? and enabled = ?';
+}
+
+/** One endpoint of one company: company, id. */
+export function findEndpointText(engine: Engine): string {
+  return engine === 'postgres'
+    ? 'select * from webhook_endpoints where company_id = $1 and id = $2'
+    : 'select * from webhook_endpoints where company_id = ? and id = ?';
+}
+
+const texts = new Map<string, string>();
+
+function cached(key: string, make: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = make()));
+  return text;
+}
+
+/** SQLite: outcomes of `rows` deliveries from a VALUES list (7 values each, then the worker), returning the ids updated. */
+export function sqliteFinishText(rows: number): string {
+  return cached(`finish:${rows}`, () => `
+    with v (${FINISH_COLUMNS.join(', ')}) as (values ${valuesList('sqlite', rows, FINISH_COLUMNS.length)})
+    update webhook_deliveries
+    set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at, last_status_code = v.last_status_code,
+        last_error = v.last_error, delivered_at = v.delivered_at, locked_until = null, locked_by = null
+    from v
+    where webhook_deliveries.id = v.id and webhook_deliveries.locked_by = ?
+    returning webhook_deliveries.id`);
+}
+
+/** A multi-row INSERT of `rows` rows, the values in `columns` order. */
+export function insertText(engine: Engine, table: string, columns: readonly string[], rows: number): string {
+  return cached(`${engine}:${table}:${rows}`, () => `insert into ${table} (${columns.join(', ')}) values ${valuesList(engine, rows, columns.length)}`);
+}
+
+/** `(?, ?), (?, ?)` on SQLite, `($1, $2), ($3, $4)` on PostgreSQL. */
+function valuesList(engine: Engine, rows: number, columns: number): string {
+  let n = 0;
+  const row = () => `(${Array.from({ length: columns }, () => (engine === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
+  return Array.from({ length: rows }, row).join(', ');
+}
+
+/**
+ * 37 rows → 32 + 4 + 1: multi-row statements of a few fixed sizes, so that each text is
+ * prepared once and stays in the statement cache whatever the batch sizes are.
+ */
+export function powerOfTwoChunks<T>(rows: readonly T[], largest = 128): T[][] {
+  const chunks: T[][] = [];
+  let i = 0;
+  for (let size = largest; size >= 1; size >>= 1) {
+    while (rows.length - i >= size) {
+      chunks.push(rows.slice(i, i + size));
+      i += size;
+    }
+  }
+  return chunks;
+}
