@@ -12,7 +12,7 @@ import { createDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createStore, type Store } from './db/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
-import { createApiKeysService, createKeyCacheWithRevocations } from './modules/api-keys/index.ts';
+import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
 import { createInquiriesService, startInquiryWriterThread } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
@@ -43,10 +43,11 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let dispatcher: ReturnType<typeof createDispatcher> | null = null;
 
   const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
-  // On PostgreSQL a key read is a round trip per request, so verified keys are cached and
-  // revocations evict them everywhere through NOTIFY. SQLite reads a key in microseconds and sees
-  // other processes' revocations at once, so it reads every time.
-  const keyCache = database.pool ? createKeyCacheWithRevocations(database.pool, logger) : null;
+  // Verified keys are cached: on PostgreSQL a key read is a round trip, and on SQLite, while the
+  // writer thread commits, it re-reads pages that every commit invalidates. Revocations reach
+  // other processes by NOTIFY, or through a file beside the SQLite database.
+  const sqliteFile = database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? database.url.slice('sqlite:'.length) : null;
+  const keyCache = database.pool ? createPgKeyCache(database.pool, logger) : sqliteFile ? createSqliteKeyCache(sqliteFile) : null;
   const apiKeys = createApiKeysService({
     repository: store.repos.apiKeys, clock, newId,
     locationExists: (c, l) => companies.locationExists(c, l),
@@ -55,7 +56,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   });
   const notifications = createNotificationsService({ store, clock, newId });
   // A second connection needs a file; an in-memory database exists only on this one.
-  const inquiryWriter = database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? startInquiryWriterThread(database.url, logger) : null;
+  const inquiryWriter = sqliteFile ? startInquiryWriterThread(database.url, logger) : null;
   const inquiries = createInquiriesService({
     store, clock, newId, emailEnabled: config.smtpUrl !== null, onEmailQueued: () => emailSender?.wake(),
     writerThread: inquiryWriter,

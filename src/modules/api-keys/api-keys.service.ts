@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { issueCredential, parseCredential, secretMatches } from './credential.ts';
 import type { ApiKeysRepository, ApiKeyRow } from './api-keys.repository.ts';
-import type { CredentialCache } from './credential-cache.ts';
+import type { KeyCache } from './revocation-watch.ts';
 
 /** Who is calling the public API: a location's key, and through it the company. */
 export interface ApiCaller {
@@ -39,8 +39,8 @@ export function createApiKeysService(deps: {
   newId: IdGenerator;
   locationExists: (companyId: string, locationId: string) => Promise<boolean>;
   userExists: (companyId: string, userId: string) => Promise<boolean>;
-  /** Verified keys kept in memory (PostgreSQL); without it every request reads its key. */
-  cache?: { keys: CredentialCache; watchRevocations: () => void };
+  /** Verified keys kept in memory; without it every request reads its key. */
+  cache?: KeyCache;
 }) {
   const { repository, clock, newId } = deps;
   const lastTouched = new Map<string, number>();
@@ -74,7 +74,7 @@ export function createApiKeysService(deps: {
 
     async revokeApiKey(companyId: string, id: string): Promise<void> {
       if (!(await repository.revokeApiKey(companyId, id, clock.now().toISOString()))) throw AppError.notFound('API key');
-      deps.cache?.keys.forget(id);
+      deps.cache?.revoked(id);
     },
 
     /** Null for anything that is not a live key: callers answer all such cases with the same 401. */
@@ -82,14 +82,13 @@ export function createApiKeysService(deps: {
       const parsed = parseCredential('apiKey', token);
       if (!parsed) return null;
       const nowMs = clock.now().getTime();
-      let key = deps.cache?.keys.get(parsed.recordId, nowMs);
+      let key = deps.cache?.get(parsed.recordId, nowMs);
       if (!key) {
-        deps.cache?.watchRevocations();
-        const seenVersion = deps.cache?.keys.version() ?? 0;
+        const seenVersion = deps.cache?.version() ?? 0;
         const row = await repository.findApiKeyForAuthentication(parsed.recordId);
         if (!row || row.revoked_at !== null) return null;
         key = { companyId: row.company_id, locationId: row.location_id, apiKeyId: row.id, secretHash: row.secret_hash };
-        deps.cache?.keys.set(row.id, key, nowMs, seenVersion);
+        deps.cache?.set(row.id, key, nowMs, seenVersion);
       }
       if (!secretMatches(parsed.secret, key.secretHash)) return null;
       await touch(key.apiKeyId, repository.touchApiKey);

@@ -38,3 +38,29 @@ test('the oldest entry makes room when full', () => {
   assert.equal(cache.get('a', 0), undefined);
   assert.equal(cache.get('c', 0)?.apiKeyId, 'c');
 });
+
+test('SQLite: a key revoked through another process\'s cache is no longer served from this one', async () => {
+  const { createSqliteKeyCache } = await import('./revocation-watch.ts');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-keycache-'));
+  try {
+    const db = path.join(dir, 'portico.sqlite');
+    const here = createSqliteKeyCache(db);
+    const there = createSqliteKeyCache(db);
+    assert.equal(here.get('key_1', 0), undefined);
+    here.set('key_1', key, 0, here.version());
+    here.set('key_2', { ...key, apiKeyId: 'key_2' }, 0, here.version());
+    assert.deepEqual(here.get('key_1', 1), key, 'cached');
+    there.revoked('key_1');
+    assert.equal(here.get('key_1', 2), undefined, 'the other process\'s revocation is seen on the next lookup');
+    assert.equal(here.get('key_2', 2), undefined, 'the whole cache is dropped; other keys are simply read again');
+    here.set('key_2', { ...key, apiKeyId: 'key_2' }, 2, here.version());
+    assert.equal(here.get('key_2', 3)?.apiKeyId, 'key_2');
+    fs.rmSync(`${db}-revocations`);
+    assert.equal(here.get('key_2', 4), undefined, 'without the file nothing is trusted');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

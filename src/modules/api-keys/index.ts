@@ -1,3 +1,3 @@
 export { createApiKeysRepository } from './api-keys.repository.ts';
 export { createApiKeysService, type ApiKeysService, type ApiCaller, type AdminCaller, type ApiKeySummary } from './api-keys.service.ts';
-export { createKeyCacheWithRevocations } from './revocation-watch.ts';
+export { createPgKeyCache, createSqliteKeyCache, type KeyCache } from './revocation-watch.ts';

@@ -1,28 +1,81 @@
+import fs from 'node:fs';
 import type pg from 'pg';
 import type { Logger } from '../../lib/logger.ts';
 import { listenPg, type PgListener } from '../../db/pg-listener.ts';
 import { CREDENTIALS_CHANNEL } from './api-keys.repository.ts';
-import { createCredentialCache, type CredentialCache } from './credential-cache.ts';
+import { createCredentialCache, type CachedKey, type CredentialCache } from './credential-cache.ts';
+
+/** Verified keys in memory, and how this process learns that another one revoked a key. */
+export interface KeyCache {
+  get(id: string, nowMs: number): CachedKey | undefined;
+  version(): number;
+  set(id: string, value: CachedKey, nowMs: number, seenVersion: number): void;
+  /** This process revoked the key (committed): evict it here and let the other processes know. */
+  revoked(id: string): void;
+  stop(): Promise<void>;
+}
+
+const TTL_MS = 60_000;
+const MAX_KEYS = 10_000;
 
 /**
- * The PostgreSQL key cache with its invalidation: revoked key ids arrive by NOTIFY, and the
+ * PostgreSQL: revoked key ids arrive by NOTIFY (sent by the revoking statement itself), and the
  * cache is trusted only while the LISTEN connection is up. Listening starts with the first
  * authentication, so one-shot CLI commands never open the connection.
  */
-export function createKeyCacheWithRevocations(pool: pg.Pool, logger: Logger) {
-  const keys: CredentialCache = createCredentialCache({ ttlMs: 60_000, maxEntries: 10_000 });
+export function createPgKeyCache(pool: pg.Pool, logger: Logger): KeyCache {
+  const keys = createCredentialCache({ ttlMs: TTL_MS, maxEntries: MAX_KEYS });
   let listener: PgListener | null = null;
   return {
-    keys,
-    watchRevocations(): void {
+    get(id, nowMs) {
       listener ??= listenPg(pool, CREDENTIALS_CHANNEL, {
-        onNotify: (id) => keys.forget(id),
+        onNotify: (revokedId) => keys.forget(revokedId),
         onListening: () => keys.setTrusted(true),
         onLost: () => keys.setTrusted(false),
       }, logger);
+      return keys.get(id, nowMs);
     },
-    async stop(): Promise<void> {
-      await listener?.stop();
+    version: () => keys.version(),
+    set: (id, value, nowMs, seenVersion) => keys.set(id, value, nowMs, seenVersion),
+    revoked: (id) => keys.forget(id),
+    stop: async () => { await listener?.stop(); },
+  };
+}
+
+/**
+ * SQLite: processes sharing a database file share its directory, so a revocation appends the
+ * key id to a file beside the database, and every lookup first compares that file's size with
+ * the one its cache was built under (a stat, about a microsecond). Reading the key instead costs
+ * far more while another connection writes: each commit invalidates this connection's page
+ * cache. A revocation made with plain SQL, not through Portico, is not seen until the TTL.
+ */
+export function createSqliteKeyCache(databaseFile: string): KeyCache {
+  const file = `${databaseFile}-revocations`;
+  fs.closeSync(fs.openSync(file, 'a'));
+  const keys: CredentialCache = createCredentialCache({ ttlMs: TTL_MS, maxEntries: MAX_KEYS });
+  let seenSize = -1;
+  const current = (): number => {
+    try {
+      return fs.statSync(file).size;
+    } catch {
+      return -1; // removed: trust nothing until it is back
+    }
+  };
+  return {
+    get(id, nowMs) {
+      const size = current();
+      if (size !== seenSize || size < 0) {
+        keys.setTrusted(size >= 0); // empties the cache and bumps its version
+        seenSize = size;
+      }
+      return keys.get(id, nowMs);
     },
+    version: () => keys.version(),
+    set: (id, value, nowMs, seenVersion) => keys.set(id, value, nowMs, seenVersion),
+    revoked(id) {
+      keys.forget(id);
+      fs.appendFileSync(file, `${id}\n`);
+    },
+    stop: async () => {},
   };
 }
