@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { Logger } from '../lib/logger.ts';
 
 export interface PgListener {
   stop(): Promise<void>;
@@ -19,7 +18,7 @@ export function listenPg(
   pool: pg.Pool,
   channel: string,
   handlers: { onNotify: (payload: string) => void; onListening?: () => void; onLost?: () => void },
-  logger: Logger,
+  logger: { warn(details: object, message: string): void },
 ): PgListener {
   let client: pg.PoolClient | null = null;
   let stopped = false;

@@ -1,5 +1,6 @@
 import type { Dispatcher as HttpAgent } from 'undici';
 import type pg from 'pg';
+import { listenPg, type PgListener } from '../../db/pg-listener.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -362,34 +363,16 @@ export function createDispatcher(deps: {
     }
   }
 
-  let listener: pg.PoolClient | null = null;
-
-  /** Other instances' commits reach us through NOTIFY; if the listening connection drops we poll and reconnect. */
-  async function listen(): Promise<void> {
-    if (!deps.pool || !active) return;
-    try {
-      const client = await deps.pool.connect();
-      client.on('notification', wake);
-      client.on('error', () => {
-        if (listener !== client) return; // already given up by stop()
-        listener = null;
-        client.release(true);
-        setTimeout(() => void listen(), 1_000).unref();
-      });
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-      listener = client;
-    } catch (error) {
-      logger.warn({ err: error }, 'LISTEN failed; polling only, retrying');
-      setTimeout(() => void listen(), 5_000).unref();
-    }
-  }
+  // Other instances' commits reach us through NOTIFY; whenever the listening connection is
+  // (re)established we look once, for what was committed while it was down.
+  let listener: PgListener | null = null;
 
   return {
     async start(): Promise<void> {
       if (active) return;
       active = true;
       if (pollsDataVersion) seenVersion = await store.repos.webhooks.dataVersion().catch(() => -1);
-      await listen();
+      if (deps.pool) listener = listenPg(deps.pool, OUTBOX_CHANNEL, { onNotify: () => wake(), onListening: () => wake() }, logger);
       wake();
     },
     wake,
@@ -400,12 +383,8 @@ export function createDispatcher(deps: {
       pollTimer = null;
       // A pending pump may still be needed to record; it claims nothing once inactive.
       await settled();
-      if (listener) {
-        const client = listener;
-        listener = null;
-        // Destroyed, not returned to the pool: a connection that listened is nobody else's.
-        client.release(true);
-      }
+      await listener?.stop();
+      listener = null;
     },
     ping: targets.ping,
     /** One pass, for tests and the CLI: sends what is due now and records it. True when more may be due. */
