@@ -15,8 +15,8 @@ export function createRepositories(db: Executor, engine: Database['engine']) {
   return {
     companies: createCompaniesRepository(db),
     apiKeys: createApiKeysRepository(db, engine),
-    inquiries: createInquiriesRepository(db),
-    notifications: createNotificationsRepository(db),
+    inquiries: createInquiriesRepository(db, engine),
+    notifications: createNotificationsRepository(db, engine),
     idempotency: createIdempotencyRepository(db),
     catalog: createCatalogRepository(db),
     sequences: createSequencesRepository(db),

@@ -1,13 +1,19 @@
-import type { Executor } from '../../db/database.ts';
+import type { Engine, Executor } from '../../db/database.ts';
+import { allColumns, insertRows } from '../../db/multi-row-insert.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { InquiriesTable } from '../../db/schema.ts';
 
 export type InquiryRow = InquiriesTable;
 
-export function createInquiriesRepository(db: Executor) {
+const INQUIRY_COLUMNS = allColumns<InquiryRow>()([
+  'id', 'company_id', 'location_id', 'api_key_id', 'topic', 'subject', 'message', 'email', 'phone', 'name', 'product_photo_url', 'created_at',
+]);
+
+export function createInquiriesRepository(db: Executor, engine: Engine) {
   return {
+    /** Group-committed batches: written-out multi-row statements (see multi-row-insert.ts). */
     async insertMany(rows: InquiryRow[]): Promise<void> {
-      if (rows.length > 0) await db.insertInto('inquiries').values(rows).execute();
+      await insertRows(db, engine, 'inquiries', INQUIRY_COLUMNS, rows);
     },
     async find(companyId: string, id: string): Promise<InquiryRow | undefined> {
       return db.selectFrom('inquiries').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();

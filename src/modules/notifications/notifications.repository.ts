@@ -1,21 +1,23 @@
-import type { Executor } from '../../db/database.ts';
+import type { Engine, Executor } from '../../db/database.ts';
+import { allColumns, insertRows } from '../../db/multi-row-insert.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts';
 
 export type NotificationRow = NotificationsTable;
 export type EmailMessageRow = EmailMessagesTable;
 
-// A batch of inquiries for a company with many support users makes many rows; one statement
-// binds at most 32 766 values on SQLite (65 535 on PostgreSQL), i.e. ~2 700 rows of 12 columns.
-const ROWS_PER_STATEMENT = 1000;
-function* chunks<T>(rows: T[]): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) yield rows.slice(i, i + ROWS_PER_STATEMENT);
-}
+// Written out (multi-row-insert.ts): a group-committed batch of inquiries inserts many at once.
+const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
+  'id', 'company_id', 'user_id', 'kind', 'title', 'body', 'subject_type', 'subject_id', 'read_at', 'created_at',
+]);
+const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
+  'id', 'company_id', 'to_address', 'subject', 'text_body', 'status', 'attempts', 'next_attempt_at', 'locked_until', 'last_error', 'sent_at', 'created_at',
+]);
 
-export function createNotificationsRepository(db: Executor) {
+export function createNotificationsRepository(db: Executor, engine: Engine) {
   return {
     async insertNotifications(rows: NotificationRow[]): Promise<void> {
-      for (const chunk of chunks(rows)) await db.insertInto('notifications').values(chunk).execute();
+      await insertRows(db, engine, 'notifications', NOTIFICATION_COLUMNS, rows);
     },
 
     async listForUser(companyId: string, userId: string, opts: NewestFirstPage & { unreadOnly: boolean }) {
@@ -36,7 +38,7 @@ export function createNotificationsRepository(db: Executor) {
     },
 
     async insertEmails(rows: EmailMessageRow[]): Promise<void> {
-      for (const chunk of chunks(rows)) await db.insertInto('email_messages').values(chunk).execute();
+      await insertRows(db, engine, 'email_messages', EMAIL_COLUMNS, rows);
     },
 
     /** Takes up to `limit` due e-mails for `leaseMs`; a crashed sender's lease simply runs out. */

@@ -5,6 +5,7 @@
  * webhooks.repository.ts.
  */
 import type { AttemptRow, DeliveryRow, EventRow } from './webhooks.repository.ts';
+import { cachedText, valuesList } from '../../db/multi-row-insert.ts';
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -87,17 +88,9 @@ export function findEndpointText(engine: Engine): string {
     : 'select * from webhook_endpoints where company_id = ? and id = ?';
 }
 
-const texts = new Map<string, string>();
-
-function cached(key: string, make: () => string): string {
-  let text = texts.get(key);
-  if (text === undefined) texts.set(key, (text = make()));
-  return text;
-}
-
 /** SQLite: outcomes of `rows` deliveries from a VALUES list (7 values each, then the worker), returning the ids updated. */
 export function sqliteFinishText(rows: number): string {
-  return cached(`finish:${rows}`, () => `
+  return cachedText(`finish:${rows}`, () => `
     with v (${FINISH_COLUMNS.join(', ')}) as (values ${valuesList('sqlite', rows, FINISH_COLUMNS.length)})
     update webhook_deliveries
     set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at, last_status_code = v.last_status_code,
@@ -105,32 +98,4 @@ export function sqliteFinishText(rows: number): string {
     from v
     where webhook_deliveries.id = v.id and webhook_deliveries.locked_by = ?
     returning webhook_deliveries.id`);
-}
-
-/** A multi-row INSERT of `rows` rows, the values in `columns` order. */
-export function insertText(engine: Engine, table: string, columns: readonly string[], rows: number): string {
-  return cached(`${engine}:${table}:${rows}`, () => `insert into ${table} (${columns.join(', ')}) values ${valuesList(engine, rows, columns.length)}`);
-}
-
-/** `(?, ?), (?, ?)` on SQLite, `($1, $2), ($3, $4)` on PostgreSQL. */
-function valuesList(engine: Engine, rows: number, columns: number): string {
-  let n = 0;
-  const row = () => `(${Array.from({ length: columns }, () => (engine === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
-  return Array.from({ length: rows }, row).join(', ');
-}
-
-/**
- * 37 rows → 32 + 4 + 1: multi-row statements of a few fixed sizes, so that each text is
- * prepared once and stays in the statement cache whatever the batch sizes are.
- */
-export function powerOfTwoChunks<T>(rows: readonly T[], largest = 128): T[][] {
-  const chunks: T[][] = [];
-  let i = 0;
-  for (let size = largest; size >= 1; size >>= 1) {
-    while (rows.length - i >= size) {
-      chunks.push(rows.slice(i, i + size));
-      i += size;
-    }
-  }
-  return chunks;
 }

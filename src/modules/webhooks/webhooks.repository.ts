@@ -2,9 +2,10 @@ import { CompiledQuery, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/schema.ts';
 import {
-  DELIVERY_COLUMNS, EVENT_COLUMNS, FINISH_COLUMNS, LOG_COLUMNS, PG_CLAIM, PG_FINISH, SQLITE_CLAIM, SQLITE_EVENTS, insertText, powerOfTwoChunks,
+  DELIVERY_COLUMNS, EVENT_COLUMNS, FINISH_COLUMNS, LOG_COLUMNS, PG_CLAIM, PG_FINISH, SQLITE_CLAIM, SQLITE_EVENTS,
   findEndpointText, sqliteFinishText, subscriptionsText,
 } from './queue-sql.ts';
+import { insertText, powerOfTwoChunks } from '../../db/multi-row-insert.ts';
 
 export type EndpointRow = WebhookEndpointsTable;
 export type EventRow = WebhookEventsTable;

@@ -1,0 +1,61 @@
+import { CompiledQuery } from 'kysely';
+import type { Engine, Executor } from './database.ts';
+
+/**
+ * Multi-row INSERTs written out rather than built with Kysely's query builder: on the hot write
+ * paths (inquiries, the webhook queue) building and compiling a query cost more per row than the
+ * database takes to store it. Values are always parameters; the texts are cached.
+ */
+const texts = new Map<string, string>();
+
+/** A statement text, built once per key. */
+export function cachedText(key: string, make: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = make()));
+  return text;
+}
+
+/** `(?, ?), (?, ?)` on SQLite, `($1, $2), ($3, $4)` on PostgreSQL. */
+export function valuesList(engine: Engine, rows: number, columns: number): string {
+  let n = 0;
+  const row = () => `(${Array.from({ length: columns }, () => (engine === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
+  return Array.from({ length: rows }, row).join(', ');
+}
+
+/** A multi-row INSERT of `rows` rows, the values in `columns` order. */
+export function insertText(engine: Engine, table: string, columns: readonly string[], rows: number): string {
+  return cachedText(`${engine}:${table}:${columns.length}:${rows}`, () => `insert into ${table} (${columns.join(', ')}) values ${valuesList(engine, rows, columns.length)}`);
+}
+
+/**
+ * 37 rows → 32 + 4 + 1: multi-row statements of a few fixed sizes, so that each text is
+ * prepared once and stays in the statement cache whatever the batch sizes are.
+ */
+export function powerOfTwoChunks<T>(rows: readonly T[], largest = 128): T[][] {
+  const chunks: T[][] = [];
+  let i = 0;
+  for (let size = largest; size >= 1; size >>= 1) {
+    while (rows.length - i >= size) {
+      chunks.push(rows.slice(i, i + size));
+      i += size;
+    }
+  }
+  return chunks;
+}
+
+/** Inserts `rows` into `table`, giving every one of `columns` (which should be all of them). */
+export async function insertRows<Row>(db: Executor, engine: Engine, table: string, columns: ReadonlyArray<keyof Row & string>, rows: readonly Row[]): Promise<void> {
+  for (const chunk of powerOfTwoChunks(rows)) {
+    await db.executeQuery(CompiledQuery.raw(insertText(engine, table, columns, chunk.length), chunk.flatMap((row) => columns.map((c) => row[c]))));
+  }
+}
+
+/**
+ * Every column of `Row`, checked by the compiler: leaving one out is a type error naming it
+ * (a forgotten column would otherwise be silently left to its default).
+ */
+export function allColumns<Row>() {
+  return <const C extends ReadonlyArray<keyof Row & string>>(
+    columns: C & ([Exclude<keyof Row, C[number]>] extends [never] ? unknown : { missingColumns: Exclude<keyof Row, C[number]> }),
+  ): C => columns;
+}
