@@ -26,8 +26,8 @@ export interface Target {
   key: KeyObject | undefined;
 }
 
-/** Resolves endpoints into targets and sends one event to a target over its channel. */
-export function createTargets(deps: {
+/** What sending needs, shared with the dispatcher that builds the targets. */
+export interface TargetDeps {
   store: Store;
   clock: Clock;
   newId: IdGenerator;
@@ -36,6 +36,10 @@ export function createTargets(deps: {
   agent: HttpAgent;
   /** The operator-configured Bot API server (TELEGRAM_API_URL) is trusted, so it gets a plain agent. */
   telegramAgent: HttpAgent;
+}
+
+/** Resolves endpoints into targets and sends one event to a target over its channel. */
+export function createTargets(deps: TargetDeps & {
   logger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   timeoutMs: number;
   telegramApiUrl: string;

@@ -1,14 +1,10 @@
-import type { Dispatcher as HttpAgent } from 'undici';
 import type pg from 'pg';
 import { listenPg, type PgListener } from '../../db/pg-listener.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { IdGenerator } from '../../lib/ids.ts';
-import type { SecretBox } from '../../lib/secret-box.ts';
-import type { Repositories, Store } from '../../db/store.ts';
+import type { Repositories } from '../../db/store.ts';
 import type { NotificationsService } from '../notifications/index.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { ENDPOINT_GONE, decideRetry, finishedAttempt, planEndpointWork, type AttemptOutcome, type EndpointWork } from './attempt-outcome.ts';
-import { createTargets, type Target } from './delivery-targets.ts';
+import { createTargets, type Target, type TargetDeps } from './delivery-targets.ts';
 import { applyEndpointWork } from './endpoint-work.ts';
 import { OUTBOX_CHANNEL, type ClaimedDelivery } from './webhooks.repository.ts';
 
@@ -65,15 +61,7 @@ export interface DispatcherOptions {
  * without a 2xx; a crashed worker's lease runs out (timeout + 10 s, at most a minute) and
  * another worker takes the delivery again.
  */
-export function createDispatcher(deps: {
-  store: Store;
-  clock: Clock;
-  newId: IdGenerator;
-  secretBox: SecretBox;
-  /** Guarded against private targets: tenants choose these URLs. */
-  agent: HttpAgent;
-  /** The operator-configured Bot API server (TELEGRAM_API_URL) is trusted, so it gets a plain agent. */
-  telegramAgent: HttpAgent;
+export function createDispatcher(deps: TargetDeps & {
   notifications: NotificationsService;
   logger: DispatcherLogger;
   pool: pg.Pool | null;
