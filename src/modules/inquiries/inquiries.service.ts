@@ -66,7 +66,8 @@ export function createInquiriesService(deps: {
         });
     if (queuedEmails > 0) deps.onEmailQueued();
     return batch.map(() => undefined);
-  }, store.engine === 'postgres' ? { maxBatch: 64, maxInFlight: 4 } : { maxBatch: 64, maxInFlight: writerThread ? 2 : 1 });
+    // PostgreSQL has a pool; the SQLite writer thread takes the next batch while one commits.
+  }, { maxBatch: 64, maxInFlight: store.engine === 'postgres' ? 4 : writerThread ? 2 : 1 });
 
   return {
     /** The inquiry, a notification for every admin and support user, and their e-mails commit together. */
