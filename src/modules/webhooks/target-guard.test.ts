@@ -34,6 +34,10 @@ test('isForbiddenAddress: forbidden ranges', () => {
     '::ffff:7f00:1',
     '::ffff:169.254.169.254',
     '64:ff9b::10.0.0.1',
+    '2002:c0a8:0001::1', // 6to4 of 192.168.0.1
+    '2002:7f00:1::', // 6to4 of 127.0.0.1
+    '2002:a9fe:a9fe::1', // 6to4 of 169.254.169.254
+    '64:ff9b:1::a00:1', // local-use NAT64
     '[::1]',
     'not-an-ip',
     '',
@@ -43,7 +47,7 @@ test('isForbiddenAddress: forbidden ranges', () => {
 });
 
 test('isForbiddenAddress: public addresses allowed', () => {
-  for (const ip of ['93.184.216.34', '1.1.1.1', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001:81c::200e', '::ffff:1.1.1.1']) {
+  for (const ip of ['93.184.216.34', '1.1.1.1', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001:81c::200e', '::ffff:1.1.1.1', '2002:0101:0101::1']) {
     assert.equal(isForbiddenAddress(ip), false, ip);
   }
 });

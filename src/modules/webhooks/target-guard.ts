@@ -79,8 +79,9 @@ function embeddedIPv4(groups: number[]): string {
 /**
  * True when a webhook must not be delivered to this address: loopback,
  * unspecified, private, CGNAT, link-local (cloud metadata), unique-local,
- * multicast, reserved/documentation ranges. IPv4-mapped (::ffff:a.b.c.d) and
- * NAT64 (64:ff9b::a.b.c.d) IPv6 addresses are judged by their IPv4 part.
+ * multicast, reserved/documentation ranges. IPv4-mapped (::ffff:a.b.c.d), NAT64
+ * (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::) IPv6 addresses are judged by their IPv4
+ * part; the local-use NAT64 prefix 64:ff9b:1::/48 is always refused.
  * Anything that is not a valid IP address is forbidden (fail closed).
  */
 export function isForbiddenAddress(ip: string): boolean {
@@ -98,6 +99,13 @@ export function isForbiddenAddress(ip: string): boolean {
   }
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
     return V4.check(embeddedIPv4(groups), 'ipv4'); // NAT64 well-known prefix
+  }
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) {
+    return true; // NAT64 local-use prefix (RFC 8215): translated inside the operator's own network
+  }
+  if (g0 === 0x2002) {
+    // 6to4: 2002:AABB:CCDD::/48 is routed to the IPv4 host AA.BB.CC.DD
+    return V4.check(embeddedIPv4([0, 0, 0, 0, 0, 0, groups[1]!, groups[2]!]), 'ipv4');
   }
   const normalized = groups.map((g) => g.toString(16)).join(':');
   return V6.check(normalized, 'ipv6');
