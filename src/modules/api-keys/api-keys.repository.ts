@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
-import { prepareQuery } from '../../db/prepared.ts';
 import type { AdminTokensTable, ApiKeysTable } from '../../db/schema.ts';
 
 export type ApiKeyRow = ApiKeysTable;
@@ -10,9 +9,6 @@ export type AdminTokenRow = AdminTokensTable;
 export const CREDENTIALS_CHANNEL = 'portico_credentials';
 
 export function createApiKeysRepository(db: Executor, engine: Engine) {
-  // Every public request authenticates, so this read is compiled once.
-  const apiKeyById = prepareQuery<{ id: string }, ApiKeyRow>(db, (param) => db.selectFrom('api_keys').selectAll().where('id', '=', param('id')));
-
   return {
     async insertApiKey(row: ApiKeyRow): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();
@@ -20,7 +16,7 @@ export function createApiKeysRepository(db: Executor, engine: Engine) {
 
     /** Looked up by id alone: authentication is what establishes the company. */
     async findApiKeyForAuthentication(id: string): Promise<ApiKeyRow | undefined> {
-      return (await apiKeyById({ id }))[0];
+      return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
     async listApiKeys(companyId: string): Promise<ApiKeyRow[]> {
