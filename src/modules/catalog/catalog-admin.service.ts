@@ -7,7 +7,7 @@ import type { Repositories, Store } from '../../db/store.ts';
 import type { DatasheetFiles } from './datasheet-files.ts';
 import type { ProductRow, ProductWithRate, UnitRow } from './catalog.repository.ts';
 import { expandCategoryIds } from './catalog-scope.ts';
-import { formatRate } from './catalog.service.ts';
+import { formatRate, type ProductBasics } from './catalog.service.ts';
 
 export interface NewProduct {
   name: string;
@@ -23,17 +23,9 @@ export interface NewProduct {
 export interface AdminUnit { id: string; name: string; price: string }
 
 /** The admin's view of a product: inactive ones included, references by id. */
-export interface AdminProduct {
-  id: string;
-  name: string;
-  sku: string | null;
-  description: string | null;
-  categoryId: string | null;
-  modelId: string | null;
+export interface AdminProduct extends ProductBasics {
   taxRateId: string;
-  taxRate: string;
   active: boolean;
-  hasDatasheet: boolean;
   createdAt: string;
   updatedAt: string;
   units: AdminUnit[];

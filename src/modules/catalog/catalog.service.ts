@@ -18,7 +18,8 @@ export interface PublicUnit {
   priceWithTax: string;
 }
 
-export interface PublicProduct {
+/** What every view of a product shows, public or admin. */
+export interface ProductBasics {
   id: string;
   name: string;
   sku: string | null;
@@ -27,6 +28,9 @@ export interface PublicProduct {
   modelId: string | null;
   taxRate: string;
   hasDatasheet: boolean;
+}
+
+export interface PublicProduct extends ProductBasics {
   units: PublicUnit[];
 }
 
