@@ -44,16 +44,20 @@ export function createPgKeyCache(pool: pg.Pool, logger: Logger): KeyCache {
 
 /**
  * SQLite: processes sharing a database file share its directory, so a revocation appends the
- * key id to a file beside the database, and every lookup first compares that file's size with
- * the one its cache was built under (a stat, about a microsecond). Reading the key instead costs
- * far more while another connection writes: each commit invalidates this connection's page
- * cache. A revocation made with plain SQL, not through Portico, is not seen until the TTL.
+ * key id to a file beside the database, and lookups compare that file's size with the one the
+ * cache was built under. The file is stat'ed at most once a millisecond (a stat costs several
+ * microseconds on some file systems, more than the rest of the lookup), so a revocation by
+ * another process takes effect within a millisecond, as a NOTIFY does on PostgreSQL. Reading
+ * the key instead costs far more while another connection writes: each commit invalidates this
+ * connection's page cache. A revocation made with plain SQL, not through Portico, is not seen
+ * until the TTL.
  */
 export function createSqliteKeyCache(databaseFile: string): KeyCache {
   const file = `${databaseFile}-revocations`;
   fs.closeSync(fs.openSync(file, 'a'));
   const keys: CredentialCache = createCredentialCache({ ttlMs: TTL_MS, maxEntries: MAX_KEYS });
   let seenSize = -1;
+  let checkedAt = -1;
   const current = (): number => {
     try {
       return fs.statSync(file).size;
@@ -63,10 +67,15 @@ export function createSqliteKeyCache(databaseFile: string): KeyCache {
   };
   return {
     get(id, nowMs) {
-      const size = current();
-      if (size !== seenSize || size < 0) {
-        keys.setTrusted(size >= 0); // empties the cache and bumps its version
-        seenSize = size;
+      // Wall-clock milliseconds, not the injected clock: a frozen test clock must not freeze this.
+      const ms = Date.now();
+      if (ms !== checkedAt || seenSize < 0) {
+        checkedAt = ms;
+        const size = current();
+        if (size !== seenSize || size < 0) {
+          keys.setTrusted(size >= 0); // empties the cache and bumps its version
+          seenSize = size;
+        }
       }
       return keys.get(id, nowMs);
     },
