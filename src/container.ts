@@ -10,10 +10,11 @@ import { createSecretBox } from './lib/secret-box.ts';
 import { loadSecretsKey } from './lib/secrets-key.ts';
 import { createDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpointer.ts';
 import { createStore, type Store } from './db/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
-import { createInquiriesService, startInquiryWriterThread } from './modules/inquiries/index.ts';
+import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import { createCatalogAdminService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
@@ -43,9 +44,9 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let dispatcher: ReturnType<typeof createDispatcher> | null = null;
 
   const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
-  // Verified keys are cached: on PostgreSQL a key read is a round trip, and on SQLite, while the
-  // writer thread commits, it re-reads pages that every commit invalidates. Revocations reach
-  // other processes by NOTIFY, or through a file beside the SQLite database.
+  // Verified keys are cached: on PostgreSQL a key read is a round trip, and on SQLite, under
+  // load, it re-reads pages that every commit invalidates. Revocations reach other processes by
+  // NOTIFY, or through a file beside the SQLite database.
   const sqliteFile = database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? database.url.slice('sqlite:'.length) : null;
   const keyCache = database.pool ? createPgKeyCache(database.pool, logger) : sqliteFile ? createSqliteKeyCache(sqliteFile) : null;
   const apiKeys = createApiKeysService({
@@ -55,11 +56,8 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
     ...(keyCache ? { cache: keyCache } : {}),
   });
   const notifications = createNotificationsService({ store, clock, newId });
-  // A second connection needs a file; an in-memory database exists only on this one.
-  const inquiryWriter = sqliteFile ? startInquiryWriterThread(database.url, logger) : null;
   const inquiries = createInquiriesService({
     store, clock, newId, emailEnabled: config.smtpUrl !== null, onEmailQueued: () => emailSender?.wake(),
-    writerThread: inquiryWriter,
   });
   const idempotency = createIdempotencyService({ store, clock });
   const catalog = createCatalogService({ store, datasheets });
@@ -87,10 +85,19 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
 
   let workersRunning = false;
   let purgeTimer: NodeJS.Timeout | null = null;
+  let checkpointer: Checkpointer | null = null;
   const container = {
-    config, clock, newId, logger, database, store, inquiryWriter,
+    config, clock, newId, logger, database, store,
     companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, quotations, orders, endpoints,
     dispatcher, emailSender,
+
+    /**
+     * Long-running processes (serve, worker) on a SQLite file checkpoint its WAL on a thread of
+     * their own; one-shot CLI commands leave it to SQLite. (A second connection needs a file.)
+     */
+    startBackgroundCheckpoints(): void {
+      if (sqliteFile && !checkpointer) checkpointer = startSqliteCheckpointer(sqliteFile, logger);
+    },
 
     /** Starts the background senders (webhooks, e-mail) in this process. */
     async startWorkers(): Promise<void> {
@@ -114,6 +121,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
       mailTransport?.close();
       await inquiries.close();
       await keyCache?.stop();
+      await checkpointer?.stop();
       await agent.close();
       await telegramAgent.close();
       await database.close();

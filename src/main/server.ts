@@ -9,7 +9,7 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
   const container = await createContainer(config);
   const app = await buildApp(container);
   warmUpQuotationPdf(); // parse the fonts now, not during the first customer's quote
-  container.inquiryWriter?.warmUp(); // and start the SQLite writer thread before the first contact form
+  container.startBackgroundCheckpoints();
 
   let welcome: (() => void) | null = null;
   if (opts.demoIfEmpty) {
@@ -33,6 +33,7 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
 /** `portico worker`: only the senders, for scaling delivery apart from the API. */
 export async function work(config: Config): Promise<void> {
   const container = await createContainer(config);
+  container.startBackgroundCheckpoints();
   await container.startWorkers();
   // The senders' idle timers do not hold the event loop (by design, so tests and `serve` can
   // exit); a worker process has nothing else, so it holds itself open until told to stop.

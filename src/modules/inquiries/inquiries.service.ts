@@ -5,8 +5,11 @@ import type { Repositories, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
-import { writeInquiries } from './write-inquiries.ts';
-import type { InquiryWriterThread } from './inquiry-writer.ts';
+import { inquiryNotifications } from '../notifications/inquiry-notifications.ts';
+import type { EmailMessageRow, NotificationRow } from '../notifications/notifications.repository.ts';
+
+// Who hears about a new inquiry; staff users do not.
+const RECIPIENT_ROLES = ['admin', 'support'] as const;
 
 export interface NewInquiry {
   topic: string;
@@ -45,29 +48,46 @@ export function createInquiriesService(deps: {
   newId: IdGenerator;
   emailEnabled: boolean;
   onEmailQueued: () => void;
-  /** SQLite: where batches are committed off the event loop. */
-  writerThread?: InquiryWriterThread | null;
 }) {
   const { store, clock, newId } = deps;
-  const writerThread = deps.writerThread ?? null;
+
+  /**
+   * Writes a batch of inquiries with a notification for every admin and support user of each
+   * inquiry's company (and their e-mails when mail is on). Returns how many e-mails were queued.
+   */
+  async function writeInquiries(repos: Repositories, rows: InquiryRow[]): Promise<number> {
+    await repos.inquiries.insertMany(rows);
+    const recipients = Map.groupBy(
+      await repos.companies.listUsersWithRolesOf([...new Set(rows.map((r) => r.company_id))], RECIPIENT_ROLES),
+      (user) => user.company_id,
+    );
+    const notifications: NotificationRow[] = [];
+    const emails: EmailMessageRow[] = [];
+    for (const row of rows) {
+      const made = inquiryNotifications(row, recipients.get(row.company_id) ?? [], { now: row.created_at, newId, withEmail: deps.emailEnabled });
+      notifications.push(...made.notifications);
+      emails.push(...made.emails);
+    }
+    await repos.notifications.insertNotifications(notifications);
+    await repos.notifications.insertEmails(emails);
+    return emails.length;
+  }
 
   // A contact form is the busiest write of the public API: concurrent inquiries share one
-  // transaction (group commit), so a burst costs one commit instead of one each.
+  // transaction (group commit), so a burst costs one commit instead of one each. On SQLite the
+  // batch commits on the event loop: a commit of a few dozen inquiries takes a few hundred
+  // microseconds, less than handing it to another thread and waking this one again costs when
+  // the cores are busy (measured; see bench/README.md).
   const writes = createGroupCommit<PendingInquiry, void>(async (batch) => {
-    const rows = batch.map((p) => p.row);
-    // Idempotency bookkeeping is a callback into this thread's transaction, so such batches
-    // (rare) are written here; so is everything if the writer thread has died.
-    const queuedEmails = writerThread && !batch.some((p) => p.beforeCommit) && !writerThread.failed()
-      ? await writerThread.write(rows, deps.emailEnabled)
-      : await store.transaction(async (repos) => {
-          const queued = await writeInquiries(repos, rows, { newId, withEmail: deps.emailEnabled });
-          for (const p of batch) await p.beforeCommit?.(repos, p.row.id);
-          return queued;
-        });
+    const queuedEmails = await store.transaction(async (repos) => {
+      const queued = await writeInquiries(repos, batch.map((p) => p.row));
+      for (const p of batch) await p.beforeCommit?.(repos, p.row.id);
+      return queued;
+    });
     if (queuedEmails > 0) deps.onEmailQueued();
     return batch.map(() => undefined);
-    // PostgreSQL has a pool; the SQLite writer thread takes the next batch while one commits.
-  }, { maxBatch: 64, maxInFlight: store.engine === 'postgres' ? 4 : writerThread ? 2 : 1 });
+    // PostgreSQL has a pool, so several batches can commit at once; SQLite has one writer.
+  }, { maxBatch: 64, maxInFlight: store.engine === 'postgres' ? 4 : 1 });
 
   return {
     /** The inquiry, a notification for every admin and support user, and their e-mails commit together. */
@@ -90,10 +110,9 @@ export function createInquiriesService(deps: {
       return toInquiry(row);
     },
 
-    /** Waits for queued writes, then stops the writer thread. */
+    /** Waits for queued writes. */
     async close(): Promise<void> {
       await writes.drain();
-      await writerThread?.close();
     },
 
     async get(companyId: string, id: string): Promise<Inquiry> {
