@@ -44,9 +44,9 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let dispatcher: ReturnType<typeof createDispatcher> | null = null;
 
   const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
-  // Verified keys are cached: on PostgreSQL a key read is a round trip, and on SQLite, under
-  // load, it re-reads pages that every commit invalidates. Revocations reach other processes by
-  // NOTIFY, or through a file beside the SQLite database.
+  // Verified keys are cached: on PostgreSQL a key read is a round trip, on SQLite a query per
+  // request. Revocations reach other processes by NOTIFY, or through a file beside the SQLite
+  // database.
   const sqliteFile = database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? database.url.slice('sqlite:'.length) : null;
   const keyCache = database.pool ? createPgKeyCache(database.pool, logger) : sqliteFile ? createSqliteKeyCache(sqliteFile) : null;
   const apiKeys = createApiKeysService({

@@ -1,42 +1,41 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { file, pages, intervalMs } = workerData as { file: string; pages: number; intervalMs: number };
+const { file, intervalMs } = workerData as { file: string; intervalMs: number };
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
 const db = new DatabaseSync(file);
-const header = Buffer.alloc(100);
-const readU32 = os.endianness() === 'LE' ? (at: number) => header.readUInt32LE(at) : (at: number) => header.readUInt32BE(at);
-let shm: number | null = null;
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let checkedVersion = -1;
 
-/**
- * WAL frames not yet copied back, read from the wal-index header at the start of the -shm file
- * (https://sqlite.org/walformat.html: mxFrame at byte 16, nBackfill at byte 96, native byte
- * order): one pread instead of a checkpoint attempt every few milliseconds. A torn read only
- * moves one checkpoint by a tick.
- */
-function pendingFrames(): number {
+// The WAL is only stat'ed, never opened here: closing a descriptor of a file drops every POSIX
+// lock this process holds on it, SQLite's own connections' included.
+function walVersion(): number {
   try {
-    shm ??= fs.openSync(`${file}-shm`, 'r');
-    if (fs.readSync(shm, header, 0, header.length, 0) < header.length) return 0;
-    return readU32(16) - readU32(96);
+    const stat = fs.statSync(`${file}-wal`);
+    return stat.mtimeMs + stat.size;
   } catch {
-    return 0; // no WAL index yet
+    return -1; // no WAL yet
   }
 }
 
 const timer = setInterval(() => {
-  if (pendingFrames() < pages) return;
+  const version = walVersion();
+  if (version === checkedVersion) return; // nothing written since the last checkpoint
+  checkedVersion = version;
   try {
-    db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-  } catch {
-    // Busy: another connection is checkpointing. The next tick tries again.
+    checkpoint.all();
+  } catch (error) {
+    // Another connection is checkpointing: the next tick tries again. Anything else stops the
+    // thread (the parent logs it) and SQLite goes back to checkpointing on commit.
+    const code = (error as { errcode?: number }).errcode;
+    if (code !== SQLITE_BUSY && code !== SQLITE_LOCKED) throw error;
   }
 }, intervalMs);
 
 parentPort!.once('message', () => {
   clearInterval(timer);
-  if (shm !== null) fs.closeSync(shm);
   db.close();
   parentPort!.close();
 });

@@ -47,10 +47,10 @@ export function createPgKeyCache(pool: pg.Pool, logger: Logger): KeyCache {
  * key id to a file beside the database, and lookups compare that file's size with the one the
  * cache was built under. The file is stat'ed at most once a millisecond (a stat costs several
  * microseconds on some file systems, more than the rest of the lookup), so a revocation by
- * another process takes effect within a millisecond, as a NOTIFY does on PostgreSQL. Reading
- * the key instead costs far more while another connection writes: each commit invalidates this
- * connection's page cache. A revocation made with plain SQL, not through Portico, is not seen
- * until the TTL.
+ * another process takes effect within a millisecond; on PostgreSQL it takes as long as the
+ * NOTIFY needs to arrive. A cached key saves a query per request (and its page reads, which
+ * a commit by another process, such as `portico worker`, invalidates). A revocation made with
+ * plain SQL, not through Portico, is not seen until the TTL.
  */
 export function createSqliteKeyCache(databaseFile: string): KeyCache {
   const file = `${databaseFile}-revocations`;
