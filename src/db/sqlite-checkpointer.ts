@@ -6,7 +6,7 @@ export interface Checkpointer {
 }
 
 /** How often the thread checkpoints while the WAL is being written. */
-export const CHECKPOINT_INTERVAL_MS = 20;
+const CHECKPOINT_INTERVAL_MS = 20;
 
 /**
  * WAL checkpoints on a thread of their own. A checkpoint copies the WAL's pages back into the

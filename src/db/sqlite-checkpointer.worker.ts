@@ -31,6 +31,7 @@ const timer = setInterval(() => {
     // thread (the parent logs it) and SQLite goes back to checkpointing on commit.
     const code = (error as { errcode?: number }).errcode;
     if (code !== SQLITE_BUSY && code !== SQLITE_LOCKED) throw error;
+    checkedVersion = -1;
   }
 }, intervalMs);
 
