@@ -26,7 +26,7 @@ const only = onlyAt >= 0 && argv[onlyAt + 1] ? new Set(argv[onlyAt + 1]!.split('
 
 const benches: Bench[] = [
   { name: 'pdf', file: 'bench/pdf.bench.ts', args: [...writeReadme], limitMs: 200_000 },
-  { name: 'reach-out', file: 'bench/reach-out.bench.ts', args: [...engine, ...writeReadme], limitMs: 130_000 },
+  { name: 'reach-out', file: 'bench/reach-out.bench.ts', args: [...engine, ...writeReadme], limitMs: 170_000 },
   { name: 'webhooks', file: 'bench/webhooks.bench.ts', args: [...engine, ...writeReadme], limitMs: 240_000 },
 ].filter((b) => (only ? only.has(b.name) : true) && existsSync(path.join(ROOT, b.file)));
 
