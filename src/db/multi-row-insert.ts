@@ -15,9 +15,9 @@ export function cachedText(key: string, make: () => string): string {
   return text;
 }
 
-/** `(?, ?), (?, ?)` on SQLite, `($1, $2), ($3, $4)` on PostgreSQL. */
-export function valuesList(engine: Engine, rows: number, columns: number): string {
-  let n = 0;
+/** `(?, ?), (?, ?)` on SQLite, `($1, $2), ($3, $4)` on PostgreSQL (numbered on from `first`). */
+export function valuesList(engine: Engine, rows: number, columns: number, first = 1): string {
+  let n = first - 1;
   const row = () => `(${Array.from({ length: columns }, () => (engine === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
   return Array.from({ length: rows }, row).join(', ');
 }
