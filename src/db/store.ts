@@ -13,7 +13,7 @@ import { createSequencesRepository } from '../modules/sales/sequences.repository
 /** Every repository, bound to one executor: the database itself or an open transaction. */
 export function createRepositories(db: Executor, engine: Database['engine']) {
   return {
-    companies: createCompaniesRepository(db),
+    companies: createCompaniesRepository(db, engine),
     apiKeys: createApiKeysRepository(db, engine),
     inquiries: createInquiriesRepository(db, engine),
     notifications: createNotificationsRepository(db, engine),

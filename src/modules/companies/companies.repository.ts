@@ -1,11 +1,13 @@
-import type { Executor } from '../../db/database.ts';
+import { CompiledQuery } from 'kysely';
+import type { Engine, Executor } from '../../db/database.ts';
+import { cachedText, valuesList } from '../../db/multi-row-insert.ts';
 import type { CompaniesTable, LocationsTable, UsersTable } from '../../db/schema.ts';
 
 export type CompanyRow = CompaniesTable;
 export type LocationRow = LocationsTable;
 export type UserRow = UsersTable;
 
-export function createCompaniesRepository(db: Executor) {
+export function createCompaniesRepository(db: Executor, engine: Engine) {
   return {
     async insertCompany(row: CompanyRow): Promise<void> {
       await db.insertInto('companies').values(row).execute();
@@ -47,9 +49,14 @@ export function createCompaniesRepository(db: Executor) {
       return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('role', 'in', roles).orderBy('id').execute();
     },
 
-    /** The same for several companies at once (a group-committed batch), in one statement. */
+    /**
+     * The same for several companies at once, in one statement: once per group-committed batch of
+     * inquiries, so written out like the batch's inserts (see multi-row-insert.ts).
+     */
     async listUsersWithRolesOf(companyIds: readonly string[], roles: readonly string[]): Promise<UserRow[]> {
-      return db.selectFrom('users').selectAll().where('company_id', 'in', companyIds).where('role', 'in', roles).orderBy('id').execute();
+      const text = cachedText(`${engine}:users-with-roles:${companyIds.length}:${roles.length}`, () =>
+        `select * from users where company_id in ${valuesList(engine, 1, companyIds.length)} and role in ${valuesList(engine, 1, roles.length, companyIds.length + 1)} order by id`);
+      return (await db.executeQuery<UserRow>(CompiledQuery.raw(text, [...companyIds, ...roles]))).rows;
     },
   };
 }
