@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { openSqlite } from './sqlite-adapter.ts';
+import { preparedName } from './multi-row-insert.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<DB>;
@@ -32,6 +33,20 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/**
+ * Runs the written-out statements (multi-row-insert.ts) as named prepared statements: each
+ * connection parses and plans one once, then only binds and executes it. Every other query is
+ * sent as before, so ad hoc texts never pile up as prepared statements on the server.
+ */
+class PreparingClient extends pg.Client {
+  // `any`: this stands in for all of pg's query() overloads and passes the others through.
+  override query(...args: any[]): any {
+    const [text, values] = args;
+    const name = typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;
+    return name ? super.query({ name, text, values }) : (super.query as (...a: unknown[]) => unknown)(...args);
+  }
+}
+
 export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -39,7 +54,7 @@ export function createDatabase(url: string, options: { poolSize?: number } = {})
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(file) }) });
     return { db, engine: 'sqlite', url, pool: null, close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes });
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes, Client: PreparingClient });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

@@ -7,12 +7,26 @@ import type { Engine, Executor } from './database.ts';
  * database takes to store it. Values are always parameters; the texts are cached.
  */
 const texts = new Map<string, string>();
+/** Text → name of every cached text: a small, fixed set, so PostgreSQL may keep them prepared. */
+const names = new Map<string, string>();
 
 /** A statement text, built once per key. */
 export function cachedText(key: string, make: () => string): string {
   let text = texts.get(key);
-  if (text === undefined) texts.set(key, (text = make()));
+  if (text === undefined) {
+    texts.set(key, (text = make()));
+    if (!names.has(text)) names.set(text, `portico_${names.size + 1}`);
+  }
   return text;
+}
+
+/**
+ * The name under which PostgreSQL keeps `text` prepared, when it is one of the cached texts
+ * (see database.ts): parsing and planning a multi-row INSERT of a hundred parameters costs the
+ * server more than executing it, and these texts repeat on every batch.
+ */
+export function preparedName(text: string): string | undefined {
+  return names.get(text);
 }
 
 /** `(?, ?), (?, ?)` on SQLite, `($1, $2), ($3, $4)` on PostgreSQL (numbered on from `first`). */

@@ -1,0 +1,37 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { createDatabase } from '../../src/db/database.ts';
+import { createRepositories } from '../../src/db/store.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { createTenant, createTestApp, onPostgres, type TestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+before(async () => { t = await createTestApp(); });
+after(() => t.close());
+
+test('PostgreSQL keeps the written-out statements prepared, and only those', { skip: !onPostgres() }, async () => {
+  const d = await createTenant(t.c);
+  // One connection, so that pg_prepared_statements (per session) shows everything this pool prepared.
+  const database = createDatabase(t.c.database.url, { poolSize: 1 });
+  try {
+    const repos = createRepositories(database.db, 'postgres');
+    const apiKeyId = (await repos.apiKeys.listApiKeys(d.companyId))[0]!.id;
+    const inquiry = (subject: string) => ({
+      id: newId('inquiry'), company_id: d.companyId, location_id: d.locations[0]!.id, api_key_id: apiKeyId,
+      topic: 'Prepared', subject, message: 'm', email: 'a@example.com', phone: '+385 1 234 5678', name: null,
+      product_photo_url: null, created_at: new Date().toISOString(),
+    });
+    await repos.inquiries.insertMany([inquiry('one'), inquiry('two')]);
+    await repos.inquiries.insertMany([inquiry('three'), inquiry('four')]); // the same text again: bound, not parsed
+    await repos.companies.listUsersWithRolesOf([d.companyId], ['admin', 'support']);
+    await repos.companies.findCompany(d.companyId); // built by Kysely: sent unnamed
+
+    const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(database.db);
+    assert.deepEqual(prepared.rows.map((r) => r.statement.split(' (')[0]), ['insert into inquiries', 'select * from users where company_id in']);
+    const stored = await database.db.selectFrom('inquiries').select('subject').where('topic', '=', 'Prepared').orderBy('subject').execute();
+    assert.deepEqual(stored.map((r) => r.subject), ['four', 'one', 'three', 'two']);
+  } finally {
+    await database.close();
+  }
+});
