@@ -10,6 +10,11 @@ export function openSqlite(file: string): SqliteDatabase {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
+  // A multi-row INSERT inside a transaction keeps a statement journal (a copy of every page it
+  // changes, to undo just that statement). Past 64 KiB SQLite moves it to a temporary file:
+  // under load that was a file created, written and unlinked on the event loop every few dozen
+  // batches. In memory it stays a copy; it is freed when the statement ends.
+  db.exec('PRAGMA temp_store = MEMORY');
   // SQLite's own lower() folds ASCII only; product search must match "Šišmiš" from "šišmiš"
   // as PostgreSQL does.
   db.function('lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
