@@ -36,7 +36,9 @@ const pgTypes = {
 /**
  * Runs the written-out statements (multi-row-insert.ts) as named prepared statements: each
  * connection parses and plans one once, then only binds and executes it. Every other query is
- * sent as before, so ad hoc texts never pile up as prepared statements on the server.
+ * sent as before, so ad hoc texts never pile up as prepared statements on the server. Those
+ * texts name their result columns or return none: PostgreSQL re-plans a prepared statement
+ * after a migration by itself, but refuses one whose result row changed shape (`select *`).
  */
 class PreparingClient extends pg.Client {
   // `any`: this stands in for all of pg's query() overloads and passes the others through.

@@ -24,13 +24,21 @@ test('PostgreSQL keeps the written-out statements prepared, and only those', { s
     });
     await repos.inquiries.insertMany([inquiry('one'), inquiry('two')]);
     await repos.inquiries.insertMany([inquiry('three'), inquiry('four')]); // the same text again: bound, not parsed
-    await repos.companies.listUsersWithRolesOf([d.companyId], ['admin', 'support']);
+    await repos.companies.listRecipients([d.companyId], ['admin', 'support']);
     await repos.companies.findCompany(d.companyId); // built by Kysely: sent unnamed
 
     const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(database.db);
-    assert.deepEqual(prepared.rows.map((r) => r.statement.split(' (')[0]), ['insert into inquiries', 'select * from users where company_id in']);
+    assert.deepEqual(prepared.rows.map((r) => r.statement.split(' (')[0]), ['insert into inquiries', 'select id, company_id, email from users where company_id in']);
+
+    // A migration adding columns, under a running server: PostgreSQL re-plans what this
+    // connection keeps prepared, and none of it may start failing (as a prepared `select *` would).
+    await sql`alter table users add column nickname text`.execute(database.db);
+    await sql`alter table inquiries add column note text`.execute(database.db);
+    assert.equal((await repos.companies.listRecipients([d.companyId], ['admin', 'support'])).length, 2);
+    await repos.inquiries.insertMany([inquiry('five'), inquiry('six')]);
+
     const stored = await database.db.selectFrom('inquiries').select('subject').where('topic', '=', 'Prepared').orderBy('subject').execute();
-    assert.deepEqual(stored.map((r) => r.subject), ['four', 'one', 'three', 'two']);
+    assert.deepEqual(stored.map((r) => r.subject), ['five', 'four', 'one', 'six', 'three', 'two']);
   } finally {
     await database.close();
   }

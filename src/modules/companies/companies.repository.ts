@@ -6,6 +6,7 @@ import type { CompaniesTable, LocationsTable, UsersTable } from '../../db/schema
 export type CompanyRow = CompaniesTable;
 export type LocationRow = LocationsTable;
 export type UserRow = UsersTable;
+export type Recipient = Pick<UserRow, 'id' | 'company_id' | 'email'>;
 
 export function createCompaniesRepository(db: Executor, engine: Engine) {
   return {
@@ -50,13 +51,15 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
     },
 
     /**
-     * The same for several companies at once, in one statement: once per group-committed batch of
-     * inquiries, so written out like the batch's inserts (see multi-row-insert.ts).
+     * Who to notify, for several companies at once: read once per group-committed batch of
+     * inquiries, so written out like the batch's inserts (see multi-row-insert.ts). The columns
+     * are listed, not `*`: PostgreSQL keeps this text prepared, and a prepared `select *` fails
+     * once a migration adds a column.
      */
-    async listUsersWithRolesOf(companyIds: readonly string[], roles: readonly string[]): Promise<UserRow[]> {
-      const text = cachedText(`${engine}:users-with-roles:${companyIds.length}:${roles.length}`, () =>
-        `select * from users where company_id in ${valuesList(engine, 1, companyIds.length)} and role in ${valuesList(engine, 1, roles.length, companyIds.length + 1)} order by id`);
-      return (await db.executeQuery<UserRow>(CompiledQuery.raw(text, [...companyIds, ...roles]))).rows;
+    async listRecipients(companyIds: readonly string[], roles: readonly string[]): Promise<Recipient[]> {
+      const text = cachedText(`${engine}:recipients:${companyIds.length}:${roles.length}`, () =>
+        `select id, company_id, email from users where company_id in ${valuesList(engine, 1, companyIds.length)} and role in ${valuesList(engine, 1, roles.length, companyIds.length + 1)} order by id`);
+      return (await db.executeQuery<Recipient>(CompiledQuery.raw(text, [...companyIds, ...roles]))).rows;
     },
   };
 }

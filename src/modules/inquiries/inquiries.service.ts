@@ -58,7 +58,7 @@ export function createInquiriesService(deps: {
   async function writeInquiries(repos: Repositories, rows: InquiryRow[]): Promise<number> {
     await repos.inquiries.insertMany(rows);
     const recipients = Map.groupBy(
-      await repos.companies.listUsersWithRolesOf([...new Set(rows.map((r) => r.company_id))], RECIPIENT_ROLES),
+      await repos.companies.listRecipients([...new Set(rows.map((r) => r.company_id))], RECIPIENT_ROLES),
       (user) => user.company_id,
     );
     const notifications: NotificationRow[] = [];

@@ -1,12 +1,12 @@
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { InquiryRow } from '../inquiries/inquiries.repository.ts';
-import type { UserRow } from '../companies/companies.repository.ts';
+import type { Recipient } from '../companies/companies.repository.ts';
 import type { EmailMessageRow, NotificationRow } from './notifications.repository.ts';
 
 /** What support staff are told about a new inquiry: one hub notification each, and an e-mail when mail is on. */
 export function inquiryNotifications(
   inquiry: InquiryRow,
-  recipients: readonly UserRow[],
+  recipients: readonly Recipient[],
   opts: { now: string; newId: IdGenerator; withEmail: boolean },
 ): { notifications: NotificationRow[]; emails: EmailMessageRow[] } {
   const from = inquiry.name ? `${inquiry.name} <${inquiry.email}>` : inquiry.email;
