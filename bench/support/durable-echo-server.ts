@@ -16,7 +16,7 @@ import { DatabaseSync } from 'node:sqlite';
 import Fastify from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
-import { valuesList } from '../../src/db/multi-row-insert.ts';
+import { valuesList } from '../../src/db/written-statements.ts';
 import { startSqliteCheckpointer } from '../../src/db/sqlite-checkpointer.ts';
 import { createGroupCommit } from '../../src/lib/group-commit.ts';
 import { newId } from '../../src/lib/ids.ts';

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { openSqlite } from './sqlite-adapter.ts';
-import { preparedName } from './multi-row-insert.ts';
+import { preparedName } from './written-statements.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<DB>;
@@ -34,7 +34,7 @@ const pgTypes = {
 } as pg.CustomTypesConfig;
 
 /**
- * Runs the written-out statements (multi-row-insert.ts) as named prepared statements: each
+ * Runs the written-out statements (written-statements.ts) as named prepared statements: each
  * connection parses and plans one once, then only binds and executes it. Every other query is
  * sent as before, so ad hoc texts never pile up as prepared statements on the server. Those
  * texts name their result columns or return none: PostgreSQL re-plans a prepared statement

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
-import { cachedText, valuesList } from '../../db/multi-row-insert.ts';
+import { cachedText, valuesList } from '../../db/written-statements.ts';
 import type { CompaniesTable, LocationsTable, UsersTable } from '../../db/schema.ts';
 
 export type CompanyRow = CompaniesTable;
@@ -52,7 +52,7 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
 
     /**
      * Who to notify, for several companies at once: read once per group-committed batch of
-     * inquiries, so written out like the batch's inserts (see multi-row-insert.ts). The columns
+     * inquiries, so written out like the batch's inserts (see written-statements.ts). The columns
      * are listed, not `*`: PostgreSQL keeps this text prepared, and a prepared `select *` fails
      * once a migration adds a column.
      */

@@ -1,5 +1,5 @@
 import type { Engine, Executor } from '../../db/database.ts';
-import { allColumns, insertRows } from '../../db/multi-row-insert.ts';
+import { allColumns, insertRows } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { InquiriesTable } from '../../db/schema.ts';
 
@@ -11,7 +11,7 @@ const INQUIRY_COLUMNS = allColumns<InquiryRow>()([
 
 export function createInquiriesRepository(db: Executor, engine: Engine) {
   return {
-    /** Group-committed batches: written-out multi-row statements (see multi-row-insert.ts). */
+    /** Group-committed batches: written-out multi-row statements (see written-statements.ts). */
     async insertMany(rows: InquiryRow[]): Promise<void> {
       await insertRows(db, engine, 'inquiries', INQUIRY_COLUMNS, rows);
     },

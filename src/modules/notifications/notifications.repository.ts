@@ -1,12 +1,12 @@
 import type { Engine, Executor } from '../../db/database.ts';
-import { allColumns, insertRows } from '../../db/multi-row-insert.ts';
+import { allColumns, insertRows } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts';
 
 export type NotificationRow = NotificationsTable;
 export type EmailMessageRow = EmailMessagesTable;
 
-// Written out (multi-row-insert.ts): a group-committed batch of inquiries inserts many at once.
+// Written out (written-statements.ts): a group-committed batch of inquiries inserts many at once.
 const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
   'id', 'company_id', 'user_id', 'kind', 'title', 'body', 'subject_type', 'subject_id', 'read_at', 'created_at',
 ]);

@@ -5,7 +5,7 @@
  * webhooks.repository.ts.
  */
 import type { AttemptRow, DeliveryRow, EventRow } from './webhooks.repository.ts';
-import { cachedText, valuesList } from '../../db/multi-row-insert.ts';
+import { cachedText, valuesList } from '../../db/written-statements.ts';
 
 type Engine = 'sqlite' | 'postgres';
 

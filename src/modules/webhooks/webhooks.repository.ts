@@ -5,7 +5,7 @@ import {
   DELIVERY_COLUMNS, EVENT_COLUMNS, FINISH_COLUMNS, LOG_COLUMNS, PG_CLAIM, PG_FINISH, SQLITE_CLAIM, SQLITE_EVENTS,
   findEndpointText, sqliteFinishText, subscriptionsText,
 } from './queue-sql.ts';
-import { insertText, powerOfTwoChunks } from '../../db/multi-row-insert.ts';
+import { insertText, powerOfTwoChunks } from '../../db/written-statements.ts';
 
 export type EndpointRow = WebhookEndpointsTable;
 export type EventRow = WebhookEventsTable;

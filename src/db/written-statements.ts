@@ -2,10 +2,11 @@ import { CompiledQuery } from 'kysely';
 import type { Engine, Executor } from './database.ts';
 
 /**
- * Multi-row INSERTs written out rather than built with Kysely's query builder: on the hot write
- * paths (inquiries, the webhook queue) building and compiling a query cost more per row than the
- * database takes to store it. Values are always parameters; the texts are cached, and on
- * PostgreSQL kept prepared, so a cached text must not return `*` (see database.ts).
+ * The hot statements, written out rather than built with Kysely's query builder: on the hot
+ * write paths (inquiries, the webhook queue) building and compiling a query cost more per row
+ * than the database takes to store it. Mostly multi-row INSERTs. Values are always parameters;
+ * the texts are cached, and on PostgreSQL kept prepared, so a cached text must not return `*`
+ * (see database.ts).
  */
 const texts = new Map<string, string>();
 /** Text → name of every cached text: a small, fixed set, so PostgreSQL may keep them prepared. */
