@@ -66,6 +66,48 @@ export async function insertRows<Row>(db: Executor, engine: Engine, table: strin
   }
 }
 
+/** One table's part of `insertTogether`: its name, every one of its columns, the rows. */
+export interface TableRows {
+  table: string;
+  columns: readonly string[];
+  rows: readonly object[];
+}
+
+/**
+ * Inserts rows into several tables as one unit. PostgreSQL: one statement, atomic on its own,
+ * so a batch costs one round trip instead of BEGIN, an INSERT per table and COMMIT. Each table's
+ * rows travel as one JSON parameter that `json_populate_recordset` reads with the table's own
+ * column types, so the text depends only on which tables get rows and stays prepared, whatever
+ * the number of rows. SQLite: the multi-row INSERTs one after another; run it in a transaction.
+ */
+export async function insertTogether(db: Executor, engine: Engine, parts: readonly TableRows[]): Promise<void> {
+  const filled = parts.filter((p) => p.rows.length > 0);
+  if (engine === 'sqlite') {
+    for (const p of filled) await insertRows(db, engine, p.table, p.columns, p.rows as ReadonlyArray<Record<string, unknown>>);
+    return;
+  }
+  if (filled.length === 0) return;
+  const text = cachedText(`postgres:together:${filled.map((p) => p.table).join(',')}`, () => {
+    const inserts = filled.map((p, i) => {
+      const columns = p.columns.join(', ');
+      return `insert into ${p.table} (${columns}) select ${columns} from json_populate_recordset(null::${p.table}, $${i + 1})`;
+    });
+    const last = inserts.pop()!;
+    return inserts.length === 0 ? last : `with ${inserts.map((insert, i) => `part_${i + 1} as (${insert})`).join(', ')} ${last}`;
+  });
+  await db.executeQuery(CompiledQuery.raw(text, filled.map((p) => jsonParameter(p.rows))));
+}
+
+/**
+ * JSON that PostgreSQL accepts: a lone UTF-16 surrogate (a broken emoji in a form field), which
+ * JSON.stringify writes as a `\udXXX` escape and PostgreSQL's JSON refuses, becomes U+FFFD, as
+ * it does in a text parameter.
+ */
+function jsonParameter(value: unknown): string {
+  const json = JSON.stringify(value);
+  return json.includes('\\ud') ? JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.toWellFormed() : v)) : json;
+}
+
 /**
  * Every column of `Row`, checked by the compiler: leaving one out is a type error naming it
  * (a forgotten column would otherwise be silently left to its default).

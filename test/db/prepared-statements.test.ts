@@ -22,8 +22,9 @@ test('PostgreSQL keeps the written-out statements prepared, and only those', { s
       topic: 'Prepared', subject, message: 'm', email: 'a@example.com', phone: '+385 1 234 5678', name: null,
       product_photo_url: null, created_at: new Date().toISOString(),
     });
-    await repos.inquiries.insertMany([inquiry('one'), inquiry('two')]);
-    await repos.inquiries.insertMany([inquiry('three'), inquiry('four')]); // the same text again: bound, not parsed
+    const insert = (...rows: ReturnType<typeof inquiry>[]) => repos.inquiries.insertWithNotifications(rows, [], []);
+    await insert(inquiry('one'), inquiry('two'));
+    await insert(inquiry('three'), inquiry('four'), inquiry('five')); // the same text again, whatever the count: bound, not parsed
     await repos.companies.listRecipients([d.companyId], ['admin', 'support']);
     await repos.companies.findCompany(d.companyId); // built by Kysely: sent unnamed
 
@@ -35,10 +36,10 @@ test('PostgreSQL keeps the written-out statements prepared, and only those', { s
     await sql`alter table users add column nickname text`.execute(database.db);
     await sql`alter table inquiries add column note text`.execute(database.db);
     assert.equal((await repos.companies.listRecipients([d.companyId], ['admin', 'support'])).length, 2);
-    await repos.inquiries.insertMany([inquiry('five'), inquiry('six')]);
+    await insert(inquiry('six'), inquiry('seven'));
 
     const stored = await database.db.selectFrom('inquiries').select('subject').where('topic', '=', 'Prepared').orderBy('subject').execute();
-    assert.deepEqual(stored.map((r) => r.subject), ['five', 'four', 'one', 'six', 'three', 'two']);
+    assert.deepEqual(stored.map((r) => r.subject), ['five', 'four', 'one', 'seven', 'six', 'three', 'two']);
   } finally {
     await database.close();
   }

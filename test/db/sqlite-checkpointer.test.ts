@@ -11,7 +11,9 @@ import { startSqliteCheckpointer } from '../../src/db/sqlite-checkpointer.ts';
 test('the checkpoint thread copies committed pages back into the database file while another connection writes', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-checkpoint-'));
   const file = path.join(dir, 'portico.sqlite');
-  const db = new DatabaseSync(file);
+  // Waits for locks as Portico's connections do: the thread opening its own connection briefly
+  // takes the WAL index, and a busy machine made this writer fail at once with SQLITE_BUSY.
+  const db = new DatabaseSync(file, { timeout: 10_000 });
   try {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA wal_autocheckpoint = 0'); // this connection never checkpoints: only the thread can

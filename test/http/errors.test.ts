@@ -75,6 +75,14 @@ describe('errors, limits, request ids, health and docs', () => {
       }
     }
     assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
+    // Half an emoji (a lone surrogate) is stored as U+FFFD on both databases, in the inquiry and
+    // in its notifications, as any text parameter would be.
+    const broken = await post(REACH_OUT, key, '{"topic":"t","subject":"a\\ud83db","message":"m","email":"a@b.example","phone":"123"}');
+    assert.equal(broken.statusCode, 201, broken.body);
+    const brokenId = (broken.json() as { data: { id: string } }).data.id;
+    assert.equal((await t.c.inquiries.get(demo.companyId, brokenId)).subject, 'a\uFFFDb');
+    const titles = await t.c.database.db.selectFrom('notifications').select('title').where('company_id', '=', demo.companyId).where('subject_id', '=', brokenId).execute();
+    assert.deepEqual(titles.map((n) => n.title), ['New inquiry: a\uFFFDb', 'New inquiry: a\uFFFDb']);
     for (const url of ['/api/v1/public/products/%27%20or%201=1--', '/api/v1/public/quotes/%27;drop%20table%20quotations;--', '/api/v1/public/products?limit=abc', '/api/v1/public/products?cursor=%7B%7D', '/api/v1/public/products?limit=1000']) {
       const res = await t.app.inject({ method: 'GET', url, headers: bearer(key) });
       assert.ok(res.statusCode === 400 || res.statusCode === 404, `${url} → ${res.statusCode}: ${res.body}`);

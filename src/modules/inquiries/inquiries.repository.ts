@@ -1,7 +1,8 @@
 import type { Engine, Executor } from '../../db/database.ts';
-import { allColumns, insertRows } from '../../db/written-statements.ts';
+import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { InquiriesTable } from '../../db/schema.ts';
+import { EMAIL_COLUMNS, NOTIFICATION_COLUMNS, type EmailMessageRow, type NotificationRow } from '../notifications/notifications.repository.ts';
 
 export type InquiryRow = InquiriesTable;
 
@@ -11,9 +12,16 @@ const INQUIRY_COLUMNS = allColumns<InquiryRow>()([
 
 export function createInquiriesRepository(db: Executor, engine: Engine) {
   return {
-    /** Group-committed batches: written-out multi-row statements (see written-statements.ts). */
-    async insertMany(rows: InquiryRow[]): Promise<void> {
-      await insertRows(db, engine, 'inquiries', INQUIRY_COLUMNS, rows);
+    /**
+     * A group-committed batch of inquiries with their notifications and e-mails, as one unit
+     * (insertTogether): one statement on PostgreSQL; on SQLite, call it inside a transaction.
+     */
+    async insertWithNotifications(rows: readonly InquiryRow[], notifications: readonly NotificationRow[], emails: readonly EmailMessageRow[]): Promise<void> {
+      await insertTogether(db, engine, [
+        { table: 'inquiries', columns: INQUIRY_COLUMNS, rows },
+        { table: 'notifications', columns: NOTIFICATION_COLUMNS, rows: notifications },
+        { table: 'email_messages', columns: EMAIL_COLUMNS, rows: emails },
+      ]);
     },
     async find(companyId: string, id: string): Promise<InquiryRow | undefined> {
       return db.selectFrom('inquiries').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();

@@ -7,10 +7,10 @@ export type NotificationRow = NotificationsTable;
 export type EmailMessageRow = EmailMessagesTable;
 
 // Written out (written-statements.ts): a group-committed batch of inquiries inserts many at once.
-const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
+export const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
   'id', 'company_id', 'user_id', 'kind', 'title', 'body', 'subject_type', 'subject_id', 'read_at', 'created_at',
 ]);
-const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
+export const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
   'id', 'company_id', 'to_address', 'subject', 'text_body', 'status', 'attempts', 'next_attempt_at', 'locked_until', 'last_error', 'sent_at', 'created_at',
 ]);
 
@@ -35,10 +35,6 @@ export function createNotificationsRepository(db: Executor, engine: Engine) {
       await db.updateTable('notifications').set({ read_at: at })
         .where('company_id', '=', companyId).where('user_id', '=', userId).where('id', '=', id).where('read_at', 'is', null)
         .execute();
-    },
-
-    async insertEmails(rows: EmailMessageRow[]): Promise<void> {
-      await insertRows(db, engine, 'email_messages', EMAIL_COLUMNS, rows);
     },
 
     /** Takes up to `limit` due e-mails for `leaseMs`; a crashed sender's lease simply runs out. */
