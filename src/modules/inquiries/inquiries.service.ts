@@ -68,7 +68,8 @@ export function createInquiriesService(deps: {
   }
 
   // A contact form is the busiest write of the public API: concurrent inquiries share one
-  // transaction (group commit), so a burst costs one commit instead of one each. On SQLite the
+  // commit (group commit; on PostgreSQL one statement), so a burst costs one commit instead of
+  // one each. On SQLite the
   // batch commits on the event loop: a commit of a few dozen inquiries takes a few hundred
   // microseconds, less than handing it to another thread and waking this one again costs when
   // the cores are busy (measured; see bench/README.md).
