@@ -23,7 +23,7 @@ export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     parseJson(request, body as string, (error, value) => {
-      if (error) return done(error, undefined);
+      if (error) return done(forbiddenKeyError(body as string) ?? error, undefined);
       if ((body as string).includes('\\u0000')) {
         return done(AppError.invalid({ [pathOfNul(value) ?? 'body']: ['Must not contain NUL (\\u0000) characters.'] }), undefined);
       }
@@ -44,6 +44,42 @@ function pathOfNul(value: unknown, path = ''): string | null {
   if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       const found = pathOfNul(child, path ? `${path}.${key}` : key) ?? (key.includes('\u0000') ? path || 'body' : null);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Fastify's parser answers `__proto__` (or a `constructor` holding a `prototype`) as invalid
+ * JSON. When the text is valid JSON that is what happened: the key is a field nobody knows,
+ * named like any other. Runs on the error path only.
+ */
+function forbiddenKeyError(body: string): AppError | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const path = pathOfForbiddenKey(value);
+  return path ? AppError.invalid({ [path]: ['Is not a known field.'] }) : null;
+}
+
+/** Where `__proto__`, or a `constructor` holding a `prototype`, sits in parsed JSON (own keys, as JSON.parse makes them). */
+function pathOfForbiddenKey(value: unknown, path = ''): string | null {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = pathOfForbiddenKey(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const here = path ? `${path}.${key}` : key;
+      if (key === '__proto__' || (key === 'constructor' && child && typeof child === 'object' && Object.hasOwn(child, 'prototype'))) return here;
+      const found = pathOfForbiddenKey(child, here);
       if (found) return found;
     }
   }
