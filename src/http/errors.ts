@@ -42,13 +42,15 @@ export const MAX_DETAILS = 50;
 
 export function problemFor(error: AppError, requestId: string): Problem {
   const status = STATUS_BY_CODE[error.code];
-  const paths = error.details ? Object.keys(error.details) : [];
   let detail = error.message;
   let details = error.details;
-  if (error.details && paths.length > MAX_DETAILS) {
+  // Validation errors arrive capped (below); this guards any other list a service builds.
+  const paths = details ? Object.keys(details) : [];
+  if (details && paths.length > MAX_DETAILS) {
+    const all = details;
     details = fieldErrors();
-    for (const path of paths.slice(0, MAX_DETAILS)) details[path] = error.details[path]!;
-    detail = `${detail.replace(/\.$/, '')}: ${MAX_DETAILS} fields are named in details, and ${(paths.length - MAX_DETAILS).toLocaleString('en-US')} more.`;
+    for (const path of paths.slice(0, MAX_DETAILS)) details[path] = all[path]!;
+    detail = withMore(detail, paths.length - MAX_DETAILS);
   }
   return {
     type: 'about:blank',
@@ -61,6 +63,10 @@ export function problemFor(error: AppError, requestId: string): Problem {
   };
 }
 
+function withMore(message: string, more: number): string {
+  return `${message.replace(/\.$/, '')}: ${MAX_DETAILS} fields are named in details, and ${more.toLocaleString('en-US')} more.`;
+}
+
 /**
  * What Fastify, its plugins and the database drivers throw, translated; anything unknown is a
  * 500 with no internals.
@@ -68,7 +74,10 @@ export function problemFor(error: AppError, requestId: string): Problem {
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const e = error as { code?: string; errcode?: number; statusCode?: number; validation?: ErrorObject[]; validationContext?: string; message?: string };
-  if (e.validation) return AppError.invalid(validationDetails(e.validation, e.validationContext ?? 'body'));
+  if (e.validation) {
+    const { details, more } = validationDetails(e.validation, e.validationContext ?? 'body');
+    return more > 0 ? AppError.invalid(details, withMore('The request is invalid.', more)) : AppError.invalid(details);
+  }
   // A foreign-key violation is a 409, not a 400: services check every reference a client names
   // and answer a 400 naming the field, so one that still reaches the database is a reference
   // that changed under the request (deleted by a concurrent request) or a row still in use.
@@ -101,10 +110,16 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal', 'Something went wrong on our side. It was logged; retry later or quote the requestId to support.');
 }
 
-/** Ajv's errors as `field path → messages`, paths written the way a developer reads them: `lines[2].quantity`. */
-export function validationDetails(errors: readonly ErrorObject[], context: string): FieldErrors {
+/**
+ * Ajv's errors as `field path → messages`, paths written the way a developer reads them:
+ * `lines[2].quantity`; the first MAX_DETAILS fields, and how many more there are.
+ */
+export function validationDetails(errors: readonly ErrorObject[], context: string): { details: FieldErrors; more: number } {
   // Field names come from the client: `constructor` or `__proto__` must land as fields, not find inherited members.
   const details = fieldErrors();
+  let named = 0;
+  // Past the cap only distinct paths are counted: a flood of unknown fields costs a Set, not a map of lists.
+  const beyond = new Set<string>();
   // An empty string fails both minLength and the "not only white space" pattern: say it once.
   const tooShort = new Set(errors.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
   const unionNoise = unionNoiseOf(errors);
@@ -166,9 +181,14 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
       default:
         message = error.message ? `${error.message[0]!.toUpperCase()}${error.message.slice(1)}.` : 'Is invalid.';
     }
-    addFieldError(details, path === '' ? context : path, message);
+    const key = path === '' ? context : path;
+    if (Object.hasOwn(details, key)) addFieldError(details, key, message);
+    else if (named < MAX_DETAILS) {
+      addFieldError(details, key, message);
+      named++;
+    } else beyond.add(key);
   }
-  return details;
+  return { details, more: beyond.size };
 }
 
 /**
