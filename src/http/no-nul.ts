@@ -5,6 +5,7 @@ import { AppError } from '../lib/errors.ts';
  * No NUL characters anywhere a client can put text. PostgreSQL cannot store or compare them and
  * no field legitimately holds one, so they are answered here instead of failing in SQL: a 400
  * naming the field for bodies and query strings, a 404 for path parameters (no id contains one).
+ * The JSON parser installed here also names a refused `__proto__` key as the field it is.
  */
 // Any instance, whatever its logger or type provider: the hook and the parser do not depend on them.
 export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
