@@ -115,27 +115,39 @@ export function toAppError(error: unknown): AppError {
  * `lines[2].quantity`; the first MAX_DETAILS fields, and how many more there are.
  */
 export function validationDetails(errors: readonly ErrorObject[], context: string): { details: FieldErrors; more: number } {
+  // First only the paths: a body of 80,000 bad items costs a Set of their names, and messages
+  // are written for the fields shown.
+  const paths = new Map<string, string>();
+  const keys = errors.map((error) => {
+    let base = paths.get(error.instancePath);
+    if (base === undefined) paths.set(error.instancePath, (base = jsonPointerToPath(error.instancePath)));
+    const path = error.keyword === 'required' ? join(base, (error.params as { missingProperty: string }).missingProperty)
+      : error.keyword === 'additionalProperties' ? join(base, (error.params as { additionalProperty: string }).additionalProperty)
+        : error.keyword === 'discriminator' ? join(base, (error.params as { tag: string }).tag)
+          : base;
+    return path === '' ? context : path;
+  });
+  const shown = new Set<string>();
+  const beyond = new Set<string>();
+  for (const key of keys) if (!shown.has(key)) (shown.size < MAX_DETAILS ? shown : beyond).add(key);
+  const keyOf = new Map<ErrorObject, string>();
+  errors.forEach((error, i) => shown.has(keys[i]!) && keyOf.set(error, keys[i]!));
+  const kept = [...keyOf.keys()];
+
   // Field names come from the client: `constructor` or `__proto__` must land as fields, not find inherited members.
   const details = fieldErrors();
-  let named = 0;
-  // Past the cap only distinct paths are counted: a flood of unknown fields costs a Set, not a map of lists.
-  const beyond = new Set<string>();
   // An empty string fails both minLength and the "not only white space" pattern: say it once.
-  const tooShort = new Set(errors.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
-  const unionNoise = unionNoiseOf(errors);
-  for (const error of errors) {
+  const tooShort = new Set(kept.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
+  const unionNoise = unionNoiseOf(kept);
+  for (const error of kept) {
     if (error.keyword === 'pattern' && tooShort.has(error.instancePath)) continue;
     if (unionNoise.has(error)) continue;
-    const base = jsonPointerToPath(error.instancePath);
-    let path = base;
     let message: string;
     switch (error.keyword) {
       case 'required':
-        path = join(base, (error.params as { missingProperty: string }).missingProperty);
         message = 'Is required.';
         break;
       case 'additionalProperties':
-        path = join(base, (error.params as { additionalProperty: string }).additionalProperty);
         message = 'Is not a known field.';
         break;
       case 'type':
@@ -162,10 +174,8 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
         break;
       }
       case 'discriminator': {
-        // A `kind` outside the mapping: name the tag field and the kinds there are.
-        const { tag } = error.params as { tag: string };
-        path = join(base, tag);
-        const values = tagValues(error.parentSchema, tag);
+        // A `kind` outside the mapping: name the kinds there are.
+        const values = tagValues(error.parentSchema, (error.params as { tag: string }).tag);
         message = values ? oneOf(values) : 'Is not a known kind.';
         break;
       }
@@ -181,12 +191,7 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
       default:
         message = error.message ? `${error.message[0]!.toUpperCase()}${error.message.slice(1)}.` : 'Is invalid.';
     }
-    const key = path === '' ? context : path;
-    if (Object.hasOwn(details, key)) addFieldError(details, key, message);
-    else if (named < MAX_DETAILS) {
-      addFieldError(details, key, message);
-      named++;
-    } else beyond.add(key);
+    addFieldError(details, keyOf.get(error)!, message);
   }
   return { details, more: beyond.size };
 }
@@ -199,20 +204,23 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
  */
 function unionNoiseOf(errors: readonly ErrorObject[]): Set<ErrorObject> {
   const noise = new Set<ErrorObject>();
-  for (const union of errors) {
-    if (union.keyword !== 'anyOf' || !Array.isArray(union.schema)) continue;
+  errors.forEach((union, at) => {
+    if (union.keyword !== 'anyOf' || !Array.isArray(union.schema)) return;
+    // Ajv reports a failed anyOf's branch errors just before it, one contiguous run; walking
+    // back over that run only keeps this linear when a body holds thousands of failed unions.
+    const prefix = `${union.schemaPath}/`;
+    const branchErrors: ErrorObject[] = [];
+    for (let i = at - 1; i >= 0 && errors[i]!.schemaPath.startsWith(prefix) && errors[i]!.instancePath.startsWith(union.instancePath); i--) branchErrors.push(errors[i]!);
     const alternatives = union.schema as unknown[];
-    const under = (e: ErrorObject, prefix: string) => e !== union && e.instancePath === union.instancePath && e.schemaPath.startsWith(prefix);
     if (literalValues(alternatives)) {
-      for (const e of errors) if (under(e, `${union.schemaPath}/`)) noise.add(e);
-      continue;
+      for (const e of branchErrors) noise.add(e);
+      return;
     }
-    const nullBranches = alternatives.flatMap((a, i) => (isNullType(a) ? [`${union.schemaPath}/${i}/`] : []));
-    if (nullBranches.length === 0) continue;
-    for (const e of errors) if (nullBranches.some((prefix) => under(e, prefix))) noise.add(e);
-    const explained = errors.some((e) => e !== union && !noise.has(e) && e.schemaPath.startsWith(`${union.schemaPath}/`) && e.instancePath.startsWith(union.instancePath));
-    if (explained) noise.add(union);
-  }
+    const nullBranches = alternatives.flatMap((a, i) => (isNullType(a) ? [`${prefix}${i}/`] : []));
+    if (nullBranches.length === 0) return;
+    for (const e of branchErrors) if (e.instancePath === union.instancePath && nullBranches.some((p) => e.schemaPath.startsWith(p))) noise.add(e);
+    if (branchErrors.some((e) => !noise.has(e))) noise.add(union);
+  });
   return noise;
 }
 

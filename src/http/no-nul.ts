@@ -57,14 +57,13 @@ function pathOfNul(value: unknown, path = ''): string | null {
  * named like any other. Runs on the error path only.
  */
 function forbiddenKeyError(body: string): AppError | null {
-  let value: unknown;
   try {
-    value = JSON.parse(body);
+    const path = pathOfForbiddenKey(JSON.parse(body));
+    return path ? AppError.invalid({ [path]: ['Is not a known field.'] }) : null;
   } catch {
+    // Not JSON after all, or nested deeper than the stack: the parser's own answer stands.
     return null;
   }
-  const path = pathOfForbiddenKey(value);
-  return path ? AppError.invalid({ [path]: ['Is not a known field.'] }) : null;
 }
 
 /** Where `__proto__`, or a `constructor` holding a `prototype`, sits in parsed JSON (own keys, as JSON.parse makes them). */
