@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -59,7 +61,15 @@ export async function buildApp(c: Container): Promise<App> {
     },
     // Fastify types this hook for its own Ajv wrapper; ours returns the same (schema) => validate shape.
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
-    return503OnClosing: true,
+    // The error handler reads `validation` itself; Fastify's own message would join every Ajv
+    // error into one string, 2 MB for a body of 60,000 unknown fields, only to be dropped.
+    schemaErrorFormatter: (_errors, part) => new Error(`The ${part} is invalid.`),
+    // Answered by the onRequest hook below as problem+json; Fastify's own 503 is plain JSON.
+    return503OnClosing: false,
+    // Errors met before routing (a bad percent escape, an overlong path parameter) and before
+    // HTTP parsing (Node's client-error path) are problems too, with a code, like every other.
+    frameworkErrors: (error, request, reply) => sendProblem(request, reply, error),
+    clientErrorHandler: answerClientError,
     ...connectionLimits(c.config),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.maxConnections = c.config.httpMaxConnections;
@@ -70,18 +80,23 @@ export async function buildApp(c: Container): Promise<App> {
   // Shared by the public and the admin API, referenced by $id; registered once at the root.
   for (const schema of [Problem, Quotation, Order, Product]) app.addSchema(schema);
 
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
     done();
   });
 
-  app.setErrorHandler(async (error, request, reply) => {
-    const appError = toAppError(error);
-    const status = STATUS_BY_CODE[appError.code];
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    else if (appError.code === 'rate_limited') request.log.info({ code: appError.code }, 'rate limited');
-    return reply.status(status).type('application/problem+json').send(problemFor(appError, request.id));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    // A request on a kept-alive connection while the server drains: send it elsewhere.
+    if (closing) {
+      reply.header('retry-after', '1');
+      return done(new AppError('unavailable', 'The server is shutting down; retry the request.'));
+    }
+    done();
   });
+
+  app.setErrorHandler(async (error, request, reply) => sendProblem(request, reply, error));
 
   app.setNotFoundHandler(async (request, reply) => {
     const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
@@ -120,4 +135,39 @@ export async function buildApp(c: Container): Promise<App> {
   app.get('/api/v1/public/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   return app as unknown as App;
+}
+
+function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const appError = toAppError(error);
+  const status = STATUS_BY_CODE[appError.code];
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  else if (appError.code === 'rate_limited') request.log.info({ code: appError.code }, 'rate limited');
+  return reply.header('x-request-id', request.id).status(status).type('application/problem+json').send(problemFor(appError, request.id));
+}
+
+/**
+ * Node found no valid HTTP request on the connection (garbage, an oversized header, a request
+ * that took too long): there is no request object, so the whole response is written here, as a
+ * problem with a code like any other, and the connection is closed once it is sent.
+ */
+function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? new AppError('request_timeout', 'The request took too long to arrive.')
+    : error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('headers_too_large', 'The request headers are larger than this server accepts.')
+      : new AppError('malformed_request', 'The request is not valid HTTP/1.1.');
+  this.log.debug({ err: error }, 'client error');
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const requestId = randomUUID();
+  const status = STATUS_BY_CODE[appError.code];
+  const body = JSON.stringify(problemFor(appError, requestId));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+      + `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
 }

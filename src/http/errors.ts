@@ -1,21 +1,24 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorObject } from 'ajv';
-import { AppError, type ErrorCode, type FieldErrors } from '../lib/errors.ts';
+import { AppError, addFieldError, fieldErrors, type ErrorCode, type FieldErrors } from '../lib/errors.ts';
 
 /** The one place where an error code becomes an HTTP status. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   validation_failed: 400,
   malformed_json: 400,
+  malformed_request: 400,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   not_acceptable: 406,
+  request_timeout: 408,
   conflict: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal: 500,
   unavailable: 503,
 };
@@ -31,24 +34,55 @@ export interface Problem {
   details?: FieldErrors;
 }
 
+/**
+ * At most this many fields are named in `details`. A 1 MiB body can hold 60,000 unknown fields;
+ * naming every one would answer 2 MB of errors, and the first few are what a developer fixes first.
+ */
+export const MAX_DETAILS = 50;
+
 export function problemFor(error: AppError, requestId: string): Problem {
   const status = STATUS_BY_CODE[error.code];
+  let detail = error.message;
+  let details = error.details;
+  // Validation errors arrive capped (below); this guards any other list a service builds.
+  const paths = details ? Object.keys(details) : [];
+  if (details && paths.length > MAX_DETAILS) {
+    const all = details;
+    details = fieldErrors();
+    for (const path of paths.slice(0, MAX_DETAILS)) details[path] = all[path]!;
+    detail = withMore(detail, paths.length - MAX_DETAILS);
+  }
   return {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
     status,
-    detail: error.message,
+    detail,
     code: error.code,
     requestId,
-    ...(error.details ? { details: error.details } : {}),
+    ...(details ? { details } : {}),
   };
 }
 
-/** What Fastify and its plugins throw, translated; anything unknown is a 500 with no internals. */
+function withMore(message: string, more: number): string {
+  return `${message.replace(/\.$/, '')}: ${MAX_DETAILS} fields are named in details, and ${more.toLocaleString('en-US')} more.`;
+}
+
+/**
+ * What Fastify, its plugins and the database drivers throw, translated; anything unknown is a
+ * 500 with no internals.
+ */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const e = error as { code?: string; statusCode?: number; validation?: ErrorObject[]; validationContext?: string; message?: string };
-  if (e.validation) return AppError.invalid(validationDetails(e.validation, e.validationContext ?? 'body'));
+  const e = error as { code?: string; errcode?: number; statusCode?: number; validation?: ErrorObject[]; validationContext?: string; message?: string };
+  if (e.validation) {
+    const { details, more } = validationDetails(e.validation, e.validationContext ?? 'body');
+    return more > 0 ? AppError.invalid(details, withMore('The request is invalid.', more)) : AppError.invalid(details);
+  }
+  // A foreign-key violation is a 409, not a 400: services check every reference a client names
+  // and answer a 400 naming the field, so one that still reaches the database is a reference
+  // that changed under the request (deleted by a concurrent request) or a row still in use.
+  // Either is a conflict with the current state, which re-reading and retrying can resolve.
+  if (isForeignKeyViolation(e)) return new AppError('conflict', 'The request refers to a record that no longer exists, or to one still in use; reload and try again.');
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupported_media_type', 'Send the body as application/json.');
@@ -60,6 +94,11 @@ export function toAppError(error: unknown): AppError {
       return new AppError('malformed_json', 'The body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('malformed_json', 'Content-Length does not match the body.');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('malformed_request', 'The URL is not valid: a percent sign must start an escape such as %20.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // No id is that long, as no id holds a NUL: the thing named does not exist.
+      return AppError.notFound('Resource');
   }
   if (e.statusCode === 400 && error instanceof SyntaxError) return new AppError('malformed_json', 'The body is not valid JSON.');
   if (e.statusCode === 429) return new AppError('rate_limited', e.message ?? 'Too many requests.');
@@ -71,23 +110,44 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal', 'Something went wrong on our side. It was logged; retry later or quote the requestId to support.');
 }
 
-/** Ajv's errors as `field path → messages`, paths written the way a developer reads them: `lines[2].quantity`. */
-export function validationDetails(errors: readonly ErrorObject[], context: string): FieldErrors {
-  const details: FieldErrors = {};
+/**
+ * Ajv's errors as `field path → messages`, paths written the way a developer reads them:
+ * `lines[2].quantity`; the first MAX_DETAILS fields, and how many more there are.
+ */
+export function validationDetails(errors: readonly ErrorObject[], context: string): { details: FieldErrors; more: number } {
+  // First only the paths: a body of 80,000 bad items costs a Set of their names, and messages
+  // are written for the fields shown.
+  const paths = new Map<string, string>();
+  const keys = errors.map((error) => {
+    let base = paths.get(error.instancePath);
+    if (base === undefined) paths.set(error.instancePath, (base = jsonPointerToPath(error.instancePath)));
+    const path = error.keyword === 'required' ? join(base, (error.params as { missingProperty: string }).missingProperty)
+      : error.keyword === 'additionalProperties' ? join(base, (error.params as { additionalProperty: string }).additionalProperty)
+        : error.keyword === 'discriminator' ? join(base, (error.params as { tag: string }).tag)
+          : base;
+    return path === '' ? context : path;
+  });
+  const shown = new Set<string>();
+  const beyond = new Set<string>();
+  for (const key of keys) if (!shown.has(key)) (shown.size < MAX_DETAILS ? shown : beyond).add(key);
+  const keyOf = new Map<ErrorObject, string>();
+  errors.forEach((error, i) => shown.has(keys[i]!) && keyOf.set(error, keys[i]!));
+  const kept = [...keyOf.keys()];
+
+  // Field names come from the client: `constructor` or `__proto__` must land as fields, not find inherited members.
+  const details = fieldErrors();
   // An empty string fails both minLength and the "not only white space" pattern: say it once.
-  const tooShort = new Set(errors.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
-  for (const error of errors) {
+  const tooShort = new Set(kept.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
+  const unionNoise = unionNoiseOf(kept);
+  for (const error of kept) {
     if (error.keyword === 'pattern' && tooShort.has(error.instancePath)) continue;
-    const base = jsonPointerToPath(error.instancePath);
-    let path = base;
+    if (unionNoise.has(error)) continue;
     let message: string;
     switch (error.keyword) {
       case 'required':
-        path = join(base, (error.params as { missingProperty: string }).missingProperty);
         message = 'Is required.';
         break;
       case 'additionalProperties':
-        path = join(base, (error.params as { additionalProperty: string }).additionalProperty);
         message = 'Is not a known field.';
         break;
       case 'type':
@@ -106,8 +166,19 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
         message = (error.parentSchema as { 'x-pattern-message'?: string } | undefined)?.['x-pattern-message'] ?? 'Has an invalid form.';
         break;
       case 'enum':
-        message = `Must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues).map(String).join(', ')}.`;
+        message = oneOf((error.params as { allowedValues: unknown[] }).allowedValues);
         break;
+      case 'anyOf': {
+        const values = literalValues(error.schema);
+        message = values ? oneOf(values) : 'Does not match any of the allowed forms.';
+        break;
+      }
+      case 'discriminator': {
+        // A `kind` outside the mapping: name the kinds there are.
+        const values = tagValues(error.parentSchema, (error.params as { tag: string }).tag);
+        message = values ? oneOf(values) : 'Is not a known kind.';
+        break;
+      }
       case 'minItems':
         message = `Must have at least ${(error.params as { limit: number }).limit} item(s).`;
         break;
@@ -120,11 +191,70 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
       default:
         message = error.message ? `${error.message[0]!.toUpperCase()}${error.message.slice(1)}.` : 'Is invalid.';
     }
-    const key = path === '' ? context : path;
-    const list = (details[key] ??= []);
-    if (!list.includes(message)) list.push(message);
+    addFieldError(details, keyOf.get(error)!, message);
   }
-  return details;
+  return { details, more: beyond.size };
+}
+
+/**
+ * Ajv explains a failed `anyOf` branch by branch ("Must be equal to constant. Must match a
+ * schema in anyOf."). For a union of literals the `anyOf` error alone says it, as "Must be one
+ * of: …"; for a nullable value the null branch ("Must be null.") and the `anyOf` summary are
+ * noise once the other branch has said what is wrong.
+ */
+function unionNoiseOf(errors: readonly ErrorObject[]): Set<ErrorObject> {
+  const noise = new Set<ErrorObject>();
+  errors.forEach((union, at) => {
+    if (union.keyword !== 'anyOf' || !Array.isArray(union.schema)) return;
+    // Ajv reports a failed anyOf's branch errors just before it, one contiguous run; walking
+    // back over that run only keeps this linear when a body holds thousands of failed unions.
+    const prefix = `${union.schemaPath}/`;
+    const branchErrors: ErrorObject[] = [];
+    for (let i = at - 1; i >= 0 && errors[i]!.schemaPath.startsWith(prefix) && errors[i]!.instancePath.startsWith(union.instancePath); i--) branchErrors.push(errors[i]!);
+    const alternatives = union.schema as unknown[];
+    if (literalValues(alternatives)) {
+      for (const e of branchErrors) noise.add(e);
+      return;
+    }
+    const nullBranches = alternatives.flatMap((a, i) => (isNullType(a) ? [`${prefix}${i}/`] : []));
+    if (nullBranches.length === 0) return;
+    for (const e of branchErrors) if (e.instancePath === union.instancePath && nullBranches.some((p) => e.schemaPath.startsWith(p))) noise.add(e);
+    if (branchErrors.some((e) => !noise.has(e))) noise.add(union);
+  });
+  return noise;
+}
+
+/** The values a union allows when every branch is a literal (or null); otherwise undefined. */
+function literalValues(alternatives: unknown): unknown[] | undefined {
+  if (!Array.isArray(alternatives) || alternatives.length === 0) return undefined;
+  const values: unknown[] = [];
+  for (const a of alternatives as Array<Record<string, unknown>>) {
+    if (a && typeof a === 'object' && 'const' in a) values.push(a.const);
+    else if (a && typeof a === 'object' && Array.isArray(a.enum)) values.push(...a.enum);
+    else if (isNullType(a)) values.push(null);
+    else return undefined;
+  }
+  return values;
+}
+
+function tagValues(parentSchema: unknown, tag: string): unknown[] | undefined {
+  const branches = (parentSchema as { oneOf?: Array<{ properties?: Record<string, unknown> }> } | undefined)?.oneOf;
+  if (!Array.isArray(branches)) return undefined;
+  const values = branches.map((b) => literalValues([b.properties?.[tag]]));
+  return values.every((v) => v !== undefined) ? values.flat() : undefined;
+}
+
+function isNullType(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'null';
+}
+
+function oneOf(values: readonly unknown[]): string {
+  return `Must be one of: ${values.map(String).join(', ')}.`;
+}
+
+/** SQLite (node:sqlite: extended code SQLITE_CONSTRAINT_FOREIGNKEY) or PostgreSQL (SQLSTATE 23503). */
+function isForeignKeyViolation(e: { code?: string; errcode?: number }): boolean {
+  return (e.code === 'ERR_SQLITE_ERROR' && e.errcode === 787) || e.code === '23503';
 }
 
 const FORMAT_MESSAGES: Record<string, string> = {

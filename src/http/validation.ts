@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -29,9 +29,69 @@ const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
 const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const prepared = withUniqueItemTypes(schema) as object;
+  if (httpPart === 'body') return bodyAjv.compile(prepared) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return numbersInDigits(textAjv.compile(prepared)) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+/**
+ * Ajv checks `uniqueItems` by hashing when the items declare a scalar `type`, and otherwise
+ * compares every pair: 80,000 distinct strings in a union-of-literals array (webhook `events`)
+ * held the event loop for over a minute. A union whose branches are all literals of one JSON
+ * type has that type, so it is written on the items (a copy; the route's schema is unchanged).
+ */
+function withUniqueItemTypes(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withUniqueItemTypes);
+  if (!schema || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = withUniqueItemTypes(value);
+  const items = copy.items as Record<string, unknown> | undefined;
+  if (copy.uniqueItems === true && items && typeof items === 'object' && !('type' in items)) {
+    const type = literalType(items);
+    if (type) copy.items = { ...items, type };
+  }
+  return copy;
+}
+
+function literalType(schema: Record<string, unknown>): string | undefined {
+  const branches = (schema.anyOf ?? schema.oneOf ?? [schema]) as Array<Record<string, unknown>>;
+  const values = branches.flatMap((b) => ('const' in b ? [b.const] : Array.isArray(b.enum) ? b.enum : [undefined]));
+  const types = new Set(values.map((v) => (v === null ? 'null' : Number.isInteger(v) ? 'integer' : typeof v)));
+  const [type] = types;
+  return types.size === 1 && (type === 'string' || type === 'integer' || type === 'boolean') ? type : undefined;
+}
+
+type Validate = ValidateFunction & { schemaEnv?: unknown };
+
+/**
+ * Ajv coerces text with `+text`, then checks minimum and maximum only for finite numbers:
+ * `limit=Infinity`, `1e400` or 400 nines passed an integer schema as Infinity, and `0x10` or
+ * ` 5` passed as 16 and 5. A number in a query string or path is written in decimal digits
+ * and is finite and exact (within 2^53), or the request is a 400 naming it. Only the parts given as text are checked
+ * (query, params, headers: flat and small); JSON bodies are not coerced, and Ajv refuses a
+ * non-finite number there by type.
+ */
+function numbersInDigits(validate: Validate): Validate {
+  const checked = function (this: unknown, data: unknown, context?: unknown) {
+    const texts = data && typeof data === 'object' && !Array.isArray(data) ? Object.entries(data).filter(([, v]) => typeof v === 'string') : [];
+    const valid = validate.call(this, data, context as never) as boolean;
+    const errors: ErrorObject[] = [...(validate.errors ?? [])];
+    for (const [key, text] of texts) {
+      const value = (data as Record<string, unknown>)[key];
+      if (typeof value === 'number' && !(DECIMAL.test(text as string) && Math.abs(value) <= Number.MAX_SAFE_INTEGER)) {
+        errors.push({ instancePath: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, schemaPath: '#/numberText', keyword: 'numberText', params: {}, message: 'must be a number in decimal digits, such as 25' });
+      }
+    }
+    checked.errors = errors.length > 0 ? errors : null;
+    return valid && errors.length === 0;
+  } as Validate;
+  // Fastify passes the parent to a validator with a schemaEnv, so Ajv can coerce a root value.
+  checked.schemaEnv = validate.schemaEnv;
+  checked.schema = validate.schema;
+  return checked;
+}
+
+const DECIMAL = /^-?\d{1,20}(\.\d{1,20})?$/;
 
 /**
  * Fastify's schema-controller hook: every encapsulated context (including those that add

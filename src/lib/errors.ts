@@ -14,14 +14,26 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'malformed_json',
+  'malformed_request',
+  'request_timeout',
+  'headers_too_large',
   'not_acceptable',
   'unavailable',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Field path (`lines[2].quantity`) → messages. */
+/**
+ * Field path (`lines[2].quantity`) → messages. Paths come from the client (an unknown field is
+ * named as sent), so build one with `fieldErrors()`: on a plain `{}` a field called `constructor`
+ * or `__proto__` would find or replace what every object inherits.
+ */
 export type FieldErrors = Record<string, string[]>;
+
+/** An empty, prototype-free map of field errors; JSON.stringify writes it as any object. */
+export function fieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -43,7 +55,12 @@ export class AppError extends Error {
   }
 }
 
-/** Adds a message under a field path, creating the list on first use. */
+/**
+ * Adds a message under a field path, creating the list on first use. Own properties only, and
+ * defined rather than assigned, so even a plain `{}` takes `__proto__` or `toString` as a field.
+ */
 export function addFieldError(details: FieldErrors, path: string, message: string): void {
-  (details[path] ??= []).push(message);
+  if (!Object.hasOwn(details, path)) Object.defineProperty(details, path, { value: [], enumerable: true, writable: true, configurable: true });
+  const list = details[path]!;
+  if (!list.includes(message)) list.push(message);
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors.ts';
+import { AppError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
@@ -56,10 +56,12 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
   const { store, clock, newId } = deps;
   const now = () => clock.now().toISOString();
 
+  // Null clears a reference and undefined leaves it; every other value, the empty string
+  // included, must name an existing record (a truthiness test let "" through to the foreign key).
   async function checkReferences(repos: Repositories, companyId: string, input: { categoryId?: string | null; modelId?: string | null; taxRateId?: string }) {
-    const details: Record<string, string[]> = {};
-    if (input.categoryId && !(await repos.catalog.findCategory(companyId, input.categoryId))) details.categoryId = ['No such category.'];
-    if (input.modelId && !(await repos.catalog.findModel(companyId, input.modelId))) details.modelId = ['No such model.'];
+    const details = fieldErrors();
+    if (input.categoryId != null && !(await repos.catalog.findCategory(companyId, input.categoryId))) details.categoryId = ['No such category.'];
+    if (input.modelId != null && !(await repos.catalog.findModel(companyId, input.modelId))) details.modelId = ['No such model.'];
     if (input.taxRateId !== undefined && !(await repos.catalog.findTaxRate(companyId, input.taxRateId))) details.taxRateId = ['No such tax rate.'];
     if (Object.keys(details).length > 0) throw AppError.invalid(details);
   }
@@ -79,7 +81,7 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
 
   return {
     async createCategory(companyId: string, input: { name: string; parentId?: string | null }) {
-      if (input.parentId && !(await store.repos.catalog.findCategory(companyId, input.parentId))) {
+      if (input.parentId != null && !(await store.repos.catalog.findCategory(companyId, input.parentId))) {
         throw AppError.invalid({ parentId: ['No such category.'] });
       }
       const row = { id: newId('category'), company_id: companyId, parent_id: input.parentId ?? null, name: input.name, created_at: now() };
@@ -131,7 +133,7 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
         const all = await r.catalog.listCategories(companyId);
         const current = all.find((c) => c.id === id);
         if (!current) throw AppError.notFound('Category');
-        if (patch.parentId) {
+        if (patch.parentId != null) {
           if (!all.some((c) => c.id === patch.parentId)) throw AppError.invalid({ parentId: ['No such category.'] });
           const subtree = expandCategoryIds(all.map((c) => ({ id: c.id, parentId: c.parent_id })), [id]);
           if (subtree.has(patch.parentId)) throw AppError.invalid({ parentId: ['A category cannot sit under itself or one of its sub-categories.'] });
