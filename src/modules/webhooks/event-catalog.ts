@@ -102,7 +102,7 @@ export const PING = define({
 export type PingData = Static<typeof PING.data>;
 
 /** The body a receiver gets: exactly the spec's shape plus the event id, in this order. */
-export interface WebhookEnvelope<D = unknown> { id: string; event: string; companyId: string; locationId: string | null; timestamp: string; data: D }
+export interface WebhookEnvelope { id: string; event: string; companyId: string; locationId: string | null; timestamp: string; data: unknown }
 
 export function serializeBody(b: WebhookEnvelope): string {
   return JSON.stringify({ id: b.id, event: b.event, companyId: b.companyId, locationId: b.locationId, timestamp: b.timestamp, data: b.data });
