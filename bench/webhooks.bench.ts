@@ -41,7 +41,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config/config.ts';
 import { createContainer } from '../src/container.ts';
 import { createDemoCompany } from '../src/modules/demo/demo-company.ts';
-import { enqueueEvent } from '../src/modules/webhooks/outbox.ts';
+import { enqueueEvent, type EventData } from '../src/modules/webhooks/index.ts';
 import {
   cpuSampler, enginesFromArgs, fireAmount, freePort, freshStorage, loadTest, machine, percentile, postgresVersion, readyPort, round,
   startNode, startPortico, stop, waitForHttp, watchdog, writeReadmeSection, ROOT,
@@ -156,7 +156,7 @@ async function queueState(env: Record<string, string>, companyId: string): Promi
 async function topUp(env: Record<string, string>, tenant: Tenant, payload: string, count: number): Promise<void> {
   const c = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent', WORKER: 'off' }), { migrate: false });
   try {
-    const data = (JSON.parse(payload) as { data: Record<string, unknown> }).data;
+    const data = (JSON.parse(payload) as { data: EventData<'quote.created'> }).data;
     const chunks = Array.from({ length: Math.ceil(count / TOP_UP_PER_TRANSACTION) }, (_, i) => Math.min(TOP_UP_PER_TRANSACTION, count - i * TOP_UP_PER_TRANSACTION));
     // Several transactions at once: PostgreSQL's round trips overlap; SQLite runs them in turn.
     let next = 0;

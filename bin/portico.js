@@ -1,4 +1,10 @@
 #!/usr/bin/env node
-// The npm `bin` entry: hands over to the TypeScript CLI, which Node 24 runs directly.
+// The entry of `portico`, `npm start` and `npm run worker`. Plain JavaScript, so that an older Node
+// can read it and say what is wrong instead of failing on the TypeScript it cannot load.
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 24) {
+  process.stderr.write(`Portico needs Node.js 24 or later; this is ${process.versions.node}\n`);
+  process.exit(1);
+}
 const { runCli } = await import('../src/main/cli.ts');
 runCli(process.argv.slice(2));

@@ -16,10 +16,10 @@
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer } from '../../src/container.ts';
-import { enqueueEvent } from '../../src/modules/webhooks/outbox.ts';
+import { enqueueEvent, type EventData } from '../../src/modules/webhooks/index.ts';
 import { createGroupCommit } from '../../src/lib/group-commit.ts';
 
-interface Job { env: Record<string, string>; companyId: string; locationId: string; data: Record<string, unknown>; rate: number; seconds: number; warmup: number }
+interface Job { env: Record<string, string>; companyId: string; locationId: string; data: EventData<'quote.created'>; rate: number; seconds: number; warmup: number }
 
 const job = await new Promise<Job>((resolve) => process.once('message', (m) => resolve(m as Job)));
 const c = await createContainer(loadConfig({ ...job.env, LOG_LEVEL: 'warn', WORKER: 'off', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }), { migrate: false });

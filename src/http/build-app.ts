@@ -19,6 +19,7 @@ import { Quotation } from './public/v1/quotes.routes.ts';
 import { Order } from './public/v1/orders.routes.ts';
 import { Product } from './public/v1/catalog.routes.ts';
 import { adminV1 } from './admin/index.ts';
+import { WEBHOOKS_TAG, webhooksSection } from './openapi-webhooks.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -113,11 +114,14 @@ export async function buildApp(c: Container): Promise<App> {
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Portico', email: 'developers@portico.example' },
       },
-      servers: [{ url: c.config.publicBaseUrl ?? `http://localhost:${c.config.port}`, description: 'This instance' }],
+      // Relative unless the public URL is known, so "Try it out" in /docs calls whichever host name the page was opened as.
+      servers: [{ url: c.config.publicBaseUrl ?? '/', description: 'This instance' }],
       tags: [
         { name: 'Public', description: 'Called by a company website with a location API key.' },
         { name: 'Admin', description: 'Called by the hub with a personal admin token.' },
+        WEBHOOKS_TAG,
       ],
+      webhooks: webhooksSection(),
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Location API key `ptc_…`.' },

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { Container } from '../../container.ts';
+import { EVENT_NAMES, SECRET_RULE } from '../../modules/webhooks/index.ts';
 import { Data, Nullable, Text, Timestamp, errorResponses } from '../schemas.ts';
 
-const Events = Type.Array(Type.Union([Type.Literal('quote.created'), Type.Literal('order.created')]), { uniqueItems: true, description: 'Empty or absent: every event.' });
+const Events = Type.Array(Type.Union(EVENT_NAMES.map((name) => Type.Literal(name))), { uniqueItems: true, description: 'Empty or absent: every event.' });
 const Description = Type.String({ maxLength: 200 });
 const Url = Type.String({ format: 'uri', maxLength: 2048, examples: ['https://hooks.example.com/portico'] });
-const Secret = Type.String({ minLength: 8, maxLength: 256, description: 'Sent as X-Service-Webhook-Secret and used to sign (Standard Webhooks). A `whsec_` secret is base64-decoded for signing.' });
+const Secret = Type.String({
+  minLength: SECRET_RULE.minLength, maxLength: SECRET_RULE.maxLength, pattern: SECRET_RULE.pattern, 'x-pattern-message': SECRET_RULE.message,
+  description: 'Sent as X-Service-Webhook-Secret and used to sign (Standard Webhooks). A `whsec_` secret is base64-decoded for signing.',
+});
 const BotToken = Type.String({ maxLength: 200, description: 'Telegram bot token; stored encrypted, never returned.' });
 const ChatId = Type.String({ maxLength: 64, examples: ['-1001234567890'] });
 

@@ -1,6 +1,4 @@
-import type { Company } from '../companies/index.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
-import type { NotificationFacts } from './channels/telegram-channel.ts';
 import { nextRetryDelay } from './retry-schedule.ts';
 import type { ClaimedDelivery, EndpointRow, FinishedAttempt } from './webhooks.repository.ts';
 
@@ -101,21 +99,4 @@ export function permanentReason(result: DeliveryResult): string {
     case 'forbidden-target': return 'the URL resolves to a private or reserved address';
     default: return result.error ?? 'permanent failure';
   }
-}
-
-export function telegramFacts(payload: string, company: Company): NotificationFacts {
-  const body = JSON.parse(payload) as { event: NotificationFacts['event']; data: Record<string, unknown> };
-  const d = body.data;
-  return {
-    event: body.event,
-    companyName: company.name,
-    number: String(d.number ?? ''),
-    customerName: String(d.customerName ?? ''),
-    totalWithTax: String(d.totalWithTax ?? '0'),
-    currency: company.currency,
-    locationName: String(d.locationName ?? ''),
-    lineCount: Number(d.lineCount ?? 0),
-    externalReference: (d.externalReference as string | null | undefined) ?? null,
-    locale: company.locale,
-  };
 }

@@ -9,8 +9,9 @@ import { toCompany, type Company } from '../companies/index.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { deliverHttp } from './channels/http-channel.ts';
 import { deliverTelegram, formatTelegramMessage } from './channels/telegram-channel.ts';
+import { serializeBody, type PingData } from './event-catalog.ts';
 import { signingKey } from './signature.ts';
-import { ENDPOINT_GONE, telegramFacts } from './attempt-outcome.ts';
+import { ENDPOINT_GONE } from './attempt-outcome.ts';
 import type { EndpointRow } from './webhooks.repository.ts';
 
 export const USER_AGENT = 'Portico-Webhooks/1.0 (+https://portico.dev/docs/webhooks)';
@@ -82,7 +83,8 @@ export function createTargets(deps: TargetDeps & {
       });
     }
     if (!target.company) return { ...ENDPOINT_GONE, error: 'company not found' };
-    const text = formatTelegramMessage(telegramFacts(payload, target.company));
+    const body = JSON.parse(payload) as { event: string; data: unknown };
+    const text = formatTelegramMessage(body.event, body.data, target.company);
     let chatId = endpoint.chat_id!;
     let result = await deliverTelegram({ apiBaseUrl: deps.telegramApiUrl, botToken: secret as string, chatId, text, timeoutMs: deps.timeoutMs, agent: deps.telegramAgent });
     if (result.migrateToChatId && result.migrateToChatId !== chatId) {
@@ -103,10 +105,8 @@ export function createTargets(deps: TargetDeps & {
     if (!endpoint || !companyRow) throw AppError.notFound('Webhook endpoint');
     const eventId = deps.newId('event');
     const now = clock.now();
-    const payload = JSON.stringify({
-      id: eventId, event: 'ping', companyId, locationId: null, timestamp: now.toISOString(),
-      data: { endpointId, number: 'PING', customerName: 'Portico test', totalWithTax: '0.00', locationName: '-', lineCount: 0 },
-    });
+    const data: PingData = { endpointId };
+    const payload = serializeBody({ id: eventId, event: 'ping', companyId, locationId: null, timestamp: now.toISOString(), data });
     const target = await resolve(endpoint);
     return { ...(await send({ ...target, company: toCompany(companyRow) }, eventId, payload, Math.floor(now.getTime() / 1000))), eventId };
   }

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { maskSecret, type SecretBox } from '../../lib/secret-box.ts';
 import type { Store } from '../../db/store.ts';
-import { EVENT_TYPES } from './outbox.ts';
+import { EVENT_NAMES, isEventName } from './event-catalog.ts';
 import { checkTargetUrl } from './target-guard.ts';
 import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.repository.ts';
 
@@ -39,20 +39,33 @@ export interface EndpointView {
 
 const BOT_TOKEN = /^\d{3,}:[A-Za-z0-9_-]{20,}$/;
 const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{4,})$/;
+// The secret travels as a header (X-Service-Webhook-Secret), which carries printable ASCII only
+// and loses spaces at its ends: anything else would be accepted here and fail every delivery.
+export const SECRET_RULE = {
+  minLength: 16, maxLength: 200, pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$',
+  message: 'Must be 16 to 200 printable ASCII characters, not starting or ending with a space.',
+} as const;
+const SECRET = new RegExp(SECRET_RULE.pattern);
 
 export function createEndpointsService(deps: { store: Store; clock: Clock; newId: IdGenerator; secretBox: SecretBox; allowPrivateTargets: boolean }) {
   const { store, clock, newId, secretBox } = deps;
 
   function checkEvents(events: string[] | undefined): string[] {
     const list = events ?? [];
-    const unknown = list.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
-    if (unknown.length > 0) throw AppError.invalid({ events: [`Unknown event(s): ${unknown.join(', ')}. Known: ${EVENT_TYPES.join(', ')}.`] });
+    const unknown = list.filter((e) => !isEventName(e));
+    if (unknown.length > 0) throw AppError.invalid({ events: [`Unknown event(s): ${unknown.join(', ')}. Known: ${EVENT_NAMES.join(', ')}.`] });
     return [...new Set(list)];
   }
 
   function checkUrl(url: string): void {
     const problem = checkTargetUrl(url, deps.allowPrivateTargets);
     if (problem) throw AppError.invalid({ url: [problem] });
+  }
+
+  function checkSecret(secret: string | null | undefined): void {
+    if (secret && (secret.length < SECRET_RULE.minLength || secret.length > SECRET_RULE.maxLength || !SECRET.test(secret))) {
+      throw AppError.invalid({ secret: [SECRET_RULE.message] });
+    }
   }
 
   function checkTelegram(input: { botToken?: string; chatId?: string }): void {
@@ -75,6 +88,7 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
       let secret: string | null = null;
       if (input.kind === 'http') {
         checkUrl(input.url);
+        checkSecret(input.secret);
         secret = input.secret ?? null;
       } else {
         checkTelegram(input);
@@ -110,6 +124,7 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
           changes.url = patch.url;
         }
         if (patch.secret !== undefined) {
+          checkSecret(patch.secret);
           changes.secret_sealed = patch.secret ? secretBox.seal(patch.secret) : null;
           changes.secret_hint = patch.secret ? maskSecret(patch.secret) : null;
         }

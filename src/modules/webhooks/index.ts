@@ -1,6 +1,7 @@
-export { createEndpointsService, type EndpointsService, type EndpointView, type NewEndpoint, type EndpointPatch } from './endpoints.service.ts';
+export { createEndpointsService, SECRET_RULE, type EndpointsService, type EndpointView, type NewEndpoint, type EndpointPatch } from './endpoints.service.ts';
 export { createDispatcher, type WebhookDispatcher } from './dispatcher.ts';
 export { USER_AGENT } from './delivery-targets.ts';
 export { createGuardedAgent } from './target-guard.ts';
 export { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.ts';
-export { EVENT_TYPES, type EventType } from './outbox.ts';
+export { enqueueEvent, type OutboxEvent } from './outbox.ts';
+export { EVENTS, EVENT_NAMES, PING, WEBHOOK_BODIES, isEventName, type EventName, type EventData, type EventDefinition, type WebhookBody } from './event-catalog.ts';

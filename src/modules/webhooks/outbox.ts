@@ -1,15 +1,9 @@
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Repositories } from '../../db/store.ts';
+import { serializeBody, type EventData, type EventName } from './event-catalog.ts';
 
-export const EVENT_TYPES = ['quote.created', 'order.created'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export interface OutboxEvent {
-  companyId: string;
-  locationId: string;
-  type: EventType;
-  data: Record<string, unknown>;
-}
+/** An event to announce; its `data` is typed by the event's schema in the catalog. */
+export type OutboxEvent = { [E in EventName]: { companyId: string; locationId: string; type: E; data: EventData<E> } }[EventName];
 
 /**
  * Writes an event and one delivery per subscribed, enabled endpoint, in the caller's
@@ -18,14 +12,7 @@ export interface OutboxEvent {
  */
 export async function enqueueEvent(repos: Repositories, event: OutboxEvent, opts: { now: string; newId: IdGenerator }): Promise<string> {
   const id = opts.newId('event');
-  const payload = JSON.stringify({
-    id,
-    event: event.type,
-    companyId: event.companyId,
-    locationId: event.locationId,
-    timestamp: opts.now,
-    data: event.data,
-  });
+  const payload = serializeBody({ id, event: event.type, companyId: event.companyId, locationId: event.locationId, timestamp: opts.now, data: event.data });
   await repos.webhooks.insertEvent({ id, company_id: event.companyId, location_id: event.locationId, type: event.type, payload, created_at: opts.now });
   const endpoints = await repos.webhooks.listSubscriptions(event.companyId);
   const subscribed = endpoints.filter((e) => {

@@ -1,12 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  deliverTelegram,
-  escapeTelegramHtml,
-  formatTelegramMessage,
-  type NotificationFacts,
-  type TelegramDeliveryInput,
-} from './telegram-channel.ts';
+import { deliverTelegram, formatTelegramMessage, type TelegramDeliveryInput } from './telegram-channel.ts';
+import { escapeTelegramHtml } from './telegram-html.ts';
+import type { EventData, MessageCompany } from '../event-catalog.ts';
 import { createGuardedAgent } from '../target-guard.ts';
 import { startFakeTelegram, type Scripted } from '../../../../test/support/fake-telegram.ts';
 
@@ -15,17 +11,12 @@ test.after(() => agent.close());
 
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 
-const facts: NotificationFacts = {
-  event: 'quote.created',
-  companyName: 'Bakkerij Janssens',
-  number: 'Q-2025-0042',
-  customerName: 'Jan <b>&"Peeters"',
-  totalWithTax: '1234.50',
-  currency: 'EUR',
-  locationName: 'Gent',
-  lineCount: 3,
-  externalReference: 'PO-77',
-  locale: 'nl-BE',
+const company: MessageCompany = { name: 'Bakkerij Janssens', currency: 'EUR', locale: 'nl-BE' };
+const order: EventData<'order.created'> = {
+  orderId: 'ord_1', number: 'O-2025-0042', customerName: 'Jan <b>&"Peeters"', totalWithTax: '1234.50', locationName: 'Gent', lineCount: 3, externalReference: 'PO-77',
+};
+const quote: EventData<'quote.created'> = {
+  quotationId: 'qt_1', number: 'Q-2025-0042', customerName: 'Jan <b>&"Peeters"', totalWithTax: '1234.50', locationName: 'Gent', lineCount: 3,
 };
 
 /** Every & starts a valid entity and every < starts one of our tags. */
@@ -45,8 +36,8 @@ test('escapeTelegramHtml', () => {
 });
 
 test('formatTelegramMessage: readable, escaped, localized total', () => {
-  const text = formatTelegramMessage(facts);
-  assert.match(text, /^<b>🧾 New quotation Q-2025-0042<\/b>/);
+  const text = formatTelegramMessage('order.created', order, company);
+  assert.match(text, /^<b>🛒 New web order O-2025-0042<\/b>/);
   assert.ok(text.includes('Jan &lt;b&gt;&amp;&quot;Peeters&quot;'));
   assert.ok(text.includes('&lt;b&gt;&amp;'));
   assert.ok(!text.includes('<b>&'));
@@ -57,32 +48,39 @@ test('formatTelegramMessage: readable, escaped, localized total', () => {
   assert.ok(text.includes('PO-77'));
   assertWellFormed(text);
 
-  const order = formatTelegramMessage({ ...facts, event: 'order.created', externalReference: null, locale: 'xx-invalid-!!' });
-  assert.match(order, /New web order Q-2025-0042/);
-  assert.ok(!order.includes('Reference'));
-  assertWellFormed(order);
+  const quoted = formatTelegramMessage('quote.created', quote, { ...company, locale: 'xx-invalid-!!' });
+  assert.match(quoted, /^<b>🧾 New quotation Q-2025-0042<\/b>/);
+  assert.ok(!quoted.includes('Reference'));
+  assertWellFormed(quoted);
+  assert.ok(!formatTelegramMessage('order.created', { ...order, externalReference: null }, company).includes('Reference'));
 
-  const ping = formatTelegramMessage({ ...facts, event: 'ping', companyName: 'A&B' });
+  const ping = formatTelegramMessage('ping', { endpointId: 'whe_1' }, { ...company, name: 'A&B' });
   assert.match(ping, /Test notification/);
   assert.ok(ping.includes('A&amp;B'));
   assertWellFormed(ping);
 
-  const badCurrency = formatTelegramMessage({ ...facts, currency: 'NOPE' });
+  const badCurrency = formatTelegramMessage('quote.created', quote, { ...company, currency: 'NOPE' });
   assert.ok(badCurrency.includes('1234.50 NOPE'));
+});
+
+test('formatTelegramMessage: an event it cannot describe is named as it is, never passed off as another', () => {
+  for (const [event, data] of [['invoice.paid', { invoiceId: 'inv_1' }], ['order.created', { number: 'O-1' }], ['<b>', null]] as const) {
+    const text = formatTelegramMessage(event, data, company);
+    assert.equal(text, `<b>🔔 ${escapeTelegramHtml(event)}</b>\n<i>Bakkerij Janssens</i>`);
+    assertWellFormed(text);
+  }
 });
 
 test('formatTelegramMessage: at most 4096 characters with huge fields, never cutting an entity', () => {
   for (const unit of ['&', '<b>', '"', 'x', '🧾', 'é&']) {
     const long = unit.repeat(20_000);
-    const text = formatTelegramMessage({
-      ...facts,
+    const text = formatTelegramMessage('order.created', {
+      ...order,
       customerName: long,
-      companyName: long,
       locationName: long,
       number: long,
       externalReference: long,
-      currency: 'EUR',
-    });
+    }, { ...company, name: long, currency: 'EUR' });
     assert.ok(text.length <= 4096, `${unit}: ${text.length}`);
     assertWellFormed(text);
     assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(text), 'lone high surrogate');
@@ -93,7 +91,7 @@ test('formatTelegramMessage: at most 4096 characters with huge fields, never cut
 test('sends sendMessage with HTML parse mode; the fake server receives the escaped text', async (t) => {
   const fake = await startFakeTelegram();
   t.after(() => fake.close());
-  const text = formatTelegramMessage(facts);
+  const text = formatTelegramMessage('order.created', order, company);
   const r = await deliverTelegram(tg(fake.apiBaseUrl, { text }));
   assert.equal(r.ok, true, r.error ?? '');
   assert.equal(r.statusCode, 200);

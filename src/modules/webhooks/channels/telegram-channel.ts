@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
+import { telegramLines, type MessageCompany } from '../event-catalog.ts';
 import { parseRetryAfter } from '../retry-schedule.ts';
 import {
   EXCERPT_READ_BYTES,
@@ -9,94 +10,19 @@ import {
   readBodyHead,
   type DeliveryResult,
 } from './delivery-result.ts';
+import { escapeClipped } from './telegram-html.ts';
 
 export const TELEGRAM_MAX_MESSAGE_CHARS = 4096;
 
-/** Escapes text for Telegram's HTML parse mode: & < > and ". */
-export function escapeTelegramHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
-
 /**
- * Escapes `s` and limits the ESCAPED result to `max` UTF-16 units, cutting
- * between characters of the source (never inside an entity or a surrogate
- * pair) and ending with "…" when cut.
+ * A readable HTML message for Telegram (parse_mode HTML): the event's own text from the event
+ * catalog, or a plain notice naming an event this version cannot describe. Always valid markup of
+ * at most 4096 characters. Labels are English; numbers and currency follow the company's locale.
  */
-function escapeClipped(s: string, max: number): string {
-  const full = escapeTelegramHtml(s);
-  if (full.length <= max) return full;
-  let out = '';
-  for (const ch of s) {
-    const e = escapeTelegramHtml(ch);
-    if (out.length + e.length > max - 1) break;
-    out += e;
-  }
-  return `${out}…`;
-}
-
-export interface NotificationFacts {
-  event: 'quote.created' | 'order.created' | 'ping';
-  companyName: string;
-  number: string;
-  customerName: string;
-  totalWithTax: string; // decimal string, e.g. "1234.50"
-  currency: string; // ISO 4217, e.g. "EUR"
-  locationName: string;
-  lineCount: number;
-  externalReference?: string | null;
-  locale: string; // BCP 47, e.g. "nl-BE"
-}
-
-function formatTotal(amount: string, currency: string, locale: string): string {
-  const a = amount.trim();
-  if (!/^-?\d+(\.\d+)?$/.test(a)) return `${a} ${currency}`.trim();
-  for (const loc of [locale, 'en']) {
-    try {
-      // a string argument is formatted as an exact decimal (no float rounding)
-      return new Intl.NumberFormat(loc, { style: 'currency', currency }).format(a as `${number}`);
-    } catch {
-      // invalid locale → retry with 'en'; invalid currency → fall through
-    }
-  }
-  return `${a} ${currency}`.trim();
-}
-
-function formatCount(n: number, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale).format(n);
-  } catch {
-    return String(n);
-  }
-}
-
-// Limits on escaped field lengths; their sum keeps every message far below 4096.
-const LIMITS = { company: 200, number: 100, customer: 1000, total: 100, location: 300, reference: 300 } as const;
-
-/**
- * A readable HTML message for Telegram (parse_mode HTML). Every dynamic value
- * is escaped and clipped, so the result is always valid markup of at most
- * 4096 characters. Labels are English; numbers and currency follow `locale`.
- */
-export function formatTelegramMessage(f: NotificationFacts): string {
-  const company = escapeClipped(f.companyName, LIMITS.company);
-  const lines: string[] = [];
-  if (f.event === 'ping') {
-    lines.push('<b>🔔 Test notification</b>');
-    lines.push(company ? `Notifications from <b>${company}</b> reach this chat.` : 'Notifications reach this chat.');
-  } else {
-    const title = f.event === 'quote.created' ? '🧾 New quotation' : '🛒 New web order';
-    const number = escapeClipped(f.number, LIMITS.number);
-    lines.push(`<b>${title}${number ? ` ${number}` : ''}</b>`);
-    if (company) lines.push(`<i>${company}</i>`);
-    lines.push('');
-    lines.push(`👤 Customer: <b>${escapeClipped(f.customerName, LIMITS.customer)}</b>`);
-    lines.push(`💰 Total (incl. tax): <b>${escapeClipped(formatTotal(f.totalWithTax, f.currency, f.locale), LIMITS.total)}</b>`);
-    if (f.locationName) lines.push(`📍 Location: ${escapeClipped(f.locationName, LIMITS.location)}`);
-    lines.push(`📦 Lines: ${escapeTelegramHtml(formatCount(f.lineCount, f.locale))}`);
-    if (f.externalReference) lines.push(`🔖 Reference: <code>${escapeClipped(f.externalReference, LIMITS.reference)}</code>`);
-  }
+export function formatTelegramMessage(event: string, data: unknown, company: MessageCompany): string {
+  const lines = telegramLines(event, data, company) ?? noticeLines(event, company);
   const text = lines.join('\n');
-  // Defensive: the limits above make this unreachable; cut on a line boundary if it ever happens.
+  // Each event's text clips its own fields; should one still run long, cut it on a line boundary.
   if (text.length <= TELEGRAM_MAX_MESSAGE_CHARS) return text;
   const kept: string[] = [];
   let len = 0;
@@ -106,6 +32,11 @@ export function formatTelegramMessage(f: NotificationFacts): string {
     len += line.length + 1;
   }
   return `${kept.join('\n')}\n…`;
+}
+
+function noticeLines(event: string, company: MessageCompany): string[] {
+  const name = escapeClipped(company.name, 200);
+  return [`<b>🔔 ${escapeClipped(event, 100)}</b>`, ...(name ? [`<i>${name}</i>`] : [])];
 }
 
 export interface TelegramDeliveryInput {

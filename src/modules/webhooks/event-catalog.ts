@@ -1,0 +1,149 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import type { Company } from '../companies/index.ts';
+import { escapeClipped, escapeTelegramHtml, formatCount, formatTotal } from './channels/telegram-html.ts';
+
+/**
+ * Every webhook event, the one place it is described: the outbox, the endpoints' event filter,
+ * the admin API's enum, the OpenAPI `webhooks` section and the Telegram channel all read this.
+ * Adding an event is one entry here plus the code that fires it (`enqueueEvent`).
+ */
+
+/** What a chat message may say about the company: its name, and how it writes money. */
+export type MessageCompany = Pick<Company, 'name' | 'currency' | 'locale'>;
+
+export interface EventDefinition<S extends TSchema = TSchema> {
+  /** One line: when the event fires. */
+  description: string;
+  /** The body's `data`, documented to receivers and checked by the tests against real bodies. */
+  data: S;
+  /** A realistic `data`: the documentation's example and the tests' sample. */
+  example: Static<S>;
+  /** The Telegram message as HTML lines; every dynamic value is escaped (and clipped) here. */
+  telegram(data: Static<S>, company: MessageCompany): string[];
+}
+
+const define = <S extends TSchema>(definition: EventDefinition<S>): EventDefinition<S> => definition;
+
+// Escaped-length limits per field; their sum keeps every message far below Telegram's 4096.
+const LIMITS = { company: 200, number: 100, customer: 1000, total: 100, location: 300, reference: 300 } as const;
+
+const Money = Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'Decimal amount in the company currency, two places.', examples: ['1234.50'] });
+const DocumentFacts = {
+  customerName: Type.String({ description: 'The customer as the website sent it.' }),
+  totalWithTax: Money,
+  locationName: Type.String({ description: 'The location of the API key that created it.' }),
+  lineCount: Type.Integer({ minimum: 1 }),
+};
+
+/** A new sales document arriving from the website: what the counter wants to see at a glance. */
+function documentLines(
+  title: string,
+  d: { number: string; customerName: string; totalWithTax: string; locationName: string; lineCount: number; externalReference?: string | null },
+  company: MessageCompany,
+): string[] {
+  const number = escapeClipped(d.number, LIMITS.number);
+  const name = escapeClipped(company.name, LIMITS.company);
+  const lines = [`<b>${title}${number ? ` ${number}` : ''}</b>`];
+  if (name) lines.push(`<i>${name}</i>`);
+  lines.push('');
+  lines.push(`👤 Customer: <b>${escapeClipped(d.customerName, LIMITS.customer)}</b>`);
+  lines.push(`💰 Total (incl. tax): <b>${escapeClipped(formatTotal(d.totalWithTax, company.currency, company.locale), LIMITS.total)}</b>`);
+  if (d.locationName) lines.push(`📍 Location: ${escapeClipped(d.locationName, LIMITS.location)}`);
+  lines.push(`📦 Lines: ${escapeTelegramHtml(formatCount(d.lineCount, company.locale))}`);
+  if (d.externalReference) lines.push(`🔖 Reference: <code>${escapeClipped(d.externalReference, LIMITS.reference)}</code>`);
+  return lines;
+}
+
+export const EVENTS = {
+  'quote.created': define({
+    description: 'A quotation was created through `POST /quotes`.',
+    data: Type.Object({
+      quotationId: Type.String({ description: 'The quotation (`qt_…`); `GET /quotes/{id}` returns it.' }),
+      number: Type.String({ description: 'Quotation number, `Q-{location code}-{year}-{sequence}`.' }),
+      ...DocumentFacts,
+    }, { additionalProperties: false }),
+    example: { quotationId: 'qt_4fJ2kq9XbR0mW8tLz1cA', number: 'Q-ZG1-2026-00042', customerName: 'Ana Kovač', totalWithTax: '1234.50', locationName: 'Zagreb', lineCount: 3 },
+    telegram: (d, company) => documentLines('🧾 New quotation', d, company),
+  }),
+  'order.created': define({
+    description: 'A web order was placed through `POST /orders`.',
+    data: Type.Object({
+      orderId: Type.String({ description: 'The order (`ord_…`); `GET /orders/{id}` returns it.' }),
+      number: Type.String({ description: 'Order number, `O-{location code}-{year}-{sequence}`.' }),
+      ...DocumentFacts,
+      externalReference: Type.Union([Type.String(), Type.Null()], { description: 'The website\'s own reference, when it sent one.' }),
+    }, { additionalProperties: false }),
+    example: {
+      orderId: 'ord_4fJ2kq9XbR0mW8tLz1cA', number: 'O-ZG1-2026-00017', customerName: 'Ana Kovač', totalWithTax: '89.90', locationName: 'Zagreb',
+      lineCount: 2, externalReference: 'WEB-10442',
+    },
+    telegram: (d, company) => documentLines('🛒 New web order', d, company),
+  }),
+};
+
+export type EventName = keyof typeof EVENTS;
+export type EventData<E extends EventName> = Static<(typeof EVENTS)[E]['data']>;
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+
+export const isEventName = (name: string): name is EventName => Object.hasOwn(EVENTS, name);
+
+/** Not an event one subscribes to: "Send a test" delivers it to one endpoint at once, outside the queue. */
+export const PING = define({
+  description: 'A test sent to one endpoint by `POST /admin/webhooks/{id}/test`; answered inline, never retried.',
+  data: Type.Object({ endpointId: Type.String({ description: 'The endpoint tested (`whe_…`).' }) }, { additionalProperties: false }),
+  example: { endpointId: 'whe_4fJ2kq9XbR0mW8tLz1cA' },
+  telegram: (_d, company) => {
+    const name = escapeClipped(company.name, LIMITS.company);
+    return ['<b>🔔 Test notification</b>', name ? `Notifications from <b>${name}</b> reach this chat.` : 'Notifications reach this chat.'];
+  },
+});
+
+export type PingData = Static<typeof PING.data>;
+
+/** The body a receiver gets: exactly the spec's shape plus the event id, in this order. */
+export interface WebhookEnvelope { id: string; event: string; companyId: string; locationId: string | null; timestamp: string; data: unknown }
+
+export function serializeBody(b: WebhookEnvelope): string {
+  return JSON.stringify({ id: b.id, event: b.event, companyId: b.companyId, locationId: b.locationId, timestamp: b.timestamp, data: b.data });
+}
+
+const bodySchema = (name: string, definition: EventDefinition, locationId: TSchema) => Type.Object({
+  id: Type.String({ description: 'The event id (`evt_…`), also sent as `webhook-id`: the same on every retry, so a receiver can drop duplicates.' }),
+  event: Type.Literal(name),
+  companyId: Type.String(),
+  locationId,
+  timestamp: Type.String({ format: 'date-time', description: 'When the event happened, ISO 8601 UTC.' }),
+  data: definition.data,
+}, { additionalProperties: false, description: definition.description });
+
+/** How a receiver sees an event: its body's schema, and an example body. */
+export interface WebhookBody { name: string; description: string; schema: TSchema; example: Record<string, unknown> }
+
+function documented(name: string, definition: EventDefinition, locationId: TSchema, exampleLocationId: string | null): WebhookBody {
+  return {
+    name,
+    description: definition.description,
+    schema: bodySchema(name, definition, locationId),
+    example: {
+      id: 'evt_0Pq5sT8uVwXyZ1a2B3c4D5', event: name, companyId: 'cmp_2bN6vX1kLq8sD3fG5hJ7', locationId: exampleLocationId,
+      timestamp: '2026-11-21T10:15:30.123Z', data: definition.example,
+    },
+  };
+}
+
+/** Every body a receiver can get: the events, and the ping (which belongs to no location). */
+export const WEBHOOK_BODIES: readonly WebhookBody[] = [
+  ...Object.entries(EVENTS).map(([name, definition]) => documented(name, definition, Type.String(), 'loc_7hQ2mZ0cW4xYp9RtK3vB')),
+  documented('ping', PING, Type.Null(), null),
+];
+
+/**
+ * The event's Telegram lines, or null when the event is unknown here or its data does not fit
+ * its schema (a body stored by another version): the channel then sends a plain notice.
+ */
+export function telegramLines(event: string, data: unknown, company: MessageCompany): string[] | null {
+  const definition: EventDefinition | undefined = event === 'ping' ? PING : isEventName(event) ? EVENTS[event] : undefined;
+  if (!definition || !Value.Check(definition.data, data)) return null;
+  return definition.telegram(data, company);
+}

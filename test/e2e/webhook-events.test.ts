@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { createTestApp, createTenant, bearer, type TestApp } from '../support/test-app.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { startFakeTelegram } from '../support/fake-telegram.ts';
+import { addHttpEndpoint, createQuote } from '../support/webhook-helpers.ts';
+import { EVENTS, EVENT_NAMES, PING, type EventName } from '../../src/modules/webhooks/index.ts';
+import { telegramLines } from '../../src/modules/webhooks/event-catalog.ts';
+import { formatTelegramMessage } from '../../src/modules/webhooks/channels/telegram-channel.ts';
+import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
+
+/**
+ * How each catalogued event is made to happen through the API. Typed by the catalog, so a new
+ * event does not compile until it says here how it fires.
+ */
+const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<unknown>> = {
+  'quote.created': (app, demo) => createQuote(app, demo),
+  'order.created': async (app, demo) => {
+    const p = demo.products[0]!;
+    const res = await app.app.inject({
+      method: 'POST', url: '/api/v1/public/orders', headers: bearer(demo.locations[1]!.apiKey),
+      payload: { customer: { name: 'Ivo <Ivić>', email: 'ivo@example.com', phone: '+385 91 555 1234' }, externalReference: 'WEB-1', lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }] },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+  },
+};
+
+const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+const RECEIVED = [...EVENT_NAMES, 'ping'].sort();
+
+test('every event is catalogued once: documented under OpenAPI webhooks, offered by the admin filter, told on Telegram, and sent as documented', async (t) => {
+  const receiver = await startWebhookReceiver();
+  const telegram = await startFakeTelegram();
+  const app = await createTestApp({ TELEGRAM_API_URL: telegram.apiBaseUrl }, { startWorkers: true });
+  t.after(async () => { await app.close(); await receiver.close(); await telegram.close(); });
+  const demo = await createTenant(app.c);
+  const company = await app.c.companies.getCompany(demo.companyId);
+
+  const doc = (await app.app.inject({ method: 'GET', url: '/api/v1/public/openapi.json' })).json();
+  assert.deepEqual(Object.keys(doc.webhooks ?? {}).sort(), RECEIVED, 'the served document lists every body a receiver can get');
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const documented = new Map(RECEIVED.map((name) => {
+    const content = doc.webhooks[name].post.requestBody.content['application/json'];
+    const validate = ajv.compile(content.schema);
+    assert.ok(validate(content.example), `${name}: the documented example fits its schema: ${ajv.errorsText(validate.errors)}`);
+    assert.equal(doc.webhooks[name].post.description, name === 'ping' ? PING.description : EVENTS[name as EventName].description);
+    return [name, validate] as const;
+  }));
+
+  const create = doc.paths['/api/v1/admin/webhooks'].post.requestBody.content['application/json'].schema;
+  // The document writes a constant as a one-value enum.
+  const constant = (s: { const?: string; enum?: string[] }) => s.const ?? s.enum?.[0];
+  for (const kind of create.oneOf) {
+    assert.deepEqual(kind.properties.events.items.anyOf.map(constant).sort(), [...EVENT_NAMES].sort(), `the ${constant(kind.properties.kind)} filter offers exactly the catalog`);
+  }
+
+  for (const name of RECEIVED) {
+    const definition = name === 'ping' ? PING : EVENTS[name as EventName];
+    const lines = telegramLines(name, definition.example, company);
+    assert.ok(lines && lines.length > 0, `${name} has its own Telegram text`);
+    assert.ok(!formatTelegramMessage(name, definition.example, company).startsWith(`<b>🔔 ${name}`), `${name} is not told as an unknown event`);
+  }
+
+  await addHttpEndpoint(app, demo, { url: `${receiver.url}/all` });
+  const chat = await app.app.inject({ method: 'POST', url: '/api/v1/admin/webhooks', headers: bearer(demo.adminToken), payload: { kind: 'telegram', botToken: TOKEN, chatId: '-1001234567890' } });
+  assert.equal(chat.statusCode, 201, chat.body);
+  for (const name of EVENT_NAMES) await FIRE[name](app, demo);
+  const http0 = (await app.c.endpoints.list(demo.companyId)).find((e) => e.kind === 'http')!;
+  const ping = await app.app.inject({ method: 'POST', url: `/api/v1/admin/webhooks/${http0.id}/test`, headers: bearer(demo.adminToken) });
+  assert.equal(ping.json().data.ok, true, ping.body);
+  const pingChat = await app.app.inject({ method: 'POST', url: `/api/v1/admin/webhooks/${chat.json().data.id}/test`, headers: bearer(demo.adminToken) });
+  assert.equal(pingChat.json().data.ok, true, pingChat.body);
+
+  const requests = await receiver.waitFor(RECEIVED.length, 10_000);
+  const messages = await telegram.waitFor(RECEIVED.length, 10_000);
+  const bodies = requests.map((r) => JSON.parse(r.body) as { event: string; data: unknown });
+  assert.deepEqual(bodies.map((b) => b.event).sort(), RECEIVED, 'each event fired once');
+  for (const body of bodies) {
+    const validate = documented.get(body.event)!;
+    assert.ok(validate(body), `${body.event}: the body sent fits its documented schema: ${ajv.errorsText(validate.errors)}`);
+    assert.equal(validate({ ...body, data: { ...(body.data as object), undocumented: 1 } }), false, `${body.event}: the schema would catch a field it does not document`);
+    if (body.event === 'ping') continue; // the Telegram endpoint's ping is its own event, checked below
+    const text = formatTelegramMessage(body.event, body.data, company);
+    assert.ok(messages.some((m) => m.text === text), `${body.event}: the chat got the catalog's text for the same data`);
+  }
+  assert.ok(messages.some((m) => m.text.startsWith('<b>🔔 Test notification</b>')));
+});
