@@ -32,11 +32,11 @@ export function phoneSearch(text: string, defaultCountry?: string | null): { pre
   if (!/^[+0-9 ()./-]+$/.test(trimmed)) return null;
   const digits = trimmed.replace(/\D+/g, '');
   if (digits.length < 3) return null;
-  const full = phoneKey(trimmed, defaultCountry);
-  if (full?.startsWith('+') && parsePhoneNumberFromString(trimmed, supportedCountry(defaultCountry))?.isPossible()) return { prefix: full };
+  const country = supportedCountry(defaultCountry);
+  const whole = parsePhoneNumberFromString(trimmed, country);
+  if (whole?.isPossible()) return { prefix: whole.number };
   if (trimmed.startsWith('+')) return { prefix: `+${digits}` };
   if (digits.startsWith('00')) return { prefix: `+${digits.slice(2)}` };
-  const country = supportedCountry(defaultCountry);
   if (digits.startsWith('0') && country) return { prefix: `+${getCountryCallingCode(country)}${digits.slice(1)}` };
   return { digits };
 }
