@@ -1,0 +1,76 @@
+import { formatScaled, formatScaledTrimmed, MONEY_SCALE, QUANTITY_SCALE } from '../../lib/money.ts';
+import { canonicalLocaleTag, resolveLanguage } from './locale.ts';
+
+/**
+ * Numbers, money and dates for one locale, currency and time zone, through Intl. Amounts reach
+ * Intl as decimal strings ("1234.50"), never as floats, so what is printed is exactly what is
+ * stored: Intl.NumberFormat formats decimal strings without converting them to a double.
+ * Intl objects are cached per (locale, currency, time zone): constructing them is the slow part.
+ */
+
+export interface Formatter {
+  /** The tag Intl formats with. */
+  locale: string;
+  /** Integer minor units (cents) → "1.234,50 €". */
+  money(minor: number | bigint): string;
+  /** Quantity in thousandths → "1,5"; up to three decimals, trailing zeros dropped. */
+  quantity(milli: number | bigint): string;
+  /** Tax rate in basis points → "25 %", "9,5 %". */
+  percent(rateBp: number): string;
+  /** Date only, in the time zone ("24. stu 2026."). */
+  date(instant: Date | string): string;
+  /** Date and time, in the time zone. */
+  dateTime(instant: Date | string): string;
+  number(value: number): string;
+}
+
+interface Cached {
+  money: Intl.NumberFormat;
+  quantity: Intl.NumberFormat;
+  percent: Intl.NumberFormat;
+  date: Intl.DateTimeFormat;
+  dateTime: Intl.DateTimeFormat;
+  number: Intl.NumberFormat;
+}
+
+const cache = new Map<string, Cached>();
+
+/**
+ * `localeTag` is the company's or user's BCP 47 tag; a tag without a catalog formats as English
+ * so labels and numbers never disagree. Throws RangeError for an unknown currency or time zone.
+ */
+export function createFormatter(localeTag: string, options: { currency: string; timeZone: string }): Formatter {
+  const canonical = canonicalLocaleTag(localeTag);
+  const locale = canonical !== null && resolveLanguage(canonical) === new Intl.Locale(canonical).language ? canonical : 'en';
+  const key = `${locale}\u0000${options.currency}\u0000${options.timeZone}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = {
+      money: new Intl.NumberFormat(locale, { style: 'currency', currency: options.currency }),
+      quantity: new Intl.NumberFormat(locale, { maximumFractionDigits: QUANTITY_SCALE }),
+      percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }),
+      date: new Intl.DateTimeFormat(locale, { timeZone: options.timeZone, dateStyle: 'medium' }),
+      dateTime: new Intl.DateTimeFormat(locale, { timeZone: options.timeZone, dateStyle: 'medium', timeStyle: 'short' }),
+      number: new Intl.NumberFormat(locale),
+    };
+    if (cache.size > 256) cache.clear();
+    cache.set(key, f);
+  }
+  const cached = f;
+  return {
+    locale,
+    money: (minor) => cached.money.format(formatScaled(minor, MONEY_SCALE) as `${number}`),
+    quantity: (milli) => cached.quantity.format(formatScaledTrimmed(milli, QUANTITY_SCALE) as `${number}`),
+    // basis points / 10 000 as a decimal string: 2500 → "0.25", 950 → "0.095", exact.
+    percent: (rateBp) => cached.percent.format(formatScaled(rateBp, 4) as `${number}`),
+    date: (instant) => cached.date.format(toDate(instant)),
+    dateTime: (instant) => cached.dateTime.format(toDate(instant)),
+    number: (value) => cached.number.format(value),
+  };
+}
+
+function toDate(instant: Date | string): Date {
+  const date = typeof instant === 'string' ? new Date(instant) : instant;
+  if (Number.isNaN(date.getTime())) throw new RangeError(`not a date: ${String(instant)}`);
+  return date;
+}

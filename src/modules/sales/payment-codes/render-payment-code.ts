@@ -1,0 +1,33 @@
+import bwipjs, { type RenderOptions as BwipOptions } from 'bwip-js';
+import { HUB3_PDF417 } from './hub3.ts';
+
+/**
+ * Draws payment codes as PNG with bwip-js (a port of Barcode Writer in Pure PostScript, no native
+ * code). bwip-js writes the text as UTF-8 bytes, which is what both EPC069-12 (character set 1)
+ * and HUB-3 (version 6) ask for. Both images carry their quiet zone and a white background, so
+ * they scan on any page colour.
+ */
+
+/** bwip-js types only its generic options; symbology options (eclevel, columns, rowmult) pass through to BWIPP. */
+type SymbolOptions = BwipOptions & Record<string, unknown>;
+
+export interface PngOptions {
+  /** Pixels per module; 3 gives ~300 dpi at HUB-3's 0.254 mm module. */
+  scale?: number;
+}
+
+/** EPC QR: error correction M, as EPC069-12 prescribes, and the 4-module quiet zone. */
+export function renderEpcQrPng(payload: string, png: PngOptions = {}): Promise<Buffer> {
+  // bwip-js draws a QR module two units wide, so 8 units of padding are 4 modules.
+  const options: SymbolOptions = { bcid: 'qrcode', text: payload, eclevel: 'M', scale: png.scale ?? 4, padding: 8, backgroundcolor: 'FFFFFF' };
+  return bwipjs.toBuffer(options);
+}
+
+/** HUB-3 PDF417: 9 columns, error correction level 4, rows three modules high, a 2-module quiet zone. */
+export function renderHub3Png(payload: string, png: PngOptions = {}): Promise<Buffer> {
+  const options: SymbolOptions = {
+    bcid: 'pdf417', text: payload, columns: HUB3_PDF417.columns, eclevel: HUB3_PDF417.eclevel, rowmult: HUB3_PDF417.rowmult,
+    scale: png.scale ?? 3, padding: 2, backgroundcolor: 'FFFFFF',
+  };
+  return bwipjs.toBuffer(options);
+}
