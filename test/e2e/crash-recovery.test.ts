@@ -58,6 +58,7 @@ test('kill -9 during 500 quotes: every acknowledged quotation is delivered after
   }
 
   let server = startPortico(['serve'], env);
+  t.after(async () => { server.kill('SIGKILL'); await exited(server); });
   await waitForHttp(`${base}/healthz`);
   let killed = false;
   await Promise.all([
@@ -73,7 +74,6 @@ test('kill -9 during 500 quotes: every acknowledged quotation is delivered after
   assert.ok(atKill >= KILL_AFTER);
 
   server = startPortico(['serve'], env);
-  t.after(async () => { server.kill('SIGKILL'); await exited(server); });
   await waitForHttp(`${base}/healthz`);
   await load(() => false);
   assert.ok(acknowledged.size > atKill, 'the restarted server takes new quotes');

@@ -12,9 +12,22 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+// Children still running when a test file ends (a failed assertion, a timeout) must not outlive
+// it: their pipes are unref'd so they cannot keep the test process alive, and they are killed
+// when it exits. Otherwise one failed start hangs the whole suite until CI's time runs out.
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Runs `portico <args>` as a real child process; its stderr is kept for failure messages. */
 export function startPortico(args: string[], env: Record<string, string>): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  child.unref();
+  (child.stdout as unknown as { unref(): void }).unref();
+  (child.stderr as unknown as { unref(): void }).unref();
   let output = '';
   child.stdout!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
   child.stderr!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
@@ -35,5 +48,7 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
 }
 
 export function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  child.ref(); // waited for now: keep the test process alive until it has gone
+  return new Promise((resolve) => child.once('exit', () => resolve()));
 }
