@@ -64,7 +64,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const catalog = createCatalogService({ store, datasheets });
   const catalogAdmin = createCatalogAdminService({ store, clock, newId, datasheets });
   const onEventQueued = () => dispatcher?.wake();
-  const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax, threadHeapMb: printThreadHeapMb(config.quoteDatasheetsMaxBytes) });
+  const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const quotations = createQuotationsService({
     store, clock, newId, catalog, datasheets, logger, onEventQueued, prints, datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
   });
@@ -140,8 +140,3 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   return container;
 }
 export type Container = Awaited<ReturnType<typeof createContainer>>;
-
-/** A print thread's heap: the renderer's working set plus pdf-lib's parse of the largest allowed datasheets. */
-function printThreadHeapMb(datasheetsMaxBytes: number): number {
-  return 256 + Math.ceil((datasheetsMaxBytes / 1_048_576) * 16);
-}

@@ -40,7 +40,7 @@ const source = (name: string, bytes: Uint8Array | null) => ({ name, read: async 
 
 let pool: PrintPool;
 before(() => {
-  pool = createPrintPool({ threads: 1, queueMax: 1, threadHeapMb: 256 });
+  pool = createPrintPool({ threads: 1, queueMax: 1 });
 });
 after(() => pool.close());
 

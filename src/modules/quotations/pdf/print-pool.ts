@@ -23,8 +23,6 @@ export interface PrintPoolOptions {
   threads: number;
   /** Prints that may wait for a thread. */
   queueMax: number;
-  /** Old-generation heap cap of one print thread. */
-  threadHeapMb: number;
 }
 
 /** A datasheet to append, read only once its print has a thread (null: skip it). */
@@ -57,6 +55,12 @@ export interface PrintPool {
 const WORKER = new URL('./print-worker.ts', import.meta.url).href;
 /** Linux nice increment of the print threads (the event loop stays at 0). */
 const PRINT_THREAD_NICE = 10;
+/**
+ * Heap cap of one print thread: a 500-line quotation needs a few dozen MiB; datasheet bytes live
+ * outside the heap (pdf-lib keeps their streams as views of the input). A thread past it ends,
+ * its print fails, and piscina starts a new thread.
+ */
+const PRINT_THREAD_HEAP_MB = 512;
 const RETRY_AFTER_MAX_SECONDS = 60;
 
 export function createPrintPool(options: PrintPoolOptions): PrintPool {
@@ -77,7 +81,7 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
       idleTimeout: Number.MAX_SAFE_INTEGER,
       concurrentTasksPerWorker: 1,
       niceIncrement: PRINT_THREAD_NICE,
-      resourceLimits: { maxOldGenerationSizeMb: options.threadHeapMb },
+      resourceLimits: { maxOldGenerationSizeMb: PRINT_THREAD_HEAP_MB },
     });
     return piscina;
   }
