@@ -73,10 +73,11 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
   // Running mean of recent print times, for Retry-After; a small quotation takes a few ms.
   let meanMs = 100;
 
-  function threads(): Piscina {
+  /** Started by a server: every thread at once. On first use (tests, one-off commands): as needed. */
+  function threads(all = false): Piscina {
     piscina ??= new Piscina({
       filename: WORKER,
-      minThreads: options.threads,
+      minThreads: all ? options.threads : 1,
       maxThreads: options.threads,
       idleTimeout: Number.MAX_SAFE_INTEGER,
       concurrentTasksPerWorker: 1,
@@ -126,7 +127,7 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
 
   return {
     start() {
-      if (!closing) threads();
+      if (!closing) threads(true);
     },
 
     reserve() {
