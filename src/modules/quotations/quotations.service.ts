@@ -79,7 +79,8 @@ export function createQuotationsService(deps: {
       const product = byId.get(productId);
       return product?.datasheet_file ? [{ productId, name: product.datasheet_name ?? product.name, file: product.datasheet_file }] : [];
     });
-    return Promise.all(sheets.map(async (sheet) => ({ ...sheet, size: await deps.datasheets.size(sheet.file) })));
+    // A file that cannot be looked at counts as missing: it never breaks the quote it belongs to.
+    return Promise.all(sheets.map(async (sheet) => ({ ...sheet, size: await deps.datasheets.size(sheet.file).catch(() => null) })));
   }
 
   /**
@@ -107,7 +108,7 @@ export function createQuotationsService(deps: {
     for (const sheet of await datasheetsOf(companyId, lines.map((l) => l.product_id))) {
       const context = { quotationId, productId: sheet.productId };
       if (sheet.size === null) {
-        deps.logger.warn(context, 'datasheet file missing; skipped');
+        deps.logger.warn(context, 'datasheet file missing or unreadable; skipped');
         continue;
       }
       if (sheet.size > left) {

@@ -10,7 +10,7 @@ import { baseUrl } from '../../base-url.ts';
 
 export const QuoteBody = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')], { default: 'pdf', description: 'Response form; `pdf` by default.' })),
-  includeDatasheets: Type.Optional(Type.Boolean({ default: false, description: 'Append the quoted products\' datasheets to the PDF, each once, in the order the products first appear; with `json`, lines carry `datasheetUrl` instead. A PDF appends at most 20 MiB of datasheets in total (the server\'s `QUOTE_DATASHEETS_MAX_BYTES`): past that the request is a 400 naming `includeDatasheets` and nothing is created; leave it out, or use `json` for links.' })),
+  includeDatasheets: Type.Optional(Type.Boolean({ default: false, description: 'Append the quoted products\' datasheets to the PDF, each once, in the order the products first appear; with `json`, lines carry `datasheetUrl` instead. A PDF appends at most the server\'s `QUOTE_DATASHEETS_MAX_BYTES` of datasheets in total (20 MiB by default): past that a PDF request is a 400 naming `includeDatasheets` and nothing is created; leave it out, or use `json` for links.' })),
   expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'Must be in the future; defaults to the company\'s validity period (30 days).' })),
   note: Type.Optional(Type.String({ maxLength: 2000 })),
   customer: Type.Object({

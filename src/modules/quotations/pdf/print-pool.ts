@@ -63,6 +63,8 @@ const PRINT_THREAD_NICE = 10;
 const PRINT_THREAD_HEAP_MB = 512;
 const RETRY_AFTER_MAX_SECONDS = 60;
 
+const shuttingDown = () => new AppError('unavailable', 'The server is shutting down; retry shortly.', undefined, 1);
+
 export function createPrintPool(options: PrintPoolOptions): PrintPool {
   let piscina: Piscina | null = null;
   let closing = false;
@@ -75,6 +77,7 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
 
   /** Started by a server: every thread at once. On first use (tests, one-off commands): as needed. */
   function threads(all = false): Piscina {
+    if (closing) throw shuttingDown();
     piscina ??= new Piscina({
       filename: WORKER,
       minThreads: all ? options.threads : 1,
@@ -127,11 +130,11 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
 
   return {
     start() {
-      if (!closing) threads(true);
+      threads(true);
     },
 
     reserve() {
-      if (closing) throw new AppError('unavailable', 'The server is shutting down; retry shortly.', undefined, 1);
+      if (closing) throw shuttingDown();
       if (admitted >= options.threads + options.queueMax) {
         throw new AppError('unavailable', 'Too many PDFs are being printed right now; retry shortly.', undefined, retryAfterSeconds());
       }
