@@ -135,7 +135,7 @@ export const CONFIG_SPEC = {
   // Quotation PDFs: print memory and CPU are bounded by these three.
   QUOTE_DATASHEETS_MAX_BYTES: { description: 'Largest total of the datasheets one quotation PDF appends (`includeDatasheets`); more is a 400', default: '20971520', parse: integer(0, 256 * 1024 * 1024) },
   PDF_WORKERS: { description: 'Worker threads printing quotation PDFs (at a lower CPU priority than the API)', default: '2', parse: integer(1, 64) },
-  PDF_QUEUE_MAX: { description: 'PDFs that may wait for a print thread; past that a PDF request is a 503 with Retry-After', default: '32', parse: integer(0, 100_000) },
+  PDF_QUEUE_MAX: { description: 'PDF requests that may wait beyond those printing (each holds its place until its PDF is sent); past that a 503 with Retry-After', default: '32', parse: integer(0, 100_000) },
 } satisfies Record<string, Spec<unknown>>;
 
 function logLevel(raw: string): string {

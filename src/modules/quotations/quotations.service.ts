@@ -209,27 +209,21 @@ export function createQuotationsService(deps: {
       return store.repos.quotations.list(companyId, opts);
     },
 
-    /** A place in the print pool, taken before a quotation is created so a full pool refuses with nothing stored. */
+    /**
+     * A place in the print pool. Taken before a quotation is created, so a full pool refuses with
+     * nothing stored; the caller releases it once the PDF is sent.
+     */
     reservePrint(): PrintSlot {
       return deps.prints.reserve();
     },
 
-    /**
-     * The print: rendered from the stored quotation only, so the same quotation gives the same
-     * bytes. Printed on the pool, in the place given (which it always uses up) or a new one.
-     */
-    async renderPdf(companyId: string, id: string, slot?: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
-      let place = slot;
-      try {
-        const { row, lines, company, location } = await load(companyId, id);
-        const datasheets = row.include_datasheets ? await printableDatasheets(companyId, id, lines) : [];
-        place ??= deps.prints.reserve();
-        const printed = await place.print({ document: toQuotationDocument(row, lines, company, location), datasheets });
-        for (const skipped of printed.skipped) deps.logger.warn({ quotationId: id, datasheet: skipped.name, err: skipped.reason }, 'datasheet unreadable; skipped');
-        return { number: row.number, pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength) };
-      } finally {
-        place?.release();
-      }
+    /** The print: rendered from the stored quotation only, so the same quotation gives the same bytes. */
+    async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+      const { row, lines, company, location } = await load(companyId, id);
+      const datasheets = row.include_datasheets ? await printableDatasheets(companyId, id, lines) : [];
+      const printed = await slot.print({ document: toQuotationDocument(row, lines, company, location), datasheets });
+      for (const skipped of printed.skipped) deps.logger.warn({ quotationId: id, datasheet: skipped.name, err: skipped.reason }, 'datasheet unreadable; skipped');
+      return { number: row.number, pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength) };
     },
   };
 }

@@ -58,10 +58,17 @@ export function presentQuotation(q: QuotationView, base: string) {
 
 export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
 
+  /** A place in the print pool for this request's PDF, held until the response is over (sent, failed or abandoned). */
+  function reservePrint(reply: FastifyReply): PrintSlot {
+    const slot = c.quotations.reservePrint();
+    reply.raw.once('close', () => slot.release());
+    return slot;
+  }
+
   async function send(request: FastifyRequest, reply: FastifyReply, q: QuotationView, format: 'pdf' | 'json', status: number, slot?: PrintSlot) {
     reply.status(status).header('x-quotation-id', q.id).header('x-quotation-number', q.number);
     if (format === 'json') return reply.send(presentQuotation(q, baseUrl(c.config, request)));
-    const { pdf } = await c.quotations.renderPdf(request.caller.companyId, q.id, slot);
+    const { pdf } = await c.quotations.renderPdf(request.caller.companyId, q.id, slot ?? reservePrint(reply));
     return reply
       .type('application/pdf')
       .header('content-disposition', `inline; filename="${q.number}.pdf"`)
@@ -82,16 +89,10 @@ export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
   }, async (request, reply) => {
     const { format = 'pdf', includeDatasheets = false, lines, ...rest } = request.body;
     // The print's place first: a full print pool answers 503 before a quotation is stored.
-    const slot = format === 'pdf' ? c.quotations.reservePrint() : undefined;
-    let quotation: QuotationView;
-    try {
-      quotation = await idempotentCreate(request, reply, c.idempotency,
-        (beforeCommit) => c.quotations.create(request.caller, { ...rest, format, includeDatasheets, lines: toLineRequests(lines) }, beforeCommit),
-        (id) => c.quotations.get(request.caller.companyId, id));
-    } catch (error) {
-      slot?.release();
-      throw error;
-    }
+    const slot = format === 'pdf' ? reservePrint(reply) : undefined;
+    const quotation = await idempotentCreate(request, reply, c.idempotency,
+      (beforeCommit) => c.quotations.create(request.caller, { ...rest, format, includeDatasheets, lines: toLineRequests(lines) }, beforeCommit),
+      (id) => c.quotations.get(request.caller.companyId, id));
     reply.header('location', `/api/v1/public/quotes/${quotation.id}`);
     return send(request, reply, quotation, format, 201, slot);
   });

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError } from '../../../lib/errors.ts';
-import { createPrintPool, type PrintPool } from './print-pool.ts';
+import { createPrintPool, type PrintPool, type PrintRequest } from './print-pool.ts';
 import type { QuotationDocument } from './quotation-document.ts';
 import { printQuotation } from './quotation-print.ts';
 import { buildSampleDatasheet } from './sample-datasheet.ts';
@@ -38,6 +38,16 @@ function quotation(lineCount: number): QuotationDocument {
 
 const source = (name: string, bytes: Uint8Array | null) => ({ name, read: async () => bytes });
 
+/** Prints on a place of its own and gives the place back. */
+async function printOnce(pool: PrintPool, request: PrintRequest) {
+  const slot = pool.reserve();
+  try {
+    return await slot.print(request);
+  } finally {
+    slot.release();
+  }
+}
+
 let pool: PrintPool;
 before(() => {
   pool = createPrintPool({ threads: 1, queueMax: 1 });
@@ -49,17 +59,17 @@ test('a print on the pool is the same document, byte for byte, as one printed in
   const corrupt = Buffer.from('%PDF-1.7\nnot a pdf');
   const document = quotation(12);
   const here = await printQuotation({ document, datasheets: [{ name: 'a', bytes: Buffer.from(sheet) }, { name: 'bad', bytes: corrupt }] });
-  const pooled = await pool.reserve().print({ document, datasheets: [source('a', Buffer.from(sheet)), source('bad', corrupt), source('missing', null)] });
+  const pooled = await printOnce(pool, { document, datasheets: [source('a', Buffer.from(sheet)), source('bad', corrupt), source('missing', null)] });
   assert.ok(Buffer.from(pooled.pdf).equals(Buffer.from(here.pdf)), 'same bytes');
   assert.deepEqual(pooled.skipped.map((s) => s.name), ['bad']);
   assert.deepEqual(here.skipped.map((s) => s.name), ['bad']);
   // Bytes alone in their memory are handed over to the thread, not copied: the caller's are gone.
   const handedOver = new Uint8Array(sheet);
-  await pool.reserve().print({ document, datasheets: [source('a', handedOver)] });
+  await printOnce(pool, { document, datasheets: [source('a', handedOver)] });
   assert.equal(handedOver.byteLength, 0);
 });
 
-test('past its threads and queue the pool refuses with unavailable and a Retry-After; places come back after prints and failures', async () => {
+test('places: past threads + queue the pool refuses with unavailable and a Retry-After; a place is held until released, even after its print', async () => {
   const first = pool.reserve();
   const second = pool.reserve();
   assert.throws(() => pool.reserve(), (error: unknown) => {
@@ -73,18 +83,25 @@ test('past its threads and queue the pool refuses with unavailable and a Retry-A
   let read = false;
   const printing = first.print({ document: quotation(200), datasheets: [] });
   const waiting = second.print({ document: quotation(1), datasheets: [{ name: 'late', read: async () => { read = true; return null; } }] });
+  // Released while printing: the place comes back when the print ends.
+  first.release();
   await nextTurn();
   assert.equal(read, false, 'read before its turn');
   await Promise.all([printing, waiting]);
   assert.equal(read, true);
+  const third = pool.reserve(); // the first place came back when its print ended
+  assert.throws(() => pool.reserve(), /retry shortly/, 'the second place still holds its PDF (not yet sent)');
+  third.release();
+  second.release();
+  second.release(); // releasing twice is harmless
 
-  // A print that fails in the thread (a document it cannot print) gives its place back.
-  await assert.rejects(pool.reserve().print({ document: { ...quotation(1), issuedAt: 'not a date' }, datasheets: [] }), /issuedAt/);
-  const again = [pool.reserve(), pool.reserve()];
-  assert.throws(() => pool.reserve(), /retry shortly/);
-  for (const slot of again) slot.release();
-  again[0]!.release(); // releasing twice is harmless
+  // A print that fails in the thread (a document it cannot print) fails alone.
+  await assert.rejects(printOnce(pool, { document: { ...quotation(1), issuedAt: 'not a date' }, datasheets: [] }), /issuedAt/);
   const last = pool.reserve();
+  const other = pool.reserve();
+  other.release(); // unused
   assert.ok((await last.print({ document: quotation(1), datasheets: [] })).pdf.byteLength > 1000);
   await assert.rejects(last.print({ document: quotation(1), datasheets: [] }), /prints once/);
+  last.release();
+  pool.reserve().release();
 });

@@ -4,8 +4,9 @@
  *
  * - at most `threads` prints run at once, and a datasheet is read only when its print starts,
  *   so memory is bounded by the running prints, not by the callers waiting;
- * - at most `queueMax` prints wait; past that a place is refused with `unavailable` (503) and a
- *   Retry-After estimated from the recent print times;
+ * - at most `threads + queueMax` places exist (waiting, printing, or holding a PDF not yet sent);
+ *   past that a place is refused with `unavailable` (503) and a Retry-After estimated from the
+ *   recent print times;
  * - a place is reserved (`reserve()`) before the caller commits anything, so a refusal never
  *   follows a stored quotation whose caller was told it failed;
  * - print threads run at a lower CPU priority than the API (nice), so health checks and other
@@ -36,10 +37,13 @@ export interface PrintRequest {
   datasheets: readonly DatasheetSource[];
 }
 
-/** A reserved place in the pool: print once, or release it unused. */
+/**
+ * A reserved place in the pool: prints once. The place is held until released, so that it
+ * also covers the finished PDF until it has been sent: memory stays bounded by the places.
+ */
 export interface PrintSlot {
   print(request: PrintRequest): Promise<PrintedQuotation>;
-  /** Gives the place back if it was not used to print (safe to call in any state). */
+  /** Gives the place back: at once, or when a running print ends (safe to call in any state, more than once). */
   release(): void;
 }
 
@@ -139,7 +143,12 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
         throw new AppError('unavailable', 'Too many PDFs are being printed right now; retry shortly.', undefined, retryAfterSeconds());
       }
       admitted++;
-      let state: 'reserved' | 'printing' | 'done' = 'reserved';
+      let state: 'reserved' | 'printing' | 'printed' | 'done' = 'reserved';
+      let releaseWhenPrinted = false;
+      const giveBack = () => {
+        state = 'done';
+        admitted--;
+      };
       return {
         async print(request) {
           if (state !== 'reserved') throw new Error('a print slot prints once');
@@ -147,14 +156,13 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
           try {
             return await run(request);
           } finally {
-            state = 'done';
-            admitted--;
+            if (releaseWhenPrinted) giveBack();
+            else state = 'printed';
           }
         },
         release() {
-          if (state !== 'reserved') return;
-          state = 'done';
-          admitted--;
+          if (state === 'printing') releaseWhenPrinted = true;
+          else if (state !== 'done') giveBack();
         },
       };
     },
