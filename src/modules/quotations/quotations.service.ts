@@ -1,4 +1,4 @@
-import { AppError, type FieldErrors } from '../../lib/errors.ts';
+import { AppError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -90,12 +90,12 @@ export function createQuotationsService(deps: {
   async function assertDatasheetsFit(companyId: string, productIds: readonly string[]): Promise<void> {
     const total = (await datasheetsOf(companyId, productIds)).reduce((sum, sheet) => sum + (sheet.size ?? 0), 0);
     if (total <= deps.datasheetsMaxBytes) return;
-    throw AppError.invalid({
-      includeDatasheets: [
-        `The quoted products' datasheets total ${megabytes(total)}; a quotation PDF appends at most ${megabytes(deps.datasheetsMaxBytes)}. ` +
-        'Leave includeDatasheets out (each datasheet can be downloaded from its product), or ask for format json to get links.',
-      ],
-    }, 'The datasheets are too large to append to one PDF.');
+    const details = fieldErrors();
+    details.includeDatasheets = [
+      `The quoted products' datasheets total ${megabytes(total)}; a quotation PDF appends at most ${megabytes(deps.datasheetsMaxBytes)}. ` +
+      'Leave includeDatasheets out (each datasheet can be downloaded from its product), or ask for format json to get links.',
+    ];
+    throw AppError.invalid(details, 'The datasheets are too large to append to one PDF.');
   }
 
   /**
