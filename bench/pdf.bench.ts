@@ -27,12 +27,12 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { availableParallelism, cpus, totalmem, release } from 'node:os';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { QuotationDocument } from '../src/modules/quotations/pdf/quotation-document.ts';
+import type { QuotationDocument } from '../src/modules/quotations/pdf/index.ts';
 import { writeReadmeSection } from './support/harness.ts';
 
 const RENDERER = process.env.PDF_BENCH_RENDERER
   ? pathToFileURL(process.env.PDF_BENCH_RENDERER).href
-  : new URL('../src/modules/quotations/pdf/render-quotation-pdf.ts', import.meta.url).href;
+  : new URL('../src/modules/quotations/pdf/index.ts', import.meta.url).href;
 const { renderQuotationPdf } = (await import(RENDERER)) as { renderQuotationPdf(doc: QuotationDocument): Promise<Buffer> };
 
 const CHROMIUM_PATH = '/usr/bin/chromium';

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the benches in sequence, each in its own process, then their summaries.
  *
- *   node bench/run-all.ts                          # pdf (if bench/pdf.bench.ts exists), reach-out, webhooks
+ *   node bench/run-all.ts                          # pdf (if bench/pdf.bench.ts exists), pdf-flood, reach-out, webhooks
  *   node bench/run-all.ts --only reach-out,webhooks
  *   node bench/run-all.ts --write-readme           # each bench replaces its own section of bench/README.md
  *   node bench/run-all.ts --engine sqlite          # passed to reach-out and webhooks
@@ -26,6 +26,7 @@ const only = onlyAt >= 0 && argv[onlyAt + 1] ? new Set(argv[onlyAt + 1]!.split('
 
 const benches: Bench[] = [
   { name: 'pdf', file: 'bench/pdf.bench.ts', args: [...writeReadme], limitMs: 200_000 },
+  { name: 'pdf-flood', file: 'bench/pdf-flood.bench.ts', args: [...writeReadme], limitMs: 200_000 },
   { name: 'reach-out', file: 'bench/reach-out.bench.ts', args: [...engine, ...writeReadme], limitMs: 170_000 },
   { name: 'webhooks', file: 'bench/webhooks.bench.ts', args: [...engine, ...writeReadme], limitMs: 240_000 },
 ].filter((b) => (only ? only.has(b.name) : true) && existsSync(path.join(ROOT, b.file)));

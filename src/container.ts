@@ -18,7 +18,7 @@ import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import { createCatalogAdminService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
-import { createQuotationsService } from './modules/quotations/index.ts';
+import { createPrintPool, createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createDispatcher, createEndpointsService, createGuardedAgent, DEFAULT_RETRY_DELAYS_MS } from './modules/webhooks/index.ts';
 import type { Poller } from './lib/poller.ts';
@@ -63,7 +63,10 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const catalog = createCatalogService({ store, datasheets });
   const catalogAdmin = createCatalogAdminService({ store, clock, newId, datasheets });
   const onEventQueued = () => dispatcher?.wake();
-  const quotations = createQuotationsService({ store, clock, newId, catalog, datasheets, logger, onEventQueued });
+  const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
+  const quotations = createQuotationsService({
+    store, clock, newId, catalog, datasheets, logger, onEventQueued, prints, datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
+  });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued });
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
@@ -99,6 +102,11 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
       if (sqliteFile && !checkpointer) checkpointer = startSqliteCheckpointer(sqliteFile, logger);
     },
 
+    /** Starts the PDF print threads now, in a server, rather than on the first quotation. */
+    startPrintPool(): void {
+      prints.start();
+    },
+
     /** Starts the background senders (webhooks, e-mail) in this process. */
     async startWorkers(): Promise<void> {
       workersRunning = true;
@@ -119,6 +127,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
         await emailSender?.stop();
       }
       mailTransport?.close();
+      await prints.close();
       await inquiries.close();
       await keyCache?.stop();
       await checkpointer?.stop();

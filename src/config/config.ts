@@ -28,6 +28,9 @@ export interface Config {
   readonly webhookAllowPrivateTargets: boolean;
   readonly telegramApiUrl: string;
   readonly datasheetMaxBytes: number;
+  readonly quoteDatasheetsMaxBytes: number;
+  readonly pdfWorkers: number;
+  readonly pdfQueueMax: number;
 }
 
 /** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
@@ -129,6 +132,10 @@ export const CONFIG_SPEC = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { description: 'Allow webhook targets on loopback/private networks and plain http', default: 'false', parse: boolean },
   TELEGRAM_API_URL: { description: 'Telegram Bot API base URL', default: 'https://api.telegram.org', parse: (raw: string) => url(['http:', 'https:'])(raw) ?? 'https://api.telegram.org' },
   DATASHEET_MAX_BYTES: { description: 'Largest datasheet upload', default: '10485760', parse: integer(1024, 100 * 1024 * 1024) },
+  // Quotation PDFs: print memory and CPU are bounded by these three.
+  QUOTE_DATASHEETS_MAX_BYTES: { description: 'Largest total of the datasheets one quotation PDF appends (`includeDatasheets`); more is a 400', default: '20971520', parse: integer(0, 256 * 1024 * 1024) },
+  PDF_WORKERS: { description: 'Worker threads printing quotation PDFs (at a lower CPU priority than the API)', default: '2', parse: integer(1, 64) },
+  PDF_QUEUE_MAX: { description: 'PDF requests that may wait beyond those printing (each holds its place until its PDF is sent); past that a 503 with Retry-After', default: '32', parse: integer(0, 100_000) },
 } satisfies Record<string, Spec<unknown>>;
 
 function logLevel(raw: string): string {
@@ -176,6 +183,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     telegramApiUrl: read('TELEGRAM_API_URL').replace(/\/$/, ''),
     datasheetMaxBytes: read('DATASHEET_MAX_BYTES'),
+    quoteDatasheetsMaxBytes: read('QUOTE_DATASHEETS_MAX_BYTES'),
+    pdfWorkers: read('PDF_WORKERS'),
+    pdfQueueMax: read('PDF_QUEUE_MAX'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

@@ -144,8 +144,10 @@ export async function buildApp(c: Container): Promise<App> {
 function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const appError = toAppError(error);
   const status = STATUS_BY_CODE[appError.code];
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  if (status >= 500 && appError.retryAfterSeconds !== undefined) request.log.warn({ code: appError.code, retryAfter: appError.retryAfterSeconds }, 'refused under load');
+  else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else if (appError.code === 'rate_limited') request.log.info({ code: appError.code }, 'rate limited');
+  if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.retryAfterSeconds));
   return reply.header('x-request-id', request.id).status(status).type('application/problem+json').send(problemFor(appError, request.id));
 }
 

@@ -49,6 +49,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'Body is not application/json.',
   422: 'Idempotency-Key reused with a different request.',
   429: 'Rate limit exceeded; see Retry-After.',
+  503: 'Too busy printing PDFs; retry after Retry-After seconds (nothing was created).',
 };
 
 export const Pagination = {

@@ -38,12 +38,15 @@ export function fieldErrors(): FieldErrors {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: FieldErrors | undefined;
+  /** When the client may try again (`unavailable`, `rate_limited`); sent as Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: FieldErrors) {
+  constructor(code: ErrorCode, message: string, details?: FieldErrors, retryAfterSeconds?: number) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.details = details;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   static notFound(what: string): AppError {

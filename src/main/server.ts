@@ -2,13 +2,12 @@ import type { Config } from '../config/config.ts';
 import { createContainer, type Container } from '../container.ts';
 import { buildApp } from '../http/build-app.ts';
 import { createDemoCompany } from '../modules/demo/demo-company.ts';
-import { warmUpQuotationPdf } from '../modules/quotations/pdf/quotation-printer.ts';
 
 /** `portico serve`: the API (and, unless WORKER=off, the webhook and e-mail senders) in one process. */
 export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Promise<void> {
   const container = await createContainer(config);
   const app = await buildApp(container);
-  warmUpQuotationPdf(); // parse the fonts now, not during the first customer's quote
+  container.startPrintPool(); // its threads parse the fonts now, not during the first customer's quote
   container.startBackgroundCheckpoints();
 
   let welcome: (() => void) | null = null;

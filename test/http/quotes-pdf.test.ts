@@ -6,7 +6,8 @@ import { bearer, createTenant, createTestApp, type TestApp } from '../support/te
 import { QUOTES, isPdf, line, pdfPageCount, pdfText, postQuote, qpdfCheck, seq, yearInZagreb } from '../support/quote-helpers.ts';
 
 let t: TestApp;
-before(async () => { t = await createTestApp(); });
+// One print thread: the first test below needs to know which PDF its thread printed first.
+before(async () => { t = await createTestApp({ PDF_WORKERS: '1' }); });
 after(() => t.close());
 
 // Must stay the first test of this file: it needs a process whose first PDF has 'Š' (a composite

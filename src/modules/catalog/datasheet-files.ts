@@ -8,6 +8,8 @@ import path from 'node:path';
 export interface DatasheetFiles {
   write(companyId: string, productId: string, bytes: Buffer): Promise<string>;
   read(file: string): Promise<Buffer | null>;
+  /** Its size in bytes without reading it; null when it is missing. */
+  size(file: string): Promise<number | null>;
 }
 
 export function createDatasheetFiles(dataDir: string): DatasheetFiles {
@@ -28,6 +30,16 @@ export function createDatasheetFiles(dataDir: string): DatasheetFiles {
       if (!target.startsWith(root + path.sep)) return null;
       try {
         return await fs.readFile(target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async size(file) {
+      const target = path.resolve(root, file);
+      if (!target.startsWith(root + path.sep)) return null;
+      try {
+        return (await fs.stat(target)).size;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;

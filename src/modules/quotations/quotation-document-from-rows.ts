@@ -4,7 +4,7 @@ import type { Company } from '../companies/index.ts';
 import type { LocationRow } from '../companies/companies.repository.ts';
 import type { DocumentLineRow } from '../sales/documents.repository.ts';
 import { totalsView } from '../sales/sales-lines.ts';
-import type { QuotationDocument } from './pdf/quotation-document.ts';
+import type { QuotationDocument } from './pdf/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 
 /** What the print shows, taken only from stored rows (never from the clock or the live catalog). */

@@ -1,4 +1,4 @@
-import { AppError, type FieldErrors } from '../../lib/errors.ts';
+import { AppError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -13,10 +13,11 @@ import { enqueueEvent } from '../webhooks/outbox.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 import { toQuotationDocument } from './quotation-document-from-rows.ts';
-import { renderQuotationPdf } from './pdf/render-quotation-pdf.ts';
-import { appendDatasheets } from './pdf/append-datasheets.ts';
+import type { DatasheetSource, PrintPool, PrintSlot } from './pdf/index.ts';
 
 export interface NewQuotation {
+  /** How the caller receives it (default pdf): a PDF's appended datasheets must fit the size limit. */
+  format?: 'pdf' | 'json';
   includeDatasheets: boolean;
   expiresAt?: string;
   note?: string | null;
@@ -52,6 +53,9 @@ export function createQuotationsService(deps: {
   datasheets: DatasheetFiles;
   logger: QuotationsLogger;
   onEventQueued: () => void;
+  prints: PrintPool;
+  /** The most datasheet bytes one quotation PDF appends. */
+  datasheetsMaxBytes: number;
 }) {
   const { store, clock, newId, catalog } = deps;
 
@@ -64,6 +68,67 @@ export function createQuotationsService(deps: {
       store.repos.companies.findLocation(companyId, row.location_id),
     ]);
     return { row, lines, company: toCompany(companyRow!), location: location! };
+  }
+
+  /** Each quoted product's datasheet once, in the order the products first appear, with its size (null: missing). */
+  async function datasheetsOf(companyId: string, productIds: readonly string[]) {
+    const ordered = [...new Set(productIds)];
+    const products = await store.repos.catalog.findProducts(companyId, ordered);
+    const byId = new Map(products.map((p) => [p.id, p]));
+    const sheets = ordered.flatMap((productId) => {
+      const product = byId.get(productId);
+      return product?.datasheet_file ? [{ productId, name: product.datasheet_name ?? product.name, file: product.datasheet_file }] : [];
+    });
+    // A file that cannot be looked at counts as missing: it never breaks the quote it belongs to.
+    return Promise.all(sheets.map(async (sheet) => ({ ...sheet, size: await deps.datasheets.size(sheet.file).catch(() => null) })));
+  }
+
+  /**
+   * Checked before anything is stored: datasheets are whole third-party PDFs (up to
+   * DATASHEET_MAX_BYTES each), and a print holds them all in memory at once.
+   */
+  async function assertDatasheetsFit(companyId: string, productIds: readonly string[]): Promise<void> {
+    const total = (await datasheetsOf(companyId, productIds)).reduce((sum, sheet) => sum + (sheet.size ?? 0), 0);
+    if (total <= deps.datasheetsMaxBytes) return;
+    const details = fieldErrors();
+    details.includeDatasheets = [
+      `The quoted products' datasheets total ${megabytes(total)}; a quotation PDF appends at most ${megabytes(deps.datasheetsMaxBytes)}. ` +
+      'Leave includeDatasheets out (each datasheet can be downloaded from its product), or ask for format json to get links.',
+    ];
+    throw AppError.invalid(details, 'The datasheets are too large to append to one PDF.');
+  }
+
+  /**
+   * What a print appends: the datasheets that fit the size limit, in order. A quotation made as
+   * JSON, or whose datasheets grew since, can exceed it; those past the limit are left out.
+   */
+  async function printableDatasheets(companyId: string, quotationId: string, lines: readonly DocumentLineRow[]): Promise<DatasheetSource[]> {
+    let left = deps.datasheetsMaxBytes;
+    const sources: DatasheetSource[] = [];
+    for (const sheet of await datasheetsOf(companyId, lines.map((l) => l.product_id))) {
+      const context = { quotationId, productId: sheet.productId };
+      if (sheet.size === null) {
+        deps.logger.warn(context, 'datasheet file missing or unreadable; skipped');
+        continue;
+      }
+      if (sheet.size > left) {
+        deps.logger.warn({ ...context, bytes: sheet.size, limit: deps.datasheetsMaxBytes }, 'datasheet past the quotation\'s size limit; skipped');
+        continue;
+      }
+      left -= sheet.size;
+      sources.push({
+        name: sheet.name,
+        // A datasheet that cannot be read never breaks the quote it belongs to.
+        read: () => deps.datasheets.read(sheet.file).then((bytes) => {
+          if (!bytes) deps.logger.warn(context, 'datasheet file missing; skipped');
+          return bytes;
+        }, (error: unknown) => {
+          deps.logger.warn({ ...context, err: error }, 'datasheet unreadable; skipped');
+          return null;
+        }),
+      });
+    }
+    return sources;
   }
 
   async function view(row: QuotationRow, lines: DocumentLineRow[]): Promise<QuotationView> {
@@ -96,6 +161,7 @@ export function createQuotationsService(deps: {
       if (expiry !== null && !Number.isFinite(expiry)) details.expiresAt = ['Not a representable timestamp.'];
       else if (expiry !== null && expiry <= now.getTime()) details.expiresAt = ['Must be in the future.'];
       const priced = await priceLines(catalog, caller.companyId, input.lines, details);
+      if (input.includeDatasheets && input.format !== 'json') await assertDatasheetsFit(caller.companyId, priced.lines.map((l) => l.productId));
       const company: Company = priced.company;
       const expiresAt = input.expiresAt !== undefined
         ? new Date(input.expiresAt).toISOString()
@@ -143,30 +209,26 @@ export function createQuotationsService(deps: {
       return store.repos.quotations.list(companyId, opts);
     },
 
+    /**
+     * A place in the print pool. Taken before a quotation is created, so a full pool refuses with
+     * nothing stored; the caller releases it once the PDF is sent.
+     */
+    reservePrint(): PrintSlot {
+      return deps.prints.reserve();
+    },
+
     /** The print: rendered from the stored quotation only, so the same quotation gives the same bytes. */
-    async renderPdf(companyId: string, id: string): Promise<{ number: string; pdf: Buffer }> {
+    async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
       const { row, lines, company, location } = await load(companyId, id);
-      const pdf = await renderQuotationPdf(toQuotationDocument(row, lines, company, location));
-      if (!row.include_datasheets) return { number: row.number, pdf };
-      const products = await store.repos.catalog.findProducts(companyId, [...new Set(lines.map((l) => l.product_id))]);
-      const byId = new Map(products.map((p) => [p.id, p]));
-      const sheets: Array<{ name: string; bytes: Buffer }> = [];
-      // Each product's datasheet once, in the order the products first appear on the quotation.
-      for (const productId of new Set(lines.map((l) => l.product_id))) {
-        const product = byId.get(productId);
-        if (!product?.datasheet_file) continue;
-        // A datasheet that cannot be read never breaks the quote it belongs to.
-        const bytes = await deps.datasheets.read(product.datasheet_file).catch((error: unknown) => {
-          deps.logger.warn({ quotationId: id, productId, err: error }, 'datasheet unreadable; skipped');
-          return null;
-        });
-        if (bytes) sheets.push({ name: product.datasheet_name ?? product.name, bytes });
-        else deps.logger.warn({ quotationId: id, productId }, 'datasheet file missing; skipped');
-      }
-      const merged = await appendDatasheets(pdf, sheets, (name, error) =>
-        deps.logger.warn({ quotationId: id, datasheet: name, err: error.message }, 'datasheet unreadable; skipped'));
-      return { number: row.number, pdf: merged };
+      const datasheets = row.include_datasheets ? await printableDatasheets(companyId, id, lines) : [];
+      const printed = await slot.print({ document: toQuotationDocument(row, lines, company, location), datasheets });
+      for (const skipped of printed.skipped) deps.logger.warn({ quotationId: id, datasheet: skipped.name, err: skipped.reason }, 'datasheet unreadable; skipped');
+      return { number: row.number, pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength) };
     },
   };
 }
 export type QuotationsService = ReturnType<typeof createQuotationsService>;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(1)} MiB`;
+}

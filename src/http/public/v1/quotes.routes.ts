@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../../container.ts';
-import type { QuotationView } from '../../../modules/quotations/index.ts';
+import type { PrintSlot, QuotationView } from '../../../modules/quotations/index.ts';
 import { idempotentCreate } from '../../idempotency.ts';
 import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses } from '../../schemas.ts';
 import { LineOutput, Lines, TotalsOutput, toLineRequests } from './lines.schema.ts';
@@ -10,7 +10,7 @@ import { baseUrl } from '../../base-url.ts';
 
 export const QuoteBody = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')], { default: 'pdf', description: 'Response form; `pdf` by default.' })),
-  includeDatasheets: Type.Optional(Type.Boolean({ default: false, description: 'Append the quoted products\' datasheets to the PDF; with `json`, lines carry `datasheetUrl`.' })),
+  includeDatasheets: Type.Optional(Type.Boolean({ default: false, description: 'Append the quoted products\' datasheets to the PDF, each once, in the order the products first appear; with `json`, lines carry `datasheetUrl` instead. A PDF appends at most the server\'s `QUOTE_DATASHEETS_MAX_BYTES` of datasheets in total (20 MiB by default): past that a PDF request is a 400 naming `includeDatasheets` and nothing is created; leave it out, or use `json` for links.' })),
   expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'Must be in the future; defaults to the company\'s validity period (30 days).' })),
   note: Type.Optional(Type.String({ maxLength: 2000 })),
   customer: Type.Object({
@@ -58,10 +58,17 @@ export function presentQuotation(q: QuotationView, base: string) {
 
 export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
 
-  async function send(request: FastifyRequest, reply: FastifyReply, q: QuotationView, format: 'pdf' | 'json', status: number) {
+  /** A place in the print pool for this request's PDF, held until the response is over (sent, failed or abandoned). */
+  function reservePrint(reply: FastifyReply): PrintSlot {
+    const slot = c.quotations.reservePrint();
+    reply.raw.once('close', () => slot.release());
+    return slot;
+  }
+
+  async function send(request: FastifyRequest, reply: FastifyReply, q: QuotationView, format: 'pdf' | 'json', status: number, slot?: PrintSlot) {
     reply.status(status).header('x-quotation-id', q.id).header('x-quotation-number', q.number);
     if (format === 'json') return reply.send(presentQuotation(q, baseUrl(c.config, request)));
-    const { pdf } = await c.quotations.renderPdf(request.caller.companyId, q.id);
+    const { pdf } = await c.quotations.renderPdf(request.caller.companyId, q.id, slot ?? reservePrint(reply));
     return reply
       .type('application/pdf')
       .header('content-disposition', `inline; filename="${q.number}.pdf"`)
@@ -77,15 +84,17 @@ export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
       security: [{ apiKey: [] }],
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
       body: QuoteBody,
-      response: { 201: PdfOrJson('The quotation. Headers `Location`, `X-Quotation-Id`, `X-Quotation-Number`.'), ...errorResponses(400, 409, 413, 415, 422) },
+      response: { 201: PdfOrJson('The quotation. Headers `Location`, `X-Quotation-Id`, `X-Quotation-Number`.'), ...errorResponses(400, 409, 413, 415, 422, 503) },
     },
   }, async (request, reply) => {
     const { format = 'pdf', includeDatasheets = false, lines, ...rest } = request.body;
+    // The print's place first: a full print pool answers 503 before a quotation is stored.
+    const slot = format === 'pdf' ? reservePrint(reply) : undefined;
     const quotation = await idempotentCreate(request, reply, c.idempotency,
-      (beforeCommit) => c.quotations.create(request.caller, { ...rest, includeDatasheets, lines: toLineRequests(lines) }, beforeCommit),
+      (beforeCommit) => c.quotations.create(request.caller, { ...rest, format, includeDatasheets, lines: toLineRequests(lines) }, beforeCommit),
       (id) => c.quotations.get(request.caller.companyId, id));
     reply.header('location', `/api/v1/public/quotes/${quotation.id}`);
-    return send(request, reply, quotation, format, 201);
+    return send(request, reply, quotation, format, 201, slot);
   });
 
   app.get('/quotes/:id', {
@@ -96,7 +105,7 @@ export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
       security: [{ apiKey: [] }],
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
       querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')])) }, { additionalProperties: false }),
-      response: { 200: PdfOrJson('The quotation.'), ...errorResponses(404) },
+      response: { 200: PdfOrJson('The quotation.'), ...errorResponses(404, 503) },
     },
   }, async (request, reply) => {
     const quotation = await c.quotations.get(request.caller.companyId, request.params.id, request.caller.locationId);

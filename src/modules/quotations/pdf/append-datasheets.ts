@@ -25,7 +25,7 @@ function asError(value: unknown): Error {
 
 export async function appendDatasheets(
   quotationPdf: Buffer,
-  datasheets: Array<{ name: string; bytes: Buffer }>,
+  datasheets: ReadonlyArray<{ name: string; bytes: Uint8Array }>,
   onSkip: (name: string, error: Error) => void,
 ): Promise<Buffer> {
   if (datasheets.length === 0) return quotationPdf;

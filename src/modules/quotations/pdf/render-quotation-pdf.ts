@@ -5,8 +5,8 @@
  *   come from `issuedAt` (pdfkit would otherwise use `new Date()`), and pdfkit derives the
  *   trailer /ID as md5 over the info dictionary, so it is deterministic too. Font subset tags
  *   derive from the font ids (F1, F2, ...), and zlib output is deterministic for equal input.
- * - Rendering is synchronous CPU work (~3 ms for 10 lines, ~25 ms for 200 once warm); use
- *   worker_threads if throughput on several cores matters. How a definition becomes bytes
+ * - Rendering is synchronous CPU work (~3 ms for 10 lines, ~25 ms for 200 once warm), so the
+ *   server runs it on the print pool's threads (print-pool.ts). How a definition becomes bytes
  *   (pdfmake layout, our content streams and font subsets, pdfkit) is in quotation-printer.ts.
  */
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
