@@ -11,7 +11,8 @@ import { loadSecretsKey } from './lib/secrets-key.ts';
 import { createDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpointer.ts';
-import { createStore, type Store } from './db/store.ts';
+import { createStore } from './db/store.ts';
+import { createRepositories, type Store } from './modules/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
 import { createInquiriesService } from './modules/inquiries/index.ts';
@@ -33,7 +34,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database: Database = createDatabase(config.databaseUrl);
   if (overrides.migrate !== false) await migrateToLatest(database);
-  const store: Store = createStore(database);
+  const store: Store = createStore(database, createRepositories);
   const datasheets = createDatasheetFiles(config.dataDir);
   const secretBox = createSecretBox(loadSecretsKey(config.secretsKey, config.dataDir));
   const agent = createGuardedAgent({ allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs });
@@ -68,7 +69,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
   dispatcher = createDispatcher({
-    store, clock, newId, secretBox, agent, telegramAgent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool,
+    store, clock, newId, secretBox, agent, telegramAgent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool, engine: database.engine,
     options: {
       workerId: `${process.pid}-${randomUUID().slice(0, 8)}`,
       timeoutMs: config.webhookTimeoutMs,

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories } from '../../db/store.ts';
+import type { Repositories } from '../store.ts';
 import type { CategoryRow, ModelRow, ProductRow, TaxRateRow, UnitRow } from './catalog.repository.ts';
 import { formatRate } from './catalog.service.ts';
 import { groupBySku, parseCatalogCsv, type CsvProduct, type ImportError } from './catalog-csv.ts';

@@ -1,7 +1,7 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
 import { formatMoney, formatScaledTrimmed, RATE_SCALE } from '../../lib/money.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
-import type { Store } from '../../db/store.ts';
+import type { Store } from '../store.ts';
 import type { Company } from '../companies/index.ts';
 import { toCompany } from '../companies/index.ts';
 import { unitPriceBothWays } from '../sales/pricing.ts';

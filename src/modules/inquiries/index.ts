@@ -1,1 +1,1 @@
-export { createInquiriesService, type InquiriesService, type Inquiry, type NewInquiry, type BeforeCommit } from './inquiries.service.ts';
+export { createInquiriesService, type InquiriesService, type Inquiry, type NewInquiry } from './inquiries.service.ts';

@@ -1,5 +1,5 @@
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories } from '../../db/store.ts';
+import type { Repositories } from '../store.ts';
 
 export const EVENT_TYPES = ['quote.created', 'order.created'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -82,7 +82,7 @@ export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
   }, async (request, reply) => {
     const { format = 'pdf', includeDatasheets = false, lines, ...rest } = request.body;
     const quotation = await idempotentCreate(request, reply, c.idempotency,
-      (beforeCommit) => c.quotations.create(request.caller, { ...rest, includeDatasheets, lines: toLineRequests(lines) }, beforeCommit),
+      () => c.quotations.create(request.caller, { ...rest, includeDatasheets, lines: toLineRequests(lines) }),
       (id) => c.quotations.get(request.caller.companyId, id));
     reply.header('location', `/api/v1/public/quotes/${quotation.id}`);
     return send(request, reply, quotation, format, 201);
