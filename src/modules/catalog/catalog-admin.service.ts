@@ -7,7 +7,8 @@ import type { Repositories, Store } from '../store.ts';
 import type { DatasheetFiles } from './datasheet-files.ts';
 import type { ProductRow, ProductWithRate, UnitRow } from './catalog.repository.ts';
 import { expandCategoryIds } from './catalog-scope.ts';
-import { formatRate, type ProductBasics } from './catalog.service.ts';
+import { formatRate } from '../../lib/money.ts';
+import type { ProductBasics } from './catalog.service.ts';
 
 export interface NewProduct {
   name: string;

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Repositories } from '../store.ts';
 import type { CategoryRow, ModelRow, ProductRow, TaxRateRow, UnitRow } from './catalog.repository.ts';
-import { formatRate } from './catalog.service.ts';
+import { formatRate } from '../../lib/money.ts';
 import { groupBySku, parseCatalogCsv, type CsvProduct, type ImportError } from './catalog-csv.ts';
 
 export type { ImportError } from './catalog-csv.ts';

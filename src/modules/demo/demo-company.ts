@@ -1,5 +1,5 @@
 import type { Container } from '../../container.ts';
-import { buildSampleDatasheet } from '../quotations/pdf/sample-datasheet.ts';
+import { buildSampleDatasheet } from '../quotations/index.ts';
 
 export interface DemoCompany {
   companyId: string;

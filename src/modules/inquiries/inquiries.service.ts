@@ -5,8 +5,7 @@ import type { PendingHooks, Store } from '../store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
-import { inquiryNotifications } from '../notifications/inquiry-notifications.ts';
-import type { EmailMessageRow, NotificationRow } from '../notifications/notifications.repository.ts';
+import { inquiryNotifications, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
 // Who hears about a new inquiry; staff users do not.
 const RECIPIENT_ROLES = ['admin', 'support'] as const;

@@ -5,10 +5,11 @@ import { formatMoney } from '../../lib/money.ts';
 import type { Store } from '../store.ts';
 import type { CatalogService, DatasheetFiles } from '../catalog/index.ts';
 import { toCompany, type Company } from '../companies/index.ts';
-import { formatDocumentNumber, yearIn } from '../sales/document-number.ts';
-import { lineRows, priceLines, toLineView, totalsView, type LineRequest, type LineView, type TotalsView } from '../sales/sales-lines.ts';
-import type { DocumentLineRow } from '../sales/documents.repository.ts';
-import { enqueueEvent } from '../webhooks/outbox.ts';
+import {
+  formatDocumentNumber, lineRows, priceLines, toLineView, totalsView, yearIn,
+  type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
+} from '../sales/index.ts';
+import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 import { toQuotationDocument } from './quotation-document-from-rows.ts';
