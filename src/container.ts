@@ -18,7 +18,7 @@ import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './
 import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
-import { createCatalogAdminService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
+import { createCatalogAdminService, createCatalogImport, createCatalogScopeService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
 import { createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createDispatcher, createEndpointsService, createGuardedAgent, DEFAULT_RETRY_DELAYS_MS } from './modules/webhooks/index.ts';
@@ -63,6 +63,10 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const idempotency = createIdempotencyService({ store, clock });
   const catalog = createCatalogService({ store, datasheets });
   const catalogAdmin = createCatalogAdminService({ store, clock, newId, datasheets });
+  const catalogScope = createCatalogScopeService({ store, companies });
+  const catalogImport = createCatalogImport({ store, clock, newId });
+  // Orchestrators ask whether this process can serve: the database answers.
+  const readiness = { check: () => store.ping() };
   const onEventQueued = () => dispatcher?.wake();
   const quotations = createQuotationsService({ store, clock, newId, catalog, datasheets, logger, onEventQueued });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued });
@@ -89,7 +93,8 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let checkpointer: Checkpointer | null = null;
   const container = {
     config, clock, newId, logger, database, store,
-    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, quotations, orders, endpoints,
+    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, endpoints,
+    readiness,
     dispatcher, emailSender,
 
     /**
