@@ -72,11 +72,17 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
      * creation back: that request creates the resource, and a retry of ours gets its result.
      */
     async createUnderKey<T>(companyId: string, key: string, claim: string, create: () => Promise<T>): Promise<T> {
-      return store.withCommitHook(async (repos, resourceId) => {
+      let completed = false;
+      const created = await store.withCommitHook(async (repos, resourceId) => {
         if (!(await repos.idempotency.complete(companyId, key, claim, resourceId, 201))) {
           throw new AppError('idempotency_key_in_use', 'This request took too long and another request with the same Idempotency-Key took over; retry to get its result.');
         }
+        completed = true;
       }, create);
+      // A create whose unit of work does not say what it `creates` would leave the key in flight,
+      // and a retry after the lease would create the resource twice: fail loudly instead.
+      if (!completed) throw new Error('The create committed without completing its Idempotency-Key: its unit of work names nothing it creates.');
+      return created;
     },
 
     async release(companyId: string, key: string, claim: string): Promise<void> {
