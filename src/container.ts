@@ -32,7 +32,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const clock = overrides.clock ?? systemClock;
   const newId = overrides.newId ?? defaultNewId;
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const database: Database = createDatabase(config.databaseUrl);
+  const database: Database = createDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
   if (overrides.migrate !== false) await migrateToLatest(database);
   const store: Store = createStore(database, createRepositories);
   const datasheets = createDatasheetFiles(config.dataDir);

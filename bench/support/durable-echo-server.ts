@@ -7,7 +7,7 @@
  * loop. No authentication, rate limit, schema validation, foreign keys, idempotency or logging:
  * its req/s is about the most any contact-form endpoint that commits first can reach here.
  *
- *   node bench/support/durable-echo-server.ts sqlite:/path/file.sqlite   # WAL, synchronous=NORMAL, Portico's checkpoint thread
+ *   node bench/support/durable-echo-server.ts sqlite:/path/file.sqlite   # WAL, Portico's SQLITE_SYNCHRONOUS (default FULL), its checkpoint thread
  *   node bench/support/durable-echo-server.ts postgres://…/database      # one statement (one round trip) per batch
  *
  * Prints `READY <port>`.
@@ -16,6 +16,7 @@ import { DatabaseSync } from 'node:sqlite';
 import Fastify from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
+import { loadConfig, type SqliteSynchronous } from '../../src/config/config.ts';
 import { valuesList } from '../../src/db/written-statements.ts';
 import { startSqliteCheckpointer } from '../../src/db/sqlite-checkpointer.ts';
 import { createGroupCommit } from '../../src/lib/group-commit.ts';
@@ -40,9 +41,10 @@ function alerts(row: Row): string[][] {
   return RECIPIENTS.map((recipient) => [newId('notification'), 'tenant', recipient, row.id, title, text, row.at]);
 }
 
-function sqliteCommit(file: string): { commit: Commit; close(): Promise<void> } {
+function sqliteCommit(file: string, synchronous: SqliteSynchronous): { commit: Commit; close(): Promise<void> } {
   const db = new DatabaseSync(file);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  // Durable as Portico is with the same environment: FULL fsyncs the WAL in every COMMIT.
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
   for (const statement of SCHEMA) db.exec(statement);
   const checkpointer = startSqliteCheckpointer(file, pino({ level: 'warn' }));
   const begin = db.prepare('BEGIN IMMEDIATE');
@@ -83,7 +85,7 @@ async function postgresCommit(url: string): Promise<{ commit: Commit; close(): P
 }
 
 const target = process.argv[2] ?? '';
-const store = target.startsWith('sqlite:') ? sqliteCommit(target.slice('sqlite:'.length))
+const store = target.startsWith('sqlite:') ? sqliteCommit(target.slice('sqlite:'.length), loadConfig().sqliteSynchronous)
   : target.startsWith('postgres') ? await postgresCommit(target)
     : (() => { throw new Error('usage: durable-echo-server.ts sqlite:<file> | postgres://…'); })();
 // Portico's group commit: what arrived in one turn of the event loop shares a commit. One batch

@@ -37,3 +37,23 @@ test('every variable is documented in the README table', async () => {
   const missing = Object.keys(CONFIG_SPEC).filter((name) => !readme.includes(`| \`${name}\` |`));
   assert.deepEqual(missing, []);
 });
+
+test('connection limits and SQLite durability have safe defaults', () => {
+  const config = loadConfig({});
+  assert.equal(config.httpRequestTimeoutMs, 30_000);
+  assert.equal(config.httpHeadersTimeoutMs, 10_000);
+  assert.equal(config.httpIdleTimeoutMs, 72_000);
+  assert.equal(config.httpMaxConnections, 1000);
+  assert.equal(config.sqliteSynchronous, 'full');
+  assert.equal(loadConfig({ SQLITE_SYNCHRONOUS: 'NORMAL' }).sqliteSynchronous, 'normal');
+});
+
+test('a headers timeout longer than the request timeout, or an unknown synchronous mode, is refused', () => {
+  assert.throws(
+    () => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000', SQLITE_SYNCHRONOUS: 'off' }),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      /HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/.test(error.message) &&
+      /SQLITE_SYNCHRONOUS must be full or normal/.test(error.message),
+  );
+});

@@ -6,9 +6,14 @@ import path from 'node:path';
  */
 export interface Config {
   readonly databaseUrl: string;
+  readonly sqliteSynchronous: SqliteSynchronous;
   readonly dataDir: string;
   readonly host: string;
   readonly port: number;
+  readonly httpRequestTimeoutMs: number;
+  readonly httpHeadersTimeoutMs: number;
+  readonly httpIdleTimeoutMs: number;
+  readonly httpMaxConnections: number;
   readonly logLevel: string;
   readonly publicBaseUrl: string | null;
   readonly trustProxy: boolean;
@@ -24,6 +29,9 @@ export interface Config {
   readonly telegramApiUrl: string;
   readonly datasheetMaxBytes: number;
 }
+
+/** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
+export type SqliteSynchronous = 'full' | 'normal';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -85,6 +93,12 @@ function delays(raw: string): readonly number[] | null {
   return Object.freeze(list);
 }
 
+function synchronous(raw: string): SqliteSynchronous {
+  const v = raw.toLowerCase();
+  if (v !== 'full' && v !== 'normal') throw new Error('must be full or normal');
+  return v;
+}
+
 function secretsKey(raw: string): string | null {
   if (raw === '') return null;
   if (Buffer.from(raw, 'base64').length !== 32) throw new Error('must be 32 bytes, base64-encoded (openssl rand -base64 32)');
@@ -93,9 +107,14 @@ function secretsKey(raw: string): string | null {
 
 export const CONFIG_SPEC = {
   DATABASE_URL: { description: '`sqlite:<path>` or `postgres://…`', default: 'sqlite:./data/portico.sqlite', parse: databaseUrl },
+  SQLITE_SYNCHRONOUS: { description: '`full`: a commit is on disk before the client hears of it (one fsync per group-committed batch); `normal`: faster, but a power cut can lose the last acknowledged writes', default: 'full', parse: synchronous },
   DATA_DIR: { description: 'Where datasheets and the generated secrets key live', default: './data', parse: text },
   HOST: { description: 'Interface to listen on', default: '127.0.0.1', parse: text },
   PORT: { description: 'HTTP port', default: '3000', parse: integer(0, 65535) },
+  HTTP_REQUEST_TIMEOUT_MS: { description: 'Longest time to receive one whole request (headers and body); a slower client is cut', default: '30000', parse: integer(100, 3_600_000) },
+  HTTP_HEADERS_TIMEOUT_MS: { description: 'Longest time to receive a request\'s headers (at most HTTP_REQUEST_TIMEOUT_MS)', default: '10000', parse: integer(100, 3_600_000) },
+  HTTP_IDLE_TIMEOUT_MS: { description: 'A connection with no traffic for this long is closed, kept-alive or mid-request', default: '72000', parse: integer(100, 3_600_000) },
+  HTTP_MAX_CONNECTIONS: { description: 'Open connections per process; more are refused until some close', default: '1000', parse: integer(1, 1_000_000) },
   LOG_LEVEL: { description: 'pino level: fatal, error, warn, info, debug, trace, silent', default: 'info', parse: logLevel },
   PUBLIC_BASE_URL: { description: 'External base URL for links (datasheets, Location); by default taken from the request', default: '', parse: url(['http:', 'https:']) },
   TRUST_PROXY: { description: 'Trust X-Forwarded-* headers (behind a reverse proxy)', default: 'false', parse: boolean },
@@ -135,9 +154,14 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(read('DATA_DIR'));
   const config: Config = {
     databaseUrl: read('DATABASE_URL'),
+    sqliteSynchronous: read('SQLITE_SYNCHRONOUS'),
     dataDir,
     host: read('HOST'),
     port: read('PORT'),
+    httpRequestTimeoutMs: read('HTTP_REQUEST_TIMEOUT_MS'),
+    httpHeadersTimeoutMs: read('HTTP_HEADERS_TIMEOUT_MS'),
+    httpIdleTimeoutMs: read('HTTP_IDLE_TIMEOUT_MS'),
+    httpMaxConnections: read('HTTP_MAX_CONNECTIONS'),
     logLevel: read('LOG_LEVEL'),
     publicBaseUrl: read('PUBLIC_BASE_URL')?.replace(/\/$/, '') ?? null,
     trustProxy: read('TRUST_PROXY'),
@@ -153,6 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
     telegramApiUrl: read('TELEGRAM_API_URL').replace(/\/$/, ''),
     datasheetMaxBytes: read('DATASHEET_MAX_BYTES'),
   };
+  // Node refuses a headers timeout longer than the request timeout that contains it.
+  if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (got ${config.httpHeadersTimeoutMs} > ${config.httpRequestTimeoutMs})`);
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(config);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
+import type { SqliteSynchronous } from '../config/config.ts';
 import { openSqlite } from './sqlite-adapter.ts';
 import { preparedName } from './written-statements.ts';
 
@@ -55,11 +56,13 @@ async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
 
-export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
+/** `sqliteSynchronous` (SQLITE_SYNCHRONOUS): `full` unless the operator accepts losing the last commits to a power cut. */
+export function createDatabase(url: string, options: { poolSize?: number; sqliteSynchronous?: SqliteSynchronous } = {}): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(file) }) });
+    // Directories made here are the owner's only (an existing one, say /tmp, is left alone).
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(file, { synchronous: options.sqliteSynchronous ?? 'full' }) }) });
     return { db, engine: 'sqlite', url, pool: null, ping: () => ping(db), close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes, Client: PreparingClient });

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Container } from '../container.ts';
+import type { Config } from '../config/config.ts';
 import { AppError } from '../lib/errors.ts';
 import { problemFor, toAppError, STATUS_BY_CODE } from './errors.ts';
 import { buildValidator } from './validation.ts';
@@ -22,6 +23,27 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export type App = FastifyInstance;
 
+/**
+ * A client may not hold a connection for ever: not by sending its request slowly (even one
+ * already answered, say with a 401, whose body still trickles in), nor by going silent.
+ */
+function connectionLimits(config: Config) {
+  const timeouts = {
+    requestTimeout: config.httpRequestTimeoutMs,
+    headersTimeout: config.httpHeadersTimeoutMs,
+    keepAliveTimeout: config.httpIdleTimeoutMs,
+    // Node looks for overdue requests only this often (30 s by default), so a limit would be
+    // exceeded by up to that much; once a second costs a walk over the open connections.
+    connectionsCheckingInterval: Math.min(1000, Math.floor(config.httpHeadersTimeoutMs / 4)),
+  };
+  return {
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    connectionTimeout: config.httpIdleTimeoutMs,
+    http: timeouts,
+  };
+}
+
 /** The HTTP shell: parsing, errors, docs and the two APIs. Everything else is in the container. */
 export async function buildApp(c: Container): Promise<App> {
   const app = Fastify({
@@ -38,7 +60,9 @@ export async function buildApp(c: Container): Promise<App> {
     // Fastify types this hook for its own Ajv wrapper; ours returns the same (schema) => validate shape.
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     return503OnClosing: true,
+    ...connectionLimits(c.config),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.maxConnections = c.config.httpMaxConnections;
 
   // JSON only: a text/plain body is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');

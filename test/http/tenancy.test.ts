@@ -72,8 +72,8 @@ describe('tenancy: one company never sees another\'s records', () => {
     const quoteId = created.json().data.id;
     assert.ok(typeof quoteId === 'string' && quoteId.length > 0);
 
-    const own = await get(`/api/v1/public/quotes/${quoteId}`, a.locations[1]!.apiKey);
-    assert.equal(own.statusCode, 200, 'another key of the same company reads it');
+    const own = await get(`/api/v1/public/quotes/${quoteId}`, a.locations[0]!.apiKey);
+    assert.equal(own.statusCode, 200, 'the creating location\'s key reads it (other locations: location-scope.test.ts)');
     assert.equal(own.json().data.id, quoteId);
 
     for (const key of b.locations.map((l) => l.apiKey)) {

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import type { Company } from '../../modules/companies/index.ts';
-import { requireRole } from '../plugins/authenticate.ts';
 import { Data, Nullable, Text, Timestamp, errorResponses } from '../schemas.ts';
 
 const ApiKey = Type.Object({
@@ -29,15 +28,12 @@ const presentSettings = (c: Company) => ({
 /** Developer settings: API keys, catalog scope and the print template. Admins only. */
 export const developerRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
   const security = [{ adminToken: [] }];
-  const adminOnly = requireRole('admin');
 
   app.get('/api-keys', {
-    preHandler: adminOnly,
     schema: { tags: ['Admin'], operationId: 'adminListApiKeys', summary: 'Location API keys (never their secrets)', security, response: { 200: Data(Type.Array(ApiKey)), ...errorResponses(403) } },
   }, async (request) => ({ data: await c.apiKeys.listApiKeys(request.admin.companyId) }));
 
   app.post('/api-keys', {
-    preHandler: adminOnly,
     schema: {
       tags: ['Admin'], operationId: 'adminCreateApiKey', summary: 'Issue a location API key; the key is shown only in this response', security,
       body: Type.Object({ locationId: Type.String({ maxLength: 64 }), name: Text(100) }, { additionalProperties: false }),
@@ -46,7 +42,6 @@ export const developerRoutes = (c: Container): FastifyPluginAsyncTypebox => asyn
   }, async (request, reply) => reply.status(201).send({ data: await c.apiKeys.createApiKey(request.admin.companyId, request.body) }));
 
   app.delete('/api-keys/:id', {
-    preHandler: adminOnly,
     schema: { tags: ['Admin'], operationId: 'adminRevokeApiKey', summary: 'Revoke a location API key, at once', security, params: Type.Object({ id: Type.String({ maxLength: 64 }) }), response: { 204: Type.Null(), ...errorResponses(403, 404) } },
   }, async (request, reply) => {
     await c.apiKeys.revokeApiKey(request.admin.companyId, request.params.id);
@@ -54,22 +49,18 @@ export const developerRoutes = (c: Container): FastifyPluginAsyncTypebox => asyn
   });
 
   app.get('/catalog-scope', {
-    preHandler: adminOnly,
     schema: { tags: ['Admin'], operationId: 'adminGetCatalogScope', summary: 'What the public API exposes', security, response: { 200: Data(Scope), ...errorResponses(403) } },
   }, async (request) => ({ data: await c.catalogScope.get(request.admin.companyId) }));
 
   app.put('/catalog-scope', {
-    preHandler: adminOnly,
     schema: { tags: ['Admin'], operationId: 'adminSetCatalogScope', summary: 'Choose what the public API exposes', security, body: Scope, response: { 200: Data(Scope), ...errorResponses(400, 403) } },
   }, async (request) => ({ data: await c.catalogScope.set(request.admin.companyId, { kind: request.body.kind, ids: request.body.ids ?? [] }) }));
 
   app.get('/settings', {
-    preHandler: adminOnly,
     schema: { tags: ['Admin'], operationId: 'adminGetSettings', summary: 'Company settings and print template', security, response: { 200: Data(Settings), ...errorResponses(403) } },
   }, async (request) => ({ data: presentSettings(await c.companies.getCompany(request.admin.companyId)) }));
 
   app.patch('/settings', {
-    preHandler: adminOnly,
     schema: {
       tags: ['Admin'], operationId: 'adminUpdateSettings', summary: 'Change the print template or quotation validity', security,
       body: Type.Object({

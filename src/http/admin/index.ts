@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.ts';
 import { adminAuth } from '../plugins/authenticate.ts';
+import { enforceRoles } from './access.ts';
 import { inquiriesRoutes } from './inquiries.routes.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { developerRoutes } from './developer.routes.ts';
@@ -8,9 +9,10 @@ import { webhooksRoutes } from './webhooks.routes.ts';
 import { salesRoutes } from './sales.routes.ts';
 import { catalogAdminRoutes } from './catalog.routes.ts';
 
-/** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company. */
+/** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
   app.addHook('onRequest', adminAuth(c.apiKeys));
+  enforceRoles(app);
   await app.register(inquiriesRoutes(c));
   await app.register(notificationsRoutes(c));
   await app.register(developerRoutes(c));

@@ -54,12 +54,3 @@ export function adminAuth(apiKeys: ApiKeysService) {
     request.admin = admin;
   };
 }
-
-/** preHandler guard: the token's user must have one of these roles. */
-export function requireRole(...roles: string[]) {
-  return async (request: FastifyRequest): Promise<void> => {
-    if (!roles.includes(request.admin.role)) {
-      throw new AppError('forbidden', `This needs the ${roles.join(' or ')} role.`);
-    }
-  };
-}

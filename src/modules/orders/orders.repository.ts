@@ -11,8 +11,11 @@ export function createOrdersRepository(db: Executor) {
     async insert(row: OrderRow): Promise<void> {
       await db.insertInto('orders').values(row).execute();
     },
-    async find(companyId: string, id: string): Promise<OrderRow | undefined> {
-      return db.selectFrom('orders').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    /** With `atLocation`, a record created at another location of the company is not found. */
+    async find(companyId: string, id: string, atLocation?: string): Promise<OrderRow | undefined> {
+      return db.selectFrom('orders').selectAll().where('company_id', '=', companyId).where('id', '=', id)
+        .$if(atLocation !== undefined, (q) => q.where('location_id', '=', atLocation!))
+        .executeTakeFirst();
     },
     async list(companyId: string, page: NewestFirstPage): Promise<OrderRow[]> {
       return newestFirst(db.selectFrom('orders').selectAll().where('company_id', '=', companyId), page).execute();

@@ -72,8 +72,9 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
       return toView(result.row, result.lines);
     },
 
-    async get(companyId: string, id: string): Promise<OrderView> {
-      const row = await store.repos.orders.find(companyId, id);
+    /** `atLocation`: a location key reads only what its location created; the hub reads the whole company. */
+    async get(companyId: string, id: string, atLocation?: string): Promise<OrderView> {
+      const row = await store.repos.orders.find(companyId, id, atLocation);
       if (!row) throw AppError.notFound('Order');
       return toView(row, await store.repos.orders.listLines(companyId, id));
     },

@@ -11,8 +11,11 @@ export function createQuotationsRepository(db: Executor) {
     async insert(row: QuotationRow): Promise<void> {
       await db.insertInto('quotations').values(row).execute();
     },
-    async find(companyId: string, id: string): Promise<QuotationRow | undefined> {
-      return db.selectFrom('quotations').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    /** With `atLocation`, a record created at another location of the company is not found. */
+    async find(companyId: string, id: string, atLocation?: string): Promise<QuotationRow | undefined> {
+      return db.selectFrom('quotations').selectAll().where('company_id', '=', companyId).where('id', '=', id)
+        .$if(atLocation !== undefined, (q) => q.where('location_id', '=', atLocation!))
+        .executeTakeFirst();
     },
     async list(companyId: string, page: NewestFirstPage): Promise<QuotationRow[]> {
       return newestFirst(db.selectFrom('quotations').selectAll().where('company_id', '=', companyId), page).execute();

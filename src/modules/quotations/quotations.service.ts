@@ -55,8 +55,8 @@ export function createQuotationsService(deps: {
 }) {
   const { store, clock, newId, catalog } = deps;
 
-  async function load(companyId: string, id: string) {
-    const row = await store.repos.quotations.find(companyId, id);
+  async function load(companyId: string, id: string, atLocation?: string) {
+    const row = await store.repos.quotations.find(companyId, id, atLocation);
     if (!row) throw AppError.notFound('Quotation');
     const [lines, companyRow, location] = await Promise.all([
       store.repos.quotations.listLines(companyId, id),
@@ -132,8 +132,9 @@ export function createQuotationsService(deps: {
       return view(result.row, result.lines);
     },
 
-    async get(companyId: string, id: string): Promise<QuotationView> {
-      const { row, lines } = await load(companyId, id);
+    /** `atLocation`: a location key reads only what its location created; the hub reads the whole company. */
+    async get(companyId: string, id: string, atLocation?: string): Promise<QuotationView> {
+      const { row, lines } = await load(companyId, id, atLocation);
       return view(row, lines);
     },
 

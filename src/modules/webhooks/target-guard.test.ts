@@ -52,6 +52,39 @@ test('isForbiddenAddress: public addresses allowed', () => {
   }
 });
 
+// Teredo (RFC 4380): 2001:0:<server v4>:<flags>:<port ^ ffff>:<client v4 ^ ffff:ffff>.
+const teredo = (server: string, client: string) => {
+  const hex = (ip: string, invert: boolean) => {
+    const n = ip.split('.').map(Number).map((b) => (invert ? b ^ 0xff : b));
+    return `${((n[0]! << 8) | n[1]!).toString(16)}:${((n[2]! << 8) | n[3]!).toString(16)}`;
+  };
+  return `2001:0:${hex(server, false)}:8000:63bf:${hex(client, true)}`;
+};
+
+test('isForbiddenAddress: IPv4-translated and Teredo addresses are judged by the IPv4 they embed', () => {
+  for (const ip of [
+    '::ffff:0:127.0.0.1', // IPv4-translated (RFC 2765), dotted
+    '::ffff:0:7f00:1', // the same in hex
+    '0:0:0:0:ffff:0:10.0.0.1',
+    '::ffff:0:192.168.0.1',
+    '::ffff:0:a9fe:a9fe', // 169.254.169.254
+    '::ffff:0:0.0.0.0',
+    teredo('65.54.227.120', '127.0.0.1'), // public server, loopback client
+    teredo('65.54.227.120', '169.254.169.254'),
+    teredo('65.54.227.120', '192.168.1.1'),
+    teredo('10.0.0.1', '1.1.1.1'), // private server
+    '2001:0:4136:e378:8000:63bf:80ff:fffe', // client 127.0.0.1 written out
+    '2001::', // Teredo with every embedded address 0.0.0.0 / 255.255.255.255
+  ]) {
+    assert.equal(isForbiddenAddress(ip), true, ip);
+  }
+  for (const ip of ['::ffff:0:1.1.1.1', '::ffff:0:5db8:d822', teredo('65.54.227.120', '1.1.1.1'), teredo('65.54.227.120', '93.184.216.34')]) {
+    assert.equal(isForbiddenAddress(ip), false, ip);
+  }
+  assert.match(checkTargetUrl('https://[::ffff:0:127.0.0.1]/', false) ?? '', /private|loopback|reserved/);
+  assert.match(checkTargetUrl(`https://[${teredo('65.54.227.120', '127.0.0.1')}]/`, false) ?? '', /private|loopback|reserved/);
+});
+
 test('checkTargetUrl', () => {
   assert.equal(checkTargetUrl('https://hooks.example.com/x?y=1', false), null);
   assert.equal(checkTargetUrl('http://127.0.0.1:8080/hook', true), null);

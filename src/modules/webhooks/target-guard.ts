@@ -71,17 +71,20 @@ function ipv6Groups(ip: string): number[] | null {
 }
 
 function embeddedIPv4(groups: number[]): string {
-  const hi = groups[6] ?? 0;
-  const lo = groups[7] ?? 0;
+  return ipv4Of(groups[6] ?? 0, groups[7] ?? 0);
+}
+
+function ipv4Of(hi: number, lo: number): string {
   return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 }
 
 /**
  * True when a webhook must not be delivered to this address: loopback,
  * unspecified, private, CGNAT, link-local (cloud metadata), unique-local,
- * multicast, reserved/documentation ranges. IPv4-mapped (::ffff:a.b.c.d), NAT64
- * (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::) IPv6 addresses are judged by their IPv4
- * part; the local-use NAT64 prefix 64:ff9b:1::/48 is always refused.
+ * multicast, reserved/documentation ranges. IPv4-mapped (::ffff:a.b.c.d), IPv4-translated
+ * (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::) IPv6 addresses
+ * are judged by their IPv4 part; Teredo (2001::/32) by both IPv4 addresses it carries;
+ * the local-use NAT64 prefix 64:ff9b:1::/48 is always refused.
  * Anything that is not a valid IP address is forbidden (fail closed).
  */
 export function isForbiddenAddress(ip: string): boolean {
@@ -96,6 +99,16 @@ export function isForbiddenAddress(ip: string): boolean {
   const [g0, g1, g2, g3, g4, g5] = groups;
   if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) {
     return V4.check(embeddedIPv4(groups), 'ipv4'); // IPv4-mapped
+  }
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) {
+    return V4.check(embeddedIPv4(groups), 'ipv4'); // IPv4-translated (RFC 2765, SIIT)
+  }
+  if (g0 === 0x2001 && g1 === 0) {
+    // Teredo (RFC 4380): 2001:0:<server>:<flags>:<port>:<client>, the client's IPv4 inverted.
+    // Packets reach the client through the server's relay, so either one private is refused.
+    const server = ipv4Of(g2!, g3!);
+    const client = ipv4Of(groups[6]! ^ 0xffff, groups[7]! ^ 0xffff);
+    return V4.check(server, 'ipv4') || V4.check(client, 'ipv4');
   }
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
     return V4.check(embeddedIPv4(groups), 'ipv4'); // NAT64 well-known prefix

@@ -60,5 +60,5 @@ export const ordersRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
       response: { 200: Data(Type.Ref('Order')), ...errorResponses(404) },
     },
-  }, async (request) => presentOrder(await c.orders.get(request.caller.companyId, request.params.id)));
+  }, async (request) => presentOrder(await c.orders.get(request.caller.companyId, request.params.id, request.caller.locationId)));
 };

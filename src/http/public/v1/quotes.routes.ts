@@ -99,7 +99,7 @@ export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
       response: { 200: PdfOrJson('The quotation.'), ...errorResponses(404) },
     },
   }, async (request, reply) => {
-    const quotation = await c.quotations.get(request.caller.companyId, request.params.id);
+    const quotation = await c.quotations.get(request.caller.companyId, request.params.id, request.caller.locationId);
     const wantsPdf = request.query.format === 'pdf' || (request.query.format === undefined && /\bapplication\/pdf\b/.test(request.headers.accept ?? ''));
     return send(request, reply, quotation, wantsPdf ? 'pdf' : 'json', 200);
   });

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { AppError } from '../../lib/errors.ts';
+import type { UserRole } from '../../modules/companies/index.ts';
+
+/**
+ * Who may do what in the admin API: the one place, DESIGN.md "Roles" written as code. Each
+ * permission is an area and an action, granted to the roles listed; the README's roles table
+ * is checked against this one by test/http/roles.test.ts. Permissions no route uses yet
+ * (customers, sales, quotation handling) are here so the routes that come only name one.
+ */
+export const PERMISSIONS = {
+  'inquiries:read': ['admin', 'support'],
+  'inquiries:handle': ['admin', 'support'],
+  // The caller's own inbox. Who is told of what is decided where notifications are made:
+  // inquiries reach admin and support users only, so staff have none of them.
+  'notifications:own': ['admin', 'staff', 'support'],
+  'customers:read': ['admin', 'staff', 'support'],
+  'customers:edit': ['admin', 'staff'], // create and edit
+  'customers:manage': ['admin'], // the rest: delete, merge
+  'quotations:read': ['admin', 'staff', 'support'], // quotations and web orders
+  'quotations:handle': ['admin', 'staff'], // assign a customer, accept, convert an unexpired one, cancel
+  'quotations:reprice': ['admin'], // convert an expired one with re-pricing
+  'sales:read': ['admin', 'staff', 'support'], // sales and payments
+  'sales:record-payment': ['admin', 'staff'],
+  'sales:manage': ['admin'],
+  'catalog:read': ['admin', 'staff', 'support'],
+  'catalog:write': ['admin'],
+  'settings:manage': ['admin'], // developer settings (API keys, webhooks, catalog scope, print template, bank account), team, company profile
+} as const satisfies Record<string, readonly UserRole[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+/** Every admin route, by its operationId. A route missing here is refused at start. */
+export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
+  adminListInquiries: 'inquiries:read',
+  adminGetInquiry: 'inquiries:read',
+  adminListNotifications: 'notifications:own',
+  adminReadNotification: 'notifications:own',
+
+  adminListOrders: 'quotations:read',
+  adminGetOrder: 'quotations:read',
+  adminGetQuotation: 'quotations:read',
+
+  adminListCategories: 'catalog:read',
+  adminListModels: 'catalog:read',
+  adminListTaxRates: 'catalog:read',
+  adminListProducts: 'catalog:read',
+  adminGetProduct: 'catalog:read',
+  adminCreateCategory: 'catalog:write',
+  adminUpdateCategory: 'catalog:write',
+  adminDeleteCategory: 'catalog:write',
+  adminCreateModel: 'catalog:write',
+  adminUpdateModel: 'catalog:write',
+  adminDeleteModel: 'catalog:write',
+  adminCreateTaxRate: 'catalog:write',
+  adminUpdateTaxRate: 'catalog:write',
+  adminCreateProduct: 'catalog:write',
+  adminUpdateProduct: 'catalog:write',
+  adminDeactivateProduct: 'catalog:write',
+  adminAddUnit: 'catalog:write',
+  adminUpdateUnit: 'catalog:write',
+  adminDeleteUnit: 'catalog:write',
+  adminUploadDatasheet: 'catalog:write',
+
+  adminListApiKeys: 'settings:manage',
+  adminCreateApiKey: 'settings:manage',
+  adminRevokeApiKey: 'settings:manage',
+  adminGetCatalogScope: 'settings:manage',
+  adminSetCatalogScope: 'settings:manage',
+  adminGetSettings: 'settings:manage',
+  adminUpdateSettings: 'settings:manage',
+  adminCreateWebhook: 'settings:manage',
+  adminListWebhooks: 'settings:manage',
+  adminGetWebhook: 'settings:manage',
+  adminUpdateWebhook: 'settings:manage',
+  adminDeleteWebhook: 'settings:manage',
+  adminTestWebhook: 'settings:manage',
+  adminListDeliveries: 'settings:manage',
+  adminRedeliver: 'settings:manage',
+};
+
+export function rolesFor(operationId: string): readonly UserRole[] | null {
+  const permission = ADMIN_ROUTES[operationId];
+  return permission === undefined ? null : PERMISSIONS[permission];
+}
+
+/**
+ * Installs the role check on every route registered in this instance from now on. A route
+ * that names no rule in ADMIN_ROUTES stops the server from starting, so a new route cannot
+ * forget it. The check runs on request, right after the token is authenticated: a refused
+ * caller gets 403 before its body is read or validated.
+ */
+export function enforceRoles(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const operationId = (route.schema as { operationId?: unknown } | undefined)?.operationId;
+    const roles = typeof operationId === 'string' ? rolesFor(operationId) : null;
+    if (!roles) {
+      throw new Error(`Admin route ${String(route.method)} ${route.url} (operationId ${String(operationId)}) has no entry in src/http/admin/access.ts ADMIN_ROUTES.`);
+    }
+    const check = async (request: FastifyRequest): Promise<void> => {
+      if (!(roles as readonly string[]).includes(request.admin.role)) {
+        throw new AppError('forbidden', `This needs the ${roles.join(' or ')} role.`);
+      }
+    };
+    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...existing, check];
+  });
+}

@@ -1,0 +1,104 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createTestApp, createTenant, bearer, type TestApp } from '../support/test-app.ts';
+import { assertProblem, tokenForRole } from '../support/http-helpers.ts';
+import Fastify from 'fastify';
+import { ADMIN_ROUTES, PERMISSIONS, enforceRoles, rolesFor } from '../../src/http/admin/access.ts';
+import { USER_ROLES, type UserRole } from '../../src/modules/companies/index.ts';
+
+interface Operation { method: string; path: string; operationId: string }
+
+/** Every admin operation the running app serves, from its own OpenAPI document. */
+function adminOperations(doc: { paths?: Record<string, Record<string, { operationId?: string }>> }): Operation[] {
+  const ops: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (!path.startsWith('/api/v1/admin/')) continue;
+    for (const [method, op] of Object.entries(item)) {
+      assert.ok(op.operationId, `${method} ${path} has an operationId`);
+      ops.push({ method: method.toUpperCase(), path, operationId: op.operationId });
+    }
+  }
+  return ops;
+}
+
+/**
+ * DESIGN.md "Roles", proved over every admin route: for each route and each role, a refused
+ * role gets 403 `forbidden` and an allowed one anything but 403 (ids that do not exist and
+ * empty bodies, so allowed calls end in 404 or 400 and change nothing that matters).
+ */
+describe('roles: who may call which admin route', () => {
+  let t: TestApp;
+  let tokens: Record<UserRole, string>;
+  let operations: Operation[];
+  before(async () => {
+    t = await createTestApp();
+    const demo = await createTenant(t.c);
+    tokens = { admin: demo.adminToken, staff: await tokenForRole(t.c, demo, 'staff'), support: await tokenForRole(t.c, demo, 'support') };
+    operations = adminOperations(t.app.swagger() as never);
+  });
+  after(async () => { await t.close(); });
+
+  test('every admin route has exactly one rule, and every rule a route (no hidden or stale entries)', () => {
+    assert.ok(operations.length >= 40, `found ${operations.length} admin operations`);
+    assert.deepEqual(operations.map((o) => o.operationId).sort(), Object.keys(ADMIN_ROUTES).sort());
+    for (const { method, path, operationId } of operations) {
+      // A route that changes something is never granted by a read permission.
+      if (method !== 'GET') assert.doesNotMatch(ADMIN_ROUTES[operationId]!, /:read$/, `${method} ${path}`);
+    }
+  });
+
+  test('each role gets 403 exactly where the table refuses it', async () => {
+    const seen: string[] = [];
+    for (const { method, path, operationId } of operations) {
+      const url = path.replace(/\{[^}]+\}/g, 'nope_0000000000');
+      const allowed = rolesFor(operationId)!;
+      for (const role of USER_ROLES) {
+        const res = await t.app.inject({
+          method: method as 'GET', url, headers: bearer(tokens[role]),
+          ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }),
+        });
+        const label = `${role} ${method} ${path} (${operationId}): ${res.statusCode} ${res.body.slice(0, 200)}`;
+        if (allowed.includes(role)) {
+          assert.notEqual(res.statusCode, 403, label);
+          assert.ok(res.statusCode < 500, label);
+        } else {
+          assertProblem(res, 403, 'forbidden');
+        }
+        seen.push(`${role} ${operationId} ${allowed.includes(role) ? 'allowed' : 'refused'}`);
+      }
+    }
+    // The table's cells DESIGN.md names outright, as a check on the table itself.
+    for (const cell of [
+      'staff adminListOrders allowed', 'staff adminGetQuotation allowed', 'support adminGetOrder allowed',
+      'staff adminListInquiries refused', 'support adminListInquiries allowed', 'staff adminListProducts allowed',
+      'support adminCreateProduct refused', 'staff adminUpdateProduct refused', 'staff adminCreateApiKey refused',
+      'support adminListWebhooks refused', 'admin adminRedeliver allowed',
+    ]) assert.ok(seen.includes(cell), cell);
+  });
+
+  test('the README states the same table', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const [permission, roles] of Object.entries(PERMISSIONS)) {
+      const row = readme.split('\n').find((l) => l.startsWith(`| \`${permission}\` |`));
+      assert.ok(row, `README has a row for ${permission}`);
+      const cells = row.split('|').map((c) => c.trim());
+      const columns = ['admin', 'staff', 'support'] as const;
+      assert.deepEqual(columns.map((_, i) => cells[2 + i] === '✓'), columns.map((r) => (roles as readonly string[]).includes(r)), row);
+    }
+  });
+});
+
+test('an admin route that names no rule stops the server at start', async () => {
+  for (const schema of [{ operationId: 'adminSomethingNew' }, {}]) {
+    const app = Fastify();
+    await assert.rejects(async () => {
+      await app.register(async (admin) => {
+        enforceRoles(admin);
+        admin.get('/forgotten', { schema }, async () => 'open to every role');
+      });
+      await app.ready();
+    }, /GET \/forgotten .*has no entry in src\/http\/admin\/access\.ts/);
+    await app.close();
+  }
+});
