@@ -11,13 +11,14 @@ import { loadSecretsKey } from './lib/secrets-key.ts';
 import { createDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpointer.ts';
-import { createStore, type Store } from './db/store.ts';
+import { createStore } from './db/store.ts';
+import { createRepositories, type Store } from './modules/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
 import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
-import { createCatalogAdminService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
+import { createCatalogAdminService, createCatalogImport, createCatalogScopeService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
 import { createPrintPool, createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createDispatcher, createEndpointsService, createGuardedAgent, DEFAULT_RETRY_DELAYS_MS } from './modules/webhooks/index.ts';
@@ -33,7 +34,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database: Database = createDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
   if (overrides.migrate !== false) await migrateToLatest(database);
-  const store: Store = createStore(database);
+  const store: Store = createStore(database, createRepositories);
   const datasheets = createDatasheetFiles(config.dataDir);
   const secretBox = createSecretBox(loadSecretsKey(config.secretsKey, config.dataDir));
   const agent = createGuardedAgent({ allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs });
@@ -62,6 +63,10 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const idempotency = createIdempotencyService({ store, clock });
   const catalog = createCatalogService({ store, datasheets });
   const catalogAdmin = createCatalogAdminService({ store, clock, newId, datasheets });
+  const catalogScope = createCatalogScopeService({ store, companies });
+  const catalogImport = createCatalogImport({ store, clock, newId });
+  // Orchestrators ask whether this process can serve: the database answers.
+  const readiness = { check: () => store.ping() };
   const onEventQueued = () => dispatcher?.wake();
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const quotations = createQuotationsService({
@@ -71,7 +76,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
   dispatcher = createDispatcher({
-    store, clock, newId, secretBox, agent, telegramAgent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool,
+    store, clock, newId, secretBox, agent, telegramAgent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool, engine: database.engine,
     options: {
       workerId: `${process.pid}-${randomUUID().slice(0, 8)}`,
       timeoutMs: config.webhookTimeoutMs,
@@ -91,7 +96,8 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let checkpointer: Checkpointer | null = null;
   const container = {
     config, clock, newId, logger, database, store,
-    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, quotations, orders, endpoints,
+    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, endpoints,
+    readiness,
     dispatcher, emailSender,
 
     /**

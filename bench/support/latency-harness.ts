@@ -34,7 +34,7 @@ const commits = createGroupCommit<number, string>((ns) => c.store.transaction(as
     }, { now: new Date().toISOString(), newId: c.newId }));
   }
   return ids;
-}), { maxBatch: 64, maxInFlight: c.store.engine === 'postgres' ? 4 : 1 }); // SQLite has one writer; PostgreSQL overlaps round trips
+}), { maxBatch: 64, maxInFlight: c.store.writeConcurrency }); // SQLite has one writer; PostgreSQL overlaps round trips
 let seq = 0;
 async function one(): Promise<[string, number]> {
   const id = await commits.submit(++seq);

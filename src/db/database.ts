@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import type { SqliteSynchronous } from '../config/config.ts';
@@ -19,6 +19,8 @@ export interface Database {
   readonly url: string;
   /** PostgreSQL pool, for LISTEN/NOTIFY; null on SQLite. */
   readonly pool: pg.Pool | null;
+  /** Rejects when the database does not answer (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,10 @@ class PreparingClient extends pg.Client {
   }
 }
 
+async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 /** `sqliteSynchronous` (SQLITE_SYNCHRONOUS): `full` unless the operator accepts losing the last commits to a power cut. */
 export function createDatabase(url: string, options: { poolSize?: number; sqliteSynchronous?: SqliteSynchronous } = {}): Database {
   if (url.startsWith('sqlite:')) {
@@ -57,11 +63,11 @@ export function createDatabase(url: string, options: { poolSize?: number; sqlite
     // Directories made here are the owner's only (an existing one, say /tmp, is left alone).
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(file, { synchronous: options.sqliteSynchronous ?? 'full' }) }) });
-    return { db, engine: 'sqlite', url, pool: null, close: () => db.destroy() };
+    return { db, engine: 'sqlite', url, pool: null, ping: () => ping(db), close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes, Client: PreparingClient });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', url, pool, close: () => db.destroy() };
+  return { db, engine: 'postgres', url, pool, ping: () => ping(db), close: () => db.destroy() };
 }

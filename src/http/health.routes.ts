@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Container } from '../container.ts';
 import { AppError } from '../lib/errors.ts';
@@ -14,7 +13,7 @@ export const healthRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
   app.get('/readyz', { schema: { hide: true, response: { 200: Status, 503: Type.Ref('Problem') } } },
     async (request) => {
       try {
-        await sql`select 1`.execute(c.database.db);
+        await c.readiness.check();
         return { status: 'ready' };
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');

@@ -1,20 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import type { BeforeCommit } from '../modules/inquiries/index.ts';
 import { requestFingerprint, type IdempotencyService } from '../modules/idempotency/index.ts';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * Runs a create under the request's Idempotency-Key, if it has one: the first request creates
- * and records the key in the same transaction; a retry with the same body gets the same
+ * and records the key in the same unit of work; a retry with the same body gets the same
  * resource again (`Idempotent-Replayed: true`); another body → 422; still running → 409.
  */
 export async function idempotentCreate<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   idempotency: IdempotencyService,
-  create: (beforeCommit?: BeforeCommit) => Promise<T>,
+  create: () => Promise<T>,
   load: (id: string) => Promise<T>,
 ): Promise<T> {
   const raw = request.headers['idempotency-key'];
@@ -31,7 +30,7 @@ export async function idempotentCreate<T>(
     return load(outcome.resourceId);
   }
   try {
-    return await create((repos, id) => idempotency.complete(repos, companyId, key, outcome.claim, id, 201));
+    return await idempotency.createUnderKey(companyId, key, outcome.claim, create);
   } catch (error) {
     await idempotency.release(companyId, key, outcome.claim).catch((releaseError: unknown) => request.log.error({ err: releaseError }, 'releasing an idempotency key failed'));
     throw error;

@@ -48,6 +48,9 @@ export function formatScaledTrimmed(value: bigint | number, scale: number): stri
 
 export const formatMoney = (minor: bigint | number): string => formatScaled(minor, MONEY_SCALE);
 
+/** A tax rate in basis points as people write it: 2500 → "25", 1300 → "13", 550 → "5.5". */
+export const formatRate = (rateBp: number): string => formatScaledTrimmed(rateBp, RATE_SCALE);
+
 /** a × b / divisor, rounded half away from zero. */
 export function mulDivRound(a: bigint, b: bigint, divisor: bigint): bigint {
   const product = a * b;

@@ -4,8 +4,7 @@ import { createContainer, type Container } from '../container.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../lib/errors.ts';
-import { createDemoCompany } from '../modules/demo/demo-company.ts';
-import { importCatalogCsv } from '../modules/catalog/catalog-import.ts';
+import { createDemoCompany } from '../modules/demo/index.ts';
 import { serve, work } from './server.ts';
 
 const HELP = `portico — the Portico API server and its administration
@@ -153,7 +152,7 @@ export async function main(argv: string[]): Promise<number> {
       const file = parsed.positionals[0];
       if (!file) throw new UsageError('missing <file.csv>');
       return withContainer(async (c) => {
-        const report = await importCatalogCsv(c, need(v, 'company'), file);
+        const report = await c.catalogImport.importCsv(need(v, 'company'), file);
         print(report);
         return report.errors.length > 0 ? 1 : 0;
       });

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { createContainer, type Container } from '../container.ts';
 import { buildApp } from '../http/build-app.ts';
-import { createDemoCompany } from '../modules/demo/demo-company.ts';
+import { createDemoCompany } from '../modules/demo/index.ts';
 
 /** `portico serve`: the API (and, unless WORKER=off, the webhook and e-mail senders) in one process. */
 export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Promise<void> {

@@ -53,11 +53,12 @@ test('a transaction that fails after taking a number gives it back', async () =>
   const first = await t.c.quotations.create(caller, input);
   assert.equal(first.number, `Q-ZG1-${year}-${seq(1)}`);
   // The failure comes inside the creating transaction, after the number was drawn and rows were written.
-  await assert.rejects(t.c.quotations.create(caller, input, async () => { throw new Error('boom before commit'); }), /boom before commit/);
+  const failing = (message: string) => t.c.store.withCommitHook(async () => { throw new Error(message); }, () => t.c.quotations.create(caller, input));
+  await assert.rejects(failing('boom before commit'), /boom before commit/);
   // Concurrently with each other, on PostgreSQL each in its own pooled connection.
   const [a, b] = await Promise.all([
     t.c.quotations.create(caller, input),
-    t.c.quotations.create(caller, input, async () => { throw new Error('boom again'); }).catch((e: Error) => e),
+    failing('boom again').catch((e: Error) => e),
   ]);
   assert.ok(b instanceof Error);
   assert.equal((a as { number: string }).number, `Q-ZG1-${year}-${seq(2)}`, 'rolled-back numbers are reused: no gap');

@@ -177,11 +177,11 @@ test('a request whose lease ran out and was taken over can neither complete nor 
 
     // The slow request finally commits: its completion is refused and its inquiry rolled back.
     await assert.rejects(
-      app.c.inquiries.create(caller, validReachOut({ subject: 'Slow' }), (repos, id) => app.c.idempotency.complete(repos, demo.companyId, 'slow-key', slow.claim, id, 201)),
+      app.c.idempotency.createUnderKey(demo.companyId, 'slow-key', slow.claim, () => app.c.inquiries.create(caller, validReachOut({ subject: 'Slow' }))),
       { code: 'idempotency_key_in_use' },
     );
     await app.c.idempotency.release(demo.companyId, 'slow-key', slow.claim); // must not free the retry's claim
-    const made = await app.c.inquiries.create(caller, validReachOut({ subject: 'Retry' }), (repos, id) => app.c.idempotency.complete(repos, demo.companyId, 'slow-key', retry.claim, id, 201));
+    const made = await app.c.idempotency.createUnderKey(demo.companyId, 'slow-key', retry.claim, () => app.c.inquiries.create(caller, validReachOut({ subject: 'Retry' })));
     const again = await app.c.idempotency.begin(demo.companyId, 'slow-key', fingerprint);
     assert.deepEqual(again, { kind: 'replay', resourceId: made.id, status: 201 });
     const subjects = await app.c.database.db.selectFrom('inquiries').select('subject').where('company_id', '=', demo.companyId).execute();

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
 import type { Company } from '../../modules/companies/index.ts';
 import { Data, Nullable, Text, Timestamp, errorResponses } from '../schemas.ts';
 
@@ -51,24 +50,11 @@ export const developerRoutes = (c: Container): FastifyPluginAsyncTypebox => asyn
 
   app.get('/catalog-scope', {
     schema: { tags: ['Admin'], operationId: 'adminGetCatalogScope', summary: 'What the public API exposes', security, response: { 200: Data(Scope), ...errorResponses(403) } },
-  }, async (request) => ({ data: (await c.companies.getCompany(request.admin.companyId)).catalogScope }));
+  }, async (request) => ({ data: await c.catalogScope.get(request.admin.companyId) }));
 
   app.put('/catalog-scope', {
     schema: { tags: ['Admin'], operationId: 'adminSetCatalogScope', summary: 'Choose what the public API exposes', security, body: Scope, response: { 200: Data(Scope), ...errorResponses(400, 403) } },
-  }, async (request) => {
-    const { kind, ids = [] } = request.body;
-    const companyId = request.admin.companyId;
-    if (kind !== 'all') {
-      const known = new Set((kind === 'products'
-        ? await c.store.repos.catalog.findProducts(companyId, ids)
-        : kind === 'categories' ? await c.store.repos.catalog.listCategories(companyId) : await c.store.repos.catalog.listModels(companyId)).map((r) => r.id));
-      const details: FieldErrors = {};
-      ids.forEach((id, i) => known.has(id) || addFieldError(details, `ids[${i}]`, `No such ${kind.slice(0, -1)}.`));
-      if (Object.keys(details).length > 0) throw AppError.invalid(details);
-    }
-    await c.companies.setCatalogScope(companyId, { kind, ids: kind === 'all' ? [] : ids });
-    return { data: (await c.companies.getCompany(companyId)).catalogScope };
-  });
+  }, async (request) => ({ data: await c.catalogScope.set(request.admin.companyId, { kind: request.body.kind, ids: request.body.ids ?? [] }) }));
 
   app.get('/settings', {
     schema: { tags: ['Admin'], operationId: 'adminGetSettings', summary: 'Company settings and print template', security, response: { 200: Data(Settings), ...errorResponses(403) } },

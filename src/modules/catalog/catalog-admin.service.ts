@@ -3,11 +3,12 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { formatMoney, parseScaled, MONEY_SCALE, RATE_SCALE } from '../../lib/money.ts';
-import type { Repositories, Store } from '../../db/store.ts';
+import type { Repositories, Store } from '../store.ts';
 import type { DatasheetFiles } from './datasheet-files.ts';
 import type { ProductRow, ProductWithRate, UnitRow } from './catalog.repository.ts';
 import { expandCategoryIds } from './catalog-scope.ts';
-import { formatRate, type ProductBasics } from './catalog.service.ts';
+import { formatRate } from '../../lib/money.ts';
+import type { ProductBasics } from './catalog.service.ts';
 
 export interface NewProduct {
   name: string;

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories } from '../../db/store.ts';
+import type { Repositories, Store } from '../store.ts';
 import type { CategoryRow, ModelRow, ProductRow, TaxRateRow, UnitRow } from './catalog.repository.ts';
-import { formatRate } from './catalog.service.ts';
+import { formatRate } from '../../lib/money.ts';
 import { groupBySku, parseCatalogCsv, type CsvProduct, type ImportError } from './catalog-csv.ts';
 
 export type { ImportError } from './catalog-csv.ts';
@@ -19,28 +19,39 @@ export interface ImportReport {
 
 const CHUNK = 500;
 
+interface CatalogImportDeps {
+  store: Store;
+  clock: Clock;
+  newId: IdGenerator;
+}
+
 /**
  * `portico catalog import`: all rows or none. Every row is checked — the file, then the
  * names against the company's catalog — before the first write, and the writes share one
  * transaction, so a report with errors means the database is exactly as it was.
  */
-export async function importCatalogCsv(c: Container, companyId: string, file: string): Promise<ImportReport> {
+export function createCatalogImport(deps: CatalogImportDeps) {
+  return { importCsv: (companyId: string, file: string) => importCatalogCsv(deps, companyId, file) };
+}
+export type CatalogImport = ReturnType<typeof createCatalogImport>;
+
+async function importCatalogCsv(deps: CatalogImportDeps, companyId: string, file: string): Promise<ImportReport> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
     throw new AppError('validation_failed', `Cannot read ${file}: ${(error as Error).message}`);
   }
-  if (!(await c.store.repos.companies.findCompany(companyId))) throw AppError.notFound('Company');
+  if (!(await deps.store.repos.companies.findCompany(companyId))) throw AppError.notFound('Company');
 
   const parsed = parseCatalogCsv(text);
   const grouped = groupBySku(parsed.rows);
   const fileErrors = [...parsed.errors, ...grouped.errors].sort((a, b) => a.row - b.row);
   if (fileErrors.length > 0) return failed(fileErrors);
 
-  const at = c.clock.now().toISOString();
-  return c.store.transaction(async (repos) => {
-    const plan = await planImport(repos, companyId, grouped.products, { at, newId: c.newId });
+  const at = deps.clock.now().toISOString();
+  return deps.store.transaction(async (repos) => {
+    const plan = await planImport(repos, companyId, grouped.products, { at, newId: deps.newId });
     if (plan.errors.length > 0) return failed(plan.errors);
     for (const row of plan.categories) await repos.catalog.insertCategory(row);
     for (const row of plan.models) await repos.catalog.insertModel(row);

@@ -1,10 +1,10 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
-import { formatMoney, formatScaledTrimmed, RATE_SCALE } from '../../lib/money.ts';
+import { formatMoney, formatRate } from '../../lib/money.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
-import type { Store } from '../../db/store.ts';
+import type { Store } from '../store.ts';
 import type { Company } from '../companies/index.ts';
 import { toCompany } from '../companies/index.ts';
-import { unitPriceBothWays } from '../sales/pricing.ts';
+import { unitPriceBothWays } from '../sales/index.ts';
 import { expandCategoryIds, productInScope, scopeFilter, type ScopeFilter } from './catalog-scope.ts';
 import type { ProductWithRate, UnitRow } from './catalog.repository.ts';
 import type { DatasheetFiles } from './datasheet-files.ts';
@@ -185,10 +185,6 @@ export type CatalogService = ReturnType<typeof createCatalogService>;
 
 function toFacts(p: ProductWithRate) {
   return { id: p.id, categoryId: p.category_id, modelId: p.model_id };
-}
-
-export function formatRate(rateBp: number): string {
-  return formatScaledTrimmed(rateBp, RATE_SCALE);
 }
 
 function toPublicProduct(p: ProductWithRate, units: readonly UnitRow[], pricesIncludeTax: boolean): PublicProduct {

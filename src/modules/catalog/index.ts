@@ -1,3 +1,5 @@
-export { createCatalogService, formatRate, type CatalogService, type PublicProduct, type ResolvedLine } from './catalog.service.ts';
+export { createCatalogService, type CatalogService, type PublicProduct, type ResolvedLine } from './catalog.service.ts';
 export { createCatalogAdminService, parsePrice, parseRate, type CatalogAdminService, type NewProduct } from './catalog-admin.service.ts';
+export { createCatalogScopeService, type CatalogScopeService } from './catalog-scope.service.ts';
 export { createDatasheetFiles, type DatasheetFiles } from './datasheet-files.ts';
+export { createCatalogImport, type CatalogImport, type ImportError, type ImportReport } from './catalog-import.ts';

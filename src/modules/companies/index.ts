@@ -1,4 +1,4 @@
-export { createCompaniesRepository, type CompaniesRepository } from './companies.repository.ts';
+export { createCompaniesRepository, type CompaniesRepository, type LocationRow, type Recipient } from './companies.repository.ts';
 export {
   createCompaniesService, toCompany, USER_ROLES, CATALOG_SCOPE_KINDS,
   type CompaniesService, type Company, type Location, type User, type UserRole, type CatalogScope, type CatalogScopeKind, type NewCompany,

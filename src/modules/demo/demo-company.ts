@@ -1,5 +1,15 @@
-import type { Container } from '../../container.ts';
-import { buildSampleDatasheet } from '../quotations/pdf/index.ts';
+import type { ApiKeysService } from '../api-keys/index.ts';
+import type { CatalogAdminService } from '../catalog/index.ts';
+import type { CompaniesService } from '../companies/index.ts';
+import { buildSampleDatasheet } from '../quotations/index.ts';
+
+/** The services a demo tenant is made with (the container has them all). */
+export interface DemoDeps {
+  companies: CompaniesService;
+  apiKeys: ApiKeysService;
+  catalogAdmin: CatalogAdminService;
+  config: { datasheetMaxBytes: number };
+}
 
 export interface DemoCompany {
   companyId: string;
@@ -19,7 +29,7 @@ export interface DemoCompany {
  * and every test get isolated data with non-ASCII names, two tax rates, two locations and a
  * real datasheet.
  */
-export async function createDemoCompany(c: Container): Promise<DemoCompany> {
+export async function createDemoCompany(c: DemoDeps): Promise<DemoCompany> {
   const company = await c.companies.createCompany({
     name: 'Boje i željezarija Šišić d.o.o.',
     address: 'Ilica 242, 10000 Zagreb, Hrvatska',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { Repositories, Store } from '../../db/store.ts';
+import type { Store } from '../store.ts';
 
 const RETENTION_MS = 24 * 3_600_000;
 // A request that crashed mid-way leaves its key "in flight"; after this the key is free again.
@@ -30,8 +30,8 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Stripe-style Idempotency-Key: `begin` claims the key, the creating transaction calls
- * `complete` so the record and its key commit together, a failure `release`s the key.
+ * Stripe-style Idempotency-Key: `begin` claims the key, `createUnderKey` has the creating unit
+ * of work complete it so the record and its key commit together, a failure `release`s the key.
  * A replay answers with the stored resource, rendered again.
  */
 export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
@@ -66,14 +66,23 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
     },
 
     /**
-     * Inside the creating transaction. If our lease ran out and another request took the key
-     * over, this throws, rolling the creation back: that request creates the resource, and a
-     * retry of ours gets its result.
+     * Runs `create` as the holder of the key: whichever unit of work creates the resource also
+     * completes the key with that resource's id, so the two commit together or not at all. If our
+     * lease ran out and another request took the key over, completing throws, rolling the
+     * creation back: that request creates the resource, and a retry of ours gets its result.
      */
-    async complete(repos: Repositories, companyId: string, key: string, claim: string, resourceId: string, status: number): Promise<void> {
-      if (!(await repos.idempotency.complete(companyId, key, claim, resourceId, status))) {
-        throw new AppError('idempotency_key_in_use', 'This request took too long and another request with the same Idempotency-Key took over; retry to get its result.');
-      }
+    async createUnderKey<T>(companyId: string, key: string, claim: string, create: () => Promise<T>): Promise<T> {
+      let completed = false;
+      const created = await store.withCommitHook(async (repos, resourceId) => {
+        if (!(await repos.idempotency.complete(companyId, key, claim, resourceId, 201))) {
+          throw new AppError('idempotency_key_in_use', 'This request took too long and another request with the same Idempotency-Key took over; retry to get its result.');
+        }
+        completed = true;
+      }, create);
+      // A create whose unit of work does not say what it `creates` would leave the key in flight,
+      // and a retry after the lease would create the resource twice: fail loudly instead.
+      if (!completed) throw new Error('The create committed without completing its Idempotency-Key: its unit of work names nothing it creates.');
+      return created;
     },
 
     async release(companyId: string, key: string, claim: string): Promise<void> {

@@ -1,1 +1,2 @@
-export { createInquiriesService, type InquiriesService, type Inquiry, type NewInquiry, type BeforeCommit } from './inquiries.service.ts';
+export { type InquiryRow } from './inquiries.repository.ts';
+export { createInquiriesService, type InquiriesService, type Inquiry, type NewInquiry } from './inquiries.service.ts';

@@ -2,7 +2,7 @@ import type { Engine, Executor } from '../../db/database.ts';
 import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { InquiriesTable } from '../../db/schema.ts';
-import { EMAIL_COLUMNS, NOTIFICATION_COLUMNS, type EmailMessageRow, type NotificationRow } from '../notifications/notifications.repository.ts';
+import { EMAIL_COLUMNS, NOTIFICATION_COLUMNS, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
 export type InquiryRow = InquiriesTable;
 

@@ -1,12 +1,11 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories, Store } from '../../db/store.ts';
+import type { PendingHooks, Store } from '../store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
-import { inquiryNotifications } from '../notifications/inquiry-notifications.ts';
-import type { EmailMessageRow, NotificationRow } from '../notifications/notifications.repository.ts';
+import { inquiryNotifications, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
 // Who hears about a new inquiry; staff users do not.
 const RECIPIENT_ROLES = ['admin', 'support'] as const;
@@ -34,12 +33,10 @@ export interface Inquiry {
   createdAt: string;
 }
 
-/** Runs inside the creating transaction, after the record is written (idempotency bookkeeping). */
-export type BeforeCommit = (repos: Repositories, resourceId: string) => Promise<void>;
-
 interface PendingInquiry {
   row: InquiryRow;
-  beforeCommit?: BeforeCommit;
+  /** The submitting request's commit hooks: the batch runs in another async context. */
+  hooks: PendingHooks;
 }
 
 export function createInquiriesService(deps: {
@@ -68,9 +65,8 @@ export function createInquiriesService(deps: {
   }
 
   // A contact form is the busiest write of the public API: concurrent inquiries share one
-  // commit (group commit; on PostgreSQL one statement), so a burst costs one commit instead of
-  // one each. On SQLite the
-  // batch commits on the event loop: a commit of a few dozen inquiries takes a few hundred
+  // commit (group commit; one statement where the store can), so a burst costs one commit
+  // instead of one each. On SQLite the batch commits on the event loop: a commit of a few dozen inquiries takes a few hundred
   // microseconds, less than handing it to another thread and waking this one again costs when
   // the cores are busy (measured; see bench/README.md).
   const writes = createGroupCommit<PendingInquiry, void>(async (batch) => {
@@ -78,24 +74,20 @@ export function createInquiriesService(deps: {
     // Who is told is read before the write, as READ COMMITTED would see it at the start of the
     // INSERT anyway; the write then holds no lock while it waits for the read.
     const { notifications, emails } = await notificationsFor(rows);
-    const write = (repos: Repositories) => repos.inquiries.insertWithNotifications(rows, notifications, emails);
-    if (store.engine === 'postgres' && batch.every((p) => !p.beforeCommit)) {
-      // One statement commits as a whole by itself: no BEGIN and COMMIT round trips.
-      await write(store.repos);
-    } else {
-      await store.transaction(async (repos) => {
-        await write(repos);
-        for (const p of batch) await p.beforeCommit?.(repos, p.row.id);
-      });
-    }
+    await store.unitOfWork((repos) => repos.inquiries.insertWithNotifications(rows, notifications, emails), {
+      creates: batch.map((p) => ({ id: p.row.id, hooks: p.hooks })),
+      oneStatement: true,
+    });
     if (emails.length > 0) deps.onEmailQueued();
     return batch.map(() => undefined);
-    // PostgreSQL has a pool, so several batches can commit at once; SQLite has one writer.
-  }, { maxBatch: 64, maxInFlight: store.engine === 'postgres' ? 4 : 1 });
+  }, { maxBatch: 64, maxInFlight: store.writeConcurrency });
 
   return {
-    /** The inquiry, a notification for every admin and support user, and their e-mails commit together. */
-    async create(caller: ApiCaller, input: NewInquiry, beforeCommit?: BeforeCommit): Promise<Inquiry> {
+    /**
+     * The inquiry, a notification for every admin and support user, their e-mails and the hooks
+     * the request registered (its Idempotency-Key) commit together.
+     */
+    async create(caller: ApiCaller, input: NewInquiry): Promise<Inquiry> {
       const row: InquiryRow = {
         id: newId('inquiry'),
         company_id: caller.companyId,
@@ -110,7 +102,7 @@ export function createInquiriesService(deps: {
         product_photo_url: input.productPhotoUrl ?? null,
         created_at: clock.now().toISOString(),
       };
-      await writes.submit({ row, ...(beforeCommit ? { beforeCommit } : {}) });
+      await writes.submit({ row, hooks: store.pendingHooks() });
       return toInquiry(row);
     },
 

@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories, Store } from '../../db/store.ts';
+import type { Repositories, Store } from '../store.ts';
 import type { NotificationRow } from './notifications.repository.ts';
 
 export interface Notification {

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { OrdersTable } from '../../db/schema.ts';
-import { documentLines } from '../sales/documents.repository.ts';
+import { documentLines } from '../sales/index.ts';
 
 export type OrderRow = OrdersTable;
 

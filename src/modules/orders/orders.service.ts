@@ -2,14 +2,14 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
-import type { Store } from '../../db/store.ts';
+import type { Store } from '../store.ts';
 import type { CatalogService } from '../catalog/index.ts';
-import type { BeforeCommit } from '../inquiries/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import { formatDocumentNumber, yearIn } from '../sales/document-number.ts';
-import { lineRows, priceLines, toLineView, totalsView, type LineRequest, type LineView, type TotalsView } from '../sales/sales-lines.ts';
-import type { DocumentLineRow } from '../sales/documents.repository.ts';
-import { enqueueEvent } from '../webhooks/outbox.ts';
+import {
+  formatDocumentNumber, lineRows, priceLines, toLineView, totalsView, yearIn,
+  type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
+} from '../sales/index.ts';
+import { enqueueEvent } from '../webhooks/index.ts';
 import type { OrderRow } from './orders.repository.ts';
 
 export interface NewOrder {
@@ -37,13 +37,13 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
   const { store, clock, newId } = deps;
 
   return {
-    /** The order, its lines and its order.created event commit together. */
-    async create(caller: ApiCaller, input: NewOrder, beforeCommit?: BeforeCommit): Promise<OrderView> {
+    /** The order, its lines, its order.created event and the request's commit hooks (its Idempotency-Key) commit together. */
+    async create(caller: ApiCaller, input: NewOrder): Promise<OrderView> {
       const now = clock.now();
       const priced = await priceLines(deps.catalog, caller.companyId, input.lines);
       const id = newId('order');
       const createdAt = now.toISOString();
-      const result = await store.transaction(async (repos) => {
+      const result = await store.unitOfWork(async (repos) => {
         const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
         if (!location) throw AppError.notFound('Location');
         const year = yearIn(now, priced.company.timezone);
@@ -66,9 +66,8 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
             locationName: location.name, lineCount: lines.length, externalReference: row.external_reference,
           },
         }, { now: createdAt, newId });
-        await beforeCommit?.(repos, id);
         return { row, lines };
-      });
+      }, { creates: id });
       deps.onEventQueued();
       return toView(result.row, result.lines);
     },

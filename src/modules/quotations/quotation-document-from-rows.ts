@@ -1,9 +1,7 @@
-import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
-import { formatRate } from '../catalog/index.ts';
+import { formatMoney, formatRate, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import type { Company } from '../companies/index.ts';
-import type { LocationRow } from '../companies/companies.repository.ts';
-import type { DocumentLineRow } from '../sales/documents.repository.ts';
-import { totalsView } from '../sales/sales-lines.ts';
+import type { LocationRow } from '../companies/index.ts';
+import { totalsView, type DocumentLineRow } from '../sales/index.ts';
 import type { QuotationDocument } from './pdf/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 

@@ -2,14 +2,14 @@ import { AppError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
-import type { Store } from '../../db/store.ts';
+import type { Store } from '../store.ts';
 import type { CatalogService, DatasheetFiles } from '../catalog/index.ts';
 import { toCompany, type Company } from '../companies/index.ts';
-import type { BeforeCommit } from '../inquiries/index.ts';
-import { formatDocumentNumber, yearIn } from '../sales/document-number.ts';
-import { lineRows, priceLines, toLineView, totalsView, type LineRequest, type LineView, type TotalsView } from '../sales/sales-lines.ts';
-import type { DocumentLineRow } from '../sales/documents.repository.ts';
-import { enqueueEvent } from '../webhooks/outbox.ts';
+import {
+  formatDocumentNumber, lineRows, priceLines, toLineView, totalsView, yearIn,
+  type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
+} from '../sales/index.ts';
+import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 import { toQuotationDocument } from './quotation-document-from-rows.ts';
@@ -152,8 +152,8 @@ export function createQuotationsService(deps: {
   }
 
   return {
-    /** Prices, numbers and stores an approved quotation and its quote.created event in one transaction. */
-    async create(caller: ApiCaller, input: NewQuotation, beforeCommit?: BeforeCommit): Promise<QuotationView> {
+    /** Prices, numbers and stores an approved quotation, its quote.created event and the request's commit hooks (its Idempotency-Key) in one unit of work. */
+    async create(caller: ApiCaller, input: NewQuotation): Promise<QuotationView> {
       const now = clock.now();
       const details: FieldErrors = {};
       const expiry = input.expiresAt === undefined ? null : Date.parse(input.expiresAt);
@@ -169,7 +169,7 @@ export function createQuotationsService(deps: {
       const id = newId('quotation');
       const createdAt = now.toISOString();
 
-      const result = await store.transaction(async (repos) => {
+      const result = await store.unitOfWork(async (repos) => {
         const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
         if (!location) throw AppError.notFound('Location');
         const year = yearIn(now, company.timezone);
@@ -192,9 +192,8 @@ export function createQuotationsService(deps: {
             locationName: location.name, lineCount: lines.length,
           },
         }, { now: createdAt, newId });
-        await beforeCommit?.(repos, id);
         return { row, lines };
-      });
+      }, { creates: id });
       deps.onEventQueued();
       return view(result.row, result.lines);
     },

@@ -1,8 +1,7 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import { formatMoney, formatScaledTrimmed, numberToScaled, QUANTITY_SCALE } from '../../lib/money.ts';
+import { formatMoney, formatRate, formatScaledTrimmed, numberToScaled, QUANTITY_SCALE } from '../../lib/money.ts';
 import type { CatalogService, ResolvedLine } from '../catalog/index.ts';
-import { formatRate } from '../catalog/index.ts';
 import type { Company } from '../companies/index.ts';
 import type { DocumentLineRow } from './documents.repository.ts';
 import { priceLine, summarize, type DocumentTotals } from './pricing.ts';

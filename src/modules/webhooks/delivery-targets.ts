@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import type { Store } from '../../db/store.ts';
+import type { Store } from '../store.ts';
 import { toCompany, type Company } from '../companies/index.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { deliverHttp } from './channels/http-channel.ts';

@@ -1,6 +1,7 @@
 import type pg from 'pg';
+import type { Engine } from '../../db/database.ts';
 import { listenPg, type PgListener } from '../../db/pg-listener.ts';
-import type { Repositories } from '../../db/store.ts';
+import type { Repositories } from '../store.ts';
 import type { NotificationsService } from '../notifications/index.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { ENDPOINT_GONE, decideRetry, finishedAttempt, planEndpointWork, type AttemptOutcome, type EndpointWork } from './attempt-outcome.ts';
@@ -65,6 +66,7 @@ export function createDispatcher(deps: TargetDeps & {
   notifications: NotificationsService;
   logger: DispatcherLogger;
   pool: pg.Pool | null;
+  engine: Engine;
   options: DispatcherOptions;
 }) {
   const { store, clock, logger, options } = deps;
@@ -73,8 +75,8 @@ export function createDispatcher(deps: TargetDeps & {
   // A Telegram migration sends twice: the lease covers two timeouts plus margin
   // (WEBHOOK_TIMEOUT_MS is capped at 25 s to keep it <= 60 s).
   const leaseMs = Math.min(60_000, 2 * options.timeoutMs + 10_000);
-  const pollsDataVersion = store.engine === 'sqlite';
-  const { inFlight: maxInFlight, claimAt: claimAtRoom } = WINDOW[store.engine];
+  const pollsDataVersion = deps.engine === 'sqlite';
+  const { inFlight: maxInFlight, claimAt: claimAtRoom } = WINDOW[deps.engine];
   const logDeliveries = () => logger.isLevelEnabled?.('info') ?? true;
 
   const targets = createTargets({
@@ -106,7 +108,7 @@ export function createDispatcher(deps: TargetDeps & {
   // SQLite has one connection and one writer: recording and claiming share a transaction, so
   // one commit (and one turn of the write lock) serves both. On PostgreSQL they run side by
   // side on two connections, so a claim never waits for a recording's commit.
-  const overlap = store.engine === 'postgres';
+  const overlap = deps.engine === 'postgres';
 
   /**
    * Records `outcomes` (and what they mean for their endpoints) and/or leases up to `limit`
@@ -136,7 +138,7 @@ export function createDispatcher(deps: TargetDeps & {
         else if (w.kind === 'clear-failing') w.endpoint.failing_since = null;
         else if (w.kind === 'disable') w.endpoint.enabled = false;
       }
-    } else if (store.engine === 'sqlite') {
+    } else if (deps.engine === 'sqlite') {
       // Only the lease and the outcomes under the write lock; the events are read after it.
       const written = await store.repos.webhooks.tryWriteTransaction(async (w) => [
         await w.finishAttempts(workerId, rows),

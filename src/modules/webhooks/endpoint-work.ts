@@ -1,5 +1,5 @@
 import type { Clock } from '../../lib/clock.ts';
-import type { Repositories } from '../../db/store.ts';
+import type { Repositories } from '../store.ts';
 import type { NotificationsService } from '../notifications/index.ts';
 import type { EndpointWork } from './attempt-outcome.ts';
 import type { EndpointRow } from './webhooks.repository.ts';

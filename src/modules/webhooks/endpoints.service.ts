@@ -2,7 +2,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { maskSecret, type SecretBox } from '../../lib/secret-box.ts';
-import type { Store } from '../../db/store.ts';
+import type { Store } from '../store.ts';
 import { EVENT_NAMES, isEventName } from './event-catalog.ts';
 import { checkTargetUrl } from './target-guard.ts';
 import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.repository.ts';

@@ -1,5 +1,5 @@
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories } from '../../db/store.ts';
+import type { Repositories } from '../store.ts';
 import { serializeBody, type EventData, type EventName } from './event-catalog.ts';
 
 /** An event to announce; its `data` is typed by the event's schema in the catalog. */

@@ -49,7 +49,7 @@ export const ordersRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
   }, async (request, reply) => {
     const { lines, ...rest } = request.body;
     const order = await idempotentCreate(request, reply, c.idempotency,
-      (beforeCommit) => c.orders.create(request.caller, { ...rest, lines: toLineRequests(lines) }, beforeCommit),
+      () => c.orders.create(request.caller, { ...rest, lines: toLineRequests(lines) }),
       (id) => c.orders.get(request.caller.companyId, id));
     return reply.status(201).header('location', `/api/v1/public/orders/${order.id}`).send(presentOrder(order));
   });

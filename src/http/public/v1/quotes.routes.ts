@@ -91,7 +91,7 @@ export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
     // The print's place first: a full print pool answers 503 before a quotation is stored.
     const slot = format === 'pdf' ? reservePrint(reply) : undefined;
     const quotation = await idempotentCreate(request, reply, c.idempotency,
-      (beforeCommit) => c.quotations.create(request.caller, { ...rest, format, includeDatasheets, lines: toLineRequests(lines) }, beforeCommit),
+      () => c.quotations.create(request.caller, { ...rest, format, includeDatasheets, lines: toLineRequests(lines) }),
       (id) => c.quotations.get(request.caller.companyId, id));
     reply.header('location', `/api/v1/public/quotes/${quotation.id}`);
     return send(request, reply, quotation, format, 201, slot);

@@ -43,7 +43,7 @@ export const reachOutRoutes = (c: Container): FastifyPluginAsyncTypebox => async
     },
   }, async (request, reply) => {
     const inquiry = await idempotentCreate(request, reply, c.idempotency,
-      (beforeCommit) => c.inquiries.create(request.caller, request.body, beforeCommit),
+      () => c.inquiries.create(request.caller, request.body),
       (id) => c.inquiries.get(request.caller.companyId, id));
     return reply.status(201).send(present(inquiry));
   });

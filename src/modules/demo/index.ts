@@ -1,0 +1,1 @@
+export { createDemoCompany, type DemoCompany, type DemoDeps } from './demo-company.ts';

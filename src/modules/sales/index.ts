@@ -1,0 +1,8 @@
+export { formatDocumentNumber, yearIn } from './document-number.ts';
+export { documentLines, type DocumentLineRow } from './documents.repository.ts';
+export { priceLine, summarize, unitPriceBothWays, type DocumentTotals, type LineAmounts, type LineInput, type TaxSummary } from './pricing.ts';
+export {
+  lineRows, parseQuantities, priceLines, toLineView, totalsView,
+  type LineRequest, type LineView, type PricedLine, type TotalsView,
+} from './sales-lines.ts';
+export { createSequencesRepository, type SequencesRepository } from './sequences.repository.ts';
