@@ -11,7 +11,7 @@ import { loadSecretsKey } from './lib/secrets-key.ts';
 import { createDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpointer.ts';
-import { createStore, type Store } from './db/store.ts';
+import { createRepositories, createStore, type Store } from './db/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
 import { createInquiriesService } from './modules/inquiries/index.ts';
@@ -20,7 +20,10 @@ import { createIdempotencyService } from './modules/idempotency/index.ts';
 import { createCatalogAdminService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
 import { createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
-import { createDispatcher, createEndpointsService, createGuardedAgent, DEFAULT_RETRY_DELAYS_MS } from './modules/webhooks/index.ts';
+import {
+  applyEndpointWork, createDispatcher, createEndpointsService, createGuardedAgent, createPostgresQueue, createSqliteQueue, createTargets,
+  DEFAULT_RETRY_DELAYS_MS, type ApplyEndpointWork, type DeliveryQueue,
+} from './modules/webhooks/index.ts';
 import type { Poller } from './lib/poller.ts';
 
 /**
@@ -67,13 +70,24 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued });
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
+  const webhooksLogger = logger.child({ component: 'webhooks' });
+  const worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  // Failures' consequences (endpoints disabled, admins told) commit with the outcomes behind them.
+  const endpointWork: ApplyEndpointWork = (tx, work) =>
+    applyEndpointWork(createRepositories(tx, database.engine), work, { notifications, clock, logger: webhooksLogger });
+  // The queue's engine-specific tricks live in its implementation, picked here once.
+  const queue: DeliveryQueue = database.engine === 'postgres' && database.pool
+    ? createPostgresQueue({ db: database.db, pool: database.pool, worker, applyEndpointWork: endpointWork, logger: webhooksLogger })
+    : createSqliteQueue({ db: database.db, worker, applyEndpointWork: endpointWork });
   dispatcher = createDispatcher({
-    store, clock, newId, secretBox, agent, telegramAgent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool,
+    queue, clock, newId, logger: webhooksLogger,
+    sender: createTargets({
+      store, clock, newId, secretBox, agent, telegramAgent, logger: webhooksLogger,
+      timeoutMs: config.webhookTimeoutMs, telegramApiUrl: config.telegramApiUrl,
+    }),
     options: {
-      workerId: `${process.pid}-${randomUUID().slice(0, 8)}`,
       timeoutMs: config.webhookTimeoutMs,
       retryDelaysMs: config.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-      telegramApiUrl: config.telegramApiUrl,
     },
   });
   const mailTransport = config.smtpUrl
