@@ -10,7 +10,7 @@ const WINDOW = { inFlight: 128, claimAt: 64 } as const;
 /** Tries on the next turns of the event loop when the write lock is taken, before waiting 1, 2… 5 ms. */
 const BUSY_SPINS = 16;
 const SQLITE_BUSY = 5;
-/** 40 MB of WAL at 4 KiB pages: see writeTransaction. */
+/** 40 MB of WAL at 4 KiB pages: see tryWriteTransaction. */
 const WORKER_AUTOCHECKPOINT_PAGES = 10_000;
 // SQLite has no NOTIFY: a worker in its own process learns of the API's commits by looking.
 // `pragma data_version` costs microseconds, so look every 2 ms while commits keep coming; after
@@ -56,7 +56,7 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
     let streak = 0;
     try {
       for (;;) {
-        const written = await writeTransaction(async (conn) => {
+        const written = await tryWriteTransaction(async (conn) => {
           const recorded: Array<ReadonlySet<string>> = [];
           for (const r of work.records) {
             const ids = await finishAttempts(conn, worker, r.attempts);
@@ -79,7 +79,7 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
         streak++;
         await new Promise((resolve) => (streak <= BUSY_SPINS ? setImmediate(resolve) : setTimeout(resolve, Math.min(streak - BUSY_SPINS, 5))));
         work = { claim: work.claim ?? pending.claim, records: work.records.concat(pending.records) };
-        pending = { claim: null, records: [] };
+        pending = { claim: work.claim === pending.claim ? null : pending.claim, records: [] };
       }
     } catch (error) {
       for (const r of work.records) r.reject(error);
@@ -106,7 +106,7 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
    * The connection is held for the whole call, so nothing else runs while these connection
    * settings are changed; they are restored before it is released.
    */
-  async function writeTransaction<T>(work: (conn: Executor) => Promise<T>): Promise<T | null> {
+  async function tryWriteTransaction<T>(work: (conn: Executor) => Promise<T>): Promise<T | null> {
     return db.connection().execute(async (conn) => {
       const run = (text: string) => conn.executeQuery(CompiledQuery.raw(text, []));
       busyTimeout ??= Number((await conn.executeQuery<{ timeout: number }>(CompiledQuery.raw('pragma busy_timeout', []))).rows[0]?.timeout ?? 0);
