@@ -21,7 +21,10 @@ import { createIdempotencyService } from './modules/idempotency/index.ts';
 import { createCatalogAdminService, createCatalogImport, createCatalogScopeService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
 import { createPrintPool, createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
-import { createDispatcher, createEndpointsService, createGuardedAgent, DEFAULT_RETRY_DELAYS_MS } from './modules/webhooks/index.ts';
+import {
+  applyEndpointWork, createDispatcher, createEndpointsService, createGuardedAgent, createPostgresQueue, createSqliteQueue, createTargets,
+  DEFAULT_RETRY_DELAYS_MS, type ApplyEndpointWork, type DeliveryQueue,
+} from './modules/webhooks/index.ts';
 import type { Poller } from './lib/poller.ts';
 
 /**
@@ -75,13 +78,24 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued });
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
+  const webhooksLogger = logger.child({ component: 'webhooks' });
+  const worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  // Failures' consequences (endpoints disabled, admins told) commit with the outcomes behind them.
+  const endpointWork: ApplyEndpointWork = (tx, work) =>
+    applyEndpointWork(createRepositories(tx, database.engine), work, { notifications, clock, logger: webhooksLogger });
+  // The queue's engine-specific tricks live in its implementation, picked here once.
+  const queue: DeliveryQueue = database.engine === 'postgres' && database.pool
+    ? createPostgresQueue({ db: database.db, pool: database.pool, worker, applyEndpointWork: endpointWork, logger: webhooksLogger })
+    : createSqliteQueue({ db: database.db, worker, applyEndpointWork: endpointWork });
   dispatcher = createDispatcher({
-    store, clock, newId, secretBox, agent, telegramAgent, notifications, logger: logger.child({ component: 'webhooks' }), pool: database.pool, engine: database.engine,
+    queue, clock, newId, logger: webhooksLogger,
+    sender: createTargets({
+      store, clock, newId, secretBox, agent, telegramAgent, logger: webhooksLogger,
+      timeoutMs: config.webhookTimeoutMs, telegramApiUrl: config.telegramApiUrl,
+    }),
     options: {
-      workerId: `${process.pid}-${randomUUID().slice(0, 8)}`,
       timeoutMs: config.webhookTimeoutMs,
       retryDelaysMs: config.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-      telegramApiUrl: config.telegramApiUrl,
     },
   });
   const mailTransport = config.smtpUrl

@@ -12,11 +12,31 @@ const texts = new Map<string, string>();
 /** Text → name of every cached text: a small, fixed set, so PostgreSQL may keep them prepared. */
 const names = new Map<string, string>();
 
-/** A statement text, built once per key. */
+/**
+ * The written-out statements that run across tenants by design, by the name the snapshot test
+ * (test/db/written-sql.test.ts) gives them, and why; every other one names one company. The test
+ * fails when a statement without `company_id = ` is missing here, or an entry has no statement.
+ */
+export const CROSS_TENANT = {
+  'queue.claim': 'a worker serves every company: due deliveries are leased whoever owns them (and their events read by id)',
+  'queue.record': 'outcomes are found by the ids of deliveries this worker claimed, under its lease',
+  'companies.listRecipients': 'a group-committed batch of inquiries may come from several companies: their recipients are read at once, each row with its company',
+} as const;
+
+// `select *`, `t.*`, `, *` or `returning *`, but not `count(*)`.
+const STAR_COLUMNS = /(\bselect\s+(distinct\s+)?|,\s*|\breturning\s+)(\w+\.)?\*/i;
+
+/**
+ * A statement text, built once per key. Never with a `*` column list: PostgreSQL keeps these
+ * texts prepared, and refuses a prepared statement whose result row changed shape (a migration
+ * adding a column) where it would re-plan one with its columns named.
+ */
 export function cachedText(key: string, make: () => string): string {
   let text = texts.get(key);
   if (text === undefined) {
-    texts.set(key, (text = make()));
+    text = make();
+    if (STAR_COLUMNS.test(text)) throw new Error(`a written-out statement names its columns; \`*\` column list in: ${text}`);
+    texts.set(key, text);
     if (!names.has(text)) names.set(text, `portico_${names.size + 1}`);
   }
   return text;

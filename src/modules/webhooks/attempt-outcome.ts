@@ -1,19 +1,8 @@
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { nextRetryDelay } from './retry-schedule.ts';
-import type { ClaimedDelivery, EndpointRow, FinishedAttempt } from './webhooks.repository.ts';
+import type { AttemptOutcome, EndpointWork, FinishedAttempt } from './queue/delivery-queue.ts';
 
-/** What one attempt left to record. Pure data: the dispatcher records outcomes in batches. */
-export interface AttemptOutcome {
-  delivery: ClaimedDelivery;
-  /** The endpoint as read when the delivery was claimed; null when it was disabled or removed. */
-  endpoint: EndpointRow | null;
-  attemptNo: number;
-  startedAt: string;
-  result: DeliveryResult;
-  /** Failures only: when the result came in, and the next attempt (null: given up). */
-  failedAt: number | null;
-  retryAt: number | null;
-}
+export type { AttemptOutcome, EndpointWork } from './queue/delivery-queue.ts';
 
 export const ENDPOINT_GONE: DeliveryResult = {
   ok: false, statusCode: null, durationMs: 0, error: 'endpoint disabled or removed', responseExcerpt: null, retryAfterMs: null, permanent: null,
@@ -51,13 +40,6 @@ export function finishedAttempt(o: AttemptOutcome, ids: { attemptId: string; wor
 
 // Past this, an endpoint that never succeeded is switched off and its admins are told.
 export const FAILING_LIMIT_MS = 5 * 86_400_000;
-
-/** What a batch of recorded outcomes means beyond the deliveries themselves. */
-export type EndpointWork =
-  | { kind: 'give-up'; outcome: AttemptOutcome }
-  | { kind: 'disable'; endpoint: EndpointRow; reason: string }
-  | { kind: 'mark-failing'; endpoint: EndpointRow; since: string }
-  | { kind: 'clear-failing'; endpoint: EndpointRow };
 
 /**
  * Give-ups are told (a permanent failure is told as a disabled endpoint instead); per endpoint,

@@ -73,6 +73,12 @@ export function createTargets(deps: TargetDeps & {
     return { endpoint, url: endpoint.kind === 'http' ? new URL(endpoint.url!) : null, company: company ? toCompany(company) : null, ...openSecret(endpoint) };
   }
 
+  /** The target of one company's endpoint, or null when the endpoint was removed or disabled. */
+  async function forEndpoint(companyId: string, endpointId: string): Promise<Target | null> {
+    const endpoint = await store.repos.webhooks.findEndpoint(companyId, endpointId);
+    return endpoint?.enabled ? resolve(endpoint) : null;
+  }
+
   async function send(target: Target, eventId: string, payload: string, timestampSeconds: number): Promise<DeliveryResult> {
     const { endpoint, secret } = target;
     if (secret instanceof Error) return { ok: false, statusCode: null, durationMs: 0, error: secret.message, responseExcerpt: null, retryAfterMs: null, permanent: null };
@@ -111,5 +117,6 @@ export function createTargets(deps: TargetDeps & {
     return { ...(await send({ ...target, company: toCompany(companyRow) }, eventId, payload, Math.floor(now.getTime() / 1000))), eventId };
   }
 
-  return { resolve, send, ping };
+  return { forEndpoint, send, ping };
 }
+export type DeliveryTargets = ReturnType<typeof createTargets>;

@@ -1,5 +1,10 @@
 export { createEndpointsService, SECRET_RULE, type EndpointsService, type EndpointView, type NewEndpoint, type EndpointPatch } from './endpoints.service.ts';
 export { createDispatcher, type WebhookDispatcher } from './dispatcher.ts';
+export { createTargets } from './delivery-targets.ts';
+export { applyEndpointWork } from './endpoint-work.ts';
+export { createSqliteQueue } from './queue/sqlite-queue.ts';
+export { createPostgresQueue } from './queue/postgres-queue.ts';
+export type { DeliveryQueue, ApplyEndpointWork } from './queue/delivery-queue.ts';
 export { USER_AGENT } from './delivery-targets.ts';
 export { createGuardedAgent } from './target-guard.ts';
 export { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.ts';

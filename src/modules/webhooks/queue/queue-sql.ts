@@ -1,13 +1,12 @@
 /**
  * The SQL of the delivery queue's hot statements, written out rather than built with Kysely's
  * query builder: they run thousands of times a second, and building and compiling a query cost
- * more per row than SQLite takes to write it. Values are always parameters. Used only by
- * webhooks.repository.ts.
+ * more per row than SQLite takes to write it. Values are always parameters. Used only by the
+ * queue implementations beside it; their exact texts are snapshotted (test/db/written-sql.test.ts).
+ * Claims and recordings run across tenants by design (see CROSS_TENANT in written-statements.ts).
  */
-import type { AttemptRow, DeliveryRow, EventRow } from './webhooks.repository.ts';
-import { cachedText, valuesList } from '../../db/written-statements.ts';
-
-type Engine = 'sqlite' | 'postgres';
+import type { AttemptRow, DeliveryRow } from './delivery-queue.ts';
+import { cachedText, valuesList } from '../../../db/written-statements.ts';
 
 /** One statement: lease (FOR UPDATE SKIP LOCKED), and the events joined in. $1 now, $2 limit, $3 lease end, $4 worker. */
 export const PG_CLAIM = `
@@ -42,12 +41,6 @@ export const FINISH_COLUMNS = ['id', 'status', 'attempts', 'next_attempt_at', 'l
 export const LOG_COLUMNS = [
   'id', 'company_id', 'delivery_id', 'endpoint_id', 'attempt', 'worker_id', 'started_at', 'duration_ms', 'status_code', 'error', 'response_excerpt', 'success',
 ] as const satisfies ReadonlyArray<keyof AttemptRow>;
-export const EVENT_COLUMNS = ['id', 'company_id', 'location_id', 'type', 'payload', 'created_at'] as const satisfies ReadonlyArray<keyof EventRow>;
-export const DELIVERY_COLUMNS = [
-  'id', 'company_id', 'event_id', 'endpoint_id', 'status', 'attempts', 'next_attempt_at', 'locked_until', 'locked_by',
-  'last_status_code', 'last_error', 'delivered_at', 'created_at',
-] as const satisfies ReadonlyArray<keyof DeliveryRow>;
-
 /**
  * Outcomes in one statement: the deliveries' new state where this worker still holds the lease,
  * and the attempt log of exactly those. One array parameter per column ($1–$7 the deliveries,
@@ -73,20 +66,6 @@ export const PG_FINISH = `
     as a (${LOG_COLUMNS.join(', ')})
   where a.delivery_id in (select id from done)
   returning delivery_id`;
-
-/** A company's enabled endpoints, as the outbox needs them: company, enabled (true). */
-export function subscriptionsText(engine: Engine): string {
-  return engine === 'postgres'
-    ? 'select id, events from webhook_endpoints where company_id = $1 and enabled = $2'
-    : 'select id, events from webhook_endpoints where company_id = ? and enabled = ?';
-}
-
-/** One endpoint of one company: company, id. */
-export function findEndpointText(engine: Engine): string {
-  return engine === 'postgres'
-    ? 'select * from webhook_endpoints where company_id = $1 and id = $2'
-    : 'select * from webhook_endpoints where company_id = ? and id = ?';
-}
 
 /** SQLite: outcomes of `rows` deliveries from a VALUES list (7 values each, then the worker), returning the ids updated. */
 export function sqliteFinishText(rows: number): string {
