@@ -9,7 +9,7 @@ import type { DeliveryQueue } from './queue/delivery-queue.ts';
 import type { EndpointRow } from './webhooks.repository.ts';
 
 // The dispatcher's pipeline over the in-memory queue: no database, no network, a clock the test
-// moves. What the real queues do is proved by test/db/delivery-queue.test.ts, against the same contract.
+// moves. What the real queues do is proved by test/modules/webhooks/delivery-queue.test.ts, against the same contract.
 
 const OK: DeliveryResult = { ok: true, statusCode: 200, durationMs: 1, error: null, responseExcerpt: null, retryAfterMs: null, permanent: null };
 const FAIL: DeliveryResult = { ok: false, statusCode: 500, durationMs: 1, error: 'HTTP 500', responseExcerpt: null, retryAfterMs: null, permanent: null };

@@ -1,15 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant, onPostgres, type TestApp } from '../support/test-app.ts';
-import { createDatabase, type Database } from '../../src/db/database.ts';
-import { createRepositories } from '../../src/modules/store.ts';
-import { EVENTS, enqueueEvent } from '../../src/modules/webhooks/index.ts';
-import { applyEndpointWork } from '../../src/modules/webhooks/endpoint-work.ts';
-import { createSqliteQueue } from '../../src/modules/webhooks/queue/sqlite-queue.ts';
-import { createPostgresQueue } from '../../src/modules/webhooks/queue/postgres-queue.ts';
-import { createMemoryQueues } from '../../src/modules/webhooks/queue/in-memory-queue.ts';
-import type { ClaimedDelivery, DeliveryQueue, EndpointWork, FinishedAttempt } from '../../src/modules/webhooks/queue/delivery-queue.ts';
-import type { EndpointRow } from '../../src/modules/webhooks/webhooks.repository.ts';
+import { createTestApp, createTenant, onPostgres, type TestApp } from '../../support/test-app.ts';
+import { createDatabase, type Database } from '../../../src/db/database.ts';
+import { createRepositories } from '../../../src/modules/store.ts';
+import { EVENTS, enqueueEvent } from '../../../src/modules/webhooks/index.ts';
+import { applyEndpointWork } from '../../../src/modules/webhooks/endpoint-work.ts';
+import { createSqliteQueue } from '../../../src/modules/webhooks/queue/sqlite-queue.ts';
+import { createPostgresQueue } from '../../../src/modules/webhooks/queue/postgres-queue.ts';
+import { createMemoryQueues } from '../../../src/modules/webhooks/queue/in-memory-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue, EndpointWork, FinishedAttempt } from '../../../src/modules/webhooks/queue/delivery-queue.ts';
+import type { EndpointRow } from '../../../src/modules/webhooks/webhooks.repository.ts';
 
 /**
  * The contract every DeliveryQueue keeps, one set of cases run against the queue of this run's

@@ -2,8 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { bearer, createTenant, createTestApp, type TestApp } from '../support/test-app.ts';
-import { QUOTES, isPdf, line, pdfPageCount, pdfText, postQuote, qpdfCheck, seq, yearInZagreb } from '../support/quote-helpers.ts';
+import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
+import { QUOTES, isPdf, line, pdfPageCount, pdfText, postQuote, qpdfCheck, seq, yearInZagreb } from '../../support/quote-helpers.ts';
 
 let t: TestApp;
 // One print thread: the first test below needs to know which PDF its thread printed first.

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant, bearer } from '../support/test-app.ts';
-import { startWebhookReceiver } from '../support/webhook-receiver.ts';
-import { createQuote } from '../support/webhook-helpers.ts';
-import { AppError } from '../../src/lib/errors.ts';
+import { createTestApp, createTenant, bearer } from '../../support/test-app.ts';
+import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
+import { createQuote } from '../../support/webhook-helpers.ts';
+import { AppError } from '../../../src/lib/errors.ts';
 
 // Every character a header can carry, spaces inside: accepted, and delivered as it is.
 const EVERY_PRINTABLE = `!"#$%&'()*+,-./0123456789:;<=>?@ABC XYZ[\\]^_\`abc{|}~`;

@@ -1,8 +1,9 @@
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, createTenant, createTestApp, type TestApp } from '../support/test-app.ts';
-import { PRODUCTS, getJson, line, postQuote, problemOf } from '../support/quote-helpers.ts';
-import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
+import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
+import { PRODUCTS, getJson, line, postQuote, problemOf } from '../../support/quote-helpers.ts';
+import { assertProblem } from '../../support/http-helpers.ts';
+import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
 
 let t: TestApp;
 before(async () => { t = await createTestApp(); });
@@ -195,4 +196,34 @@ test('scope models: dynamic', async () => {
   // A location key cannot change the scope.
   const byKey = await t.app.inject({ method: 'PUT', url: SCOPE, headers: bearer(key), payload: { kind: 'all', ids: [] } });
   assert.equal(byKey.statusCode, 403);
+});
+
+describe('tenancy: one company never sees another\'s products', () => {
+  const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+  // Every test makes its own two tenants, so no test depends on another's data.
+  const tenants = async (): Promise<[DemoCompany, DemoCompany]> => [await createTenant(t.c), await createTenant(t.c)];
+
+  test('products: A\'s product is 404 through B\'s key, and never appears in B\'s list', async () => {
+    const [a, b] = await tenants();
+    const product = a.products[0]!;
+    const own = await get(`/api/v1/public/products/${product.id}`, a.locations[0]!.apiKey);
+    assert.equal(own.statusCode, 200, own.body);
+    assert.equal(own.json().data.id, product.id);
+
+    assertProblem(await get(`/api/v1/public/products/${product.id}`, b.locations[0]!.apiKey), 404, 'not_found');
+    assertProblem(await get(`/api/v1/public/products/${a.products.find((p) => p.hasDatasheet)!.id}/datasheet`, b.locations[0]!.apiKey), 404, 'not_found');
+
+    const listB = await get('/api/v1/public/products?limit=100', b.locations[0]!.apiKey);
+    assert.equal(listB.statusCode, 200);
+    const idsB = listB.json().data.map((p: { id: string }) => p.id);
+    assert.equal(idsB.length, b.products.length);
+    assert.ok(a.products.every((p) => !idsB.includes(p.id)));
+
+    const lineWithA = await t.app.inject({
+      method: 'POST', url: '/api/v1/public/quotes', headers: bearer(b.locations[0]!.apiKey),
+      payload: { format: 'json', customer: { name: 'X' }, lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 1 }] },
+    });
+    assert.ok(lineWithA.statusCode === 400 || lineWithA.statusCode === 404, `a quote line with A's product is refused (${lineWithA.statusCode})`);
+    assertProblem(lineWithA, lineWithA.statusCode);
+  });
 });

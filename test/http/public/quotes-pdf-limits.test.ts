@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSampleDatasheet } from '../../src/modules/quotations/pdf/index.ts';
-import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
-import { bearer, createTenant, createTestApp, type TestApp } from '../support/test-app.ts';
-import { QUOTES, line, pdfPageCount, pdfText, postQuote, problemOf, qpdfCheck, seq, yearInZagreb } from '../support/quote-helpers.ts';
+import { buildSampleDatasheet } from '../../../src/modules/quotations/pdf/index.ts';
+import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
+import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
+import { QUOTES, line, pdfPageCount, pdfText, postQuote, problemOf, qpdfCheck, seq, yearInZagreb } from '../../support/quote-helpers.ts';
 
 async function quotationCount(t: TestApp, d: DemoCompany): Promise<{ quotations: number; events: number }> {
   const quotations = (await t.c.quotations.list(d.companyId, { limit: 100 })).length;

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTenant, createTestApp, onPostgres, type TestApp } from '../support/test-app.ts';
-import { line, postQuote, problemOf, seq, yearInZagreb } from '../support/quote-helpers.ts';
+import { createTenant, createTestApp, onPostgres, type TestApp } from '../../support/test-app.ts';
+import { line, postQuote, problemOf, seq, yearInZagreb } from '../../support/quote-helpers.ts';
 
 let t: TestApp;
 before(async () => { t = await createTestApp(); });

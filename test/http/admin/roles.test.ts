@@ -1,11 +1,11 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createTestApp, createTenant, bearer, type TestApp } from '../support/test-app.ts';
-import { assertProblem, tokenForRole } from '../support/http-helpers.ts';
+import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
+import { assertProblem, tokenForRole } from '../../support/http-helpers.ts';
 import Fastify from 'fastify';
-import { ADMIN_ROUTES, PERMISSIONS, enforceRoles, rolesFor } from '../../src/http/admin/access.ts';
-import { USER_ROLES, type UserRole } from '../../src/modules/companies/index.ts';
+import { ADMIN_ROUTES, PERMISSIONS, enforceRoles, rolesFor } from '../../../src/http/admin/access.ts';
+import { USER_ROLES, type UserRole } from '../../../src/modules/companies/index.ts';
 
 interface Operation { method: string; path: string; operationId: string }
 

@@ -1,8 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant, bearer, type TestApp } from '../support/test-app.ts';
-import { ISO_MS_UTC, assertProblem, reachOut, tokenForRole, validReachOut, type Res } from '../support/http-helpers.ts';
-import type { App } from '../../src/http/build-app.ts';
+import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
+import { ISO_MS_UTC, assertProblem, listAllInquiries, reachOut, tokenForRole, validReachOut, type Res } from '../../support/http-helpers.ts';
+import type { DemoCompany } from '../../../src/modules/demo/index.ts';
+import type { App } from '../../../src/http/build-app.ts';
 
 type Item = Record<string, any>;
 
@@ -154,5 +155,62 @@ describe('notifications and inquiry pages', () => {
     } finally {
       await ft.close();
     }
+  });
+});
+
+describe('tenancy: one company never sees another\'s inquiries or notifications', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp(); });
+  after(async () => { await t.close(); });
+  const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+  // Every test makes its own two tenants, so no test depends on another's data.
+  const tenants = async (): Promise<[DemoCompany, DemoCompany]> => [await createTenant(t.c), await createTenant(t.c)];
+
+  test('inquiries: B\'s admin and support users never see A\'s, by list or by id', async () => {
+    const [a, b] = await tenants();
+    const fromA = await reachOut(t.app, a.locations[0]!.apiKey, validReachOut({ subject: 'Only for A' }));
+    assert.equal(fromA.statusCode, 201);
+    const fromB = await reachOut(t.app, b.locations[1]!.apiKey, validReachOut({ subject: 'Only for B' }));
+    assert.equal(fromB.statusCode, 201);
+    const idA = fromA.json().data.id;
+    const idB = fromB.json().data.id;
+
+    const listA = await listAllInquiries(t.app, a.adminToken);
+    const listB = await listAllInquiries(t.app, b.adminToken);
+    assert.ok(listA.some((i) => i.id === idA), 'A sees its own inquiry');
+    assert.ok(listB.some((i) => i.id === idB), 'B sees its own inquiry');
+    assert.ok(!listB.some((i) => i.id === idA), 'B never lists A\'s inquiry');
+    assert.ok(!listA.some((i) => i.id === idB), 'A never lists B\'s inquiry');
+    const locationsA = new Set(a.locations.map((l) => l.id));
+    assert.ok(listB.every((i) => !locationsA.has(i.locationId)));
+
+    for (const token of [b.adminToken, await tokenForRole(t.c, b, 'support')]) {
+      const res = await get(`/api/v1/admin/inquiries/${idA}`, token);
+      const problem = assertProblem(res, 404, 'not_found');
+      assert.ok(!res.body.includes('Only for A'));
+      assert.ok(!JSON.stringify(problem).includes(a.companyId), 'the 404 does not reveal the owner');
+    }
+    assert.equal((await get(`/api/v1/admin/inquiries/${idA}`, a.adminToken)).statusCode, 200);
+  });
+
+  test('notifications: B\'s users are never told of A\'s inquiries and cannot mark A\'s notifications read', async () => {
+    const [a, b] = await tenants();
+    const fromA = await reachOut(t.app, a.locations[1]!.apiKey, validReachOut({ subject: 'Notify only A' }));
+    assert.equal(fromA.statusCode, 201);
+    const idA = fromA.json().data.id;
+
+    const mineA = (await get('/api/v1/admin/notifications?limit=100', a.adminToken)).json().data;
+    const noteA = mineA.find((n: { subject: { id: string } | null }) => n.subject?.id === idA);
+    assert.ok(noteA, 'A\'s admin is notified');
+
+    for (const token of [b.adminToken, await tokenForRole(t.c, b, 'support'), await tokenForRole(t.c, b, 'staff')]) {
+      const res = await get('/api/v1/admin/notifications?limit=100', token);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.ok(!res.body.includes(idA) && !res.body.includes('Notify only A'), 'B sees nothing of A\'s inquiry');
+      const mark = await t.app.inject({ method: 'POST', url: `/api/v1/admin/notifications/${noteA.id}/read`, headers: bearer(token) });
+      assertProblem(mark, 404, 'not_found');
+    }
+    const still = (await get('/api/v1/admin/notifications?unread=true&limit=100', a.adminToken)).json().data;
+    assert.ok(still.some((n: { id: string }) => n.id === noteA.id), 'A\'s notification is still unread');
   });
 });

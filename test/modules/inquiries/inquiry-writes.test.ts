@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTenant, createTestApp, onPostgres, type TestApp } from '../support/test-app.ts';
-import { validReachOut } from '../support/http-helpers.ts';
+import { createTenant, createTestApp, onPostgres, type TestApp } from '../../support/test-app.ts';
+import { validReachOut } from '../../support/http-helpers.ts';
 
 let t: TestApp;
 before(async () => { t = await createTestApp(); });

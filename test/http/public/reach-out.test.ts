@@ -1,7 +1,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant, bearer, type TestApp } from '../support/test-app.ts';
-import { ISO_MS_UTC, assertProblem, listAllInquiries, reachOut, validReachOut } from '../support/http-helpers.ts';
+import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
+import { ISO_MS_UTC, assertProblem, listAllInquiries, reachOut, validReachOut } from '../../support/http-helpers.ts';
 
 const REQUIRED = ['topic', 'subject', 'message', 'email', 'phone'];
 

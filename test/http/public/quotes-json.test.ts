@@ -1,7 +1,9 @@
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, createTenant, createTestApp, type TestApp } from '../support/test-app.ts';
-import { QUOTES, getJson, isPdf, line, postQuote, problemOf, seq, yearInZagreb } from '../support/quote-helpers.ts';
+import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
+import { QUOTES, getJson, isPdf, line, postQuote, problemOf, seq, yearInZagreb } from '../../support/quote-helpers.ts';
+import { assertProblem } from '../../support/http-helpers.ts';
+import type { DemoCompany } from '../../../src/modules/demo/index.ts';
 
 let t: TestApp;
 before(async () => { t = await createTestApp(); });
@@ -175,4 +177,36 @@ test('invalid requests: 400 naming the field path; nothing is created or numbere
   const ok = await postQuote(t.app, key, body({}));
   assert.equal(ok.statusCode, 201, ok.body);
   assert.equal(ok.json().data.number, `Q-ZG1-${yearInZagreb()}-${seq(1)}`, 'no number consumed by the failures');
+});
+
+describe('tenancy: one company never sees another\'s quotations', () => {
+  const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+  // Every test makes its own two tenants, so no test depends on another's data.
+  const tenants = async (): Promise<[DemoCompany, DemoCompany]> => [await createTenant(t.c), await createTenant(t.c)];
+
+  test('quotes: B\'s key gets 404 for A\'s quotation', async () => {
+    const [a, b] = await tenants();
+    const product = a.products[0]!;
+    const created = await t.app.inject({
+      method: 'POST', url: '/api/v1/public/quotes', headers: bearer(a.locations[0]!.apiKey),
+      payload: { format: 'json', customer: { name: 'X' }, lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 1 }] },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const quoteId = created.json().data.id;
+    assert.ok(typeof quoteId === 'string' && quoteId.length > 0);
+
+    const own = await get(`/api/v1/public/quotes/${quoteId}`, a.locations[0]!.apiKey);
+    assert.equal(own.statusCode, 200, 'the creating location\'s key reads it (other locations: location-scope.test.ts)');
+    assert.equal(own.json().data.id, quoteId);
+
+    for (const key of b.locations.map((l) => l.apiKey)) {
+      for (const url of [`/api/v1/public/quotes/${quoteId}`, `/api/v1/public/quotes/${quoteId}?format=pdf`]) {
+        const res = await get(url, key);
+        assertProblem(res, 404, 'not_found');
+        assert.equal(res.headers['x-quotation-id'], undefined);
+        assert.equal(res.headers['x-quotation-number'], undefined);
+      }
+    }
+    assertProblem(await get(`/api/v1/admin/quotations/${quoteId}`, b.adminToken), 404, 'not_found');
+  });
 });

@@ -1,8 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { createTestApp, createTenant, bearer, type TestApp } from '../support/test-app.ts';
-import { assertProblem, waitFor, type Res } from '../support/http-helpers.ts';
+import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
+import { assertProblem, waitFor, type Res } from '../../support/http-helpers.ts';
 
 const CHEAP = '/api/v1/public/categories';
 const REDIS_URL = 'redis://127.0.0.1:6379';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant, bearer } from '../support/test-app.ts';
-import { startWebhookReceiver } from '../support/webhook-receiver.ts';
-import { addHttpEndpoint } from '../support/webhook-helpers.ts';
-import { yearIn } from '../../src/modules/sales/document-number.ts';
+import { createTestApp, createTenant, bearer } from '../../support/test-app.ts';
+import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
+import { addHttpEndpoint } from '../../support/webhook-helpers.ts';
+import { yearIn } from '../../../src/modules/sales/document-number.ts';
 
 const customer = { name: 'Ivo Ivić', email: 'ivo@example.com', phone: '+385 91 555 1234', address: 'Ulica Šime Ljubića 3, 21000 Split' };
 

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { createTestApp, createTenant, onPostgres } from '../support/test-app.ts';
-import { createDatabase } from '../../src/db/database.ts';
-import { EVENTS, enqueueEvent } from '../../src/modules/webhooks/index.ts';
-import { createSqliteQueue } from '../../src/modules/webhooks/queue/sqlite-queue.ts';
+import { createTestApp, createTenant, onPostgres } from '../../support/test-app.ts';
+import { createDatabase } from '../../../src/db/database.ts';
+import { EVENTS, enqueueEvent } from '../../../src/modules/webhooks/index.ts';
+import { createSqliteQueue } from '../../../src/modules/webhooks/queue/sqlite-queue.ts';
 
 test('SQLite queue: a claim that finds the write lock taken does not sleep in SQLite\'s busy handler, and leaves the connection as it was', { skip: onPostgres() }, async (t) => {
   const app = await createTestApp();

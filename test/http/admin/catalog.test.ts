@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { bearer, createTenant, createTestApp, type TestApp } from '../support/test-app.ts';
-import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
-import { buildSampleDatasheet } from '../../src/modules/quotations/pdf/index.ts';
+import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
+import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
+import { buildSampleDatasheet } from '../../../src/modules/quotations/pdf/index.ts';
 
 const ADMIN = '/api/v1/admin';
 

@@ -1,8 +1,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant, bearer, type TestApp } from '../support/test-app.ts';
-import { assertProblem } from '../support/http-helpers.ts';
-import { line } from '../support/quote-helpers.ts';
+import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
+import { assertProblem } from '../../support/http-helpers.ts';
+import { line } from '../../support/quote-helpers.ts';
 
 /**
  * A location key reads the quotations and orders its location created, and nothing of the

@@ -1,9 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, createTenant, bearer, type TestApp } from '../support/test-app.ts';
-import { assertProblem, listAllInquiries, reachOut, validReachOut } from '../support/http-helpers.ts';
-import { requestFingerprint } from '../../src/modules/idempotency/index.ts';
+import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
+import { assertProblem, listAllInquiries, reachOut, validReachOut } from '../../support/http-helpers.ts';
+import { requestFingerprint } from '../../../src/modules/idempotency/index.ts';
 
 const REACH_OUT = '/api/v1/public/reach-out';
 
