@@ -76,6 +76,7 @@ export function sampleQuotation(lineCount: number): QuotationDocument {
   const net = taxes.reduce((s, t) => s + Number(t.base), 0);
   const tax = taxes.reduce((s, t) => s + Number(t.tax), 0);
   return {
+    kind: 'quotation',
     number: 'Q-ZG1-2026-00042',
     issuedAt: '2026-03-01T09:15:00Z',
     expiresAt: '2026-03-31T21:59:59Z',
@@ -99,6 +100,7 @@ export function sampleQuotation(lineCount: number): QuotationDocument {
       withTax: (net + tax).toFixed(2),
       taxes: taxes.filter((t) => Number(t.base) !== 0),
     },
+    payment: null,
   };
 }
 
@@ -150,7 +152,7 @@ table.totals { margin-left: auto; break-inside: avoid; } .total td { font-weight
   }</div><div class="grey">${esc(doc.template.header ?? '')}</div></div>
 <h1>Quotation ${esc(doc.number)}</h1>
 <div class="meta"><div><span class="grey">Issued</span> ${esc(dateTime.format(new Date(doc.issuedAt)))}<br><span class="grey">Valid until</span> ${esc(
-    date.format(new Date(doc.expiresAt)),
+    date.format(new Date(doc.expiresAt ?? doc.issuedAt)),
   )}<br><span class="grey">Location</span> ${esc(doc.location.name)} (${esc(doc.location.code)})</div>
 <div><span class="grey">Customer</span><br><b>${esc(doc.customer.name)}</b>${doc.customer.email ? `<br>${esc(doc.customer.email)}` : ''}${
     doc.customer.phone ? `<br>${esc(doc.customer.phone)}` : ''

@@ -6,8 +6,15 @@ export type Timestamp = string;
 export interface CompaniesTable {
   id: string;
   name: string;
-  address: string | null;
+  address_street: string | null;
+  address_postal_code: string | null;
+  address_city: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string | null;
   tax_id: string | null;
+  bank_iban: string | null;
+  bank_bic: string | null;
+  bank_holder: string | null;
   currency: string;
   locale: string;
   timezone: string;

@@ -4,6 +4,7 @@ import { createContainer, type Container } from '../container.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../lib/errors.ts';
+import type { SettingsPatch } from '../modules/companies/index.ts';
 import { createDemoCompany } from '../modules/demo/index.ts';
 import { serve, work } from './server.ts';
 
@@ -16,6 +17,11 @@ Usage: portico <command> [options]        (DATABASE_URL chooses the database for
   migrate                                 apply pending database migrations
   demo [--json]                           create a new demo company and print its keys
   company create --name N [--currency EUR] [--locale hr-HR] [--timezone Europe/Zagreb] [--prices-include-tax]
+                 [profile options as in company update]
+  company list                            every company: id, name, country, locale (to find an id)
+  company update --company ID [--name N] [--street S --postal-code P --city C] [--country HR]
+                 [--tax-id T] [--locale hr-HR] [--iban I --holder H [--bic B]] [--no-bank-account]
+                 [--payment-instructions T]   (the print template may use {number}, {total}, {dueDate}, {customerName})
   location create --company ID --name N --code ZG1 [--address A]
   user create --company ID --email E --name N --role admin|support|staff [--password P]
   admin-token create --company ID --user ID [--name N]
@@ -30,12 +36,18 @@ Run \`portico <command> --help\` for the same text. Environment variables: see R
 class UsageError extends Error {}
 
 type Options = ParseArgsConfig['options'];
+const PROFILE = {
+  street: { type: 'string' }, 'postal-code': { type: 'string' }, city: { type: 'string' }, country: { type: 'string' }, 'tax-id': { type: 'string' },
+  locale: { type: 'string' }, iban: { type: 'string' }, bic: { type: 'string' }, holder: { type: 'string' },
+} as const;
 const ARGS: Record<string, { options: Options; positionals?: boolean }> = {
   'serve': { options: { 'demo-if-empty': { type: 'boolean' } } },
   'worker': { options: {} },
   'migrate': { options: {} },
   'demo': { options: { json: { type: 'boolean' } } },
-  'company create': { options: { name: { type: 'string' }, currency: { type: 'string' }, locale: { type: 'string' }, timezone: { type: 'string' }, 'prices-include-tax': { type: 'boolean' }, address: { type: 'string' }, 'tax-id': { type: 'string' } } },
+  'company create': { options: { name: { type: 'string' }, currency: { type: 'string' }, timezone: { type: 'string' }, 'prices-include-tax': { type: 'boolean' }, ...PROFILE } },
+  'company list': { options: {} },
+  'company update': { options: { company: { type: 'string' }, name: { type: 'string' }, ...PROFILE, 'no-bank-account': { type: 'boolean' }, 'payment-instructions': { type: 'string' } } },
   'location create': { options: { company: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' }, address: { type: 'string' } } },
   'user create': { options: { company: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } } },
   'admin-token create': { options: { company: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' } } },
@@ -44,6 +56,22 @@ const ARGS: Record<string, { options: Options; positionals?: boolean }> = {
   'api-key revoke': { options: { company: { type: 'string' }, id: { type: 'string' } } },
   'catalog import': { options: { company: { type: 'string' } }, positionals: true },
 };
+
+/** The profile options given; an address needs its street, a bank account its IBAN and holder. */
+function profileOptions(v: Record<string, unknown>): Omit<SettingsPatch, 'name' | 'quotationValidityDays' | 'printTemplate'> {
+  const text = (name: string) => (typeof v[name] === 'string' ? v[name] : undefined);
+  const patch: ReturnType<typeof profileOptions> = {};
+  if (text('street') !== undefined || text('postal-code') !== undefined || text('city') !== undefined) {
+    patch.address = { street: need(v, 'street'), postalCode: text('postal-code') ?? null, city: text('city') ?? null };
+  }
+  if (text('country') !== undefined) patch.country = text('country');
+  if (text('tax-id') !== undefined) patch.taxId = text('tax-id');
+  if (text('locale') !== undefined) patch.locale = text('locale');
+  if (text('iban') !== undefined || text('holder') !== undefined || text('bic') !== undefined) {
+    patch.bankAccount = { iban: need(v, 'iban'), holder: need(v, 'holder'), bic: text('bic') ?? null };
+  }
+  return patch;
+}
 
 function need(values: Record<string, unknown>, name: string): string {
   const value = values[name];
@@ -110,11 +138,34 @@ export async function main(argv: string[]): Promise<number> {
       });
     case 'company create':
       return withContainer(async (c) => {
+        const profile = profileOptions(v);
         print(await c.companies.createCompany({
-          name: need(v, 'name'), currency: v.currency as string | undefined, locale: v.locale as string | undefined,
+          name: need(v, 'name'), currency: v.currency as string | undefined, locale: profile.locale,
           timezone: v.timezone as string | undefined, pricesIncludeTax: v['prices-include-tax'] === true,
-          address: (v.address as string | undefined) ?? null, taxId: (v['tax-id'] as string | undefined) ?? null,
+          address: profile.address ? { street: profile.address.street, postalCode: profile.address.postalCode ?? null, city: profile.address.city ?? null } : null,
+          country: profile.country, taxId: profile.taxId,
+          bankAccount: profile.bankAccount ? { bic: null, ...profile.bankAccount } : null,
         }));
+        return 0;
+      });
+    case 'company list':
+      return withContainer(async (c) => {
+        print((await c.companies.listCompanies()).map((company) => ({
+          id: company.id, name: company.name, country: company.country, locale: company.locale, currency: company.currency, createdAt: company.createdAt,
+        })));
+        return 0;
+      });
+    case 'company update':
+      return withContainer(async (c) => {
+        const patch: SettingsPatch = { ...profileOptions(v) };
+        if (typeof v.name === 'string') patch.name = v.name;
+        if (v['no-bank-account'] === true) {
+          if (patch.bankAccount) throw new UsageError('--no-bank-account and --iban exclude each other');
+          patch.bankAccount = null;
+        }
+        if (typeof v['payment-instructions'] === 'string') patch.printTemplate = { paymentInstructions: v['payment-instructions'] };
+        if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: give at least one option');
+        print(await c.companies.updateSettings(need(v, 'company'), patch));
         return 0;
       });
     case 'location create':

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestApp, bearer, type TestApp } from '../support/test-app.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const COMMANDS = ['serve', 'worker', 'migrate', 'demo', 'company create', 'location create', 'user create', 'admin-token create',
+const COMMANDS = ['serve', 'worker', 'migrate', 'demo', 'company create', 'company list', 'company update', 'location create', 'user create', 'admin-token create',
   'api-key create', 'api-key list', 'api-key revoke', 'catalog import'];
 
 interface Run { code: number; stdout: string; stderr: string }
@@ -138,5 +138,35 @@ describe('the portico CLI', () => {
     assert.equal((await categories()).statusCode, 401, 'the revoked key is refused');
     const after = await c.apiKeys.listApiKeys(company.id);
     assert.ok(after[0]!.revokedAt, 'it is stored as revoked');
+  });
+
+  test('company update sets the profile (checked like the settings API); company list finds the id without SQL', async () => {
+    const company = await okJson(['company', 'create', '--name', 'Profil d.o.o.', '--locale', 'hr', '--country', 'hr']);
+    assert.equal(company.locale, 'hr');
+    assert.equal(company.country, 'HR');
+    const updated = await okJson([
+      'company', 'update', '--company', company.id, '--street', 'Savska cesta 41', '--postal-code', '10000', '--city', 'Zagreb',
+      '--tax-id', '12345678903', '--locale', 'hr-hr', '--iban', 'HR12 1001 0051 8630 0016 0', '--holder', 'Profil d.o.o.', '--bic', 'zabahr2x',
+      '--payment-instructions', 'Poziv na broj: {number}',
+    ]);
+    assert.deepEqual(updated.address, { street: 'Savska cesta 41', postalCode: '10000', city: 'Zagreb' });
+    assert.equal(updated.taxId, '12345678903');
+    assert.equal(updated.locale, 'hr-HR');
+    assert.deepEqual(updated.bankAccount, { iban: 'HR1210010051863000160', bic: 'ZABAHR2X', holder: 'Profil d.o.o.' });
+    assert.equal(updated.template.paymentInstructions, 'Poziv na broj: {number}');
+
+    // Every bad field at once, named, and nothing changed.
+    const bad = await run(['company', 'update', '--company', company.id, '--iban', 'HR1210010051863000161', '--holder', 'X', '--locale', 'fr-FR', '--payment-instructions', '{iban}']);
+    assert.equal(bad.code, 1);
+    for (const field of ['bankAccount.iban', 'locale', 'printTemplate.paymentInstructions']) assert.match(bad.stderr, new RegExp(field.replace('.', '\\.')));
+    const cleared = await okJson(['company', 'update', '--company', company.id, '--no-bank-account']);
+    assert.equal(cleared.bankAccount, null);
+    assert.equal(cleared.locale, 'hr-HR', 'the refused update changed nothing');
+    const usage = await run(['company', 'update', '--company', company.id]);
+    assert.equal(usage.code, 2);
+
+    const list = await okJson(['company', 'list']);
+    const listed = list.find((entry: any) => entry.id === company.id);
+    assert.deepEqual(listed && { name: listed.name, country: listed.country, locale: listed.locale }, { name: 'Profil d.o.o.', country: 'HR', locale: 'hr-HR' });
   });
 });

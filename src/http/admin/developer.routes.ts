@@ -14,14 +14,31 @@ const Scope = Type.Object({
   ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000, uniqueItems: true, default: [] }),
 }, { additionalProperties: false });
 
+const Address = Type.Object({
+  street: Text(200), postalCode: Type.Optional(Nullable(Type.String({ maxLength: 20 }))), city: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+}, { additionalProperties: false });
+
+const BankAccount = Type.Object({
+  iban: Type.String({ maxLength: 64, description: 'IBAN; spaces allowed. Checked: country length and the mod-97 check digits.' }),
+  bic: Type.Optional(Nullable(Type.String({ maxLength: 11, description: '8 or 11 characters.' }))),
+  holder: Type.String({ maxLength: 140, description: 'The account holder, named as the recipient in payment codes.' }),
+}, { additionalProperties: false });
+
+const PLACEHOLDERS = 'May use the placeholders {number}, {total}, {dueDate} and {customerName}, filled per document; any other {placeholder} is a 400.';
+
 const Settings = Type.Object({
   name: Type.String(), currency: Type.String(), locale: Type.String(), timezone: Type.String(), pricesIncludeTax: Type.Boolean(),
+  address: Nullable(Type.Object({ street: Type.String(), postalCode: Nullable(Type.String()), city: Nullable(Type.String()) })),
+  country: Nullable(Type.String()),
+  taxId: Nullable(Type.String()),
+  bankAccount: Nullable(Type.Object({ iban: Type.String(), bic: Nullable(Type.String()), holder: Type.String() })),
   quotationValidityDays: Type.Integer(),
   printTemplate: Type.Object({ header: Nullable(Type.String()), footer: Nullable(Type.String()), paymentInstructions: Nullable(Type.String()) }),
 }, { additionalProperties: false });
 
 const presentSettings = (c: Company) => ({
   name: c.name, currency: c.currency, locale: c.locale, timezone: c.timezone, pricesIncludeTax: c.pricesIncludeTax,
+  address: c.address, country: c.country, taxId: c.taxId, bankAccount: c.bankAccount,
   quotationValidityDays: c.quotationValidityDays, printTemplate: c.template,
 });
 
@@ -62,20 +79,25 @@ export const developerRoutes = (c: Container): FastifyPluginAsyncTypebox => asyn
 
   app.patch('/settings', {
     schema: {
-      tags: ['Admin'], operationId: 'adminUpdateSettings', summary: 'Change the print template or quotation validity', security,
+      tags: ['Admin'], operationId: 'adminUpdateSettings', security,
+      summary: 'Change the company profile (address, country, tax id, bank account, locale), the print template or quotation validity',
+      description: 'Only the fields sent change; `null` clears an optional one. Every bad field is named in `details` and nothing changes then. '
+        + 'With a bank account, quotation PDFs carry payment codes for their exact total: the EPC QR code in EUR, and the HUB-3 PDF417 barcode too when the country is HR.',
       body: Type.Object({
+        name: Type.Optional(Text(200)),
+        address: Type.Optional(Nullable(Address)),
+        country: Type.Optional(Nullable(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, such as HR.' }))),
+        taxId: Type.Optional(Nullable(Type.String({ maxLength: 32, description: 'Checked where the number has a check digit (Croatian OIB, German VAT id).' }))),
+        locale: Type.Optional(Type.String({ maxLength: 35, description: 'BCP 47 tag whose language has a message catalog (hr, de, en), such as hr-HR: labels, numbers and dates of the print.' })),
+        bankAccount: Type.Optional(Nullable(BankAccount)),
         quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
         printTemplate: Type.Optional(Type.Object({
-          header: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-          footer: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-          paymentInstructions: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+          header: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
+          footer: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
+          paymentInstructions: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
         }, { additionalProperties: false })),
       }, { additionalProperties: false }),
       response: { 200: Data(Settings), ...errorResponses(400, 403) },
     },
-  }, async (request) => ({
-    data: presentSettings(await c.companies.updateSettings(request.admin.companyId, {
-      quotationValidityDays: request.body.quotationValidityDays, template: request.body.printTemplate,
-    })),
-  }));
+  }, async (request) => ({ data: presentSettings(await c.companies.updateSettings(request.admin.companyId, request.body)) }));
 };

@@ -16,6 +16,9 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
     async findCompany(companyId: string): Promise<CompanyRow | undefined> {
       return db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst();
     },
+    async listCompanies(): Promise<CompanyRow[]> {
+      return db.selectFrom('companies').selectAll().orderBy('created_at').orderBy('id').execute();
+    },
     async countCompanies(): Promise<number> {
       const row = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);

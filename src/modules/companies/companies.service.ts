@@ -1,6 +1,10 @@
-import { AppError } from '../../lib/errors.ts';
+import { addFieldError, AppError, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { validateBic, validateIban } from '../../lib/iban.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
+import { validateTaxId } from '../customers/index.ts';
+import { checkLocaleTag } from '../i18n/index.ts';
+import { unknownPlaceholders } from './print-template.ts';
 import type { CompaniesRepository, CompanyRow, LocationRow, UserRow } from './companies.repository.ts';
 import { hashPassword } from './password.ts';
 
@@ -14,11 +18,29 @@ export interface CatalogScope {
   ids: string[];
 }
 
+/** Where the company is, as a print and a HUB-3 slip show it. */
+export interface CompanyAddress {
+  street: string;
+  postalCode: string | null;
+  city: string | null;
+}
+
+/** The account customers pay into: printed, and the payment codes' recipient. */
+export interface BankAccount {
+  /** Compact, upper case: "HR1210010051863000160". */
+  iban: string;
+  bic: string | null;
+  holder: string;
+}
+
 export interface Company {
   id: string;
   name: string;
-  address: string | null;
+  address: CompanyAddress | null;
+  /** ISO 3166-1 alpha-2, "HR". */
+  country: string | null;
   taxId: string | null;
+  bankAccount: BankAccount | null;
   currency: string;
   locale: string;
   timezone: string;
@@ -47,8 +69,10 @@ export interface User {
 
 export interface NewCompany {
   name: string;
-  address?: string | null;
+  address?: CompanyAddress | null;
+  country?: string | null;
   taxId?: string | null;
+  bankAccount?: BankAccount | null;
   currency?: string;
   locale?: string;
   timezone?: string;
@@ -65,8 +89,14 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       const row: CompanyRow = {
         id: newId('company'),
         name: input.name,
-        address: input.address ?? null,
-        tax_id: input.taxId ?? null,
+        address_street: null,
+        address_postal_code: null,
+        address_city: null,
+        country: null,
+        tax_id: null,
+        bank_iban: null,
+        bank_bic: null,
+        bank_holder: null,
         currency: (input.currency ?? 'EUR').toUpperCase(),
         locale: input.locale ?? 'en-US',
         timezone: input.timezone ?? 'UTC',
@@ -79,7 +109,12 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         catalog_scope_ids: '[]',
         created_at: clock.now().toISOString(),
       };
-      validateCompany(row);
+      const details = validateCompany(row);
+      Object.assign(row, profileChanges({
+        address: input.address, country: input.country, taxId: input.taxId, bankAccount: input.bankAccount, locale: input.locale,
+        printTemplate: input.template,
+      }, null, details));
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
       await repository.insertCompany(row);
       return toCompany(row);
     },
@@ -98,13 +133,29 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       await repository.updateCompany(companyId, { catalog_scope_kind: scope.kind, catalog_scope_ids: JSON.stringify([...new Set(scope.ids)]) });
     },
 
-    /** Print template and quotation defaults, as set in developer settings. */
-    async updateSettings(companyId: string, patch: { quotationValidityDays?: number; template?: Partial<Company['template']> }): Promise<Company> {
-      const changes: Parameters<CompaniesRepository['updateCompany']>[1] = {};
-      if (patch.quotationValidityDays !== undefined) changes.quotation_validity_days = patch.quotationValidityDays;
-      if (patch.template?.header !== undefined) changes.template_header = patch.template.header;
-      if (patch.template?.footer !== undefined) changes.template_footer = patch.template.footer;
-      if (patch.template?.paymentInstructions !== undefined) changes.template_payment_instructions = patch.template.paymentInstructions;
+    /** Every company, oldest first: how an operator finds an id without SQL. */
+    async listCompanies(): Promise<Company[]> {
+      return (await repository.listCompanies()).map(toCompany);
+    },
+
+    /**
+     * The company profile and print settings (admin settings, `portico company update`): every
+     * bad field is named at once and nothing is changed then.
+     */
+    async updateSettings(companyId: string, patch: SettingsPatch): Promise<Company> {
+      const current = await repository.findCompany(companyId);
+      if (!current) throw AppError.notFound('Company');
+      const details: FieldErrors = {};
+      const changes = profileChanges(patch, current, details);
+      if (patch.name !== undefined) {
+        if (patch.name.trim() === '') addFieldError(details, 'name', 'Must not be empty.');
+        else changes.name = patch.name.trim();
+      }
+      if (patch.quotationValidityDays !== undefined) {
+        if (!Number.isInteger(patch.quotationValidityDays) || patch.quotationValidityDays < 1) addFieldError(details, 'quotationValidityDays', 'Must be a positive whole number of days.');
+        else changes.quotation_validity_days = patch.quotationValidityDays;
+      }
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (Object.keys(changes).length > 0) await repository.updateCompany(companyId, changes);
       return this.getCompany(companyId);
     },
@@ -157,29 +208,109 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
 }
 export type CompaniesService = ReturnType<typeof createCompaniesService>;
 
-function validateCompany(row: CompanyRow): void {
-  const details: Record<string, string[]> = {};
-  if (!/^[A-Z]{3}$/.test(row.currency)) details.currency = ['Use an ISO 4217 code such as EUR.'];
-  try {
-    new Intl.NumberFormat(row.locale);
-  } catch {
-    details.locale = ['Not a BCP 47 locale.'];
+export interface SettingsPatch {
+  name?: string;
+  address?: { street: string; postalCode?: string | null; city?: string | null } | null;
+  country?: string | null;
+  taxId?: string | null;
+  locale?: string;
+  bankAccount?: { iban: string; bic?: string | null; holder: string } | null;
+  quotationValidityDays?: number;
+  printTemplate?: Partial<Company['template']>;
+}
+
+type CompanyChanges = Partial<Omit<CompanyRow, 'id' | 'created_at'>>;
+
+const TEMPLATE_COLUMNS = { header: 'template_header', footer: 'template_footer', paymentInstructions: 'template_payment_instructions' } as const;
+
+/** The columns a profile patch changes, checking each field; problems go to `details` by the field's name. */
+function profileChanges(patch: Omit<SettingsPatch, 'name' | 'quotationValidityDays'>, current: CompanyRow | null, details: FieldErrors): CompanyChanges {
+  const changes: CompanyChanges = {};
+  const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
+  if (patch.locale !== undefined) {
+    const checked = checkLocaleTag(patch.locale);
+    if (checked.ok) changes.locale = checked.tag;
+    else addFieldError(details, 'locale', checked.message);
   }
+  if (patch.country !== undefined) {
+    const country = text(patch.country)?.toUpperCase() ?? null;
+    if (country !== null && !isRegion(country)) addFieldError(details, 'country', 'Must be an ISO 3166 country code of two letters, such as HR or DE.');
+    else changes.country = country;
+  }
+  if (patch.address !== undefined) {
+    const street = text(patch.address?.street);
+    if (patch.address !== null && street === null) addFieldError(details, 'address.street', 'Must not be empty; send address null to remove the address.');
+    changes.address_street = street;
+    changes.address_postal_code = patch.address === null ? null : text(patch.address.postalCode);
+    changes.address_city = patch.address === null ? null : text(patch.address.city);
+  }
+  if (patch.taxId !== undefined) {
+    const taxId = text(patch.taxId);
+    if (taxId === null) changes.tax_id = null;
+    else {
+      const checked = validateTaxId(taxId, changes.country !== undefined ? changes.country : current?.country);
+      if (checked.ok) changes.tax_id = checked.value;
+      else addFieldError(details, 'taxId', checked.message);
+    }
+  }
+  if (patch.bankAccount !== undefined) {
+    const account = patch.bankAccount;
+    if (account === null) Object.assign(changes, { bank_iban: null, bank_bic: null, bank_holder: null });
+    else {
+      const iban = validateIban(account.iban);
+      if (!iban.ok) addFieldError(details, 'bankAccount.iban', iban.message);
+      let bic: string | null = null;
+      if (text(account.bic) !== null) {
+        const checked = validateBic(account.bic!);
+        if (checked.ok) bic = checked.bic;
+        else addFieldError(details, 'bankAccount.bic', checked.message);
+      }
+      const holder = text(account.holder);
+      if (holder === null) addFieldError(details, 'bankAccount.holder', 'Must not be empty: payment codes name the recipient.');
+      if (iban.ok && holder !== null) Object.assign(changes, { bank_iban: iban.iban, bank_bic: bic, bank_holder: holder });
+    }
+  }
+  for (const [field, column] of Object.entries(TEMPLATE_COLUMNS) as Array<[keyof typeof TEMPLATE_COLUMNS, (typeof TEMPLATE_COLUMNS)[keyof typeof TEMPLATE_COLUMNS]]>) {
+    const value = patch.printTemplate?.[field];
+    if (value === undefined) continue;
+    const unknown = value === null ? [] : unknownPlaceholders(value);
+    if (unknown.length > 0) {
+      addFieldError(details, `printTemplate.${field}`, `Unknown placeholder ${unknown.join(', ')}; use {number}, {total}, {dueDate} or {customerName}.`);
+    } else changes[column] = value;
+  }
+  return changes;
+}
+
+/** A two-letter region Intl knows (ISO 3166-1 alpha-2). */
+function isRegion(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code)) return false;
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' }).of(code) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function validateCompany(row: CompanyRow): FieldErrors {
+  const details: FieldErrors = {};
+  if (!/^[A-Z]{3}$/.test(row.currency)) details.currency = ['Use an ISO 4217 code such as EUR.'];
   try {
     new Intl.DateTimeFormat('en', { timeZone: row.timezone });
   } catch {
     details.timezone = ['Not an IANA time zone.'];
   }
   if (!Number.isInteger(row.quotation_validity_days) || row.quotation_validity_days < 1) details.quotationValidityDays = ['Must be a positive whole number of days.'];
-  if (Object.keys(details).length > 0) throw AppError.invalid(details);
+  return details;
 }
 
 export function toCompany(row: CompanyRow): Company {
   return {
     id: row.id,
     name: row.name,
-    address: row.address,
+    address: row.address_street === null ? null : { street: row.address_street, postalCode: row.address_postal_code, city: row.address_city },
+    country: row.country,
     taxId: row.tax_id,
+    bankAccount: row.bank_iban === null ? null : { iban: row.bank_iban, bic: row.bank_bic, holder: row.bank_holder ?? row.name },
     currency: row.currency,
     locale: row.locale,
     timezone: row.timezone,

@@ -1,5 +1,6 @@
 export { createCompaniesRepository, type CompaniesRepository, type LocationRow, type Recipient } from './companies.repository.ts';
 export {
   createCompaniesService, toCompany, USER_ROLES, CATALOG_SCOPE_KINDS,
-  type CompaniesService, type Company, type Location, type User, type UserRole, type CatalogScope, type CatalogScopeKind, type NewCompany,
+  type BankAccount, type CompaniesService, type Company, type CompanyAddress, type SettingsPatch, type Location, type User, type UserRole, type CatalogScope, type CatalogScopeKind, type NewCompany,
 } from './companies.service.ts';
+export { fillPrintTemplate, PRINT_TEMPLATE_PLACEHOLDERS, unknownPlaceholders, type PrintTemplatePlaceholder } from './print-template.ts';

@@ -32,8 +32,11 @@ export interface DemoCompany {
 export async function createDemoCompany(c: DemoDeps): Promise<DemoCompany> {
   const company = await c.companies.createCompany({
     name: 'Boje i željezarija Šišić d.o.o.',
-    address: 'Ilica 242, 10000 Zagreb, Hrvatska',
+    address: { street: 'Ilica 242', postalCode: '10000', city: 'Zagreb' },
+    country: 'HR',
     taxId: 'HR12345678903',
+    // The example account of the Croatian banks' HUB-3 specification: valid, and nobody's.
+    bankAccount: { iban: 'HR1210010051863000160', bic: 'ZABAHR2X', holder: 'Boje i željezarija Šišić d.o.o.' },
     currency: 'EUR',
     locale: 'hr-HR',
     timezone: 'Europe/Zagreb',
@@ -42,7 +45,7 @@ export async function createDemoCompany(c: DemoDeps): Promise<DemoCompany> {
     template: {
       header: 'Boje, lakovi, alati i okovi — od 1998.',
       footer: 'Hvala na povjerenju! Šišić d.o.o. · www.sisic-boje.example',
-      paymentInstructions: 'Plaćanje na IBAN HR12 2340 0091 1100 1234 5, poziv na broj: broj ponude. Rok plaćanja 8 dana.',
+      paymentInstructions: 'Plaćanje na IBAN HR12 1001 0051 8630 0016 0, poziv na broj: {number}. Iznos {total}, rok plaćanja: {dueDate}',
     },
   });
   const companyId = company.id;

@@ -1,2 +1,5 @@
 export { createQuotationsService, type QuotationsService, type QuotationView, type NewQuotation } from './quotations.service.ts';
 export { buildSampleDatasheet, createPrintPool, type PrintSlot } from './pdf/index.ts';
+export { addressText, toQuotationDocument } from './quotation-document-from-rows.ts';
+export { paymentDetails } from './payment-details.ts';
+export type { PaymentDetails, QuotationDocument } from './pdf/index.ts';

@@ -6,3 +6,8 @@ export {
   type LineRequest, type LineView, type PricedLine, type TotalsView,
 } from './sales-lines.ts';
 export { createSequencesRepository, type SequencesRepository } from './sequences.repository.ts';
+export { apportionLines, taxSummary, type PrintedTotals, type RateRow } from './tax-summary.ts';
+export {
+  buildEpcQrPayload, buildHub3Payload, choosePaymentCodes, documentReference, paymentCodeModules,
+  type CodeModules, type PaymentCodeKind,
+} from './payment-codes/index.ts';

@@ -5,6 +5,7 @@ import type { CatalogService, ResolvedLine } from '../catalog/index.ts';
 import type { Company } from '../companies/index.ts';
 import type { DocumentLineRow } from './documents.repository.ts';
 import { priceLine, summarize, type DocumentTotals } from './pricing.ts';
+import { apportionLines } from './tax-summary.ts';
 
 /** One requested line of a quotation or an order, after the HTTP layer has normalised aliases. */
 export interface LineRequest {
@@ -40,7 +41,9 @@ export function parseQuantities(lines: readonly LineRequest[], details: FieldErr
 }
 
 /**
- * Validates, resolves against the catalog and scope, and prices every line. `details` may carry
+ * Validates, resolves against the catalog and scope, and prices every line: each line rounded
+ * once, then the tax computed once per rate on the summed lines and shared out over them
+ * (tax-summary.ts), so the stored lines add up to the printed summary. `details` may carry
  * the caller's own findings (a past expiry, say): the client hears about every bad field at once.
  */
 export async function priceLines(catalog: CatalogService, companyId: string, lines: readonly LineRequest[], details: FieldErrors = {}): Promise<{ company: Company; lines: PricedLine[]; totals: DocumentTotals }> {
@@ -59,11 +62,19 @@ export async function priceLines(catalog: CatalogService, companyId: string, lin
     if (!Number.isSafeInteger(amounts.total)) addFieldError(details, `lines[${i}].quantity`, 'The line amount is too large.');
     return { ...line, quantityMilli, ...amounts, note: lines[i]!.note ?? null };
   });
-  const totals = summarize(priced.map((l) => ({ ...l })));
-  // Amounts are integers of cents; past 2^53 they would silently lose cents.
-  if (!Number.isSafeInteger(totals.withTax)) addFieldError(details, 'lines', 'The total is too large.');
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
-  return { company: resolved.company, lines: priced, totals };
+  let apportioned: ReturnType<typeof apportionLines>;
+  try {
+    apportioned = apportionLines(priced, resolved.company.pricesIncludeTax);
+  } catch (error) {
+    // Amounts are integers of cents; past 2^53 they would silently lose cents.
+    if (error instanceof RangeError) throw AppError.invalid({ ...details, lines: ['The total is too large.'] });
+    throw error;
+  }
+  const shared = priced.map((line, i) => ({ ...line, ...apportioned[i]! }));
+  const totals = summarize(shared);
+  if (!Number.isSafeInteger(totals.withTax)) throw AppError.invalid({ lines: ['The total is too large.'] });
+  return { company: resolved.company, lines: shared, totals };
 }
 
 export function lineRows(lines: readonly PricedLine[], companyId: string, documentId: string, newId: IdGenerator, kind: 'quotationLine' | 'orderLine'): DocumentLineRow[] {
@@ -105,7 +116,11 @@ export function toLineView(row: DocumentLineRow): LineView {
   };
 }
 
-/** Totals read back from stored lines: the same sums the creating request computed. */
+/**
+ * Totals read back from stored lines: the same sums the creating request computed. A document
+ * keeps the totals it was priced with: those priced before the per-rate rule sum their per-line
+ * taxes, as they were printed then.
+ */
 export function totalsView(rows: readonly DocumentLineRow[]): TotalsView {
   const totals = summarize(rows.map((r) => ({ net: r.net_minor, tax: r.tax_minor, total: r.total_minor, taxRateBp: r.tax_rate_bp })));
   return {

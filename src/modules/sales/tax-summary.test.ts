@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { formatMoney, mulDivRound, parseScaled } from '../../lib/money.ts';
 import { priceLine, summarize } from './pricing.ts';
-import { taxSummary, type PrintedTotals } from './tax-summary.ts';
+import { apportionLines, taxSummary, type PrintedTotals } from './tax-summary.ts';
 
 const RATES_BP = [2500, 1300, 500, 0, 950, 1900, 700, 2000];
 
@@ -115,4 +115,28 @@ test('zero rate, empty document and a line of zero rate next to taxed ones', () 
     { rateBp: 0, base: 1000, tax: 0, gross: 1000 },
   ]);
   assert.equal(totals.withTax, 2249);
+});
+
+test('apportioned lines add up to the per-rate summary, each within a cent of its exact tax', () => {
+  fc.assert(fc.property(quotationArb, fc.boolean(), (lines, gross) => {
+    const priced = price(lines, gross);
+    const shared = apportionLines(priced, gross);
+    const summary = taxSummary(priced, gross);
+    const fromLines = summarize(shared.map((l, i) => ({ ...l, taxRateBp: priced[i]!.taxRateBp })));
+    assert.deepEqual(fromLines.taxes, summary.taxes.map(({ rateBp, base, tax }) => ({ rateBp, base, tax })));
+    assert.equal(fromLines.withTax, summary.withTax);
+    shared.forEach((line, i) => {
+      const p = priced[i]!;
+      const rate = BigInt(p.taxRateBp);
+      // The printed amount of the line is kept; its tax is its exact share rounded down or up.
+      if (gross) assert.equal(line.total, p.total);
+      else assert.equal(line.net, p.net);
+      assert.equal(line.net + line.tax, line.total);
+      const numerator = BigInt(gross ? p.total : p.net) * rate;
+      const divisor = gross ? 10_000n + rate : 10_000n;
+      const exactFloor = numerator / divisor;
+      const t = BigInt(line.tax);
+      assert.ok(t === exactFloor || (t === exactFloor + 1n && numerator % divisor !== 0n), `line ${i}: tax ${t} for ${numerator}/${divisor}`);
+    });
+  }), { numRuns: 300 });
 });

@@ -22,8 +22,12 @@ import { mulDivRound } from '../../lib/money.ts';
  *   the same gaps recur every few cents at any size. Keeping the gross the customer agreed to
  *   wins over the second equation.
  *
- * Line taxes stored per line (pricing.ts) stay as they are for the record; the document's tax is
- * the sum of these per-rate rows, and the JSON totals must come from here so print and JSON agree.
+ * Lines keep a tax of their own (JSON `lines[].tax`, and a line's net or gross), so that the
+ * lines still add up to the document: each rate's tax is shared out over its lines
+ * (`apportionLines`, largest remainder), each line getting its exact share rounded down or up.
+ * Summing the stored lines then gives exactly the rows above, which is how a stored document is
+ * read back: its totals are the sums of its stored lines, whatever rule priced it. Documents
+ * priced before this rule (tax rounded per line) keep their stored lines and so their totals.
  */
 
 export interface SummaryLine {
@@ -83,4 +87,60 @@ function safe(value: bigint): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n)) throw new RangeError(`amount out of range: ${value}`);
   return n;
+}
+
+export interface ApportionedLine {
+  net: number;
+  tax: number;
+  total: number;
+}
+
+/**
+ * Each line's share of its rate's tax, so that per rate Σ line tax = the summary's tax, Σ line
+ * net = its base and Σ line total = its gross. The printed amount of a line (net, or gross when
+ * prices include tax) is kept; the tax is the exact share (amount × rate, or the tax contained
+ * in the gross) rounded down, and the cents left over go to the lines with the largest
+ * remainders (the earlier line on a tie): no line is more than a cent from its exact tax.
+ */
+export function apportionLines(lines: readonly SummaryLine[], pricesIncludeTax: boolean): ApportionedLine[] {
+  const out: ApportionedLine[] = new Array(lines.length);
+  const byRate = new Map<number, number[]>();
+  lines.forEach((line, i) => {
+    const group = byRate.get(line.taxRateBp);
+    if (group) group.push(i);
+    else byRate.set(line.taxRateBp, [i]);
+  });
+  for (const [rateBp, indices] of byRate) {
+    const rate = BigInt(rateBp);
+    const divisor = pricesIncludeTax ? BP + rate : BP;
+    const amounts = indices.map((i) => BigInt(pricesIncludeTax ? lines[i]!.total : lines[i]!.net));
+    const sum = amounts.reduce((a, b) => a + b, 0n);
+    const rowTax = mulDivRound(sum, rate, divisor);
+    const shares = amounts.map((amount, k) => {
+      const numerator = amount * rate;
+      const floor = floorDiv(numerator, divisor);
+      return { k, floor, remainder: numerator - floor * divisor };
+    });
+    let left = rowTax - shares.reduce((a, s) => a + s.floor, 0n);
+    const taxes = shares.map((s) => s.floor);
+    const ranked = [...shares].sort((a, b) => (a.remainder === b.remainder ? a.k - b.k : a.remainder > b.remainder ? -1 : 1));
+    for (const share of ranked) {
+      if (left <= 0n) break;
+      taxes[share.k]! += 1n;
+      left -= 1n;
+    }
+    indices.forEach((i, k) => {
+      const amount = amounts[k]!;
+      const tax = taxes[k]!;
+      out[i] = pricesIncludeTax
+        ? { net: safe(amount - tax), tax: safe(tax), total: safe(amount) }
+        : { net: safe(amount), tax: safe(tax), total: safe(amount + tax) };
+    });
+  }
+  return out;
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
 }

@@ -54,13 +54,16 @@ test('format json: 201, Location, headers and exact money (prices exclude tax); 
     { productId: p[3]!.id, unitId: p[3]!.units[0]!.id, productName: p[3]!.name, unitName: 'kom', quantity: '1.5', unitPrice: '149.99', taxRate: '25', net: '224.99', tax: '56.25', total: '281.24', note: 'Pakiranje s koferom' },
     { productId: p[6]!.id, unitId: p[6]!.units[0]!.id, productName: p[6]!.name, unitName: 'kom', quantity: '0.333', unitPrice: '18.00', taxRate: '5', net: '5.99', tax: '0.30', total: '6.29', note: 'legacy alias' },
     { productId: p[5]!.id, unitId: p[5]!.units[0]!.id, productName: p[5]!.name, unitName: 'kom', quantity: '0.333', unitPrice: '4.75', taxRate: '25', net: '1.58', tax: '0.40', total: '1.98', note: null },
-    { productId: p[2]!.id, unitId: p[2]!.units[1]!.id, productName: p[2]!.name, unitName: 'L', quantity: '1.5', unitPrice: '6.20', taxRate: '25', net: '9.30', tax: '2.33', total: '11.63', note: 'Colour: RAL 9010 - Reinweiß' },
+    { productId: p[2]!.id, unitId: p[2]!.units[1]!.id, productName: p[2]!.name, unitName: 'L', quantity: '1.5', unitPrice: '6.20', taxRate: '25', net: '9.30', tax: '2.32', total: '11.62', note: 'Colour: RAL 9010 - Reinweiß' },
   ]);
-  // 25 %: base 224.99 + 1.58 + 9.30 = 235.87, tax 56.25 + 0.40 + 2.33 = 58.98; 5 %: 5.99 / 0.30.
-  // net 241.86, tax 59.28, with tax 301.14 (= 281.24 + 6.29 + 1.98 + 11.63).
+  // 25 %: base 224.99 + 1.58 + 9.30 = 235.87, tax once on it: 58.9675 → 58.97 (rounding each line's
+  // tax would give 56.25 + 0.40 + 2.33 = 58.98). Shared over the lines: exact shares 56.2475, 0.395
+  // and 2.325 rounded down (58.95), the two cents left to the largest remainders (.75, then the
+  // earlier of the two .5), so the lines add up: 56.25 + 0.40 + 2.32. 5 %: 5.99 / 0.30.
+  // net 241.86, tax 59.27, with tax 301.13 (= 281.24 + 6.29 + 1.98 + 11.62).
   assert.deepEqual(data.totals, {
-    net: '241.86', tax: '59.28', withTax: '301.14',
-    taxes: [{ rate: '25', base: '235.87', tax: '58.98' }, { rate: '5', base: '5.99', tax: '0.30' }],
+    net: '241.86', tax: '59.27', withTax: '301.13',
+    taxes: [{ rate: '25', base: '235.87', tax: '58.97' }, { rate: '5', base: '5.99', tax: '0.30' }],
   });
   assert.ok(data.lines.every((l: object) => !('datasheetUrl' in l)), 'no datasheetUrl unless includeDatasheets');
 

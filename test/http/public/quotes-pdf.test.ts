@@ -56,10 +56,10 @@ test('default format is a PDF with the number, customer, notes, totals and payme
     number, 'Željko Šimić', 'Dostava u petak',
     'Colour: RAL 9010 - Reinweiß', 'Colour: RAL 7035 - Lichtgrau',
     'Šišmiš', 'Žuti čvor', 'Größe', 'Dübel',
-    'Unit price', '18,60', '69,80', '14,25',
+    'Cijena', '18,60', '69,80', '14,25',
     // net 102.65, tax 25.66, total 128.31 (hr-HR: decimal comma)
-    '102,65', '25,66', '128,31', 'Total (EUR)',
-    'IBAN HR12', 'Page 1 of 1',
+    '102,65', '25,66', '128,31', 'Ukupno (EUR)',
+    'IBAN HR12', 'Stranica 1 od 1',
   ]) assert.ok(text.includes(expected), `PDF text has ${JSON.stringify(expected)}:\n${text}`);
 });
 
@@ -75,8 +75,8 @@ test('a 200-line quote spans several pages and repeats the table header on each'
   assert.ok(pages > 1, `pages: ${pages}`);
   for (let page = 1; page <= pages; page++) {
     const text = await pdfText(pdf, page);
-    assert.ok(text.includes('Unit price') && text.includes('Tax %'), `table header on page ${page}`);
-    assert.ok(text.includes(`Page ${page} of ${pages}`), `footer on page ${page}`);
+    assert.ok(text.includes('Cijena') && text.includes('PDV %'), `table header on page ${page}`);
+    assert.ok(text.includes(`Stranica ${page} od ${pages}`), `footer on page ${page}`);
   }
   const all = await pdfText(pdf);
   assert.ok(all.includes('Colour: RAL 9190 - Ton 190'), 'the last note is printed');

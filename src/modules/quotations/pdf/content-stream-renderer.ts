@@ -10,7 +10,8 @@
  * they change (~16 KB for that page). Positions are computed exactly as pdfkit does, so the
  * pages look the same: render-quotation-pdf.test.ts compares text and pixels with plain pdfmake.
  *
- * Only what quotation documents produce is supported (text lines, rectangles and lines);
+ * Only what quotation documents produce is supported (text lines, rectangles, lines and the
+ * payment codes' images);
  * anything else throws, so a new feature in the document definition cannot silently go missing.
  */
 
@@ -74,11 +75,26 @@ interface Vector {
   linearGradient?: unknown;
 }
 
+interface Picture {
+  x: number;
+  y: number;
+  _width: number;
+  _height: number;
+  /** The key of the definition's `images`. */
+  image: string;
+  opacity?: number;
+  cover?: unknown;
+  fit?: unknown;
+  link?: unknown;
+}
+
 /** The parts of a (pdfmake) pdfkit document the renderer uses. */
 export interface RenderTarget {
   addPage(options: { size: [number, number] }): unknown;
   addContent(data: string): unknown;
-  page: { height: number; fonts: Record<string, unknown> };
+  page: { height: number; fonts: Record<string, unknown>; xobjects: Record<string, unknown> };
+  /** pdfmake's image registry: the embedded image of a key (embedded while measuring). */
+  provideImage(src: string): { label: string; obj: unknown };
   _normalizeColor(color: unknown): number[] | null;
 }
 
@@ -148,6 +164,7 @@ class PageWriter {
     for (const { type, item } of page.items) {
       if (type === 'line') this.line(item as Line);
       else if (type === 'vector') this.vector(item as Vector);
+      else if (type === 'image') this.picture(item as Picture);
       else if (type === 'beginVerticalAlignment' || type === 'endVerticalAlignment') {
         const alignment = (item as { verticalAlignment?: string }).verticalAlignment;
         if (alignment !== undefined && alignment !== 'top') unsupported(`vertical alignment ${alignment}`);
@@ -274,6 +291,15 @@ class PageWriter {
     }
     this.penX = hadOffset || word.advance === null ? Number.NaN : x;
     this.penBaseline = baseline;
+  }
+
+  /** pdfkit's image(): the unit square scaled to the image's box, flipped back upright. */
+  private picture(p: Picture): void {
+    if ((p.opacity ?? 1) !== 1 || p.cover || p.fit || p.link) unsupported('image opacity, cover, fit and links');
+    this.endText();
+    const image = this.target.provideImage(p.image);
+    this.target.page.xobjects[image.label] = image.obj;
+    this.out.push('q', `${num(p._width)} 0 0 ${num(-p._height)} ${num(p.x)} ${num(p.y + p._height)} cm`, `/${image.label} Do`, 'Q');
   }
 
   private vector(v: Vector): void {

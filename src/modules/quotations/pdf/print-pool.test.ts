@@ -9,6 +9,7 @@ import { buildSampleDatasheet } from './sample-datasheet.ts';
 
 function quotation(lineCount: number): QuotationDocument {
   return {
+    kind: 'quotation',
     number: 'Q-ZG1-2026-00042',
     issuedAt: '2026-03-01T09:15:00Z',
     expiresAt: '2026-03-31T21:59:59Z',
@@ -33,6 +34,7 @@ function quotation(lineCount: number): QuotationDocument {
       amount: '24.80',
     })),
     totals: { net: '24.80', tax: '6.20', withTax: '31.00', taxes: [{ rate: '25', base: '24.80', tax: '6.20' }] },
+    payment: null,
   };
 }
 

@@ -1,21 +1,24 @@
 /**
- * Everything the quotation PDF renderer needs, already resolved and formatted
- * as plain data (no database access happens while rendering).
+ * Everything the sales document printer needs (a quotation or a sale: one layout), already
+ * resolved as plain data: no database access happens while printing, and the print is the same
+ * whoever builds this model.
  *
- * Decimal values are strings (as they come from numeric columns) so no
- * precision is lost before printing. Rendering is deterministic: the same
- * QuotationDocument always produces the same PDF bytes.
+ * Decimal values are strings (as they come from numeric columns) so no precision is lost before
+ * printing. Texts of the print template arrive with their {placeholders} filled. Rendering is
+ * deterministic: the same document always produces the same PDF bytes.
  */
 export interface QuotationDocument {
-  /** Quotation number, e.g. "Q-ZG1-2026-00042". */
+  /** Chooses the title (from the message catalog) and the wording of dates. */
+  kind: 'quotation' | 'sale';
+  /** Document number, e.g. "Q-ZG1-2026-00042". */
   number: string;
   /** ISO 8601 UTC; also used as the PDF CreationDate/ModDate. */
   issuedAt: string;
-  /** ISO 8601 UTC. */
-  expiresAt: string;
+  /** ISO 8601 UTC: a quotation's validity; null when the document has none. */
+  expiresAt: string | null;
   /** ISO 4217, e.g. "EUR". */
   currency: string;
-  /** BCP 47, e.g. "hr-HR", "de-DE". */
+  /** BCP 47, e.g. "hr-HR", "de-DE": labels, numbers and dates. */
   locale: string;
   /** IANA, e.g. "Europe/Zagreb" (dates are printed in it). */
   timezone: string;
@@ -44,5 +47,22 @@ export interface QuotationDocument {
     /** Line amount (gross if pricesIncludeTax else net), decimal string. */
     amount: string;
   }>;
+  /**
+   * The tax summary as printed: per rate the base and the tax (with prices including tax, the
+   * tax contained in base + tax). Σ base + Σ tax = withTax.
+   */
   totals: { net: string; tax: string; withTax: string; taxes: Array<{ rate: string; base: string; tax: string }> };
+  /** How to pay, printed with the totals; null without a bank account. */
+  payment: PaymentDetails | null;
+}
+
+export interface PaymentDetails {
+  holder: string;
+  /** Compact IBAN, "HR1210010051863000160". */
+  iban: string;
+  bic: string | null;
+  /** What the payer writes as reference, e.g. the HUB-3 model and "poziv na broj". */
+  reference: { model: string | null; value: string };
+  /** Payloads of the codes a banking app scans; the printer draws them. */
+  codes: Array<{ kind: 'epc_qr' | 'hub3_pdf417'; payload: string }>;
 }

@@ -1,15 +1,18 @@
 /**
- * One quotation print, the unit of work of the print pool: the quotation's pages, then its
- * datasheets appended. Pure CPU work on plain data (no I/O), so it runs the same on a worker
- * thread (print-worker.ts) as in the caller's thread, and gives the same bytes.
+ * One print, the unit of work of the print pool: the document's pages, its payment codes drawn,
+ * then its datasheets appended and numbered as pages of the same file. Pure CPU work on plain
+ * data (no I/O), so it runs the same on a worker thread (print-worker.ts) as in the caller's
+ * thread, and gives the same bytes.
  */
-import { appendDatasheets } from './append-datasheets.ts';
+import { resolveLanguage, translate } from '../../i18n/index.ts';
+import { appendLoadedDatasheets, loadDatasheets } from './append-datasheets.ts';
+import { paymentCodeImage } from './payment-code-image.ts';
 import type { QuotationDocument } from './quotation-document.ts';
-import { renderQuotationPdf } from './render-quotation-pdf.ts';
+import { renderQuotationPdf, type CodeImages } from './render-quotation-pdf.ts';
 
 export interface PrintJob {
   document: QuotationDocument;
-  /** Appended in this order after the quotation's pages. */
+  /** Appended in this order after the document's pages. */
   datasheets: Array<{ name: string; bytes: Uint8Array }>;
 }
 
@@ -21,7 +24,13 @@ export interface PrintedQuotation {
 
 export async function printQuotation(job: PrintJob): Promise<PrintedQuotation> {
   const skipped: PrintedQuotation['skipped'] = [];
-  const pages = await renderQuotationPdf(job.document);
-  const pdf = await appendDatasheets(pages, job.datasheets, (name, error) => skipped.push({ name, reason: error.message }));
+  const onSkip = (name: string, error: Error) => skipped.push({ name, reason: error.message });
+  const sheets = await loadDatasheets(job.datasheets, onSkip);
+  const codeImages: CodeImages = {};
+  for (const code of job.document.payment?.codes ?? []) codeImages[code.kind] = paymentCodeImage(code.kind, code.payload);
+  const extraPages = sheets.reduce((sum, sheet) => sum + sheet.pages, 0);
+  const pages = await renderQuotationPdf(job.document, { extraPages, codeImages });
+  const language = resolveLanguage(job.document.locale);
+  const pdf = await appendLoadedDatasheets(pages, sheets, onSkip, (page, total) => translate(language, 'print.page', { page, pages: total }));
   return { pdf, skipped };
 }

@@ -4,7 +4,8 @@
  * across renders (shared-fonts.ts).
  *
  * This is what pdfmake's Printer#createPdfKitDocument does, minus what quotations never use
- * (URL and local file resolution, images, attachments, patterns) and with two parts replaced:
+ * (URL and local file resolution, attachments, patterns; images only from the definition's
+ * `images`, as PNG) and with two parts replaced:
  * fonts come from the per-process DejaVu cache instead of being parsed per document (the
  * document class overrides pdfmake's provideFont), and pages are drawn by our renderer. Output
  * is collected synchronously instead of through pdfkit's Readable stream (pdfkit writes the
@@ -17,7 +18,7 @@ import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { createDocumentFont, loadSharedFaces, QUOTATION_FONT_FAMILY, type DocumentFont, type EmbeddedFontLike, type FontType } from './shared-fonts.ts';
-import { renderPages, type RenderTarget } from './content-stream-renderer.ts';
+import { renderPages, type LaidOutPage, type RenderTarget } from './content-stream-renderer.ts';
 import { QuotationLayoutBuilder } from './quotation-layout.ts';
 import { isFontProgram } from './ttf-subset.ts';
 
@@ -179,14 +180,20 @@ function loadFonts(): void {
 
 const denyLocalFiles = (): boolean => false;
 
+/**
+ * Called once the definition is laid out (pdfmake has recorded positions and measured column
+ * widths on its nodes): a definition to lay out instead, or null to keep the layout.
+ */
+export type Relayout = (pages: LaidOutPage[]) => TDocumentDefinitions | null;
+
 /** Lays out and writes a document definition; synchronous CPU work. */
-export function printPdf(definition: TDocumentDefinitions): Buffer {
+export function printPdf(definition: TDocumentDefinitions, relayout?: Relayout): Buffer {
   loadFonts();
-  if (definition.images || definition.attachments || definition.files || definition.patterns) {
-    throw new Error('images, attachments and patterns are not supported in quotation PDFs');
+  if (definition.attachments || definition.files || definition.patterns) {
+    throw new Error('attachments and patterns are not supported in quotation PDFs');
   }
   const pageSize = normalizePageSize(definition.pageSize, definition.pageOrientation);
-  const doc = new QuotationPdfDocument({}, {}, {}, {}, {
+  const doc = new QuotationPdfDocument({}, definition.images ?? {}, {}, {}, {
     size: [pageSize.width, pageSize.height],
     pdfVersion: definition.version ?? '1.3',
     tagged: false,
@@ -199,10 +206,21 @@ export function printPdf(definition: TDocumentDefinitions): Buffer {
     info: metadata(definition.info),
     font: null,
   }, null, denyLocalFiles);
+  let pages = layout(doc, pageSize, definition);
+  const second = relayout?.(pages);
+  // The same document measures both layouts: fonts and images are the same, and only what is
+  // drawn is embedded.
+  if (second) pages = layout(doc, pageSize, second);
+  renderPages(doc, pages);
+  doc.end();
+  return doc.bytes();
+}
+
+function layout(doc: QuotationPdfDocument, pageSize: PageSize, definition: TDocumentDefinitions) {
   const builder = new QuotationLayoutBuilder(pageSize, normalizePageMargin(definition.pageMargins ?? 40), new SVGMeasure());
   builder.registerTableLayouts(tableLayouts);
   const dynamic = (content: unknown): unknown => (content && typeof content !== 'function' ? convertToDynamicContent(content) : content);
-  const pages = builder.layoutDocument(
+  return builder.layoutDocument(
     definition.content,
     doc,
     definition.styles ?? {},
@@ -213,9 +231,6 @@ export function printPdf(definition: TDocumentDefinitions): Buffer {
     definition.watermark,
     definition.pageBreakBefore,
   );
-  renderPages(doc, pages);
-  doc.end();
-  return doc.bytes();
 }
 
 /** Loads the fonts eagerly (e.g. at service start-up) so the first render does not pay for it. */

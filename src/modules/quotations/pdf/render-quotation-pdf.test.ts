@@ -56,6 +56,7 @@ async function assertQpdfClean(path: string): Promise<void> {
 
 function quotation(overrides: Partial<QuotationDocument> = {}): QuotationDocument {
   return {
+    kind: 'quotation',
     number: 'Q-ZG1-2026-00042',
     issuedAt: '2026-03-01T09:15:00Z',
     expiresAt: '2026-03-31T21:59:59Z',
@@ -116,6 +117,7 @@ function quotation(overrides: Partial<QuotationDocument> = {}): QuotationDocumen
         { rate: '9.5', base: '15.00', tax: '1.43' },
       ],
     },
+    payment: null,
     ...overrides,
   };
 }
@@ -155,7 +157,7 @@ test('renders a complete quotation with non-ASCII text, totals and payment instr
 
   const text = await pdfText(path);
   for (const expected of [
-    'Quotation Q-ZG1-2026-00042',
+    'Ponuda Q-ZG1-2026-00042',
     'Boje i Lakovi d.o.o.',
     'HR12345678901',
     'Hvala na upitu — vaš tim Boje i Lakovi',
@@ -173,24 +175,26 @@ test('renders a complete quotation with non-ASCII text, totals and payment instr
     // every line note
     'Colour: RAL 9010 - Reinweiß',
     'Zuschnitt nach Maß',
-    // table header
-    'Unit price',
+    // table header, in the company's language
+    'Jed. mj.',
+    'Cijena',
     // numbers formatted for hr-HR
     '12,40 €',
     '1,5',
     '9,5 %',
     // totals: net, tax per rate with base, total tax, total with tax
     '52,40 €',
-    'Tax 25 % on 37,40 €',
+    'PDV 25 % na osnovicu 37,40 €',
     '9,35 €',
-    'Tax 9,5 % on 15,00 €',
+    'PDV 9,5 % na osnovicu 15,00 €',
     '1,43 €',
     '10,78 €',
     '63,18 €',
-    'Total (EUR)',
+    'Ukupno (EUR)',
+    'Upute za plaćanje',
     'Uplata na IBAN HR1210010051863000160, poziv na broj Q-ZG1-2026-00042',
     'Trgovački sud u Zagrebu',
-    'Page 1 of 1',
+    'Stranica 1 od 1',
   ]) {
     assert.ok(text.includes(expected), `expected ${JSON.stringify(expected)} in:\n${text}`);
   }
@@ -200,7 +204,7 @@ test('renders a complete quotation with non-ASCII text, totals and payment instr
 
   // PDF metadata
   const parsed = await PDFDocument.load(bytes, { updateMetadata: false });
-  assert.equal(parsed.getTitle(), 'Quotation Q-ZG1-2026-00042');
+  assert.equal(parsed.getTitle(), 'Ponuda Q-ZG1-2026-00042');
   assert.equal(parsed.getAuthor(), 'Boje i Lakovi d.o.o.');
   assert.equal(parsed.getCreator(), 'Portico');
   assert.match(parsed.getSubject() ?? '', /Q-ZG1-2026-00042/);
@@ -230,8 +234,10 @@ test('uses the document locale and time zone for numbers and dates', async () =>
   assert.ok(text.includes('12.345,60 €'), text);
   assert.ok(text.includes('10.000,00 €'), text);
   assert.ok(text.includes('Jürgen Groß'), text);
-  assert.ok(text.includes('Prices include tax.'), text);
-  assert.ok(!text.includes('Payment instructions'), 'no payment section without instructions');
+  assert.ok(text.includes('Alle Preise inklusive USt.'), text);
+  assert.ok(text.includes('Enthaltene USt. 25 % aus 12.345,60 €'), text);
+  assert.ok(text.includes('Angebot Q-ZG1-2026-00042') && text.includes('Einzelpreis') && text.includes('Seite 1 von 1'), text);
+  assert.ok(!text.includes('Zahlungshinweise'), 'no payment section without instructions');
 });
 
 test('rendering is deterministic (same bytes across renders and processes)', async () => {
@@ -397,8 +403,8 @@ test('a 200-line quotation breaks across pages and repeats the table header', as
 
   for (let page = 1; page <= pages; page++) {
     const text = await pdfText(path, page);
-    assert.ok(text.includes('Unit price'), `table header missing on page ${page}`);
-    assert.ok(text.includes(`Page ${page} of ${pages}`), `page footer missing on page ${page}`);
+    assert.ok(text.includes('Cijena'), `table header missing on page ${page}`);
+    assert.ok(text.includes(`Stranica ${page} od ${pages}`), `page footer missing on page ${page}`);
   }
   const all = await pdfText(path);
   for (const n of [1, 2, 99, 100, 199, 200]) {
@@ -406,7 +412,7 @@ test('a 200-line quotation breaks across pages and repeats the table header', as
   }
   assert.ok(all.includes('Napomena 197: čćšžđ'));
   assert.ok(all.includes('2.500,00 €'), 'grand total printed'); // 200 × 12.50
-  const titlePages = all.split('\f').filter((p) => p.includes('Quotation Q-ZG1-2026-00042'));
+  const titlePages = all.split('\f').filter((p) => p.includes('Ponuda Q-ZG1-2026-00042'));
   assert.equal(titlePages.length, pages, 'every page footer names the quotation');
 });
 
@@ -425,12 +431,12 @@ test('pathological input: a line taller than a page, unbreakable tokens, control
   assert.ok(text.includes('END-OF-NOTE'), 'end of the long note is missing');
   assert.ok(text.includes('Größe ß äöü') && text.includes('Četka za lakiranje'), 'other lines are missing');
   assert.ok(text.replace(/\s+/g, '').includes(`${'Y'.repeat(20)}-TAIL`), 'the long SKU is cut off');
-  assert.ok(text.includes('Unit price'), 'numeric column headers must not wrap');
+  assert.ok(text.includes('Jed. mj.'), 'numeric column headers must not wrap');
   // The table stays inside the page: the amount column is still printed.
   assert.ok(text.includes('24,80 €') && text.includes('63,18 €'));
   assert.ok(text.includes('Bell Tab Name') && text.includes('Second line'));
   for (let page = 1; page <= pages; page++) {
-    assert.ok((await pdfText(path, page)).includes(`Page ${page} of ${pages}`));
+    assert.ok((await pdfText(path, page)).includes(`Stranica ${page} od ${pages}`));
   }
 
   const empty = quotation({ lines: [], note: null, totals: { net: '0', tax: '0', withTax: '0', taxes: [] } });
@@ -509,7 +515,7 @@ test('appendDatasheets appends every datasheet page and skips corrupt ones', asy
   ], () => {});
   assert.ok(again.equals(merged), 'appending is not deterministic');
   const parsed = await PDFDocument.load(merged, { updateMetadata: false });
-  assert.equal(parsed.getTitle(), 'Quotation Q-ZG1-2026-00042');
+  assert.equal(parsed.getTitle(), 'Ponuda Q-ZG1-2026-00042');
   assert.equal(parsed.getModificationDate()?.toISOString(), '2026-03-01T09:15:00.000Z');
   assert.equal(parsed.getProducer(), 'Portico (pdfmake)');
 });

@@ -1,74 +1,42 @@
 /**
- * Quotation PDF layout, like the point-of-sale print (pdfmake 0.3 + pdfkit, no browser).
+ * The sales document layout (a quotation or a sale), like the point-of-sale print (pdfmake 0.3 +
+ * pdfkit, no browser).
  *
- * - Deterministic: the same QuotationDocument renders to the same bytes. CreationDate/ModDate
- *   come from `issuedAt` (pdfkit would otherwise use `new Date()`), and pdfkit derives the
- *   trailer /ID as md5 over the info dictionary, so it is deterministic too. Font subset tags
- *   derive from the font ids (F1, F2, ...), and zlib output is deterministic for equal input.
+ * - Every label comes from the message catalog in the company's language, and numbers, money
+ *   and dates from its formatter (src/modules/i18n), so a Croatian print is Croatian throughout.
+ * - The closing block (totals, tax summary, payment instructions and payment codes) is never
+ *   alone on a page: it is unbreakable, and when it does not fit under the last lines, the last
+ *   lines move to the next page with it (a second layout, with the line table's measured column
+ *   widths so both parts of the table line up).
+ * - Page numbers count the whole file: `extraPages` are the datasheet pages appended after these
+ *   (quotation-print.ts stamps those).
+ * - Deterministic: the same document renders to the same bytes. CreationDate/ModDate come from
+ *   `issuedAt` (pdfkit would otherwise use `new Date()`), and pdfkit derives the trailer /ID as
+ *   md5 over the info dictionary, so it is deterministic too. Font subset tags derive from the
+ *   font ids (F1, F2, ...), and zlib output is deterministic for equal input.
  * - Rendering is synchronous CPU work (~3 ms for 10 lines, ~25 ms for 200 once warm), so the
  *   server runs it on the print pool's threads (print-pool.ts). How a definition becomes bytes
  *   (pdfmake layout, our content streams and font subsets, pdfkit) is in quotation-printer.ts.
  */
-import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content, ContentTable, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { parseScaled } from '../../../lib/money.ts';
+import { formatIban } from '../../../lib/iban.ts';
+import { createFormatter, resolveLanguage, translator, type Formatter, type Translate } from '../../i18n/index.ts';
 import type { QuotationDocument } from './quotation-document.ts';
-import { printPdf, QUOTATION_FONT_FAMILY } from './quotation-printer.ts';
+import type { LaidOutPage } from './content-stream-renderer.ts';
+import { printPdf, QUOTATION_FONT_FAMILY, type Relayout } from './quotation-printer.ts';
 
 export { QUOTATION_FONT_FAMILY } from './quotation-printer.ts';
 
 const FONT_FAMILY = QUOTATION_FONT_FAMILY;
 
-// ---------------------------------------------------------------------------
-// Formatting (Intl objects are cached: constructing them is the slow part).
+/** Payment code images by kind, as PNG: drawn beside the payment details. */
+export type CodeImages = Partial<Record<'epc_qr' | 'hub3_pdf417', { png: Uint8Array; width: number; height: number }>>;
 
-interface Formatters {
-  money: Intl.NumberFormat;
-  unitPrice: Intl.NumberFormat;
-  quantity: Intl.NumberFormat;
-  percent: Intl.NumberFormat;
-  dateTime: Intl.DateTimeFormat;
-  date: Intl.DateTimeFormat;
-}
-
-const formatterCache = new Map<string, Formatters>();
-
-function getFormatters(locale: string, currency: string, timeZone: string): Formatters {
-  const key = `${locale}\u0000${currency}\u0000${timeZone}`;
-  let formatters = formatterCache.get(key);
-  if (formatters === undefined) {
-    const money = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    const minDigits = money.resolvedOptions().minimumFractionDigits ?? 2;
-    formatters = {
-      money,
-      unitPrice: new Intl.NumberFormat(locale, {
-        style: 'currency',
-        currency,
-        minimumFractionDigits: minDigits,
-        maximumFractionDigits: Math.max(minDigits, 4),
-      }),
-      quantity: new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }),
-      percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 3 }),
-      dateTime: new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }),
-      date: new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' }),
-    };
-    if (formatterCache.size > 256) formatterCache.clear();
-    formatterCache.set(key, formatters);
-  }
-  return formatters;
-}
-
-type DecimalString = `${number}`;
-
-/** Formats a decimal string exactly (Intl accepts decimal strings without going through a double). */
-function decimal(format: Intl.NumberFormat, value: string): string {
-  const trimmed = value.trim();
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(trimmed)) throw new RangeError(`not a decimal number: ${JSON.stringify(value)}`);
-  return format.format(trimmed as DecimalString);
-}
-
-function percent(format: Intl.NumberFormat, rate: string): string {
-  const n = Number(rate);
-  if (!Number.isFinite(n)) throw new RangeError(`not a tax rate: ${JSON.stringify(rate)}`);
-  return format.format(n / 100);
+export interface PrintOptions {
+  /** Pages appended after the document's own (datasheets): page numbers count them. */
+  extraPages?: number;
+  codeImages?: CodeImages;
 }
 
 function parseDate(iso: string, field: string): Date {
@@ -76,6 +44,9 @@ function parseDate(iso: string, field: string): Date {
   if (Number.isNaN(date.getTime())) throw new RangeError(`${field} is not a valid ISO 8601 date: ${JSON.stringify(iso)}`);
   return date;
 }
+
+const cents = (value: string): bigint => parseScaled(value, 2);
+const basisPoints = (rate: string): number => Number(parseScaled(rate, 2));
 
 // ---------------------------------------------------------------------------
 // User text
@@ -147,23 +118,49 @@ const TH = { bold: true, fontSize: 8.5, noWrap: true } as const;
 const CODE = { fontSize: 7.5, color: GREY } as const;
 const LINE_NOTE = { fontSize: 7.5, italics: true, color: GREY } as const;
 
+/** HUB-3's box on paper: the module is 0.254 mm (0.72 pt), the symbol at most 58 × 26 mm. */
+const HUB3_MODULE_PT = 0.72;
+const HUB3_MAX_HEIGHT_PT = (26 / 25.4) * 72;
+/** The EPC QR code's side, quiet zone included (about 35 mm). */
+const EPC_QR_SIDE_PT = 100;
+
+/** The layout's parts that a second pass needs: the line table, measured by the first. */
+interface Built {
+  definition: TDocumentDefinitions;
+  lineTable: ContentTable;
+}
+
+/** A property on a text part that finds its words on the laid-out pages (see pageWith). */
+const MARK = 'porticoMark';
+type Mark = 'lastRow' | 'closing';
+const marked = (text: string, mark: Mark) => [{ text, [MARK]: mark }];
+
 /**
- * The pdfmake document definition for a quotation (fonts referenced by the
- * private family name "PorticoDejaVuSans"). Exported for tests, which render
- * it through pdfmake's public API to check that our printer produces the same
- * pages, text and font subsets. Builds fresh objects on every call (pdfmake
- * mutates the definition while laying it out).
+ * The pdfmake document definition (fonts referenced by the private family name
+ * "PorticoDejaVuSans"). Exported for tests, which render it through pdfmake's public API to
+ * check that our printer produces the same pages, text and font subsets. Builds fresh objects
+ * on every call (pdfmake mutates the definition while laying it out). With `split`, the last
+ * `split.rows` lines print in the closing block, in a table of the given column widths, on a
+ * new page.
  */
-export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDefinitions {
-  const f = getFormatters(doc.locale, doc.currency, doc.timezone);
+export function buildQuotationDocDefinition(doc: QuotationDocument, options: PrintOptions = {}, split?: { rows: number; widths: number[] }): TDocumentDefinitions {
+  return build(doc, options, split).definition;
+}
+
+function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: number; widths: number[] }): Built {
+  const language = resolveLanguage(doc.locale);
+  const tr: Translate = translator(language);
+  const f: Formatter = createFormatter(doc.locale, { currency: doc.currency, timeZone: doc.timezone });
+  const money = (value: string): string => f.money(cents(value));
   const issuedAt = parseDate(doc.issuedAt, 'issuedAt');
-  const expiresAt = parseDate(doc.expiresAt, 'expiresAt');
-  const title = `Quotation ${plain(doc.number)}`;
+  const expiresAt = doc.expiresAt === null ? null : parseDate(doc.expiresAt, 'expiresAt');
+  const kindTitle = tr(doc.kind === 'sale' ? 'document.sale' : 'document.quotation');
+  const title = tr('document.titleWithNumber', { title: kindTitle, number: plain(doc.number) });
 
   // Company header ----------------------------------------------------------
   const companyStack: Content[] = [{ text: t(doc.company.name), ...COMPANY }];
   if (doc.company.address) companyStack.push({ text: t(doc.company.address) });
-  if (doc.company.taxId) companyStack.push({ text: t(`Tax ID: ${doc.company.taxId}`) });
+  if (doc.company.taxId) companyStack.push({ text: t(`${tr('print.taxId')}: ${doc.company.taxId}`) });
   const header: Content = {
     columns: [
       { width: '*', stack: companyStack },
@@ -176,13 +173,11 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
 
   // Meta (dates, location) and customer ------------------------------------
   const locationText = `${doc.location.name} (${doc.location.code})`;
-  const metaBody: TableCell[][] = [
-    [{ text: 'Issued', ...LABEL }, f.dateTime.format(issuedAt)],
-    [{ text: 'Valid until', ...LABEL }, f.date.format(expiresAt)],
-    [{ text: 'Location', ...LABEL }, { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) }],
-  ];
+  const metaBody: TableCell[][] = [[{ text: tr(doc.kind === 'sale' ? 'print.date' : 'print.issued'), ...LABEL }, f.dateTime(issuedAt)]];
+  if (expiresAt) metaBody.push([{ text: tr('print.validUntil'), ...LABEL }, f.date(expiresAt)]);
+  metaBody.push([{ text: tr('print.location'), ...LABEL }, { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) }]);
   const customerStack: Content[] = [
-    { text: 'Customer', ...LABEL },
+    { text: tr('print.customer'), ...LABEL },
     { text: t(doc.customer.name), bold: true },
   ];
   if (doc.customer.email) customerStack.push({ text: t(doc.customer.email) });
@@ -198,76 +193,79 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
   };
 
   // Line table ---------------------------------------------------------------
-  const tableBody: TableCell[][] = [
-    [
-      { text: '#', ...TH },
-      { text: 'Product', ...TH },
-      { text: 'Quantity', ...TH, alignment: 'right' },
-      { text: 'Unit', ...TH },
-      { text: 'Unit price', ...TH, alignment: 'right' },
-      { text: 'Tax %', ...TH, alignment: 'right' },
-      { text: 'Amount', ...TH, alignment: 'right' },
-    ],
+  const headerRow = (): TableCell[] => [
+    { text: tr('print.column.position'), ...TH },
+    { text: tr('print.column.product'), ...TH },
+    { text: tr('print.column.quantity'), ...TH, alignment: 'right' },
+    { text: tr('print.column.unit'), ...TH },
+    { text: tr('print.column.unitPrice'), ...TH, alignment: 'right' },
+    { text: tr('print.column.taxRate'), ...TH, alignment: 'right' },
+    { text: tr('print.column.amount'), ...TH, alignment: 'right' },
   ];
-  for (const line of doc.lines) {
+  const rows: TableCell[][] = doc.lines.map((line, i) => {
     const product: Content[] = [{ text: t(line.productName) }];
     if (line.productCode) product.push({ text: t(line.productCode), ...CODE });
     if (line.note) product.push({ text: t(line.note), ...LINE_NOTE });
-    tableBody.push([
-      { text: String(line.position) },
+    return [
+      { text: i === doc.lines.length - 1 ? marked(String(line.position), 'lastRow') : String(line.position) },
       { stack: product },
-      { text: decimal(f.quantity, line.quantity), alignment: 'right' },
+      { text: f.quantity(parseScaled(line.quantity, 3)), alignment: 'right' },
       { text: t(line.unitName) },
-      { text: decimal(f.unitPrice, line.unitPrice), alignment: 'right' },
-      { text: percent(f.percent, line.taxRate), alignment: 'right' },
-      { text: decimal(f.money, line.amount), alignment: 'right' },
-    ]);
-  }
-  const lineTable: Content = {
+      { text: money(line.unitPrice), alignment: 'right' },
+      { text: f.percent(basisPoints(line.taxRate)), alignment: 'right' },
+      { text: money(line.amount), alignment: 'right' },
+    ];
+  });
+  // Keep a line's name, SKU and note together on one page, unless some line could be taller
+  // than a page: pdfmake silently DROPS an unbreakable row that fits on no page, so then rows may split.
+  const dontBreakRows = doc.lines.every(lineFitsOnAPage);
+  const tableLayout = {
+    hLineWidth: (i: number, node: ContentTable) => (i === 0 || i === 1 || i === node.table.body.length ? 0.8 : 0.25),
+    vLineWidth: () => 0,
+    hLineColor: (i: number) => (i <= 1 ? '#000000' : RULE),
+    paddingLeft: (i: number) => (i === 0 ? 3 : 6),
+    paddingRight: () => 3,
+    paddingTop: () => 2.5,
+    paddingBottom: () => 2.5,
+    fillColor: (rowIndex: number) => (rowIndex === 0 ? '#eeeeee' : null),
+  };
+  const moved = split ? Math.min(split.rows, rows.length) : 0;
+  const lineTable: ContentTable = {
     table: {
       headerRows: 1,
-      // Keep a line's name, SKU and note together on one page, unless some
-      // line could be taller than a page: pdfmake silently DROPS an
-      // unbreakable row that fits on no page, so then rows may split.
-      dontBreakRows: doc.lines.every(lineFitsOnAPage),
-      widths: ['auto', '*', 'auto', 'auto', 'auto', 'auto', 'auto'],
-      body: tableBody,
+      dontBreakRows,
+      widths: split ? [...split.widths] : ['auto', '*', 'auto', 'auto', 'auto', 'auto', 'auto'],
+      body: [headerRow(), ...rows.slice(0, rows.length - moved)],
     },
-    layout: {
-      hLineWidth: (i, node) => (i === 0 || i === 1 || i === node.table.body.length ? 0.8 : 0.25),
-      vLineWidth: () => 0,
-      hLineColor: (i) => (i <= 1 ? '#000000' : RULE),
-      paddingLeft: (i) => (i === 0 ? 3 : 6),
-      paddingRight: () => 3,
-      paddingTop: () => 2.5,
-      paddingBottom: () => 2.5,
-      fillColor: (rowIndex) => (rowIndex === 0 ? '#eeeeee' : null),
-    },
+    layout: tableLayout,
     margin: [0, 0, 0, 8],
   };
 
-  // Totals -------------------------------------------------------------------
-  const money = (value: string): string => decimal(f.money, value);
-  const totalsBody: TableCell[][] = [[{ text: 'Net', ...LABEL }, { text: money(doc.totals.net), alignment: 'right' }]];
-  for (const t of doc.totals.taxes) {
-    totalsBody.push([
-      { text: `Tax ${percent(f.percent, t.rate)} on ${money(t.base)}`, ...LABEL },
-      { text: money(t.tax), alignment: 'right' },
-    ]);
+  // Totals and tax summary ---------------------------------------------------
+  const totalsBody: TableCell[][] = [[{ text: marked(tr('print.netTotal'), 'closing'), ...LABEL }, { text: money(doc.totals.net), alignment: 'right' }]];
+  for (const row of doc.totals.taxes) {
+    const rate = f.percent(basisPoints(row.rate));
+    const label = doc.pricesIncludeTax
+      ? tr('print.taxIncludedIn', { rate, gross: f.money(cents(row.base) + cents(row.tax)) })
+      : tr('print.taxOnBase', { rate, base: money(row.base) });
+    totalsBody.push([{ text: label, ...LABEL }, { text: money(row.tax), alignment: 'right' }]);
   }
-  totalsBody.push([{ text: 'Total tax', ...LABEL }, { text: money(doc.totals.tax), alignment: 'right' }]);
+  totalsBody.push([{ text: tr('print.totalTax'), ...LABEL }, { text: money(doc.totals.tax), alignment: 'right' }]);
   totalsBody.push([
-    { text: `Total (${doc.currency})`, bold: true, fontSize: 11 },
+    { text: tr('print.total', { currency: doc.currency }), bold: true, fontSize: 11 },
     { text: money(doc.totals.withTax), bold: true, fontSize: 11, alignment: 'right' },
   ]);
-  const totalsBlock: Content = {
+  const closing: Content[] = [];
+  if (moved > 0) {
+    closing.push({
+      table: { headerRows: 1, dontBreakRows, widths: [...split!.widths], body: [headerRow(), ...rows.slice(rows.length - moved)] },
+      layout: tableLayout,
+      margin: [0, 0, 0, 8],
+    });
+  }
+  closing.push({
     columns: [
-      {
-        width: '*',
-        text: doc.pricesIncludeTax ? 'Prices include tax.' : 'Prices exclude tax.',
-        color: GREY,
-        fontSize: 8,
-      },
+      { width: '*', text: tr(doc.pricesIncludeTax ? 'print.pricesIncludeTax' : 'print.pricesExcludeTax'), color: GREY, fontSize: 8 },
       {
         width: 'auto',
         table: { widths: ['auto', 'auto'], body: totalsBody },
@@ -279,9 +277,16 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
         },
       },
     ],
-    unbreakable: true,
     margin: [0, 0, 0, 12],
-  };
+  });
+  if (doc.template.paymentInstructions) {
+    closing.push({
+      stack: [{ text: tr('print.payment.instructions'), ...LABEL }, { text: t(doc.template.paymentInstructions) }],
+      margin: [0, 0, 0, 10],
+    });
+  }
+  const payment = paymentBlock(doc, tr, money, options.codeImages ?? {});
+  if (payment) closing.push(payment);
 
   // Assemble -----------------------------------------------------------------
   const content: Content[] = [
@@ -291,16 +296,16 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
     metaBlock,
   ];
   if (doc.note) content.push({ text: t(doc.note), margin: [0, 0, 0, 10] });
-  content.push(lineTable, totalsBlock);
-  if (doc.template.paymentInstructions) {
-    content.push({
-      stack: [{ text: 'Payment instructions', ...LABEL }, { text: t(doc.template.paymentInstructions) }],
-      margin: [0, 0, 0, 10],
-    });
-  }
+  if (lineTable.table.body.length > 1) content.push(lineTable);
+  content.push({ stack: closing, unbreakable: true, ...(moved > 0 ? { pageBreak: 'before' as const } : {}) });
   if (doc.template.footer) content.push({ text: t(doc.template.footer), color: GREY, fontSize: 8 });
 
-  return {
+  const images: Record<string, Buffer> = {};
+  for (const [kind, image] of Object.entries(options.codeImages ?? {})) {
+    if (image) images[kind] = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
+  }
+  const extraPages = options.extraPages ?? 0;
+  const definition: TDocumentDefinitions = {
     pageSize: 'A4',
     pageMargins: [40, 36, 40, 44],
     language: doc.locale,
@@ -308,7 +313,7 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
     info: {
       title,
       author: plain(doc.company.name),
-      subject: `${title} for ${plain(doc.customer.name)}`,
+      subject: `${title} · ${plain(doc.customer.name)}`,
       creator: 'Portico',
       producer: 'Portico (pdfmake)',
       creationDate: issuedAt,
@@ -319,17 +324,77 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
     footer: (currentPage, pageCount) => ({
       columns: [
         { text: title, color: GREY },
-        { text: `Page ${currentPage} of ${pageCount}`, alignment: 'right', color: GREY },
+        { text: tr('print.page', { page: currentPage, pages: pageCount + extraPages }), alignment: 'right', color: GREY },
       ],
       fontSize: 8,
       margin: [40, 14, 40, 0],
     }),
   };
+  if (Object.keys(images).length > 0) definition.images = images as unknown as TDocumentDefinitions['images'];
+  return { definition, lineTable };
+}
+
+/** The codes a banking app scans, beside what a person types instead: recipient, IBAN, amount, reference. */
+function paymentBlock(doc: QuotationDocument, tr: Translate, money: (value: string) => string, images: CodeImages): Content | null {
+  const payment = doc.payment;
+  if (!payment) return null;
+  const details: Content[] = [
+    { text: tr('print.payment.scanToPay'), bold: true, margin: [0, 0, 0, 3] },
+    { text: t(`${tr('print.payment.recipient')}: ${payment.holder}`) },
+    { text: `${tr('print.payment.iban')}: ${formatIban(payment.iban)}` },
+  ];
+  if (payment.bic) details.push({ text: `${tr('print.payment.bic')}: ${payment.bic}` });
+  details.push({ text: `${tr('print.payment.amount')}: ${money(doc.totals.withTax)}` });
+  details.push({
+    text: t(payment.reference.model
+      ? tr('print.payment.referenceWithModel', { model: payment.reference.model, reference: payment.reference.value })
+      : `${tr('print.payment.reference')}: ${payment.reference.value}`),
+  });
+  const columns: Content[] = [];
+  for (const code of payment.codes) {
+    const image = images[code.kind];
+    if (!image) continue;
+    if (code.kind === 'epc_qr') {
+      columns.push({ image: code.kind, width: EPC_QR_SIDE_PT, height: EPC_QR_SIDE_PT * (image.height / image.width) });
+    } else {
+      const scale = Math.min(HUB3_MODULE_PT, HUB3_MAX_HEIGHT_PT / image.height);
+      columns.push({ image: code.kind, width: image.width * scale, height: image.height * scale });
+    }
+  }
+  columns.push({ width: '*', stack: details } as Content);
+  return { columns, columnGap: 12, margin: [0, 0, 0, 10] } as Content;
+}
+
+/** Lays out once; if the closing block would open a page of its own, lays out again with the last lines moved to it. */
+function keepClosingWithLastLines(doc: QuotationDocument, options: PrintOptions, first: Built): Relayout {
+  return (pages) => {
+    const lastPage = pageWith(pages, 'lastRow');
+    const closingPage = pageWith(pages, 'closing');
+    if (lastPage === null || closingPage === null || closingPage === lastPage) return null;
+    const widths = (first.lineTable.table.widths as unknown as Array<{ _calcWidth?: number }>).map((w) => w._calcWidth);
+    if (widths.some((w) => typeof w !== 'number')) throw new Error('the line table was not measured');
+    return build(doc, options, { rows: 2, widths: widths as number[] }).definition;
+  };
+}
+
+/**
+ * The page a marked word was laid out on. pdfmake copies a text part's own properties onto its
+ * words, and the words onto the laid-out lines; the positions it records on nodes are not
+ * updated when an unbreakable block moves to the next page, so they cannot tell.
+ */
+function pageWith(pages: readonly LaidOutPage[], mark: Mark): number | null {
+  for (let i = 0; i < pages.length; i++) {
+    for (const { type, item } of pages[i]!.items) {
+      if (type === 'line' && (item as { inlines: Array<{ [MARK]?: Mark }> }).inlines.some((inline) => inline[MARK] === mark)) return i + 1;
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------
 
-/** Renders a quotation to PDF bytes. Same input → same bytes. */
-export async function renderQuotationPdf(doc: QuotationDocument): Promise<Buffer> {
-  return printPdf(buildQuotationDocDefinition(doc));
+/** Renders a sales document's own pages to PDF bytes. Same input → same bytes. */
+export async function renderQuotationPdf(doc: QuotationDocument, options: PrintOptions = {}): Promise<Buffer> {
+  const first = build(doc, options);
+  return printPdf(first.definition, keepClosingWithLastLines(doc, options, first));
 }

@@ -1,0 +1,24 @@
+/**
+ * The print template's placeholders: texts a company writes once ("poziv na broj: {number}")
+ * and each document fills with its own values. A placeholder the printer does not know would
+ * print as it is on every document, so saving one is refused, naming the field.
+ */
+export const PRINT_TEMPLATE_PLACEHOLDERS = ['number', 'total', 'dueDate', 'customerName'] as const;
+export type PrintTemplatePlaceholder = (typeof PRINT_TEMPLATE_PLACEHOLDERS)[number];
+
+const PLACEHOLDER = /\{([^{}\s]*)\}/g;
+
+/** The placeholders of a text that no document can fill, in order, once each. */
+export function unknownPlaceholders(text: string): string[] {
+  const unknown = new Set<string>();
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    if (!(PRINT_TEMPLATE_PLACEHOLDERS as readonly string[]).includes(match[1]!)) unknown.add(`{${match[1]}}`);
+  }
+  return [...unknown];
+}
+
+/** Fills every known placeholder; a text saved before the check may hold unknown ones, which stay as written. */
+export function fillPrintTemplate(text: string | null, values: Readonly<Record<PrintTemplatePlaceholder, string>>): string | null {
+  if (text === null) return null;
+  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as PrintTemplatePlaceholder] : whole));
+}

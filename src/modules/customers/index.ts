@@ -1,0 +1,1 @@
+export { validateTaxId, type TaxIdResult } from './tax-id.ts';

@@ -1,0 +1,47 @@
+import type { Company } from '../companies/index.ts';
+import { resolveLanguage, translate } from '../i18n/index.ts';
+import { buildEpcQrPayload, buildHub3Payload, choosePaymentCodes, documentReference } from '../sales/index.ts';
+import type { PaymentDetails } from './pdf/index.ts';
+
+/**
+ * How a sales document is paid, for the print: the company's account, the reference, and the
+ * codes a banking app scans to pay exactly the document's total with its number as reference
+ * (choose-payment-codes.ts decides which). A Croatian slip carries the number as a "poziv na
+ * broj" of model HR00 (payment-reference.ts); the EPC code carries it in its remittance text.
+ * Null without a bank account.
+ */
+export function paymentDetails(company: Company, document: { title: string; number: string; totalMinor: number }): PaymentDetails | null {
+  const account = company.bankAccount;
+  if (!account) return null;
+  const language = resolveLanguage(company.locale);
+  const description = translate(language, 'print.payment.description', { title: document.title, number: document.number });
+  const codes: PaymentDetails['codes'] = [];
+  let reference: PaymentDetails['reference'] = { model: null, value: document.number };
+  for (const kind of choosePaymentCodes({ currency: company.currency, country: company.country, iban: account.iban }, document.totalMinor)) {
+    if (kind === 'epc_qr') {
+      codes.push({ kind, payload: buildEpcQrPayload({ iban: account.iban, bic: account.bic, beneficiaryName: account.holder, amountCents: document.totalMinor, remittanceText: description }) });
+    } else {
+      const hr00 = hub3Reference(document.number);
+      if (hr00 === null) continue;
+      const place = [company.address?.postalCode, company.address?.city].filter(Boolean).join(' ');
+      codes.push({
+        kind,
+        payload: buildHub3Payload({
+          amountCents: document.totalMinor, payer: null, recipient: { name: account.holder, street: company.address?.street ?? null, place },
+          iban: account.iban, model: 'HR00', reference: hr00, description,
+        }),
+      });
+      reference = { model: 'HR00', value: hr00 };
+    }
+  }
+  return { holder: account.holder, iban: account.iban, bic: account.bic, reference, codes };
+}
+
+/** The number as an HR00 reference, or null for a number that has none (it prints without the slip). */
+function hub3Reference(number: string): string | null {
+  try {
+    return documentReference(number, 'HR00');
+  } catch {
+    return null;
+  }
+}
