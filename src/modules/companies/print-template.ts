@@ -20,5 +20,11 @@ export function unknownPlaceholders(text: string): string[] {
 /** Fills every known placeholder; a text saved before the check may hold unknown ones, which stay as written. */
 export function fillPrintTemplate(text: string | null, values: Readonly<Record<PrintTemplatePlaceholder, string>>): string | null {
   if (text === null) return null;
-  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as PrintTemplatePlaceholder] : whole));
+  return text.replace(PLACEHOLDER, (whole, name: string, at: number, all: string) => {
+    if (!Object.hasOwn(values, name)) return whole;
+    const value = values[name as PrintTemplatePlaceholder];
+    // Croatian and German dates end in a full stop ("23. 12. 2026."): a sentence that ends
+    // with the date must not print two.
+    return value.endsWith('.') && all[at + whole.length] === '.' ? value.slice(0, -1) : value;
+  });
 }
