@@ -21,6 +21,7 @@ import { createIdempotencyService } from './modules/idempotency/index.ts';
 import { createCatalogAdminService, createCatalogImport, createCatalogScopeService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
 import { createPrintPool, createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
+import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
   applyEndpointWork, createDispatcher, createEndpointsService, createGuardedAgent, createPostgresQueue, createSqliteQueue, createTargets,
   DEFAULT_RETRY_DELAYS_MS, type ApplyEndpointWork, type DeliveryQueue,
@@ -76,6 +77,8 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
     store, clock, newId, catalog, datasheets, logger, onEventQueued, prints, datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
   });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued });
+  const customers = createCustomersService({ store, clock, newId });
+  const customerAssignment = createCustomerAssignmentService({ store, clock, newId });
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
   const webhooksLogger = logger.child({ component: 'webhooks' });
@@ -110,7 +113,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let checkpointer: Checkpointer | null = null;
   const container = {
     config, clock, newId, logger, database, store,
-    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, endpoints,
+    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, customers, customerAssignment, endpoints,
     readiness,
     dispatcher, emailSender,
 

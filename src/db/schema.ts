@@ -237,6 +237,7 @@ export interface OrdersTable {
   customer_email: string;
   customer_phone: string;
   customer_address: string | null;
+  directory_customer_id: string | null;
   note: string | null;
   external_reference: string | null;
   currency: string;
@@ -245,6 +246,29 @@ export interface OrdersTable {
   tax_minor: number;
   total_minor: number;
   created_at: Timestamp;
+}
+
+export interface CustomersTable {
+  id: string;
+  company_id: string;
+  kind: string;
+  name: string;
+  /** Folded name (see customer-keys.ts): prefix search. */
+  name_key: string;
+  tax_id: string | null;
+  tax_id_key: string | null;
+  email: string | null;
+  email_key: string | null;
+  phone: string | null;
+  /** E.164 where the number is possible. */
+  phone_key: string | null;
+  address_street: string | null;
+  address_postal_code: string | null;
+  address_city: string | null;
+  address_country: string | null;
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface WebhookEndpointsTable {
@@ -328,6 +352,7 @@ export interface DB {
   quotation_lines: DocumentLinesTable;
   orders: OrdersTable;
   order_lines: DocumentLinesTable;
+  customers: CustomersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -13,6 +13,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_acceptable: 406,
   request_timeout: 408,
   conflict: 409,
+  quotation_not_open: 409,
+  order_not_open: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -8,6 +8,8 @@ export const ERROR_CODES = [
   'forbidden',
   'not_found',
   'conflict',
+  'quotation_not_open',
+  'order_not_open',
   'idempotency_key_in_use',
   'idempotency_key_reused',
   'rate_limited',

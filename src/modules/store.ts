@@ -10,6 +10,7 @@ import { createQuotationsRepository } from './quotations/quotations.repository.t
 import { createOrdersRepository } from './orders/orders.repository.ts';
 import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
 import { createSequencesRepository } from './sales/sequences.repository.ts';
+import { createCustomersRepository } from './customers/customers.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -27,6 +28,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     quotations: createQuotationsRepository(db),
     orders: createOrdersRepository(db),
     webhooks: createWebhooksRepository(db, engine),
+    customers: createCustomersRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -8,6 +8,7 @@ import { developerRoutes } from './developer.routes.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { salesRoutes } from './sales.routes.ts';
 import { catalogAdminRoutes } from './catalog.routes.ts';
+import { customersRoutes } from './customers.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
@@ -19,4 +20,5 @@ export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) 
   await app.register(webhooksRoutes(c));
   await app.register(salesRoutes(c));
   await app.register(catalogAdminRoutes(c));
+  await app.register(customersRoutes(c));
 };

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { Data, Nullable, Pagination, errorResponses } from '../schemas.ts';
 import { newestFirstPage } from './pagination.ts';
-import { presentQuotation } from '../public/v1/quotes.routes.ts';
+import { presentAdminQuotation } from '../public/v1/quotes.routes.ts';
 import { baseUrl } from '../base-url.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -29,5 +29,5 @@ export const salesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (a
 
   app.get('/quotations/:id', {
     schema: { tags: ['Admin'], operationId: 'adminGetQuotation', summary: 'One quotation', security, params: IdParams, response: { 200: Data(Type.Ref('Quotation')), ...errorResponses(404) } },
-  }, async (request) => presentQuotation(await c.quotations.get(request.admin.companyId, request.params.id), baseUrl(c.config, request)));
+  }, async (request) => presentAdminQuotation(await c.quotations.get(request.admin.companyId, request.params.id), baseUrl(c.config, request)));
 };

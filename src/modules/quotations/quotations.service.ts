@@ -35,6 +35,8 @@ export interface QuotationView {
   note: string | null;
   customer: { name: string; email: string | null; phone: string | null };
   directoryCustomerId: string | null;
+  /** The directory customer staff assigned (its current name); the placeholder `customer` stays as it arrived. */
+  directoryCustomer: { id: string; name: string } | null;
   currency: string;
   includeDatasheets: boolean;
   lines: Array<LineView & { hasDatasheet: boolean }>;
@@ -134,6 +136,7 @@ export function createQuotationsService(deps: {
   async function view(row: QuotationRow, lines: DocumentLineRow[]): Promise<QuotationView> {
     const products = await store.repos.catalog.findProducts(row.company_id, [...new Set(lines.map((l) => l.product_id))]);
     const withDatasheet = new Set(products.filter((p) => p.datasheet_file).map((p) => p.id));
+    const assigned = row.directory_customer_id === null ? undefined : await store.repos.customers.find(row.company_id, row.directory_customer_id);
     return {
       id: row.id,
       number: row.number,
@@ -144,6 +147,7 @@ export function createQuotationsService(deps: {
       note: row.note,
       customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
       directoryCustomerId: row.directory_customer_id,
+      directoryCustomer: assigned ? { id: assigned.id, name: assigned.name } : null,
       currency: row.currency,
       includeDatasheets: Boolean(row.include_datasheets),
       lines: lines.map((l) => ({ ...toLineView(l), hasDatasheet: withDatasheet.has(l.product_id) })),
