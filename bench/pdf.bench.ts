@@ -150,7 +150,7 @@ table.totals { margin-left: auto; break-inside: avoid; } .total td { font-weight
   }</div><div class="grey">${esc(doc.template.header ?? '')}</div></div>
 <h1>Quotation ${esc(doc.number)}</h1>
 <div class="meta"><div><span class="grey">Issued</span> ${esc(dateTime.format(new Date(doc.issuedAt)))}<br><span class="grey">Valid until</span> ${esc(
-    date.format(new Date(doc.expiresAt)),
+    date.format(new Date(doc.expiresAt!)),
   )}<br><span class="grey">Location</span> ${esc(doc.location.name)} (${esc(doc.location.code)})</div>
 <div><span class="grey">Customer</span><br><b>${esc(doc.customer.name)}</b>${doc.customer.email ? `<br>${esc(doc.customer.email)}` : ''}${
     doc.customer.phone ? `<br>${esc(doc.customer.phone)}` : ''

@@ -21,6 +21,8 @@ import { createIdempotencyService } from './modules/idempotency/index.ts';
 import { createCatalogAdminService, createCatalogImport, createCatalogScopeService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
 import { createPrintPool, createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
+import { createSalesService, type CustomerDirectory } from './modules/sales/index.ts';
+import { AppError } from './lib/errors.ts';
 import {
   applyEndpointWork, createDispatcher, createEndpointsService, createGuardedAgent, createPostgresQueue, createSqliteQueue, createTargets,
   DEFAULT_RETRY_DELAYS_MS, type ApplyEndpointWork, type DeliveryQueue,
@@ -72,10 +74,12 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const readiness = { check: () => store.ping() };
   const onEventQueued = () => dispatcher?.wake();
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
+  const customerDirectory: CustomerDirectory = { get: async () => { throw AppError.notFound('Customer'); } };
   const quotations = createQuotationsService({
-    store, clock, newId, catalog, datasheets, logger, onEventQueued, prints, datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
+    store, clock, newId, catalog, datasheets, logger, onEventQueued, prints, datasheetsMaxBytes: config.quoteDatasheetsMaxBytes, customers: customerDirectory,
   });
-  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued });
+  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers: customerDirectory });
+  const sales = createSalesService({ store, clock, newId });
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
   const webhooksLogger = logger.child({ component: 'webhooks' });
@@ -110,7 +114,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let checkpointer: Checkpointer | null = null;
   const container = {
     config, clock, newId, logger, database, store,
-    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, endpoints,
+    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, sales, endpoints,
     readiness,
     dispatcher, emailSender,
 

@@ -7,6 +7,8 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { developerRoutes } from './developer.routes.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { salesRoutes } from './sales.routes.ts';
+import { quotationsRoutes } from './quotations.routes.ts';
+import { ordersRoutes } from './orders.routes.ts';
 import { catalogAdminRoutes } from './catalog.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
@@ -17,6 +19,8 @@ export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) 
   await app.register(notificationsRoutes(c));
   await app.register(developerRoutes(c));
   await app.register(webhooksRoutes(c));
+  await app.register(quotationsRoutes(c));
+  await app.register(ordersRoutes(c));
   await app.register(salesRoutes(c));
   await app.register(catalogAdminRoutes(c));
 };

@@ -2,15 +2,17 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
+import { searchKey } from '../../lib/search-key.ts';
 import type { Store } from '../store.ts';
 import type { CatalogService } from '../catalog/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import {
   formatDocumentNumber, lineRows, priceLines, toLineView, totalsView, yearIn,
-  type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
+  type CustomerDirectory, type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
 } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
-import type { OrderRow } from './orders.repository.ts';
+import type { OrderFilter, OrderRow } from './orders.repository.ts';
+import { createOrderTransitions } from './order-transitions.ts';
 
 export interface NewOrder {
   customer: { name: string; email: string; phone: string; address?: string | null };
@@ -19,24 +21,39 @@ export interface NewOrder {
   externalReference?: string | null;
 }
 
+export const ORDER_STATUSES = ['received', 'accepted', 'converted', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
 export interface OrderView {
   id: string;
   number: string;
-  status: string;
+  status: OrderStatus;
   locationId: string;
   createdAt: string;
   customer: { name: string; email: string; phone: string; address: string | null };
   note: string | null;
   externalReference: string | null;
+  directoryCustomerId: string | null;
+  acceptedAt: string | null;
+  /** The sale it was converted to (status `converted`). */
+  saleId: string | null;
+  cancelledAt: string | null;
+  cancellationReason: string | null;
   currency: string;
   lines: LineView[];
   totals: TotalsView;
 }
 
-export function createOrdersService(deps: { store: Store; clock: Clock; newId: IdGenerator; catalog: CatalogService; onEventQueued: () => void }) {
+export function createOrdersService(deps: {
+  store: Store; clock: Clock; newId: IdGenerator; catalog: CatalogService; onEventQueued: () => void;
+  /** Where conversion reads the directory customer a sale snapshots. */
+  customers: CustomerDirectory;
+}) {
   const { store, clock, newId } = deps;
 
   return {
+    ...createOrderTransitions(deps),
+
     /** The order, its lines, its order.created event and the request's commit hooks (its Idempotency-Key) commit together. */
     async create(caller: ApiCaller, input: NewOrder): Promise<OrderView> {
       const now = clock.now();
@@ -55,6 +72,7 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
           customer_address: input.customer.address ?? null, note: input.note ?? null, external_reference: input.externalReference ?? null,
           currency: priced.company.currency, prices_include_tax: priced.company.pricesIncludeTax,
           net_minor: priced.totals.net, tax_minor: priced.totals.tax, total_minor: priced.totals.withTax, created_at: createdAt,
+          sale_id: null, accepted_at: null, cancelled_at: null, cancellation_reason: null, customer_name_key: searchKey(input.customer.name),
         };
         const lines = lineRows(priced.lines, caller.companyId, id, newId, 'orderLine');
         await repos.orders.insert(row);
@@ -79,8 +97,9 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
       return toView(row, await store.repos.orders.listLines(companyId, id));
     },
 
-    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }): Promise<OrderView[]> {
-      const rows = await store.repos.orders.list(companyId, opts);
+    /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
+    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }, filter: OrderFilter = {}): Promise<OrderView[]> {
+      const rows = await store.repos.orders.list(companyId, opts, filter);
       const lines = await store.repos.orders.listLinesOf(companyId, rows.map((r) => r.id));
       return rows.map((row) => toView(row, lines.filter((l) => l.document_id === row.id)));
     },
@@ -90,9 +109,10 @@ export type OrdersService = ReturnType<typeof createOrdersService>;
 
 function toView(row: OrderRow, lines: DocumentLineRow[]): OrderView {
   return {
-    id: row.id, number: row.number, status: row.status, locationId: row.location_id, createdAt: row.created_at,
+    id: row.id, number: row.number, status: row.status as OrderStatus, locationId: row.location_id, createdAt: row.created_at,
     customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone, address: row.customer_address },
-    note: row.note, externalReference: row.external_reference, currency: row.currency,
+    note: row.note, externalReference: row.external_reference, directoryCustomerId: row.directory_customer_id,
+    acceptedAt: row.accepted_at, saleId: row.sale_id, cancelledAt: row.cancelled_at, cancellationReason: row.cancellation_reason, currency: row.currency,
     lines: lines.map(toLineView), totals: totalsView(lines),
   };
 }

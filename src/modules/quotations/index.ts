@@ -1,2 +1,2 @@
-export { createQuotationsService, type QuotationsService, type QuotationView, type NewQuotation } from './quotations.service.ts';
-export { buildSampleDatasheet, createPrintPool, type PrintSlot } from './pdf/index.ts';
+export { createQuotationsService, QUOTATION_STATUSES, type QuotationStatus, type QuotationsService, type QuotationView, type NewQuotation } from './quotations.service.ts';
+export { buildSampleDatasheet, createPrintPool, type PrintSlot, type QuotationDocument } from './pdf/index.ts';

@@ -6,3 +6,8 @@ export {
   type LineRequest, type LineView, type PricedLine, type TotalsView,
 } from './sales-lines.ts';
 export { createSequencesRepository, type SequencesRepository } from './sequences.repository.ts';
+export { createSalesRepository, type SalesRepository, type SaleFilter } from './sales.repository.ts';
+export { createSalesService, toSaleView, PAYMENT_METHODS, SALE_STATUSES, type SaleStatus, type SalesService, type SaleView, type PaymentMethod, type PaymentView } from './sales.service.ts';
+export { insertSale, customerForSale, type CustomerDirectory, type CustomerSnapshot, type SaleSource, type SaleSourceType } from './sale-creation.ts';
+export { previewConversion, repriceLines, type ConversionPreview, type ConversionLine, type LineChange } from './conversion.ts';
+export { documentSearch } from './document-search.ts';

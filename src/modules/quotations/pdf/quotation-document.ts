@@ -7,12 +7,16 @@
  * QuotationDocument always produces the same PDF bytes.
  */
 export interface QuotationDocument {
-  /** Quotation number, e.g. "Q-ZG1-2026-00042". */
+  /** Which sales document this is (its title); a quotation when absent. */
+  kind?: 'quotation' | 'sale';
+  /** The document a sale was converted from, printed under the title. */
+  source?: { kind: 'quotation' | 'order'; number: string } | null;
+  /** Document number, e.g. "Q-ZG1-2026-00042" or "S-ZG1-2026-00007". */
   number: string;
   /** ISO 8601 UTC; also used as the PDF CreationDate/ModDate. */
   issuedAt: string;
-  /** ISO 8601 UTC. */
-  expiresAt: string;
+  /** ISO 8601 UTC; null for a document that does not expire (a sale). */
+  expiresAt: string | null;
   /** ISO 4217, e.g. "EUR". */
   currency: string;
   /** BCP 47, e.g. "hr-HR", "de-DE". */

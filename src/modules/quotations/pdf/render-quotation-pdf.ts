@@ -157,8 +157,9 @@ const LINE_NOTE = { fontSize: 7.5, italics: true, color: GREY } as const;
 export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDefinitions {
   const f = getFormatters(doc.locale, doc.currency, doc.timezone);
   const issuedAt = parseDate(doc.issuedAt, 'issuedAt');
-  const expiresAt = parseDate(doc.expiresAt, 'expiresAt');
-  const title = `Quotation ${plain(doc.number)}`;
+  const expiresAt = doc.expiresAt === null ? null : parseDate(doc.expiresAt, 'expiresAt');
+  const title = `${doc.kind === 'sale' ? 'Sale' : 'Quotation'} ${plain(doc.number)}`;
+  const sourceLine = doc.source ? `From ${doc.source.kind === 'order' ? 'web order' : 'quotation'} ${plain(doc.source.number)}` : null;
 
   // Company header ----------------------------------------------------------
   const companyStack: Content[] = [{ text: t(doc.company.name), ...COMPANY }];
@@ -178,7 +179,7 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
   const locationText = `${doc.location.name} (${doc.location.code})`;
   const metaBody: TableCell[][] = [
     [{ text: 'Issued', ...LABEL }, f.dateTime.format(issuedAt)],
-    [{ text: 'Valid until', ...LABEL }, f.date.format(expiresAt)],
+    ...(expiresAt ? [[{ text: 'Valid until', ...LABEL }, f.date.format(expiresAt)]] : []),
     [{ text: 'Location', ...LABEL }, { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) }],
   ];
   const customerStack: Content[] = [
@@ -287,7 +288,8 @@ export function buildQuotationDocDefinition(doc: QuotationDocument): TDocumentDe
   const content: Content[] = [
     header,
     { canvas: [{ type: 'line', x1: 0, y1: 0, x2: 515, y2: 0, lineWidth: 0.8 }], margin: [0, 6, 0, 8] },
-    { text: title, ...TITLE, margin: [0, 0, 0, 8] },
+    { text: title, ...TITLE, margin: [0, 0, 0, sourceLine ? 2 : 8] },
+    ...(sourceLine ? [{ text: t(sourceLine), color: GREY, margin: [0, 0, 0, 8] } as Content] : []),
     metaBlock,
   ];
   if (doc.note) content.push({ text: t(doc.note), margin: [0, 0, 0, 10] });
