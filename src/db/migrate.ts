@@ -3,10 +3,11 @@ import type { Database } from './database.ts';
 import * as m0001 from './migrations/0001-foundation.ts';
 import * as m0002 from './migrations/0002-quotations.ts';
 import * as m0003 from './migrations/0003-webhooks.ts';
+import * as m0004 from './migrations/0004-customers.ts';
 import * as m0005 from './migrations/0005-sales.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
-const MIGRATIONS = { '0001-foundation': m0001, '0002-quotations': m0002, '0003-webhooks': m0003, '0005-sales': m0005 };
+const MIGRATIONS = { '0001-foundation': m0001, '0002-quotations': m0002, '0003-webhooks': m0003, '0004-customers': m0004, '0005-sales': m0005 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */
 export async function migrateToLatest(database: Database): Promise<string[]> {

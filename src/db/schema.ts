@@ -235,6 +235,7 @@ export interface OrdersTable {
   customer_email: string;
   customer_phone: string;
   customer_address: string | null;
+  directory_customer_id: string | null;
   note: string | null;
   external_reference: string | null;
   currency: string;
@@ -288,6 +289,29 @@ export interface SalePaymentsTable {
   amount_minor: number;
   recorded_by: string | null;
   created_at: Timestamp;
+}
+
+export interface CustomersTable {
+  id: string;
+  company_id: string;
+  kind: string;
+  name: string;
+  /** Folded name (see customer-keys.ts): prefix search. */
+  name_key: string;
+  tax_id: string | null;
+  tax_id_key: string | null;
+  email: string | null;
+  email_key: string | null;
+  phone: string | null;
+  /** E.164 where the number is possible. */
+  phone_key: string | null;
+  address_street: string | null;
+  address_postal_code: string | null;
+  address_city: string | null;
+  address_country: string | null;
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface WebhookEndpointsTable {
@@ -374,6 +398,7 @@ export interface DB {
   sales: SalesTable;
   sale_lines: DocumentLinesTable;
   sale_payments: SalePaymentsTable;
+  customers: CustomersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   webhook: 'whe',
   delivery: 'whd',
   attempt: 'wha',
+  customer: 'cus',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -11,6 +11,7 @@ import { createOrdersRepository } from './orders/orders.repository.ts';
 import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
 import { createSequencesRepository } from './sales/sequences.repository.ts';
 import { createSalesRepository } from './sales/sales.repository.ts';
+import { createCustomersRepository } from './customers/customers.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -29,6 +30,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     orders: createOrdersRepository(db, engine),
     sales: createSalesRepository(db),
     webhooks: createWebhooksRepository(db, engine),
+    customers: createCustomersRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

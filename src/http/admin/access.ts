@@ -53,6 +53,16 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminGetSale: 'sales:read',
   adminRecordSalePayment: 'sales:record-payment',
 
+  adminListQuotationCustomerMatches: 'quotations:read',
+  adminListOrderCustomerMatches: 'quotations:read',
+  adminAssignQuotationCustomer: 'quotations:handle',
+  adminAssignOrderCustomer: 'quotations:handle',
+
+  adminListCustomers: 'customers:read',
+  adminGetCustomer: 'customers:read',
+  adminCreateCustomer: 'customers:edit',
+  adminUpdateCustomer: 'customers:edit',
+
   adminListCategories: 'catalog:read',
   adminListModels: 'catalog:read',
   adminListTaxRates: 'catalog:read',

@@ -10,6 +10,7 @@ import { salesRoutes } from './sales.routes.ts';
 import { quotationsRoutes } from './quotations.routes.ts';
 import { ordersRoutes } from './orders.routes.ts';
 import { catalogAdminRoutes } from './catalog.routes.ts';
+import { customersRoutes } from './customers.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
@@ -23,4 +24,5 @@ export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) 
   await app.register(ordersRoutes(c));
   await app.register(salesRoutes(c));
   await app.register(catalogAdminRoutes(c));
+  await app.register(customersRoutes(c));
 };

@@ -4,6 +4,7 @@ import type { Container } from '../../container.ts';
 import { Data, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
 import { newestFirstPage } from './pagination.ts';
 import { Order } from '../public/v1/orders.routes.ts';
+import { DirectoryCustomer } from '../public/v1/quotes.routes.ts';
 import { ORDER_STATUSES } from '../../modules/orders/index.ts';
 import { idempotentCreate } from '../idempotency.ts';
 import { CancelBody } from './quotations.routes.ts';
@@ -15,7 +16,7 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const AdminOrder = Type.Object({
   ...Order.properties,
   status: Type.Enum(ORDER_STATUSES, { description: '`received` → `accepted` → `converted`; `cancelled` from either open state.' }),
-  directoryCustomerId: Nullable(Type.String({ description: 'The directory customer assigned to it; converting needs one.' })),
+  directoryCustomer: DirectoryCustomer,
   acceptedAt: Nullable(Timestamp),
   saleId: Nullable(Type.String({ description: 'The sale it was converted to.' })),
   cancelledAt: Nullable(Timestamp),

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import { QUOTATION_STATUSES, type QuotationView } from '../../modules/quotations/index.ts';
 import { Data, Nullable, Pagination, Text, Timestamp, errorResponses } from '../schemas.ts';
 import { newestFirstPage } from './pagination.ts';
-import { presentQuotation, Quotation } from '../public/v1/quotes.routes.ts';
+import { DirectoryCustomer, presentAdminQuotation, Quotation } from '../public/v1/quotes.routes.ts';
 import { baseUrl } from '../base-url.ts';
 import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { idempotentCreate } from '../idempotency.ts';
@@ -19,7 +19,7 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const AdminQuotation = Type.Object({
   ...Quotation.properties,
   status: Type.Enum(QUOTATION_STATUSES, { description: '`approved` (as created by the API) → `converted` | `cancelled`.' }),
-  directoryCustomerId: Nullable(Type.String({ description: 'The directory customer assigned to it; converting needs one.' })),
+  directoryCustomer: DirectoryCustomer,
   expired: Type.Boolean({ description: 'Past `expiresAt`; derived, never a stored state. Only an admin converts it, with `reprice`.' }),
   saleId: Nullable(Type.String({ description: 'The sale it was converted to.' })),
   cancelledAt: Nullable(Timestamp),
@@ -47,12 +47,10 @@ const ConversionPreview = Type.Object({
   currentTotal: Nullable(Type.String({ description: 'At today\'s prices; null when some line can no longer be priced.' })),
 }, { additionalProperties: false });
 
-export function presentAdminQuotation(q: QuotationView, base: string) {
+/** The hub's quotation: the admin shape (with the directory customer) and its state. */
+export function presentHubQuotation(q: QuotationView, base: string) {
   return {
-    data: {
-      ...presentQuotation(q, base).data,
-      directoryCustomerId: q.directoryCustomerId, expired: q.expired, saleId: q.saleId, cancelledAt: q.cancelledAt, cancellationReason: q.cancellationReason,
-    },
+    data: { ...presentAdminQuotation(q, base).data, expired: q.expired, saleId: q.saleId, cancelledAt: q.cancelledAt, cancellationReason: q.cancellationReason },
   };
 }
 
@@ -78,7 +76,7 @@ export const quotationsRoutes = (c: Container): FastifyPluginAsyncTypebox => asy
     const page = newestFirstPage(request.query);
     const base = baseUrl(c.config, request);
     const rows = await c.quotations.list(request.admin.companyId, page, { status, q, locationId });
-    return page.page(rows.map((row) => presentAdminQuotation(row, base).data));
+    return page.page(rows.map((row) => presentHubQuotation(row, base).data));
   });
 
   app.get('/quotations/:id', {
@@ -89,7 +87,7 @@ export const quotationsRoutes = (c: Container): FastifyPluginAsyncTypebox => asy
     },
   }, async (request, reply) => {
     const quotation = await c.quotations.get(request.admin.companyId, request.params.id);
-    if (!wantsPdf(request, request.query.format)) return presentAdminQuotation(quotation, baseUrl(c.config, request));
+    if (!wantsPdf(request, request.query.format)) return presentHubQuotation(quotation, baseUrl(c.config, request));
     return sendPdf(reply, await c.quotations.renderPdf(request.admin.companyId, quotation.id, reservePrint(c, reply)));
   });
 
@@ -130,6 +128,6 @@ export const quotationsRoutes = (c: Container): FastifyPluginAsyncTypebox => asy
     },
   }, async (request) => {
     await c.quotations.cancel(request.admin.companyId, request.params.id, request.body.reason);
-    return presentAdminQuotation(await c.quotations.get(request.admin.companyId, request.params.id), baseUrl(c.config, request));
+    return presentHubQuotation(await c.quotations.get(request.admin.companyId, request.params.id), baseUrl(c.config, request));
   });
 };

@@ -1,3 +1,4 @@
+import { nameWords } from './name-similarity.ts';
 import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 
 /**
@@ -49,4 +50,28 @@ export function emailKey(text: string): string {
 function supportedCountry(country: string | null | undefined): CountryCode | undefined {
   const upper = country?.toUpperCase();
   return upper && isSupportedCountry(upper) ? upper : undefined;
+}
+
+/**
+ * The name as searched: folded words joined by one space ("Kovačević-Horvat, Ana" is
+ * "kovacevic horvat ana"), so staff find a name by typing its start without its diacritics,
+ * case or punctuation.
+ */
+export function nameKey(name: string): string {
+  return nameWords(name).join(' ');
+}
+
+/**
+ * The smallest text greater than every text that starts with `prefix`, by code point: a prefix
+ * search is the range [prefix, prefixEnd(prefix)), which an index answers on both engines.
+ */
+export function prefixEnd(prefix: string): string | null {
+  const points = [...prefix];
+  while (points.length > 0) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last === 0x10ffff) continue;
+    // Skip the surrogate block: it holds no characters of its own.
+    return points.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+  }
+  return null;
 }

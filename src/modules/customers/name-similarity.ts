@@ -15,16 +15,24 @@ const LEGAL_FORMS = new Set([
 
 const FOLD: Readonly<Record<string, string>> = { đ: 'd', ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe', ł: 'l', ı: 'i', þ: 'th' };
 
-/** Lower-case ASCII words of a name, diacritics folded and legal forms dropped. */
-export function nameTokens(name: string): string[] {
-  const folded = name
+/** Lower case, diacritics folded, dots dropped: "d.o.o." and "j.d.o.o." are one word each once their dots go. */
+export function foldName(name: string): string {
+  return name
     .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .replace(/[đßæøœłıþ]/g, (c) => FOLD[c] ?? c)
-    // "d.o.o." and "j.d.o.o." are one word each once their dots go.
     .replace(/\./g, '');
-  return folded.split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '' && !LEGAL_FORMS.has(t));
+}
+
+/** Every word of a folded name, legal forms included, in order. */
+export function nameWords(name: string): string[] {
+  return foldName(name).split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
+}
+
+/** Lower-case ASCII words of a name, diacritics folded and legal forms dropped. */
+export function nameTokens(name: string): string[] {
+  return nameWords(name).filter((t) => !LEGAL_FORMS.has(t));
 }
 
 function withinOneEdit(a: string, b: string): boolean {

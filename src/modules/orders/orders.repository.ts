@@ -24,6 +24,13 @@ export function createOrdersRepository(db: Executor, engine: Engine) {
         .$if(atLocation !== undefined, (q) => q.where('location_id', '=', atLocation!))
         .executeTakeFirst();
     },
+    /** Links a directory customer while the document is in one of `openStatuses`; false if it is not (or not found). */
+    async assignCustomer(companyId: string, id: string, customerId: string, openStatuses: readonly string[]): Promise<boolean> {
+      const result = await db.updateTable('orders').set({ directory_customer_id: customerId })
+        .where('company_id', '=', companyId).where('id', '=', id).where('status', 'in', [...openStatuses])
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
     async list(companyId: string, page: NewestFirstPage, filter: OrderFilter = {}): Promise<OrderRow[]> {
       const search = filter.q === undefined ? undefined : documentSearch(engine, filter.q);
       const query = db.selectFrom('orders').selectAll().where('company_id', '=', companyId)

@@ -31,9 +31,10 @@ export interface OrderView {
   locationId: string;
   createdAt: string;
   customer: { name: string; email: string; phone: string; address: string | null };
+  /** The directory customer staff assigned (its current name); the placeholder `customer` stays as it arrived. */
+  directoryCustomer: { id: string; name: string } | null;
   note: string | null;
   externalReference: string | null;
-  directoryCustomerId: string | null;
   acceptedAt: string | null;
   /** The sale it was converted to (status `converted`). */
   saleId: string | null;
@@ -50,6 +51,12 @@ export function createOrdersService(deps: {
   customers: CustomerDirectory;
 }) {
   const { store, clock, newId } = deps;
+
+  /** The names of the directory customers the orders are assigned, by id, in one query. */
+  async function assignedNames(companyId: string, rows: readonly OrderRow[]): Promise<Map<string, string>> {
+    const ids = rows.flatMap((r) => (r.directory_customer_id === null ? [] : [r.directory_customer_id]));
+    return new Map((await store.repos.customers.findMany(companyId, ids)).map((c) => [c.id, c.name]));
+  }
 
   return {
     ...createOrderTransitions(deps),
@@ -69,7 +76,7 @@ export function createOrdersService(deps: {
           id, company_id: caller.companyId, location_id: location.id, api_key_id: caller.apiKeyId,
           number: formatDocumentNumber('O', location.code, year, seq), status: 'received',
           customer_name: input.customer.name, customer_email: input.customer.email, customer_phone: input.customer.phone,
-          customer_address: input.customer.address ?? null, note: input.note ?? null, external_reference: input.externalReference ?? null,
+          customer_address: input.customer.address ?? null, directory_customer_id: null, note: input.note ?? null, external_reference: input.externalReference ?? null,
           currency: priced.company.currency, prices_include_tax: priced.company.pricesIncludeTax,
           net_minor: priced.totals.net, tax_minor: priced.totals.tax, total_minor: priced.totals.withTax, created_at: createdAt,
           sale_id: null, accepted_at: null, cancelled_at: null, cancellation_reason: null, customer_name_key: searchKey(input.customer.name),
@@ -87,31 +94,34 @@ export function createOrdersService(deps: {
         return { row, lines };
       }, { creates: id });
       deps.onEventQueued();
-      return toView(result.row, result.lines);
+      return toView(result.row, result.lines, new Map());
     },
 
     /** `atLocation`: a location key reads only what its location created; the hub reads the whole company. */
     async get(companyId: string, id: string, atLocation?: string): Promise<OrderView> {
       const row = await store.repos.orders.find(companyId, id, atLocation);
       if (!row) throw AppError.notFound('Order');
-      return toView(row, await store.repos.orders.listLines(companyId, id));
+      return toView(row, await store.repos.orders.listLines(companyId, id), await assignedNames(companyId, [row]));
     },
 
     /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
     async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }, filter: OrderFilter = {}): Promise<OrderView[]> {
       const rows = await store.repos.orders.list(companyId, opts, filter);
       const lines = await store.repos.orders.listLinesOf(companyId, rows.map((r) => r.id));
-      return rows.map((row) => toView(row, lines.filter((l) => l.document_id === row.id)));
+      const names = await assignedNames(companyId, rows);
+      return rows.map((row) => toView(row, lines.filter((l) => l.document_id === row.id), names));
     },
   };
 }
 export type OrdersService = ReturnType<typeof createOrdersService>;
 
-function toView(row: OrderRow, lines: DocumentLineRow[]): OrderView {
+function toView(row: OrderRow, lines: DocumentLineRow[], customerNames: ReadonlyMap<string, string>): OrderView {
+  const assignedName = row.directory_customer_id === null ? undefined : customerNames.get(row.directory_customer_id);
   return {
     id: row.id, number: row.number, status: row.status as OrderStatus, locationId: row.location_id, createdAt: row.created_at,
     customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone, address: row.customer_address },
-    note: row.note, externalReference: row.external_reference, directoryCustomerId: row.directory_customer_id,
+    directoryCustomer: assignedName === undefined ? null : { id: row.directory_customer_id!, name: assignedName },
+    note: row.note, externalReference: row.external_reference,
     acceptedAt: row.accepted_at, saleId: row.sale_id, cancelledAt: row.cancelled_at, cancellationReason: row.cancellation_reason, currency: row.currency,
     lines: lines.map(toLineView), totals: totalsView(lines),
   };

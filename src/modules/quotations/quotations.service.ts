@@ -40,6 +40,8 @@ export interface QuotationView {
   note: string | null;
   customer: { name: string; email: string | null; phone: string | null };
   directoryCustomerId: string | null;
+  /** The directory customer staff assigned (its current name); the placeholder `customer` stays as it arrived. */
+  directoryCustomer: { id: string; name: string } | null;
   /** Past `expiresAt` (derived, never stored): converting it needs an admin's repricing. */
   expired: boolean;
   /** The sale it was converted to (status `converted`). */
@@ -152,6 +154,7 @@ export function createQuotationsService(deps: {
 
   async function view(row: QuotationRow, lines: DocumentLineRow[], datasheets?: Set<string>): Promise<QuotationView> {
     const withDatasheet = datasheets ?? await withDatasheets(row.company_id, lines);
+    const assigned = row.directory_customer_id === null ? undefined : await store.repos.customers.find(row.company_id, row.directory_customer_id);
     return {
       id: row.id,
       number: row.number,
@@ -162,6 +165,7 @@ export function createQuotationsService(deps: {
       note: row.note,
       customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
       directoryCustomerId: row.directory_customer_id,
+      directoryCustomer: assigned ? { id: assigned.id, name: assigned.name } : null,
       expired: row.expires_at <= clock.now().toISOString(),
       saleId: row.sale_id,
       cancelledAt: row.cancelled_at,

@@ -70,7 +70,7 @@ describe('admin quotations', () => {
     assert.equal(data.status, 'approved');
     assert.equal(data.expired, false);
     assert.equal(data.saleId, null);
-    assert.equal(data.directoryCustomerId, null);
+    assert.equal(data.directoryCustomer, null);
     assert.equal(data.lines[0].note, 'Colour: RAL 9010 - Reinweiß');
     for (const res of [
       await adminCall(t.app, staff, 'GET', `/quotations/${q.id}?format=pdf`),

@@ -5,6 +5,7 @@ import type { OrderView } from '../../../modules/orders/index.ts';
 import { idempotentCreate } from '../../idempotency.ts';
 import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses } from '../../schemas.ts';
 import { LineOutput, Lines, TotalsOutput, toLineRequests } from './lines.schema.ts';
+import { DirectoryCustomer } from './quotes.routes.ts';
 
 export const OrderBody = Type.Object({
   customer: Type.Object({
@@ -25,6 +26,7 @@ export const Order = Type.Object({
   locationId: Type.String(),
   createdAt: Timestamp,
   customer: Type.Object({ name: Type.String(), email: Type.String(), phone: Type.String(), address: Nullable(Type.String()) }, { additionalProperties: false }),
+  directoryCustomer: Type.Optional(DirectoryCustomer),
   note: Nullable(Type.String()),
   externalReference: Nullable(Type.String()),
   currency: Type.String(),
@@ -32,7 +34,8 @@ export const Order = Type.Object({
   totals: TotalsOutput,
 }, { additionalProperties: false, $id: 'Order' });
 
-export const presentOrder = (o: OrderView) => ({ data: o });
+/** The public order: without the directory customer, which only the admin API shows (see DirectoryCustomer). */
+export const presentOrder = ({ directoryCustomer: _assigned, ...o }: OrderView) => ({ data: o });
 
 export const ordersRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
   app.post('/orders', {

@@ -22,6 +22,15 @@ export const QuoteBody = Type.Object({
   lines: Lines,
 }, { additionalProperties: false });
 
+/**
+ * Shown by the admin API only. The directory is the company's back office: a website's key never
+ * wrote it and has no way to read it, and a wrong assignment would show a stranger's name to
+ * whoever holds the document's id.
+ */
+export const DirectoryCustomer = Type.Union([Type.Object({ id: Id('cus'), name: Type.String() }, { additionalProperties: false }), Type.Null()], {
+  description: 'Admin API only (never in the public API): the directory customer assigned in the hub, with its current name; null until one is. `customer` stays the placeholder as it arrived.',
+});
+
 export const Quotation = Type.Object({
   id: Id('qt'),
   number: Type.String({ examples: ['Q-ZG1-2026-00042'] }),
@@ -31,6 +40,7 @@ export const Quotation = Type.Object({
   expiresAt: Timestamp,
   note: Nullable(Type.String()),
   customer: Type.Object({ name: Type.String(), email: Nullable(Type.String()), phone: Nullable(Type.String()) }, { additionalProperties: false }),
+  directoryCustomer: Type.Optional(DirectoryCustomer),
   currency: Type.String({ examples: ['EUR'] }),
   lines: Type.Array(LineOutput),
   totals: TotalsOutput,
@@ -55,6 +65,11 @@ export function presentQuotation(q: QuotationView, base: string) {
       })),
     },
   };
+}
+
+/** The admin API's quotation: the public one and the directory customer assigned to it. */
+export function presentAdminQuotation(q: QuotationView, base: string) {
+  return { data: { ...presentQuotation(q, base).data, directoryCustomer: q.directoryCustomer } };
 }
 
 export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {

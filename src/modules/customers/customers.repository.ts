@@ -1,0 +1,85 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { CustomersTable } from '../../db/schema.ts';
+
+export type CustomerRow = CustomersTable;
+
+/** The key columns a search can range over, each behind a (company_id, key, id) index. */
+export type SearchKey = 'name_key' | 'email_key' | 'phone_key' | 'tax_id_key';
+
+export interface KeyRange {
+  key: SearchKey;
+  from: string;
+  /** Exclusive; null: no end. */
+  to: string | null;
+}
+
+export interface KeyPage extends KeyRange {
+  limit: number;
+  /** The (key, id) of the last row already seen. */
+  after?: { key: string; id: string };
+}
+
+/** Raised by insert and update when the company already has a customer with that tax id. */
+export class TaxIdTaken extends Error {
+  constructor() {
+    super('tax id taken');
+    this.name = 'TaxIdTaken';
+  }
+}
+
+const TAX_ID_INDEX = 'customers_company_tax_id_key';
+
+/** PostgreSQL names the index; SQLite names its columns. */
+function isTaxIdClash(error: unknown): boolean {
+  const e = error as { code?: string; errcode?: number; constraint?: string; message?: string };
+  if (e.code === '23505') return e.constraint === TAX_ID_INDEX;
+  return e.code === 'ERR_SQLITE_ERROR' && e.errcode === 2067 && /customers\.tax_id_key/.test(e.message ?? '');
+}
+
+async function guardTaxId<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isTaxIdClash(error)) throw new TaxIdTaken();
+    throw error;
+  }
+}
+
+export function createCustomersRepository(db: Executor) {
+  return {
+    /** Throws TaxIdTaken when the company has the tax id already (also when a concurrent insert took it first). */
+    async insert(row: CustomerRow): Promise<void> {
+      await guardTaxId(db.insertInto('customers').values(row).execute());
+    },
+
+    /** False when no such customer; throws TaxIdTaken as insert does. */
+    async update(companyId: string, id: string, changes: Partial<Omit<CustomerRow, 'id' | 'company_id' | 'created_at'>>): Promise<boolean> {
+      const result = await guardTaxId(db.updateTable('customers').set(changes).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst());
+      return result.numUpdatedRows > 0n;
+    },
+
+    async find(companyId: string, id: string): Promise<CustomerRow | undefined> {
+      return db.selectFrom('customers').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    },
+
+    async findMany(companyId: string, ids: readonly string[]): Promise<CustomerRow[]> {
+      if (ids.length === 0) return [];
+      return db.selectFrom('customers').selectAll().where('company_id', '=', companyId).where('id', 'in', [...new Set(ids)]).execute();
+    },
+
+    /**
+     * One key range in key order: the company's slice of one index, read from `after` on and
+     * stopped at `limit`, so a page costs the same however many customers there are.
+     */
+    async page(companyId: string, page: KeyPage): Promise<CustomerRow[]> {
+      const column = sql.ref(page.key);
+      let query = db.selectFrom('customers').selectAll().where('company_id', '=', companyId)
+        .where(page.key, '>=', page.from);
+      if (page.to !== null) query = query.where(page.key, '<', page.to);
+      if (page.after) query = query.where(sql<boolean>`(${column}, id) > (${page.after.key}, ${page.after.id})`);
+      return query.orderBy(page.key).orderBy('id').limit(page.limit).execute();
+    },
+  };
+}
+export type CustomersRepository = ReturnType<typeof createCustomersRepository>;

@@ -1,0 +1,185 @@
+import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import type { Repositories, Store } from '../store.ts';
+import { emailKey, nameKey, phoneKey } from './contact-keys.ts';
+import { validateTaxId, taxIdKey } from './tax-id.ts';
+import { TaxIdTaken, type CustomerRow, type SearchKey } from './customers.repository.ts';
+import { classifySearch } from './customer-search.ts';
+
+export const CUSTOMER_KINDS = ['person', 'business'] as const;
+export type CustomerKind = (typeof CUSTOMER_KINDS)[number];
+
+export interface Address {
+  street: string;
+  postalCode: string;
+  city: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string;
+}
+
+export interface Customer {
+  id: string;
+  kind: CustomerKind;
+  name: string;
+  taxId: string | null;
+  email: string | null;
+  phone: string | null;
+  address: Address | null;
+  note: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewCustomer {
+  kind: CustomerKind;
+  name: string;
+  taxId?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  address?: Address | null;
+  note?: string | null;
+}
+
+export type CustomerPatch = Partial<NewCustomer>;
+
+/**
+ * The company's own country: what a national phone number and a bare OIB mean. Taken from the
+ * region of the company's locale (hr-HR: HR) until the company profile holds a country.
+ */
+export async function companyCountry(repos: Repositories, companyId: string): Promise<string | null> {
+  const company = await repos.companies.findCompany(companyId);
+  if (!company) throw AppError.notFound('Company');
+  try {
+    return new Intl.Locale(company.locale).region ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The directory row for a customer, its keys worked out, or the field errors. `prefix` names
+ * the fields where the input sits in the request (`newCustomer.` when created from a document).
+ */
+export function customerRow(input: NewCustomer, base: { id: string; companyId: string; now: string; createdAt?: string }, country: string | null, prefix = ''): CustomerRow {
+  const details: FieldErrors = fieldErrors();
+  const address = input.address ? { ...input.address, country: input.address.country.toUpperCase() } : null;
+  let taxId: string | null = null;
+  if (input.taxId !== undefined && input.taxId !== null) {
+    const checked = validateTaxId(input.taxId, address?.country ?? country);
+    if (checked.ok) taxId = checked.value;
+    else addFieldError(details, `${prefix}taxId`, checked.message);
+  }
+  const email = blankToNull(input.email);
+  const phone = blankToNull(input.phone);
+  if (Object.keys(details).length > 0) throw AppError.invalid(details);
+  return {
+    id: base.id, company_id: base.companyId, kind: input.kind, name: input.name.trim(), name_key: nameKey(input.name),
+    tax_id: taxId, tax_id_key: taxId === null ? null : taxIdKey(taxId),
+    email, email_key: email === null ? null : emailKey(email),
+    phone, phone_key: phone === null ? null : phoneKey(phone, country),
+    address_street: address?.street ?? null, address_postal_code: address?.postalCode ?? null,
+    address_city: address?.city ?? null, address_country: address?.country ?? null,
+    note: blankToNull(input.note), created_at: base.createdAt ?? base.now, updated_at: base.now,
+  };
+}
+
+export function taxIdConflict(prefix = ''): AppError {
+  const details = fieldErrors();
+  details[`${prefix}taxId`] = ['Another customer of this company has this tax id.'];
+  return new AppError('conflict', 'A customer with this tax id already exists.', details);
+}
+
+export function toCustomer(row: CustomerRow): Customer {
+  return {
+    id: row.id, kind: row.kind as CustomerKind, name: row.name, taxId: row.tax_id, email: row.email, phone: row.phone,
+    address: row.address_country === null ? null : {
+      street: row.address_street ?? '', postalCode: row.address_postal_code ?? '', city: row.address_city ?? '', country: row.address_country,
+    },
+    note: row.note, createdAt: row.created_at, updatedAt: row.updated_at,
+  };
+}
+
+export function createCustomersService(deps: { store: Store; clock: Clock; newId: IdGenerator }) {
+  const { store, clock, newId } = deps;
+
+  async function get(companyId: string, id: string): Promise<Customer> {
+    const row = await store.repos.customers.find(companyId, id);
+    if (!row) throw AppError.notFound('Customer');
+    return toCustomer(row);
+  }
+
+  return {
+    /** Refuses (409 `conflict`, naming taxId) a tax id the company already has, also when two requests race for it: the unique index decides. */
+    async create(companyId: string, input: NewCustomer): Promise<Customer> {
+      const country = await companyCountry(store.repos, companyId);
+      const row = customerRow(input, { id: newId('customer'), companyId, now: clock.now().toISOString() }, country);
+      try {
+        await store.unitOfWork((repos) => repos.customers.insert(row), { creates: row.id });
+      } catch (error) {
+        if (error instanceof TaxIdTaken) throw taxIdConflict();
+        throw error;
+      }
+      return toCustomer(row);
+    },
+
+    get,
+
+    /** Fields left out stay; null clears an optional one. Keys are worked out again from the whole result. */
+    async update(companyId: string, id: string, patch: CustomerPatch): Promise<Customer> {
+      const current = await get(companyId, id);
+      const merged: NewCustomer = {
+        kind: patch.kind ?? current.kind, name: patch.name ?? current.name,
+        taxId: patch.taxId === undefined ? current.taxId : patch.taxId,
+        email: patch.email === undefined ? current.email : patch.email,
+        phone: patch.phone === undefined ? current.phone : patch.phone,
+        address: patch.address === undefined ? current.address : patch.address,
+        note: patch.note === undefined ? current.note : patch.note,
+      };
+      const country = await companyCountry(store.repos, companyId);
+      const row = customerRow(merged, { id, companyId, now: clock.now().toISOString(), createdAt: current.createdAt }, country);
+      const { id: _id, company_id: _company, created_at: _created, ...changes } = row;
+      try {
+        if (!(await store.repos.customers.update(companyId, id, changes))) throw AppError.notFound('Customer');
+      } catch (error) {
+        if (error instanceof TaxIdTaken) throw taxIdConflict();
+        throw error;
+      }
+      return toCustomer(row);
+    },
+
+    /**
+     * One page of the search, in the order of the key searched (see customer-search.ts); the
+     * cursor holds that key's value and the id of the page's last customer.
+     */
+    async search(companyId: string, opts: { q?: string; limit: number; cursor?: string }): Promise<{ data: Customer[]; nextCursor: string | null }> {
+      const country = await companyCountry(store.repos, companyId);
+      const range = classifySearch(opts.q ?? '', country);
+      let after: { key: string; id: string } | undefined;
+      if (opts.cursor) {
+        const [key, value, id] = decodeCursor(opts.cursor, 3) as [string, string, string];
+        if (key !== range.key) throw AppError.invalid({ cursor: ['This cursor belongs to another search; start again without it.'] });
+        after = { key: value, id };
+      }
+      const rows = await store.repos.customers.page(companyId, { ...range, limit: opts.limit + 1, ...(after ? { after } : {}) });
+      const data = rows.slice(0, opts.limit);
+      const last = data.at(-1);
+      return {
+        data: data.map(toCustomer),
+        nextCursor: rows.length > opts.limit && last ? encodeCursor([range.key, keyValue(last, range.key), last.id]) : null,
+      };
+    },
+  };
+}
+export type CustomersService = ReturnType<typeof createCustomersService>;
+
+function keyValue(row: CustomerRow, key: SearchKey): string {
+  return row[key] ?? '';
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
