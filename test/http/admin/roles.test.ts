@@ -78,7 +78,7 @@ describe('roles: who may call which admin route', () => {
   });
 
   test('the README states the same table', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
     for (const [permission, roles] of Object.entries(PERMISSIONS)) {
       const row = readme.split('\n').find((l) => l.startsWith(`| \`${permission}\` |`));
       assert.ok(row, `README has a row for ${permission}`);
