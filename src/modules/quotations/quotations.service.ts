@@ -152,9 +152,14 @@ export function createQuotationsService(deps: {
     return new Set(products.filter((p) => p.datasheet_file).map((p) => p.id));
   }
 
-  async function view(row: QuotationRow, lines: DocumentLineRow[], datasheets?: Set<string>): Promise<QuotationView> {
+  /** `datasheets` and `customerNames`: what a list reads once for the whole page. */
+  async function view(row: QuotationRow, lines: DocumentLineRow[], datasheets?: Set<string>, customerNames?: ReadonlyMap<string, string>): Promise<QuotationView> {
     const withDatasheet = datasheets ?? await withDatasheets(row.company_id, lines);
-    const assigned = row.directory_customer_id === null ? undefined : await store.repos.customers.find(row.company_id, row.directory_customer_id);
+    const customerId = row.directory_customer_id;
+    const named = customerId === null || !customerNames ? undefined : customerNames.get(customerId);
+    const assigned = customerId === null ? undefined
+      : customerNames ? (named === undefined ? undefined : { id: customerId, name: named })
+        : await store.repos.customers.find(row.company_id, customerId);
     return {
       id: row.id,
       number: row.number,
@@ -238,7 +243,9 @@ export function createQuotationsService(deps: {
       const rows = await store.repos.quotations.list(companyId, opts, filter);
       const lines = await store.repos.quotations.listLinesOf(companyId, rows.map((r) => r.id));
       const datasheets = await withDatasheets(companyId, lines);
-      return Promise.all(rows.map((row) => view(row, lines.filter((l) => l.document_id === row.id), datasheets)));
+      const assigned = rows.flatMap((r) => (r.directory_customer_id === null ? [] : [r.directory_customer_id]));
+      const names = new Map((await store.repos.customers.findMany(companyId, assigned)).map((c) => [c.id, c.name]));
+      return Promise.all(rows.map((row) => view(row, lines.filter((l) => l.document_id === row.id), datasheets, names)));
     },
 
     /**

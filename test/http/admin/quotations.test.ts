@@ -89,6 +89,8 @@ describe('admin quotations', () => {
     const q = await newQuotation(t.app, demo);
     assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, {}), 409, 'customer_required');
     const customerId = await assignCustomer(t.app, demo, 'quotations', q.id);
+    const listed = (await adminCall(t.app, staff, 'GET', `/quotations?q=${q.number}`)).json().data;
+    assert.deepEqual(listed.map((x: { directoryCustomer: unknown }) => x.directoryCustomer), [{ id: customerId, name: 'Kovač obrt' }], 'the list names the assigned customer');
     const res = await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, {});
     assert.equal(res.statusCode, 201, res.body);
     const sale = res.json().data;
