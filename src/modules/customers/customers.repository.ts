@@ -16,7 +16,7 @@ export interface KeyRange {
 
 export interface KeyPage extends KeyRange {
   limit: number;
-  /** The (key, id) of the last row already seen. */
+  /** The (key, id) of the last row already seen, a row of this range (its key at or after `from`). */
   after?: { key: string; id: string };
 }
 
@@ -74,11 +74,18 @@ export function createCustomersRepository(db: Executor) {
      */
     async page(companyId: string, page: KeyPage): Promise<CustomerRow[]> {
       const column = sql.ref(page.key);
-      let query = db.selectFrom('customers').selectAll().where('company_id', '=', companyId)
-        .where(page.key, '>=', page.from);
+      let query = db.selectFrom('customers').selectAll().where('company_id', '=', companyId);
+      // One lower bound only: given the range's start and the cursor both, SQLite seeks to the
+      // start and filters every row up to the cursor, so a deep page would cost its depth.
+      // A tax id names one customer of the company (its index is unique and has no id column):
+      // the key alone orders and resumes.
+      const unique = page.key === 'tax_id_key';
+      query = !page.after ? query.where(page.key, '>=', page.from)
+        : unique ? query.where(page.key, '>', page.after.key)
+          : query.where(sql<boolean>`(${column}, id) > (${page.after.key}, ${page.after.id})`);
       if (page.to !== null) query = query.where(page.key, '<', page.to);
-      if (page.after) query = query.where(sql<boolean>`(${column}, id) > (${page.after.key}, ${page.after.id})`);
-      return query.orderBy(page.key).orderBy('id').limit(page.limit).execute();
+      query = query.orderBy(page.key);
+      return (unique ? query : query.orderBy('id')).limit(page.limit).execute();
     },
   };
 }

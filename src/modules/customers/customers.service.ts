@@ -159,7 +159,8 @@ export function createCustomersService(deps: { store: Store; clock: Clock; newId
       let after: { key: string; id: string } | undefined;
       if (opts.cursor) {
         const [key, value, id] = decodeCursor(opts.cursor, 3) as [string, string, string];
-        if (key !== range.key) throw AppError.invalid({ cursor: ['This cursor belongs to another search; start again without it.'] });
+        // A row of this search has a key that starts with the searched prefix: anything else is another search's cursor, or forged.
+        if (key !== range.key || !value.startsWith(range.from)) throw AppError.invalid({ cursor: ['This cursor belongs to another search; start again without it.'] });
         after = { key: value, id };
       }
       const rows = await store.repos.customers.page(companyId, { ...range, limit: opts.limit + 1, ...(after ? { after } : {}) });

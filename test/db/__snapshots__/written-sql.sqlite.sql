@@ -38,7 +38,13 @@ pragma busy_timeout;
 pragma wal_autocheckpoint;
 
 -- queue.claim
+pragma synchronous;
+
+-- queue.claim
 pragma busy_timeout = 0;
+
+-- queue.claim
+pragma synchronous = 1;
 
 -- queue.claim
 begin immediate;
@@ -65,10 +71,16 @@ pragma busy_timeout = 5000;
 pragma wal_autocheckpoint = 1000;
 
 -- queue.claim
+pragma synchronous = 2;
+
+-- queue.claim
 select id, type, payload from webhook_events where id in (select value from json_each(?));
 
 -- queue.record (1 outcome)
 pragma busy_timeout = 0;
+
+-- queue.record (1 outcome)
+pragma synchronous = 1;
 
 -- queue.record (1 outcome)
 begin immediate;
@@ -97,8 +109,14 @@ pragma busy_timeout = 5000;
 -- queue.record (1 outcome)
 pragma wal_autocheckpoint = 1000;
 
+-- queue.record (1 outcome)
+pragma synchronous = 2;
+
 -- queue.record (3 outcomes: 2 + 1)
 pragma busy_timeout = 0;
+
+-- queue.record (3 outcomes: 2 + 1)
+pragma synchronous = 1;
 
 -- queue.record (3 outcomes: 2 + 1)
 begin immediate;
@@ -135,3 +153,6 @@ pragma busy_timeout = 5000;
 
 -- queue.record (3 outcomes: 2 + 1)
 pragma wal_autocheckpoint = 1000;
+
+-- queue.record (3 outcomes: 2 + 1)
+pragma synchronous = 2;

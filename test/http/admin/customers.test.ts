@@ -166,6 +166,12 @@ describe('customer directory', () => {
     // A cursor of another search is refused rather than misread.
     const page = (await call(t, d.adminToken, 'GET', '/customers?q=kova&limit=1')).json();
     assertProblem(await call(t, d.adminToken, 'GET', `/customers?q=person@&limit=1&cursor=${encodeURIComponent(page.nextCursor)}`), 400, 'validation_failed');
+    assertProblem(await call(t, d.adminToken, 'GET', `/customers?q=horvat&limit=1&cursor=${encodeURIComponent(page.nextCursor)}`), 400, 'validation_failed');
+    // Tax ids page by the key alone.
+    const vienna = { street: 'Ring 1', postalCode: '1010', city: 'Wien', country: 'AT' };
+    await create(t, d, { kind: 'business', name: 'Prvi', taxId: '23456789', address: vienna });
+    await create(t, d, { kind: 'business', name: 'Treći', taxId: '2345678901', address: vienna });
+    assert.deepEqual(await searchAll(t, d, '2345', 1), ['Prvi', 'Treći', 'Novak d.o.o.']);
   });
 
   test('roles: support reads but does not create or change; staff creates and changes', async () => {

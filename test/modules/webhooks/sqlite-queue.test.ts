@@ -24,8 +24,10 @@ test('SQLite queue: a claim that finds the write lock taken does not sleep in SQ
   const settings = async () => [
     (await sql<{ timeout: number }>`pragma busy_timeout`.execute(db)).rows[0]!.timeout,
     (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows[0]!.wal_autocheckpoint,
+    (await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]!.synchronous,
   ];
   const before = await settings();
+  assert.equal(before[2], 2, 'the API\'s commits are FULL (on disk before a 201); the queue\'s own are NORMAL only inside its transaction');
 
   await sql`begin immediate`.execute(other.db);
   let claimed: number | null = null;

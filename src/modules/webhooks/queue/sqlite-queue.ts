@@ -12,6 +12,8 @@ const BUSY_SPINS = 16;
 const SQLITE_BUSY = 5;
 /** 40 MB of WAL at 4 KiB pages: see tryWriteTransaction. */
 const WORKER_AUTOCHECKPOINT_PAGES = 10_000;
+/** `pragma synchronous` NORMAL: see tryWriteTransaction. */
+const SYNCHRONOUS_NORMAL = 1;
 // SQLite has no NOTIFY: a worker in its own process learns of the API's commits by looking.
 // `pragma data_version` costs microseconds, so look every 2 ms while commits keep coming; after
 // 5 s without one every 25 ms, so an idle worker does not spin.
@@ -38,6 +40,7 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
   const { db, worker } = deps;
   let busyTimeout: number | null = null; // the connection's own, read once
   let autocheckpoint: number | null = null;
+  let synchronous: number | null = null;
   let pending: Pending = { claim: null, records: [] };
   let scheduled = false;
   let writing = false;
@@ -103,6 +106,12 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
    * delivery on the wire. The API's commits, far more frequent, keep checkpointing at the usual
    * 1000 pages; a worker writing alone still checkpoints, less often.
    *
+   * Its commit does not wait for the disk either (synchronous NORMAL, whatever the connection's
+   * own setting): it acknowledges nothing to a client. A lease or an outcome lost to a power cut
+   * means a delivery is sent again, which at-least-once delivery allows; an fsync in every claim
+   * would add milliseconds to every delivery's latency. The next FULL commit of the API syncs
+   * these frames with its own.
+   *
    * The connection is held for the whole call, so nothing else runs while these connection
    * settings are changed; they are restored before it is released.
    */
@@ -111,11 +120,14 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
       const run = (text: string) => conn.executeQuery(CompiledQuery.raw(text, []));
       busyTimeout ??= Number((await conn.executeQuery<{ timeout: number }>(CompiledQuery.raw('pragma busy_timeout', []))).rows[0]?.timeout ?? 0);
       autocheckpoint ??= Number((await conn.executeQuery<{ wal_autocheckpoint: number }>(CompiledQuery.raw('pragma wal_autocheckpoint', []))).rows[0]?.wal_autocheckpoint ?? 1000);
+      synchronous ??= Number((await conn.executeQuery<{ synchronous: number }>(CompiledQuery.raw('pragma synchronous', []))).rows[0]?.synchronous ?? 2);
       await run('pragma busy_timeout = 0');
+      await run(`pragma synchronous = ${SYNCHRONOUS_NORMAL}`);
       try {
         await run('begin immediate');
       } catch (error) {
         await run(`pragma busy_timeout = ${busyTimeout}`);
+        await run(`pragma synchronous = ${synchronous}`);
         if ((error as { errcode?: number }).errcode === SQLITE_BUSY) return null;
         throw error;
       }
@@ -130,6 +142,7 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
       } finally {
         await run(`pragma busy_timeout = ${busyTimeout}`);
         await run(`pragma wal_autocheckpoint = ${autocheckpoint}`);
+        await run(`pragma synchronous = ${synchronous}`);
       }
     });
   }
