@@ -19,8 +19,9 @@ import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import { createCatalogAdminService, createCatalogImport, createCatalogScopeService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
-import { createPrintPool, createQuotationsService } from './modules/quotations/index.ts';
+import { createPrintPool, createQuotationsService, toSaleDocument } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
+import { createSalesService } from './modules/sales/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
   applyEndpointWork, createDispatcher, createEndpointsService, createGuardedAgent, createPostgresQueue, createSqliteQueue, createTargets,
@@ -73,12 +74,13 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const readiness = { check: () => store.ping() };
   const onEventQueued = () => dispatcher?.wake();
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
-  const quotations = createQuotationsService({
-    store, clock, newId, catalog, datasheets, logger, onEventQueued, prints, datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
-  });
-  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued });
   const customers = createCustomersService({ store, clock, newId });
   const customerAssignment = createCustomerAssignmentService({ store, clock, newId });
+  const quotations = createQuotationsService({
+    store, clock, newId, catalog, datasheets, logger, onEventQueued, prints, datasheetsMaxBytes: config.quoteDatasheetsMaxBytes, customers,
+  });
+  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers });
+  const sales = createSalesService({ store, clock, newId, toSaleDocument });
   const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
 
   const webhooksLogger = logger.child({ component: 'webhooks' });
@@ -113,7 +115,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let checkpointer: Checkpointer | null = null;
   const container = {
     config, clock, newId, logger, database, store,
-    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, customers, customerAssignment, endpoints,
+    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, sales, customers, customerAssignment, endpoints,
     readiness,
     dispatcher, emailSender,
 

@@ -205,6 +205,11 @@ export interface QuotationsTable {
   total_minor: number;
   expires_at: Timestamp;
   created_at: Timestamp;
+  sale_id: string | null;
+  cancelled_at: Timestamp | null;
+  cancellation_reason: string | null;
+  /** The customer name folded for prefix search (src/lib/search-key.ts). */
+  customer_name_key: string;
 }
 
 export interface DocumentLinesTable {
@@ -245,6 +250,51 @@ export interface OrdersTable {
   net_minor: number;
   tax_minor: number;
   total_minor: number;
+  created_at: Timestamp;
+  sale_id: string | null;
+  accepted_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  cancellation_reason: string | null;
+  customer_name_key: string;
+}
+
+/** A sale: a converted quotation or web order, with a snapshot of its directory customer. */
+export interface SalesTable {
+  id: string;
+  company_id: string;
+  location_id: string;
+  number: string;
+  status: string;
+  source_type: string;
+  source_id: string;
+  source_number: string;
+  customer_id: string;
+  customer_kind: string;
+  customer_name: string;
+  customer_tax_id: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  /** JSON {street, postalCode, city, country}, as the directory had it at conversion. */
+  customer_address: string | null;
+  note: string | null;
+  currency: string;
+  prices_include_tax: SqlBool;
+  repriced: SqlBool;
+  net_minor: number;
+  tax_minor: number;
+  total_minor: number;
+  paid_minor: number;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface SalePaymentsTable {
+  id: string;
+  company_id: string;
+  sale_id: string;
+  method: string;
+  amount_minor: number;
+  recorded_by: string | null;
   created_at: Timestamp;
 }
 
@@ -352,6 +402,9 @@ export interface DB {
   quotation_lines: DocumentLinesTable;
   orders: OrdersTable;
   order_lines: DocumentLinesTable;
+  sales: SalesTable;
+  sale_lines: DocumentLinesTable;
+  sale_payments: SalePaymentsTable;
   customers: CustomersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

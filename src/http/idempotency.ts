@@ -20,10 +20,14 @@ export async function idempotentCreate<T>(
   if (raw === undefined) return create();
   const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
   if (!KEY.test(key)) throw AppError.invalid({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters, e.g. a UUID.'] });
-  const companyId = request.caller.companyId;
-  // The key is the company's, but a retry must come from the same API key: another location
-  // reusing a key gets a 422, never the first location's resource.
-  const fingerprint = requestFingerprint(request.method, `${request.routeOptions.url ?? request.url} ${request.caller.apiKeyId}`, request.body);
+  // A location API key on the public API, a user on the admin API.
+  const caller = (request.caller as typeof request.caller | undefined) ?? { companyId: request.admin.companyId, apiKeyId: `user:${request.admin.userId}` };
+  const companyId = caller.companyId;
+  // The key is the company's, but a retry must come from the same API key (or user): another
+  // location reusing a key gets a 422, never the first location's resource. A route with path
+  // parameters (convert this quotation) counts them in: the same key on another document is a 422 too.
+  const params = request.params && Object.keys(request.params).length > 0 ? ` ${JSON.stringify(request.params)}` : '';
+  const fingerprint = requestFingerprint(request.method, `${request.routeOptions.url ?? request.url}${params} ${caller.apiKeyId}`, request.body);
   const outcome = await idempotency.begin(companyId, key, fingerprint);
   if (outcome.kind === 'replay') {
     reply.header('idempotent-replayed', 'true');

@@ -10,6 +10,7 @@ import { createQuotationsRepository } from './quotations/quotations.repository.t
 import { createOrdersRepository } from './orders/orders.repository.ts';
 import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
 import { createSequencesRepository } from './sales/sequences.repository.ts';
+import { createSalesRepository } from './sales/sales.repository.ts';
 import { createCustomersRepository } from './customers/customers.repository.ts';
 
 /**
@@ -25,8 +26,9 @@ export function createRepositories(db: Executor, engine: Engine) {
     idempotency: createIdempotencyRepository(db),
     catalog: createCatalogRepository(db),
     sequences: createSequencesRepository(db),
-    quotations: createQuotationsRepository(db),
-    orders: createOrdersRepository(db),
+    quotations: createQuotationsRepository(db, engine),
+    orders: createOrdersRepository(db, engine),
+    sales: createSalesRepository(db),
     webhooks: createWebhooksRepository(db, engine),
     customers: createCustomersRepository(db),
   };

@@ -6,6 +6,7 @@ import { createTestApp, createTenant, bearer, type TestApp } from '../support/te
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { startFakeTelegram } from '../support/fake-telegram.ts';
 import { addHttpEndpoint, createQuote } from '../support/webhook-helpers.ts';
+import { adminCall, assignCustomer, newOrder, newQuotation } from '../support/sales-helpers.ts';
 import { EVENTS, EVENT_NAMES, PING, type EventName } from '../../src/modules/webhooks/index.ts';
 import { telegramLines } from '../../src/modules/webhooks/event-catalog.ts';
 import { formatTelegramMessage } from '../../src/modules/webhooks/channels/telegram-channel.ts';
@@ -13,17 +14,28 @@ import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 
 /**
  * How each catalogued event is made to happen through the API. Typed by the catalog, so a new
- * event does not compile until it says here how it fires.
+ * event does not compile until it says here how it fires. Each entry first prepares what the
+ * event needs (before any endpoint exists, so what that fires reaches no one) and returns the
+ * one call that fires exactly its event.
  */
-const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<unknown>> = {
-  'quote.created': (app, demo) => createQuote(app, demo),
-  'order.created': async (app, demo) => {
+const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<() => Promise<unknown>>> = {
+  'quote.created': async (app, demo) => () => createQuote(app, demo),
+  'order.created': async (app, demo) => async () => {
     const p = demo.products[0]!;
     const res = await app.app.inject({
       method: 'POST', url: '/api/v1/public/orders', headers: bearer(demo.locations[1]!.apiKey),
       payload: { customer: { name: 'Ivo <Ivić>', email: 'ivo@example.com', phone: '+385 91 555 1234' }, externalReference: 'WEB-1', lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }] },
     });
     assert.equal(res.statusCode, 201, res.body);
+  },
+  'sale.created': async (app, demo) => {
+    const q = await newQuotation(app.app, demo);
+    await assignCustomer(app.app, demo, 'quotations', q.id, { name: 'Kovač & <Sinovi>' });
+    return async () => assert.equal((await adminCall(app.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {})).statusCode, 201);
+  },
+  'order.status_changed': async (app, demo) => {
+    const o = await newOrder(app.app, demo);
+    return async () => assert.equal((await adminCall(app.app, demo.adminToken, 'POST', `/orders/${o.id}/accept`)).statusCode, 200);
   },
 };
 
@@ -64,10 +76,12 @@ test('every event is catalogued once: documented under OpenAPI webhooks, offered
     assert.ok(!formatTelegramMessage(name, definition.example, company).startsWith(`<b>🔔 ${name}`), `${name} is not told as an unknown event`);
   }
 
+  const fire = new Map<EventName, () => Promise<unknown>>();
+  for (const name of EVENT_NAMES) fire.set(name, await FIRE[name](app, demo));
   await addHttpEndpoint(app, demo, { url: `${receiver.url}/all` });
   const chat = await app.app.inject({ method: 'POST', url: '/api/v1/admin/webhooks', headers: bearer(demo.adminToken), payload: { kind: 'telegram', botToken: TOKEN, chatId: '-1001234567890' } });
   assert.equal(chat.statusCode, 201, chat.body);
-  for (const name of EVENT_NAMES) await FIRE[name](app, demo);
+  for (const name of EVENT_NAMES) await fire.get(name)!();
   const http0 = (await app.c.endpoints.list(demo.companyId)).find((e) => e.kind === 'http')!;
   const ping = await app.app.inject({ method: 'POST', url: `/api/v1/admin/webhooks/${http0.id}/test`, headers: bearer(demo.adminToken) });
   assert.equal(ping.json().data.ok, true, ping.body);

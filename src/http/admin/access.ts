@@ -39,7 +39,19 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
 
   adminListOrders: 'quotations:read',
   adminGetOrder: 'quotations:read',
+  adminAcceptOrder: 'quotations:handle',
+  adminCancelOrder: 'quotations:handle',
+  adminConvertOrder: 'quotations:handle',
+  adminListQuotations: 'quotations:read',
   adminGetQuotation: 'quotations:read',
+  adminPreviewQuotationConversion: 'quotations:read',
+  // An expired quotation needs `reprice`, which the route checks against quotations:reprice.
+  adminConvertQuotation: 'quotations:handle',
+  adminCancelQuotation: 'quotations:handle',
+
+  adminListSales: 'sales:read',
+  adminGetSale: 'sales:read',
+  adminRecordSalePayment: 'sales:record-payment',
 
   adminListQuotationCustomerMatches: 'quotations:read',
   adminListOrderCustomerMatches: 'quotations:read',

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import type { DocumentKind } from '../../modules/customers/index.ts';
 import { Data, Email, Id, Nullable, Pagination, Phone, ProblemRef, Text, Timestamp, errorResponses } from '../schemas.ts';
-import { presentAdminQuotation } from '../public/v1/quotes.routes.ts';
+import { AdminQuotation, presentHubQuotation } from './quotations.routes.ts';
+import { AdminOrder } from './orders.routes.ts';
 import { baseUrl } from '../base-url.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -157,7 +158,7 @@ export const customersRoutes = (c: Container): FastifyPluginAsyncTypebox => asyn
         description: `Links the ${what} to a directory customer (\`customerId\`), or creates one from its placeholder and links it in one transaction (\`newCustomer\`). The placeholder \`customer\` is kept as it arrived; \`directoryCustomer\` names the assigned one. Assigning again replaces the link while the ${what} is open.`,
         security, params: IdParams, body: AssignBody,
         response: {
-          200: Data(Type.Ref(Noun)), ...errorResponses(400, 403, 404),
+          200: Data(kind === 'quotation' ? AdminQuotation : AdminOrder), ...errorResponses(400, 403, 404),
           ...NOT_OPEN(kind === 'quotation'
             ? '`quotation_not_open`: the quotation is no longer `approved` (converted or cancelled)'
             : '`order_not_open`: the order is no longer `received` or `accepted` (converted or cancelled)'),
@@ -167,7 +168,7 @@ export const customersRoutes = (c: Container): FastifyPluginAsyncTypebox => asyn
       const { companyId } = request.admin;
       await c.customerAssignment.assign(companyId, kind, request.params.id, request.body);
       return kind === 'quotation'
-        ? presentAdminQuotation(await c.quotations.get(companyId, request.params.id), baseUrl(c.config, request))
+        ? presentHubQuotation(await c.quotations.get(companyId, request.params.id), baseUrl(c.config, request))
         : { data: await c.orders.get(companyId, request.params.id) };
     });
   }

@@ -7,6 +7,8 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { developerRoutes } from './developer.routes.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { salesRoutes } from './sales.routes.ts';
+import { quotationsRoutes } from './quotations.routes.ts';
+import { ordersRoutes } from './orders.routes.ts';
 import { catalogAdminRoutes } from './catalog.routes.ts';
 import { customersRoutes } from './customers.routes.ts';
 
@@ -18,6 +20,8 @@ export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) 
   await app.register(notificationsRoutes(c));
   await app.register(developerRoutes(c));
   await app.register(webhooksRoutes(c));
+  await app.register(quotationsRoutes(c));
+  await app.register(ordersRoutes(c));
   await app.register(salesRoutes(c));
   await app.register(catalogAdminRoutes(c));
   await app.register(customersRoutes(c));

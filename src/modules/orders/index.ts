@@ -1,1 +1,1 @@
-export { createOrdersService, type OrdersService, type OrderView, type NewOrder } from './orders.service.ts';
+export { createOrdersService, ORDER_STATUSES, type OrderStatus, type OrdersService, type OrderView, type NewOrder } from './orders.service.ts';

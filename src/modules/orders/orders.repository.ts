@@ -1,11 +1,18 @@
-import type { Executor } from '../../db/database.ts';
+import { sql, type SqlBool } from 'kysely';
+import type { Engine, Executor } from '../../db/database.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { OrdersTable } from '../../db/schema.ts';
-import { documentLines } from '../sales/index.ts';
+import { documentLines, documentSearch } from '../sales/index.ts';
 
 export type OrderRow = OrdersTable;
 
-export function createOrdersRepository(db: Executor) {
+export interface OrderFilter {
+  status?: string;
+  locationId?: string;
+  q?: string;
+}
+
+export function createOrdersRepository(db: Executor, engine: Engine) {
   return {
     ...documentLines(db, 'order_lines'),
     async insert(row: OrderRow): Promise<void> {
@@ -24,8 +31,26 @@ export function createOrdersRepository(db: Executor) {
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
-    async list(companyId: string, page: NewestFirstPage): Promise<OrderRow[]> {
-      return newestFirst(db.selectFrom('orders').selectAll().where('company_id', '=', companyId), page).execute();
+    async list(companyId: string, page: NewestFirstPage, filter: OrderFilter = {}): Promise<OrderRow[]> {
+      const search = filter.q === undefined ? undefined : documentSearch(engine, filter.q);
+      const query = db.selectFrom('orders').selectAll().where('company_id', '=', companyId)
+        .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+        .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
+        .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
+      return newestFirst(query, page).execute();
+    },
+    /**
+     * Moves an order from status `from` only if it still has it: of two concurrent transitions
+     * exactly one passes (PostgreSQL locks the row until commit; SQLite has one writer).
+     */
+    async transition(
+      companyId: string, id: string, from: string,
+      change: Partial<Pick<OrderRow, 'accepted_at' | 'sale_id' | 'cancelled_at' | 'cancellation_reason'>> & { status: string },
+    ): Promise<boolean> {
+      const result = await db.updateTable('orders').set(change)
+        .where('company_id', '=', companyId).where('id', '=', id).where('status', '=', from)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
   };
 }

@@ -2,15 +2,17 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
+import { searchKey } from '../../lib/search-key.ts';
 import type { Store } from '../store.ts';
 import type { CatalogService } from '../catalog/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import {
   formatDocumentNumber, lineRows, priceLines, toLineView, totalsView, yearIn,
-  type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
+  type CustomerDirectory, type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
 } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
-import type { OrderRow } from './orders.repository.ts';
+import type { OrderFilter, OrderRow } from './orders.repository.ts';
+import { createOrderTransitions } from './order-transitions.ts';
 
 export interface NewOrder {
   customer: { name: string; email: string; phone: string; address?: string | null };
@@ -19,10 +21,13 @@ export interface NewOrder {
   externalReference?: string | null;
 }
 
+export const ORDER_STATUSES = ['received', 'accepted', 'converted', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
 export interface OrderView {
   id: string;
   number: string;
-  status: string;
+  status: OrderStatus;
   locationId: string;
   createdAt: string;
   customer: { name: string; email: string; phone: string; address: string | null };
@@ -30,12 +35,21 @@ export interface OrderView {
   directoryCustomer: { id: string; name: string } | null;
   note: string | null;
   externalReference: string | null;
+  acceptedAt: string | null;
+  /** The sale it was converted to (status `converted`). */
+  saleId: string | null;
+  cancelledAt: string | null;
+  cancellationReason: string | null;
   currency: string;
   lines: LineView[];
   totals: TotalsView;
 }
 
-export function createOrdersService(deps: { store: Store; clock: Clock; newId: IdGenerator; catalog: CatalogService; onEventQueued: () => void }) {
+export function createOrdersService(deps: {
+  store: Store; clock: Clock; newId: IdGenerator; catalog: CatalogService; onEventQueued: () => void;
+  /** Where conversion reads the directory customer a sale snapshots. */
+  customers: CustomerDirectory;
+}) {
   const { store, clock, newId } = deps;
 
   /** The names of the directory customers the orders are assigned, by id, in one query. */
@@ -45,6 +59,8 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
   }
 
   return {
+    ...createOrderTransitions(deps),
+
     /** The order, its lines, its order.created event and the request's commit hooks (its Idempotency-Key) commit together. */
     async create(caller: ApiCaller, input: NewOrder): Promise<OrderView> {
       const now = clock.now();
@@ -63,6 +79,7 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
           customer_address: input.customer.address ?? null, directory_customer_id: null, note: input.note ?? null, external_reference: input.externalReference ?? null,
           currency: priced.company.currency, prices_include_tax: priced.company.pricesIncludeTax,
           net_minor: priced.totals.net, tax_minor: priced.totals.tax, total_minor: priced.totals.withTax, created_at: createdAt,
+          sale_id: null, accepted_at: null, cancelled_at: null, cancellation_reason: null, customer_name_key: searchKey(input.customer.name),
         };
         const lines = lineRows(priced.lines, caller.companyId, id, newId, 'orderLine');
         await repos.orders.insert(row);
@@ -87,8 +104,9 @@ export function createOrdersService(deps: { store: Store; clock: Clock; newId: I
       return toView(row, await store.repos.orders.listLines(companyId, id), await assignedNames(companyId, [row]));
     },
 
-    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }): Promise<OrderView[]> {
-      const rows = await store.repos.orders.list(companyId, opts);
+    /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
+    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }, filter: OrderFilter = {}): Promise<OrderView[]> {
+      const rows = await store.repos.orders.list(companyId, opts, filter);
       const lines = await store.repos.orders.listLinesOf(companyId, rows.map((r) => r.id));
       const names = await assignedNames(companyId, rows);
       return rows.map((row) => toView(row, lines.filter((l) => l.document_id === row.id), names));
@@ -100,10 +118,11 @@ export type OrdersService = ReturnType<typeof createOrdersService>;
 function toView(row: OrderRow, lines: DocumentLineRow[], customerNames: ReadonlyMap<string, string>): OrderView {
   const assignedName = row.directory_customer_id === null ? undefined : customerNames.get(row.directory_customer_id);
   return {
-    id: row.id, number: row.number, status: row.status, locationId: row.location_id, createdAt: row.created_at,
+    id: row.id, number: row.number, status: row.status as OrderStatus, locationId: row.location_id, createdAt: row.created_at,
     customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone, address: row.customer_address },
     directoryCustomer: assignedName === undefined ? null : { id: row.directory_customer_id!, name: assignedName },
-    note: row.note, externalReference: row.external_reference, currency: row.currency,
+    note: row.note, externalReference: row.external_reference,
+    acceptedAt: row.accepted_at, saleId: row.sale_id, cancelledAt: row.cancelled_at, cancellationReason: row.cancellation_reason, currency: row.currency,
     lines: lines.map(toLineView), totals: totalsView(lines),
   };
 }

@@ -1,5 +1,6 @@
-export { createQuotationsService, type QuotationsService, type QuotationView, type NewQuotation } from './quotations.service.ts';
+export { createQuotationsService, QUOTATION_STATUSES, type QuotationStatus, type QuotationsService, type QuotationView, type NewQuotation } from './quotations.service.ts';
 export { buildSampleDatasheet, createPrintPool, type PrintSlot } from './pdf/index.ts';
 export { addressText, toQuotationDocument } from './quotation-document-from-rows.ts';
+export { toSaleDocument } from './sale-document-from-rows.ts';
 export { paymentDetails } from './payment-details.ts';
 export type { PaymentDetails, QuotationDocument } from './pdf/index.ts';

@@ -1,11 +1,18 @@
-import type { Executor } from '../../db/database.ts';
+import { sql, type SqlBool } from 'kysely';
+import type { Engine, Executor } from '../../db/database.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { QuotationsTable } from '../../db/schema.ts';
-import { documentLines } from '../sales/index.ts';
+import { documentLines, documentSearch } from '../sales/index.ts';
 
 export type QuotationRow = QuotationsTable;
 
-export function createQuotationsRepository(db: Executor) {
+export interface QuotationFilter {
+  status?: string;
+  locationId?: string;
+  q?: string;
+}
+
+export function createQuotationsRepository(db: Executor, engine: Engine) {
   return {
     ...documentLines(db, 'quotation_lines'),
     async insert(row: QuotationRow): Promise<void> {
@@ -24,8 +31,23 @@ export function createQuotationsRepository(db: Executor) {
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
-    async list(companyId: string, page: NewestFirstPage): Promise<QuotationRow[]> {
-      return newestFirst(db.selectFrom('quotations').selectAll().where('company_id', '=', companyId), page).execute();
+    async list(companyId: string, page: NewestFirstPage, filter: QuotationFilter = {}): Promise<QuotationRow[]> {
+      const search = filter.q === undefined ? undefined : documentSearch(engine, filter.q);
+      const query = db.selectFrom('quotations').selectAll().where('company_id', '=', companyId)
+        .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+        .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
+        .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
+      return newestFirst(query, page).execute();
+    },
+    /**
+     * Moves a quotation out of `approved` only if it still is: the one check two concurrent
+     * requests cannot both pass (PostgreSQL locks the row until commit; SQLite has one writer).
+     */
+    async close(companyId: string, id: string, change: { status: 'converted'; sale_id: string } | { status: 'cancelled'; cancelled_at: string; cancellation_reason: string }): Promise<boolean> {
+      const result = await db.updateTable('quotations').set(change)
+        .where('company_id', '=', companyId).where('id', '=', id).where('status', '=', 'approved')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
   };
 }

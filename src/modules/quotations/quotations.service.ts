@@ -2,17 +2,19 @@ import { AppError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
+import { searchKey } from '../../lib/search-key.ts';
 import type { Store } from '../store.ts';
 import type { CatalogService, DatasheetFiles } from '../catalog/index.ts';
 import { toCompany, type Company } from '../companies/index.ts';
 import {
   formatDocumentNumber, lineRows, priceLines, toLineView, totalsView, yearIn,
-  type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
+  type CustomerDirectory, type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
 } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import type { QuotationRow } from './quotations.repository.ts';
+import type { QuotationFilter, QuotationRow } from './quotations.repository.ts';
 import { toQuotationDocument } from './quotation-document-from-rows.ts';
+import { createQuotationConversion } from './quotation-conversion.ts';
 import type { DatasheetSource, PrintPool, PrintSlot } from './pdf/index.ts';
 
 export interface NewQuotation {
@@ -25,10 +27,13 @@ export interface NewQuotation {
   lines: LineRequest[];
 }
 
+export const QUOTATION_STATUSES = ['approved', 'converted', 'cancelled'] as const;
+export type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
+
 export interface QuotationView {
   id: string;
   number: string;
-  status: string;
+  status: QuotationStatus;
   locationId: string;
   createdAt: string;
   expiresAt: string;
@@ -37,6 +42,12 @@ export interface QuotationView {
   directoryCustomerId: string | null;
   /** The directory customer staff assigned (its current name); the placeholder `customer` stays as it arrived. */
   directoryCustomer: { id: string; name: string } | null;
+  /** Past `expiresAt` (derived, never stored): converting it needs an admin's repricing. */
+  expired: boolean;
+  /** The sale it was converted to (status `converted`). */
+  saleId: string | null;
+  cancelledAt: string | null;
+  cancellationReason: string | null;
   currency: string;
   includeDatasheets: boolean;
   lines: Array<LineView & { hasDatasheet: boolean }>;
@@ -58,6 +69,8 @@ export function createQuotationsService(deps: {
   prints: PrintPool;
   /** The most datasheet bytes one quotation PDF appends. */
   datasheetsMaxBytes: number;
+  /** Where conversion reads the directory customer a sale snapshots. */
+  customers: CustomerDirectory;
 }) {
   const { store, clock, newId, catalog } = deps;
 
@@ -133,14 +146,24 @@ export function createQuotationsService(deps: {
     return sources;
   }
 
-  async function view(row: QuotationRow, lines: DocumentLineRow[]): Promise<QuotationView> {
-    const products = await store.repos.catalog.findProducts(row.company_id, [...new Set(lines.map((l) => l.product_id))]);
-    const withDatasheet = new Set(products.filter((p) => p.datasheet_file).map((p) => p.id));
-    const assigned = row.directory_customer_id === null ? undefined : await store.repos.customers.find(row.company_id, row.directory_customer_id);
+  /** The products of these lines that have a datasheet, in one query. */
+  async function withDatasheets(companyId: string, lines: readonly DocumentLineRow[]): Promise<Set<string>> {
+    const products = await store.repos.catalog.findProducts(companyId, [...new Set(lines.map((l) => l.product_id))]);
+    return new Set(products.filter((p) => p.datasheet_file).map((p) => p.id));
+  }
+
+  /** `datasheets` and `customerNames`: what a list reads once for the whole page. */
+  async function view(row: QuotationRow, lines: DocumentLineRow[], datasheets?: Set<string>, customerNames?: ReadonlyMap<string, string>): Promise<QuotationView> {
+    const withDatasheet = datasheets ?? await withDatasheets(row.company_id, lines);
+    const customerId = row.directory_customer_id;
+    const named = customerId === null || !customerNames ? undefined : customerNames.get(customerId);
+    const assigned = customerId === null ? undefined
+      : customerNames ? (named === undefined ? undefined : { id: customerId, name: named })
+        : await store.repos.customers.find(row.company_id, customerId);
     return {
       id: row.id,
       number: row.number,
-      status: row.status,
+      status: row.status as QuotationStatus,
       locationId: row.location_id,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
@@ -148,6 +171,10 @@ export function createQuotationsService(deps: {
       customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
       directoryCustomerId: row.directory_customer_id,
       directoryCustomer: assigned ? { id: assigned.id, name: assigned.name } : null,
+      expired: row.expires_at <= clock.now().toISOString(),
+      saleId: row.sale_id,
+      cancelledAt: row.cancelled_at,
+      cancellationReason: row.cancellation_reason,
       currency: row.currency,
       includeDatasheets: Boolean(row.include_datasheets),
       lines: lines.map((l) => ({ ...toLineView(l), hasDatasheet: withDatasheet.has(l.product_id) })),
@@ -156,6 +183,8 @@ export function createQuotationsService(deps: {
   }
 
   return {
+    ...createQuotationConversion(deps),
+
     /** Prices, numbers and stores an approved quotation, its quote.created event and the request's commit hooks (its Idempotency-Key) in one unit of work. */
     async create(caller: ApiCaller, input: NewQuotation): Promise<QuotationView> {
       const now = clock.now();
@@ -185,6 +214,7 @@ export function createQuotationsService(deps: {
           directory_customer_id: null, note: input.note ?? null, currency: company.currency, prices_include_tax: company.pricesIncludeTax,
           include_datasheets: input.includeDatasheets, net_minor: priced.totals.net, tax_minor: priced.totals.tax,
           total_minor: priced.totals.withTax, expires_at: expiresAt, created_at: createdAt,
+          sale_id: null, cancelled_at: null, cancellation_reason: null, customer_name_key: searchKey(input.customer.name),
         };
         const lines = lineRows(priced.lines, caller.companyId, id, newId, 'quotationLine');
         await repos.quotations.insert(row);
@@ -208,8 +238,14 @@ export function createQuotationsService(deps: {
       return view(row, lines);
     },
 
-    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }) {
-      return store.repos.quotations.list(companyId, opts);
+    /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
+    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }, filter: QuotationFilter = {}): Promise<QuotationView[]> {
+      const rows = await store.repos.quotations.list(companyId, opts, filter);
+      const lines = await store.repos.quotations.listLinesOf(companyId, rows.map((r) => r.id));
+      const datasheets = await withDatasheets(companyId, lines);
+      const assigned = rows.flatMap((r) => (r.directory_customer_id === null ? [] : [r.directory_customer_id]));
+      const names = new Map((await store.repos.customers.findMany(companyId, assigned)).map((c) => [c.id, c.name]));
+      return Promise.all(rows.map((row) => view(row, lines.filter((l) => l.document_id === row.id), datasheets, names)));
     },
 
     /**

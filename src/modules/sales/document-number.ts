@@ -1,5 +1,5 @@
 /** `Q-ZG1-2026-00042`: kind letter, location code, calendar year in the company's time zone, sequence. */
-export function formatDocumentNumber(prefix: 'Q' | 'O', locationCode: string, year: number, seq: number): string {
+export function formatDocumentNumber(prefix: 'Q' | 'O' | 'S', locationCode: string, year: number, seq: number): string {
   return `${prefix}-${locationCode}-${year}-${String(seq).padStart(5, '0')}`;
 }
 

@@ -3,8 +3,8 @@ import type { DocumentLinesTable } from '../../db/schema.ts';
 
 export type DocumentLineRow = DocumentLinesTable;
 
-/** Lines of quotations and of orders share one shape; each kind has its own table. */
-export function documentLines(db: Executor, table: 'quotation_lines' | 'order_lines') {
+/** Lines of quotations, orders and sales share one shape; each kind has its own table. */
+export function documentLines(db: Executor, table: 'quotation_lines' | 'order_lines' | 'sale_lines') {
   return {
     async insertLines(rows: DocumentLineRow[]): Promise<void> {
       // Chunked: PostgreSQL allows 65535 bind parameters per statement, SQLite 32766.

@@ -11,3 +11,8 @@ export {
   buildEpcQrPayload, buildHub3Payload, choosePaymentCodes, documentReference, paymentCodeModules,
   type CodeModules, type PaymentCodeKind,
 } from './payment-codes/index.ts';
+export { createSalesRepository, type SalesRepository, type SaleFilter, type SaleRow } from './sales.repository.ts';
+export { createSalesService, toSaleView, PAYMENT_METHODS, SALE_STATUSES, type SaleStatus, type SalesService, type SaleView, type PaymentMethod, type PaymentView, type SaleDocumentBuilder } from './sales.service.ts';
+export { insertSale, customerForSale, type CustomerDirectory, type CustomerSnapshot, type SaleSource, type SaleSourceType } from './sale-creation.ts';
+export { previewConversion, repriceLines, type ConversionPreview, type ConversionLine, type LineChange } from './conversion.ts';
+export { documentSearch } from './document-search.ts';

@@ -36,6 +36,8 @@ const DocumentFacts = {
   lineCount: Type.Integer({ minimum: 1 }),
 };
 
+const ORDER_STATUS = Type.Enum(['received', 'accepted', 'converted', 'cancelled'] as const, { description: '`received` → `accepted` → `converted`, or `cancelled` from either open state.' });
+
 /** A new sales document arriving from the website: what the counter wants to see at a glance. */
 function documentLines(
   title: string,
@@ -79,6 +81,49 @@ export const EVENTS = {
       lineCount: 2, externalReference: 'WEB-10442',
     },
     telegram: (d, company) => documentLines('🛒 New web order', d, company),
+  }),
+  'sale.created': define({
+    description: 'A quotation or a web order was converted into a sale in the hub.',
+    data: Type.Object({
+      saleId: Type.String({ description: 'The sale (`sale_…`); `GET /admin/sales/{id}` returns it.' }),
+      number: Type.String({ description: 'Sale number, `S-{location code}-{year}-{sequence}`.' }),
+      source: Type.Object({
+        type: Type.Union([Type.Literal('quotation'), Type.Literal('order')], { description: 'What was converted.' }),
+        id: Type.String({ description: 'The quotation (`qt_…`) or order (`ord_…`).' }),
+        number: Type.String({ description: 'Its number.' }),
+      }, { additionalProperties: false }),
+      customerName: Type.String({ description: 'The directory customer the sale is made out to.' }),
+      totalWithTax: Money,
+      locationName: Type.String({ description: 'The location the source document was created at.' }),
+      lineCount: Type.Integer({ minimum: 1 }),
+    }, { additionalProperties: false }),
+    example: {
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA', number: 'S-ZG1-2026-00007', source: { type: 'quotation', id: 'qt_4fJ2kq9XbR0mW8tLz1cA', number: 'Q-ZG1-2026-00042' },
+      customerName: 'Kovač obrt', totalWithTax: '1234.50', locationName: 'Zagreb', lineCount: 3,
+    },
+    telegram: (d, company) => {
+      const lines = documentLines('✅ New sale', d, company);
+      const kind = d.source.type === 'order' ? 'web order' : 'quotation';
+      lines.push(`📄 From ${kind}: <code>${escapeClipped(d.source.number, LIMITS.number)}</code>`);
+      return lines;
+    },
+  }),
+  'order.status_changed': define({
+    description: 'A web order moved on in the hub: accepted, converted into a sale, or cancelled.',
+    data: Type.Object({
+      orderId: Type.String({ description: 'The order (`ord_…`).' }),
+      number: Type.String({ description: 'Order number, `O-{location code}-{year}-{sequence}`.' }),
+      status: ORDER_STATUS,
+      previousStatus: ORDER_STATUS,
+    }, { additionalProperties: false }),
+    example: { orderId: 'ord_4fJ2kq9XbR0mW8tLz1cA', number: 'O-ZG1-2026-00017', status: 'accepted', previousStatus: 'received' },
+    telegram: (d, company) => {
+      const name = escapeClipped(company.name, LIMITS.company);
+      const lines = [`<b>🔄 Web order ${escapeClipped(d.number, LIMITS.number)}</b>`];
+      if (name) lines.push(`<i>${name}</i>`);
+      lines.push('', `Status: ${escapeTelegramHtml(d.previousStatus)} → <b>${escapeTelegramHtml(d.status)}</b>`);
+      return lines;
+    },
   }),
 };
 

@@ -48,8 +48,8 @@ test('a web order is priced, numbered per location, stored as received and annou
   });
 
   const admin = await app.app.inject({ method: 'GET', url: `/api/v1/admin/orders/${order.id}`, headers: bearer(demo.adminToken) });
-  // The hub sees the order as the website does, plus the directory customer (none assigned yet).
-  assert.deepEqual(admin.json().data, { ...order, directoryCustomer: null });
+  // The hub sees the order as the website does, plus the directory customer (none assigned yet) and its state's links.
+  assert.deepEqual(admin.json().data, { ...order, directoryCustomer: null, acceptedAt: null, saleId: null, cancelledAt: null, cancellationReason: null });
   const list = await app.app.inject({ method: 'GET', url: '/api/v1/admin/orders', headers: bearer(demo.adminToken) });
   assert.deepEqual(list.json().data.map((o: { id: string }) => o.id), [order.id]);
 });

@@ -7,6 +7,7 @@ import { idempotentCreate } from '../../idempotency.ts';
 import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses } from '../../schemas.ts';
 import { LineOutput, Lines, TotalsOutput, toLineRequests } from './lines.schema.ts';
 import { baseUrl } from '../../base-url.ts';
+import { FormatQuery, reservePrint, sendPdf, wantsPdf } from '../../pdf-reply.ts';
 
 export const QuoteBody = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')], { default: 'pdf', description: 'Response form; `pdf` by default.' })),
@@ -73,21 +74,10 @@ export function presentAdminQuotation(q: QuotationView, base: string) {
 
 export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
 
-  /** A place in the print pool for this request's PDF, held until the response is over (sent, failed or abandoned). */
-  function reservePrint(reply: FastifyReply): PrintSlot {
-    const slot = c.quotations.reservePrint();
-    reply.raw.once('close', () => slot.release());
-    return slot;
-  }
-
   async function send(request: FastifyRequest, reply: FastifyReply, q: QuotationView, format: 'pdf' | 'json', status: number, slot?: PrintSlot) {
     reply.status(status).header('x-quotation-id', q.id).header('x-quotation-number', q.number);
     if (format === 'json') return reply.send(presentQuotation(q, baseUrl(c.config, request)));
-    const { pdf } = await c.quotations.renderPdf(request.caller.companyId, q.id, slot ?? reservePrint(reply));
-    return reply
-      .type('application/pdf')
-      .header('content-disposition', `inline; filename="${q.number}.pdf"`)
-      .send(pdf);
+    return sendPdf(reply, await c.quotations.renderPdf(request.caller.companyId, q.id, slot ?? reservePrint(c, reply)));
   }
 
   app.post('/quotes', {
@@ -104,7 +94,7 @@ export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
   }, async (request, reply) => {
     const { format = 'pdf', includeDatasheets = false, lines, ...rest } = request.body;
     // The print's place first: a full print pool answers 503 before a quotation is stored.
-    const slot = format === 'pdf' ? reservePrint(reply) : undefined;
+    const slot = format === 'pdf' ? reservePrint(c, reply) : undefined;
     const quotation = await idempotentCreate(request, reply, c.idempotency,
       () => c.quotations.create(request.caller, { ...rest, format, includeDatasheets, lines: toLineRequests(lines) }),
       (id) => c.quotations.get(request.caller.companyId, id));
@@ -119,12 +109,11 @@ export const quotesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (
       summary: 'Read a quotation as JSON, or as PDF with `Accept: application/pdf` or `?format=pdf`',
       security: [{ apiKey: [] }],
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-      querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')])) }, { additionalProperties: false }),
+      querystring: FormatQuery,
       response: { 200: PdfOrJson('The quotation.'), ...errorResponses(404, 503) },
     },
   }, async (request, reply) => {
     const quotation = await c.quotations.get(request.caller.companyId, request.params.id, request.caller.locationId);
-    const wantsPdf = request.query.format === 'pdf' || (request.query.format === undefined && /\bapplication\/pdf\b/.test(request.headers.accept ?? ''));
-    return send(request, reply, quotation, wantsPdf ? 'pdf' : 'json', 200);
+    return send(request, reply, quotation, wantsPdf(request, request.query.format) ? 'pdf' : 'json', 200);
   });
 };

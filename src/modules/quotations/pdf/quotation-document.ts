@@ -10,11 +10,13 @@
 export interface QuotationDocument {
   /** Chooses the title (from the message catalog) and the wording of dates. */
   kind: 'quotation' | 'sale';
-  /** Document number, e.g. "Q-ZG1-2026-00042". */
+  /** The document a sale was converted from, printed under the title. */
+  source?: { kind: 'quotation' | 'order'; number: string } | null;
+  /** Document number, e.g. "Q-ZG1-2026-00042" or "S-ZG1-2026-00007". */
   number: string;
   /** ISO 8601 UTC; also used as the PDF CreationDate/ModDate. */
   issuedAt: string;
-  /** ISO 8601 UTC: a quotation's validity; null when the document has none. */
+  /** ISO 8601 UTC: a quotation's validity; null when the document has none (a sale). */
   expiresAt: string | null;
   /** ISO 4217, e.g. "EUR". */
   currency: string;

@@ -156,6 +156,7 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
   const expiresAt = doc.expiresAt === null ? null : parseDate(doc.expiresAt, 'expiresAt');
   const kindTitle = tr(doc.kind === 'sale' ? 'document.sale' : 'document.quotation');
   const title = tr('document.titleWithNumber', { title: kindTitle, number: plain(doc.number) });
+  const sourceLine = doc.source ? `${tr('print.sourceDocument')}: ${plain(doc.source.number)}` : null;
 
   // Company header ----------------------------------------------------------
   const companyStack: Content[] = [{ text: t(doc.company.name), ...COMPANY }];
@@ -292,7 +293,8 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
   const content: Content[] = [
     header,
     { canvas: [{ type: 'line', x1: 0, y1: 0, x2: 515, y2: 0, lineWidth: 0.8 }], margin: [0, 6, 0, 8] },
-    { text: title, ...TITLE, margin: [0, 0, 0, 8] },
+    { text: title, ...TITLE, margin: [0, 0, 0, sourceLine ? 2 : 8] },
+    ...(sourceLine ? [{ text: t(sourceLine), color: GREY, margin: [0, 0, 0, 8] } as Content] : []),
     metaBlock,
   ];
   if (doc.note) content.push({ text: t(doc.note), margin: [0, 0, 0, 10] });

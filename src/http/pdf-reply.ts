@@ -1,0 +1,34 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Container } from '../container.ts';
+import type { PrintSlot } from '../modules/quotations/index.ts';
+
+/** `?format=` on a document read: JSON unless `pdf`, or unless absent and the client accepts a PDF. */
+export const FormatQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')])) }, { additionalProperties: false });
+
+export function wantsPdf(request: FastifyRequest, format: 'pdf' | 'json' | undefined): boolean {
+  return format === 'pdf' || (format === undefined && /\bapplication\/pdf\b/.test(request.headers.accept ?? ''));
+}
+
+/** A place in the print pool for this request's PDF, held until the response is over (sent, failed or abandoned). */
+export function reservePrint(c: Container, reply: FastifyReply): PrintSlot {
+  const slot = c.quotations.reservePrint();
+  reply.raw.once('close', () => slot.release());
+  return slot;
+}
+
+export function sendPdf(reply: FastifyReply, document: { number: string; pdf: Buffer }) {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', `inline; filename="${document.number}.pdf"`)
+    .send(document.pdf);
+}
+
+/** A 200 that is a PDF or JSON, as OpenAPI documents it. */
+export const PdfOrJson = (description: string, json: unknown) => ({
+  description,
+  content: {
+    'application/pdf': { schema: Type.String({ format: 'binary' }) },
+    'application/json': { schema: json },
+  },
+});

@@ -1,0 +1,87 @@
+import { AppError } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import type { Store } from '../store.ts';
+import { toCompany } from '../companies/index.ts';
+import {
+  customerForSale, insertSale, previewConversion, repriceLines, toSaleView,
+  type ConversionPreview, type CustomerDirectory, type SaleView,
+} from '../sales/index.ts';
+import type { QuotationRow } from './quotations.repository.ts';
+
+/** Who acts in the hub: the sale records its user. */
+export interface Actor {
+  companyId: string;
+  userId: string;
+}
+
+function notOpen(row: QuotationRow): AppError {
+  const why = row.status === 'converted' ? `it was converted to a sale (${row.sale_id})` : `it is ${row.status}`;
+  return new AppError('quotation_not_open', `Quotation ${row.number} cannot change: ${why}. Only an approved quotation can be converted or cancelled.`);
+}
+
+/**
+ * A quotation's way out of `approved`: converted into a sale, or cancelled. Both are read-only
+ * afterwards; expiry is derived from `expiresAt`, never stored.
+ */
+export function createQuotationConversion(deps: { store: Store; clock: Clock; newId: IdGenerator; customers: CustomerDirectory; onEventQueued: () => void }) {
+  const { store, clock, newId } = deps;
+
+  async function find(companyId: string, id: string): Promise<QuotationRow> {
+    const row = await store.repos.quotations.find(companyId, id);
+    if (!row) throw AppError.notFound('Quotation');
+    return row;
+  }
+
+  return {
+    /** Line by line the quoted and today's unit price, lines whose product or unit is gone, both totals. */
+    async conversionPreview(companyId: string, id: string): Promise<ConversionPreview & { expired: boolean; status: string }> {
+      const row = await find(companyId, id);
+      const companyRow = await store.repos.companies.findCompany(companyId);
+      const lines = await store.repos.quotations.listLines(companyId, id);
+      const preview = await previewConversion(store.repos, companyId, lines, toCompany(companyRow!).pricesIncludeTax);
+      return { ...preview, status: row.status, expired: row.expires_at <= clock.now().toISOString() };
+    },
+
+    /**
+     * Converts an approved quotation into a sale, in one unit of work with the sale's event and
+     * the request's Idempotency-Key. An expired one converts only with `reprice` (the route lets
+     * only admins ask for it); `reprice` prices every line at today's catalog price.
+     */
+    async convert(actor: Actor, id: string, opts: { reprice: boolean }): Promise<SaleView> {
+      const row = await find(actor.companyId, id);
+      if (row.status !== 'approved') throw notOpen(row);
+      const now = clock.now();
+      if (row.expires_at <= now.toISOString() && !opts.reprice) {
+        throw new AppError('quotation_expired', `Quotation ${row.number} expired on ${row.expires_at}; its prices no longer hold. An admin can convert it at today's prices with {"reprice": true}.`);
+      }
+      const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'quotation');
+      const company = toCompany((await store.repos.companies.findCompany(actor.companyId))!);
+      const saleId = newId('sale');
+      const result = await store.unitOfWork(async (repos) => {
+        const quoted = await repos.quotations.listLines(actor.companyId, id);
+        const lines = opts.reprice ? await repriceLines(repos, actor.companyId, quoted, company.pricesIncludeTax) : quoted;
+        // The conditional update is the gate: of two concurrent converts one moves the row, the other finds it moved.
+        if (!(await repos.quotations.close(actor.companyId, id, { status: 'converted', sale_id: saleId }))) {
+          throw notOpen((await repos.quotations.find(actor.companyId, id))!);
+        }
+        return insertSale(repos, {
+          companyId: actor.companyId, saleId, customer, repriced: opts.reprice, createdBy: actor.userId, now, timezone: company.timezone,
+          source: {
+            type: 'quotation', id, number: row.number, locationId: row.location_id, note: row.note, currency: row.currency,
+            pricesIncludeTax: opts.reprice ? company.pricesIncludeTax : Boolean(row.prices_include_tax), lines,
+          },
+        }, newId);
+      }, { creates: saleId });
+      deps.onEventQueued();
+      return toSaleView(result.row, result.lines, []);
+    },
+
+    async cancel(companyId: string, id: string, reason: string): Promise<void> {
+      const row = await find(companyId, id);
+      if (row.status !== 'approved') throw notOpen(row);
+      const changed = await store.repos.quotations.close(companyId, id, { status: 'cancelled', cancelled_at: clock.now().toISOString(), cancellation_reason: reason });
+      if (!changed) throw notOpen((await store.repos.quotations.find(companyId, id))!);
+    },
+  };
+}
