@@ -79,7 +79,7 @@ describe('admin quotations', () => {
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'application/pdf');
       const text = await pdfText(res.rawPayload);
-      assert.match(text, new RegExp(`Quotation ${q.number}`));
+      assert.match(text, new RegExp(`Ponuda ${q.number}`)); // the demo company prints in Croatian
       assert.match(text, /Colour: RAL 9010 - Reinweiß/);
     }
     assert.equal((await adminCall(t.app, staff, 'GET', `/quotations/${q.id}?format=json`, undefined, { accept: 'application/pdf' })).headers['content-type']?.toString().startsWith('application/json'), true);

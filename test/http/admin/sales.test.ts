@@ -118,11 +118,13 @@ describe('admin sales', () => {
       assert.equal(res.headers['content-type'], 'application/pdf');
       assert.match(String(res.headers['content-disposition']), new RegExp(sale.number));
       const text = await pdfText(res.rawPayload);
-      assert.match(text, new RegExp(`Sale ${sale.number}`));
-      assert.match(text, new RegExp(`From quotation ${quotation.number}`));
+      // The demo company prints in Croatian: "Prodaja" is a sale, "Izvorni dokument" its source.
+      assert.match(text, new RegExp(`Prodaja ${sale.number}`));
+      assert.match(text, new RegExp(`Izvorni dokument: ${quotation.number}`));
       assert.match(text, /Kovač obrt/);
       assert.match(text, /Colour: RAL 9010 - Reinweiß/);
-      assert.doesNotMatch(text, /Valid until/);
+      assert.doesNotMatch(text, /Vrijedi do/, 'a sale has no validity');
+      assert.match(text, new RegExp(`poziv na broj: ${sale.number}\\.`), 'the template is filled with the sale\'s number');
     }
   });
 
