@@ -102,7 +102,7 @@ async function capture(engine: Engine): Promise<Array<{ name: string; text: stri
     ? createPostgresQueue({ db: r.db, pool: {} as pg.Pool, worker: 'w', applyEndpointWork, logger: { warn() {} } })
     : createSqliteQueue({ db: r.db, worker: 'w', applyEndpointWork });
   const lease = { now: 'now', until: 'later' };
-  await r.as('queue.claim', () => queue.claim(64, lease, { skip: ['whe_2'], perEndpoint: 16 }));
+  await r.as('queue.claim', () => queue.claim(64, lease));
   await r.as('queue.record (1 outcome)', () => queue.record([ATTEMPT]));
   await r.as('queue.record (3 outcomes: 2 + 1)', () => queue.record([ATTEMPT, ATTEMPT, ATTEMPT].map((a, i) => ({ ...a, deliveryId: `whd_${i}` }))));
   return r.recorded;

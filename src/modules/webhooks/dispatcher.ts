@@ -18,7 +18,7 @@ const RECORD_AT = 64;
 const RECORD_DELAY_MS = 10;
 /** Without a wake-up, look for due work (retries, other instances' events, expired leases) at least this often. */
 const IDLE_POLL_MS = 1_000;
-/** Sends at once to one endpoint, by default: see `hold`. */
+/** Sends at once to one endpoint, by default: see `start`. */
 export const PER_ENDPOINT_DEFAULT = 16;
 const NO_RETRY = { failedAt: null, retryAt: null } as const;
 
@@ -54,15 +54,6 @@ interface Held {
   claimedAt: number;
 }
 
-/** One endpoint's deliveries in hand. */
-interface EndpointSlot {
-  sending: number;
-  waiting: Held[];
-  /** Its last claim filled its share: more of its deliveries may be due. */
-  more: boolean;
-}
-const inHand = (slot: EndpointSlot) => slot.sending + slot.waiting.length;
-
 /**
  * The delivery engine, a pipeline over a DeliveryQueue: it claims due deliveries, keeps up to the
  * queue's window of them in hand, claims more as slots free up (the next claim does not wait
@@ -92,13 +83,11 @@ export function createDispatcher(deps: {
 
   let active = false; // started and not stopping: claims are allowed
   const held = new Map<string, Held>(); // by delivery id
-  const endpoints = new Map<string, EndpointSlot>();
-  let waitingCount = 0; // held deliveries waiting for their endpoint's cap
+  const endpoints = new Map<string, { sending: number; waiting: Held[] }>();
   let claiming = false; // never two claims at once
   let recording = false; // never two recordings at once
   let recordDue = false; // the first waiting outcome has waited RECORD_DELAY_MS
-  let wanted = false; // since the last claim began, something asked for another: claim again after it
-  let explore = false; // ... among them a wake-up: the next claim looks past saturated endpoints (see runClaim)
+  let woken = false; // a wake-up came during a claim: claim again after it
   let drained = true; // the last claim found less than it asked for: wait for a wake-up or a poll
   let pumpTimer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   let lastClaimStart = -Infinity; // performance.now()
@@ -110,33 +99,13 @@ export function createDispatcher(deps: {
   let quietWaiters: Array<() => void> = [];
   let watch: QueueWatch | null = null;
 
-  /**
-   * Claims up to `limit` and starts them; the claim stays open until they are in hand. Shared
-   * among endpoints (see `hold`) unless `shared` is false; `capped`: some endpoint got its whole
-   * share, so more of its deliveries may be due, and other endpoints' behind them.
-   */
-  async function claim(limit: number, shared: boolean): Promise<{ claimed: number; capped: boolean }> {
+  /** Claims up to `limit` and starts them; the claim stays open until they are in hand. */
+  async function claim(limit: number): Promise<number> {
     const now = clock.now();
-    const skip: string[] = [];
-    for (const [endpointId, slot] of endpoints) if (inHand(slot) >= perEndpoint) skip.push(endpointId);
-    const lease = { now: now.toISOString(), until: new Date(now.getTime() + leaseMs).toISOString() };
-    const batch = await queue.claim(limit, lease, shared ? { skip, perEndpoint } : undefined);
+    const batch = await queue.claim(limit, { now: now.toISOString(), until: new Date(now.getTime() + leaseMs).toISOString() });
     lastClaimAt = Date.now();
     await hold(batch, now.getTime());
-    if (!shared) return { claimed: batch.length, capped: false };
-    const counts = new Map<string, number>();
-    for (const d of batch) counts.set(d.endpoint_id, (counts.get(d.endpoint_id) ?? 0) + 1);
-    let capped = false;
-    for (const [endpointId, n] of counts) {
-      if (n < perEndpoint) continue;
-      capped = true;
-      const slot = endpoints.get(endpointId);
-      // Its next share is claimed once it has room for one (see `settle`); an endpoint whose
-      // deliveries were all finished at once (disabled or removed) has room now.
-      if (slot && inHand(slot) >= perEndpoint) slot.more = true;
-      else askForClaim(false);
-    }
-    return { claimed: batch.length, capped };
+    return batch.length;
   }
 
   /** Takes a claimed batch in hand. Each endpoint is read once per claim: a disabled or edited endpoint takes effect at the next claim. */
@@ -162,48 +131,37 @@ export function createDispatcher(deps: {
         continue;
       }
       // Per endpoint at most `perEndpoint` sends at once; the rest of its deliveries wait here,
-      // claimed but not started, and start as its sends finish, so a fast endpoint's sends follow
-      // one another without waiting for a claim. Their number is bounded: a claim takes at most
-      // `perEndpoint` of one endpoint, and none of an endpoint already holding as many (`claim`),
-      // so one endpoint keeps fewer than 2 × perEndpoint in hand and a slow one with a long
-      // backlog leaves the rest of the window to the others.
+      // claimed but not started, and start as its sends finish, while other endpoints' deliveries
+      // in the same claims start at once. Not claiming them instead would need the claim to skip
+      // an endpoint's backlog, and the due index (status, next attempt) would be read past every
+      // row of that backlog on every claim, or the due rows ranked per endpoint in SQL. Holding
+      // them costs their lease, hence the lease guard in `startWaiting`, and a place in the
+      // window: a slow endpoint with a long backlog still fills it with waiting deliveries
+      // (bounded: 16 connections to its host, leases let go after 10 s), as a FIFO queue must.
       const slot = endpointSlot(delivery.endpoint_id);
       if (slot.sending < perEndpoint) start(h, stamp);
-      else {
-        slot.waiting.push(h);
-        waitingCount++;
-      }
+      else slot.waiting.push(h);
     }
   }
 
-  function endpointSlot(endpointId: string): EndpointSlot {
+  function endpointSlot(endpointId: string) {
     let slot = endpoints.get(endpointId);
-    if (!slot) endpoints.set(endpointId, (slot = { sending: 0, waiting: [], more: false }));
+    if (!slot) endpoints.set(endpointId, (slot = { sending: 0, waiting: [] }));
     return slot;
   }
 
-  /**
-   * After one of an endpoint's sends finished: its next waiting deliveries start (those whose
-   * lease no longer covers a send are let go; their leases run out and the queue hands them out
-   * again), and once it has room for more than it holds, its next share is claimed if its last
-   * claim filled it.
-   */
-  function settle(endpointId: string): void {
+  /** The next waiting deliveries of an endpoint that has a free slot; those whose lease no longer covers a send are let go (their leases run out and the queue hands them out again). */
+  function startWaiting(endpointId: string): void {
     const slot = endpoints.get(endpointId);
     if (!slot) return;
     while (slot.sending < perEndpoint && slot.waiting.length > 0) {
       const h = slot.waiting.shift()!;
-      waitingCount--;
       const now = clock.now();
       if (now.getTime() - h.claimedAt > startWithinMs) {
         held.delete(h.delivery.id);
         continue;
       }
       start(h, { iso: now.toISOString(), seconds: Math.floor(now.getTime() / 1000) });
-    }
-    if (slot.more && inHand(slot) < perEndpoint) {
-      slot.more = false;
-      askForClaim(false);
     }
     if (slot.sending === 0 && slot.waiting.length === 0) endpoints.delete(endpointId);
   }
@@ -225,7 +183,7 @@ export function createDispatcher(deps: {
       held.delete(delivery.id);
       if (target) {
         endpointSlot(delivery.endpoint_id).sending--;
-        settle(delivery.endpoint_id);
+        startWaiting(delivery.endpoint_id);
       }
       // A retry due before the next idle poll gets a wake-up of its own.
       if (retry.retryAt !== null && retry.retryAt - retry.failedAt! < IDLE_POLL_MS) setTimeout(wake, retry.retryAt - retry.failedAt!).unref();
@@ -234,15 +192,10 @@ export function createDispatcher(deps: {
     });
   }
 
-  /**
-   * Claims when there is room for at least claimAtRoom more, records when enough outcomes wait (or
-   * with a claim). Deliveries waiting for their endpoint's cap fill the window but do not hold a
-   * claim back: otherwise a few slow endpoints' waiting deliveries would keep every other
-   * endpoint's out of it.
-   */
+  /** Claims when there is room for at least claimAtRoom more, records when enough outcomes wait (or with a claim). */
   function pump(): void {
     const room = maxHeld - held.size;
-    let claimNow = active && !drained && !claiming && room > 0 && room + waitingCount >= claimAtRoom && Date.now() >= backoffUntil;
+    let claimNow = active && !drained && !claiming && room >= claimAtRoom && Date.now() >= backoffUntil;
     const spacing = lastClaimStart + CLAIM_SPACING_MS - performance.now();
     if (claimNow && spacing > 0) {
       claimNow = false;
@@ -261,22 +214,13 @@ export function createDispatcher(deps: {
     }
   }
 
-  /**
-   * A claim that follows a wake-up looks around: while it fills some endpoint's share, it is
-   * followed by another, which skips that endpoint and so reaches the deliveries due behind its
-   * backlog. A claim asked for because an endpoint has room again is not followed up: it would
-   * read past every saturated endpoint's due rows after each share of a busy one.
-   */
   function runClaim(limit: number): void {
     claiming = true;
-    const looking = explore;
-    wanted = false;
-    explore = false;
+    woken = false;
     lastClaimStart = performance.now();
-    claim(limit, true).then(({ claimed, capped }) => {
+    claim(limit).then((claimed) => {
       claiming = false;
-      if (looking && (capped || claimed === limit)) explore = true;
-      else if (claimed < limit && !wanted) {
+      if (claimed < limit && !woken) {
         drained = true;
         armPoll();
       }
@@ -331,15 +275,10 @@ export function createDispatcher(deps: {
 
   /** New work may be due: claim on the next turn of the event loop (wake-ups in one turn make one claim). */
   function wake(): void {
-    askForClaim(true);
-  }
-
-  function askForClaim(lookAround: boolean): void {
     if (!active) return;
     drained = false;
-    wanted = true;
-    if (lookAround) explore = true;
-    if (!claiming) schedulePump(0);
+    if (claiming) woken = true;
+    else schedulePump(0);
   }
 
   function schedulePump(delayMs: number): void {
@@ -411,16 +350,13 @@ export function createDispatcher(deps: {
       await watch?.stop();
       watch = null;
     },
-    /**
-     * One pass, for tests and the CLI: sends what is due now (up to the window, not shared among
-     * endpoints: the pass ends only when all of it is sent) and records it. True when more may be due.
-     */
+    /** One pass, for tests and the CLI: sends what is due now and records it. True when more may be due. */
     async runOnce(): Promise<boolean> {
       await settled();
       claiming = true;
       let claimed = 0;
       try {
-        claimed = (await claim(maxHeld, false)).claimed;
+        claimed = await claim(maxHeld);
       } finally {
         claiming = false;
       }

@@ -29,17 +29,11 @@ insert into notifications (id, company_id, user_id, kind, title, body, subject_t
 select id, company_id, email from users where company_id in ($1, $2) and role in ($3, $4) order by id;
 
 -- queue.claim
-  with scanned as (
-    select id, endpoint_id, next_attempt_at from webhook_deliveries
+  with due as (
+    select id from webhook_deliveries
     where status = 'pending' and next_attempt_at <= $1 and (locked_until is null or locked_until < $1)
-      and endpoint_id <> all($5::text[])
     order by next_attempt_at limit $2
     for update skip locked
-  ), due as (
-    select id from (
-      select id, row_number() over (partition by endpoint_id order by next_attempt_at) as nth from scanned
-    ) ranked
-    where nth <= $6
   ), claimed as (
     update webhook_deliveries d set locked_until = $3, locked_by = $4
     from due where d.id = due.id

@@ -55,15 +55,9 @@ pragma wal_autocheckpoint = 10000;
 -- queue.claim
   update webhook_deliveries set locked_until = ?, locked_by = ?
   where id in (
-    select id from (
-      select id, row_number() over (partition by endpoint_id order by next_attempt_at) as nth from (
-        select id, endpoint_id, next_attempt_at from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
-          and endpoint_id not in (select value from json_each(?))
-        order by next_attempt_at limit ?
-      )
-    )
-    where nth <= ?
+    select id from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
+    order by next_attempt_at limit ?
   )
   returning id, company_id, event_id, endpoint_id, attempts, next_attempt_at;
 

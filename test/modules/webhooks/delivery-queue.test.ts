@@ -19,8 +19,8 @@ import type { EndpointRow } from '../../../src/modules/webhooks/webhooks.reposit
 interface Harness {
   /** A queue for `worker`, as another process would have it. */
   queue(worker: string): DeliveryQueue;
-  /** `n` pending deliveries to one endpoint (of its own company), due at `due`; returns the endpoint. */
-  enqueue(n: number, due: string, endpoint?: 'a' | 'b'): Promise<EndpointRow>;
+  /** `n` pending deliveries to one endpoint, due at `due`; returns the endpoint. */
+  enqueue(n: number, due: string): Promise<EndpointRow>;
   /** A commit of the outbox by another connection (another process, as far as the database can tell). */
   commitElsewhere(due: string): Promise<void>;
   attempts(): Promise<Array<{ delivery_id: string; worker_id: string }>>;
@@ -32,34 +32,33 @@ interface Harness {
 async function databaseHarness(): Promise<Harness> {
   const app: TestApp = await createTestApp();
   const { database } = app.c;
-  const tenants = { a: await createTenant(app.c), b: await createTenant(app.c) };
-  const demo = tenants.a;
+  const demo = await createTenant(app.c);
   const others: Database[] = [];
   const applyWork = (tx: Parameters<typeof createRepositories>[0], work: readonly EndpointWork[]) =>
     applyEndpointWork(createRepositories(tx, database.engine), work, { notifications: app.c.notifications, clock: app.c.clock, logger: { warn() {} } });
-  const enqueue = async (db: Database, tenant: typeof demo, endpointId: string, n: number, due: string) => {
+  const enqueue = async (db: Database, endpointId: string, n: number, due: string) => {
     const repos = createRepositories(db.db, db.engine);
     await db.db.transaction().execute(async (tx) => {
       const txRepos = createRepositories(tx, db.engine);
       for (let i = 0; i < n; i++) {
-        await enqueueEvent(txRepos, { companyId: tenant.companyId, locationId: tenant.locations[0]!.id, type: 'quote.created', data: { ...EVENTS['quote.created'].example, number: `Q-TEST-${i}` } }, { now: due, newId: app.c.newId });
+        await enqueueEvent(txRepos, { companyId: demo.companyId, locationId: demo.locations[0]!.id, type: 'quote.created', data: { ...EVENTS['quote.created'].example, number: `Q-TEST-${i}` } }, { now: due, newId: app.c.newId });
       }
     });
-    return repos.webhooks.findEndpoint(tenant.companyId, endpointId);
+    return repos.webhooks.findEndpoint(demo.companyId, endpointId);
   };
-  const endpointIds = { a: '', b: '' };
+  let endpointId = '';
   return {
     queue: (worker) => database.engine === 'postgres'
       ? createPostgresQueue({ db: database.db, pool: database.pool!, worker, applyEndpointWork: applyWork, logger: { warn() {} } })
       : createSqliteQueue({ db: database.db, worker, applyEndpointWork: applyWork }),
-    async enqueue(n, due, endpoint = 'a') {
-      endpointIds[endpoint] ||= (await app.c.endpoints.create(tenants[endpoint].companyId, { kind: 'http', url: 'http://127.0.0.1:9/never-called' })).id;
-      return (await enqueue(database, tenants[endpoint], endpointIds[endpoint], n, due))!;
+    async enqueue(n, due) {
+      endpointId ||= (await app.c.endpoints.create(demo.companyId, { kind: 'http', url: 'http://127.0.0.1:9/never-called' })).id;
+      return (await enqueue(database, endpointId, n, due))!;
     },
     async commitElsewhere(due) {
       const other = createDatabase(database.url, { poolSize: 1 });
       others.push(other);
-      await enqueue(other, demo, endpointIds.a, 1, due);
+      await enqueue(other, endpointId, 1, due);
     },
     attempts: () => database.db.selectFrom('webhook_attempts').select(['delivery_id', 'worker_id']).orderBy('delivery_id').execute(),
     deliveries: () => database.db.selectFrom('webhook_deliveries').select(['id', 'status', 'locked_by']).orderBy('id').execute(),
@@ -76,17 +75,12 @@ async function databaseHarness(): Promise<Harness> {
 async function memoryHarness(): Promise<Harness> {
   const memory = createMemoryQueues();
   let n = 0;
-  const endpoints = {
-    a: { id: 'whe_memory_a', company_id: 'cmp_memory_a', failing_since: null } as EndpointRow,
-    b: { id: 'whe_memory_b', company_id: 'cmp_memory_b', failing_since: null } as EndpointRow,
-  };
-  const endpoint = endpoints.a;
+  const endpoint = { id: 'whe_memory', company_id: 'cmp_memory', failing_since: null } as EndpointRow;
   return {
     queue: (worker) => memory.queue(worker),
-    async enqueue(count, due, key = 'a') {
-      const e = endpoints[key];
-      for (let i = 0; i < count; i++) memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: e.company_id, endpoint_id: e.id, due });
-      return e;
+    async enqueue(count, due) {
+      for (let i = 0; i < count; i++) memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: endpoint.company_id, endpoint_id: endpoint.id, due });
+      return endpoint;
     },
     async commitElsewhere(due) {
       memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: endpoint.company_id, endpoint_id: endpoint.id, due });
@@ -206,26 +200,6 @@ for (const [name, make] of harnesses) {
       assert.deepEqual([...recorded].sort(), seen);
       assert.equal(await h.failingSince(endpoint), now);
       assert.equal((await h.attempts()).length, 2);
-    });
-
-    test('a shared claim passes over the endpoints it skips, and takes at most its share of each other, the earliest due', async (t) => {
-      const h = await make();
-      t.after(() => h.close());
-      const a = await h.enqueue(3, '2026-03-02T07:58:00.000Z', 'a');
-      await h.enqueue(27, '2026-03-02T07:59:00.000Z', 'a'); // a backlog, due before b's
-      const b = await h.enqueue(5, '2026-03-02T07:59:30.000Z', 'b');
-      const q = h.queue('w');
-      const summary = (claimed: readonly ClaimedDelivery[]) => claimed.map((d) => `${d.endpoint_id === a.id ? 'a' : d.endpoint_id === b.id ? 'b' : '?'} ${d.next_attempt_at.slice(11, 16)}`).sort();
-
-      // The 10 earliest due are all a's: 4 of them, and b's wait behind the backlog.
-      assert.deepEqual(summary(await q.claim(10, lease, { skip: [], perEndpoint: 4 })), ['a 07:58', 'a 07:58', 'a 07:58', 'a 07:59']);
-      // Skipping a, the claim reads past its backlog to b's.
-      assert.deepEqual(summary(await q.claim(100, lease, { skip: [a.id], perEndpoint: 4 })), ['b 07:59', 'b 07:59', 'b 07:59', 'b 07:59']);
-      assert.deepEqual(summary(await q.claim(100, lease, { skip: [a.id, b.id], perEndpoint: 4 })), [], 'nothing of a skipped endpoint');
-      assert.deepEqual(summary(await q.claim(100, lease, { skip: [], perEndpoint: 4 })), ['a 07:59', 'a 07:59', 'a 07:59', 'a 07:59', 'b 07:59']);
-      // Without a share, a claim takes the earliest due whoever they belong to.
-      assert.equal((await q.claim(100, lease)).length, 22);
-      assert.equal((await h.deliveries()).filter((d) => d.locked_by === 'w').length, 35, 'every delivery leased once');
     });
 
     test('a commit elsewhere wakes a watcher', async (t) => {

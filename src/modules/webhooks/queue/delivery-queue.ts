@@ -20,11 +20,9 @@ export interface DeliveryQueue {
   readonly window: { readonly inFlight: number; readonly claimAt: number };
   /**
    * Leases up to `limit` deliveries due at `lease.now` (earliest due first) to this worker until
-   * `lease.until`, with their events. A delivery whose lease ran out is due again. With `share`,
-   * the claim passes over the deliveries of `share.skip` endpoints, and of the `limit` earliest
-   * due of the others leases at most `share.perEndpoint` per endpoint (the earliest).
+   * `lease.until`, with their events. A delivery whose lease ran out is due again.
    */
-  claim(limit: number, lease: Lease, share?: ClaimShare): Promise<ClaimedDelivery[]>;
+  claim(limit: number, lease: Lease): Promise<ClaimedDelivery[]>;
   /**
    * Records finished attempts: the deliveries' new state where this worker still holds their
    * lease, and the attempt log of exactly those. Returns their ids: a delivery whose lease was
@@ -49,17 +47,6 @@ export interface QueueWatch {
 export interface Lease {
   now: string;
   until: string;
-}
-
-/**
- * How a claim shares itself among endpoints, so that one endpoint's backlog cannot fill a
- * worker's hands: the dispatcher skips the endpoints it already holds enough of, and takes a
- * bounded number of each other's. Skipping costs the claim a read past the skipped endpoints'
- * due rows in the due index (status, next attempt), which is paid only while one is saturated.
- */
-export interface ClaimShare {
-  skip: readonly string[];
-  perEndpoint: number;
 }
 
 export type DeliveryRow = WebhookDeliveriesTable;

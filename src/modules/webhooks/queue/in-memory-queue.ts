@@ -9,7 +9,7 @@ export interface MemoryDelivery extends DeliveryRow {
  * The queue's contract held in memory, for the dispatcher's tests: deliveries and their attempt
  * log in maps, any number of workers sharing them (`queue(worker)`), endpoint work collected in
  * `endpointWork`. It keeps what the database queues keep (leases, the lease guard on recording,
- * earliest due first, a claim's share among endpoints) and none of their tricks.
+ * earliest due first) and none of their tricks.
  */
 export function createMemoryQueues() {
   const deliveries = new Map<string, MemoryDelivery>();
@@ -39,18 +39,11 @@ export function createMemoryQueues() {
       return {
         worker,
         window,
-        async claim(limit, lease, share): Promise<ClaimedDelivery[]> {
-          const skip = new Set(share?.skip);
-          const taken = new Map<string, number>();
+        async claim(limit, lease): Promise<ClaimedDelivery[]> {
           const due = [...deliveries.values()]
-            .filter((d) => d.status === 'pending' && d.next_attempt_at <= lease.now && (d.locked_until === null || d.locked_until < lease.now) && !skip.has(d.endpoint_id))
+            .filter((d) => d.status === 'pending' && d.next_attempt_at <= lease.now && (d.locked_until === null || d.locked_until < lease.now))
             .sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || added.get(a.id)! - added.get(b.id)!)
-            .slice(0, limit)
-            .filter((d) => {
-              const n = (taken.get(d.endpoint_id) ?? 0) + 1;
-              taken.set(d.endpoint_id, n);
-              return n <= (share?.perEndpoint ?? limit);
-            });
+            .slice(0, limit);
           return due.map((d) => {
             d.locked_until = lease.until;
             d.locked_by = worker;

@@ -21,9 +21,8 @@ export function createPostgresQueue(deps: { db: Executor; pool: pg.Pool; worker:
   return {
     worker,
     window: WINDOW,
-    async claim(limit, lease, share): Promise<ClaimedDelivery[]> {
-      const params = [lease.now, limit, lease.until, worker, share?.skip ?? [], share?.perEndpoint ?? limit];
-      return (await db.executeQuery<ClaimedDelivery>(CompiledQuery.raw(PG_CLAIM, params))).rows;
+    async claim(limit, lease): Promise<ClaimedDelivery[]> {
+      return (await db.executeQuery<ClaimedDelivery>(CompiledQuery.raw(PG_CLAIM, [lease.now, limit, lease.until, worker]))).rows;
     },
     async record(attempts, consequences): Promise<ReadonlySet<string>> {
       if (!consequences) return finishAttempts(db, worker, attempts);

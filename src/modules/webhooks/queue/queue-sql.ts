@@ -8,24 +8,13 @@
 import type { AttemptRow, DeliveryRow } from './delivery-queue.ts';
 import { cachedText, valuesList } from '../../../db/written-statements.ts';
 
-/**
- * One statement: lease (FOR UPDATE SKIP LOCKED), and the events joined in. Of the $2 earliest due
- * deliveries of endpoints other than $5, at most $6 per endpoint (ClaimShare); the rest of those
- * scanned are locked only for the statement. $1 now, $2 limit, $3 lease end, $4 worker, $5
- * endpoints to skip, $6 per endpoint.
- */
+/** One statement: lease (FOR UPDATE SKIP LOCKED), and the events joined in. $1 now, $2 limit, $3 lease end, $4 worker. */
 export const PG_CLAIM = `
-  with scanned as (
-    select id, endpoint_id, next_attempt_at from webhook_deliveries
+  with due as (
+    select id from webhook_deliveries
     where status = 'pending' and next_attempt_at <= $1 and (locked_until is null or locked_until < $1)
-      and endpoint_id <> all($5::text[])
     order by next_attempt_at limit $2
     for update skip locked
-  ), due as (
-    select id from (
-      select id, row_number() over (partition by endpoint_id order by next_attempt_at) as nth from scanned
-    ) ranked
-    where nth <= $6
   ), claimed as (
     update webhook_deliveries d set locked_until = $3, locked_by = $4
     from due where d.id = due.id
@@ -35,23 +24,13 @@ export const PG_CLAIM = `
   from claimed join webhook_events e on e.id = claimed.event_id
   order by claimed.next_attempt_at`;
 
-/**
- * The lease alone: the part of a claim that needs SQLite's write lock. Of the `limit` earliest due
- * deliveries of endpoints not in the JSON array to skip, at most `per endpoint` per endpoint
- * (ClaimShare). Lease end, worker, now, now, endpoints to skip, limit, per endpoint.
- */
+/** The lease alone: the part of a claim that needs SQLite's write lock. Lease end, worker, now, now, limit. */
 export const SQLITE_CLAIM = `
   update webhook_deliveries set locked_until = ?, locked_by = ?
   where id in (
-    select id from (
-      select id, row_number() over (partition by endpoint_id order by next_attempt_at) as nth from (
-        select id, endpoint_id, next_attempt_at from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
-          and endpoint_id not in (select value from json_each(?))
-        order by next_attempt_at limit ?
-      )
-    )
-    where nth <= ?
+    select id from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
+    order by next_attempt_at limit ?
   )
   returning id, company_id, event_id, endpoint_id, attempts, next_attempt_at`;
 
