@@ -240,21 +240,19 @@ async function generateQuotations(sql: Sql, cte: string, products: number): Prom
 }
 
 /**
- * Drops the tables' secondary indexes for the load and re-creates them from their own stored
- * definitions (sqlite_master / pg_indexes), so they end up exactly as the migrations made
- * them: one sort per index instead of a million random inserts. Indexes that back a
+ * The tables' secondary indexes, dropped for the load and re-created afterwards from their own
+ * stored definitions (sqlite_master / pg_indexes), so they end up exactly as the migrations
+ * made them: one sort per index instead of a million random inserts. Indexes that back a
  * constraint (PostgreSQL) or are automatic (SQLite) stay.
  */
-async function withoutIndexes(sql: Sql, tables: string[], work: () => Promise<void>): Promise<string[]> {
+async function dropIndexes(sql: Sql, tables: string[]): Promise<Array<{ name: string; definition: string }>> {
   const list = tables.map((t) => `'${t}'`).join(', ');
   const indexes = sql.engine === 'postgres'
     ? await sql.rows<{ name: string; definition: string }>(`select indexname as name, indexdef as definition from pg_indexes i where schemaname = current_schema() and tablename in (${list})
         and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`)
     : await sql.rows<{ name: string; definition: string }>(`select name, sql as definition from sqlite_master where type = 'index' and tbl_name in (${list}) and sql is not null`);
   for (const i of indexes) await sql.run(`drop index "${i.name}"`);
-  await work();
-  for (const i of indexes) await sql.run(i.definition);
-  return indexes.map((i) => i.name);
+  return indexes;
 }
 
 /** A sample of generated rows against the services' own key functions: the bench measures the data the app would have written. */
@@ -445,15 +443,15 @@ async function runEngine(engine: EngineName): Promise<EngineResult> {
       const startMs = Date.now() - tenYears;
       const stepMs = Math.floor(tenYears / TOTAL);
       const cte = rowsCte(engine, big, small, startMs, stepMs);
-      const inTx = async (work: () => Promise<void>) => { await sql.run('begin'); await work(); await sql.run('commit'); };
-      await step(`helper tables + ${OTHERS - 1} filler companies`, () => inTx(async () => { await helperTables(sql, names, big, small); await fillerCompanies(sql, big); }));
-      let rebuilt: string[] = [];
-      await step(`${TOTAL} customers, ${TOTAL} quotations, ${2 * TOTAL} lines, then their secondary indexes`, () => inTx(async () => {
-        rebuilt = await withoutIndexes(sql, ['customers', 'quotations', 'quotation_lines'], async () => {
-          await generateCustomers(sql, cte);
-          await generateQuotations(sql, cte, big.products.length);
-        });
-      }));
+      await step(`helper tables + ${OTHERS - 1} filler companies`, async () => { await helperTables(sql, names, big, small); await fillerCompanies(sql, big); });
+      // One transaction for the whole load (nothing is committed half made).
+      await sql.run('begin');
+      const indexes = await dropIndexes(sql, ['customers', 'quotations', 'quotation_lines']);
+      await step(`${TOTAL} customers`, () => generateCustomers(sql, cte));
+      await step(`${TOTAL} quotations and ${2 * TOTAL} lines`, () => generateQuotations(sql, cte, big.products.length));
+      await step(`${indexes.length} secondary indexes re-created`, async () => { for (const i of indexes) await sql.run(i.definition); });
+      await sql.run('commit');
+      const rebuilt = indexes.map((i) => i.name);
       process.stderr.write(`lists (${engine}): indexes re-created: ${rebuilt.join(', ')}\n`);
       if (engine === 'postgres') await step('vacuum analyze', () => sql.run('vacuum analyze'));
       await step('key check (sample vs the services\' key functions)', async () => { await checkKeys(sql, big.companyId); await checkKeys(sql, small.companyId); });
