@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: the benches in sequence, each in its own process, then their summaries.
  *
- *   node bench/run-all.ts                          # pdf (if bench/pdf.bench.ts exists), pdf-flood, reach-out, webhooks
+ *   node bench/run-all.ts                          # pdf (if bench/pdf.bench.ts exists), pdf-flood, reach-out, webhooks, lists
  *   node bench/run-all.ts --only reach-out,webhooks
  *   node bench/run-all.ts --write-readme           # each bench replaces its own section of bench/README.md
- *   node bench/run-all.ts --engine sqlite          # passed to reach-out and webhooks
+ *   node bench/run-all.ts --engine sqlite          # passed to reach-out, webhooks and lists
  *
  * Runs one after the other (never in parallel: they would measure each other on 2 cores).
  * Each bench has its own watchdog; this runner also kills a bench that overstays its limit.
@@ -29,6 +29,7 @@ const benches: Bench[] = [
   { name: 'pdf-flood', file: 'bench/pdf-flood.bench.ts', args: [...writeReadme], limitMs: 200_000 },
   { name: 'reach-out', file: 'bench/reach-out.bench.ts', args: [...engine, ...writeReadme], limitMs: 170_000 },
   { name: 'webhooks', file: 'bench/webhooks.bench.ts', args: [...engine, ...writeReadme], limitMs: 240_000 },
+  { name: 'lists', file: 'bench/lists.bench.ts', args: [...engine, ...writeReadme], limitMs: 1_000_000 },
 ].filter((b) => (only ? only.has(b.name) : true) && existsSync(path.join(ROOT, b.file)));
 
 /** What a bench prints after its JSON result: its summary table (or everything, if it has no JSON block). */
