@@ -24,28 +24,38 @@ export function toQuotationDocument(row: QuotationRow, lines: readonly DocumentL
     timezone: company.timezone,
     pricesIncludeTax,
     company: { name: company.name, address: addressText(company.address, company.country, company.locale), taxId: company.taxId },
-    template: {
-      header: fillPrintTemplate(company.template.header, values),
-      footer: fillPrintTemplate(company.template.footer, values),
-      paymentInstructions: fillPrintTemplate(company.template.paymentInstructions, values),
-    },
+    template: filledTemplate(company, values),
     location: { name: location.name, code: location.code, address: location.address },
     customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
     note: row.note,
-    lines: lines.map((l) => ({
-      position: l.position,
-      productName: l.product_name,
-      productCode: l.product_code,
-      note: l.note,
-      quantity: formatScaledTrimmed(l.quantity_milli, QUANTITY_SCALE),
-      unitName: l.unit_name,
-      unitPrice: formatMoney(l.unit_price_minor),
-      taxRate: formatRate(l.tax_rate_bp),
-      amount: formatMoney(pricesIncludeTax ? l.total_minor : l.net_minor),
-    })),
+    lines: printedLines(lines, pricesIncludeTax),
     totals,
     payment: paymentDetails(company, { title, number: row.number, totalMinor }),
   };
+}
+
+/** The company's print template with one document's values in its placeholders. */
+export function filledTemplate(company: Company, values: Parameters<typeof fillPrintTemplate>[1]): QuotationDocument['template'] {
+  return {
+    header: fillPrintTemplate(company.template.header, values),
+    footer: fillPrintTemplate(company.template.footer, values),
+    paymentInstructions: fillPrintTemplate(company.template.paymentInstructions, values),
+  };
+}
+
+/** Stored lines as the print shows them: the amount is net, or gross when prices include tax. */
+export function printedLines(lines: readonly DocumentLineRow[], pricesIncludeTax: boolean): QuotationDocument['lines'] {
+  return lines.map((l) => ({
+    position: l.position,
+    productName: l.product_name,
+    productCode: l.product_code,
+    note: l.note,
+    quantity: formatScaledTrimmed(l.quantity_milli, QUANTITY_SCALE),
+    unitName: l.unit_name,
+    unitPrice: formatMoney(l.unit_price_minor),
+    taxRate: formatRate(l.tax_rate_bp),
+    amount: formatMoney(pricesIncludeTax ? l.total_minor : l.net_minor),
+  }));
 }
 
 /** "Ilica 242, 10000 Zagreb, Hrvatska": the company's address on one line of the print's header, the country named in its language. */

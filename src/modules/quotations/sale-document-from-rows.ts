@@ -1,10 +1,9 @@
-import { formatMoney, formatRate, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
-import { fillPrintTemplate, type Company, type LocationRow } from '../companies/index.ts';
+import type { Company, LocationRow } from '../companies/index.ts';
 import { createFormatter, resolveLanguage, translate } from '../i18n/index.ts';
 import { totalsView, type DocumentLineRow, type SaleRow } from '../sales/index.ts';
 import { paymentDetails } from './payment-details.ts';
 import type { QuotationDocument } from './pdf/index.ts';
-import { addressText } from './quotation-document-from-rows.ts';
+import { addressText, filledTemplate, printedLines } from './quotation-document-from-rows.ts';
 
 /**
  * A sale as the one printer sees it: the quotation's neutral document model, titled as a sale,
@@ -31,25 +30,11 @@ export function toSaleDocument(row: SaleRow, lines: readonly DocumentLineRow[], 
     timezone: company.timezone,
     pricesIncludeTax,
     company: { name: company.name, address: addressText(company.address, company.country, company.locale), taxId: company.taxId },
-    template: {
-      header: fillPrintTemplate(company.template.header, values),
-      footer: fillPrintTemplate(company.template.footer, values),
-      paymentInstructions: fillPrintTemplate(company.template.paymentInstructions, values),
-    },
+    template: filledTemplate(company, values),
     location: { name: location.name, code: location.code, address: location.address },
     customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
     note: row.note,
-    lines: lines.map((l) => ({
-      position: l.position,
-      productName: l.product_name,
-      productCode: l.product_code,
-      note: l.note,
-      quantity: formatScaledTrimmed(l.quantity_milli, QUANTITY_SCALE),
-      unitName: l.unit_name,
-      unitPrice: formatMoney(l.unit_price_minor),
-      taxRate: formatRate(l.tax_rate_bp),
-      amount: formatMoney(pricesIncludeTax ? l.total_minor : l.net_minor),
-    })),
+    lines: printedLines(lines, pricesIncludeTax),
     totals,
     payment: paymentDetails(company, { title, number: row.number, totalMinor }),
   };
