@@ -6,36 +6,62 @@ import { paymentDetails } from './payment-details.ts';
 import type { QuotationDocument } from './pdf/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 
-/** What the print shows, taken only from stored rows (never from the clock or the live catalog). */
+/** What the print shows of a quotation, taken only from stored rows (never from the clock or the live catalog). */
 export function toQuotationDocument(row: QuotationRow, lines: readonly DocumentLineRow[], company: Company, location: LocationRow): QuotationDocument {
-  const pricesIncludeTax = Boolean(row.prices_include_tax);
-  const totals = totalsView(lines);
-  const format = createFormatter(company.locale, { currency: row.currency, timeZone: company.timezone });
-  const title = translate(resolveLanguage(company.locale), 'document.quotation');
-  const totalMinor = Number(row.total_minor);
-  const values = { number: row.number, total: format.money(totalMinor), dueDate: format.date(row.expires_at), customerName: row.customer_name };
+  return printedDocument({
+    kind: 'quotation', source: null, number: row.number, issuedAt: row.created_at, expiresAt: row.expires_at, dueDate: row.expires_at,
+    currency: row.currency, pricesIncludeTax: Boolean(row.prices_include_tax), totalMinor: Number(row.total_minor),
+    customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone }, note: row.note,
+  }, lines, company, location);
+}
+
+/** What a stored sales document's row says about its print: the parts its kind decides. */
+export interface PrintedHead {
+  kind: QuotationDocument['kind'];
+  source: NonNullable<QuotationDocument['source']> | null;
+  number: string;
+  issuedAt: string;
+  expiresAt: string | null;
+  /** The date `{dueDate}` prints: a quotation's validity end, a sale's date. */
+  dueDate: string;
+  currency: string;
+  pricesIncludeTax: boolean;
+  totalMinor: number;
+  customer: QuotationDocument['customer'];
+  note: string | null;
+}
+
+/**
+ * The one print model of every sales document: the company's header, its template filled with
+ * this document's values, the stored lines and totals, and the payment code for the total.
+ */
+export function printedDocument(head: PrintedHead, lines: readonly DocumentLineRow[], company: Company, location: LocationRow): QuotationDocument {
+  const format = createFormatter(company.locale, { currency: head.currency, timeZone: company.timezone });
+  const title = translate(resolveLanguage(company.locale), head.kind === 'sale' ? 'document.sale' : 'document.quotation');
+  const values = { number: head.number, total: format.money(head.totalMinor), dueDate: format.date(head.dueDate), customerName: head.customer.name };
   return {
-    kind: 'quotation',
-    number: row.number,
-    issuedAt: row.created_at,
-    expiresAt: row.expires_at,
-    currency: row.currency,
+    kind: head.kind,
+    ...(head.source ? { source: head.source } : {}),
+    number: head.number,
+    issuedAt: head.issuedAt,
+    expiresAt: head.expiresAt,
+    currency: head.currency,
     locale: company.locale,
     timezone: company.timezone,
-    pricesIncludeTax,
+    pricesIncludeTax: head.pricesIncludeTax,
     company: { name: company.name, address: addressText(company.address, company.country, company.locale), taxId: company.taxId },
     template: filledTemplate(company, values),
     location: { name: location.name, code: location.code, address: location.address },
-    customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
-    note: row.note,
-    lines: printedLines(lines, pricesIncludeTax),
-    totals,
-    payment: paymentDetails(company, { title, number: row.number, totalMinor }),
+    customer: head.customer,
+    note: head.note,
+    lines: printedLines(lines, head.pricesIncludeTax),
+    totals: totalsView(lines),
+    payment: paymentDetails(company, { title, number: head.number, totalMinor: head.totalMinor }),
   };
 }
 
 /** The company's print template with one document's values in its placeholders. */
-export function filledTemplate(company: Company, values: Parameters<typeof fillPrintTemplate>[1]): QuotationDocument['template'] {
+function filledTemplate(company: Company, values: Parameters<typeof fillPrintTemplate>[1]): QuotationDocument['template'] {
   return {
     header: fillPrintTemplate(company.template.header, values),
     footer: fillPrintTemplate(company.template.footer, values),
@@ -44,7 +70,7 @@ export function filledTemplate(company: Company, values: Parameters<typeof fillP
 }
 
 /** Stored lines as the print shows them: the amount is net, or gross when prices include tax. */
-export function printedLines(lines: readonly DocumentLineRow[], pricesIncludeTax: boolean): QuotationDocument['lines'] {
+function printedLines(lines: readonly DocumentLineRow[], pricesIncludeTax: boolean): QuotationDocument['lines'] {
   return lines.map((l) => ({
     position: l.position,
     productName: l.product_name,
