@@ -41,15 +41,7 @@ export const CustomerInput = Type.Object({
   note: Type.Optional(Nullable(fields.note)),
 }, { additionalProperties: false });
 
-const CustomerPatch = Type.Object({
-  kind: Type.Optional(Kind),
-  name: Type.Optional(fields.name),
-  taxId: Type.Optional(Nullable(fields.taxId)),
-  email: Type.Optional(Nullable(fields.email)),
-  phone: Type.Optional(Nullable(fields.phone)),
-  address: Type.Optional(Nullable(fields.address)),
-  note: Type.Optional(Nullable(fields.note)),
-}, { additionalProperties: false, description: 'Fields left out stay as they are; `null` clears an optional one.' });
+const CustomerPatch = Type.Partial(CustomerInput, { additionalProperties: false, description: 'Fields left out stay as they are; `null` clears an optional one.' });
 
 export const Customer = Type.Object({
   id: Id('cus'),
@@ -74,15 +66,7 @@ const CustomerMatch = Type.Object({
 const AssignBody = Type.Union([
   Type.Object({ customerId: Type.String({ maxLength: 64, description: 'A customer of this company\'s directory.' }) }, { additionalProperties: false }),
   Type.Object({
-    newCustomer: Type.Object({
-      kind: Type.Optional(Kind),
-      name: Type.Optional(fields.name),
-      taxId: Type.Optional(Nullable(fields.taxId)),
-      email: Type.Optional(Nullable(fields.email)),
-      phone: Type.Optional(Nullable(fields.phone)),
-      address: Type.Optional(Nullable(fields.address)),
-      note: Type.Optional(Nullable(fields.note)),
-    }, { additionalProperties: false, description: 'A directory customer created from the placeholder: `kind` defaults to `person`; name, e-mail and phone to the placeholder\'s unless given (`null` leaves one out).' }),
+    newCustomer: Type.Partial(CustomerInput, { additionalProperties: false, description: 'A directory customer created from the placeholder: `kind` defaults to `person`; name, e-mail and phone to the placeholder\'s unless given (`null` leaves one out).' }),
   }, { additionalProperties: false }),
 ], { description: 'Either `customerId` or `newCustomer`.' });
 
