@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { hkdfSync, randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { Agent } from 'undici';
@@ -14,6 +14,7 @@ import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpoi
 import { createStore } from './db/store.ts';
 import { createRepositories, type Store } from './modules/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
+import { createAccountsService } from './modules/accounts/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
 import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
@@ -41,7 +42,10 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   if (overrides.migrate !== false) await migrateToLatest(database);
   const store: Store = createStore(database, createRepositories);
   const datasheets = createDatasheetFiles(config.dataDir);
-  const secretBox = createSecretBox(loadSecretsKey(config.secretsKey, config.dataDir));
+  const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
+  const secretBox = createSecretBox(secretsKey);
+  // Keys the hub's CSRF tokens to this deployment; derived, so the secrets key itself is used for one thing.
+  const csrfKey = Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'portico hub csrf', 32));
   const agent = createGuardedAgent({ allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs });
   const telegramAgent = new Agent({ connect: { timeout: config.webhookTimeoutMs }, keepAliveTimeout: 30_000 });
 
@@ -50,6 +54,9 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let dispatcher: ReturnType<typeof createDispatcher> | null = null;
 
   const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
+  const accounts = createAccountsService({
+    store, clock, policy: { idleMs: config.hubSessionIdleMinutes * 60_000, absoluteMs: config.hubSessionMaxHours * 3_600_000 },
+  });
   // Verified keys are cached: on PostgreSQL a key read is a round trip, on SQLite a query per
   // request. Revocations reach other processes by NOTIFY, or through a file beside the SQLite
   // database.
@@ -115,8 +122,8 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   let checkpointer: Checkpointer | null = null;
   const container = {
     config, clock, newId, logger, database, store,
-    companies, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, sales, customers, customerAssignment, endpoints,
-    readiness,
+    companies, accounts, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, sales, customers, customerAssignment, endpoints,
+    readiness, csrfKey,
     dispatcher, emailSender,
 
     /**

@@ -31,6 +31,9 @@ export interface Config {
   readonly quoteDatasheetsMaxBytes: number;
   readonly pdfWorkers: number;
   readonly pdfQueueMax: number;
+  readonly hubSessionIdleMinutes: number;
+  readonly hubSessionMaxHours: number;
+  readonly hubSignInAttempts: number;
 }
 
 /** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
@@ -135,6 +138,9 @@ export const CONFIG_SPEC = {
   // Quotation PDFs: print memory and CPU are bounded by these three.
   QUOTE_DATASHEETS_MAX_BYTES: { description: 'Largest total of the datasheets one quotation PDF appends (`includeDatasheets`); more is a 400', default: '20971520', parse: integer(0, 256 * 1024 * 1024) },
   PDF_WORKERS: { description: 'Worker threads printing quotation PDFs (at a lower CPU priority than the API)', default: '2', parse: integer(1, 64) },
+  HUB_SESSION_IDLE_MINUTES: { description: 'A hub session unused this long ends', default: '120', parse: integer(1, 24 * 60) },
+  HUB_SESSION_MAX_HOURS: { description: 'A hub session ends this long after sign-in, however busy (a working day)', default: '12', parse: integer(1, 24 * 30) },
+  HUB_SIGN_IN_ATTEMPTS: { description: 'Hub sign-in attempts per e-mail per 15 minutes (per IP address: ten times as many)', default: '10', parse: integer(1, 10_000) },
   PDF_QUEUE_MAX: { description: 'PDF requests that may wait beyond those printing (each holds its place until its PDF is sent); past that a 503 with Retry-After', default: '32', parse: integer(0, 100_000) },
 } satisfies Record<string, Spec<unknown>>;
 
@@ -186,6 +192,9 @@ export function loadConfig(env: Env = process.env): Config {
     quoteDatasheetsMaxBytes: read('QUOTE_DATASHEETS_MAX_BYTES'),
     pdfWorkers: read('PDF_WORKERS'),
     pdfQueueMax: read('PDF_QUEUE_MAX'),
+    hubSessionIdleMinutes: read('HUB_SESSION_IDLE_MINUTES'),
+    hubSessionMaxHours: read('HUB_SESSION_MAX_HOURS'),
+    hubSignInAttempts: read('HUB_SIGN_IN_ATTEMPTS'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

@@ -6,11 +6,12 @@ import * as m0003 from './migrations/0003-webhooks.ts';
 import * as m0004 from './migrations/0004-customers.ts';
 import * as m0005 from './migrations/0005-sales.ts';
 import * as m0006 from './migrations/0006-company-profile.ts';
+import * as m0007 from './migrations/0007-hub-accounts.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
   '0001-foundation': m0001, '0002-quotations': m0002, '0003-webhooks': m0003, '0004-customers': m0004, '0005-sales': m0005,
-  '0006-company-profile': m0006,
+  '0006-company-profile': m0006, '0007-hub-accounts': m0007,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

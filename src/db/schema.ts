@@ -46,6 +46,30 @@ export interface UsersTable {
   role: string;
   password_hash: string | null;
   created_at: Timestamp;
+  disabled_at: Timestamp | null;
+  /** The hub's language for this user (`hr`, `de`, `en`); null: the company's. */
+  locale: string | null;
+}
+
+export interface HubSessionsTable {
+  /** SHA-256 of the cookie's token, hex. */
+  token_hash: string;
+  company_id: string;
+  user_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** The absolute end; the idle end is last_seen_at plus the idle timeout. */
+  expires_at: Timestamp;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  company_id: string;
+  user_id: string;
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 export interface AdminTokensTable {
@@ -386,6 +410,8 @@ export interface DB {
   companies: CompaniesTable;
   locations: LocationsTable;
   users: UsersTable;
+  hub_sessions: HubSessionsTable;
+  password_resets: PasswordResetsTable;
   admin_tokens: AdminTokensTable;
   api_keys: ApiKeysTable;
   inquiries: InquiriesTable;

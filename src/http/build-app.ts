@@ -19,6 +19,7 @@ import { Quotation } from './public/v1/quotes.routes.ts';
 import { Order } from './public/v1/orders.routes.ts';
 import { Product } from './public/v1/catalog.routes.ts';
 import { adminV1 } from './admin/index.ts';
+import { hub } from './hub/index.ts';
 import { WEBHOOKS_TAG, webhooksSection } from './openapi-webhooks.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -136,6 +137,7 @@ export async function buildApp(c: Container): Promise<App> {
   await app.register(healthRoutes(c));
   await app.register(publicV1(c), { prefix: '/api/v1/public' });
   await app.register(adminV1(c), { prefix: '/api/v1/admin' });
+  await app.register(hub(c), { prefix: '/hub' });
   app.get('/api/v1/public/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   return app as unknown as App;

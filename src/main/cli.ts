@@ -131,9 +131,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'demo':
       return withContainer(async (c) => {
-        const demo = await createDemoCompany(c);
+        const demo = await createDemoCompany(c, { passwords: true });
         if (v.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
-        else process.stdout.write(`Demo company ${demo.companyId}\n  API key (${demo.locations[0]!.code}): ${demo.locations[0]!.apiKey}\n  API key (${demo.locations[1]!.code}): ${demo.locations[1]!.apiKey}\n  Admin token: ${demo.adminToken}\n`);
+        else process.stdout.write(`Demo company ${demo.companyId}\n  API key (${demo.locations[0]!.code}): ${demo.locations[0]!.apiKey}\n  API key (${demo.locations[1]!.code}): ${demo.locations[1]!.apiKey}\n  Admin token: ${demo.adminToken}\n${demo.users.map((u) => `  Hub sign-in (${u.role}): ${u.email} / ${u.password}\n`).join('')}`);
         return 0;
       });
     case 'company create':

@@ -13,8 +13,9 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
   let welcome: (() => void) | null = null;
   if (opts.demoIfEmpty) {
     if ((await container.companies.countCompanies()) === 0) {
-      const demo = await createDemoCompany(container);
-      welcome = () => printWelcome(container, demo.locations[0]!.apiKey, demo.adminToken, demo.products[0]!);
+      const demo = await createDemoCompany(container, { passwords: true });
+      const admin = demo.users.find((u) => u.role === 'admin')!;
+      welcome = () => printWelcome(container, demo.locations[0]!.apiKey, demo.adminToken, demo.products[0]!, admin);
     } else {
       // Keys are stored hashed, so the first run's key cannot be shown again.
       welcome = () => process.stdout.write('Portico: the database already has data. Need a key? `npx portico demo` makes a new demo company and prints its keys.\n');
@@ -61,7 +62,7 @@ function onShutdown(close: () => Promise<void>, container: Container): void {
   process.on('SIGTERM', () => handler('SIGTERM'));
 }
 
-function printWelcome(c: Container, apiKey: string, adminToken: string, product: { id: string; units: Array<{ id: string }> }): void {
+function printWelcome(c: Container, apiKey: string, adminToken: string, product: { id: string; units: Array<{ id: string }> }, admin: { email: string; password?: string }): void {
   const base = c.config.publicBaseUrl ?? `http://${c.config.host === '0.0.0.0' ? 'localhost' : c.config.host}:${c.config.port}`;
   const body = JSON.stringify({ format: 'json', customer: { name: 'Ana Kovač' }, lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 2, note: 'Colour: RAL 9010 - Reinweiß' }] });
   process.stdout.write([
@@ -71,6 +72,11 @@ function printWelcome(c: Container, apiKey: string, adminToken: string, product:
     `  Demo API key (location ZG1): ${apiKey}`,
     `  Demo admin token:            ${adminToken}`,
     `  API reference:               ${base}/docs`,
+    '',
+    `  Hub (back office):           ${base}/hub`,
+    `    sign in as ${admin.email}`,
+    `    password   ${admin.password}`,
+    '    (every demo user\'s password: npx portico demo --json makes another demo company with them)',
     '',
     'Try it:',
     '',

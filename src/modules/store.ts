@@ -12,6 +12,7 @@ import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
 import { createSequencesRepository } from './sales/sequences.repository.ts';
 import { createSalesRepository } from './sales/sales.repository.ts';
 import { createCustomersRepository } from './customers/customers.repository.ts';
+import { createAccountsRepository } from './accounts/accounts.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -31,6 +32,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     sales: createSalesRepository(db),
     webhooks: createWebhooksRepository(db, engine),
     customers: createCustomersRepository(db),
+    accounts: createAccountsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

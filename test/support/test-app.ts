@@ -77,8 +77,8 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
 }
 
 /** A new demo tenant: two locations with API keys, users of every role, a catalog. */
-export function createTenant(c: Container): Promise<DemoCompany> {
-  return createDemoCompany(c);
+export function createTenant(c: Container, options: { passwords?: boolean } = {}): Promise<DemoCompany> {
+  return createDemoCompany(c, options);
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.ts';
 import { adminAuth } from '../plugins/authenticate.ts';
-import { enforceRoles } from './access.ts';
+import { enforceRoles } from '../access.ts';
 import { inquiriesRoutes } from './inquiries.routes.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { developerRoutes } from './developer.routes.ts';

@@ -9,7 +9,7 @@ import { DirectoryCustomer, presentAdminQuotation, Quotation } from '../public/v
 import { baseUrl } from '../base-url.ts';
 import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { idempotentCreate } from '../idempotency.ts';
-import { PERMISSIONS } from './access.ts';
+import { PERMISSIONS } from '../access.ts';
 import { Sale, presentSale } from './sales.routes.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -6,7 +6,7 @@ import { validateTaxId } from '../customers/index.ts';
 import { checkLocaleTag } from '../i18n/index.ts';
 import { unknownPlaceholders } from './print-template.ts';
 import type { CompaniesRepository, CompanyRow, LocationRow, UserRow } from './companies.repository.ts';
-import { hashPassword } from './password.ts';
+import { hashPassword } from '../../lib/password-hash.ts';
 
 export const USER_ROLES = ['admin', 'support', 'staff'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
@@ -195,7 +195,7 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       if (await repository.findUserByEmail(companyId, email)) throw AppError.invalid({ email: ['Already a user of this company.'] });
       const row: UserRow = {
         id: newId('user'), company_id: companyId, email, name: input.name, role: input.role,
-        password_hash: input.password ? await hashPassword(input.password) : null, created_at: clock.now().toISOString(),
+        password_hash: input.password ? await hashPassword(input.password) : null, created_at: clock.now().toISOString(), disabled_at: null, locale: null,
       };
       await repository.insertUser(row);
       return toUser(row);

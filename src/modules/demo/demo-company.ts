@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { ApiKeysService } from '../api-keys/index.ts';
 import type { CatalogAdminService } from '../catalog/index.ts';
 import type { CompaniesService } from '../companies/index.ts';
@@ -14,7 +15,8 @@ export interface DemoDeps {
 export interface DemoCompany {
   companyId: string;
   adminToken: string;
-  users: Array<{ id: string; email: string; role: string }>;
+  /** `password` when the demo was made with passwords (for `npm start` and `portico demo`, not for every test tenant). */
+  users: Array<{ id: string; email: string; role: string; password?: string }>;
   locations: Array<{ id: string; name: string; code: string; apiKey: string }>;
   categories: Array<{ id: string; name: string; parentId: string | null }>;
   models: Array<{ id: string; name: string }>;
@@ -29,7 +31,7 @@ export interface DemoCompany {
  * and every test get isolated data with non-ASCII names, two tax rates, two locations and a
  * real datasheet.
  */
-export async function createDemoCompany(c: DemoDeps): Promise<DemoCompany> {
+export async function createDemoCompany(c: DemoDeps, options: { passwords?: boolean } = {}): Promise<DemoCompany> {
   const company = await c.companies.createCompany({
     name: 'Boje i željezarija Šišić d.o.o.',
     address: { street: 'Ilica 242', postalCode: '10000', city: 'Zagreb' },
@@ -67,8 +69,10 @@ export async function createDemoCompany(c: DemoDeps): Promise<DemoCompany> {
     { email: `ivan.horvat+${suffix}@sisic-boje.example`, name: 'Ivan Horvat', role: 'support' },
     { email: `marija.babic+${suffix}@sisic-boje.example`, name: 'Marija Babić', role: 'staff' },
   ]) {
-    const user = await c.companies.createUser(companyId, u);
-    users.push({ id: user.id, email: user.email, role: user.role });
+    // Hashing is deliberately slow (argon2id), so test tenants skip it unless a test signs in.
+    const password = options.passwords ? randomBytes(12).toString('base64url') : undefined;
+    const user = await c.companies.createUser(companyId, { ...u, ...(password ? { password } : {}) });
+    users.push({ id: user.id, email: user.email, role: user.role, ...(password ? { password } : {}) });
   }
   const { token: adminToken } = await c.apiKeys.createAdminToken(companyId, { userId: users[0]!.id, name: 'Demo' });
 

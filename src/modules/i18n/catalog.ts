@@ -1,6 +1,7 @@
-import { de } from './messages.de.ts';
-import { en } from './messages.en.ts';
-import { hr } from './messages.hr.ts';
+import { de as printDe } from './messages.de.ts';
+import { en as printEn } from './messages.en.ts';
+import { hr as printHr } from './messages.hr.ts';
+import { HUB_MESSAGES } from './hub/index.ts';
 
 /**
  * One message catalog for the print and the hub, in the languages the product speaks. English
@@ -9,6 +10,13 @@ import { hr } from './messages.hr.ts';
  * the placeholders of a key are read from the English text at the type level, so a call that
  * forgets one does not compile either.
  */
+
+type HubAreas = typeof HUB_MESSAGES;
+type Merge<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+// The print's messages (messages.*.ts) and the hub's, one file per area with its three languages.
+const en = Object.assign({}, printEn, ...HUB_MESSAGES.map((area) => area.en)) as typeof printEn & Merge<HubAreas[number]['en']>;
+const hr = Object.assign({}, printHr, ...HUB_MESSAGES.map((area) => area.hr)) as Catalog;
+const de = Object.assign({}, printDe, ...HUB_MESSAGES.map((area) => area.de)) as Catalog;
 
 export type MessageKey = keyof typeof en;
 export type Catalog = { readonly [K in MessageKey]: string };

@@ -1,6 +1,7 @@
-import type { Catalog } from './catalog.ts';
+import type { Translation } from './define.ts';
+import type { en } from './messages.en.ts';
 
-export const de: Catalog = {
+export const de: Translation<typeof en> = {
   'document.quotation': 'Angebot',
   'document.order': 'Webbestellung',
   'document.sale': 'Verkauf',

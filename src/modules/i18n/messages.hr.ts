@@ -1,6 +1,7 @@
-import type { Catalog } from './catalog.ts';
+import type { Translation } from './define.ts';
+import type { en } from './messages.en.ts';
 
-export const hr: Catalog = {
+export const hr: Translation<typeof en> = {
   'document.quotation': 'Ponuda',
   'document.order': 'Web narudžba',
   'document.sale': 'Prodaja',

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
 import { assertProblem, tokenForRole } from '../../support/http-helpers.ts';
 import Fastify from 'fastify';
-import { ADMIN_ROUTES, PERMISSIONS, enforceRoles, rolesFor } from '../../../src/http/admin/access.ts';
+import { ADMIN_ROUTES, PERMISSIONS, enforceRoles, rolesFor } from '../../../src/http/access.ts';
 import { USER_ROLES, type UserRole } from '../../../src/modules/companies/index.ts';
 
 interface Operation { method: string; path: string; operationId: string }
@@ -98,7 +98,7 @@ test('an admin route that names no rule stops the server at start', async () => 
         admin.get('/forgotten', { schema }, async () => 'open to every role');
       });
       await app.ready();
-    }, /GET \/forgotten .*has no entry in src\/http\/admin\/access\.ts/);
+    }, /GET \/forgotten .*has no entry in src\/http\/access\.ts/);
     await app.close();
   }
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { AppError } from '../../lib/errors.ts';
-import type { UserRole } from '../../modules/companies/index.ts';
+import { AppError } from '../lib/errors.ts';
+import type { UserRole } from '../modules/companies/index.ts';
 
 /**
  * Who may do what in the admin API: the one place, DESIGN.md "Roles" written as code. Each
@@ -117,7 +117,7 @@ export function enforceRoles(app: FastifyInstance): void {
     const operationId = (route.schema as { operationId?: unknown } | undefined)?.operationId;
     const roles = typeof operationId === 'string' ? rolesFor(operationId) : null;
     if (!roles) {
-      throw new Error(`Admin route ${String(route.method)} ${route.url} (operationId ${String(operationId)}) has no entry in src/http/admin/access.ts ADMIN_ROUTES.`);
+      throw new Error(`Admin route ${String(route.method)} ${route.url} (operationId ${String(operationId)}) has no entry in src/http/access.ts ADMIN_ROUTES.`);
     }
     const check = async (request: FastifyRequest): Promise<void> => {
       if (!(roles as readonly string[]).includes(request.admin.role)) {
@@ -127,4 +127,9 @@ export function enforceRoles(app: FastifyInstance): void {
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [...existing, check];
   });
+}
+
+/** Whether a role holds a permission: the hub hides what this refuses, and refuses it again on request. */
+export function can(role: UserRole, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly string[]).includes(role);
 }

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The hub's three static files: htmx from its npm package (no CDN), our stylesheet and our
+ * small script. Read once at start; their URLs carry a hash of their content, so a browser may
+ * keep them for a year and still never run an old one after an upgrade.
+ */
+const files = {
+  htmx: { path: require.resolve('htmx.org/dist/htmx.min.js'), type: 'text/javascript; charset=utf-8' },
+  css: { path: new URL('./assets/hub.css', import.meta.url).pathname, type: 'text/css; charset=utf-8' },
+  js: { path: new URL('./assets/hub.js', import.meta.url).pathname, type: 'text/javascript; charset=utf-8' },
+};
+
+const loaded = Object.fromEntries(Object.entries(files).map(([name, file]) => {
+  const body = fs.readFileSync(file.path);
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  const ext = name === 'css' ? 'css' : 'js';
+  return [name, { url: `/hub/assets/${name}.${hash}.${ext}`, body, type: file.type }];
+})) as Record<keyof typeof files, { url: string; body: Buffer; type: string }>;
+
+export const ASSETS = { htmx: loaded.htmx.url, css: loaded.css.url, js: loaded.js.url };
+
+export function assetRoutes(app: FastifyInstance): void {
+  for (const asset of Object.values(loaded)) {
+    app.get(asset.url.slice('/hub'.length), { config: { hub: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+      reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body));
+  }
+}

@@ -1,0 +1,136 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import type { Container } from '../../container.ts';
+import { AppError } from '../../lib/errors.ts';
+import { negotiateLanguage, translator } from '../../modules/i18n/index.ts';
+import { toAppError, STATUS_BY_CODE } from '../errors.ts';
+import { can } from '../access.ts';
+import { assetRoutes } from './assets.ts';
+import { hubContext, SIGNED_OUT, type HubAccess } from './hub-context.ts';
+import { barePage, page } from './layout.ts';
+import { html } from './html.ts';
+import { readSessionToken } from './session-cookie.ts';
+import { signInPages } from './pages/sign-in.page.ts';
+import { todayPage } from './pages/today.page.ts';
+
+/** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
+export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * /hub: the staff's back office, server-rendered HTML enhanced by htmx. Pages call the same
+ * services as the admin API and add no rule of their own; this plugin adds only what a browser
+ * needs around them: the session, CSRF protection, the role check, HTML errors.
+ */
+export const hub = (c: Container): FastifyPluginAsync => async (app) => {
+  await app.register(formbody, { bodyLimit: 256 * 1024 });
+  await app.register(cookie);
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'portico_csrf',
+    cookieOpts: { path: '/hub', sameSite: 'lax', httpOnly: true, secure: 'auto' },
+    csrfOpts: { hmacKey: c.csrfKey, userInfo: true },
+    // Before sign-in the token is bound to nobody; after, to the user, so one user's token fails for another.
+    getUserInfo: (request) => request.hubUserId ?? SIGNED_OUT,
+    getToken: (request) => {
+      const header = request.headers['x-csrf-token'];
+      if (typeof header === 'string') return header;
+      const body = request.body as Record<string, unknown> | null | undefined;
+      return typeof body?._csrf === 'string' ? body._csrf : undefined;
+    },
+  });
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const access = route.config?.hub;
+    if (!access) throw new Error(`Hub route ${String(route.method)} ${route.url} names no access (config.hub) — see src/http/hub/hub-context.ts.`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') HUB_ROUTES.push({ method, url: route.url, access });
+    route.onRequest = [...[route.onRequest ?? []].flat(), guard(c, access)];
+    // CSRF is checked once the body (which may carry the token) is parsed, on every unsafe method.
+    if ([route.method].flat().some((m) => UNSAFE.has(m))) route.preHandler = [checkOrigin, csrfCheck(app), ...[route.preHandler ?? []].flat()];
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    // Pages hold a company's data: never cached, never framed elsewhere, scripts only from us.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('content-security-policy', "default-src 'self'; img-src 'self' data: https:; object-src 'self'; frame-ancestors 'self'; form-action 'self'; base-uri 'none'");
+  });
+
+  app.setErrorHandler(async (error, request, reply) => renderError(request, reply, error));
+  app.setNotFoundHandler(async (request, reply) => renderError(request, reply, AppError.notFound('Page')));
+
+  assetRoutes(app);
+  await app.register(signInPages(c));
+  await app.register(todayPage(c));
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once a session is read, for the CSRF binding. */
+    hubUserId?: string;
+  }
+}
+
+/** onRequest: the session (unless public), then the role. A page a role may not open is a 403, not a hidden link only. */
+function guard(c: Container, access: HubAccess) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (access === 'public') return;
+    const token = readSessionToken(request);
+    const user = token ? await c.accounts.authenticate(token) : null;
+    if (!user) {
+      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+      if (request.headers['hx-request']) {
+        reply.header('hx-redirect', `/hub/sign-in${next}`);
+        throw new AppError('unauthenticated', 'Sign in again.');
+      }
+      return reply.redirect(`/hub/sign-in${next}`, 303);
+    }
+    request.hubUserId = user.userId;
+    request.hub = hubContext(request, reply, user);
+    if (access !== 'signed-in' && !can(user.role, access)) throw new AppError('forbidden', 'Your role does not allow this.');
+  };
+}
+
+/**
+ * A cross-site request carries an Origin that is not ours; a browser sends one on every POST,
+ * so a missing one is refused too. The CSRF token is the second line, for browsers that lie.
+ */
+async function checkOrigin(request: FastifyRequest): Promise<void> {
+  const origin = request.headers.origin;
+  const host = request.headers.host;
+  if (!origin || !host || origin !== `${request.protocol}://${host}`) throw new AppError('forbidden', 'csrf');
+}
+
+function csrfCheck(app: FastifyInstance) {
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    app.csrfProtection(request, reply, (error?: Error) => done(error ? new AppError('forbidden', 'csrf') : undefined));
+  };
+}
+
+function renderError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const appError = (error as { code?: string }).code === 'FST_CSRF_INVALID_TOKEN' || (error as { code?: string }).code === 'FST_CSRF_MISSING_SECRET'
+    ? new AppError('forbidden', 'csrf')
+    : toAppError(error);
+  const status = STATUS_BY_CODE[appError.code];
+  if (status >= 500) request.log.error({ err: error }, 'hub page failed');
+  const ctx = request.hub as typeof request.hub | undefined;
+  const t = ctx?.t ?? translator(negotiateLanguage(request.headers['accept-language'], 'en'));
+  const message = appError.message === 'csrf' ? t('hub.error.csrf')
+    : appError.code === 'forbidden' ? t('hub.error.forbidden')
+      : appError.code === 'not_found' ? t('hub.error.notFound')
+        : status >= 500 ? t('hub.error.internal')
+          : appError.message;
+  if (request.headers['hx-request']) {
+    // htmx swaps nothing on an error status; the message goes to the page's alert region by a header.
+    return reply.status(status).type('text/html; charset=utf-8').send(html`<p class="error" role="alert">${message}</p>`.value);
+  }
+  const body = html`<h1>${t('hub.error.title')} ${status}</h1><p class="error" role="alert">${message}</p>
+    ${appError.details ? html`<ul>${Object.entries(appError.details).map(([field, list]) => html`<li><code>${field}</code>: ${list.join(' ')}</li>`)}</ul>` : null}
+    <p><a href="/hub">${t('hub.error.back')}</a></p>`;
+  const doc = ctx ? page(ctx, { title: t('hub.error.title'), body }) : barePage('en', t('hub.error.title'), body);
+  return reply.status(status).type('text/html; charset=utf-8').send(doc.value);
+}

@@ -1,0 +1,88 @@
+import type { Permission } from '../access.ts';
+import type { MessageKey, Translate } from '../../modules/i18n/index.ts';
+import { html, type Html } from './html.ts';
+import type { HubContext } from './hub-context.ts';
+import { ASSETS } from './assets.ts';
+
+/** The navigation: each item shown only to roles that may open it (and refused again on request). */
+const NAV: ReadonlyArray<{ href: string; label: Extract<MessageKey, `hub.nav.${string}`>; permission: Permission | null }> = [
+  { href: '/hub', label: 'hub.nav.today', permission: null },
+  { href: '/hub/inquiries', label: 'hub.nav.inquiries', permission: 'inquiries:read' },
+  { href: '/hub/quotations', label: 'hub.nav.quotations', permission: 'quotations:read' },
+  { href: '/hub/orders', label: 'hub.nav.orders', permission: 'quotations:read' },
+  { href: '/hub/sales', label: 'hub.nav.sales', permission: 'sales:read' },
+  { href: '/hub/customers', label: 'hub.nav.customers', permission: 'customers:read' },
+  { href: '/hub/catalog', label: 'hub.nav.catalog', permission: 'catalog:read' },
+  { href: '/hub/developer', label: 'hub.nav.developer', permission: 'settings:manage' },
+  { href: '/hub/team', label: 'hub.nav.team', permission: 'settings:manage' },
+  { href: '/hub/company', label: 'hub.nav.company', permission: 'settings:manage' },
+];
+
+function head(title: string): Html {
+  return html`<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"historyCacheSize":0}'>
+<title>${title} · Portico</title>
+<link rel="stylesheet" href="${ASSETS.css}">
+<script src="${ASSETS.htmx}" defer></script>
+<script src="${ASSETS.js}" defer></script>`;
+}
+
+export interface PageOptions {
+  title: string;
+  body: Html;
+  /** Shown above the content: one notice line after a redirect (saved, converted…). */
+  notice?: string | null;
+}
+
+/**
+ * The whole document for a signed-in page. The CSRF token rides on <body> as an htmx header,
+ * so every htmx request carries it; plain forms carry it in a hidden field (`csrfField`).
+ */
+export function page(ctx: HubContext, options: PageOptions): Html {
+  const { t } = ctx;
+  const current = (href: string) => (href === '/hub' ? ctx.path === '/hub' : ctx.path === href || ctx.path.startsWith(`${href}/`));
+  const nav = NAV.filter((item) => item.permission === null || ctx.can(item.permission));
+  return html`<!doctype html>
+<html lang="${ctx.user.language}">
+<head>${head(options.title)}</head>
+<body hx-headers='${JSON.stringify({ 'x-csrf-token': ctx.csrf })}'>
+<a class="skip" href="#main">${t('hub.skipToContent')}</a>
+<header class="top">
+  <a class="brand" href="/hub">${ctx.user.companyName}</a>
+  <span class="spacer"></span>
+  ${ctx.can('notifications:own') ? notificationsBadge(t) : null}
+  <a href="/hub/account">${ctx.user.name}</a>
+  <form method="post" action="/hub/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('hub.signOut')}</button></form>
+</header>
+<div class="frame">
+<nav aria-label="${t('hub.nav.label')}"><ul>
+  ${nav.map((item) => html`<li><a href="${item.href}"${current(item.href) ? html` aria-current="page"` : null}>${t(item.label)}</a></li>`)}
+</ul></nav>
+<main id="main" tabindex="-1">
+  ${options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : null}
+  ${options.body}
+</main>
+</div>
+</body>
+</html>`;
+}
+
+/** The unread count, fetched when the page loads and again every 15 s (htmx polling). */
+function notificationsBadge(t: Translate): Html {
+  return html`<a href="/hub/notifications" class="badge-link" aria-label="${t('hub.notifications.label')}">
+  🔔 <span id="unread" hx-get="/hub/notifications/count" hx-trigger="load, every 15s" hx-swap="innerHTML" aria-live="polite"></span></a>`;
+}
+
+/** A page before sign-in (or an error without a session): no navigation. */
+export function barePage(language: string, title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="${language}">
+<head>${head(title)}</head>
+<body class="bare"><main id="main">${body}</main></body>
+</html>`;
+}
+
+export function csrfField(ctx: { csrf: string }): Html {
+  return html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
+}

@@ -1,0 +1,69 @@
+import type { Executor } from '../../db/database.ts';
+import type { HubSessionsTable, PasswordResetsTable, UsersTable } from '../../db/schema.ts';
+
+export type SessionRow = HubSessionsTable;
+export type PasswordResetRow = PasswordResetsTable;
+export type AccountRow = UsersTable;
+
+/** What one session read gives a hub page: the session, its user and the user's company, in one query. */
+export interface SessionView {
+  token_hash: string;
+  company_id: string;
+  user_id: string;
+  last_seen_at: string;
+  expires_at: string;
+  email: string;
+  name: string;
+  role: string;
+  user_locale: string | null;
+  disabled_at: string | null;
+  company_name: string;
+  company_locale: string;
+  currency: string;
+  timezone: string;
+}
+
+/**
+ * Users as accounts, their hub sessions and reset links. Reads by token hash and sign-in by
+ * e-mail cross tenants by design: the secret or the e-mail is what names the company.
+ */
+export function createAccountsRepository(db: Executor) {
+  return {
+    async findByEmail(email: string): Promise<AccountRow[]> {
+      return db.selectFrom('users').selectAll().where('email', '=', email).orderBy('created_at').orderBy('id').execute();
+    },
+    async findUser(companyId: string, userId: string): Promise<AccountRow | undefined> {
+      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('id', '=', userId).executeTakeFirst();
+    },
+    async setPasswordHash(companyId: string, userId: string, hash: string): Promise<void> {
+      await db.updateTable('users').set({ password_hash: hash }).where('company_id', '=', companyId).where('id', '=', userId).execute();
+    },
+
+    async insertSession(row: SessionRow): Promise<void> {
+      await db.insertInto('hub_sessions').values(row).execute();
+    },
+    async findSession(tokenHash: string): Promise<SessionView | undefined> {
+      return db.selectFrom('hub_sessions as s')
+        .innerJoin('users as u', (j) => j.onRef('u.id', '=', 's.user_id').onRef('u.company_id', '=', 's.company_id'))
+        .innerJoin('companies as c', 'c.id', 's.company_id')
+        .select([
+          's.token_hash', 's.company_id', 's.user_id', 's.last_seen_at', 's.expires_at',
+          'u.email', 'u.name', 'u.role', 'u.locale as user_locale', 'u.disabled_at',
+          'c.name as company_name', 'c.locale as company_locale', 'c.currency', 'c.timezone',
+        ])
+        .where('s.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+    },
+    async touchSession(tokenHash: string, lastSeenAt: string): Promise<void> {
+      await db.updateTable('hub_sessions').set({ last_seen_at: lastSeenAt }).where('token_hash', '=', tokenHash).execute();
+    },
+    async deleteSession(tokenHash: string): Promise<void> {
+      await db.deleteFrom('hub_sessions').where('token_hash', '=', tokenHash).execute();
+    },
+    /** Every session of one user: on a password change, a reset, or when the user is disabled. */
+    async deleteUserSessions(companyId: string, userId: string): Promise<void> {
+      await db.deleteFrom('hub_sessions').where('company_id', '=', companyId).where('user_id', '=', userId).execute();
+    },
+  };
+}
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

@@ -1,0 +1,4 @@
+import { shell } from './shell.ts';
+
+/** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
+export const HUB_MESSAGES = [shell] as const;
