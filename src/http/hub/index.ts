@@ -61,7 +61,13 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   });
 
   app.setErrorHandler(async (error, request, reply) => renderError(request, reply, error));
-  app.setNotFoundHandler(async (request, reply) => renderError(request, reply, AppError.notFound('Page')));
+  app.setNotFoundHandler(async (request, reply) => {
+    // A signed-in user who follows a stale link keeps the navigation and their language.
+    const token = readSessionToken(request);
+    const user = token ? await c.accounts.authenticate(token) : null;
+    if (user) request.hub = hubContext(request, reply, user);
+    return renderError(request, reply, AppError.notFound('Page'));
+  });
 
   assetRoutes(app);
   await app.register(signInPages(c));
