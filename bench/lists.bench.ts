@@ -428,7 +428,7 @@ async function measureHub(sql: Sql, agent: Agent, origin: string, big: Tenant, c
   const [admin] = await sql.rows<{ id: string }>(`select id from users where company_id = ${p(1)} and role = 'admin' order by id limit 1`, [big.companyId]);
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  await sql.run(`insert into hub_sessions (token_hash, company_id, user_id, created_at, last_seen_at, expires_at) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`,
+  await sql.rows(`insert into hub_sessions (token_hash, company_id, user_id, created_at, last_seen_at, expires_at) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`,
     [createHash('sha256').update(token).digest('hex'), big.companyId, admin!.id, now.toISOString(), now.toISOString(), new Date(now.getTime() + 86_400_000).toISOString()]);
   const page = { cookie: `portico_session=${token}` };
   const json = { authorization: `Bearer ${big.adminToken}` };
