@@ -38,6 +38,26 @@ export function createAccountsRepository(db: Executor) {
     async setPasswordHash(companyId: string, userId: string, hash: string): Promise<void> {
       await db.updateTable('users').set({ password_hash: hash }).where('company_id', '=', companyId).where('id', '=', userId).execute();
     },
+    async findUserByEmail(companyId: string, email: string): Promise<AccountRow | undefined> {
+      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('email', '=', email).executeTakeFirst();
+    },
+    /** The team page: every user of the company in one query, by name. */
+    async listUsers(companyId: string): Promise<AccountRow[]> {
+      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).orderBy('name').orderBy('id').execute();
+    },
+    async insertUser(row: AccountRow): Promise<void> {
+      await db.insertInto('users').values(row).execute();
+    },
+    async updateUser(companyId: string, userId: string, changes: Partial<Pick<AccountRow, 'role' | 'disabled_at' | 'locale' | 'password_hash'>>): Promise<void> {
+      await db.updateTable('users').set(changes).where('company_id', '=', companyId).where('id', '=', userId).execute();
+    },
+    /** Active admins of the company other than one user: the last admin must not lock the company out. */
+    async countOtherActiveAdmins(companyId: string, userId: string): Promise<number> {
+      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('company_id', '=', companyId).where('role', '=', 'admin').where('disabled_at', 'is', null).where('id', '!=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
 
     async insertSession(row: SessionRow): Promise<void> {
       await db.insertInto('hub_sessions').values(row).execute();
@@ -63,6 +83,26 @@ export function createAccountsRepository(db: Executor) {
     /** Every session of one user: on a password change, a reset, or when the user is disabled. */
     async deleteUserSessions(companyId: string, userId: string): Promise<void> {
       await db.deleteFrom('hub_sessions').where('company_id', '=', companyId).where('user_id', '=', userId).execute();
+    },
+    /** Every session of one user but the one they are using: on their own password change. */
+    async deleteOtherSessions(companyId: string, userId: string, keepTokenHash: string): Promise<void> {
+      await db.deleteFrom('hub_sessions').where('company_id', '=', companyId).where('user_id', '=', userId).where('token_hash', '!=', keepTokenHash).execute();
+    },
+
+    async insertPasswordReset(row: PasswordResetRow): Promise<void> {
+      await db.insertInto('password_resets').values(row).execute();
+    },
+    /** A new link replaces the user's earlier unused ones: only the newest works. */
+    async deleteUnusedResets(companyId: string, userId: string): Promise<void> {
+      await db.deleteFrom('password_resets').where('company_id', '=', companyId).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    },
+    async findPasswordReset(tokenHash: string): Promise<PasswordResetRow | undefined> {
+      return db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+    /** Marks a link used; false when it already was (two submits racing: only one wins). */
+    async useResetOnce(tokenHash: string, usedAt: string): Promise<boolean> {
+      const result = await db.updateTable('password_resets').set({ used_at: usedAt }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
 }
