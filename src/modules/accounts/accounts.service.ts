@@ -18,6 +18,8 @@ export interface SessionUser {
   name: string;
   role: UserRole;
   language: Language;
+  /** The language the user chose, or null when they follow the company's. */
+  chosenLanguage: Language | null;
   /** BCP 47 tag for Intl: the company's locale, or the user's language when that differs. */
   localeTag: string;
   companyName: string;
@@ -109,7 +111,7 @@ function toSessionUser(row: SessionView): SessionUser {
   const language = row.user_locale ? resolveLanguage(row.user_locale) : companyLanguage;
   return {
     companyId: row.company_id, userId: row.user_id, email: row.email, name: row.name, role: row.role as UserRole,
-    language, localeTag: language === companyLanguage ? row.company_locale : language,
+    language, chosenLanguage: row.user_locale ? language : null, localeTag: language === companyLanguage ? row.company_locale : language,
     companyName: row.company_name, currency: row.currency, timezone: row.timezone,
   };
 }
