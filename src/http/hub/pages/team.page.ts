@@ -31,7 +31,7 @@ export const teamPage = (c: Container): FastifyPluginAsync => async (app) => {
     user, url: `${request.protocol}://${request.host}/hub/reset/${link.token}`, expiresAt: link.expiresAt,
   });
   /** The last-admin refusal is shown on the team page, in the user's words, not as an error page. */
-  const guarded = async (request: FastifyRequest, reply: FastifyReply, work: () => Promise<void>, notice: string) => {
+  const guarded = async (request: FastifyRequest, reply: FastifyReply, work: () => Promise<void>, notice: string, then = '/hub/team') => {
     try {
       await work();
     } catch (error) {
@@ -39,7 +39,7 @@ export const teamPage = (c: Container): FastifyPluginAsync => async (app) => {
       if (error instanceof AppError && error.code === 'validation_failed') return show(request, reply, { status: 400, problem: request.hub.t('hub.form.fixErrors') });
       throw error;
     }
-    return reply.redirect(`/hub/team?notice=${notice}`, 303);
+    return reply.redirect(`${then}?notice=${notice}`, 303);
   };
   const member = (request: FastifyRequest) => (request.params as { id: string }).id;
 
@@ -59,7 +59,9 @@ export const teamPage = (c: Container): FastifyPluginAsync => async (app) => {
 
   app.post('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const role = String((request.body as Record<string, unknown> | undefined)?.role ?? '');
-    return guarded(request, reply, () => c.accounts.changeRole(request.hub.user.companyId, member(request), role), 'roleChanged');
+    // An admin who steps down may no longer open the team page: they land on their account instead.
+    const then = member(request) === request.hub.user.userId && role !== 'admin' ? '/hub/account' : '/hub/team';
+    return guarded(request, reply, () => c.accounts.changeRole(request.hub.user.companyId, member(request), role), 'roleChanged', then);
   });
   app.post('/team/:id/disable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
     guarded(request, reply, () => c.accounts.setDisabled(request.hub.user.companyId, member(request), true), 'disabled'));
