@@ -156,6 +156,20 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     assert.equal((await boss.post(`/hub/team/${second.id}/role`, { role: 'admin' })).statusCode, 303);
   });
 
+  test('two admins disabling each other at once: one wins, the company keeps an admin', async () => {
+    const other = await createTenant(t.c, { passwords: true });
+    const first = other.users.find((u) => u.role === 'admin')!;
+    const { user: second } = await t.c.accounts.createUser(other.companyId, first.id, { email: `b-${Date.now()}@example.com`, name: 'B', role: 'admin' });
+    const results = await Promise.allSettled([
+      t.c.accounts.setDisabled(other.companyId, second.id, true),
+      t.c.accounts.setDisabled(other.companyId, first.id, true),
+    ]);
+    assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    assert.equal(refused.reason.code, 'conflict');
+    assert.equal((await t.c.accounts.listTeam(other.companyId)).filter((u) => u.role === 'admin' && !u.disabled).length, 1);
+  });
+
   test('adding a user checks each field and shows the errors beside them', async () => {
     const admin = user('admin');
     const boss = await signIn(admin.email, admin.password);

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database.ts';
+import type { Engine, Executor } from '../../db/database.ts';
 import type { HubSessionsTable, PasswordResetsTable, UsersTable } from '../../db/schema.ts';
 
 export type SessionRow = HubSessionsTable;
@@ -27,7 +27,7 @@ export interface SessionView {
  * Users as accounts, their hub sessions and reset links. Reads by token hash and sign-in by
  * e-mail cross tenants by design: the secret or the e-mail is what names the company.
  */
-export function createAccountsRepository(db: Executor) {
+export function createAccountsRepository(db: Executor, engine: Engine = 'sqlite') {
   return {
     async findByEmail(email: string): Promise<AccountRow[]> {
       return db.selectFrom('users').selectAll().where('email', '=', email).orderBy('created_at').orderBy('id').execute();
@@ -51,12 +51,20 @@ export function createAccountsRepository(db: Executor) {
     async updateUser(companyId: string, userId: string, changes: Partial<Pick<AccountRow, 'role' | 'disabled_at' | 'locale' | 'password_hash'>>): Promise<void> {
       await db.updateTable('users').set(changes).where('company_id', '=', companyId).where('id', '=', userId).execute();
     },
-    /** Active admins of the company other than one user: the last admin must not lock the company out. */
-    async countOtherActiveAdmins(companyId: string, userId: string): Promise<number> {
+    /** Active admins of the company: the last one must not lock the company out. */
+    async countActiveAdmins(companyId: string): Promise<number> {
       const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('company_id', '=', companyId).where('role', '=', 'admin').where('disabled_at', 'is', null).where('id', '!=', userId)
+        .where('company_id', '=', companyId).where('role', '=', 'admin').where('disabled_at', 'is', null)
         .executeTakeFirstOrThrow();
       return Number(row.n);
+    },
+    /**
+     * Within a transaction, makes changes to the company's admins take turns: two admins
+     * disabling each other at once must not both succeed. PostgreSQL locks the company row;
+     * SQLite has one writer, so a transaction that writes first is already alone.
+     */
+    async lockTeam(companyId: string): Promise<void> {
+      if (engine === 'postgres') await db.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute();
     },
 
     async insertSession(row: SessionRow): Promise<void> {
