@@ -54,7 +54,7 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
    * manage the company. Checked after the write, in its transaction, so two admins disabling
    * each other at once cannot both succeed.
    */
-  async function keepingAnAdmin(before: AccountRow, work: (r: Store['repos']) => Promise<void>): Promise<void> {
+  async function keepingAnAdmin(before: AccountRow, field: 'role' | 'disabled', work: (r: Store['repos']) => Promise<void>): Promise<void> {
     const companyId = before.company_id;
     // Only an active admin's change can take the last admin away; any other is written as is.
     const mayRemoveAdmin = before.role === 'admin' && !before.disabled_at;
@@ -62,7 +62,7 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
       if (mayRemoveAdmin) await r.accounts.lockTeam(companyId);
       await work(r);
       if (mayRemoveAdmin && (await r.accounts.countActiveAdmins(companyId)) === 0) {
-        throw new AppError('conflict', 'The company needs at least one active admin.', { role: ['The company needs at least one active admin.'] });
+        throw new AppError('conflict', 'The company needs at least one active admin.', { [field]: ['The company needs at least one active admin.'] });
       }
     });
   }
@@ -128,14 +128,14 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
       if (!(USER_ROLES as readonly string[]).includes(role)) throw AppError.invalid({ role: [`Use one of ${USER_ROLES.join(', ')}.`] });
       const user = await need(companyId, userId);
       if (user.role === role) return;
-      await keepingAnAdmin(user, (r) => r.accounts.updateUser(companyId, userId, { role }));
+      await keepingAnAdmin(user, 'role', (r) => r.accounts.updateUser(companyId, userId, { role }));
     },
 
     /** Disabling ends every session of the user at once; enabling lets them sign in again. */
     async setDisabled(companyId: string, userId: string, disabled: boolean): Promise<void> {
       const user = await need(companyId, userId);
       if (disabled === (user.disabled_at !== null)) return;
-      await keepingAnAdmin(user, async (r) => {
+      await keepingAnAdmin(user, 'disabled', async (r) => {
         await r.accounts.updateUser(companyId, userId, { disabled_at: disabled ? clock.now().toISOString() : null });
         if (disabled) await r.accounts.deleteUserSessions(companyId, userId);
       });
