@@ -14,6 +14,10 @@ import { html } from './html.ts';
 import { readSessionToken } from './session-cookie.ts';
 import { signInPages } from './pages/sign-in.page.ts';
 import { todayPage } from './pages/today.page.ts';
+import { accountPage } from './pages/account.page.ts';
+import { companyPage } from './pages/company.page.ts';
+import { resetPage } from './pages/reset.page.ts';
+import { teamPage } from './pages/team.page.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -72,6 +76,10 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   assetRoutes(app);
   await app.register(signInPages(c));
   await app.register(todayPage(c));
+  await app.register(accountPage(c));
+  await app.register(teamPage(c));
+  await app.register(resetPage(c));
+  await app.register(companyPage(c));
 };
 
 declare module 'fastify' {
