@@ -1,0 +1,125 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
+import { pdfText } from '../support/quote-helpers.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+
+/** The CSRF token a signed-in page carries for htmx (on <body>): what a forged form would need. */
+async function csrfOf(page: Page): Promise<string> {
+  const headers = await page.locator('body').getAttribute('hx-headers');
+  return (JSON.parse(headers!) as { 'x-csrf-token': string })['x-csrf-token'];
+}
+
+describe('hub developer settings (Chromium)', () => {
+  let browser: Browser;
+  let hub: HubServer;
+  before(async () => {
+    browser = await launchBrowser();
+    hub = await startHub();
+  });
+  after(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  test('an API key made in the hub works on the public API at once, and is refused right after it is revoked', async (t) => {
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('admin'));
+      await page.goto(`${hub.base}/hub/developer`);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'API ključevi');
+      await page.getByLabel('Poslovnica').selectOption(hub.tenant.locations[1]!.id);
+      await page.getByLabel('Naziv').fill('Web-trgovina čćžšđ');
+      await page.getByRole('button', { name: 'Izradi ključ' }).click();
+      const key = (await page.locator('.secret').textContent())!.trim();
+      assert.ok(await page.locator('button[data-copy="new-key"]').isVisible(), 'the key has a copy button');
+
+      const call = () => fetch(`${hub.base}/api/v1/public/products`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal((await call()).status, 200, 'the new key works on the public API at once');
+
+      // Reloaded, the list no longer shows the key itself: it was shown once.
+      await page.goto(`${hub.base}/hub/developer`);
+      assert.equal(await page.locator('.secret').count(), 0);
+      assert.ok(!(await page.content()).includes(key));
+      const row = page.getByRole('row').filter({ hasText: 'Web-trgovina čćžšđ' });
+      page.once('dialog', (dialog) => void dialog.accept());
+      await row.getByRole('button', { name: 'Opozovi' }).click();
+      await page.getByRole('status').filter({ hasText: 'opozvan' }).waitFor();
+      assert.match((await row.textContent())!, /Opozvan/);
+      assert.equal((await call()).status, 401, 'the revoked key is refused on the next call');
+    });
+  });
+
+  test('a webhook to a real receiver: the test ping shows the receiver\'s answer inline, and plain POST works too', async (t) => {
+    const receiver = await startWebhookReceiver({ respond: () => ({ status: 202, headers: { 'content-type': 'text/plain' }, body: 'pong from the receiver' }) });
+    try {
+      await withPage(t, browser, async (page) => {
+        await signIn(page, hub.base, hub.user('admin'));
+        await page.goto(`${hub.base}/hub/developer/webhooks`);
+        const form = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Novo HTTP odredište' }) });
+        await form.getByLabel('URL').fill(`${receiver.url}/hooks`);
+        await form.getByLabel('quote.created').check();
+        await form.getByRole('button', { name: 'Dodaj odredište' }).click();
+        // The generated secret is shown once, then the endpoint's page has only its hint.
+        const secret = (await page.locator('.secret').textContent())!.trim();
+        assert.match(secret, /^whsec_/);
+        await page.getByRole('link', { name: 'Otvori odredište' }).click();
+        assert.ok(!(await page.content()).includes(secret), 'the secret is not shown again');
+
+        await page.getByRole('button', { name: 'Pošalji probni ping' }).click();
+        const result = page.locator('#ping-result');
+        await result.getByText('pong from the receiver').waitFor();
+        assert.match((await result.textContent())!, /HTTP 202/);
+        assert.equal(receiver.requests.length, 1);
+        assert.equal(receiver.requests[0]!.path, '/hooks');
+        assert.match(receiver.requests[0]!.body, /"ping"/);
+        assert.match(page.url(), /\/hub\/developer\/webhooks\/[^/?]+$/, 'htmx kept the page; no navigation');
+
+        // Without htmx the same form posts and redirects back with the status.
+        const endpointUrl = page.url();
+        const response = await page.request.post(`${endpointUrl}/ping`, {
+          form: { _csrf: await csrfOf(page) }, headers: { origin: hub.base }, maxRedirects: 0,
+        });
+        assert.equal(response.status(), 303);
+        assert.match(response.headers().location!, /\?ping=202$/);
+        assert.equal(receiver.requests.length, 2);
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a support user gets 403 on the developer pages and on a forged POST with their own valid token', async (t) => {
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('support'));
+      assert.equal(await page.getByRole('link', { name: 'Postavke za razvojne programere' }).count(), 0, 'not in their navigation');
+      const csrf = await csrfOf(page);
+      const shown = await page.goto(`${hub.base}/hub/developer`);
+      assert.equal(shown!.status(), 403);
+      const before = (await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).length;
+      const forged = await page.request.post(`${hub.base}/hub/developer/api-keys`, {
+        form: { _csrf: csrf, locationId: hub.tenant.locations[0]!.id, name: 'sneaky' }, headers: { origin: hub.base }, maxRedirects: 0,
+      });
+      assert.equal(forged.status(), 403);
+      assert.equal((await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).length, before, 'no key was made');
+    });
+  });
+
+  test('the print preview is a PDF of a sample quotation with the header as typed, before saving', async (t) => {
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('admin'));
+      await page.goto(`${hub.base}/hub/developer/print`);
+      const frame = page.locator('iframe.pdf');
+      await page.getByLabel('Zaglavlje').fill('Ponuda {number} – Šišić boje, hvala!');
+      await page.waitForFunction(() => document.querySelector('iframe.pdf')?.getAttribute('src')?.includes('hvala'));
+      const src = (await frame.getAttribute('src'))!;
+      const response = await page.request.get(new URL(src, hub.base).toString());
+      assert.equal(response.status(), 200);
+      assert.equal(response.headers()['content-type'], 'application/pdf');
+      const text = await pdfText(await response.body());
+      assert.match(text, /Ponuda Q-SAMPLE-0001 – Šišić boje, hvala!/);
+      const company = await hub.app.c.companies.getCompany(hub.tenant.companyId);
+      assert.notEqual(company.template.header, 'Ponuda {number} – Šišić boje, hvala!', 'the preview saved nothing');
+    });
+  });
+});
