@@ -1,9 +1,20 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
 import { pdfText } from '../support/quote-helpers.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations on the page as it is (evaluated over CDP, which the page's CSP does not govern). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run());
+  return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
 
 /** The CSRF token a signed-in page carries for htmx (on <body>): what a forged form would need. */
 async function csrfOf(page: Page): Promise<string> {
@@ -120,6 +131,33 @@ describe('hub developer settings (Chromium)', () => {
       assert.match(text, /Ponuda Q-SAMPLE-0001 – Šišić boje, hvala!/);
       const company = await hub.app.c.companies.getCompany(hub.tenant.companyId);
       assert.notEqual(company.template.header, 'Ponuda {number} – Šišić boje, hvala!', 'the preview saved nothing');
+    });
+  });
+
+  test('every developer page passes axe-core, with a validation error shown too', async (t) => {
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('admin'));
+      const endpoint = await hub.app.c.endpoints.create(hub.tenant.companyId, { kind: 'telegram', botToken: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ', chatId: '-100123' });
+      for (const path of ['/hub/developer', '/hub/developer/webhooks', `/hub/developer/webhooks/${endpoint.id}`, '/hub/developer/catalog-scope', '/hub/developer/print']) {
+        await page.goto(`${hub.base}${path}`);
+        assert.deepEqual(await axeViolations(page), [], path);
+      }
+      // A bad IBAN: the form comes back with the message by the field, status 400, nothing saved.
+      await page.getByLabel('IBAN').fill('HR00 1234');
+      await page.getByLabel('Vlasnik računa').fill('Šišić boje d.o.o.');
+      const answer = page.waitForResponse((r) => r.url().endsWith('/hub/developer/print') && r.request().method() === 'POST');
+      await page.getByRole('button', { name: 'Spremi' }).click();
+      assert.equal((await answer).status(), 400);
+      assert.equal(await page.getByLabel('IBAN').getAttribute('aria-invalid'), 'true');
+      assert.ok(await page.locator('#print-iban-error').isVisible());
+      assert.deepEqual(await axeViolations(page), [], 'print form with errors');
+      // And the webhook form with a bad URL.
+      await page.goto(`${hub.base}/hub/developer/webhooks`);
+      const form = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Novo HTTP odredište' }) });
+      await form.getByLabel('URL').fill('ftp://example.com/x');
+      await form.getByRole('button', { name: 'Dodaj odredište' }).click();
+      assert.equal(await form.getByLabel('URL').getAttribute('aria-invalid'), 'true');
+      assert.deepEqual(await axeViolations(page), [], 'webhook form with errors');
     });
   });
 });
