@@ -160,4 +160,43 @@ describe('hub developer settings (Chromium)', () => {
       assert.deepEqual(await axeViolations(page), [], 'webhook form with errors');
     });
   });
+
+  test('an endpoint is edited, re-enabled, its secret rotated (shown once) and deleted, all from its page', async (t) => {
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('admin'));
+      const c = hub.app.c;
+      const endpoint = await c.endpoints.create(hub.tenant.companyId, { kind: 'http', url: 'http://127.0.0.1:9/old', secret: 'an-old-secret-of-16+' });
+      await c.endpoints.update(hub.tenant.companyId, endpoint.id, { enabled: false });
+      await page.goto(`${hub.base}/hub/developer/webhooks/${endpoint.id}`);
+      assert.ok(!(await page.content()).includes('an-old-secret-of-16+'), 'the stored secret never appears');
+
+      await page.getByLabel('URL').fill('http://127.0.0.1:9/new');
+      await page.getByLabel('Opis').fill('Skladište');
+      await page.getByRole('button', { name: 'Spremi' }).click();
+      await page.getByRole('status').filter({ hasText: 'spremljeno' }).waitFor();
+      let stored = await c.endpoints.get(hub.tenant.companyId, endpoint.id);
+      assert.equal(stored.url, 'http://127.0.0.1:9/new');
+      assert.equal(stored.description, 'Skladište');
+      assert.equal(stored.secretHint, endpoint.secretHint, 'a blank secret field keeps the secret');
+
+      await page.getByRole('button', { name: 'Ponovno uključi' }).click();
+      await page.getByRole('status').filter({ hasText: 'ponovno uključeno' }).waitFor();
+      assert.equal((await c.endpoints.get(hub.tenant.companyId, endpoint.id)).enabled, true);
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Zamijeni tajnu' }).click();
+      const secret = (await page.locator('.secret').textContent())!.trim();
+      assert.match(secret, /^whsec_/);
+      stored = await c.endpoints.get(hub.tenant.companyId, endpoint.id);
+      assert.notEqual(stored.secretHint, endpoint.secretHint);
+
+      await page.goto(`${hub.base}/hub/developer/webhooks/${endpoint.id}`);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Obriši odredište' }).click();
+      await page.getByRole('status').filter({ hasText: 'obrisano' }).waitFor();
+      assert.equal((await c.endpoints.list(hub.tenant.companyId)).some((e) => e.id === endpoint.id), false);
+      const gone = await page.goto(`${hub.base}/hub/developer/webhooks/${endpoint.id}`);
+      assert.equal(gone!.status(), 404);
+    });
+  });
 });

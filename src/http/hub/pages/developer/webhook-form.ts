@@ -72,7 +72,7 @@ export function webhookFields(ctx: HubContext, kind: 'http' | 'telegram', endpoi
   <label for="${id('chatId')}">${t('hub.developer.webhooks.chatId')}</label>
   <input id="${id('chatId')}" name="chatId" required maxlength="64" value="${value('chatId')}"${chatId.attrs}>${chatId.message}
   `}
-  <fieldset${events.attrs}><legend>${t('hub.developer.webhooks.events')}</legend>
+  <fieldset${events.message ? html` aria-describedby="${id('events')}-error"` : null}><legend>${t('hub.developer.webhooks.events')}</legend>
     <p class="hint">${t('hub.developer.webhooks.eventsHint')}</p>
     ${EVENT_NAMES.map((name) => html`<label class="check"><input type="checkbox" name="events" value="${name}"${chosen.has(name) ? html` checked` : null}> <code>${name}</code></label>`)}
     ${events.message}
