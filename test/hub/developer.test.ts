@@ -199,4 +199,31 @@ describe('hub developer settings (Chromium)', () => {
       assert.equal(gone!.status(), 404);
     });
   });
+
+  test('the catalog scope is chosen from lists, and the preview shows exactly what a chosen key gets from the public API', async (t) => {
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('admin'));
+      const [first, second] = hub.tenant.products;
+      await page.goto(`${hub.base}/hub/developer/catalog-scope`);
+      await page.getByRole('radio', { name: 'Odabrane proizvode' }).check();
+      await page.getByLabel('Proizvodi', { exact: true }).selectOption([first!.id, second!.id]);
+      await page.getByRole('button', { name: 'Spremi' }).click();
+      await page.getByRole('status').filter({ hasText: 'spremljen' }).waitFor();
+      assert.deepEqual((await hub.app.c.catalogScope.get(hub.tenant.companyId)), { kind: 'products', ids: [first!.id, second!.id] });
+
+      const key = hub.tenant.locations[0]!;
+      await page.getByLabel('API ključ', { exact: true }).selectOption({ label: `Website (${key.code})` });
+      const preview = page.locator('#scope-preview');
+      await preview.locator('tbody tr').first().waitFor();
+      const shown = await preview.locator('tbody tr td:first-child').allTextContents();
+      const api = await (await fetch(`${hub.base}/api/v1/public/products?limit=100`, { headers: { authorization: `Bearer ${key.apiKey}` } })).json() as { data: Array<{ name: string }> };
+      assert.deepEqual(shown, api.data.map((p) => p.name), 'the preview lists what the public API lists for the key');
+      assert.deepEqual([...shown].sort(), [first!.name, second!.name].sort());
+
+      await page.getByRole('radio', { name: 'Cijeli katalog' }).check();
+      await page.getByRole('button', { name: 'Spremi' }).click();
+      await page.getByRole('status').filter({ hasText: 'spremljen' }).waitFor();
+      assert.equal((await hub.app.c.catalogScope.get(hub.tenant.companyId)).kind, 'all');
+    });
+  });
 });

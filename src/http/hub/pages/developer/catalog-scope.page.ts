@@ -17,6 +17,8 @@ const KIND_LABEL = {
   all: 'hub.developer.scope.all', products: 'hub.developer.scope.products', categories: 'hub.developer.scope.categories', models: 'hub.developer.scope.models',
 } as const;
 
+const LIST_LABEL = { products: 'hub.developer.scope.productList', categories: 'hub.developer.scope.categoryList', models: 'hub.developer.scope.modelList' } as const;
+
 /** What the public API exposes (the catalog scope), and the catalog as one API key sees it. */
 export const catalogScopePage = (c: Container): FastifyPluginAsync => async (app) => {
   async function render(reply: FastifyReply, ctx: HubContext, options: { scope?: { kind: string; ids: string[] }; errors?: FieldErrors; apiKeyId?: string; notice?: string | null; status?: number }) {
@@ -31,7 +33,7 @@ export const catalogScopePage = (c: Container): FastifyPluginAsync => async (app
     const ids = fieldError('scope-ids', errors, 'ids');
     const chosen = new Set(scope.ids);
     const picker = (kind: Exclude<CatalogScopeKind, 'all'>, items: ReadonlyArray<{ id: string; name: string }>) => html`
-  <label for="scope-${kind}">${t(KIND_LABEL[kind])}</label>
+  <label for="scope-${kind}">${t(LIST_LABEL[kind])}</label>
   <select id="scope-${kind}" name="${kind}" multiple size="6"${scope.kind === kind ? ids.attrs : null}>
     ${items.map((item) => html`<option value="${item.id}"${scope.kind === kind && chosen.has(item.id) ? html` selected` : null}>${item.name}</option>`)}
   </select>${scope.kind === kind ? ids.message : null}`;
