@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
+import { createTenant } from '../support/test-app.ts';
 import { pdfText } from '../support/quote-helpers.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -224,6 +225,24 @@ describe('hub developer settings (Chromium)', () => {
       await page.getByRole('button', { name: 'Spremi' }).click();
       await page.getByRole('status').filter({ hasText: 'spremljen' }).waitFor();
       assert.equal((await hub.app.c.catalogScope.get(hub.tenant.companyId)).kind, 'all');
+    });
+  });
+
+  test('another company\'s admin finds neither the endpoint nor the key: 404, and nothing changes', async (t) => {
+    const other = await createTenant(hub.app.c, { passwords: true });
+    const endpoint = await hub.app.c.endpoints.create(hub.tenant.companyId, { kind: 'http', url: 'http://127.0.0.1:9/mine' });
+    const key = (await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).find((k) => k.revokedAt === null)!;
+    await withPage(t, browser, async (page) => {
+      const admin = other.users.find((u) => u.role === 'admin')!;
+      await signIn(page, hub.base, { email: admin.email, password: admin.password! });
+      assert.equal((await page.goto(`${hub.base}/hub/developer/webhooks/${endpoint.id}`))!.status(), 404);
+      const csrf = await csrfOf(page);
+      for (const path of [`/hub/developer/api-keys/${key.id}/revoke`, `/hub/developer/webhooks/${endpoint.id}/delete`, `/hub/developer/webhooks/${endpoint.id}/ping`]) {
+        const answer = await page.request.post(`${hub.base}${path}`, { form: { _csrf: csrf }, headers: { origin: hub.base }, maxRedirects: 0 });
+        assert.equal(answer.status(), 404, path);
+      }
+      assert.equal((await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).find((k) => k.id === key.id)!.revokedAt, null);
+      assert.ok(await hub.app.c.endpoints.get(hub.tenant.companyId, endpoint.id));
     });
   });
 });

@@ -26,7 +26,8 @@ export function sampleQuotationDocument(company: Company, location: LocationRow 
     : null;
   const issuedAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + company.quotationValidityDays * 86_400_000).toISOString();
-  const lines = SAMPLE_LINES.map((l, i) => sampleLine(company.id, i + 1, l, translate(language, 'hub.developer.print.sampleProduct', { n: i + 1 })));
+  const unit = translate(language, 'hub.developer.print.sampleUnit');
+  const lines = SAMPLE_LINES.map((l, i) => sampleLine(company.id, i + 1, l, translate(language, 'hub.developer.print.sampleProduct', { n: i + 1 }), unit));
   const totalMinor = lines.reduce((sum, l) => sum + l.total_minor, 0);
   return printedDocument({
     kind: 'quotation', source: null, number: 'Q-SAMPLE-0001', issuedAt, expiresAt, dueDate: expiresAt,
@@ -43,12 +44,12 @@ const SAMPLE_LINES = [
   { quantityMilli: 1000, unitPriceMinor: 12900, taxRateBp: 2500 },
 ] as const;
 
-function sampleLine(companyId: string, position: number, l: (typeof SAMPLE_LINES)[number], name: string): DocumentLineRow {
+function sampleLine(companyId: string, position: number, l: (typeof SAMPLE_LINES)[number], name: string, unit: string): DocumentLineRow {
   const net = Math.round((l.unitPriceMinor * l.quantityMilli) / 1000);
   const tax = Math.round((net * l.taxRateBp) / 10_000);
   return {
     id: `sample-${position}`, company_id: companyId, document_id: 'sample', position, product_id: `sample-${position}`, unit_id: `sample-${position}`,
-    product_name: name, product_code: `S-${position}`, unit_name: 'kom', quantity_milli: l.quantityMilli, unit_price_minor: l.unitPriceMinor,
+    product_name: name, product_code: `S-${position}`, unit_name: unit, quantity_milli: l.quantityMilli, unit_price_minor: l.unitPriceMinor,
     tax_rate_bp: l.taxRateBp, net_minor: net, tax_minor: tax, total_minor: net + tax, note: null,
   };
 }

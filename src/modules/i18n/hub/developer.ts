@@ -115,6 +115,7 @@ export const developer = messages({
     'hub.developer.print.preview': 'Preview of a sample quotation',
     'hub.developer.print.sampleCustomer': 'Sample Customer Ltd.',
     'hub.developer.print.sampleProduct': 'Sample product {n}',
+    'hub.developer.print.sampleUnit': 'pcs',
   },
   hr: {
     'hub.developer.nav.apiKeys': 'API ključevi',
@@ -229,6 +230,7 @@ export const developer = messages({
     'hub.developer.print.preview': 'Pregled ogledne ponude',
     'hub.developer.print.sampleCustomer': 'Ogledni kupac d.o.o.',
     'hub.developer.print.sampleProduct': 'Ogledni proizvod {n}',
+    'hub.developer.print.sampleUnit': 'kom',
   },
   de: {
     'hub.developer.nav.apiKeys': 'API-Schlüssel',
@@ -343,5 +345,6 @@ export const developer = messages({
     'hub.developer.print.preview': 'Vorschau eines Musterangebots',
     'hub.developer.print.sampleCustomer': 'Musterkunde GmbH',
     'hub.developer.print.sampleProduct': 'Musterprodukt {n}',
+    'hub.developer.print.sampleUnit': 'Stk.',
   },
 });

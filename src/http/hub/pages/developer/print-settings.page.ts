@@ -28,7 +28,7 @@ function previewQuery(form: PrintForm): string {
 }
 
 function draftOf(form: PrintForm): PrintDraft {
-  const bankGiven = [form.iban, form.holder].some((v) => str(v).trim() !== '');
+  const bankGiven = [form.iban, form.bic, form.holder].some((v) => str(v).trim() !== '');
   return {
     template: { header: orNull(form.header), footer: orNull(form.footer), paymentInstructions: orNull(form.paymentInstructions) },
     bankAccount: bankGiven ? { iban: str(form.iban), bic: orNull(form.bic), holder: str(form.holder) } : null,
