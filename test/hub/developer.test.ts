@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
 import { createTenant } from '../support/test-app.ts';
 import { pdfText } from '../support/quote-helpers.ts';
+import { createQuote, eventually } from '../support/webhook-helpers.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -244,5 +245,34 @@ describe('hub developer settings (Chromium)', () => {
       assert.equal((await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).find((k) => k.id === key.id)!.revokedAt, null);
       assert.ok(await hub.app.c.endpoints.get(hub.tenant.companyId, endpoint.id));
     });
+  });
+
+  test('a failed delivery is in the log with every attempt, and redelivering it from the hub delivers it', async (t) => {
+    // Its own server with the delivery worker running and one quick retry.
+    const live = await startHub({ WEBHOOK_RETRY_DELAYS_MS: '10' }, { startWorkers: true });
+    const receiver = await startWebhookReceiver({ respond: (_request, n) => (n <= 2 ? { status: 503, body: 'busy' } : { status: 200, body: 'ok' }) });
+    try {
+      const { companyId } = live.tenant;
+      const endpoint = await live.app.c.endpoints.create(companyId, { kind: 'http', url: `${receiver.url}/in`, events: ['quote.created'] });
+      await createQuote(live.app, live.tenant);
+      await eventually(async () => (await live.app.c.endpoints.deliveries(companyId, endpoint.id, 10))[0]?.status === 'failed');
+      await withPage(t, browser, async (page) => {
+        await signIn(page, live.base, live.user('admin'));
+        await page.goto(`${live.base}/hub/developer/webhooks/${endpoint.id}`);
+        const row = page.getByRole('row').filter({ hasText: 'Neuspjelo' });
+        assert.equal(await row.getByRole('listitem').count(), 2, 'both attempts listed');
+        assert.match((await row.textContent())!, /HTTP 503/);
+        await row.getByRole('button', { name: 'Isporuči ponovno' }).click();
+        await page.getByRole('status').filter({ hasText: 'ponovno u redu' }).waitFor();
+        await eventually(async () => (await live.app.c.endpoints.deliveries(companyId, endpoint.id, 10))[0]?.status === 'delivered');
+        await page.reload();
+        const delivered = page.getByRole('row').filter({ hasText: 'Isporučeno' });
+        assert.equal(await delivered.getByRole('listitem').count(), 3);
+        assert.match((await delivered.textContent())!, /HTTP 200/);
+      });
+    } finally {
+      await receiver.close();
+      await live.close();
+    }
   });
 });
