@@ -18,6 +18,7 @@ import { accountPage } from './pages/account.page.ts';
 import { companyPage } from './pages/company.page.ts';
 import { resetPage } from './pages/reset.page.ts';
 import { teamPage } from './pages/team.page.ts';
+import { developerPages } from './pages/developer/developer.page.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -80,6 +81,7 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   await app.register(teamPage(c));
   await app.register(resetPage(c));
   await app.register(companyPage(c));
+  await app.register(developerPages(c));
 };
 
 declare module 'fastify' {
