@@ -1,0 +1,153 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
+import { pdfText } from '../support/quote-helpers.ts';
+
+/** A website's quote, as its server sends it: JSON, with the location's API key. */
+async function websiteQuote(hub: HubServer, customer: { name: string; email: string }): Promise<{ id: string; number: string }> {
+  const p = hub.tenant.products[0]!;
+  const q = hub.tenant.products[4]!;
+  const res = await fetch(`${hub.base}/api/v1/public/quotes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${hub.tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      format: 'json', customer,
+      lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }, { productId: q.id, unitId: q.units[0]!.id, quantity: 1.5 }],
+    }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  return ((await res.json()) as { data: { id: string; number: string } }).data;
+}
+
+/** Presses Tab until the focused element reads `name` (and shows its focus), as a keyboard user would. */
+async function tabTo(page: Page, name: string): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return { text: el?.innerText?.trim() ?? '', visible: el ? el.matches(':focus-visible') : false };
+    });
+    if (focused.text === name) {
+      assert.ok(focused.visible, `"${name}" shows that it has the focus`);
+      return;
+    }
+  }
+  assert.fail(`Tab never reached "${name}"`);
+}
+
+describe('hub sales desk (Chromium)', () => {
+  let browser: Browser;
+  let hub: HubServer;
+  before(async () => {
+    browser = await launchBrowser();
+    hub = await startHub();
+  });
+  after(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  test('a website quotation: found, assigned from the suggestions, converted by keyboard, paid in cash, its sale PDF opened', async (t) => {
+    const email = `ana.${Date.now()}@example.com`;
+    const quotation = await websiteQuote(hub, { name: 'Ana Kovačević', email });
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('staff'));
+
+      // The directory already knows her, by the same e-mail: that makes a suggestion.
+      await page.goto(`${hub.base}/hub/customers/new`);
+      await page.getByLabel('Ime i prezime ili naziv').fill('Ana Kovačević');
+      await page.getByLabel('E-pošta').fill(email);
+      await page.getByRole('button', { name: 'Spremi' }).click();
+      await page.waitForURL(/\/hub\/customers\/cus_/);
+      assert.equal(await page.getByRole('status').textContent(), 'Kupac je dodan u imenik.');
+
+      await page.goto(`${hub.base}/hub/quotations`);
+      await page.getByLabel('Broj ili ime kupca').fill('ana kovač');
+      await page.getByRole('button', { name: 'Traži' }).click();
+      await page.getByRole('link', { name: quotation.number }).click();
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Ponuda ${quotation.number}`);
+      const pdf = await page.request.get(`${hub.base}/hub/quotations/${quotation.id}/pdf`);
+      assert.equal(pdf.headers()['content-type'], 'application/pdf', 'the inline PDF is served by the hub');
+      assert.equal(await page.locator(`iframe.pdf[src="/hub/quotations/${quotation.id}/pdf"]`).count(), 1);
+
+      await page.getByRole('link', { name: 'Dodijeli kupca' }).click();
+      const suggestion = page.getByRole('row').filter({ hasText: 'Ista e-pošta' });
+      await suggestion.getByRole('button', { name: 'Dodijeli: Ana Kovačević' }).click();
+      await page.waitForURL(`${hub.base}/hub/quotations/${quotation.id}?notice=assigned`);
+      assert.equal(await page.getByRole('status').textContent(), 'Kupac je dodijeljen.');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'page-title', 'the page after the redirect takes the focus at its heading');
+
+      // From here on, the keyboard only.
+      await tabTo(page, 'Pregled i pretvorba');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${hub.base}/hub/quotations/${quotation.id}/conversion`);
+      const preview = page.getByRole('table', { name: 'Ponuđene cijene u usporedbi s današnjim cijenama iz kataloga' });
+      assert.equal(await preview.getByRole('row').count(), 3, 'a header and the two quoted lines');
+      assert.match((await preview.getByRole('row').nth(1).textContent())!, /Bez promjene/);
+      await tabTo(page, 'Pretvori u prodaju');
+      await page.keyboard.press('Space');
+      await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=converted$/);
+      const saleId = new URL(page.url()).pathname.split('/').at(-1)!;
+      assert.match((await page.getByRole('heading', { level: 1 }).textContent())!, /^Prodaja S-/);
+      assert.equal(await page.getByRole('status').textContent(), 'Pretvoreno: ovo je nova prodaja.');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'page-title');
+
+      await page.getByLabel('Način plaćanja').selectOption({ label: 'Gotovina' });
+      const amount = await page.getByLabel('Iznos (EUR)').inputValue();
+      assert.match(amount, /^\d+\.\d\d$/, 'the balance is offered as the amount');
+      await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
+      await page.waitForURL(`${hub.base}/hub/sales/${saleId}?notice=paid`);
+      assert.equal(await page.getByRole('status').textContent(), 'Uplata je evidentirana.');
+      assert.equal(await page.locator('dl.facts .status').first().textContent(), 'Plaćena');
+      assert.equal(await page.getByRole('table', { name: 'Uplate' }).getByRole('row').filter({ hasText: 'Gotovina' }).count(), 1);
+      assert.equal(await page.getByRole('button', { name: 'Evidentiraj uplatu' }).count(), 0, 'nothing is left to pay');
+
+      const saleNumber = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('Prodaja ', '');
+      assert.equal(await page.locator(`iframe.pdf[src="/hub/sales/${saleId}/pdf"]`).count(), 1, 'the sale PDF is shown inline');
+      const download = await page.request.get(`${hub.base}/hub/sales/${saleId}/pdf?download=1`);
+      assert.equal(download.status(), 200);
+      assert.equal(download.headers()['content-type'], 'application/pdf');
+      assert.match(download.headers()['content-disposition']!, /^attachment; filename="S-/);
+      const bytes = await download.body();
+      assert.ok(bytes.length > 1000, 'a PDF, not an empty body');
+      assert.match(await pdfText(bytes), new RegExp(saleNumber));
+
+      // The quotation is now read-only, pointing at its sale.
+      await page.goto(`${hub.base}/hub/quotations/${quotation.id}`);
+      assert.equal(await page.getByRole('link', { name: 'Otvori prodaju' }).getAttribute('href'), `/hub/sales/${saleId}`);
+      assert.equal(await page.getByRole('button', { name: 'Otkaži ponudu' }).count(), 0);
+    });
+  });
+
+  test('support reads a quotation but sees no way to assign or convert it, and a forged convert is refused', async (t) => {
+    const quotation = await websiteQuote(hub, { name: 'Ivo Ivić', email: `ivo.${Date.now()}@example.com` });
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('support'));
+      await page.goto(`${hub.base}/hub/quotations/${quotation.id}`);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Ponuda ${quotation.number}`);
+      assert.equal(await page.getByRole('link', { name: 'Dodijeli kupca' }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: 'Otkaži ponudu' }).count(), 0);
+      await page.goto(`${hub.base}/hub/quotations/${quotation.id}/conversion`);
+      assert.equal(await page.getByRole('button', { name: 'Pretvori u prodaju' }).count(), 0);
+      assert.equal(await page.getByRole('button').filter({ hasText: /Pretvori|Dodijeli/ }).count(), 0);
+
+      const assignPage = await page.request.get(`${hub.base}/hub/quotations/${quotation.id}/customer`);
+      assert.equal(assignPage.status(), 403);
+
+      // A valid token of the signed-in support user, from a page's form: only the role can refuse it.
+      const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+      const forged = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/convert`, {
+        headers: { origin: hub.base }, form: { _csrf: csrf },
+      });
+      assert.equal(forged.status(), 403);
+      const assign = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/customer`, {
+        headers: { origin: hub.base }, form: { _csrf: csrf, name: 'Ivo Ivić' },
+      });
+      assert.equal(assign.status(), 403);
+      const after = await hub.app.c.quotations.get(hub.tenant.companyId, quotation.id);
+      assert.equal(after.status, 'approved');
+      assert.equal(after.directoryCustomer, null);
+    });
+  });
+});
