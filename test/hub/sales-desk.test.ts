@@ -1,8 +1,24 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
 import { pdfText } from '../support/quote-helpers.ts';
+import { newOib } from '../support/sales-helpers.ts';
+
+const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+
+/** axe-core over the page as shown (the PDF frame left out): no serious or critical violation. */
+async function assertAccessible(page: Page): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } })
+      .axe.run(document, { iframes: false, resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], `axe on ${page.url()}`);
+}
 
 /** A website's quote, as its server sends it: JSON, with the location's API key. */
 async function websiteQuote(hub: HubServer, customer: { name: string; email: string }): Promise<{ id: string; number: string }> {
@@ -58,20 +74,25 @@ describe('hub sales desk (Chromium)', () => {
       await page.goto(`${hub.base}/hub/customers/new`);
       await page.getByLabel('Ime i prezime ili naziv').fill('Ana Kovačević');
       await page.getByLabel('E-pošta').fill(email);
+      await assertAccessible(page);
       await page.getByRole('button', { name: 'Spremi' }).click();
       await page.waitForURL(/\/hub\/customers\/cus_/);
+      await assertAccessible(page);
       assert.equal(await page.getByRole('status').textContent(), 'Kupac je dodan u imenik.');
 
       await page.goto(`${hub.base}/hub/quotations`);
       await page.getByLabel('Broj ili ime kupca').fill('ana kovač');
       await page.getByRole('button', { name: 'Traži' }).click();
+      await assertAccessible(page);
       await page.getByRole('link', { name: quotation.number }).click();
+      await assertAccessible(page);
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Ponuda ${quotation.number}`);
       const pdf = await page.request.get(`${hub.base}/hub/quotations/${quotation.id}/pdf`);
       assert.equal(pdf.headers()['content-type'], 'application/pdf', 'the inline PDF is served by the hub');
       assert.equal(await page.locator(`iframe.pdf[src="/hub/quotations/${quotation.id}/pdf"]`).count(), 1);
 
       await page.getByRole('link', { name: 'Dodijeli kupca' }).click();
+      await assertAccessible(page);
       const suggestion = page.getByRole('row').filter({ hasText: 'Ista e-pošta' });
       await suggestion.getByRole('button', { name: 'Dodijeli: Ana Kovačević' }).click();
       await page.waitForURL(`${hub.base}/hub/quotations/${quotation.id}?notice=assigned`);
@@ -85,6 +106,7 @@ describe('hub sales desk (Chromium)', () => {
       const preview = page.getByRole('table', { name: 'Ponuđene cijene u usporedbi s današnjim cijenama iz kataloga' });
       assert.equal(await preview.getByRole('row').count(), 3, 'a header and the two quoted lines');
       assert.match((await preview.getByRole('row').nth(1).textContent())!, /Bez promjene/);
+      await assertAccessible(page);
       await tabTo(page, 'Pretvori u prodaju');
       await page.keyboard.press('Space');
       await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=converted$/);
@@ -93,6 +115,7 @@ describe('hub sales desk (Chromium)', () => {
       assert.equal(await page.getByRole('status').textContent(), 'Pretvoreno: ovo je nova prodaja.');
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'page-title');
 
+      await assertAccessible(page);
       await page.getByLabel('Način plaćanja').selectOption({ label: 'Gotovina' });
       const amount = await page.getByLabel('Iznos (EUR)').inputValue();
       assert.match(amount, /^\d+\.\d\d$/, 'the balance is offered as the amount');
@@ -148,6 +171,70 @@ describe('hub sales desk (Chromium)', () => {
       const after = await hub.app.c.quotations.get(hub.tenant.companyId, quotation.id);
       assert.equal(after.status, 'approved');
       assert.equal(after.directoryCustomer, null);
+    });
+  });
+
+  test('a web order: accepted, a customer created from its details (a bad tax id shown at its field first), converted, part-paid by card', async (t) => {
+    const p = hub.tenant.products[1]!;
+    const res = await fetch(`${hub.base}/api/v1/public/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${hub.tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ customer: { name: 'Marija Šimić', email: `marija.${Date.now()}@example.com`, phone: '+385 91 555 7788' }, lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 3 }] }),
+    });
+    assert.equal(res.status, 201);
+    const order = ((await res.json()) as { data: { id: string; number: string } }).data;
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('staff'));
+      await page.goto(`${hub.base}/hub/orders?status=received`);
+      await assertAccessible(page);
+      await page.getByRole('link', { name: order.number }).click();
+      await assertAccessible(page);
+      await page.getByRole('button', { name: 'Prihvati' }).click();
+      assert.equal(await page.getByRole('status').textContent(), 'Narudžba je prihvaćena.');
+      assert.equal(await page.getByRole('button', { name: 'Pretvori u prodaju' }).count(), 0, 'no customer yet: nothing to convert');
+
+      await page.getByRole('link', { name: 'Dodijeli kupca' }).click();
+      assert.equal(await page.locator('#new-name').inputValue(), 'Marija Šimić', 'the form starts from the details the website sent');
+      await page.locator('#new-taxId').fill('12345');
+      await page.getByRole('button', { name: 'Izradi i dodijeli' }).click();
+      const taxId = page.locator('#new-taxId');
+      assert.equal(await taxId.getAttribute('aria-invalid'), 'true');
+      assert.match((await page.locator('#new-taxId-error').textContent())!, /\S/);
+      assert.equal(await taxId.getAttribute('aria-describedby'), 'new-taxId-error');
+      await assertAccessible(page);
+      await taxId.fill(newOib());
+      await page.getByRole('button', { name: 'Izradi i dodijeli' }).click();
+      await page.waitForURL(`${hub.base}/hub/orders/${order.id}?notice=assigned`);
+      assert.equal(await page.getByRole('link', { name: 'Marija Šimić' }).count(), 1);
+
+      await page.getByRole('button', { name: 'Pretvori u prodaju' }).click();
+      await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=converted$/);
+      await page.getByLabel('Iznos (EUR)').fill('99999');
+      await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
+      assert.equal(await page.getByLabel('Iznos (EUR)').getAttribute('aria-invalid'), 'true', 'more than the balance is shown at the amount');
+      await assertAccessible(page);
+      await page.getByLabel('Način plaćanja').selectOption({ label: 'Kartica' });
+      await page.getByLabel('Iznos (EUR)').fill('1,00');
+      await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
+      assert.equal(await page.getByRole('status').textContent(), 'Uplata je evidentirana.');
+      assert.equal(await page.locator('dl.facts .status').first().textContent(), 'Djelomično plaćena');
+
+      await page.goto(`${hub.base}/hub/sales`);
+      await assertAccessible(page);
+      await page.goto(`${hub.base}/hub/customers?q=marija`);
+      await assertAccessible(page);
+      await page.getByRole('link', { name: 'Marija Šimić' }).click();
+      assert.equal(await page.getByRole('table').getByRole('row').count(), 2, 'her one sale is listed');
+      await page.getByLabel('Mjesto').fill('Split');
+      await page.getByRole('button', { name: 'Spremi' }).click();
+      assert.equal(await page.getByLabel('Ulica i kućni broj').getAttribute('aria-invalid'), 'true', 'an address needs all its parts');
+      assert.equal(await page.getByLabel('Mjesto').inputValue(), 'Split', 'what was typed is kept');
+      await page.getByLabel('Ulica i kućni broj').fill('Riva 1');
+      await page.getByLabel('Poštanski broj').fill('21000');
+      await page.getByLabel('Država (dva slova, npr. HR)').fill('HR');
+      await page.getByRole('button', { name: 'Spremi' }).click();
+      assert.equal(await page.getByRole('status').textContent(), 'Spremljeno.');
+      assert.equal(await page.getByLabel('Mjesto').inputValue(), 'Split');
     });
   });
 });

@@ -54,8 +54,7 @@ ${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPag
   });
 
   app.get<{ Params: IdParams; Querystring: { download?: string } }>('/quotations/:id/pdf', { config: { hub: 'quotations:read' } }, async (request, reply) => {
-    const { companyId } = request.hub.user;
-    const printed = await c.quotations.renderPdf(companyId, (await c.quotations.get(companyId, request.params.id)).id, reservePrint(c, reply));
+    const printed = await c.quotations.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
     sendPdf(reply, printed);
     if (request.query.download) reply.header('content-disposition', `attachment; filename="${printed.number}.pdf"`);
     return reply;
