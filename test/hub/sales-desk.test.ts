@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
 import { pdfText } from '../support/quote-helpers.ts';
 import { newOib } from '../support/sales-helpers.ts';
+import { createTenant } from '../support/test-app.ts';
 
 const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 
@@ -21,12 +22,12 @@ async function assertAccessible(page: Page): Promise<void> {
 }
 
 /** A website's quote, as its server sends it: JSON, with the location's API key. */
-async function websiteQuote(hub: HubServer, customer: { name: string; email: string }): Promise<{ id: string; number: string }> {
-  const p = hub.tenant.products[0]!;
-  const q = hub.tenant.products[4]!;
+async function websiteQuote(hub: HubServer, customer: { name: string; email: string }, tenant = hub.tenant): Promise<{ id: string; number: string }> {
+  const p = tenant.products[0]!;
+  const q = tenant.products[4]!;
   const res = await fetch(`${hub.base}/api/v1/public/quotes`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${hub.tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       format: 'json', customer,
       lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }, { productId: q.id, unitId: q.units[0]!.id, quantity: 1.5 }],
@@ -168,6 +169,12 @@ describe('hub sales desk (Chromium)', () => {
         headers: { origin: hub.base }, form: { _csrf: csrf, name: 'Ivo Ivić' },
       });
       assert.equal(assign.status(), 403);
+      // Another company's quotation is not found, not forbidden: its existence is not told.
+      const other = await createTenant(hub.app.c);
+      const theirs = await websiteQuote(hub, { name: 'Ivo Ivić', email: 'ivo@example.com' }, other);
+      assert.equal((await page.request.get(`${hub.base}/hub/quotations/${theirs.id}`)).status(), 404);
+      assert.equal((await page.request.get(`${hub.base}/hub/quotations/${theirs.id}/pdf`)).status(), 404);
+      assert.equal((await page.request.get(`${hub.base}/hub/customers/${quotation.id}`)).status(), 404);
       const after = await hub.app.c.quotations.get(hub.tenant.companyId, quotation.id);
       assert.equal(after.status, 'approved');
       assert.equal(after.directoryCustomer, null);
