@@ -22,14 +22,14 @@ async function assertAccessible(page: Page): Promise<void> {
 }
 
 /** A website's quote, as its server sends it: JSON, with the location's API key. */
-async function websiteQuote(hub: HubServer, customer: { name: string; email: string }, tenant = hub.tenant): Promise<{ id: string; number: string }> {
+async function websiteQuote(hub: HubServer, customer: { name: string; email: string }, tenant = hub.tenant, expiresAt?: string): Promise<{ id: string; number: string }> {
   const p = tenant.products[0]!;
   const q = tenant.products[4]!;
   const res = await fetch(`${hub.base}/api/v1/public/quotes`, {
     method: 'POST',
     headers: { authorization: `Bearer ${tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({
-      format: 'json', customer,
+      format: 'json', customer, ...(expiresAt ? { expiresAt } : {}),
       lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }, { productId: q.id, unitId: q.units[0]!.id, quantity: 1.5 }],
     }),
   });
@@ -242,6 +242,34 @@ describe('hub sales desk (Chromium)', () => {
       await page.getByRole('button', { name: 'Spremi' }).click();
       assert.equal(await page.getByRole('status').textContent(), 'Spremljeno.');
       assert.equal(await page.getByLabel('Mjesto').inputValue(), 'Split');
+    });
+  });
+
+  test('an expired quotation: staff are told only an admin can convert it (and a forged reprice is refused); the admin converts it at today\'s prices', async (t) => {
+    // The API takes only a future expiry: a near one, then waited out.
+    const expiresAt = Date.now() + 4000;
+    const quotation = await websiteQuote(hub, { name: 'Petra Horvat', email: `petra.${Date.now()}@example.com` }, hub.tenant, new Date(expiresAt).toISOString());
+    const customer = await hub.app.c.customers.create(hub.tenant.companyId, { kind: 'person', name: 'Petra Horvat' });
+    await hub.app.c.customerAssignment.assign(hub.tenant.companyId, 'quotation', quotation.id, { customerId: customer.id });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now() + 100)));
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('staff'));
+      await page.goto(`${hub.base}/hub/quotations/${quotation.id}/conversion`);
+      assert.equal(await page.getByText('Ova je ponuda istekla. Samo je administrator može pretvoriti, po današnjim cijenama.').count(), 1);
+      assert.equal(await page.getByRole('button').filter({ hasText: /Pretvori/ }).count(), 0);
+      const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+      const forged = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/convert`, { headers: { origin: hub.base }, form: { _csrf: csrf, reprice: 'true' } });
+      assert.equal(forged.status(), 403, 'repricing is the admin\'s');
+      const plain = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/convert`, { headers: { origin: hub.base }, form: { _csrf: csrf } });
+      assert.equal(plain.status(), 409, 'expired prices do not hold');
+    });
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('admin'));
+      await page.goto(`${hub.base}/hub/quotations/${quotation.id}/conversion`);
+      assert.equal(await page.getByText('Ponuda je istekla: prodaja će biti obračunana po današnjim cijenama.').count(), 1);
+      await page.getByRole('button', { name: 'Pretvori po današnjim cijenama' }).click();
+      await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=converted$/);
+      assert.equal(await page.getByText('Po cijenama na dan pretvorbe').count(), 1, 'the sale says it was repriced');
     });
   });
 });
