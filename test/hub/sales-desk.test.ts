@@ -84,6 +84,8 @@ describe('hub sales desk (Chromium)', () => {
       await page.goto(`${hub.base}/hub/quotations`);
       await page.getByLabel('Broj ili ime kupca').fill('ana kovač');
       await page.getByRole('button', { name: 'Traži' }).click();
+      await page.waitForURL(/[?&]q=ana/, { waitUntil: 'commit' });
+      assert.equal(await page.locator('#results tbody tr').count(), 1, 'only her quotation matches');
       await assertAccessible(page);
       await page.getByRole('link', { name: quotation.number }).click();
       await assertAccessible(page);

@@ -6,7 +6,7 @@ import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { customerForm, customerInput, formValuesOf, type CustomerFormValues } from './customer-form.ts';
 import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, money, nextPageLink, noticeOf, queryText, sendPage, statusBadge } from './desk-parts.ts';
+import { heading, liveFilter, money, nextPageLink, noticeOf, queryText, sendPage, statusBadge } from './desk-parts.ts';
 
 type IdParams = { id: string };
 
@@ -20,13 +20,15 @@ export const customersPages = (c: Container): FastifyPluginAsync => async (app) 
     const cursor = queryText(query.cursor, 500);
     const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
     const body = html`${heading(t('nav.customers'), noticeOf(ctx, query) !== null)}
-<form method="get" action="/hub/customers" class="row" role="search">
+<form method="get" action="/hub/customers" class="row" role="search"${liveFilter('/hub/customers', ['customer-q'])}>
   <div><label for="customer-q">${t('action.search')}</label><br><input id="customer-q" name="q" type="search" value="${q ?? ''}"></div>
   <button type="submit">${t('action.search')}</button>
 </form>
 ${ctx.can('customers:edit') ? html`<p><a class="button secondary" href="/hub/customers/new">${t('action.createCustomer')}</a></p>` : null}
+<div id="results">
 ${customersTable(ctx, result.data)}
-${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'))}`;
+${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'))}
+</div>`;
     return sendPage(reply, ctx, t('nav.customers'), body, noticeOf(ctx, query));
   });
 

@@ -95,3 +95,12 @@ export function heading(text: string | Html, focus: boolean): Html {
 export function sendPage(reply: FastifyReply, ctx: HubContext, title: string, body: Html, notice: string | null = null, status = 200): FastifyReply {
   return reply.status(status).type('text/html; charset=utf-8').send(page(ctx, { title, body, notice }).value);
 }
+
+/**
+ * htmx on a list's filter form: the results follow the typing (and the address bar follows the
+ * results) without a reload; the form still works as a plain GET without script.
+ */
+export function liveFilter(path: string, fieldIds: readonly string[]): Html {
+  const triggers = ['submit', ...fieldIds.map((id) => `input changed delay:400ms from:#${id}`), ...fieldIds.map((id) => `change from:#${id}`)].join(', ');
+  return html` hx-get="${path}" hx-target="#results" hx-select="#results" hx-swap="outerHTML" hx-push-url="true" hx-trigger="${triggers}"`;
+}

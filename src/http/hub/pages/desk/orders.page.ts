@@ -6,7 +6,7 @@ import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
+import { heading, liveFilter, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
 import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
 
 type IdParams = { id: string };
@@ -23,7 +23,7 @@ export const ordersPages = (c: Container): FastifyPluginAsync => async (app) => 
     const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
     const { data, nextCursor } = page.page(await c.orders.list(ctx.user.companyId, page, { q, status }));
     const body = html`${heading(t('nav.orders'), false)}
-<form method="get" action="/hub/orders" class="row" role="search">
+<form method="get" action="/hub/orders" class="row" role="search"${liveFilter('/hub/orders', ['q', 'status'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
@@ -31,6 +31,7 @@ export const ordersPages = (c: Container): FastifyPluginAsync => async (app) => 
   </select></div>
   <button type="submit">${t('action.search')}</button>
 </form>
+<div id="results">
 ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html`<table>
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map((row) => html`<tr>
@@ -41,7 +42,8 @@ ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html
   <td>${statusBadge(ctx, 'order', row.status)}</td>
 </tr>`)}</tbody>
 </table>`}
-${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))}`;
+${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))}
+</div>`;
     return sendPage(reply, ctx, t('nav.orders'), body);
   });
 

@@ -6,7 +6,7 @@ import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
+import { heading, liveFilter, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
 import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
 import { conversionPage } from './conversion.page.ts';
 
@@ -25,7 +25,7 @@ export const quotationsPages = (c: Container): FastifyPluginAsync => async (app)
     // One batch for the whole page: the rows, their lines, datasheets and assigned names.
     const { data, nextCursor } = page.page(await c.quotations.list(ctx.user.companyId, page, { q, status }));
     const body = html`${heading(t('nav.quotations'), false)}
-<form method="get" action="/hub/quotations" class="row" role="search">
+<form method="get" action="/hub/quotations" class="row" role="search"${liveFilter('/hub/quotations', ['q', 'status'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
@@ -33,6 +33,7 @@ export const quotationsPages = (c: Container): FastifyPluginAsync => async (app)
   </select></div>
   <button type="submit">${t('action.search')}</button>
 </form>
+<div id="results">
 ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html`<table>
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col">${t('print.validUntil')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map((row) => html`<tr>
@@ -43,7 +44,8 @@ ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html
   <td>${quotationStatus(ctx, row)}</td>
 </tr>`)}</tbody>
 </table>`}
-${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPage'))}`;
+${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPage'))}
+</div>`;
     return sendPage(reply, ctx, t('nav.quotations'), body);
   });
 

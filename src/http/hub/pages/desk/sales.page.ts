@@ -9,7 +9,7 @@ import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { checkBody, field, fieldErrorsOf, formFields, select, type FormBody } from './desk-form.ts';
-import { heading, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
+import { heading, liveFilter, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
 
 type IdParams = { id: string };
 
@@ -30,13 +30,14 @@ export const salesPages = (c: Container): FastifyPluginAsync => async (app) => {
     const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
     const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status }, page));
     const body = html`${heading(t('nav.sales'), false)}
-<form method="get" action="/hub/sales" class="row" role="search">
+<form method="get" action="/hub/sales" class="row" role="search"${liveFilter('/hub/sales', ['status'])}>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${SALE_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.sale.${s}`)}</option>`)}
   </select></div>
   <button type="submit">${t('hub.desk.filter')}</button>
 </form>
+<div id="results">
 ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html`<table>
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('print.sourceDocument')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col" class="num">${t('common.due')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map((s) => html`<tr>
@@ -45,7 +46,8 @@ ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html
   <td>${statusBadge(ctx, 'sale', s.status)}</td>
 </tr>`)}</tbody>
 </table>`}
-${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}`;
+${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
+</div>`;
     return sendPage(reply, ctx, t('nav.sales'), body);
   });
 
