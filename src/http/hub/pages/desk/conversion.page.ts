@@ -4,7 +4,7 @@ import { AppError } from '../../../../lib/errors.ts';
 import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
 import { formFields } from './desk-form.ts';
-import { heading, money, sendPage } from './desk-parts.ts';
+import { heading, money, quantity, sendPage } from './desk-parts.ts';
 
 type IdParams = { id: string };
 
@@ -36,7 +36,7 @@ export const conversionPage = (c: Container): FastifyPluginAsync => async (app) 
   <th scope="col">${t('hub.desk.conversion.change')}</th>
 </tr></thead>
 <tbody>${preview.lines.map((line) => html`<tr>
-  <td class="num">${line.position}</td><td>${line.productName}</td><td class="num">${line.quantity}</td><td>${line.unitName}</td>
+  <td class="num">${line.position}</td><td>${line.productName}</td><td class="num">${quantity(ctx, line.quantity)}</td><td>${line.unitName}</td>
   <td class="num">${money(ctx, line.quotedUnitPrice)}</td>
   <td class="num">${line.currentUnitPrice === null ? '—' : money(ctx, line.currentUnitPrice)}</td>
   <td>${t(`hub.desk.change.${line.change}`)}</td>

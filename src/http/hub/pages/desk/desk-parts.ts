@@ -13,7 +13,7 @@ import { page } from '../../layout.ts';
  */
 
 export const money = (ctx: HubContext, amount: string): string => ctx.fmt.money(parseScaled(amount, MONEY_SCALE));
-const quantity = (ctx: HubContext, value: string): string => ctx.fmt.quantity(parseScaled(value, QUANTITY_SCALE));
+export const quantity = (ctx: HubContext, value: string): string => ctx.fmt.quantity(parseScaled(value, QUANTITY_SCALE));
 const rate = (ctx: HubContext, value: string): string => ctx.fmt.percent(Number(parseScaled(value, RATE_SCALE)));
 
 /** A status as words in a badge (its class only adds colour): `status.<kind>.<state>` of the shared catalog. */
@@ -90,6 +90,13 @@ export type Notice = (typeof NOTICES)[number];
  */
 export function heading(text: string | Html, focus: boolean): Html {
   return focus ? html`<h1 id="page-title" tabindex="-1" autofocus>${text}</h1>` : html`<h1 id="page-title">${text}</h1>`;
+}
+
+/** A printed document: shown in the page's frame, or saved as a file with `download`. */
+export function sendDocumentPdf(reply: FastifyReply, printed: { number: string; pdf: Buffer }, download: boolean): FastifyReply {
+  return reply.type('application/pdf')
+    .header('content-disposition', `${download ? 'attachment' : 'inline'}; filename="${printed.number}.pdf"`)
+    .send(printed.pdf);
 }
 
 export function sendPage(reply: FastifyReply, ctx: HubContext, title: string, body: Html, notice: string | null = null, status = 200): FastifyReply {

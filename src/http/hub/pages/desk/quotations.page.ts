@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { QUOTATION_STATUSES, type QuotationView } from '../../../../modules/quotations/index.ts';
-import { reservePrint, sendPdf } from '../../../pdf-reply.ts';
+import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, liveFilter, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
+import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
 import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
 import { conversionPage } from './conversion.page.ts';
 
@@ -57,9 +57,7 @@ ${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPag
 
   app.get<{ Params: IdParams; Querystring: { download?: string } }>('/quotations/:id/pdf', { config: { hub: 'quotations:read' } }, async (request, reply) => {
     const printed = await c.quotations.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
-    sendPdf(reply, printed);
-    if (request.query.download) reply.header('content-disposition', `attachment; filename="${printed.number}.pdf"`);
-    return reply;
+    return sendDocumentPdf(reply, printed, Boolean(request.query.download));
   });
 
   await app.register(conversionPage(c));
@@ -88,6 +86,8 @@ function detail(reply: FastifyReply, ctx: HubContext, q: QuotationView, notice: 
   const canConvert = open && handle && (!q.expired || ctx.can('quotations:reprice'));
   const base = `/hub/quotations/${q.id}`;
   const title = t('document.titleWithNumber', { title: t('document.quotation'), number: q.number });
+  // Facts and totals first, the lines across the page, then the actions before the PDF: the
+  // PDF viewer holds many controls, and a keyboard user reaches the convert step before them.
   const body = html`${heading(title, notice !== null)}
 <div class="two">
 <div>
@@ -100,9 +100,13 @@ function detail(reply: FastifyReply, ctx: HubContext, q: QuotationView, notice: 
   ${q.cancellationReason ? html`<dt>${t('common.reason')}</dt><dd>${q.cancellationReason}</dd>` : null}
 </dl>
 ${customerBlock(ctx, q, base, open && handle)}
+</div>
+<div>${totalsFacts(ctx, q.totals)}</div>
+</div>
 <h2>${t('hub.desk.lines')}</h2>
 ${linesTable(ctx, q.lines)}
-${totalsFacts(ctx, q.totals)}
+<div class="two">
+<div>
 ${open ? html`<section aria-labelledby="convert-heading">
 <h2 id="convert-heading">${t('action.convert')}</h2>
 ${q.expired && !ctx.can('quotations:reprice') ? html`<p>${t('hub.desk.expiredAdminOnly')}</p>` : null}

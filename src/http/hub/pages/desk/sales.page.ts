@@ -3,13 +3,13 @@ import { Type } from 'typebox';
 import type { Container } from '../../../../container.ts';
 import type { FieldErrors } from '../../../../lib/errors.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
-import { reservePrint, sendPdf } from '../../../pdf-reply.ts';
+import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { checkBody, field, fieldErrorsOf, formFields, select, type FormBody } from './desk-form.ts';
-import { heading, liveFilter, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
+import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
 
 type IdParams = { id: string };
 
@@ -58,9 +58,7 @@ ${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
 
   app.get<{ Params: IdParams; Querystring: { download?: string } }>('/sales/:id/pdf', { config: { hub: 'sales:read' } }, async (request, reply) => {
     const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
-    sendPdf(reply, printed);
-    if (request.query.download) reply.header('content-disposition', `attachment; filename="${printed.number}.pdf"`);
-    return reply;
+    return sendDocumentPdf(reply, printed, Boolean(request.query.download));
   });
 
   app.post<{ Params: IdParams }>('/sales/:id/payments', { config: { hub: 'sales:record-payment' } }, async (request, reply) => {
@@ -102,9 +100,13 @@ function detail(reply: FastifyReply, ctx: HubContext, s: SaleView, notice: strin
   <dt>${t('common.paid')}</dt><dd>${money(ctx, s.paid)}</dd>
   <dt>${t('common.due')}</dt><dd><strong>${money(ctx, s.balance)}</strong></dd>
 </dl>
+</div>
+<div>${totalsFacts(ctx, s.totals)}</div>
+</div>
 <h2>${t('hub.desk.lines')}</h2>
 ${linesTable(ctx, s.lines)}
-${totalsFacts(ctx, s.totals)}
+<div class="two">
+<div>
 <h2 id="payments-heading">${t('hub.desk.payments')}</h2>
 ${s.payments.length === 0 ? html`<p class="muted">${t('hub.desk.noPayments')}</p>` : html`<table aria-labelledby="payments-heading">
 <thead><tr><th scope="col">${t('print.date')}</th><th scope="col">${t('hub.desk.method')}</th><th scope="col" class="num">${t('print.payment.amount')}</th></tr></thead>
