@@ -171,6 +171,24 @@ describe('hub sales desk (Chromium)', () => {
         headers: { origin: hub.base }, form: { _csrf: csrf, name: 'Ivo Ivić' },
       });
       assert.equal(assign.status(), 403);
+      // Nor may support record a payment or change the directory: nothing offered, a POST refused.
+      const sold = await websiteQuote(hub, { name: 'Iva Ivić', email: `iva.${Date.now()}@example.com` });
+      const customer = await hub.app.c.customers.create(hub.tenant.companyId, { kind: 'person', name: 'Iva Ivić' });
+      await hub.app.c.customerAssignment.assign(hub.tenant.companyId, 'quotation', sold.id, { customerId: customer.id });
+      const sale = await hub.app.c.quotations.convert({ companyId: hub.tenant.companyId, userId: hub.user('admin').id }, sold.id, { reprice: false });
+      await page.goto(`${hub.base}/hub/sales/${sale.id}`);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Prodaja ${sale.number}`);
+      assert.equal(await page.getByRole('button', { name: 'Evidentiraj uplatu' }).count(), 0);
+      const pay = await page.request.post(`${hub.base}/hub/sales/${sale.id}/payments`, { headers: { origin: hub.base }, form: { _csrf: csrf, method: 'cash', amount: '1.00' } });
+      assert.equal(pay.status(), 403);
+      await page.goto(`${hub.base}/hub/customers/${customer.id}`);
+      assert.equal(await page.getByRole('button', { name: 'Spremi' }).count(), 0, 'support reads a customer, with no form');
+      const edit = await page.request.post(`${hub.base}/hub/customers/${customer.id}`, { headers: { origin: hub.base }, form: { _csrf: csrf, name: 'X' } });
+      assert.equal(edit.status(), 403);
+      await page.goto(`${hub.base}/hub/customers`);
+      assert.equal(await page.getByRole('link', { name: 'Novi kupac' }).count(), 0);
+      assert.equal((await hub.app.c.sales.get(hub.tenant.companyId, sale.id)).payments.length, 0);
+
       // Another company's quotation is not found, not forbidden: its existence is not told.
       const other = await createTenant(hub.app.c);
       const theirs = await websiteQuote(hub, { name: 'Ivo Ivić', email: 'ivo@example.com' }, other);
