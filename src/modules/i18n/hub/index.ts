@@ -1,5 +1,6 @@
+import { accounts } from './accounts.ts';
 import { desk } from './desk.ts';
 import { shell } from './shell.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_MESSAGES = [shell, desk] as const;
+export const HUB_MESSAGES = [shell, accounts, desk] as const;

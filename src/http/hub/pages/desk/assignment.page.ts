@@ -93,7 +93,7 @@ function candidates(ctx: HubContext, action: string, rows: ReadonlyArray<{ custo
   const { t } = ctx;
   if (rows.length === 0) return html`<p class="muted">${t('common.noResults')}</p>`;
   return html`<table aria-labelledby="${labelledBy}">
-<thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('print.taxId')}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.assign.why')}</th><th scope="col"><span class="visually-hidden">${t('hub.desk.actions')}</span></th></tr></thead>
+<thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('print.taxId')}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.assign.why')}</th><th scope="col"><span class="sr-only">${t('hub.desk.actions')}</span></th></tr></thead>
 <tbody>${rows.map(({ customer, reasons }) => html`<tr>
   <td><a href="/hub/customers/${customer.id}">${customer.name}</a></td><td>${customer.taxId ?? ''}</td><td>${customer.email ?? ''}</td><td>${customer.phone ?? ''}</td><td>${reasons}</td>
   <td><form method="post" action="${action}" class="inline">${csrfField(ctx)}<input type="hidden" name="customerId" value="${customer.id}"><button type="submit">${t('hub.desk.assign.to', { name: customer.name })}</button></form></td>

@@ -25,7 +25,7 @@ export function statusBadge(ctx: HubContext, kind: 'quotation' | 'order' | 'sale
 export function linesTable(ctx: HubContext, lines: readonly LineView[]): Html {
   const { t } = ctx;
   return html`<table>
-<caption class="visually-hidden">${t('hub.desk.lines')}</caption>
+<caption class="sr-only">${t('hub.desk.lines')}</caption>
 <thead><tr>
   <th scope="col" class="num">${t('print.column.position')}</th><th scope="col">${t('print.column.product')}</th>
   <th scope="col" class="num">${t('print.column.quantity')}</th><th scope="col">${t('print.column.unit')}</th>
