@@ -19,6 +19,7 @@ import { companyPage } from './pages/company.page.ts';
 import { resetPage } from './pages/reset.page.ts';
 import { teamPage } from './pages/team.page.ts';
 import { developerPages } from './pages/developer/developer.page.ts';
+import { deskPages } from './pages/desk/index.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -82,6 +83,7 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   await app.register(resetPage(c));
   await app.register(companyPage(c));
   await app.register(developerPages(c));
+  await app.register(deskPages(c));
 };
 
 declare module 'fastify' {

@@ -1,6 +1,7 @@
 import { accounts } from './accounts.ts';
+import { desk } from './desk.ts';
 import { developer } from './developer.ts';
 import { shell } from './shell.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_MESSAGES = [shell, accounts, developer] as const;
+export const HUB_MESSAGES = [shell, accounts, developer, desk] as const;

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Container } from '../../../../container.ts';
+import { assignmentPages } from './assignment.page.ts';
+import { customersPages } from './customers.page.ts';
+import { ordersPages } from './orders.page.ts';
+import { quotationsPages } from './quotations.page.ts';
+import { salesPages } from './sales.page.ts';
+
+/** The sales desk: quotations, web orders, sales and the customer directory. */
+export const deskPages = (c: Container): FastifyPluginAsync => async (app) => {
+  await app.register(quotationsPages(c));
+  await app.register(ordersPages(c));
+  await app.register(assignmentPages(c));
+  await app.register(salesPages(c));
+  await app.register(customersPages(c));
+};
