@@ -37,6 +37,19 @@ export function createNotificationsRepository(db: Executor, engine: Engine) {
         .execute();
     },
 
+    /** Unread ones, counted up to `cap` on the unread-only index: the header asks every 15 s. */
+    async countUnread(companyId: string, userId: string, cap: number): Promise<number> {
+      const unread = db.selectFrom('notifications').select('id')
+        .where('company_id', '=', companyId).where('user_id', '=', userId).where('read_at', 'is', null).limit(cap);
+      const row = await db.selectFrom(unread.as('unread')).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async markAllRead(companyId: string, userId: string, at: string): Promise<void> {
+      await db.updateTable('notifications').set({ read_at: at })
+        .where('company_id', '=', companyId).where('user_id', '=', userId).where('read_at', 'is', null).execute();
+    },
+
     /** Takes up to `limit` due e-mails for `leaseMs`; a crashed sender's lease simply runs out. */
     async claimDueEmails(now: string, leaseUntil: string, limit: number): Promise<EmailMessageRow[]> {
       const due = await db.selectFrom('email_messages').select('id')

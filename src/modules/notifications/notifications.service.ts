@@ -28,6 +28,15 @@ export function createNotificationsService(deps: { store: Store; clock: Clock; n
       return toNotification((await store.repos.notifications.findForUser(companyId, userId, id))!);
     },
 
+    /** The header badge's number: up to `cap` (the badge shows "99+" beyond). */
+    async countUnread(companyId: string, userId: string, cap = 100): Promise<number> {
+      return store.repos.notifications.countUnread(companyId, userId, cap);
+    },
+
+    async markAllRead(companyId: string, userId: string): Promise<void> {
+      await store.repos.notifications.markAllRead(companyId, userId, clock.now().toISOString());
+    },
+
     /** Tells every admin of the company, in the caller's transaction (a failing webhook, for one). */
     async notifyAdmins(repos: Repositories, companyId: string, note: { kind: string; title: string; body: string; subject?: { type: string; id: string } }) {
       const admins = await repos.companies.listUsersWithRoles(companyId, ['admin']);
