@@ -14,6 +14,7 @@ import { html } from './html.ts';
 import { readSessionToken } from './session-cookie.ts';
 import { signInPages } from './pages/sign-in.page.ts';
 import { todayPage } from './pages/today.page.ts';
+import { inboxPages } from './pages/inbox.pages.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -66,6 +67,7 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   assetRoutes(app);
   await app.register(signInPages(c));
   await app.register(todayPage(c));
+  await app.register(inboxPages(c));
 };
 
 declare module 'fastify' {

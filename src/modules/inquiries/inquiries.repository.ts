@@ -2,6 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
 import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
+import { cappedCount } from '../../db/capped-count.ts';
 import type { InquiriesTable } from '../../db/schema.ts';
 import { EMAIL_COLUMNS, NOTIFICATION_COLUMNS, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
@@ -25,8 +26,6 @@ export interface InquiryFilter {
   to?: string;
 }
 
-/** Counts stop here: "99+" is all a badge or a card needs, and the count costs the same at any size. */
-export const COUNT_CAP = 100;
 
 export function createInquiriesRepository(db: Executor, engine: Engine) {
   return {
@@ -63,9 +62,7 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
 
     /** Open (unhandled) inquiries, counted up to COUNT_CAP. */
     async countOpen(companyId: string): Promise<number> {
-      const open = db.selectFrom('inquiries').select('id').where('company_id', '=', companyId).where('handled_at', 'is', null).limit(COUNT_CAP);
-      const row = await db.selectFrom(open.as('open')).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      return Number(row.n);
+      return cappedCount(db, db.selectFrom('inquiries').select('id').where('company_id', '=', companyId).where('handled_at', 'is', null));
     },
 
     /** Only an open one changes: of two people marking it at once, the first one's name stays. */

@@ -126,7 +126,7 @@ export function createInquiriesService(deps: {
       return (await store.repos.inquiries.list(companyId, opts, filter)).map(toInquiry);
     },
 
-    /** How many are not handled yet, up to COUNT_CAP (the hub shows "99+" beyond). */
+    /** How many are not handled yet, up to COUNT_CAP (src/db/capped-count.ts). */
     async countOpen(companyId: string): Promise<number> {
       return store.repos.inquiries.countOpen(companyId);
     },

@@ -1,6 +1,7 @@
 import type { Engine, Executor } from '../../db/database.ts';
 import { allColumns, insertRows } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
+import { cappedCount } from '../../db/capped-count.ts';
 import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts';
 
 export type NotificationRow = NotificationsTable;
@@ -37,12 +38,10 @@ export function createNotificationsRepository(db: Executor, engine: Engine) {
         .execute();
     },
 
-    /** Unread ones, counted up to `cap` on the unread-only index: the header asks every 15 s. */
-    async countUnread(companyId: string, userId: string, cap: number): Promise<number> {
-      const unread = db.selectFrom('notifications').select('id')
-        .where('company_id', '=', companyId).where('user_id', '=', userId).where('read_at', 'is', null).limit(cap);
-      const row = await db.selectFrom(unread.as('unread')).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      return Number(row.n);
+    /** Unread ones, counted up to COUNT_CAP on the unread-only index: the header asks every 15 s. */
+    async countUnread(companyId: string, userId: string): Promise<number> {
+      return cappedCount(db, db.selectFrom('notifications').select('id')
+        .where('company_id', '=', companyId).where('user_id', '=', userId).where('read_at', 'is', null));
     },
 
     async markAllRead(companyId: string, userId: string, at: string): Promise<void> {

@@ -28,9 +28,9 @@ export function createNotificationsService(deps: { store: Store; clock: Clock; n
       return toNotification((await store.repos.notifications.findForUser(companyId, userId, id))!);
     },
 
-    /** The header badge's number: up to `cap` (the badge shows "99+" beyond). */
-    async countUnread(companyId: string, userId: string, cap = 100): Promise<number> {
-      return store.repos.notifications.countUnread(companyId, userId, cap);
+    /** The header badge's number, up to COUNT_CAP (src/db/capped-count.ts). */
+    async countUnread(companyId: string, userId: string): Promise<number> {
+      return store.repos.notifications.countUnread(companyId, userId);
     },
 
     async markAllRead(companyId: string, userId: string): Promise<void> {

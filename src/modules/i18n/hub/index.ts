@@ -1,4 +1,5 @@
 import { shell } from './shell.ts';
+import { inbox } from './inbox.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_MESSAGES = [shell] as const;
+export const HUB_MESSAGES = [shell, inbox] as const;
