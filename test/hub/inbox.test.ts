@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext } from 'playwright-core';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
 import { validReachOut } from '../support/http-helpers.ts';
 import { newOrder, newQuotation } from '../support/sales-helpers.ts';
@@ -9,6 +11,18 @@ import { createTenant } from '../support/test-app.ts';
 const PHOTO_URL = 'https://shop.example.com/images/boja-5l.jpg';
 // A 1×1 PNG, served in place of the shop's photo: the test reaches nothing beyond loopback.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core over the page as shown (evaluated by the driver, so the page's CSP does not stop it): no serious or critical violations. */
+async function assertAccessible(page: Page): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], `axe on ${page.url()}`);
+}
 
 /** Only the hub itself is reached; the inquiry's photo is answered by the test. */
 async function loopbackOnly(context: BrowserContext, base: string): Promise<void> {
@@ -118,8 +132,17 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       assert.equal(await page.getByLabel('Primljeno od').getAttribute('aria-invalid'), 'true');
       assert.equal(await page.locator('#f-from-error').textContent(), 'Upišite datum u obliku GGGG-MM-DD.');
       assert.equal(await page.locator('#card-webhooks').count(), 0);
+      await assertAccessible(page);
       await page.goto(`${hub.base}/hub`);
       assert.equal(await page.locator('#card-webhooks').count(), 1, 'an admin sees failing webhooks');
+      await assertAccessible(page);
+      await page.goto(`${hub.base}/hub/inquiries`);
+      await assertAccessible(page);
+      await page.locator('tbody a').first().click();
+      await page.waitForURL(/\/hub\/inquiries\/inq_/);
+      await assertAccessible(page);
+      await page.goto(`${hub.base}/hub/notifications`);
+      await assertAccessible(page);
     });
   });
 
