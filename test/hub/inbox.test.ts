@@ -187,4 +187,51 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       assert.equal((await hub.app.c.inquiries.get(other.companyId, foreignId)).handledAt, null);
     });
   });
+
+  test('Today, the inquiry list and notifications make the same number of queries with 1 row or 8', async (t) => {
+    await withPage(t, browser, async (page, context) => {
+      await loopbackOnly(context, hub.base);
+      const tenant = await createTenant(hub.app.c, { passwords: true });
+      const admin = tenant.users.find((u) => u.role === 'admin')!;
+      await signIn(page, hub.base, { email: admin.email, password: admin.password! });
+      await page.goto('about:blank'); // no badge polling while counting
+
+      // Every statement the app sends through its Kysely instance (the repositories use it), but
+      // the session's own bookkeeping, which depends on the clock rather than on the page.
+      const executor = hub.app.c.database.db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, ...rest: unknown[]) => Promise<unknown> };
+      const original = executor.executeQuery;
+      let count = 0;
+      executor.executeQuery = function (this: unknown, q, ...rest) {
+        if (!q.sql.includes('hub_sessions')) count++;
+        return original.call(this, q, ...rest);
+      };
+      t.after(() => { executor.executeQuery = original; });
+      const queriesOf = async (url: string) => {
+        count = 0;
+        const res = await page.request.get(`${hub.base}${url}`);
+        assert.equal(res.status(), 200, url);
+        return count;
+      };
+      const add = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          const res = await fetch(`${hub.base}/api/v1/public/reach-out`, {
+            method: 'POST', headers: { authorization: `Bearer ${tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
+            body: JSON.stringify(validReachOut({ subject: `Upit ${i}` })),
+          });
+          assert.equal(res.status, 201);
+          await newQuotation(hub.app.app, tenant);
+          await newOrder(hub.app.app, tenant);
+        }
+      };
+      const pages = ['/hub', '/hub/inquiries', '/hub/notifications'];
+      await add(1);
+      const few = [];
+      for (const url of pages) few.push(await queriesOf(url));
+      await add(7);
+      const many = [];
+      for (const url of pages) many.push(await queriesOf(url));
+      assert.deepEqual(many, few, `queries per page ${pages.join(', ')}`);
+      assert.ok(few.every((n) => n > 0 && n < 30), String(few));
+    });
+  });
 });
