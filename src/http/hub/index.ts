@@ -82,7 +82,7 @@ function guard(c: Container, access: HubAccess) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (access === 'public') return;
     const token = readSessionToken(request);
-    const user = token ? await c.accounts.authenticate(token) : null;
+    const user = token ? await c.accounts.authenticate(token, { touch: request.routeOptions.config.hubPoll !== true }) : null;
     if (!user) {
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
       if (request.headers['hx-request']) {

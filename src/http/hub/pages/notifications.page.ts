@@ -19,7 +19,8 @@ function subjectHref(ctx: HubContext, n: Notification): string | null {
 /** The signed-in user's own notifications: the header's unread count, the list, mark read. */
 export const notificationsPages = (c: Container): FastifyPluginAsync => async (app) => {
   // The header badge polls this every 15 s (layout.ts): the number alone, nothing when none.
-  app.get('/notifications/count', { config: { hub: 'notifications:own' } }, async (request, reply) => {
+  // Polling is no activity of the user's: it does not keep the session alive (hubPoll).
+  app.get('/notifications/count', { config: { hub: 'notifications:own', hubPoll: true } }, async (request, reply) => {
     const { user, fmt } = request.hub;
     const count = await c.notifications.countUnread(user.companyId, user.userId);
     const text = count === 0 ? '' : cappedText(count, fmt.number);
