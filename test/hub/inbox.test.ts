@@ -133,8 +133,16 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       assert.equal(await page.locator('#f-from-error').textContent(), 'Upišite datum u obliku GGGG-MM-DD.');
       assert.equal(await page.locator('#card-webhooks').count(), 0);
       await assertAccessible(page);
+      const healthy = await hub.app.c.endpoints.create(hub.tenant.companyId, { kind: 'http', url: 'http://127.0.0.1:9/healthy', description: 'Zdrav' });
+      const off = await hub.app.c.endpoints.create(hub.tenant.companyId, { kind: 'http', url: 'http://127.0.0.1:9/off', description: 'Ugašen' });
+      await hub.app.c.endpoints.update(hub.tenant.companyId, off.id, { enabled: false });
       await page.goto(`${hub.base}/hub`);
-      assert.equal(await page.locator('#card-webhooks').count(), 1, 'an admin sees failing webhooks');
+      const webhooks = page.locator('#card-webhooks');
+      assert.match((await webhooks.textContent())!, /Na čekanju: 1[\s\S]*Ugašen[\s\S]*Isključen/, 'an admin sees the disabled endpoint');
+      assert.doesNotMatch((await webhooks.textContent())!, /Zdrav/);
+      assert.equal(await webhooks.getByRole('link', { name: 'Ugašen' }).getAttribute('href'), `/hub/developer/webhooks/${off.id}`);
+      await hub.app.c.endpoints.remove(hub.tenant.companyId, healthy.id);
+      await hub.app.c.endpoints.remove(hub.tenant.companyId, off.id);
       await assertAccessible(page);
       await page.goto(`${hub.base}/hub/inquiries`);
       await assertAccessible(page);
@@ -143,6 +151,13 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       await assertAccessible(page);
       await page.goto(`${hub.base}/hub/notifications`);
       await assertAccessible(page);
+      const markOne = page.getByRole('button', { name: /^Označi kao pročitano/ });
+      const unread = await markOne.count();
+      assert.ok(unread >= 2, 'the admin was told of both inquiries');
+      await markOne.first().click();
+      await page.waitForURL(/notice=read$/);
+      assert.equal(await page.getByRole('status').textContent(), 'Obavijest je označena kao pročitana.');
+      assert.equal(await markOne.count(), unread - 1);
     });
   });
 
