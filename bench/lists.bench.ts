@@ -9,6 +9,10 @@
  *   node bench/lists.bench.ts --engine sqlite      # or --engine postgres
  *   node bench/lists.bench.ts --write-readme       # also replaces "## Lists at scale" in bench/README.md
  *   BENCH_LISTS_ROWS=100000 node bench/lists.bench.ts   # a smaller big company (quick check)
+ *   BENCH_LISTS_ROWS=100000 node bench/lists.bench.ts --hub --write-readme
+ *       # instead: the hub's quotation list and detail pages against the same data from the
+ *       # JSON admin API, for the big company (issue 14: the page within 1.5× of the JSON);
+ *       # replaces "## Hub pages against the JSON admin API"
  *
  * Per engine: a fresh DATA_DIR and database (PostgreSQL: `portico_bench_lists`, dropped and
  * recreated); two demo tenants through the services (the big one and the small one, each with
@@ -27,6 +31,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createHash, randomBytes } from 'node:crypto';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import pg from 'pg';
 import { Agent, request } from 'undici';
@@ -389,7 +394,10 @@ async function timeRequests(agent: Agent, urls: { big: string; small: string }, 
 
 // ---------------------------------------------------------------------------
 
+interface HubRow { label: string; page: Timing; json: Timing; ratio50: number; ratio95: number; met: boolean }
+
 interface EngineResult {
+  hub?: HubRow[];
   engine: EngineName;
   generation: Array<{ step: string; seconds: number }>;
   rows: Row[];
@@ -398,6 +406,71 @@ interface EngineResult {
 }
 
 const children = new Set<Child>();
+
+const HUB = process.argv.includes('--hub');
+const HUB_TARGET = 1.5;
+
+async function timed(agent: Agent, url: string, headers: Record<string, string>): Promise<number> {
+  const t0 = performance.now();
+  const res = await request(url, { dispatcher: agent, headers });
+  const body = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${body.slice(0, 200)}`);
+  return performance.now() - t0;
+}
+
+/**
+ * The hub's pages against the admin API's JSON for the same rows, on the same server, one
+ * request at a time over one connection, the two alternating in blocks. The page is signed in
+ * by a session row made here as sign-in makes it (only the token's hash stored).
+ */
+async function measureHub(sql: Sql, agent: Agent, origin: string, big: Tenant, cases: Cases): Promise<HubRow[]> {
+  const p = (n: number) => (sql.engine === 'postgres' ? `$${n}` : '?');
+  const [admin] = await sql.rows<{ id: string }>(`select id from users where company_id = ${p(1)} and role = 'admin' order by id limit 1`, [big.companyId]);
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  await sql.rows(`insert into hub_sessions (token_hash, company_id, user_id, created_at, last_seen_at, expires_at) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`,
+    [createHash('sha256').update(token).digest('hex'), big.companyId, admin!.id, now.toISOString(), now.toISOString(), new Date(now.getTime() + 86_400_000).toISOString()]);
+  const page = { cookie: `portico_session=${token}` };
+  const json = { authorization: `Bearer ${big.adminToken}` };
+  const first = await getJson(agent, `${origin}/api/v1/admin/quotations`, big.adminToken);
+  const id = first.data[Math.floor(first.data.length / 2)]!.id as string;
+  const pairs = [
+    { label: 'quotation list, first page', page: `${origin}/hub/quotations`, json: `${origin}/api/v1/admin/quotations` },
+    { label: `quotation list, ${cases.deepRows} rows deep by cursor`, page: `${origin}/hub/quotations?cursor=${cases.deepCursor}`, json: `${origin}/api/v1/admin/quotations?cursor=${cases.deepCursor}` },
+    { label: 'quotation detail', page: `${origin}/hub/quotations/${id}`, json: `${origin}/api/v1/admin/quotations/${id}` },
+  ];
+  const out: HubRow[] = [];
+  for (const pair of pairs) {
+    const samples = { page: [] as number[], json: [] as number[] };
+    for (let i = 0; i < WARMUP; i++) { await timed(agent, pair.page, page); await timed(agent, pair.json, json); }
+    for (let done = 0; done < SAMPLES; done += BLOCK) {
+      for (let i = 0; i < BLOCK; i++) samples.page.push(await timed(agent, pair.page, page));
+      for (let i = 0; i < BLOCK; i++) samples.json.push(await timed(agent, pair.json, json));
+    }
+    const timing = (w: 'page' | 'json'): Timing => { const s = samples[w].sort((a, b) => a - b); return { p50: round(percentile(s, 50), 2), p95: round(percentile(s, 95), 2), rows: 0 }; };
+    const t = { page: timing('page'), json: timing('json') };
+    const ratio50 = round(t.page.p50 / t.json.p50, 2);
+    out.push({ label: pair.label, ...t, ratio50, ratio95: round(t.page.p95 / t.json.p95, 2), met: ratio50 <= HUB_TARGET });
+    process.stderr.write(`hub pages: ${pair.label}: page ${t.page.p50}/${t.page.p95} ms, json ${t.json.p50}/${t.json.p95} ms, ×${ratio50}\n`);
+  }
+  return out;
+}
+
+function hubMarkdown(results: EngineResult[]): string {
+  const m = machine();
+  const out = [
+    '## Hub pages against the JSON admin API',
+    '',
+    `Measured ${m.date} with \`BENCH_LISTS_ROWS=${BIG} node bench/lists.bench.ts --hub\` — Node ${m.node}, ${m.cores} cores (${m.cpu}). The data of "Lists at scale" with ${BIG} quotations in the big company; the hub's HTML page and the admin API's JSON for the same rows, on the same server, requests one at a time over one keep-alive connection, ${WARMUP} warm-up then ${SAMPLES} timed each, alternating in blocks of ${BLOCK}. Target: page ÷ JSON p50 within ${HUB_TARGET}×.`,
+    '',
+  ];
+  for (const r of results) {
+    out.push(`### ${r.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`, '', '| request | page p50 / p95 | JSON p50 / p95 | page ÷ JSON p50 (p95) | within 1.5× |', '|---|---:|---:|---:|---|');
+    for (const x of r.hub ?? []) out.push(`| ${x.label} | ${x.page.p50} / ${x.page.p95} ms | ${x.json.p50} / ${x.json.p95} ms | **${x.ratio50}** (${x.ratio95}) | ${x.met ? 'yes' : 'NO'} |`);
+    out.push('');
+  }
+  return out.join('\n');
+}
 
 async function setUpTenants(env: Record<string, string>): Promise<{ big: Tenant; small: Tenant }> {
   const c = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent', WORKER: 'off' }));
@@ -475,6 +548,7 @@ async function runEngine(engine: EngineName): Promise<EngineResult> {
         bigCases = await casesFor(sql2, agent, base, big, DEEP);
         smallCases = await casesFor(sql2, agent, base, small, PER_OTHER - 25);
       });
+      if (HUB) return { engine, generation, rows: [], plans: [], deep: { big: bigCases.deepRows, small: smallCases.deepRows }, hub: await measureHub(sql2, agent, `http://127.0.0.1:${port}`, big, bigCases) };
       const tokens = { big: big.adminToken, small: small.adminToken };
       const rows: Row[] = [];
       const measure = async (label: string, urls: { big: string; small: string }) => {
@@ -559,6 +633,9 @@ if (import.meta.main) {
   console.log();
   console.log(report(results));
   console.log(plansText(results));
-  if (process.argv.includes('--write-readme')) writeReadmeSection('Lists at scale', markdown(results));
+  if (process.argv.includes('--write-readme')) {
+    if (HUB) writeReadmeSection('Hub pages against the JSON admin API', hubMarkdown(results));
+    else writeReadmeSection('Lists at scale', markdown(results));
+  }
   clearTimeout(timer);
 }

@@ -55,7 +55,7 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
 
   const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
   const accounts = createAccountsService({
-    store, clock, policy: { idleMs: config.hubSessionIdleMinutes * 60_000, absoluteMs: config.hubSessionMaxHours * 3_600_000 },
+    store, clock, newId, policy: { idleMs: config.hubSessionIdleMinutes * 60_000, absoluteMs: config.hubSessionMaxHours * 3_600_000 },
   });
   // Verified keys are cached: on PostgreSQL a key read is a round trip, on SQLite a query per
   // request. Revocations reach other processes by NOTIFY, or through a file beside the SQLite

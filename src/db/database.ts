@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
@@ -8,6 +9,15 @@ import { openSqlite } from './sqlite-adapter.ts';
 import { preparedName } from './written-statements.ts';
 
 export type Engine = 'sqlite' | 'postgres';
+
+/**
+ * Every statement sent, published as `{ sql }` for whoever listens (a test counting a page's
+ * queries); with no subscriber it costs one property read per query.
+ */
+export const queryChannel = channel('portico:db:query');
+const log = (event: { query: { sql: string } }) => {
+  if (queryChannel.hasSubscribers) queryChannel.publish({ sql: event.query.sql });
+};
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
 /** Either the database or an open transaction: repositories accept both. */
@@ -62,12 +72,12 @@ export function createDatabase(url: string, options: { poolSize?: number; sqlite
     const file = url.slice('sqlite:'.length);
     // Directories made here are the owner's only (an existing one, say /tmp, is left alone).
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(file, { synchronous: options.sqliteSynchronous ?? 'full' }) }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(file, { synchronous: options.sqliteSynchronous ?? 'full' }) }), log });
     return { db, engine: 'sqlite', url, pool: null, ping: () => ping(db), close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes, Client: PreparingClient });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
   return { db, engine: 'postgres', url, pool, ping: () => ping(db), close: () => db.destroy() };
 }

@@ -24,6 +24,7 @@ Usage: portico <command> [options]        (DATABASE_URL chooses the database for
                  [--payment-instructions T]   (the print template may use {number}, {total}, {dueDate}, {customerName})
   location create --company ID --name N --code ZG1 [--address A]
   user create --company ID --email E --name N --role admin|support|staff [--password P]
+  user set-password --email E [--company ID]   new password read from stdin (never an argument); ends the user's sessions
   admin-token create --company ID --user ID [--name N]
   api-key create --company ID --location ID [--name N]
   api-key list --company ID
@@ -50,6 +51,7 @@ const ARGS: Record<string, { options: Options; positionals?: boolean }> = {
   'company update': { options: { company: { type: 'string' }, name: { type: 'string' }, ...PROFILE, 'no-bank-account': { type: 'boolean' }, 'payment-instructions': { type: 'string' } } },
   'location create': { options: { company: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' }, address: { type: 'string' } } },
   'user create': { options: { company: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } } },
+  'user set-password': { options: { email: { type: 'string' }, company: { type: 'string' } } },
   'admin-token create': { options: { company: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' } } },
   'api-key create': { options: { company: { type: 'string' }, location: { type: 'string' }, name: { type: 'string' } } },
   'api-key list': { options: { company: { type: 'string' } } },
@@ -77,6 +79,13 @@ function need(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`missing --${name}`);
   return value;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('New password (then Enter, Ctrl-D): ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -178,6 +187,17 @@ export async function main(argv: string[]): Promise<number> {
         print(await c.companies.createUser(need(v, 'company'), { email: need(v, 'email'), name: need(v, 'name'), role: need(v, 'role'), password: v.password as string | undefined }));
         return 0;
       });
+    case 'user set-password': {
+      const email = need(v, 'email');
+      // From stdin, so the password is in no shell history and no process list.
+      const password = (await readStdin()).replace(/\r?\n$/, '');
+      if (password === '') throw new UsageError('give the new password on stdin');
+      return withContainer(async (c) => {
+        const done = await c.accounts.setPasswordByEmail(email, (v.company as string | undefined) ?? null, password);
+        print({ ...done, sessionsEnded: true });
+        return 0;
+      });
+    }
     case 'admin-token create':
       return withContainer(async (c) => {
         print(await c.apiKeys.createAdminToken(need(v, 'company'), { userId: need(v, 'user'), name: (v.name as string | undefined) ?? 'CLI' }));

@@ -32,7 +32,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     sales: createSalesRepository(db),
     webhooks: createWebhooksRepository(db, engine),
     customers: createCustomersRepository(db),
-    accounts: createAccountsRepository(db),
+    accounts: createAccountsRepository(db, engine),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

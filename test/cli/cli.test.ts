@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestApp, bearer, type TestApp } from '../support/test-app.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const COMMANDS = ['serve', 'worker', 'migrate', 'demo', 'company create', 'company list', 'company update', 'location create', 'user create', 'admin-token create',
+const COMMANDS = ['serve', 'worker', 'migrate', 'demo', 'company create', 'company list', 'company update', 'location create', 'user create', 'user set-password', 'admin-token create',
   'api-key create', 'api-key list', 'api-key revoke', 'catalog import'];
 
 interface Run { code: number; stdout: string; stderr: string }

@@ -14,6 +14,11 @@ import { html } from './html.ts';
 import { readSessionToken } from './session-cookie.ts';
 import { signInPages } from './pages/sign-in.page.ts';
 import { todayPage } from './pages/today.page.ts';
+import { accountPage } from './pages/account.page.ts';
+import { companyPage } from './pages/company.page.ts';
+import { resetPage } from './pages/reset.page.ts';
+import { teamPage } from './pages/team.page.ts';
+import { developerPages } from './pages/developer/developer.page.ts';
 import { inboxPages } from './pages/inbox.pages.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
@@ -62,11 +67,22 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   });
 
   app.setErrorHandler(async (error, request, reply) => renderError(request, reply, error));
-  app.setNotFoundHandler(async (request, reply) => renderError(request, reply, AppError.notFound('Page')));
+  app.setNotFoundHandler(async (request, reply) => {
+    // A signed-in user who follows a stale link keeps the navigation and their language.
+    const token = readSessionToken(request);
+    const user = token ? await c.accounts.authenticate(token) : null;
+    if (user) request.hub = hubContext(request, reply, user);
+    return renderError(request, reply, AppError.notFound('Page'));
+  });
 
   assetRoutes(app);
   await app.register(signInPages(c));
   await app.register(todayPage(c));
+  await app.register(accountPage(c));
+  await app.register(teamPage(c));
+  await app.register(resetPage(c));
+  await app.register(companyPage(c));
+  await app.register(developerPages(c));
   await app.register(inboxPages(c));
 };
 

@@ -70,9 +70,7 @@ export function page(ctx: HubContext, options: PageOptions): Html {
 
 /** The unread count, fetched when the page loads and again every 15 s (htmx polling). */
 function notificationsBadge(t: Translate): Html {
-  // The name is visible text (hidden visually), not aria-label: a label the content does not
-  // match hides the count from speech-input users (axe label-content-name-mismatch).
-  return html`<a href="/hub/notifications" class="badge-link"><span aria-hidden="true">🔔</span><span class="visually-hidden">${t('hub.notifications.label')}</span>
+  return html`<a href="/hub/notifications" class="badge-link">${t('hub.notifications.label')}
   <span id="unread" hx-get="/hub/notifications/count" hx-trigger="load, every 15s" hx-swap="innerHTML" aria-live="polite"></span></a>`;
 }
 

@@ -1,11 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password-hash.ts';
 import type { Store } from '../store.ts';
 import type { UserRole } from '../companies/index.ts';
 import { resolveLanguage, type Language } from '../i18n/index.ts';
+import { newId as defaultNewId, type IdGenerator } from '../../lib/ids.ts';
 import type { SessionView } from './accounts.repository.ts';
+import { createTeamService } from './team.service.ts';
+import { tokenHash } from './token.ts';
 
 /** The signed-in user as every hub page sees it. */
 export interface SessionUser {
@@ -15,6 +18,8 @@ export interface SessionUser {
   name: string;
   role: UserRole;
   language: Language;
+  /** The language the user chose, or null when they follow the company's. */
+  chosenLanguage: Language | null;
   /** BCP 47 tag for Intl: the company's locale, or the user's language when that differs. */
   localeTag: string;
   companyName: string;
@@ -35,14 +40,15 @@ const DECOY = hashPassword(randomBytes(16).toString('hex'));
 // last_seen_at is written at most this often: a page view is a read, not a write.
 const TOUCH_EVERY_MS = 60_000;
 
-export const tokenHash = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+export { tokenHash };
 const newToken = (): string => randomBytes(32).toString('base64url');
 
-export function createAccountsService(deps: { store: Store; clock: Clock; policy: SessionPolicy }) {
+export function createAccountsService(deps: { store: Store; clock: Clock; policy: SessionPolicy; newId?: IdGenerator }) {
   const { store, clock, policy } = deps;
   const repo = store.repos.accounts;
 
   return {
+    ...createTeamService({ store, clock, newId: deps.newId ?? defaultNewId }),
     /**
      * E-mail and password to a new session token (returned once; only its hash is stored).
      * Every refusal reads the same, whichever part was wrong or whether the user is disabled.
@@ -109,7 +115,7 @@ function toSessionUser(row: SessionView): SessionUser {
   const language = row.user_locale ? resolveLanguage(row.user_locale) : companyLanguage;
   return {
     companyId: row.company_id, userId: row.user_id, email: row.email, name: row.name, role: row.role as UserRole,
-    language, localeTag: language === companyLanguage ? row.company_locale : language,
+    language, chosenLanguage: row.user_locale ? language : null, localeTag: language === companyLanguage ? row.company_locale : language,
     companyName: row.company_name, currency: row.currency, timezone: row.timezone,
   };
 }

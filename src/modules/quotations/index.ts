@@ -4,3 +4,4 @@ export { addressText, toQuotationDocument } from './quotation-document-from-rows
 export { toSaleDocument } from './sale-document-from-rows.ts';
 export { paymentDetails } from './payment-details.ts';
 export type { PaymentDetails, QuotationDocument } from './pdf/index.ts';
+export type { PrintDraft } from './sample-document.ts';

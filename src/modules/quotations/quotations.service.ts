@@ -15,6 +15,7 @@ import type { ApiCaller } from '../api-keys/index.ts';
 import type { QuotationFilter, QuotationRow } from './quotations.repository.ts';
 import { toQuotationDocument } from './quotation-document-from-rows.ts';
 import { createQuotationConversion } from './quotation-conversion.ts';
+import { sampleQuotationDocument, type PrintDraft } from './sample-document.ts';
 import type { DatasheetSource, PrintPool, PrintSlot } from './pdf/index.ts';
 
 export interface NewQuotation {
@@ -268,6 +269,18 @@ export function createQuotationsService(deps: {
       const printed = await slot.print({ document: toQuotationDocument(row, lines, company, location), datasheets });
       for (const skipped of printed.skipped) deps.logger.warn({ quotationId: id, datasheet: skipped.name, err: skipped.reason }, 'datasheet unreadable; skipped');
       return { number: row.number, pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength) };
+    },
+
+    /**
+     * A made-up quotation printed with print settings not saved yet (the hub's live preview):
+     * the company's own header, locale and currency, the draft's template and bank account.
+     */
+    async renderSamplePdf(companyId: string, draft: PrintDraft, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+      const [companyRow, locations] = await Promise.all([store.repos.companies.findCompany(companyId), store.repos.companies.listLocations(companyId)]);
+      if (!companyRow) throw AppError.notFound('Company');
+      const document = sampleQuotationDocument(toCompany(companyRow), locations[0] ?? null, draft, clock.now());
+      const printed = await slot.print({ document, datasheets: [] });
+      return { number: document.number, pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength) };
     },
   };
 }

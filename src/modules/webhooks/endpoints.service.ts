@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
@@ -46,6 +47,11 @@ export const SECRET_RULE = {
   message: 'Must be 16 to 200 printable ASCII characters, not starting or ending with a space.',
 } as const;
 const SECRET = new RegExp(SECRET_RULE.pattern);
+
+/** A fresh signing secret in the Standard Webhooks form (`whsec_` + base64 of 24 random bytes). */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
 
 export function createEndpointsService(deps: { store: Store; clock: Clock; newId: IdGenerator; secretBox: SecretBox; allowPrivateTargets: boolean }) {
   const { store, clock, newId, secretBox } = deps;
@@ -150,6 +156,17 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
         if (patch.enabled === false) await repos.webhooks.cancelPending(companyId, id);
       });
       return toView(await find(companyId, id));
+    },
+
+    /**
+     * A new generated secret for an HTTP endpoint, in force from the next delivery. Returned
+     * this once: afterwards only its hint is shown, like any secret.
+     */
+    async rotateSecret(companyId: string, id: string): Promise<{ endpoint: EndpointView; secret: string }> {
+      const row = await find(companyId, id);
+      if (row.kind !== 'http') throw AppError.invalid({ secret: ['Not a field of telegram endpoints.'] });
+      const secret = generateWebhookSecret();
+      return { endpoint: await this.update(companyId, id, { secret }), secret };
     },
 
     async remove(companyId: string, id: string): Promise<void> {

@@ -1,4 +1,4 @@
-export { createEndpointsService, SECRET_RULE, type EndpointsService, type EndpointView, type NewEndpoint, type EndpointPatch } from './endpoints.service.ts';
+export { createEndpointsService, generateWebhookSecret, SECRET_RULE, type EndpointsService, type EndpointView, type NewEndpoint, type EndpointPatch } from './endpoints.service.ts';
 export { createDispatcher, type WebhookDispatcher } from './dispatcher.ts';
 export { createTargets } from './delivery-targets.ts';
 export { applyEndpointWork } from './endpoint-work.ts';

@@ -65,7 +65,7 @@ function item(ctx: HubContext, n: Notification): Html {
   ${unread ? html`<strong>${n.title}</strong>` : n.title}
   <small>${ctx.fmt.dateTime(n.createdAt)}</small><br>
   ${n.body}
-  ${href ? html` <a href="${href}">${t('hub.notifications.open')}<span class="visually-hidden">: ${n.title}</span></a>` : null}
-  ${unread ? html` <form method="post" action="/hub/notifications/${n.id}/read" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('action.markRead')}<span class="visually-hidden">: ${n.title}</span></button></form>` : null}
+  ${href ? html` <a href="${href}">${t('hub.notifications.open')}<span class="sr-only">: ${n.title}</span></a>` : null}
+  ${unread ? html` <form method="post" action="/hub/notifications/${n.id}/read" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('action.markRead')}<span class="sr-only">: ${n.title}</span></button></form>` : null}
 </li>`;
 }

@@ -108,6 +108,6 @@ function renderCard(ctx: HubContext, card: Card): Html {
   ${card.items.length === 0
     ? html`<p>${t('hub.today.nothing')}</p>`
     : html`<ul class="latest">${card.items.map((item) => html`<li><a href="${item.href}">${item.label}</a>${item.meta ? html`<br><small>${item.meta}</small>` : null}</li>`)}</ul>`}
-  <p><a href="${card.href}">${t('hub.today.seeAll')}<span class="visually-hidden">: ${t(card.title)}</span></a></p>
+  <p><a href="${card.href}">${t('hub.today.seeAll')}<span class="sr-only">: ${t(card.title)}</span></a></p>
 </section>`;
 }

@@ -1,5 +1,7 @@
+import { accounts } from './accounts.ts';
+import { developer } from './developer.ts';
 import { shell } from './shell.ts';
 import { inbox } from './inbox.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_MESSAGES = [shell, inbox] as const;
+export const HUB_MESSAGES = [shell, accounts, developer, inbox] as const;

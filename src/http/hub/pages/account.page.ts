@@ -1,0 +1,86 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { Container } from '../../../container.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../../modules/accounts/index.ts';
+import { LANGUAGES } from '../../../modules/i18n/index.ts';
+import { html, raw } from '../html.ts';
+import type { HubContext } from '../hub-context.ts';
+import { csrfField, page } from '../layout.ts';
+import { readSessionToken } from '../session-cookie.ts';
+import { input, select, validationDetails, type Errors } from './account-fields.ts';
+import { noticeOf, roleLabel } from './account-texts.ts';
+
+const LENGTH = raw(` minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"`);
+
+/** My account: who I am, my password and my language. Every signed-in user has it. */
+export const accountPage = (c: Container): FastifyPluginAsync => async (app) => {
+  app.get('/account', { config: { hub: 'signed-in' } }, async (request, reply) => {
+    return send(reply, 200, request.hub, noticeOf(request.hub, request.query));
+  });
+
+  app.post('/account/password', { config: { hub: 'signed-in' } }, async (request, reply) => {
+    const ctx = request.hub;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    try {
+      await c.accounts.changePassword(ctx.user.companyId, ctx.user.userId, {
+        currentPassword: String(body.currentPassword ?? ''), newPassword: String(body.newPassword ?? ''),
+        keepSessionToken: readSessionToken(request) ?? '',
+      });
+    } catch (error) {
+      const details = validationDetails(error);
+      // The service's words are English; the two rules a person meets here are said in their language.
+      const errors: Errors = {};
+      if (details.currentPassword) errors.currentPassword = [ctx.t('hub.account.currentWrong')];
+      if (details.newPassword) errors.newPassword = [ctx.t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })];
+      return send(reply, 400, ctx, null, errors);
+    }
+    return reply.redirect('/hub/account?notice=passwordChanged', 303);
+  });
+
+  app.post('/account/language', { config: { hub: 'signed-in' } }, async (request, reply) => {
+    const ctx = request.hub;
+    const chosen = String((request.body as Record<string, unknown> | undefined)?.language ?? '');
+    try {
+      await c.accounts.setLanguage(ctx.user.companyId, ctx.user.userId, chosen === '' ? null : chosen);
+    } catch (error) {
+      return send(reply, 400, ctx, null, validationDetails(error));
+    }
+    return reply.redirect('/hub/account?notice=languageSaved', 303);
+  });
+};
+
+function send(reply: FastifyReply, status: number, ctx: HubContext, notice: string | null, errors?: Errors) {
+  const { t, user } = ctx;
+  const body = html`<h1>${t('hub.account.title')}</h1>
+${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
+<dl class="facts">
+  <dt>${t('hub.account.name')}</dt><dd>${user.name}</dd>
+  <dt>${t('hub.account.email')}</dt><dd>${user.email}</dd>
+  <dt>${t('hub.account.role')}</dt><dd>${roleLabel(t, user.role)}</dd>
+  <dt>${t('hub.account.company')}</dt><dd>${user.companyName}</dd>
+</dl>
+<div class="two">
+<section aria-labelledby="language-heading">
+  <h2 id="language-heading">${t('hub.account.languageHeading')}</h2>
+  <form method="post" action="/hub/account/language" class="stack">
+    ${csrfField(ctx)}
+    ${select({
+      id: 'language', name: 'language', label: t('hub.account.language'), value: user.chosenLanguage ?? '', errors: errors?.language,
+      options: [{ value: '', label: t('hub.account.languageCompany') }, ...LANGUAGES.map((l) => ({ value: l, label: t(`hub.account.language.${l}`) }))],
+    })}
+    <button type="submit">${t('hub.account.saveLanguage')}</button>
+  </form>
+</section>
+<section aria-labelledby="password-heading">
+  <h2 id="password-heading">${t('hub.account.passwordHeading')}</h2>
+  <p class="muted" id="password-rule">${t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })} ${t('hub.account.passwordEndsSessions')}</p>
+  <form method="post" action="/hub/account/password" class="stack">
+    ${csrfField(ctx)}
+    <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>
+    ${input({ id: 'current-password', name: 'currentPassword', label: t('hub.account.currentPassword'), type: 'password', autocomplete: 'current-password', required: true, errors: errors?.currentPassword })}
+    ${input({ id: 'new-password', name: 'newPassword', label: t('hub.account.newPassword'), type: 'password', autocomplete: 'new-password', required: true, extra: LENGTH, errors: errors?.newPassword })}
+    <button type="submit">${t('hub.account.changePassword')}</button>
+  </form>
+</section>
+</div>`;
+  return reply.status(status).type('text/html; charset=utf-8').send(page(ctx, { title: t('hub.account.title'), body, notice }).value);
+}

@@ -1,0 +1,73 @@
+import type { FastifyReply } from 'fastify';
+import { AppError } from '../../../../lib/errors.ts';
+import type { MessageKey } from '../../../../modules/i18n/index.ts';
+import { html, type Html } from '../../html.ts';
+import type { HubContext } from '../../hub-context.ts';
+import { page } from '../../layout.ts';
+
+/** Developer settings' sections, shown as a sub-navigation on each of their pages. */
+const SECTIONS = [
+  { href: '/hub/developer', label: 'hub.developer.nav.apiKeys' },
+  { href: '/hub/developer/webhooks', label: 'hub.developer.nav.webhooks' },
+  { href: '/hub/developer/catalog-scope', label: 'hub.developer.nav.catalogScope' },
+  { href: '/hub/developer/print', label: 'hub.developer.nav.print' },
+] as const satisfies ReadonlyArray<{ href: string; label: MessageKey }>;
+
+/** Notices a redirect may name (`?notice=`): only these, so a link cannot put words on the page. */
+const NOTICES = {
+  keyRevoked: 'hub.developer.notice.keyRevoked',
+  webhookSaved: 'hub.developer.notice.webhookSaved',
+  webhookDeleted: 'hub.developer.notice.webhookDeleted',
+  webhookEnabled: 'hub.developer.notice.webhookEnabled',
+  redelivered: 'hub.developer.notice.redelivered',
+  scopeSaved: 'hub.developer.notice.scopeSaved',
+  printSaved: 'hub.developer.notice.printSaved',
+} as const satisfies Record<string, MessageKey>;
+export type DeveloperNotice = keyof typeof NOTICES;
+
+export function noticeOf(ctx: HubContext, query: unknown): string | null {
+  const key = (query as { notice?: string } | undefined)?.notice;
+  return key && Object.hasOwn(NOTICES, key) ? ctx.t(NOTICES[key as DeveloperNotice]) : null;
+}
+
+export function sendDeveloperPage(reply: FastifyReply, ctx: HubContext, options: { title: string; body: Html; notice?: string | null; status?: number }): FastifyReply {
+  const here = (href: string) => (href === '/hub/developer' ? ctx.path === href : ctx.path === href || ctx.path.startsWith(`${href}/`));
+  const body = html`<nav class="subnav" aria-label="${ctx.t('hub.nav.developer')}"><ul>
+  ${SECTIONS.map((s) => html`<li><a href="${s.href}"${here(s.href) ? html` aria-current="page"` : null}>${ctx.t(s.label)}</a></li>`)}
+</ul></nav>
+${options.body}`;
+  return reply.status(options.status ?? 200).type('text/html; charset=utf-8').send(page(ctx, { title: options.title, body, notice: options.notice ?? null }).value);
+}
+
+export function redirectWith(reply: FastifyReply, path: string, notice: DeveloperNotice): FastifyReply {
+  return reply.redirect(`${path}?notice=${notice}`, 303);
+}
+
+/** A form's field errors by field name, from a validation failure; any other error is thrown on. */
+export type FieldErrors = Record<string, string[]>;
+export function validationErrors(error: unknown): FieldErrors {
+  if (error instanceof AppError && error.code === 'validation_failed') return error.details ?? { _: [error.message] };
+  throw error;
+}
+
+/** The attributes and message that tie a field to its error (aria-describedby, aria-invalid). */
+export function fieldError(id: string, errors: FieldErrors, ...names: string[]): { attrs: Html | null; message: Html | null } {
+  const messages = names.flatMap((n) => errors[n] ?? []);
+  if (messages.length === 0) return { attrs: null, message: null };
+  return {
+    attrs: html` aria-invalid="true" aria-describedby="${id}-error"`,
+    message: html`<span class="field-error" id="${id}-error">${messages.join(' ')}</span>`,
+  };
+}
+
+/** Errors no field shows (a field the form does not have), above the form. */
+export function formErrors(ctx: HubContext, errors: FieldErrors, shown: readonly string[]): Html | null {
+  if (Object.keys(errors).length === 0) return null;
+  const rest = Object.entries(errors).filter(([field]) => !shown.includes(field)).flatMap(([, list]) => list);
+  return html`<div class="error" role="alert"><p>${ctx.t('hub.form.fixErrors')}</p>${rest.length > 0 ? html`<ul>${rest.map((m) => html`<li>${m}</li>`)}</ul>` : null}</div>`;
+}
+
+/** A timestamp the way the user reads dates, or a dash. */
+export function when(ctx: HubContext, iso: string | null): string {
+  return iso ? ctx.fmt.dateTime(iso) : '—';
+}

@@ -1,0 +1,105 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { Container } from '../../../../container.ts';
+import { PRINT_TEMPLATE_PLACEHOLDERS, type Company } from '../../../../modules/companies/index.ts';
+import type { PrintDraft } from '../../../../modules/quotations/index.ts';
+import { reservePrint } from '../../../pdf-reply.ts';
+import { html, type Html } from '../../html.ts';
+import type { HubContext } from '../../hub-context.ts';
+import { csrfField } from '../../layout.ts';
+import { fieldError, formErrors, noticeOf, redirectWith, sendDeveloperPage, validationErrors, type FieldErrors } from './developer-frame.ts';
+
+/** The print settings form as posted, and as the preview's query string carries it. */
+interface PrintForm { header?: string; footer?: string; paymentInstructions?: string; iban?: string; bic?: string; holder?: string }
+const FIELDS = ['header', 'footer', 'paymentInstructions', 'iban', 'bic', 'holder'] as const;
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+const orNull = (value: unknown) => (str(value).trim() === '' ? null : str(value));
+
+function formOf(company: Company): PrintForm {
+  return {
+    header: company.template.header ?? '', footer: company.template.footer ?? '', paymentInstructions: company.template.paymentInstructions ?? '',
+    iban: company.bankAccount?.iban ?? '', bic: company.bankAccount?.bic ?? '', holder: company.bankAccount?.holder ?? '',
+  };
+}
+
+/** The form's values, only its own fields, for the preview's URL (never the CSRF token). */
+function previewQuery(form: PrintForm): string {
+  return new URLSearchParams(FIELDS.map((f) => [f, str(form[f])])).toString();
+}
+
+function draftOf(form: PrintForm): PrintDraft {
+  const bankGiven = [form.iban, form.bic, form.holder].some((v) => str(v).trim() !== '');
+  return {
+    template: { header: orNull(form.header), footer: orNull(form.footer), paymentInstructions: orNull(form.paymentInstructions) },
+    bankAccount: bankGiven ? { iban: str(form.iban), bic: orNull(form.bic), holder: str(form.holder) } : null,
+  };
+}
+
+function previewFrame(ctx: HubContext, form: PrintForm): Html {
+  return html`<iframe class="pdf" title="${ctx.t('hub.developer.print.preview')}" src="/hub/developer/print/preview.pdf?${previewQuery(form)}"></iframe>`;
+}
+
+/** The print template and bank account, with a sample quotation printed live beside the form. */
+export const printSettingsPage = (c: Container): FastifyPluginAsync => async (app) => {
+  async function render(reply: FastifyReply, ctx: HubContext, options: { form?: PrintForm; errors?: FieldErrors; notice?: string | null; status?: number }) {
+    const { t } = ctx;
+    const form = options.form ?? formOf(await c.companies.getCompany(ctx.user.companyId));
+    const errors = options.errors ?? {};
+    const area = (name: 'header' | 'footer' | 'paymentInstructions') => {
+      const e = fieldError(`print-${name}`, errors, `printTemplate.${name}`);
+      return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
+  <textarea id="print-${name}" name="${name}" rows="3" maxlength="2000"${e.attrs}>${str(form[name])}</textarea>${e.message}`;
+    };
+    const input = (name: 'iban' | 'bic' | 'holder', maxlength: number) => {
+      const e = fieldError(`print-${name}`, errors, `bankAccount.${name}`);
+      return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
+  <input id="print-${name}" name="${name}" maxlength="${maxlength}" value="${str(form[name])}"${e.attrs}>${e.message}`;
+    };
+    const shown = [...['header', 'footer', 'paymentInstructions'].map((f) => `printTemplate.${f}`), ...['iban', 'bic', 'holder'].map((f) => `bankAccount.${f}`)];
+    const body = html`<h1>${t('hub.developer.print.title')}</h1>
+<div class="two print-settings">
+<div>
+${formErrors(ctx, errors, shown)}
+<form method="post" action="/hub/developer/print" class="stack"
+  hx-get="/hub/developer/print/preview-frame" hx-trigger="input changed delay:700ms" hx-target="#print-preview" hx-params="${FIELDS.join(',')}">
+  ${csrfField(ctx)}
+  <p class="hint">${t('hub.developer.print.placeholders')} ${PRINT_TEMPLATE_PLACEHOLDERS.map((p, i) => html`${i > 0 ? ', ' : ''}<code>{${p}}</code>`)}</p>
+  ${area('header')}
+  ${area('footer')}
+  ${area('paymentInstructions')}
+  <fieldset><legend>${t('hub.developer.print.bankAccount')}</legend>
+  ${input('iban', 64)}
+  ${input('bic', 11)}
+  ${input('holder', 140)}
+  </fieldset>
+  <button type="submit">${t('hub.developer.save')}</button>
+</form>
+</div>
+<div id="print-preview">${previewFrame(ctx, form)}</div>
+</div>`;
+    return sendDeveloperPage(reply, ctx, { title: t('hub.developer.print.title'), body, notice: options.notice ?? null, status: options.status });
+  }
+
+  app.get('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query) }));
+
+  app.post('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+    const ctx = request.hub;
+    const form = (request.body ?? {}) as PrintForm;
+    const draft = draftOf(form);
+    try {
+      await c.companies.updateSettings(ctx.user.companyId, { printTemplate: draft.template, bankAccount: draft.bankAccount });
+    } catch (error) {
+      return render(reply, ctx, { form, errors: validationErrors(error), status: 400 });
+    }
+    return redirectWith(reply, '/hub/developer/print', 'printSaved');
+  });
+
+  /** The iframe again, pointing at the preview of the values typed so far (htmx swaps it in). */
+  app.get('/developer/print/preview-frame', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+    reply.type('text/html; charset=utf-8').send(previewFrame(request.hub, request.query as PrintForm).value));
+
+  app.get('/developer/print/preview.pdf', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+    const printed = await c.quotations.renderSamplePdf(request.hub.user.companyId, draftOf(request.query as PrintForm), reservePrint(c, reply));
+    return reply.type('application/pdf').header('content-disposition', 'inline; filename="sample.pdf"').send(printed.pdf);
+  });
+};
