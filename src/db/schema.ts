@@ -107,6 +107,9 @@ export interface InquiriesTable {
   name: string | null;
   product_photo_url: string | null;
   created_at: Timestamp;
+  /** Marked handled in the hub (0008); null while open. */
+  handled_at: Timestamp | null;
+  handled_by: string | null;
 }
 
 export interface NotificationsTable {

@@ -20,7 +20,7 @@ test('PostgreSQL keeps the written-out statements prepared, and only those', { s
     const inquiry = (subject: string) => ({
       id: newId('inquiry'), company_id: d.companyId, location_id: d.locations[0]!.id, api_key_id: apiKeyId,
       topic: 'Prepared', subject, message: 'm', email: 'a@example.com', phone: '+385 1 234 5678', name: null,
-      product_photo_url: null, created_at: new Date().toISOString(),
+      product_photo_url: null, created_at: new Date().toISOString(), handled_at: null, handled_by: null,
     });
     const insert = (...rows: ReturnType<typeof inquiry>[]) => repos.inquiries.insertWithNotifications(rows, [], []);
     await insert(inquiry('one'), inquiry('two'));

@@ -27,6 +27,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     hub?: HubAccess;
+    /** A background request (polling): it reads the session without extending its idle time. */
+    hubPoll?: boolean;
   }
 }
 

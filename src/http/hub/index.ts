@@ -20,6 +20,7 @@ import { resetPage } from './pages/reset.page.ts';
 import { teamPage } from './pages/team.page.ts';
 import { developerPages } from './pages/developer/developer.page.ts';
 import { deskPages } from './pages/desk/index.ts';
+import { inboxPages } from './pages/inbox.pages.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -84,6 +85,7 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   await app.register(companyPage(c));
   await app.register(developerPages(c));
   await app.register(deskPages(c));
+  await app.register(inboxPages(c));
 };
 
 declare module 'fastify' {
@@ -98,7 +100,7 @@ function guard(c: Container, access: HubAccess) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (access === 'public') return;
     const token = readSessionToken(request);
-    const user = token ? await c.accounts.authenticate(token) : null;
+    const user = token ? await c.accounts.authenticate(token, { touch: request.routeOptions.config.hubPoll !== true }) : null;
     if (!user) {
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
       if (request.headers['hx-request']) {

@@ -84,7 +84,11 @@ export function createAccountsService(deps: { store: Store; clock: Clock; policy
     },
 
     /** The user behind a session token, or null when it is unknown, idle too long, past its end, or its user disabled. */
-    async authenticate(token: string): Promise<SessionUser | null> {
+    /**
+     * `touch: false` for requests no person made (the header's polling): they read the session
+     * but do not extend it, or an open tab would never reach the idle timeout.
+     */
+    async authenticate(token: string, options: { touch?: boolean } = {}): Promise<SessionUser | null> {
       if (!token || token.length > 100) return null;
       const hash = tokenHash(token);
       const row = await repo.findSession(hash);
@@ -95,7 +99,7 @@ export function createAccountsService(deps: { store: Store; clock: Clock; policy
         await repo.deleteSession(hash);
         return null;
       }
-      if (now - lastSeen >= TOUCH_EVERY_MS) await repo.touchSession(hash, new Date(now).toISOString());
+      if (options.touch !== false && now - lastSeen >= TOUCH_EVERY_MS) await repo.touchSession(hash, new Date(now).toISOString());
       return toSessionUser(row);
     },
 

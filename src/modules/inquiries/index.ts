@@ -1,2 +1,2 @@
-export { type InquiryRow } from './inquiries.repository.ts';
+export { type InquiryFilter, type InquiryRow } from './inquiries.repository.ts';
 export { createInquiriesService, type InquiriesService, type Inquiry, type NewInquiry } from './inquiries.service.ts';

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { PendingHooks, Store } from '../store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import type { InquiryRow } from './inquiries.repository.ts';
+import type { InquiryFilter, InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
@@ -31,6 +31,9 @@ export interface Inquiry {
   name: string | null;
   productPhotoUrl: string | null;
   createdAt: string;
+  /** When and by which user it was marked handled in the hub; null while open. */
+  handledAt: string | null;
+  handledBy: string | null;
 }
 
 interface PendingInquiry {
@@ -101,6 +104,8 @@ export function createInquiriesService(deps: {
         name: input.name ?? null,
         product_photo_url: input.productPhotoUrl ?? null,
         created_at: clock.now().toISOString(),
+        handled_at: null,
+        handled_by: null,
       };
       await writes.submit({ row, hooks: store.pendingHooks() });
       return toInquiry(row);
@@ -117,8 +122,20 @@ export function createInquiriesService(deps: {
       return toInquiry(row);
     },
 
-    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }): Promise<Inquiry[]> {
-      return (await store.repos.inquiries.list(companyId, opts)).map(toInquiry);
+    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }, filter: InquiryFilter = {}): Promise<Inquiry[]> {
+      return (await store.repos.inquiries.list(companyId, opts, filter)).map(toInquiry);
+    },
+
+    /** How many are not handled yet, up to COUNT_CAP (src/db/capped-count.ts). */
+    async countOpen(companyId: string): Promise<number> {
+      return store.repos.inquiries.countOpen(companyId);
+    },
+
+    /** Marks it handled by the user; one already handled keeps its first handler. */
+    async markHandled(companyId: string, id: string, userId: string): Promise<Inquiry> {
+      if (!(await store.repos.inquiries.find(companyId, id))) throw AppError.notFound('Inquiry');
+      await store.repos.inquiries.markHandled(companyId, id, userId, clock.now().toISOString());
+      return toInquiry((await store.repos.inquiries.find(companyId, id))!);
     },
   };
 }
@@ -128,5 +145,6 @@ function toInquiry(row: InquiryRow): Inquiry {
   return {
     id: row.id, locationId: row.location_id, topic: row.topic, subject: row.subject, message: row.message,
     email: row.email, phone: row.phone, name: row.name, productPhotoUrl: row.product_photo_url, createdAt: row.created_at,
+    handledAt: row.handled_at, handledBy: row.handled_by,
   };
 }

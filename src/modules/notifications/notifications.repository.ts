@@ -1,6 +1,7 @@
 import type { Engine, Executor } from '../../db/database.ts';
 import { allColumns, insertRows } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
+import { cappedCount } from '../../db/capped-count.ts';
 import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts';
 
 export type NotificationRow = NotificationsTable;
@@ -35,6 +36,17 @@ export function createNotificationsRepository(db: Executor, engine: Engine) {
       await db.updateTable('notifications').set({ read_at: at })
         .where('company_id', '=', companyId).where('user_id', '=', userId).where('id', '=', id).where('read_at', 'is', null)
         .execute();
+    },
+
+    /** Unread ones, counted up to COUNT_CAP on the unread-only index: the header asks every 15 s. */
+    async countUnread(companyId: string, userId: string): Promise<number> {
+      return cappedCount(db, db.selectFrom('notifications').select('id')
+        .where('company_id', '=', companyId).where('user_id', '=', userId).where('read_at', 'is', null));
+    },
+
+    async markAllRead(companyId: string, userId: string, at: string): Promise<void> {
+      await db.updateTable('notifications').set({ read_at: at })
+        .where('company_id', '=', companyId).where('user_id', '=', userId).where('read_at', 'is', null).execute();
     },
 
     /** Takes up to `limit` due e-mails for `leaseMs`; a crashed sender's lease simply runs out. */

@@ -28,6 +28,15 @@ export function createNotificationsService(deps: { store: Store; clock: Clock; n
       return toNotification((await store.repos.notifications.findForUser(companyId, userId, id))!);
     },
 
+    /** The header badge's number, up to COUNT_CAP (src/db/capped-count.ts). */
+    async countUnread(companyId: string, userId: string): Promise<number> {
+      return store.repos.notifications.countUnread(companyId, userId);
+    },
+
+    async markAllRead(companyId: string, userId: string): Promise<void> {
+      await store.repos.notifications.markAllRead(companyId, userId, clock.now().toISOString());
+    },
+
     /** Tells every admin of the company, in the caller's transaction (a failing webhook, for one). */
     async notifyAdmins(repos: Repositories, companyId: string, note: { kind: string; title: string; body: string; subject?: { type: string; id: string } }) {
       const admins = await repos.companies.listUsersWithRoles(companyId, ['admin']);

@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
+import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { OrdersTable } from '../../db/schema.ts';
 import { documentLines, documentSearch } from '../sales/index.ts';
@@ -38,6 +39,10 @@ export function createOrdersRepository(db: Executor, engine: Engine) {
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
         .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
       return newestFirst(query, page).execute();
+    },
+    /** How many are in one of `statuses`, up to COUNT_CAP (Today's cards), on the status index. */
+    async countWithStatus(companyId: string, statuses: readonly string[]): Promise<number> {
+      return cappedCount(db, db.selectFrom('orders').select('id').where('company_id', '=', companyId).where('status', 'in', statuses));
     },
     /**
      * Moves an order from status `from` only if it still has it: of two concurrent transitions

@@ -111,6 +111,11 @@ export function createOrdersService(deps: {
       const names = await assignedNames(companyId, rows);
       return rows.map((row) => toView(row, lines.filter((l) => l.document_id === row.id), names));
     },
+
+    /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
+    async countWithStatus(companyId: string, statuses: readonly OrderStatus[]): Promise<number> {
+      return store.repos.orders.countWithStatus(companyId, statuses);
+    },
   };
 }
 export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -249,6 +249,11 @@ export function createQuotationsService(deps: {
       return Promise.all(rows.map((row) => view(row, lines.filter((l) => l.document_id === row.id), datasheets, names)));
     },
 
+    /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
+    async countWithStatus(companyId: string, statuses: readonly QuotationStatus[]): Promise<number> {
+      return store.repos.quotations.countWithStatus(companyId, statuses);
+    },
+
     /**
      * A place in the print pool. Taken before a quotation is created, so a full pool refuses with
      * nothing stored; the caller releases it once the PDF is sent.

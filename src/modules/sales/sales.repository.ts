@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { SalePaymentsTable, SalesTable } from '../../db/schema.ts';
 import { documentLines } from './documents.repository.ts';
@@ -35,6 +36,10 @@ export function createSalesRepository(db: Executor) {
         .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
         .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!));
       return newestFirst(query, page).execute();
+    },
+    /** How many are in one of `statuses`, up to COUNT_CAP (Today's cards), on the status index. */
+    async countWithStatus(companyId: string, statuses: readonly string[]): Promise<number> {
+      return cappedCount(db, db.selectFrom('sales').select('id').where('company_id', '=', companyId).where('status', 'in', statuses));
     },
     /**
      * Adds a payment to the sale's paid amount only while it stays within the total, in one

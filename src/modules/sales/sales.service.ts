@@ -88,6 +88,11 @@ export function createSalesService(deps: { store: Store; clock: Clock; newId: Id
       return rows.map((row) => toSaleView(row, lines.filter((l) => l.document_id === row.id), payments.filter((p) => p.sale_id === row.id)));
     },
 
+    /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
+    async countWithStatus(companyId: string, statuses: readonly SaleStatus[]): Promise<number> {
+      return store.repos.sales.countWithStatus(companyId, statuses);
+    },
+
     /**
      * Records a payment: `unpaid` → `partially_paid` → `paid`. The amount is a decimal string of
      * the currency (like every money field); more than the balance is a 400 naming `amount`.

@@ -1,0 +1,126 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Container } from '../../../container.ts';
+import type { Inquiry } from '../../../modules/inquiries/index.ts';
+import { newestFirstPage } from '../../admin/pagination.ts';
+import { html, type Html } from '../html.ts';
+import { csrfField, page } from '../layout.ts';
+import type { HubContext } from '../hub-context.ts';
+import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
+
+const PAGE_SIZE = 25;
+
+/** Inquiries from the websites' contact forms: a filtered list, one inquiry with its photo, mark handled. */
+export const inquiriesPages = (c: Container): FastifyPluginAsync => async (app) => {
+  app.get('/inquiries', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+    const ctx = request.hub;
+    const { t } = ctx;
+    const query = request.query as Record<string, unknown>;
+    const { form, filter, errors } = readInquiryFilter(query, ctx.user.timezone, t);
+    const invalid = Object.keys(errors).length > 0;
+    let list: Html | null = null;
+    if (!invalid) {
+      const paging = newestFirstPage({ limit: PAGE_SIZE, cursor: typeof query.cursor === 'string' ? query.cursor : undefined });
+      const { data, nextCursor } = paging.page(await c.inquiries.list(ctx.user.companyId, paging, filter));
+      const next = nextCursor ? `/hub/inquiries?${new URLSearchParams([...filterParams(form), ['cursor', nextCursor]]).toString()}` : null;
+      list = inquiryTable(ctx, data, next);
+    }
+    const body = html`<h1>${t('hub.inquiries.title')}</h1>
+${invalid ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
+${filterForm(ctx, form, errors)}
+${list}`;
+    return reply.status(invalid ? 400 : 200).type('text/html; charset=utf-8').send(page(ctx, { title: t('hub.inquiries.title'), body }).value);
+  });
+
+  app.get('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+    const ctx = request.hub;
+    const { t } = ctx;
+    const inquiry = await c.inquiries.get(ctx.user.companyId, (request.params as { id: string }).id);
+    const notice = (request.query as { notice?: string }).notice === 'handled' ? t('hub.inquiries.markedHandled') : null;
+    return reply.type('text/html; charset=utf-8').send(page(ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice }).value);
+  });
+
+  app.post('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+    const ctx = request.hub;
+    const inquiry = await c.inquiries.markHandled(ctx.user.companyId, (request.params as { id: string }).id, ctx.user.userId);
+    return reply.redirect(`/hub/inquiries/${encodeURIComponent(inquiry.id)}?notice=handled`, 303);
+  });
+};
+
+function stateOf(ctx: HubContext, inquiry: Inquiry): Html {
+  return inquiry.handledAt
+    ? html`<span class="status converted">${ctx.t('hub.inquiries.state.handled')}</span>`
+    : html`<span class="status open">${ctx.t('hub.inquiries.state.open')}</span>`;
+}
+
+function field(id: keyof InquiryFilterForm, label: string, control: Html, error: string | undefined): Html {
+  return html`<div class="field"><label for="f-${id}">${label}</label>${control}${error ? html`<span class="field-error" id="f-${id}-error">${error}</span>` : null}</div>`;
+}
+
+function filterForm(ctx: HubContext, form: InquiryFilterForm, errors: Partial<Record<keyof InquiryFilterForm, string>>): Html {
+  const { t } = ctx;
+  const invalid = (id: keyof InquiryFilterForm) => (errors[id] ? html` aria-invalid="true" aria-describedby="f-${id}-error"` : null);
+  const option = (value: InquiryFilterForm['state'], label: string) => html`<option value="${value}"${form.state === value ? html` selected` : null}>${label}</option>`;
+  return html`<form method="get" action="/hub/inquiries" class="row filters" role="search" aria-label="${t('hub.inquiries.filters')}">
+  ${field('q', t('hub.inquiries.search'), html`<input id="f-q" name="q" type="search" value="${form.q}"${invalid('q')}>`, errors.q)}
+  ${field('topic', t('hub.inquiries.topic'), html`<input id="f-topic" name="topic" value="${form.topic}"${invalid('topic')}>`, errors.topic)}
+  ${field('state', t('hub.inquiries.state'), html`<select id="f-state" name="state">${option('', t('hub.inquiries.state.any'))}${option('open', t('hub.inquiries.state.open'))}${option('handled', t('hub.inquiries.state.handled'))}</select>`, errors.state)}
+  ${field('from', t('hub.inquiries.dateFrom'), html`<input id="f-from" name="from" type="date" value="${form.from}"${invalid('from')}>`, errors.from)}
+  ${field('to', t('hub.inquiries.dateTo'), html`<input id="f-to" name="to" type="date" value="${form.to}"${invalid('to')}>`, errors.to)}
+  <button type="submit">${t('action.search')}</button>
+</form>`;
+}
+
+function inquiryTable(ctx: HubContext, rows: Inquiry[], next: string | null): Html {
+  const { t } = ctx;
+  if (rows.length === 0) return html`<p>${t('common.noResults')}</p>`;
+  return html`<table>
+<thead><tr><th scope="col">${t('hub.inquiries.received')}</th><th scope="col">${t('hub.inquiries.subject')}</th><th scope="col">${t('hub.inquiries.sender')}</th><th scope="col">${t('hub.inquiries.topic')}</th><th scope="col">${t('hub.inquiries.state')}</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr>
+  <td>${ctx.fmt.dateTime(r.createdAt)}</td>
+  <td><a href="/hub/inquiries/${r.id}">${r.subject}</a></td>
+  <td>${r.name ? html`${r.name}<br>` : null}<small>${r.email}</small></td>
+  <td>${r.topic}</td>
+  <td>${stateOf(ctx, r)}</td>
+</tr>`)}</tbody>
+</table>
+${next ? html`<p><a href="${next}" class="button secondary">${t('action.more')}</a></p>` : null}`;
+}
+
+/** Only an https URL becomes an image (the spec's "public HTTPS image URL"); anything else is shown as text. */
+function photo(ctx: HubContext, inquiry: Inquiry): Html {
+  const { t } = ctx;
+  const url = inquiry.productPhotoUrl;
+  if (!url) return html`<p>${t('hub.inquiries.noPhoto')}</p>`;
+  let https = false;
+  try {
+    https = new URL(url).protocol === 'https:';
+  } catch {
+    // not a URL: shown as text below
+  }
+  if (!https) return html`<p><code>${url}</code></p>`;
+  return html`<figure class="inquiry-photo"><img src="${url}" alt="${t('hub.inquiries.photoAlt', { subject: inquiry.subject })}" loading="lazy" referrerpolicy="no-referrer"><figcaption><a href="${url}" rel="noreferrer noopener" target="_blank">${url}</a></figcaption></figure>`;
+}
+
+function inquiryDetail(ctx: HubContext, inquiry: Inquiry): Html {
+  const { t } = ctx;
+  const mailto = `mailto:${inquiry.email}?subject=${encodeURIComponent(`Re: ${inquiry.subject}`)}`;
+  return html`<p><a href="/hub/inquiries">← ${t('hub.inquiries.title')}</a></p>
+<h1>${inquiry.subject}</h1>
+<dl class="facts">
+  <dt>${t('hub.inquiries.state')}</dt><dd>${stateOf(ctx, inquiry)}${inquiry.handledAt ? html` ${t('hub.inquiries.handledOn', { date: ctx.fmt.dateTime(inquiry.handledAt) })}` : null}</dd>
+  <dt>${t('hub.inquiries.received')}</dt><dd>${ctx.fmt.dateTime(inquiry.createdAt)}</dd>
+  <dt>${t('hub.inquiries.topic')}</dt><dd>${inquiry.topic}</dd>
+  <dt>${t('hub.inquiries.sender')}</dt><dd>${inquiry.name ? html`${inquiry.name}<br>` : null}<a href="mailto:${inquiry.email}">${inquiry.email}</a></dd>
+  <dt>${t('print.phone')}</dt><dd><a href="tel:${inquiry.phone.replace(/[^\d+]/g, '')}">${inquiry.phone}</a></dd>
+</dl>
+<h2>${t('hub.inquiries.message')}</h2>
+<p class="inquiry-message">${inquiry.message}</p>
+<h2>${t('hub.inquiries.photo')}</h2>
+${photo(ctx, inquiry)}
+<p class="row">
+  <a class="button secondary" href="${mailto}">${t('hub.inquiries.reply')}</a>
+  ${!inquiry.handledAt && ctx.can('inquiries:handle')
+    ? html`<form method="post" action="/hub/inquiries/${inquiry.id}/handled" class="inline">${csrfField(ctx)}<button type="submit">${t('action.markHandled')}</button></form>`
+    : null}
+</p>`;
+}
