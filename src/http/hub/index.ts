@@ -20,6 +20,7 @@ import { resetPage } from './pages/reset.page.ts';
 import { teamPage } from './pages/team.page.ts';
 import { developerPages } from './pages/developer/developer.page.ts';
 import { deskPages } from './pages/desk/index.ts';
+import { catalogPages } from './pages/catalog/index.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -84,6 +85,7 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   await app.register(companyPage(c));
   await app.register(developerPages(c));
   await app.register(deskPages(c));
+  await app.register(catalogPages(c));
 };
 
 declare module 'fastify' {
