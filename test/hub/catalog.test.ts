@@ -7,6 +7,18 @@ import { PDFDocument } from 'pdf-lib';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
 
+const AXE = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+
+/** axe-core in the page (evaluated, as the CSP refuses an injected script tag): no serious or critical violation. */
+async function assertAccessible(page: Page): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], `axe on ${page.url()}`);
+}
+
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/catalog-import.csv');
 
 async function samplePdf(): Promise<Buffer> {
@@ -46,6 +58,16 @@ describe('hub catalog (Chromium)', () => {
       await signIn(page, hub.base, hub.user('admin'));
       await page.getByRole('link', { name: 'Katalog' }).click();
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Katalog');
+      await assertAccessible(page);
+
+      // A category that still holds products is refused with the service's reason, on the page.
+      page.once('dialog', (dialog) => void dialog.accept());
+      const paints = page.locator('ul.tree > li', { has: page.locator(':scope > .tree-name', { hasText: 'Boje i lakovi' }) });
+      await paints.locator(':scope > details > summary').click();
+      let answer = page.waitForResponse((r) => /\/delete$/.test(r.url()));
+      await paints.locator(':scope > details').getByRole('button', { name: /^Obriši/ }).click();
+      assert.equal((await answer).status(), 409);
+      assert.match((await page.getByRole('alert').textContent())!, /still has products or sub-categories/);
 
       const newCategory = page.locator('form[action="/hub/catalog/categories"]');
       await newCategory.getByLabel('Naziv').fill('');
@@ -66,13 +88,15 @@ describe('hub catalog (Chromium)', () => {
       await page.getByLabel('Cijena 1').fill('8,90');
       await page.getByLabel('Jedinica 2').fill('karton (12 kom)');
       await page.getByLabel('Cijena 2').fill('dvanaest');
-      let answer = page.waitForResponse((r) => r.url().endsWith('/hub/catalog/products') && r.request().method() === 'POST');
+      await assertAccessible(page);
+      answer = page.waitForResponse((r) => r.url().endsWith('/hub/catalog/products') && r.request().method() === 'POST');
       await page.getByRole('button', { name: 'Dodaj' }).click();
       assert.equal((await answer).status(), 400, 'a bad price re-renders the form');
       const badPrice = page.getByLabel('Cijena 2');
       assert.equal(await badPrice.getAttribute('aria-invalid'), 'true');
       assert.match((await page.locator(`#${await badPrice.getAttribute('aria-describedby')}`).textContent())!, /at most 2 decimal places/);
       assert.equal(await page.getByLabel('Jedinica 2').inputValue(), 'karton (12 kom)', 'what was typed is kept');
+      await assertAccessible(page);
       await badPrice.fill('99.00');
       await page.getByRole('button', { name: 'Dodaj' }).click();
       await page.waitForURL(/\/hub\/catalog\/products\/[^/?]+\?notice=created$/);
@@ -93,6 +117,7 @@ describe('hub catalog (Chromium)', () => {
       await page.getByLabel(/^PDF datoteka, najviše/).setInputFiles(pdf);
       await page.getByRole('button', { name: 'Učitaj' }).click();
       assert.equal(await page.getByRole('status').textContent(), 'Tehnički list je učitan.');
+      await assertAccessible(page);
       const href = await page.getByRole('link', { name: 'Preuzmi Tehnički list' }).getAttribute('href');
       const download = await page.request.get(`${hub.base}${href}`);
       assert.equal(download.headers()['content-type'], 'application/pdf');
@@ -115,7 +140,13 @@ describe('hub catalog (Chromium)', () => {
       await page.getByRole('link', { name: 'Uvezi drugu datoteku' }).click();
       await importFile(page, hub.base, FIXTURE);
       assert.equal(await page.getByRole('table', { name: 'Greške po retcima' }).count(), 0);
+      await assertAccessible(page);
       assert.match((await page.locator('.import-status dl.facts').textContent())!, new RegExp(`Stvoreni proizvodi\\s*${skus.length - known}\\s*Ažurirani proizvodi\\s*${known}`));
+
+      for (const url of ['/hub/catalog/models', '/hub/catalog/tax-rates', '/hub/catalog/products', '/hub/catalog/import']) {
+        await page.goto(`${hub.base}${url}`);
+        await assertAccessible(page);
+      }
     });
   });
 
@@ -146,11 +177,13 @@ describe('hub catalog (Chromium)', () => {
         assert.equal(response!.status(), 200, url);
         assert.equal(await page.locator('main form[method="post"]').count(), 0, `${url} shows no form that changes anything`);
         assert.equal(await page.getByText('Vaša uloga može pregledavati katalog, ali ga ne može mijenjati.').count(), 1);
+        await assertAccessible(page);
       }
       assert.equal(await page.getByRole('link', { name: 'Uvoz iz CSV-a' }).count(), 0);
       await page.locator('table a').first().click();
       assert.equal(await page.locator('main form').count(), 0, 'a product reads as facts');
       assert.equal(await page.locator('main input, main select, main textarea').count(), 0);
+      await assertAccessible(page);
 
       assert.equal((await page.goto(`${hub.base}/hub/catalog/import`))!.status(), 403);
       const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
