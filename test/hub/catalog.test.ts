@@ -33,6 +33,7 @@ async function importFile(page: Page, base: string, file: string): Promise<void>
   await page.getByLabel('CSV datoteka').setInputFiles(file);
   await page.getByRole('button', { name: 'Uvezi', exact: true }).click();
   await page.locator('#import-phase', { hasText: 'Gotovo.' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/hub/catalog/import', 'htmx posted the file and swapped the progress in; no page load');
   const bar = page.getByLabel('Napredak uvoza');
   assert.equal(await bar.getAttribute('value'), await bar.getAttribute('max'), 'the bar is full when the import is done');
   assert.equal(await page.locator('#import-status[hx-trigger]').count(), 0, 'a finished import stops polling');
@@ -123,6 +124,12 @@ describe('hub catalog (Chromium)', () => {
       assert.equal(download.headers()['content-type'], 'application/pdf');
       assert.match(download.headers()['content-disposition']!, /ljepilo-d3\.pdf/);
       assert.equal((await download.body()).subarray(0, 5).toString('latin1'), '%PDF-');
+
+      await page.getByRole('navigation', { name: 'Dijelovi kataloga' }).getByRole('link', { name: 'Proizvodi' }).click();
+      await page.getByLabel('Kategorija').selectOption({ label: 'Boje i lakovi / Ljepila' });
+      await page.getByRole('button', { name: 'Traži' }).click();
+      assert.deepEqual(await page.locator('main table tbody td:first-child').allTextContents(), ['Ljepilo za drvo D3, 750 g']);
+      assert.match((await page.locator('main table tbody tr').first().textContent())!, /kom 8,90\s€, karton \(12 kom\) 99,00\s€/);
 
       // The fixture plus a row whose price is not a number: the whole file is refused, that row named.
       const bad = path.join(dir, 'bad.csv');

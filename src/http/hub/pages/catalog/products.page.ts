@@ -13,7 +13,7 @@ const PAGE_SIZE = 25;
 const UNIT_ROWS = 3;
 export const PRODUCT_RULES = { name: { max: 300, required: true }, sku: { max: 100 }, description: { max: 5000 }, taxRateId: { max: 64, required: true } };
 
-interface ListQuery { q?: string; active?: string; cursor?: string; notice?: string }
+interface ListQuery { q?: string; active?: string; categoryId?: string; cursor?: string; notice?: string }
 
 /** The product list (search, active filter, keyset paging) and the new-product form. */
 export const productsPage = (c: Container): FastifyPluginAsync => async (app) => {
@@ -23,18 +23,24 @@ export const productsPage = (c: Container): FastifyPluginAsync => async (app) =>
     const query = request.query as ListQuery;
     const q = (query.q ?? '').trim().slice(0, 100);
     const active = query.active === 'true' ? true : query.active === 'false' ? false : undefined;
+    const categoryId = typeof query.categoryId === 'string' && query.categoryId ? query.categoryId.slice(0, 64) : undefined;
     const [list, categories] = await Promise.all([
-      c.catalogAdmin.listProducts(ctx.user.companyId, { limit: PAGE_SIZE, cursor: query.cursor || undefined, q: q || undefined, active }),
+      c.catalogAdmin.listProducts(ctx.user.companyId, { limit: PAGE_SIZE, cursor: query.cursor || undefined, q: q || undefined, active, categoryId }),
       c.catalogAdmin.listCategories(ctx.user.companyId),
     ]);
-    const categoryName = new Map(categoryPaths(categories).map((p) => [p.value, p.label]));
-    const more = new URLSearchParams({ ...(q ? { q } : {}), ...(query.active ? { active: query.active } : {}), ...(list.nextCursor ? { cursor: list.nextCursor } : {}) });
+    const paths = categoryPaths(categories);
+    const categoryName = new Map(paths.map((p) => [p.value, p.label]));
+    // The filters as they are, for the first-page link; plus the cursor for the next one.
+    const filters = { ...(q ? { q } : {}), ...(query.active ? { active: query.active } : {}), ...(categoryId ? { categoryId } : {}) };
+    const first = new URLSearchParams(filters).toString();
+    const more = new URLSearchParams({ ...filters, ...(list.nextCursor ? { cursor: list.nextCursor } : {}) });
     const body = html`<h1>${t('hub.catalog.products')}</h1>
 ${ctx.can('catalog:write') ? html`<p><a class="button" href="/hub/catalog/products/new">${t('hub.catalog.newProduct')}</a></p>` : null}
 <form method="get" action="/hub/catalog/products" class="row" role="search">
   <div><label for="product-q">${t('hub.catalog.search')}</label> <input id="product-q" name="q" type="search" maxlength="100" value="${q}"></div>
   <div>${select({ id: 'product-active', name: 'active', label: t('hub.catalog.show'), value: query.active ?? '', options: [
     { value: '', label: t('hub.catalog.all') }, { value: 'true', label: t('hub.catalog.activeOnly') }, { value: 'false', label: t('hub.catalog.inactiveOnly') }] })}</div>
+  <div>${select({ id: 'product-category-filter', name: 'categoryId', label: t('hub.catalog.category'), value: categoryId ?? '', options: [{ value: '', label: t('hub.catalog.all') }, ...paths] })}</div>
   <button type="submit">${t('action.search')}</button>
 </form>
 ${list.data.length === 0 ? html`<p>${t('common.noResults')}</p>` : html`<table>
@@ -46,7 +52,7 @@ ${list.data.length === 0 ? html`<p>${t('common.noResults')}</p>` : html`<table>
   <td>${p.hasDatasheet ? t('hub.catalog.yes') : t('hub.catalog.no')}</td>
   <td><span class="status ${p.active ? 'active' : 'disabled'}">${p.active ? t('hub.catalog.active') : t('hub.catalog.inactive')}</span></td>
 </tr>`)}</tbody></table>`}
-<p>${query.cursor ? html`<a href="/hub/catalog/products${q || query.active ? `?${new URLSearchParams({ ...(q ? { q } : {}), ...(query.active ? { active: query.active } : {}) })}` : ''}">${t('hub.catalog.firstPage')}</a> ` : null}
+<p>${query.cursor ? html`<a href="/hub/catalog/products${first ? `?${first}` : ''}">${t('hub.catalog.firstPage')}</a> ` : null}
 ${list.nextCursor ? html`<a href="/hub/catalog/products?${more.toString()}">${t('hub.catalog.nextPage')}</a>` : null}</p>`;
     return catalogPage(ctx, reply, { title: t('hub.catalog.products'), body, notice: noticeOf(t, query) });
   });
