@@ -105,6 +105,32 @@ describe('hub catalog (Chromium)', () => {
       assert.deepEqual(await page.locator('input[id^="unit-"][id$="-name"]:not(#unit-new-name)').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)),
         ['kom', 'karton (12 kom)']);
 
+      const productUrl = page.url().split('?')[0]!;
+      const karton = page.locator('tr', { has: page.locator('input[value="karton (12 kom)"]') });
+      await karton.getByLabel('Cijena').fill('95,50');
+      await karton.getByRole('button', { name: 'Spremi' }).click();
+      assert.equal(await page.getByRole('status').textContent(), 'Spremljeno.');
+      assert.equal(await page.locator('tr', { has: page.locator('input[value="karton (12 kom)"]') }).getByLabel('Cijena').inputValue(), '95.50');
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Obriši kom' }).click();
+      assert.equal(await page.getByRole('status').textContent(), 'Obrisano.');
+      page.once('dialog', (dialog) => void dialog.accept());
+      answer = page.waitForResponse((r) => /\/delete$/.test(r.url()));
+      await page.getByRole('button', { name: 'Obriši karton (12 kom)' }).click();
+      assert.equal((await answer).status(), 409, 'the last unit stays: the service refuses, the page says why');
+      assert.match((await page.getByRole('alert').textContent())!, /last unit/);
+      await page.getByLabel('Jedinica', { exact: true }).last().fill('kom');
+      await page.getByLabel('Cijena', { exact: true }).last().fill('8.90');
+      await page.getByRole('button', { name: 'Dodaj jedinicu' }).click();
+      assert.equal(await page.getByRole('status').textContent(), 'Stvoreno.');
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Deaktiviraj' }).click();
+      assert.match((await page.getByRole('status').textContent())!, /deaktiviran/);
+      assert.equal(await page.locator('main .status').first().textContent(), 'Neaktivan');
+      await page.getByRole('button', { name: 'Ponovno aktiviraj' }).click();
+      assert.equal(await page.locator('main .status').first().textContent(), 'Aktivan');
+      assert.equal(page.url().split('?')[0], productUrl);
+
       const notPdf = path.join(dir, 'notes.pdf');
       fs.writeFileSync(notPdf, 'not a pdf');
       await page.getByLabel(/^PDF datoteka, najviše/).setInputFiles(notPdf);
@@ -129,7 +155,7 @@ describe('hub catalog (Chromium)', () => {
       await page.getByLabel('Kategorija').selectOption({ label: 'Boje i lakovi / Ljepila' });
       await page.getByRole('button', { name: 'Traži' }).click();
       assert.deepEqual(await page.locator('main table tbody td:first-child').allTextContents(), ['Ljepilo za drvo D3, 750 g']);
-      assert.match((await page.locator('main table tbody tr').first().textContent())!, /kom 8,90\s€, karton \(12 kom\) 99,00\s€/);
+      assert.match((await page.locator('main table tbody tr').first().textContent())!, /karton \(12 kom\) 95,50\s€, kom 8,90\s€/);
 
       // The fixture plus a row whose price is not a number: the whole file is refused, that row named.
       const bad = path.join(dir, 'bad.csv');
@@ -196,6 +222,11 @@ describe('hub catalog (Chromium)', () => {
       const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
       const forged = await page.request.post(`${hub.base}/hub/catalog/categories`, { form: { _csrf: csrf, name: 'Krivotvoreno' }, headers: { origin: hub.base } });
       assert.equal(forged.status(), 403, 'the role, not only the hidden form, stops it');
+      const product = (await hub.app.c.catalogAdmin.listProducts(hub.tenant.companyId, { limit: 1 })).data[0]!;
+      const upload = await page.request.post(`${hub.base}/hub/catalog/products/${product.id}/datasheet`, {
+        multipart: { _csrf: csrf, file: { name: 'x.pdf', mimeType: 'application/pdf', buffer: await samplePdf() } }, headers: { origin: hub.base },
+      });
+      assert.equal(upload.status(), 403, 'nor may staff upload a datasheet');
       const categories = await hub.app.c.catalogAdmin.listCategories(hub.tenant.companyId);
       assert.equal(categories.some((c) => c.name === 'Krivotvoreno'), false);
     });
