@@ -183,6 +183,17 @@ describe('hub catalog (Chromium)', () => {
     });
   });
 
+  test('an import tells its progress, from checking to every row written', async () => {
+    const seen: Array<{ phase: string; done: number; total: number }> = [];
+    const report = await hub.app.c.catalogImport.importText(hub.tenant.companyId, fs.readFileSync(FIXTURE, 'utf8'), (p) => seen.push({ ...p }));
+    assert.deepEqual(report.errors, []);
+    assert.equal(seen[0]!.phase, 'checking');
+    const last = seen.at(-1)!;
+    assert.ok(last.total > 0);
+    assert.equal(last.done, last.total, 'the last report is the last row written');
+    assert.ok(seen.every((p, i) => i === 0 || p.done >= seen[i - 1]!.done), 'never backwards');
+  });
+
   test('without JavaScript the import POST waits and shows the same report', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, locale: 'en-GB' });
     const page = await context.newPage();
