@@ -21,6 +21,7 @@ import { teamPage } from './pages/team.page.ts';
 import { developerPages } from './pages/developer/developer.page.ts';
 import { deskPages } from './pages/desk/index.ts';
 import { inboxPages } from './pages/inbox.pages.ts';
+import { catalogPages } from './pages/catalog/index.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -86,6 +87,7 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   await app.register(developerPages(c));
   await app.register(deskPages(c));
   await app.register(inboxPages(c));
+  await app.register(catalogPages(c));
 };
 
 declare module 'fastify' {

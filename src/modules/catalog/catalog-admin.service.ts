@@ -271,6 +271,14 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
       });
     },
 
+    /** The admin's copy of a datasheet: inactive and out-of-scope products included, unlike the public one. */
+    async getDatasheet(companyId: string, productId: string): Promise<{ name: string; bytes: Buffer }> {
+      const product = await store.repos.catalog.findProduct(companyId, productId);
+      const bytes = product?.datasheet_file ? await deps.datasheets.read(product.datasheet_file) : null;
+      if (!product || !bytes) throw AppError.notFound('Datasheet');
+      return { name: product.datasheet_name ?? `${productId}.pdf`, bytes };
+    },
+
     /** Stores a datasheet PDF for a product; only real PDFs within the size limit are taken. */
     async setDatasheet(companyId: string, productId: string, file: { name: string; bytes: Buffer }, maxBytes: number): Promise<void> {
       const product = await store.repos.catalog.findProduct(companyId, productId);

@@ -31,8 +31,18 @@ interface CatalogImportDeps {
  * transaction, so a report with errors means the database is exactly as it was.
  */
 export function createCatalogImport(deps: CatalogImportDeps) {
-  return { importCsv: (companyId: string, file: string) => importCatalogCsv(deps, companyId, file) };
+  return {
+    importCsv: (companyId: string, file: string) => importCatalogCsv(deps, companyId, file),
+    /** The same import from text already in memory (an upload), telling `onProgress` how far the writes are. */
+    importText: (companyId: string, text: string, onProgress?: ImportProgress) => importCatalogText(deps, companyId, text, onProgress),
+  };
 }
+
+/**
+ * How far an import is: `total` is known once the file is checked (the rows to write); `done`
+ * counts the rows written. It changes no rule, only lets a page draw a bar while it runs.
+ */
+export type ImportProgress = (progress: { phase: 'checking' | 'writing'; done: number; total: number }) => void;
 export type CatalogImport = ReturnType<typeof createCatalogImport>;
 
 async function importCatalogCsv(deps: CatalogImportDeps, companyId: string, file: string): Promise<ImportReport> {
@@ -42,8 +52,13 @@ async function importCatalogCsv(deps: CatalogImportDeps, companyId: string, file
   } catch (error) {
     throw new AppError('validation_failed', `Cannot read ${file}: ${(error as Error).message}`);
   }
+  return importCatalogText(deps, companyId, text);
+}
+
+async function importCatalogText(deps: CatalogImportDeps, companyId: string, text: string, onProgress: ImportProgress = () => {}): Promise<ImportReport> {
   if (!(await deps.store.repos.companies.findCompany(companyId))) throw AppError.notFound('Company');
 
+  onProgress({ phase: 'checking', done: 0, total: 0 });
   const parsed = parseCatalogCsv(text);
   const grouped = groupBySku(parsed.rows);
   const fileErrors = [...parsed.errors, ...grouped.errors].sort((a, b) => a.row - b.row);
@@ -53,13 +68,22 @@ async function importCatalogCsv(deps: CatalogImportDeps, companyId: string, file
   return deps.store.transaction(async (repos) => {
     const plan = await planImport(repos, companyId, grouped.products, { at, newId: deps.newId });
     if (plan.errors.length > 0) return failed(plan.errors);
-    for (const row of plan.categories) await repos.catalog.insertCategory(row);
-    for (const row of plan.models) await repos.catalog.insertModel(row);
-    for (const row of plan.taxRates) await repos.catalog.insertTaxRate(row);
-    for (const row of plan.newProducts) await repos.catalog.insertProduct(row);
-    for (const { id, patch } of plan.productUpdates) await repos.catalog.updateProduct(companyId, id, patch);
-    for (const { id, priceMinor } of plan.priceUpdates) await repos.catalog.updateUnit(companyId, id, { price_minor: priceMinor });
-    for (let i = 0; i < plan.newUnits.length; i += CHUNK) await repos.catalog.insertUnits(plan.newUnits.slice(i, i + CHUNK));
+    const total = plan.categories.length + plan.models.length + plan.taxRates.length + plan.newProducts.length
+      + plan.productUpdates.length + plan.priceUpdates.length + plan.newUnits.length;
+    let done = 0;
+    const wrote = (rows: number) => onProgress({ phase: 'writing', done: (done += rows), total });
+    onProgress({ phase: 'writing', done, total });
+    for (const row of plan.categories) { await repos.catalog.insertCategory(row); wrote(1); }
+    for (const row of plan.models) { await repos.catalog.insertModel(row); wrote(1); }
+    for (const row of plan.taxRates) { await repos.catalog.insertTaxRate(row); wrote(1); }
+    for (const row of plan.newProducts) { await repos.catalog.insertProduct(row); wrote(1); }
+    for (const { id, patch } of plan.productUpdates) { await repos.catalog.updateProduct(companyId, id, patch); wrote(1); }
+    for (const { id, priceMinor } of plan.priceUpdates) { await repos.catalog.updateUnit(companyId, id, { price_minor: priceMinor }); wrote(1); }
+    for (let i = 0; i < plan.newUnits.length; i += CHUNK) {
+      const chunk = plan.newUnits.slice(i, i + CHUNK);
+      await repos.catalog.insertUnits(chunk);
+      wrote(chunk.length);
+    }
     const created = plan.newProducts.length;
     const updated = plan.productUpdates.length;
     return { imported: created + updated, created, updated, errors: [] };

@@ -1,0 +1,139 @@
+import type { FastifyReply } from 'fastify';
+import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../../../lib/errors.ts';
+import type { Translate } from '../../../../modules/i18n/index.ts';
+import { html, type Html } from '../../html.ts';
+import type { HubContext } from '../../hub-context.ts';
+import { page } from '../../layout.ts';
+
+/**
+ * What a catalog form shows again after a refusal: which form (several share a page), what was
+ * typed, and each field's message. A page renders its forms from this, so a 400 keeps the input.
+ */
+export interface FormState {
+  form: string;
+  values: Record<string, string>;
+  errors: FieldErrors;
+  /** A refusal that names no field (a conflict: the category still has products). */
+  message?: string;
+}
+
+export type Body = Record<string, unknown>;
+
+export function text(body: Body, name: string): string {
+  const value = body[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/**
+ * The shape the admin API's schema gives (required, bounded text) checked on the form's
+ * strings, so a bad field is named on the page; the service still decides everything else.
+ */
+export function checkText(t: Translate, values: Record<string, string>, rules: Record<string, { max: number; required?: boolean }>): void {
+  const details = fieldErrors();
+  for (const [name, rule] of Object.entries(rules)) {
+    const value = values[name] ?? '';
+    if (rule.required && value === '') addFieldError(details, name, t('hub.catalog.required'));
+    else if (value.length > rule.max) addFieldError(details, name, t('hub.catalog.tooLong', { max: rule.max }));
+  }
+  if (Object.keys(details).length > 0) throw AppError.invalid(details);
+}
+
+/** "12,40" is how a Croatian or German keyboard writes 12.40; the service reads the dot. */
+export function price(value: string): string {
+  return value.replace(',', '.');
+}
+
+/**
+ * Runs a form's work; a refusal the user can fix (invalid field, conflict) comes back as the
+ * form's state with its status, anything else is thrown on to the hub's error page.
+ */
+export async function attempt(form: string, values: Record<string, string>, work: () => Promise<void>): Promise<{ state: FormState; status: number } | null> {
+  try {
+    await work();
+    return null;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.code === 'validation_failed') return { state: { form, values, errors: error.details ?? fieldErrors(), message: error.details ? undefined : error.message }, status: 400 };
+    if (error.code === 'conflict') return { state: { form, values, errors: fieldErrors(), message: error.message }, status: 409 };
+    if (error.code === 'payload_too_large') return { state: { form, values, errors: fieldErrors(), message: error.message }, status: 413 };
+    throw error;
+  }
+}
+
+/** The state of this form only; another form on the same page renders fresh. */
+export function stateOf(state: FormState | undefined, form: string): FormState | undefined {
+  return state?.form === form ? state : undefined;
+}
+
+interface FieldOptions {
+  id: string;
+  name: string;
+  label: string;
+  state?: FormState;
+  value?: string | null;
+  type?: string;
+  required?: boolean;
+  maxlength?: number;
+  extra?: Html;
+}
+
+/** A labelled input; with an error, the message sits beside it and the input points at it. */
+export function field(o: FieldOptions): Html {
+  const errors = o.state?.errors[o.name];
+  const value = o.state ? (o.state.values[o.name] ?? '') : (o.value ?? '');
+  const errorId = `${o.id}-error`;
+  return html`<label for="${o.id}">${o.label}</label>
+<input id="${o.id}" name="${o.name}" type="${o.type ?? 'text'}" value="${value}"${o.required ? html` required` : null}${o.maxlength ? html` maxlength="${o.maxlength}"` : null}${errors ? html` aria-invalid="true" aria-describedby="${errorId}"` : null}${o.extra ?? null}>
+${errors ? html`<span class="field-error" id="${errorId}">${errors.join(' ')}</span>` : null}`;
+}
+
+export function textarea(o: FieldOptions): Html {
+  const errors = o.state?.errors[o.name];
+  const value = o.state ? (o.state.values[o.name] ?? '') : (o.value ?? '');
+  const errorId = `${o.id}-error`;
+  return html`<label for="${o.id}">${o.label}</label>
+<textarea id="${o.id}" name="${o.name}"${o.maxlength ? html` maxlength="${o.maxlength}"` : null}${errors ? html` aria-invalid="true" aria-describedby="${errorId}"` : null}>${value}</textarea>
+${errors ? html`<span class="field-error" id="${errorId}">${errors.join(' ')}</span>` : null}`;
+}
+
+export function select(o: FieldOptions & { options: ReadonlyArray<{ value: string; label: string }> }): Html {
+  const errors = o.state?.errors[o.name];
+  const value = o.state ? (o.state.values[o.name] ?? '') : (o.value ?? '');
+  const errorId = `${o.id}-error`;
+  return html`<label for="${o.id}">${o.label}</label>
+<select id="${o.id}" name="${o.name}"${errors ? html` aria-invalid="true" aria-describedby="${errorId}"` : null}>
+${o.options.map((opt) => html`<option value="${opt.value}"${opt.value === value ? html` selected` : null}>${opt.label}</option>`)}
+</select>
+${errors ? html`<span class="field-error" id="${errorId}">${errors.join(' ')}</span>` : null}`;
+}
+
+/** The form-level line: "correct the fields" or the refusal's own words. */
+export function formError(t: Translate, state: FormState | undefined): Html | null {
+  if (!state) return null;
+  return html`<p class="error" role="alert">${state.message ?? t('hub.form.fixErrors')}</p>`;
+}
+
+/** The catalog's own sub-navigation, the same on each of its pages. */
+export function catalogPage(ctx: HubContext, reply: FastifyReply, options: { title: string; body: Html; status?: number; notice?: string | null }): FastifyReply {
+  const { t } = ctx;
+  const links = [
+    ['/hub/catalog', t('hub.catalog.categories')],
+    ['/hub/catalog/products', t('hub.catalog.products')],
+    ['/hub/catalog/models', t('hub.catalog.models')],
+    ['/hub/catalog/tax-rates', t('hub.catalog.taxRates')],
+    ...(ctx.can('catalog:write') ? [['/hub/catalog/import', t('hub.catalog.import')] as const] : []),
+  ] as const;
+  const body = html`<div class="catalog"><nav class="subnav" aria-label="${t('hub.catalog.sections')}"><ul>
+${links.map(([href, label]) => html`<li><a href="${href}"${ctx.path === href ? html` aria-current="page"` : null}>${label}</a></li>`)}
+</ul></nav>
+${ctx.can('catalog:write') ? null : html`<p class="muted">${t('hub.catalog.readOnly')}</p>`}
+${options.body}</div>`;
+  return reply.status(options.status ?? 200).type('text/html; charset=utf-8').send(page(ctx, { title: options.title, body, notice: options.notice }).value);
+}
+
+/** `?notice=<key>` after a redirect, read back only for the catalog's own keys. */
+const NOTICES = ['created', 'saved', 'deleted', 'deactivated', 'uploaded'] as const;
+export function noticeOf(t: Translate, query: unknown): string | null {
+  const key = (query as { notice?: string } | undefined)?.notice;
+  return NOTICES.includes(key as (typeof NOTICES)[number]) ? t(`hub.catalog.${key as (typeof NOTICES)[number]}`) : null;
+}
