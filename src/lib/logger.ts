@@ -2,10 +2,23 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
+// Paths that carry a secret themselves: a one-time password-reset link's token.
+const SECRET_IN_PATH = /^(\/hub\/reset\/)[^/?#]+/;
+
+/** A request's URL as it may be logged: a secret in its path replaced. */
+export function loggableUrl(url: string): string {
+  return url.replace(SECRET_IN_PATH, '$1[redacted]');
+}
+
 /** JSON logs; anything that looks like a credential is replaced before it is written. */
 export function createLogger(level: string): Logger {
   return pino({
     level,
+    serializers: {
+      req: (req: { method?: string; url?: string; host?: string; hostname?: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
+        method: req.method, url: loggableUrl(req.url ?? ''), host: req.host ?? req.hostname, remoteAddress: req.ip ?? req.socket?.remoteAddress,
+      }),
+    },
     redact: {
       paths: [
         'req.headers.authorization', 'req.headers["x-service-webhook-secret"]', 'req.headers.cookie',

@@ -35,6 +35,16 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export const hub = (c: Container): FastifyPluginAsync => async (app) => {
   await app.register(formbody, { bodyLimit: 256 * 1024 });
+  // Browsers post forms, urlencoded or multipart (uploads register their own parser): a JSON body
+  // is a 415 here, so no page meets an object where it expects a field's text.
+  app.removeContentTypeParser('application/json');
+  app.addHook('preHandler', async (request) => {
+    // A repeated query parameter (?q=a&q=b) counts once, as the first; no filter takes a list.
+    const query = request.query as Record<string, unknown>;
+    for (const key of Object.keys(query)) if (Array.isArray(query[key])) query[key] = (query[key] as unknown[])[0];
+    // An unsafe request with no body at all (the token sent as a header) reads as an empty form.
+    if (UNSAFE.has(request.method) && (request.body === undefined || request.body === null)) request.body = {};
+  });
   await app.register(cookie);
   await app.register(csrf, {
     sessionPlugin: '@fastify/cookie',

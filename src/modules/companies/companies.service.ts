@@ -8,6 +8,9 @@ import { unknownPlaceholders } from './print-template.ts';
 import type { CompaniesRepository, CompanyRow, LocationRow, UserRow } from './companies.repository.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 
+/** Ten years: the longest a quotation may stay valid. */
+export const MAX_VALIDITY_DAYS = 3650;
+
 export const USER_ROLES = ['admin', 'support', 'staff'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 export const CATALOG_SCOPE_KINDS = ['all', 'products', 'categories', 'models'] as const;
@@ -152,7 +155,9 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         else changes.name = patch.name.trim();
       }
       if (patch.quotationValidityDays !== undefined) {
-        if (!Number.isInteger(patch.quotationValidityDays) || patch.quotationValidityDays < 1) addFieldError(details, 'quotationValidityDays', 'Must be a positive whole number of days.');
+        // Bounded here, not only in the admin API's schema: the hub and the CLI call this too, and
+        // a validity past the year 9999 would make every new quotation's expiry unprintable.
+        if (!Number.isInteger(patch.quotationValidityDays) || patch.quotationValidityDays < 1 || patch.quotationValidityDays > MAX_VALIDITY_DAYS) addFieldError(details, 'quotationValidityDays', `Must be a whole number of days from 1 to ${MAX_VALIDITY_DAYS}.`);
         else changes.quotation_validity_days = patch.quotationValidityDays;
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);

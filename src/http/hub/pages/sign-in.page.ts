@@ -12,7 +12,8 @@ const WINDOW_MS = 15 * 60_000;
 
 /** Only a path inside the hub, never `//elsewhere` or a URL: the sign-in must not be an open redirect. */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/hub(\/[^\\]*)?(\?.*)?$/.test(next) && !next.startsWith('//') ? next : '/hub';
+  // Printable ASCII only: a CR or LF would reach the Location header (Node refuses it, with a 500).
+  return typeof next === 'string' && /^\/hub(\/[!-[\]-~]*)?(\?[!-~]*)?$/.test(next) && !next.startsWith('//') ? next : '/hub';
 }
 
 interface SignInBody {
@@ -60,6 +61,9 @@ export const signInPages = (c: Container): FastifyPluginAsync => async (app) => 
     const next = safeNext(body.next);
     try {
       const { token } = await c.accounts.signIn(String(body.email ?? ''), String(body.password ?? ''));
+      // The session this browser had before (another user's, say) ends here, not at its timeout.
+      const previous = readSessionToken(request);
+      if (previous) await c.accounts.signOut(previous);
       // A fresh session id at sign-in (no fixation): any earlier cookie is replaced.
       setSessionCookie(request, reply, token, c.config.hubSessionMaxHours * 3600);
       return reply.redirect(next, 303);

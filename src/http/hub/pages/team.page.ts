@@ -8,6 +8,7 @@ import type { HubContext } from '../hub-context.ts';
 import { csrfField, page } from '../layout.ts';
 import { input, select, validationDetails, type Errors } from './account-fields.ts';
 import { noticeOf, roleLabel } from './account-texts.ts';
+import { baseUrl } from '../../base-url.ts';
 
 interface Shown {
   status?: number;
@@ -28,7 +29,7 @@ export const teamPage = (c: Container): FastifyPluginAsync => async (app) => {
     return reply.status(shown.status ?? 200).type('text/html; charset=utf-8').send(page(ctx, { title: ctx.t('hub.team.title'), body, notice: shown.notice ?? null }).value);
   };
   const linkOf = (request: FastifyRequest, user: string, link: ResetLink) => ({
-    user, url: `${request.protocol}://${request.host}/hub/reset/${link.token}`, expiresAt: link.expiresAt,
+    user, url: `${baseUrl(c.config, request)}/hub/reset/${link.token}`, expiresAt: link.expiresAt,
   });
   /** The last-admin refusal is shown on the team page, in the user's words, not as an error page. */
   const guarded = async (request: FastifyRequest, reply: FastifyReply, work: () => Promise<void>, notice: string, then = '/hub/team') => {
