@@ -160,6 +160,14 @@ export function createDispatcher(deps: {
     }
   }
 
+  function someHasRoom(endpointIds: ReadonlySet<string>): boolean {
+    for (const id of endpointIds) {
+      const slot = endpoints.get(id);
+      if (!slot || slot.sending + slot.waiting.length < saturatedAt) return true;
+    }
+    return false;
+  }
+
   function endpointSlot(endpointId: string) {
     let slot = endpoints.get(endpointId);
     if (!slot) endpoints.set(endpointId, (slot = { sending: 0, waiting: [] }));
@@ -246,6 +254,10 @@ export function createDispatcher(deps: {
    * those waiting deliveries, and never more than doubles the window.
    */
   function lookPast(): { limit: number; skip: string[] } | null {
+    // Until a wake-up, worth it only once an endpoint the last one passed over is no longer
+    // saturated (the plain claims cannot take its deliveries, and what is due behind them, while
+    // the window is full). Checked first: in a single endpoint's drain this runs after every send.
+    if (passedOver && !someHasRoom(passedOver)) return null;
     const skip: string[] = [];
     let waitingThere = 0;
     for (const [endpointId, slot] of endpoints) {
@@ -255,12 +267,7 @@ export function createDispatcher(deps: {
     }
     const limit = Math.min(maxHeld - (held.size - waitingThere), 2 * maxHeld - held.size);
     if (skip.length === 0 || limit <= 0) return null;
-    if (passedOver) {
-      // One it passed over is no longer saturated: its deliveries, and what is due behind them,
-      // are worth a look now (the plain claims cannot take them while the window is full).
-      const still = skip.filter((id) => passedOver!.has(id)).length;
-      return still < passedOver.size ? { limit, skip } : null;
-    }
+    if (passedOver) return { limit, skip };
     const wait = lookPastAfter - performance.now();
     if (wait > 0) {
       lookPastTimer ??= setTimeout(() => {
