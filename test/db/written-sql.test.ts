@@ -103,6 +103,7 @@ async function capture(engine: Engine): Promise<Array<{ name: string; text: stri
     : createSqliteQueue({ db: r.db, worker: 'w', applyEndpointWork });
   const lease = { now: 'now', until: 'later' };
   await r.as('queue.claim', () => queue.claim(64, lease));
+  await r.as('queue.claim (passing over 2 endpoints)', () => queue.claim(64, lease, ['whe_1', 'whe_2']));
   await r.as('queue.record (1 outcome)', () => queue.record([ATTEMPT]));
   await r.as('queue.record (3 outcomes: 2 + 1)', () => queue.record([ATTEMPT, ATTEMPT, ATTEMPT].map((a, i) => ({ ...a, deliveryId: `whd_${i}` }))));
   return r.recorded;

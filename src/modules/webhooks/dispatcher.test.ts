@@ -57,13 +57,17 @@ function setup(opts: {
     },
     ping: async () => { throw new Error('not in these tests'); },
   };
+  // Every claim's `skip`, as the dispatcher asked for it (undefined: a plain claim).
+  const inner = memory.queue('w', opts.window);
+  const claims: Array<readonly string[] | undefined> = [];
+  const queue: DeliveryQueue = { ...inner, claim: (limit, lease, skip) => (claims.push(skip), inner.claim(limit, lease, skip)) };
   const dispatcher = createDispatcher({
-    queue: memory.queue('w', opts.window), sender, clock, newId, logger: { info() {}, warn() {}, error() {} },
+    queue, sender, clock, newId, logger: { info() {}, warn() {}, error() {} },
     options: { timeoutMs: 1_000, retryDelaysMs: opts.retryDelaysMs ?? [1_000], perEndpoint: opts.perEndpoint, random: () => 0.5 },
   });
   let n = 0;
   return {
-    memory, dispatcher, sends, most,
+    memory, dispatcher, sends, most, claims,
     get mostInFlight() { return mostInFlight; },
     advance(ms: number) { now += ms; },
     enqueue(endpointId: string, count: number, due = now) {
@@ -74,6 +78,9 @@ function setup(opts: {
       }
     },
     status: (id: string) => memory.deliveries.get(id)!.status,
+    sent: (endpointId: string) => sends.filter((x) => x.endpointId === endpointId).length,
+    /** Deliveries leased to this dispatcher and not yet recorded: sending or waiting in its hands. */
+    inHand: (endpointId?: string) => [...memory.deliveries.values()].filter((d) => (endpointId === undefined || d.endpoint_id === endpointId) && d.status === 'pending' && d.locked_by === 'w').length,
   };
 }
 
@@ -209,4 +216,61 @@ test('a delivery waiting for its endpoint is let go once its lease could run out
   slow.open();
   await again;
   assert.deepEqual(['whd_0000', 'whd_0001', 'whd_0002'].map(s.status), ['delivered', 'delivered', 'delivered']);
+});
+
+test('one slow endpoint with a backlog of 1,000 does not take the window: another endpoint\'s 50 due behind it are all sent while the slow one is stuck', async () => {
+  const slow = gates();
+  const s = setup({ respond: (endpointId) => (endpointId === 'whe_slow' ? slow.wait() : OK) });
+  s.enqueue('whe_slow', 1_000);
+  s.enqueue('whe_fast', 50); // due behind the whole backlog
+  await s.dispatcher.start();
+  await until(() => s.sent('whe_fast') === 50);
+  assert.equal(s.sent('whe_slow'), 16, 'the slow endpoint is still stuck on its first 16 sends');
+  assert.equal(slow.waiting, 16);
+  assert.equal(s.inHand('whe_slow'), 128, 'its backlog fills the window of 128 (16 sending, 112 waiting)');
+  assert.deepEqual(s.claims.slice(0, 2), [undefined, ['whe_slow']], 'a plain claim, then one looking past the saturated endpoint');
+
+  // Later events of the fast endpoint (a commit wakes the dispatcher) while the slow one still hangs.
+  s.enqueue('whe_fast', 50);
+  await until(() => s.sent('whe_fast') === 100);
+  assert.equal(s.sent('whe_slow'), 16);
+  assert.ok(s.inHand() <= 2 * 128, 'a look-past never takes more than twice the window in hand');
+
+  while (s.sent('whe_slow') < 1_000 || slow.waiting > 0) {
+    slow.open();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await s.dispatcher.stop();
+  assert.equal(s.most.get('whe_slow'), 16, 'never more than 16 sends at once to one endpoint');
+  assert.equal(new Set(s.sends.map((x) => x.eventId)).size, 1_100, 'each delivery sent once');
+  assert.ok([...s.memory.deliveries.values()].every((d) => d.status === 'delivered'));
+});
+
+test('a fast endpoint with a backlog that keeps the window full keeps its plain claims: at most one empty look-past per wake-up', async () => {
+  const s = setup();
+  s.enqueue('whe_a', 2_000);
+  await s.dispatcher.start();
+  await until(() => s.sent('whe_a') === 2_000);
+  await s.dispatcher.stop();
+  const lookPasts = s.claims.filter((skip) => skip !== undefined);
+  assert.ok(lookPasts.length <= 1, `${lookPasts.length} look-past claims`);
+  assert.ok(s.claims.length <= 2_000 / 64 + 3, `${s.claims.length} claims for 2,000 deliveries: about one per 64`);
+  assert.ok([...s.memory.deliveries.values()].every((d) => d.status === 'delivered'));
+});
+
+test('a fast endpoint with a backlog of its own behind the stuck one is sent in full: passed over once saturated, looked at again once it has room', async () => {
+  const slow = gates();
+  const s = setup({ respond: (endpointId) => (endpointId === 'whe_slow' ? slow.wait() : OK) });
+  s.enqueue('whe_slow', 1_000);
+  s.enqueue('whe_fast', 600);
+  await s.dispatcher.start();
+  await until(() => s.sent('whe_fast') === 600);
+  assert.equal(s.sent('whe_slow'), 16);
+  slow.open();
+  while (s.sent('whe_slow') < 1_000 || slow.waiting > 0) {
+    slow.open();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await s.dispatcher.stop();
+  assert.equal(new Set(s.sends.map((x) => x.eventId)).size, 1_600, 'each delivery sent once');
 });

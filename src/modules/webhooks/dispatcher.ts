@@ -18,8 +18,16 @@ const RECORD_AT = 64;
 const RECORD_DELAY_MS = 10;
 /** Without a wake-up, look for due work (retries, other instances' events, expired leases) at least this often. */
 const IDLE_POLL_MS = 1_000;
-/** Sends at once to one endpoint, by default: see `start`. */
+/** Sends at once to one endpoint, by default: see `hold`. */
 export const PER_ENDPOINT_DEFAULT = 16;
+/**
+ * After a look-past claim (see `lookPast`) that found less than it asked for, the next one waits
+ * for a wake-up, and then at least this long, or 20 times what that one took, unless an endpoint
+ * it passed over is no longer saturated: while one fast endpoint keeps the window full, as in a
+ * plain drain, a look-past finds nothing, and costs one empty claim at most every 50 ms.
+ */
+const LOOK_PAST_SPACING_MS = 50;
+const LOOK_PAST_COST_FACTOR = 20;
 const NO_RETRY = { failedAt: null, retryAt: null } as const;
 
 export interface DispatcherLogger {
@@ -98,11 +106,18 @@ export function createDispatcher(deps: {
   let finished: AttemptOutcome[] = [];
   let quietWaiters: Array<() => void> = [];
   let watch: QueueWatch | null = null;
+  // Look-past claims (see `lookPast`):
+  const saturatedAt = 2 * perEndpoint; // an endpoint holding this many (sending and waiting) is passed over
+  // The endpoints passed over by the last look-past, which found less than it asked for: until
+  // a wake-up, another is worth it only once one of them is no longer saturated.
+  let passedOver: ReadonlySet<string> | null = null;
+  let lookPastAfter = -Infinity; // performance.now(): after a wake-up, not before this
+  let lookPastTimer: NodeJS.Timeout | null = null; // its own, so it never holds back a plain claim's pump
 
-  /** Claims up to `limit` and starts them; the claim stays open until they are in hand. */
-  async function claim(limit: number): Promise<number> {
+  /** Claims up to `limit` (passing over the endpoints in `skip`) and starts them; the claim stays open until they are in hand. */
+  async function claim(limit: number, skip?: readonly string[]): Promise<number> {
     const now = clock.now();
-    const batch = await queue.claim(limit, { now: now.toISOString(), until: new Date(now.getTime() + leaseMs).toISOString() });
+    const batch = await queue.claim(limit, { now: now.toISOString(), until: new Date(now.getTime() + leaseMs).toISOString() }, skip);
     lastClaimAt = Date.now();
     await hold(batch, now.getTime());
     return batch.length;
@@ -132,16 +147,25 @@ export function createDispatcher(deps: {
       }
       // Per endpoint at most `perEndpoint` sends at once; the rest of its deliveries wait here,
       // claimed but not started, and start as its sends finish, while other endpoints' deliveries
-      // in the same claims start at once. Not claiming them instead would need the claim to skip
-      // an endpoint's backlog, and the due index (status, next attempt) would be read past every
-      // row of that backlog on every claim, or the due rows ranked per endpoint in SQL. Holding
-      // them costs their lease, hence the lease guard in `startWaiting`, and a place in the
-      // window: a slow endpoint with a long backlog still fills it with waiting deliveries
-      // (bounded: 16 connections to its host, leases let go after 10 s), as a FIFO queue must.
+      // in the same claims start at once, and a fast endpoint's sends follow one another without
+      // waiting for a claim. Not claiming them instead would need every claim to skip an
+      // endpoint's backlog, and the due index (status, next attempt) would be read past every row
+      // of that backlog on every claim, or the due rows ranked per endpoint in SQL: the claims of
+      // a single busy endpoint would cost more per delivery. Holding them costs their lease,
+      // hence the lease guard in `startWaiting`, and a place in the window, which a slow endpoint
+      // with a long backlog fills: the look-past claims (`lookPast`) let the others by.
       const slot = endpointSlot(delivery.endpoint_id);
       if (slot.sending < perEndpoint) start(h, stamp);
       else slot.waiting.push(h);
     }
+  }
+
+  function someHasRoom(endpointIds: ReadonlySet<string>): boolean {
+    for (const id of endpointIds) {
+      const slot = endpoints.get(id);
+      if (!slot || slot.sending + slot.waiting.length < saturatedAt) return true;
+    }
+    return false;
   }
 
   function endpointSlot(endpointId: string) {
@@ -192,19 +216,26 @@ export function createDispatcher(deps: {
     });
   }
 
-  /** Claims when there is room for at least claimAtRoom more, records when enough outcomes wait (or with a claim). */
+  /**
+   * Claims when there is room for at least claimAtRoom more (or, that failing, looks past the
+   * saturated endpoints: `lookPast`), records when enough outcomes wait (or with a claim).
+   */
   function pump(): void {
     const room = maxHeld - held.size;
-    let claimNow = active && !drained && !claiming && room >= claimAtRoom && Date.now() >= backoffUntil;
+    const mayClaim = active && !drained && !claiming && Date.now() >= backoffUntil;
+    let claimNow = mayClaim && room >= claimAtRoom;
+    let past = mayClaim && !claimNow ? lookPast() : null;
     const spacing = lastClaimStart + CLAIM_SPACING_MS - performance.now();
-    if (claimNow && spacing > 0) {
+    if ((claimNow || past) && spacing > 0) {
       claimNow = false;
+      past = null;
       schedulePump(spacing);
     }
-    const recordNow = !recording && finished.length > 0 && (finished.length >= RECORD_AT || recordDue || claimNow);
+    const recordNow = !recording && finished.length > 0 && (finished.length >= RECORD_AT || recordDue || claimNow || past !== null);
     // Both in the same turn: a queue that can commits them together.
     if (recordNow) runRecord(!active || recordDue ? finished.length : queue.recordBatch(finished.length));
     if (claimNow) runClaim(room);
+    else if (past) runClaim(past.limit, past.skip);
     if (!recordNow && finished.length > 0 && !recording) {
       recordTimer ??= setTimeout(() => {
         recordTimer = null;
@@ -214,13 +245,53 @@ export function createDispatcher(deps: {
     }
   }
 
-  function runClaim(limit: number): void {
+  /**
+   * A look-past claim, when one is due: the window is full, but some endpoints hold at least
+   * `saturatedAt` (twice what they may send at once), and their deliveries waiting for a free
+   * slot stop counting against it. Such a claim passes over those endpoints, so it reaches the
+   * other endpoints' deliveries due behind their backlogs: one slow receiver with a backlog
+   * cannot take the whole window from the others. It takes what room the window has without
+   * those waiting deliveries, and never more than doubles the window.
+   */
+  function lookPast(): { limit: number; skip: string[] } | null {
+    // Until a wake-up, worth it only once an endpoint the last one passed over is no longer
+    // saturated (the plain claims cannot take its deliveries, and what is due behind them, while
+    // the window is full). Checked first: in a single endpoint's drain this runs after every send.
+    if (passedOver && !someHasRoom(passedOver)) return null;
+    const skip: string[] = [];
+    let waitingThere = 0;
+    for (const [endpointId, slot] of endpoints) {
+      if (slot.sending + slot.waiting.length < saturatedAt) continue;
+      skip.push(endpointId);
+      waitingThere += slot.waiting.length;
+    }
+    const limit = Math.min(maxHeld - (held.size - waitingThere), 2 * maxHeld - held.size);
+    if (skip.length === 0 || limit <= 0) return null;
+    if (passedOver) return { limit, skip };
+    const wait = lookPastAfter - performance.now();
+    if (wait > 0) {
+      lookPastTimer ??= setTimeout(() => {
+        lookPastTimer = null;
+        pump();
+      }, wait);
+      return null;
+    }
+    return { limit, skip };
+  }
+
+  function runClaim(limit: number, skip?: string[]): void {
     claiming = true;
     woken = false;
     lastClaimStart = performance.now();
-    claim(limit).then((claimed) => {
+    claim(limit, skip).then((claimed) => {
       claiming = false;
-      if (claimed < limit && !woken) {
+      if (skip && claimed < limit) {
+        // Nothing more due but the saturated endpoints' (as far as it saw): look past them again
+        // after a wake-up, or once one of them has room, and not too often.
+        lookPastAfter = performance.now() + Math.max(LOOK_PAST_SPACING_MS, LOOK_PAST_COST_FACTOR * (performance.now() - lastClaimStart));
+        passedOver = woken ? null : new Set(skip);
+        armPoll();
+      } else if (!skip && claimed < limit && !woken) {
         drained = true;
         armPoll();
       }
@@ -277,6 +348,7 @@ export function createDispatcher(deps: {
   function wake(): void {
     if (!active) return;
     drained = false;
+    passedOver = null;
     if (claiming) woken = true;
     else schedulePump(0);
   }
@@ -295,7 +367,7 @@ export function createDispatcher(deps: {
     if (pollTimer) clearTimeout(pollTimer);
     pollTimer = setTimeout(() => {
       pollTimer = null;
-      if (drained) wake();
+      if (drained || passedOver) wake();
     }, Math.max(IDLE_POLL_MS - (Date.now() - lastClaimAt), 0));
     pollTimer.unref(); // the idle timer alone must not keep a process alive
   }
@@ -345,6 +417,8 @@ export function createDispatcher(deps: {
       active = false;
       if (pollTimer) clearTimeout(pollTimer);
       pollTimer = null;
+      if (lookPastTimer) clearTimeout(lookPastTimer);
+      lookPastTimer = null;
       // A pending pump may still be needed to record; it claims nothing once inactive.
       await settled();
       await watch?.stop();

@@ -43,6 +43,22 @@ select id, company_id, email from users where company_id in ($1, $2) and role in
   from claimed join webhook_events e on e.id = claimed.event_id
   order by claimed.next_attempt_at;
 
+-- queue.claim (passing over 2 endpoints)
+  with due as (
+    select id from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= $1 and (locked_until is null or locked_until < $1)
+      and endpoint_id <> all($5::text[])
+    order by next_attempt_at limit $2
+    for update skip locked
+  ), claimed as (
+    update webhook_deliveries d set locked_until = $3, locked_by = $4
+    from due where d.id = due.id
+    returning d.id, d.company_id, d.event_id, d.endpoint_id, d.attempts, d.next_attempt_at
+  )
+  select claimed.*, e.type as event_type, e.payload
+  from claimed join webhook_events e on e.id = claimed.event_id
+  order by claimed.next_attempt_at;
+
 -- queue.record (1 outcome)
   with v as (
     select * from unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[])

@@ -76,6 +76,43 @@ pragma synchronous = 2;
 -- queue.claim
 select id, type, payload from webhook_events where id in (select value from json_each(?));
 
+-- queue.claim (passing over 2 endpoints)
+pragma busy_timeout = 0;
+
+-- queue.claim (passing over 2 endpoints)
+pragma synchronous = 1;
+
+-- queue.claim (passing over 2 endpoints)
+begin immediate;
+
+-- queue.claim (passing over 2 endpoints)
+pragma wal_autocheckpoint = 10000;
+
+-- queue.claim (passing over 2 endpoints)
+  update webhook_deliveries set locked_until = ?, locked_by = ?
+  where id in (
+    select id from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
+      and endpoint_id not in (select value from json_each(?))
+    order by next_attempt_at limit ?
+  )
+  returning id, company_id, event_id, endpoint_id, attempts, next_attempt_at;
+
+-- queue.claim (passing over 2 endpoints)
+commit;
+
+-- queue.claim (passing over 2 endpoints)
+pragma busy_timeout = 5000;
+
+-- queue.claim (passing over 2 endpoints)
+pragma wal_autocheckpoint = 1000;
+
+-- queue.claim (passing over 2 endpoints)
+pragma synchronous = 2;
+
+-- queue.claim (passing over 2 endpoints)
+select id, type, payload from webhook_events where id in (select value from json_each(?));
+
 -- queue.record (1 outcome)
 pragma busy_timeout = 0;
 

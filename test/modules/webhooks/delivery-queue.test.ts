@@ -19,8 +19,8 @@ import type { EndpointRow } from '../../../src/modules/webhooks/webhooks.reposit
 interface Harness {
   /** A queue for `worker`, as another process would have it. */
   queue(worker: string): DeliveryQueue;
-  /** `n` pending deliveries to one endpoint, due at `due`; returns the endpoint. */
-  enqueue(n: number, due: string): Promise<EndpointRow>;
+  /** `n` pending deliveries to one endpoint, due at `due`; returns the endpoint. `other`: to a second endpoint (of another company). */
+  enqueue(n: number, due: string, other?: 'other'): Promise<EndpointRow>;
   /** A commit of the outbox by another connection (another process, as far as the database can tell). */
   commitElsewhere(due: string): Promise<void>;
   attempts(): Promise<Array<{ delivery_id: string; worker_id: string }>>;
@@ -33,25 +33,32 @@ async function databaseHarness(): Promise<Harness> {
   const app: TestApp = await createTestApp();
   const { database } = app.c;
   const demo = await createTenant(app.c);
+  let second: Awaited<ReturnType<typeof createTenant>> | null = null;
   const others: Database[] = [];
   const applyWork = (tx: Parameters<typeof createRepositories>[0], work: readonly EndpointWork[]) =>
     applyEndpointWork(createRepositories(tx, database.engine), work, { notifications: app.c.notifications, clock: app.c.clock, logger: { warn() {} } });
-  const enqueue = async (db: Database, endpointId: string, n: number, due: string) => {
+  const enqueue = async (db: Database, endpointId: string, n: number, due: string, tenant = demo) => {
     const repos = createRepositories(db.db, db.engine);
     await db.db.transaction().execute(async (tx) => {
       const txRepos = createRepositories(tx, db.engine);
       for (let i = 0; i < n; i++) {
-        await enqueueEvent(txRepos, { companyId: demo.companyId, locationId: demo.locations[0]!.id, type: 'quote.created', data: { ...EVENTS['quote.created'].example, number: `Q-TEST-${i}` } }, { now: due, newId: app.c.newId });
+        await enqueueEvent(txRepos, { companyId: tenant.companyId, locationId: tenant.locations[0]!.id, type: 'quote.created', data: { ...EVENTS['quote.created'].example, number: `Q-TEST-${i}` } }, { now: due, newId: app.c.newId });
       }
     });
-    return repos.webhooks.findEndpoint(demo.companyId, endpointId);
+    return repos.webhooks.findEndpoint(tenant.companyId, endpointId);
   };
   let endpointId = '';
+  let otherEndpointId = '';
   return {
     queue: (worker) => database.engine === 'postgres'
       ? createPostgresQueue({ db: database.db, pool: database.pool!, worker, applyEndpointWork: applyWork, logger: { warn() {} } })
       : createSqliteQueue({ db: database.db, worker, applyEndpointWork: applyWork }),
-    async enqueue(n, due) {
+    async enqueue(n, due, other) {
+      if (other) {
+        second ??= await createTenant(app.c);
+        otherEndpointId ||= (await app.c.endpoints.create(second.companyId, { kind: 'http', url: 'http://127.0.0.1:9/never-called-either' })).id;
+        return (await enqueue(database, otherEndpointId, n, due, second))!;
+      }
       endpointId ||= (await app.c.endpoints.create(demo.companyId, { kind: 'http', url: 'http://127.0.0.1:9/never-called' })).id;
       return (await enqueue(database, endpointId, n, due))!;
     },
@@ -76,11 +83,13 @@ async function memoryHarness(): Promise<Harness> {
   const memory = createMemoryQueues();
   let n = 0;
   const endpoint = { id: 'whe_memory', company_id: 'cmp_memory', failing_since: null } as EndpointRow;
+  const otherEndpoint = { id: 'whe_memory_other', company_id: 'cmp_memory_other', failing_since: null } as EndpointRow;
   return {
     queue: (worker) => memory.queue(worker),
-    async enqueue(count, due) {
-      for (let i = 0; i < count; i++) memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: endpoint.company_id, endpoint_id: endpoint.id, due });
-      return endpoint;
+    async enqueue(count, due, other) {
+      const e = other ? otherEndpoint : endpoint;
+      for (let i = 0; i < count; i++) memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: e.company_id, endpoint_id: e.id, due });
+      return e;
     },
     async commitElsewhere(due) {
       memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: endpoint.company_id, endpoint_id: endpoint.id, due });
@@ -161,6 +170,19 @@ for (const [name, make] of harnesses) {
       assert.deepEqual(rest.map((d) => d.next_attempt_at), ['2026-03-02T07:59:59.000Z', '2026-03-02T07:59:59.000Z']);
       await q.record(first.map((d) => delivered(d, 'w', now)));
       assert.equal((await q.claim(100, { now: '2026-03-02T08:05:00.000Z', until: '2026-03-02T08:05:40.000Z' })).length, 5, 'the later ones, and the expired leases; never a delivered one');
+    });
+
+    test('a claim passes over the endpoints it is told to skip, and reaches the deliveries due behind their backlog', async (t) => {
+      const h = await make();
+      t.after(() => h.close());
+      const backlog = await h.enqueue(20, '2026-03-02T07:59:58.000Z');
+      const other = await h.enqueue(3, '2026-03-02T07:59:59.000Z', 'other');
+      const q = h.queue('w');
+      assert.deepEqual((await q.claim(5, lease)).map((d) => d.endpoint_id), Array(5).fill(backlog.id), 'earliest due first: the backlog');
+      const past = await q.claim(10, lease, [backlog.id]);
+      assert.deepEqual(past.map((d) => d.endpoint_id), Array(3).fill(other.id));
+      assert.equal((await q.claim(10, lease, [backlog.id])).length, 0, 'nothing else due outside the backlog');
+      assert.equal((await q.claim(100, lease, [])).length, 15, 'an empty list skips nothing');
     });
 
     test('batches of any size are recorded', async (t) => {

@@ -20,9 +20,12 @@ export interface DeliveryQueue {
   readonly window: { readonly inFlight: number; readonly claimAt: number };
   /**
    * Leases up to `limit` deliveries due at `lease.now` (earliest due first) to this worker until
-   * `lease.until`, with their events. A delivery whose lease ran out is due again.
+   * `lease.until`, with their events. A delivery whose lease ran out is due again. With `skip`
+   * (a few endpoint ids), the deliveries of those endpoints are passed over, and the claim reaches
+   * the due deliveries behind their backlogs: it reads past their due rows, so the dispatcher asks
+   * for it only while some endpoint holds more than it can send (see `lookPast` in dispatcher.ts).
    */
-  claim(limit: number, lease: Lease): Promise<ClaimedDelivery[]>;
+  claim(limit: number, lease: Lease, skip?: readonly string[]): Promise<ClaimedDelivery[]>;
   /**
    * Records finished attempts: the deliveries' new state where this worker still holds their
    * lease, and the attempt log of exactly those. Returns their ids: a delivery whose lease was

@@ -9,7 +9,7 @@ export interface MemoryDelivery extends DeliveryRow {
  * The queue's contract held in memory, for the dispatcher's tests: deliveries and their attempt
  * log in maps, any number of workers sharing them (`queue(worker)`), endpoint work collected in
  * `endpointWork`. It keeps what the database queues keep (leases, the lease guard on recording,
- * earliest due first) and none of their tricks.
+ * earliest due first, endpoints passed over) and none of their tricks.
  */
 export function createMemoryQueues() {
   const deliveries = new Map<string, MemoryDelivery>();
@@ -39,9 +39,10 @@ export function createMemoryQueues() {
       return {
         worker,
         window,
-        async claim(limit, lease): Promise<ClaimedDelivery[]> {
+        async claim(limit, lease, skip): Promise<ClaimedDelivery[]> {
+          const passed = new Set(skip);
           const due = [...deliveries.values()]
-            .filter((d) => d.status === 'pending' && d.next_attempt_at <= lease.now && (d.locked_until === null || d.locked_until < lease.now))
+            .filter((d) => d.status === 'pending' && d.next_attempt_at <= lease.now && (d.locked_until === null || d.locked_until < lease.now) && !passed.has(d.endpoint_id))
             .sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || added.get(a.id)! - added.get(b.id)!)
             .slice(0, limit);
           return due.map((d) => {

@@ -24,12 +24,43 @@ export const PG_CLAIM = `
   from claimed join webhook_events e on e.id = claimed.event_id
   order by claimed.next_attempt_at`;
 
+/** PG_CLAIM passing over the deliveries of the endpoints in $5 (DeliveryQueue.claim's `skip`), rare. */
+export const PG_CLAIM_SKIPPING = `
+  with due as (
+    select id from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= $1 and (locked_until is null or locked_until < $1)
+      and endpoint_id <> all($5::text[])
+    order by next_attempt_at limit $2
+    for update skip locked
+  ), claimed as (
+    update webhook_deliveries d set locked_until = $3, locked_by = $4
+    from due where d.id = due.id
+    returning d.id, d.company_id, d.event_id, d.endpoint_id, d.attempts, d.next_attempt_at
+  )
+  select claimed.*, e.type as event_type, e.payload
+  from claimed join webhook_events e on e.id = claimed.event_id
+  order by claimed.next_attempt_at`;
+
 /** The lease alone: the part of a claim that needs SQLite's write lock. Lease end, worker, now, now, limit. */
 export const SQLITE_CLAIM = `
   update webhook_deliveries set locked_until = ?, locked_by = ?
   where id in (
     select id from webhook_deliveries
     where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
+    order by next_attempt_at limit ?
+  )
+  returning id, company_id, event_id, endpoint_id, attempts, next_attempt_at`;
+
+/**
+ * The lease, passing over the deliveries of some endpoints (a JSON array of their ids): a look-past
+ * claim (DeliveryQueue.claim's `skip`), rare. Lease end, worker, now, now, endpoints to skip, limit.
+ */
+export const SQLITE_CLAIM_SKIPPING = `
+  update webhook_deliveries set locked_until = ?, locked_by = ?
+  where id in (
+    select id from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
+      and endpoint_id not in (select value from json_each(?))
     order by next_attempt_at limit ?
   )
   returning id, company_id, event_id, endpoint_id, attempts, next_attempt_at`;

@@ -2,7 +2,7 @@ import { CompiledQuery } from 'kysely';
 import type { Executor } from '../../../db/database.ts';
 import { insertText, powerOfTwoChunks } from '../../../db/written-statements.ts';
 import type { ApplyEndpointWork, ClaimedDelivery, DeliveryQueue, EndpointWork, FinishedAttempt, Lease, LeasedDelivery, QueueWatch } from './delivery-queue.ts';
-import { FINISH_COLUMNS, LOG_COLUMNS, SQLITE_CLAIM, SQLITE_EVENTS, sqliteFinishText } from './queue-sql.ts';
+import { FINISH_COLUMNS, LOG_COLUMNS, SQLITE_CLAIM, SQLITE_CLAIM_SKIPPING, SQLITE_EVENTS, sqliteFinishText } from './queue-sql.ts';
 
 // One process keeps up to 128 deliveries claimed and claims again once 64 slots are free: a
 // claim costs a few hundred microseconds whatever its size (bench/README.md, webhook delivery).
@@ -22,7 +22,7 @@ const IDLE_POLL_MS = 25;
 const BUSY_WINDOW_MS = 5_000;
 
 interface Pending {
-  claim: { limit: number; lease: Lease; resolve(rows: ClaimedDelivery[]): void; reject(error: unknown): void } | null;
+  claim: { limit: number; lease: Lease; skip: readonly string[] | undefined; resolve(rows: ClaimedDelivery[]): void; reject(error: unknown): void } | null;
   records: Array<{
     attempts: readonly FinishedAttempt[];
     consequences: ((recorded: ReadonlySet<string>) => readonly EndpointWork[]) | undefined;
@@ -67,7 +67,7 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
             if (consequences.length > 0) await deps.applyEndpointWork(conn, consequences);
             recorded.push(ids);
           }
-          const leased = work.claim ? await leaseDue(conn, worker, work.claim.lease, work.claim.limit) : [];
+          const leased = work.claim ? await leaseDue(conn, worker, work.claim) : [];
           return { recorded, leased };
         });
         if (written) {
@@ -150,9 +150,9 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
   return {
     worker,
     window: WINDOW,
-    claim: (limit, lease) => new Promise((resolve, reject) => {
+    claim: (limit, lease, skip) => new Promise((resolve, reject) => {
       if (pending.claim) throw new Error('one claim at a time');
-      pending.claim = { limit, lease, resolve, reject };
+      pending.claim = { limit, lease, skip, resolve, reject };
       request();
     }),
     record: (attempts, consequences) => new Promise((resolve, reject) => {
@@ -198,9 +198,16 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
   };
 }
 
-/** The lease: the part of a claim that needs the write lock. */
-async function leaseDue(conn: Executor, worker: string, lease: Lease, limit: number): Promise<LeasedDelivery[]> {
-  return (await conn.executeQuery<LeasedDelivery>(CompiledQuery.raw(SQLITE_CLAIM, [lease.until, worker, lease.now, lease.now, limit]))).rows;
+/**
+ * The lease: the part of a claim that needs the write lock. Today's statement unless endpoints
+ * are to be passed over: the common claim pays nothing for the rare one.
+ */
+async function leaseDue(conn: Executor, worker: string, claim: { limit: number; lease: Lease; skip: readonly string[] | undefined }): Promise<LeasedDelivery[]> {
+  const { limit, lease, skip } = claim;
+  const query = skip?.length
+    ? CompiledQuery.raw(SQLITE_CLAIM_SKIPPING, [lease.until, worker, lease.now, lease.now, JSON.stringify(skip), limit])
+    : CompiledQuery.raw(SQLITE_CLAIM, [lease.until, worker, lease.now, lease.now, limit]);
+  return (await conn.executeQuery<LeasedDelivery>(query)).rows;
 }
 
 /** The events the leased deliveries send, read after the write lock is released. */
