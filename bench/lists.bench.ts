@@ -170,8 +170,8 @@ async function fillerCompanies(sql: Sql, big: Tenant): Promise<void> {
   const now = sql.engine === 'postgres' ? 'now()' : `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
   for (const slot of slots) {
     const id = `cmp_benchfill${String(slot).padStart(3, '0')}`;
-    await sql.run(`insert into companies (id, name, address, tax_id, currency, locale, timezone, prices_include_tax, quotation_validity_days, template_header, template_footer, template_payment_instructions, catalog_scope_kind, catalog_scope_ids, created_at)
-      select '${id}', 'Trgovina ' || ${d.pad(String(slot), 3)} || ' d.o.o.', address, null, currency, locale, timezone, prices_include_tax, quotation_validity_days, null, null, null, 'all', '[]', ${now} from companies where id = ${lit(big.companyId)}`);
+    await sql.run(`insert into companies (id, name, address_street, tax_id, currency, locale, timezone, prices_include_tax, quotation_validity_days, template_header, template_footer, template_payment_instructions, catalog_scope_kind, catalog_scope_ids, created_at)
+      select '${id}', 'Trgovina ' || ${d.pad(String(slot), 3)} || ' d.o.o.', address_street, null, currency, locale, timezone, prices_include_tax, quotation_validity_days, null, null, null, 'all', '[]', ${now} from companies where id = ${lit(big.companyId)}`);
     await sql.run(`insert into locations (id, company_id, name, code, address, created_at) values ('loc_benchfill${String(slot).padStart(3, '0')}', '${id}', 'Zagreb', 'ZG1', null, ${now})`);
   }
 }
@@ -430,7 +430,12 @@ async function measureHub(sql: Sql, agent: Agent, origin: string, big: Tenant, c
   const now = new Date();
   await sql.rows(`insert into hub_sessions (token_hash, company_id, user_id, created_at, last_seen_at, expires_at) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`,
     [createHash('sha256').update(token).digest('hex'), big.companyId, admin!.id, now.toISOString(), now.toISOString(), new Date(now.getTime() + 86_400_000).toISOString()]);
-  const page = { cookie: `portico_session=${token}` };
+  // As a browser does: the CSRF secret cookie the first page sets is sent back from then on.
+  const firstPage = await request(`${origin}/hub`, { dispatcher: agent, headers: { cookie: `portico_session=${token}` } });
+  await firstPage.body.text();
+  const csrfCookie = String(firstPage.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+  if (!csrfCookie.startsWith('portico_csrf=')) throw new Error('no CSRF cookie from /hub');
+  const page = { cookie: `portico_session=${token}; ${csrfCookie}` };
   const json = { authorization: `Bearer ${big.adminToken}` };
   const first = await getJson(agent, `${origin}/api/v1/admin/quotations`, big.adminToken);
   const id = first.data[Math.floor(first.data.length / 2)]!.id as string;

@@ -40,6 +40,18 @@ const cache = new Map<string, Cached>();
  * so labels and numbers never disagree. Throws RangeError for an unknown currency or time zone.
  */
 export function createFormatter(localeTag: string, options: { currency: string; timeZone: string }): Formatter {
+  // Built once per (tag, currency, zone) as given: a hub page builds one per request.
+  const given = `${localeTag}\u0000${options.currency}\u0000${options.timeZone}`;
+  const made = formatters.get(given);
+  if (made) return made;
+  const formatter = buildFormatter(localeTag, options);
+  if (formatters.size > 256) formatters.clear();
+  formatters.set(given, formatter);
+  return formatter;
+}
+const formatters = new Map<string, Formatter>();
+
+function buildFormatter(localeTag: string, options: { currency: string; timeZone: string }): Formatter {
   const canonical = canonicalLocaleTag(localeTag);
   const locale = canonical !== null && resolveLanguage(canonical) === new Intl.Locale(canonical).language ? canonical : 'en';
   const key = `${locale}\u0000${options.currency}\u0000${options.timeZone}`;

@@ -29,9 +29,18 @@ function isLanguage(value: string | null): value is Language {
 
 /** The catalog for a tag: hr-HR → hr, de-AT → de; anything else, malformed or missing → en. */
 export function resolveLanguage(tag: string | null | undefined): Language {
-  const language = tag ? languageOf(tag) : null;
-  return isLanguage(language) ? language : DEFAULT_LANGUAGE;
+  if (!tag) return DEFAULT_LANGUAGE;
+  // Every hub page asks for its user's tag; Intl's parsing is the slow part, so answers are kept.
+  let known = resolved.get(tag);
+  if (known === undefined) {
+    const language = languageOf(tag);
+    known = isLanguage(language) ? language : DEFAULT_LANGUAGE;
+    if (resolved.size > 256) resolved.clear();
+    resolved.set(tag, known);
+  }
+  return known;
 }
+const resolved = new Map<string, Language>();
 
 export type LocaleTagCheck = { ok: true; tag: string; language: Language } | { ok: false; message: string };
 
