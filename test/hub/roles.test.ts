@@ -6,6 +6,8 @@ import { USER_ROLES, type UserRole } from '../../src/modules/companies/index.ts'
 import { bearer, createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
 
 const ORIGIN = 'http://localhost:80';
+// An empty form, as a browser posts one (a JSON body is a 415 in the hub).
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** A signed-in user under inject: the session cookie, and a CSRF token with its secret cookie. */
 async function session(t: TestApp, email: string, password: string) {
@@ -49,8 +51,8 @@ describe('roles: who may open which hub page', () => {
         const { cookie, csrf } = sessions[role];
         const res = await t.app.inject({
           method: route.method as 'GET', url,
-          headers: { cookie, origin: ORIGIN, 'x-csrf-token': csrf },
-          ...(route.method === 'GET' ? {} : { payload: {} }),
+          headers: { cookie, origin: ORIGIN, 'x-csrf-token': csrf, ...(route.method === 'GET' ? {} : FORM) },
+          ...(route.method === 'GET' ? {} : { payload: '' }),
         });
         const refused = route.access !== 'signed-in' && route.access !== 'public' && !can(role, route.access);
         const where = `${role} ${route.method} ${route.url} (${route.access})`;
@@ -71,7 +73,7 @@ describe('roles: who may open which hub page', () => {
 
   test('an unsafe request needs both the right Origin and a valid token of this user', async () => {
     const admin = sessions.admin;
-    const signOut = (headers: Record<string, string>) => t.app.inject({ method: 'POST', url: '/hub/sign-out', headers: { cookie: admin.cookie, ...headers }, payload: {} });
+    const signOut = (headers: Record<string, string>) => t.app.inject({ method: 'POST', url: '/hub/sign-out', headers: { cookie: admin.cookie, ...FORM, ...headers }, payload: '' });
     assert.equal((await signOut({ 'x-csrf-token': admin.csrf })).statusCode, 403, 'no Origin');
     assert.equal((await signOut({ origin: 'http://127.0.0.1:9', 'x-csrf-token': admin.csrf })).statusCode, 403, 'another origin');
     assert.equal((await signOut({ origin: ORIGIN })).statusCode, 403, 'no token');

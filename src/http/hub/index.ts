@@ -66,6 +66,8 @@ export const hub = (c: Container): FastifyPluginAsync => async (app) => {
     if (!access) throw new Error(`Hub route ${String(route.method)} ${route.url} names no access (config.hub) — see src/http/hub/hub-context.ts.`);
     for (const method of [route.method].flat()) if (method !== 'HEAD') HUB_ROUTES.push({ method, url: route.url, access });
     route.onRequest = [...[route.onRequest ?? []].flat(), guard(c, access)];
+    // Pages, not API: left out of the OpenAPI document (and of its route fuzz).
+    route.schema = { ...route.schema, hide: true };
     // CSRF is checked once the body (which may carry the token) is parsed, on every unsafe method.
     if ([route.method].flat().some((m) => UNSAFE.has(m))) route.preHandler = [checkOrigin, csrfCheck(app), ...[route.preHandler ?? []].flat()];
   });
