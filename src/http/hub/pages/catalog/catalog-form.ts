@@ -38,11 +38,6 @@ export function checkText(t: Translate, values: Record<string, string>, rules: R
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
 }
 
-/** "12,40" is how a Croatian or German keyboard writes 12.40; the service reads the dot. */
-export function price(value: string): string {
-  return value.replace(',', '.');
-}
-
 /**
  * Runs a form's work; a refusal the user can fix (invalid field, conflict) comes back as the
  * form's state with its status, anything else is thrown on to the hub's error page.

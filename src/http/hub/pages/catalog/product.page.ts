@@ -5,7 +5,8 @@ import { parsePrice } from '../../../../modules/catalog/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { attempt, catalogPage, checkText, field, formError, noticeOf, price, stateOf, text, type Body, type FormState } from './catalog-form.ts';
+import { attempt, catalogPage, checkText, field, formError, noticeOf, stateOf, text, type Body, type FormState } from './catalog-form.ts';
+import { decimalPoint } from '../../../../lib/money.ts';
 import { categoryPaths } from './categories.page.ts';
 import { PRODUCT_RULES, productFields, productInput, readProduct } from './products.page.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
@@ -72,7 +73,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
   });
 
   app.post('/catalog/products/:id/units', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const values = { name: text(request.body as Body, 'name'), price: price(text(request.body as Body, 'price')) };
+    const values = { name: text(request.body as Body, 'name'), price: decimalPoint(text(request.body as Body, 'price')) };
     const failed = await attempt('unit-new', values, async () => {
       checkText(request.hub.t, values, UNIT_RULES);
       await c.catalogAdmin.addUnit(request.hub.user.companyId, idOf(request), values);
@@ -90,7 +91,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
 
   app.post('/catalog/products/:id/units/:unitId', { config: { hub: 'catalog:write' } }, async (request, reply) => {
     const { productId, unitId } = await ownUnit(request);
-    const values = { name: text(request.body as Body, 'name'), price: price(text(request.body as Body, 'price')) };
+    const values = { name: text(request.body as Body, 'name'), price: decimalPoint(text(request.body as Body, 'price')) };
     const failed = await attempt(`unit-${unitId}`, values, async () => {
       checkText(request.hub.t, values, UNIT_RULES);
       await c.catalogAdmin.updateUnit(request.hub.user.companyId, unitId, values);

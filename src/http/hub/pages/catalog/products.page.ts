@@ -5,7 +5,8 @@ import { parsePrice } from '../../../../modules/catalog/index.ts';
 import type { Translate } from '../../../../modules/i18n/index.ts';
 import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
-import { attempt, catalogPage, checkText, field, formError, noticeOf, price, select, text, textarea, type Body, type FormState } from './catalog-form.ts';
+import { attempt, catalogPage, checkText, field, formError, noticeOf, select, text, textarea, type Body, type FormState } from './catalog-form.ts';
+import { decimalPoint } from '../../../../lib/money.ts';
 import { categoryPaths } from './categories.page.ts';
 
 const PAGE_SIZE = 25;
@@ -97,7 +98,7 @@ ${formError(t, state)}
       const rows = Array.from({ length: UNIT_ROWS }, (_, i) => i).filter((i) => values[`unit${i}Name`] || values[`unit${i}Price`]);
       const created = await c.catalogAdmin.createProduct(request.hub.user.companyId, {
         ...productInput(values), taxRateId: values.taxRateId!,
-        units: rows.map((i) => ({ name: values[`unit${i}Name`]!, price: price(values[`unit${i}Price`]!) })),
+        units: rows.map((i) => ({ name: values[`unit${i}Name`]!, price: decimalPoint(values[`unit${i}Price`]!) })),
       }).catch((error: unknown) => { throw renameUnitFields(error, rows); });
       id = created.id;
     });

@@ -2,6 +2,8 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { AppError, type FieldErrors } from '../../../../lib/errors.ts';
 import type { Customer, DocumentKind } from '../../../../modules/customers/index.ts';
+import { isOrderOpen } from '../../../../modules/orders/index.ts';
+import { isQuotationOpen } from '../../../../modules/quotations/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
@@ -19,7 +21,6 @@ interface Placeholdered {
 }
 
 const PATH: Record<DocumentKind, string> = { quotation: 'quotations', order: 'orders' };
-const OPEN: Record<DocumentKind, readonly string[]> = { quotation: ['approved'], order: ['received', 'accepted'] };
 
 /**
  * Assigning a directory customer to a quotation or web order: the ranked suggestions, a search
@@ -55,7 +56,7 @@ export const assignmentPages = (c: Container): FastifyPluginAsync => async (app)
 
   async function assignmentPage(reply: FastifyReply, ctx: HubContext, kind: DocumentKind, doc: Placeholdered, find: string | undefined, values: CustomerFormValues, errors?: FieldErrors, status = 200) {
     const { t } = ctx;
-    if (!OPEN[kind].includes(doc.status)) throw new AppError(kind === 'quotation' ? 'quotation_not_open' : 'order_not_open', t('hub.desk.notOpen'));
+    if (!(kind === 'quotation' ? isQuotationOpen(doc.status) : isOrderOpen(doc.status))) throw new AppError(kind === 'quotation' ? 'quotation_not_open' : 'order_not_open', t('hub.desk.notOpen'));
     const [matches, found] = await Promise.all([
       c.customerAssignment.matches(ctx.user.companyId, kind, doc.id),
       find === undefined ? null : c.customers.search(ctx.user.companyId, { q: find, limit: 10 }),

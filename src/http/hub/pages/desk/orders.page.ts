@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
-import { ORDER_STATUSES, type OrderView } from '../../../../modules/orders/index.ts';
+import { isOrderOpen, ORDER_STATUSES, type OrderView } from '../../../../modules/orders/index.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
@@ -80,7 +80,7 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
 
 function detail(reply: FastifyReply, ctx: HubContext, o: OrderView, notice: string | null, cancelError?: string, status = 200) {
   const { t } = ctx;
-  const open = o.status === 'received' || o.status === 'accepted';
+  const open = isOrderOpen(o.status);
   const handle = ctx.can('quotations:handle');
   const base = `/hub/orders/${o.id}`;
   const title = t('document.titleWithNumber', { title: t('document.order'), number: o.number });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
-import { QUOTATION_STATUSES, type QuotationView } from '../../../../modules/quotations/index.ts';
+import { isQuotationOpen, mayConvertQuotation, QUOTATION_STATUSES, type QuotationView } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
@@ -80,10 +80,10 @@ export function quotationStatus(ctx: HubContext, q: QuotationView) {
 
 function detail(reply: FastifyReply, ctx: HubContext, q: QuotationView, notice: string | null, cancelError?: string, status = 200) {
   const { t } = ctx;
-  const open = q.status === 'approved';
+  const open = isQuotationOpen(q.status);
   const handle = ctx.can('quotations:handle');
   // An expired quotation converts only at today's prices, which only an admin may do: others see why, not a button.
-  const canConvert = open && handle && (!q.expired || ctx.can('quotations:reprice'));
+  const canConvert = mayConvertQuotation(q, { handle, reprice: ctx.can('quotations:reprice') });
   const base = `/hub/quotations/${q.id}`;
   const title = t('document.titleWithNumber', { title: t('document.quotation'), number: q.number });
   // Facts and totals first, the lines across the page, then the actions before the PDF: the

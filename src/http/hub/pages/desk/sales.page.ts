@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { Type } from 'typebox';
 import type { Container } from '../../../../container.ts';
 import type { FieldErrors } from '../../../../lib/errors.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
+import { PaymentBody } from '../../../admin/sales.routes.ts';
+import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
@@ -12,12 +13,6 @@ import { checkBody, field, fieldErrorsOf, formFields, select, type FormBody } fr
 import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
 
 type IdParams = { id: string };
-
-/** The admin API's payment body, as the form posts it. */
-const PaymentForm = Type.Object({
-  method: Type.Enum(PAYMENT_METHODS),
-  amount: Type.String({ pattern: '^\\d+(\\.\\d{1,2})?$', maxLength: 20, 'x-pattern-message': 'Must be a decimal amount such as 12.50.' }),
-}, { additionalProperties: false });
 
 /** Sales: the list, one with its PDF, and recording payments. */
 export const salesPages = (c: Container): FastifyPluginAsync => async (app) => {
@@ -66,7 +61,7 @@ ${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
     const sale = await c.sales.get(ctx.user.companyId, request.params.id);
     const f = formFields(request.body);
     try {
-      const input = checkBody<{ method: PaymentMethod; amount: string }>(PaymentForm, { method: f.method ?? '', amount: decimalPoint(f.amount ?? '') });
+      const input = checkBody<{ method: PaymentMethod; amount: string }>(PaymentBody, { method: f.method ?? '', amount: decimalPoint(f.amount ?? '') });
       await c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId);
     } catch (error) {
       return detail(reply, ctx, sale, null, f, fieldErrorsOf(error), 400);
@@ -74,11 +69,6 @@ ${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
     return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=paid`, 303);
   });
 };
-
-/** People at a Croatian or German counter type "12,50": a lone decimal comma is read as the point. */
-function decimalPoint(amount: string): string {
-  return /^\d+,\d{1,2}$/.test(amount) ? amount.replace(',', '.') : amount;
-}
 
 function detail(reply: FastifyReply, ctx: HubContext, s: SaleView, notice: string | null, values: FormBody = {}, errors?: FieldErrors, status = 200) {
   const { t } = ctx;
