@@ -79,6 +79,14 @@ export function fieldErrorsOf(error: unknown, options: { codes?: readonly string
   throw error;
 }
 
+/**
+ * The messages at any of these paths (a field can show the service's nested path too, e.g.
+ * `address.city` or `newCustomer.taxId`), in order.
+ */
+export function messagesAt(errors: FieldErrors | undefined, paths: readonly string[]): string[] {
+  return paths.flatMap((path) => errors?.[path] ?? []);
+}
+
 // ---- Fields: a label, the control, and its message tied to it (aria-describedby, aria-invalid).
 
 /**

@@ -8,8 +8,8 @@ import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { customerForm, customerInput, type CustomerFormValues } from './customer-form.ts';
-import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, queryText, sendPage } from './desk-parts.ts';
+import { fieldErrorsOf, formFields, queryText, sendPage } from '../../form.ts';
+import { heading } from './desk-parts.ts';
 
 /** What the assignment page needs of a quotation or a web order. */
 interface Placeholdered {
@@ -48,7 +48,7 @@ export const assignmentPages = (c: Container): FastifyPluginAsync => async (app)
         else await c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { newCustomer: customerInput(f) });
       } catch (error) {
         if (f.customerId !== undefined) throw error;
-        return assignmentPage(reply, ctx, kind, doc, undefined, f, fieldErrorsOf(error), 400);
+        return assignmentPage(reply, ctx, kind, doc, undefined, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
       }
       return reply.redirect(`/hub/${PATH[kind]}/${encodeURIComponent(doc.id)}?notice=assigned`, 303);
     });
@@ -81,7 +81,7 @@ ${found ? candidates(ctx, action, found.data.map((customer) => ({ customer, reas
 <h2 id="new">${t('hub.desk.assign.create')}</h2>
 ${customerForm(ctx, { action, values, errors, submit: t('hub.desk.assign.createSubmit'), idPrefix: 'new', prefix: 'newCustomer.' })}
 <p><a href="/hub/${PATH[kind]}/${doc.id}">${t('action.back')}</a></p>`;
-    return sendPage(reply, ctx, title, body, null, status);
+    return sendPage(reply, ctx, { title, body, notice: null, status });
   }
 };
 

@@ -4,8 +4,8 @@ import { AppError } from '../../../../lib/errors.ts';
 import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';
 import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
-import { formFields } from './desk-form.ts';
-import { heading, money, quantity, sendPage } from './desk-parts.ts';
+import { formFields, sendPage } from '../../form.ts';
+import { heading, money, quantity } from './desk-parts.ts';
 
 type IdParams = { id: string };
 
@@ -58,7 +58,7 @@ ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
 <button type="submit">${reprice ? t('hub.desk.conversion.convertRepriced') : t('action.convert')}</button>
 </form>` : null}
 <p><a href="${base}">${t('action.back')}</a></p>`;
-    return sendPage(reply, ctx, title, body);
+    return sendPage(reply, ctx, { title, body });
   });
 
   app.post<{ Params: IdParams }>('/quotations/:id/convert', { config: { hub: 'quotations:handle' } }, async (request, reply) => {
