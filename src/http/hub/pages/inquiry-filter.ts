@@ -13,7 +13,8 @@ export interface InquiryFilterForm {
 
 const DAY = /^(\d{4})-(\d\d)-(\d\d)$/;
 
-const text = (value: unknown, max: number): string => queryText(value, max) ?? '';
+// A repeated parameter (an array) reads as blank here, as the filter always has.
+const text = (value: unknown, max: number): string => (typeof value === 'string' ? (queryText(value, max) ?? '') : '');
 
 /** The query string read as a filter; a date that is not YYYY-MM-DD is a field error, not a 500. */
 export function readInquiryFilter(query: Record<string, unknown>, timeZone: string, t: Translate): {
