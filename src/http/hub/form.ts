@@ -13,12 +13,15 @@ import { page } from './layout.ts';
 
 export type { FieldErrors };
 
-// ---- Reading input: a body or query is unknown; a repeated field arrives as an array (its first counts).
+// ---- Reading input: a body or query is unknown, and a repeated field arrives as an array.
 
-/** A field's value as text exactly as typed (passwords are not trimmed), '' when absent or not text. */
+/**
+ * A posted field's value as text exactly as typed (passwords are not trimmed); '' when absent,
+ * and when repeated (an array), so the form's own validation names the field rather than
+ * one of two values being picked for the user.
+ */
 export function textOf(value: unknown): string {
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first : '';
+  return typeof value === 'string' ? value : '';
 }
 
 /** The named field of a posted body (or query) as text, '' when absent. */
@@ -43,7 +46,7 @@ export function formFields(body: unknown): FormBody {
 
 /** A query-string value as text: the first when repeated, trimmed, bounded; absent when blank. */
 export function queryText(value: unknown, max = 200): string | undefined {
-  const trimmed = textOf(value).trim().slice(0, max);
+  const trimmed = textOf(Array.isArray(value) ? value[0] : value).trim().slice(0, max);
   return trimmed === '' ? undefined : trimmed;
 }
 

@@ -1,6 +1,6 @@
 import type { InquiryFilter } from '../../../modules/inquiries/index.ts';
 import type { Translate } from '../../../modules/i18n/index.ts';
-import { queryText } from '../form.ts';
+import { textOf } from '../form.ts';
 
 /** What the filter form holds, as typed (shown back in the form and carried to the next page). */
 export interface InquiryFilterForm {
@@ -13,8 +13,7 @@ export interface InquiryFilterForm {
 
 const DAY = /^(\d{4})-(\d\d)-(\d\d)$/;
 
-// A repeated parameter (an array) reads as blank here, as the filter always has.
-const text = (value: unknown, max: number): string => (typeof value === 'string' ? (queryText(value, max) ?? '') : '');
+const text = (value: unknown, max: number): string => textOf(value).trim().slice(0, max);
 
 /** The query string read as a filter; a date that is not YYYY-MM-DD is a field error, not a 500. */
 export function readInquiryFilter(query: Record<string, unknown>, timeZone: string, t: Translate): {

@@ -2,7 +2,7 @@ import { EVENT_NAMES, generateWebhookSecret, type EndpointPatch, type EndpointVi
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { fieldError, messagesAt, type FieldErrors } from '../../form.ts';
+import { fieldError, messagesAt, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors } from './developer-frame.ts';
 
 /** A webhook form as posted (urlencoded: one checked event is a string, several an array). */
@@ -17,7 +17,7 @@ export interface WebhookForm {
   description?: string;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+const text = (value: unknown) => textOf(value).trim();
 const eventsOf = (form: WebhookForm) => [form.events ?? []].flat().filter((e) => typeof e === 'string');
 
 /** A new endpoint from the form; an empty secret with "generate" ticked gets a generated one. */
