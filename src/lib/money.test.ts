@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatScaled, formatScaledTrimmed, mulDivRound, numberToScaled, parseScaled } from './money.ts';
+import { decimalPoint, formatScaled, formatScaledTrimmed, mulDivRound, numberToScaled, parseScaled } from './money.ts';
 
 test('parses and formats scaled decimals exactly', () => {
   assert.equal(parseScaled('12.4', 2), 1240n);
@@ -28,4 +28,12 @@ test('rounds half away from zero', () => {
   assert.equal(mulDivRound(-5n, 1n, 2n), -3n);
   assert.equal(mulDivRound(4n, 1n, 3n), 1n); // 1.33 → 1
   assert.equal(mulDivRound(1999n, 333n, 1000n), 666n); // 665.667 → 666
+});
+
+test('a decimal comma is read as the point; other text is left for the validator', () => {
+  assert.equal(decimalPoint('12,50'), '12.50');
+  assert.equal(decimalPoint('12.50'), '12.50');
+  assert.equal(decimalPoint('7'), '7');
+  assert.equal(decimalPoint(''), '');
+  assert.equal(decimalPoint('1,2,3'), '1.2,3');
 });

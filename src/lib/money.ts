@@ -60,3 +60,11 @@ export function mulDivRound(a: bigint, b: bigint, divisor: bigint): bigint {
   const rounded = (absP * 2n + absD) / (absD * 2n);
   return negative ? -rounded : rounded;
 }
+
+/**
+ * A decimal typed the Croatian or German way ("12,50") as the dot the services read: the first
+ * comma becomes a point; anything else is left for the validator to refuse with its own message.
+ */
+export function decimalPoint(text: string): string {
+  return text.replace(',', '.');
+}

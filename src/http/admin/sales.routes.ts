@@ -10,6 +10,15 @@ import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
+/** A payment as recorded; the hub's payment form is checked against the same schema, so the same messages. */
+export const PaymentBody = Type.Object({
+  method: Type.Enum(PAYMENT_METHODS),
+  amount: Type.String({
+    pattern: '^\\d+(\\.\\d{1,2})?$', maxLength: 20, 'x-pattern-message': 'Must be a decimal amount such as 12.50.',
+    description: 'In the sale\'s currency, at most two decimal places, like every money field.', examples: ['12.50'],
+  }),
+}, { additionalProperties: false });
+
 export const Sale = Type.Object({
   id: Type.String({ examples: ['sale_4fJ2kq9XbR0mW8tLz1cA'] }),
   number: Type.String({ examples: ['S-ZG1-2026-00007'] }),
@@ -84,13 +93,7 @@ export const salesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (a
       tags: ['Admin'], operationId: 'adminRecordSalePayment', summary: 'Record a payment', security,
       description: 'Moves the sale to `partially_paid` or `paid`. An amount over the balance is a 400 naming `amount`.',
       params: IdParams,
-      body: Type.Object({
-        method: Type.Enum(PAYMENT_METHODS),
-        amount: Type.String({
-          pattern: '^\\d+(\\.\\d{1,2})?$', maxLength: 20, 'x-pattern-message': 'Must be a decimal amount such as 12.50.',
-          description: 'In the sale\'s currency, at most two decimal places, like every money field.', examples: ['12.50'],
-        }),
-      }, { additionalProperties: false }),
+      body: PaymentBody,
       response: { 201: Data(Sale), ...errorResponses(400, 404) },
     },
   }, async (request, reply) => {

@@ -1,1 +1,1 @@
-export { createOrdersService, ORDER_STATUSES, type OrderStatus, type OrdersService, type OrderView, type NewOrder } from './orders.service.ts';
+export { createOrdersService, isOrderOpen, ORDER_OPEN_STATUSES, ORDER_STATUSES, type OrderStatus, type OrdersService, type OrderView, type NewOrder } from './orders.service.ts';

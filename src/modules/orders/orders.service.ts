@@ -24,6 +24,12 @@ export interface NewOrder {
 export const ORDER_STATUSES = ['received', 'accepted', 'converted', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** The states a web order may still leave (accepted, converted, cancelled) or get its customer in. */
+export const ORDER_OPEN_STATUSES: readonly OrderStatus[] = ['received', 'accepted'];
+export function isOrderOpen(status: string): boolean {
+  return (ORDER_OPEN_STATUSES as readonly string[]).includes(status);
+}
+
 export interface OrderView {
   id: string;
   number: string;

@@ -31,6 +31,19 @@ export interface NewQuotation {
 export const QUOTATION_STATUSES = ['approved', 'converted', 'cancelled'] as const;
 export type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
 
+/** Only an approved quotation may still change: be converted, cancelled, or get its customer. */
+export function isQuotationOpen(status: string): boolean {
+  return status === 'approved';
+}
+
+/**
+ * Whether this user may convert the quotation: it is open, they handle quotations, and an
+ * expired one converts only at today's prices, which needs the right to reprice.
+ */
+export function mayConvertQuotation(q: { status: string; expired: boolean }, may: { handle: boolean; reprice: boolean }): boolean {
+  return isQuotationOpen(q.status) && may.handle && (!q.expired || may.reprice);
+}
+
 export interface QuotationView {
   id: string;
   number: string;

@@ -1,34 +1,34 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FieldErrors } from '../../../lib/errors.ts';
 import type { Container } from '../../../container.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../modules/accounts/index.ts';
 import { LANGUAGES } from '../../../modules/i18n/index.ts';
 import { html, raw } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField, page } from '../layout.ts';
+import { csrfField } from '../layout.ts';
+import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
 import { readSessionToken } from '../session-cookie.ts';
-import { input, select, validationDetails, type Errors } from './account-fields.ts';
-import { noticeOf, roleLabel } from './account-texts.ts';
+import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 
 const LENGTH = raw(` minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"`);
 
 /** My account: who I am, my password and my language. Every signed-in user has it. */
 export const accountPage = (c: Container): FastifyPluginAsync => async (app) => {
   app.get('/account', { config: { hub: 'signed-in' } }, async (request, reply) => {
-    return send(reply, 200, request.hub, noticeOf(request.hub, request.query));
+    return send(reply, 200, request.hub, noticeOf(request.hub, request.query, ACCOUNT_NOTICES));
   });
 
   app.post('/account/password', { config: { hub: 'signed-in' } }, async (request, reply) => {
     const ctx = request.hub;
-    const body = (request.body ?? {}) as Record<string, unknown>;
     try {
       await c.accounts.changePassword(ctx.user.companyId, ctx.user.userId, {
-        currentPassword: String(body.currentPassword ?? ''), newPassword: String(body.newPassword ?? ''),
+        currentPassword: bodyText(request.body, 'currentPassword'), newPassword: bodyText(request.body, 'newPassword'),
         keepSessionToken: readSessionToken(request) ?? '',
       });
     } catch (error) {
-      const details = validationDetails(error);
+      const details = fieldErrorsOf(error);
       // The service's words are English; the two rules a person meets here are said in their language.
-      const errors: Errors = {};
+      const errors: FieldErrors = {};
       if (details.currentPassword) errors.currentPassword = [ctx.t('hub.account.currentWrong')];
       if (details.newPassword) errors.newPassword = [ctx.t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })];
       return send(reply, 400, ctx, null, errors);
@@ -38,17 +38,17 @@ export const accountPage = (c: Container): FastifyPluginAsync => async (app) => 
 
   app.post('/account/language', { config: { hub: 'signed-in' } }, async (request, reply) => {
     const ctx = request.hub;
-    const chosen = String((request.body as Record<string, unknown> | undefined)?.language ?? '');
+    const chosen = bodyText(request.body, 'language');
     try {
       await c.accounts.setLanguage(ctx.user.companyId, ctx.user.userId, chosen === '' ? null : chosen);
     } catch (error) {
-      return send(reply, 400, ctx, null, validationDetails(error));
+      return send(reply, 400, ctx, null, fieldErrorsOf(error));
     }
     return reply.redirect('/hub/account?notice=languageSaved', 303);
   });
 };
 
-function send(reply: FastifyReply, status: number, ctx: HubContext, notice: string | null, errors?: Errors) {
+function send(reply: FastifyReply, status: number, ctx: HubContext, notice: string | null, errors?: FieldErrors) {
   const { t, user } = ctx;
   const body = html`<h1>${t('hub.account.title')}</h1>
 ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
@@ -82,5 +82,5 @@ ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t(
   </form>
 </section>
 </div>`;
-  return reply.status(status).type('text/html; charset=utf-8').send(page(ctx, { title: t('hub.account.title'), body, notice }).value);
+  return sendPage(reply, ctx, { title: t('hub.account.title'), body, notice, status });
 }

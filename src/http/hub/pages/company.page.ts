@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FieldErrors } from '../../../lib/errors.ts';
 import type { Container } from '../../../container.ts';
 import type { Company, SettingsPatch } from '../../../modules/companies/index.ts';
 import { html, raw } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField, page } from '../layout.ts';
-import { input, validationDetails, type Errors } from './account-fields.ts';
-import { noticeOf } from './account-texts.ts';
+import { csrfField } from '../layout.ts';
+import { bodyText, fieldErrorsOf, input, noticeOf, sendPage } from '../form.ts';
+import { ACCOUNT_NOTICES } from './account-texts.ts';
 
 type Draft = Record<'name' | 'street' | 'postalCode' | 'city' | 'country' | 'taxId' | 'locale' | 'quotationValidityDays', string>;
 
@@ -17,13 +18,12 @@ type Draft = Record<'name' | 'street' | 'postalCode' | 'city' | 'country' | 'tax
 export const companyPage = (c: Container): FastifyPluginAsync => async (app) => {
   app.get('/company', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const company = await c.companies.getCompany(request.hub.user.companyId);
-    return send(reply, 200, request.hub, company, draftOf(company), undefined, noticeOf(request.hub, request.query));
+    return send(reply, 200, request.hub, company, draftOf(company), undefined, noticeOf(request.hub, request.query, ACCOUNT_NOTICES));
   });
 
   app.post('/company', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const ctx = request.hub;
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const draft = Object.fromEntries(FIELDS.map((f) => [f, String(body[f] ?? '').trim()])) as Draft;
+    const draft = Object.fromEntries(FIELDS.map((f) => [f, bodyText(request.body, f).trim()])) as Draft;
     const days = Number(draft.quotationValidityDays);
     const patch: SettingsPatch = {
       name: draft.name,
@@ -37,7 +37,7 @@ export const companyPage = (c: Container): FastifyPluginAsync => async (app) => 
     try {
       await c.companies.updateSettings(ctx.user.companyId, patch);
     } catch (error) {
-      const details = validationDetails(error);
+      const details = fieldErrorsOf(error);
       const company = await c.companies.getCompany(ctx.user.companyId);
       return send(reply, 400, ctx, company, draft, details, null);
     }
@@ -54,7 +54,7 @@ function draftOf(company: Company): Draft {
   };
 }
 
-function send(reply: FastifyReply, status: number, ctx: HubContext, company: Company, d: Draft, errors: Errors, notice: string | null) {
+function send(reply: FastifyReply, status: number, ctx: HubContext, company: Company, d: Draft, errors: FieldErrors | undefined, notice: string | null) {
   const { t } = ctx;
   const body = html`<h1>${t('hub.company.title')}</h1>
 ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
@@ -78,5 +78,5 @@ ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : 
   <dt>${t('hub.company.timezone')}</dt><dd>${company.timezone}</dd>
 </dl>
 <p class="muted">${t('hub.company.fixedHint')}</p>`;
-  return reply.status(status).type('text/html; charset=utf-8').send(page(ctx, { title: t('hub.company.title'), body, notice }).value);
+  return sendPage(reply, ctx, { title: t('hub.company.title'), body, notice, status });
 }

@@ -3,7 +3,8 @@ import type { Container } from '../../../container.ts';
 import type { Inquiry } from '../../../modules/inquiries/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { csrfField, page } from '../layout.ts';
+import { csrfField } from '../layout.ts';
+import { fieldError, noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
 
@@ -28,15 +29,14 @@ export const inquiriesPages = (c: Container): FastifyPluginAsync => async (app) 
 ${invalid ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
 ${filterForm(ctx, form, errors)}
 ${list}`;
-    return reply.status(invalid ? 400 : 200).type('text/html; charset=utf-8').send(page(ctx, { title: t('hub.inquiries.title'), body }).value);
+    return sendPage(reply, ctx, { title: t('hub.inquiries.title'), body, status: invalid ? 400 : 200 });
   });
 
   app.get('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
     const ctx = request.hub;
-    const { t } = ctx;
     const inquiry = await c.inquiries.get(ctx.user.companyId, (request.params as { id: string }).id);
-    const notice = (request.query as { notice?: string }).notice === 'handled' ? t('hub.inquiries.markedHandled') : null;
-    return reply.type('text/html; charset=utf-8').send(page(ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice }).value);
+    const notice = noticeOf(ctx, request.query, { handled: 'hub.inquiries.markedHandled' });
+    return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice });
   });
 
   app.post('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
@@ -52,20 +52,21 @@ function stateOf(ctx: HubContext, inquiry: Inquiry): Html {
     : html`<span class="status open">${ctx.t('hub.inquiries.state.open')}</span>`;
 }
 
-function field(id: keyof InquiryFilterForm, label: string, control: Html, error: string | undefined): Html {
-  return html`<div class="field"><label for="f-${id}">${label}</label>${control}${error ? html`<span class="field-error" id="f-${id}-error">${error}</span>` : null}</div>`;
+/** A filter with its label; its message (form.ts `fieldError`) after the control. */
+function field(id: keyof InquiryFilterForm, label: string, control: (attrs: Html | null) => Html, error: string | undefined): Html {
+  const e = fieldError(`f-${id}`, error ? [error] : undefined, 'span');
+  return html`<div class="field"><label for="f-${id}">${label}</label>${control(e.attrs)}${e.note}</div>`;
 }
 
 function filterForm(ctx: HubContext, form: InquiryFilterForm, errors: Partial<Record<keyof InquiryFilterForm, string>>): Html {
   const { t } = ctx;
-  const invalid = (id: keyof InquiryFilterForm) => (errors[id] ? html` aria-invalid="true" aria-describedby="f-${id}-error"` : null);
   const option = (value: InquiryFilterForm['state'], label: string) => html`<option value="${value}"${form.state === value ? html` selected` : null}>${label}</option>`;
   return html`<form method="get" action="/hub/inquiries" class="row filters" role="search" aria-label="${t('hub.inquiries.filters')}">
-  ${field('q', t('hub.inquiries.search'), html`<input id="f-q" name="q" type="search" value="${form.q}"${invalid('q')}>`, errors.q)}
-  ${field('topic', t('hub.inquiries.topic'), html`<input id="f-topic" name="topic" value="${form.topic}"${invalid('topic')}>`, errors.topic)}
-  ${field('state', t('hub.inquiries.state'), html`<select id="f-state" name="state">${option('', t('hub.inquiries.state.any'))}${option('open', t('hub.inquiries.state.open'))}${option('handled', t('hub.inquiries.state.handled'))}</select>`, errors.state)}
-  ${field('from', t('hub.inquiries.dateFrom'), html`<input id="f-from" name="from" type="date" value="${form.from}"${invalid('from')}>`, errors.from)}
-  ${field('to', t('hub.inquiries.dateTo'), html`<input id="f-to" name="to" type="date" value="${form.to}"${invalid('to')}>`, errors.to)}
+  ${field('q', t('hub.inquiries.search'), (attrs) => html`<input id="f-q" name="q" type="search" value="${form.q}"${attrs}>`, errors.q)}
+  ${field('topic', t('hub.inquiries.topic'), (attrs) => html`<input id="f-topic" name="topic" value="${form.topic}"${attrs}>`, errors.topic)}
+  ${field('state', t('hub.inquiries.state'), () => html`<select id="f-state" name="state">${option('', t('hub.inquiries.state.any'))}${option('open', t('hub.inquiries.state.open'))}${option('handled', t('hub.inquiries.state.handled'))}</select>`, errors.state)}
+  ${field('from', t('hub.inquiries.dateFrom'), (attrs) => html`<input id="f-from" name="from" type="date" value="${form.from}"${attrs}>`, errors.from)}
+  ${field('to', t('hub.inquiries.dateTo'), (attrs) => html`<input id="f-to" name="to" type="date" value="${form.to}"${attrs}>`, errors.to)}
   <button type="submit">${t('action.search')}</button>
 </form>`;
 }

@@ -1,5 +1,6 @@
 import type { InquiryFilter } from '../../../modules/inquiries/index.ts';
 import type { Translate } from '../../../modules/i18n/index.ts';
+import { textOf } from '../form.ts';
 
 /** What the filter form holds, as typed (shown back in the form and carried to the next page). */
 export interface InquiryFilterForm {
@@ -12,9 +13,7 @@ export interface InquiryFilterForm {
 
 const DAY = /^(\d{4})-(\d\d)-(\d\d)$/;
 
-function text(value: unknown, max: number): string {
-  return typeof value === 'string' ? value.trim().slice(0, max) : '';
-}
+const text = (value: unknown, max: number): string => textOf(value).trim().slice(0, max);
 
 /** The query string read as a filter; a date that is not YYYY-MM-DD is a field error, not a 500. */
 export function readInquiryFilter(query: Record<string, unknown>, timeZone: string, t: Translate): {

@@ -4,7 +4,8 @@ import { cappedText } from '../../../lib/count-cap.ts';
 import type { Notification } from '../../../modules/notifications/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { csrfField, page } from '../layout.ts';
+import { csrfField } from '../layout.ts';
+import { noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 
 const PAGE_SIZE = 25;
@@ -33,14 +34,14 @@ export const notificationsPages = (c: Container): FastifyPluginAsync => async (a
     const query = request.query as { cursor?: unknown; notice?: unknown };
     const paging = newestFirstPage({ limit: PAGE_SIZE, cursor: typeof query.cursor === 'string' ? query.cursor : undefined });
     const { data, nextCursor } = paging.page(await c.notifications.listForUser(ctx.user.companyId, ctx.user.userId, { unreadOnly: false, limit: paging.limit, before: paging.before }));
-    const notice = query.notice === 'all-read' ? t('hub.notifications.allRead') : query.notice === 'read' ? t('hub.notifications.oneRead') : null;
+    const notice = noticeOf(ctx, query, { 'all-read': 'hub.notifications.allRead', read: 'hub.notifications.oneRead' });
     const body = html`<h1>${t('hub.notifications.title')}</h1>
 ${data.some((n) => n.readAt === null)
     ? html`<form method="post" action="/hub/notifications/read-all">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.notifications.markAll')}</button></form>`
     : null}
 ${data.length === 0 ? html`<p>${t('hub.notifications.none')}</p>` : html`<ul class="notifications">${data.map((n) => item(ctx, n))}</ul>`}
 ${nextCursor ? html`<p><a class="button secondary" href="/hub/notifications?${new URLSearchParams({ cursor: nextCursor }).toString()}">${t('action.more')}</a></p>` : null}`;
-    return reply.type('text/html; charset=utf-8').send(page(ctx, { title: t('hub.notifications.title'), body, notice }).value);
+    return sendPage(reply, ctx, { title: t('hub.notifications.title'), body, notice });
   });
 
   app.post('/notifications/read-all', { config: { hub: 'notifications:own' } }, async (request, reply) => {

@@ -6,7 +6,7 @@ import { negotiateLanguage, translator, type Translate } from '../../../modules/
 import { html, raw, type Html } from '../html.ts';
 import { SIGNED_OUT } from '../hub-context.ts';
 import { barePage } from '../layout.ts';
-import { input } from './account-fields.ts';
+import { bodyText, input } from '../form.ts';
 
 /**
  * /hub/reset/:token: the one-time link an admin handed over. Public (the token is the
@@ -24,7 +24,7 @@ export const resetPage = (c: Container): FastifyPluginAsync => async (app) => {
 
   app.post('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
     const t = translator(language(request));
-    const password = String((request.body as Record<string, unknown> | undefined)?.password ?? '');
+    const password = bodyText(request.body, 'password');
     try {
       await c.accounts.resetPassword(token(request), password);
     } catch (error) {

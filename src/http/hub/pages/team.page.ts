@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../container.ts';
-import { AppError } from '../../../lib/errors.ts';
+import { AppError, type FieldErrors } from '../../../lib/errors.ts';
 import type { ResetLink, TeamMember } from '../../../modules/accounts/index.ts';
 import { USER_ROLES } from '../../../modules/companies/index.ts';
 import { html, type Html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField, page } from '../layout.ts';
-import { input, select, validationDetails, type Errors } from './account-fields.ts';
-import { noticeOf, roleLabel } from './account-texts.ts';
+import { csrfField } from '../layout.ts';
+import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
+import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 import { baseUrl } from '../../base-url.ts';
 
 interface Shown {
@@ -15,7 +15,7 @@ interface Shown {
   notice?: string | null;
   /** A reset link just made: shown on this one response only, never stored in a redirect. */
   link?: { user: string; url: string; expiresAt: string };
-  errors?: Errors;
+  errors?: FieldErrors;
   draft?: { email: string; name: string; role: string };
   problem?: string;
 }
@@ -26,7 +26,7 @@ export const teamPage = (c: Container): FastifyPluginAsync => async (app) => {
     const ctx = request.hub;
     const team = await c.accounts.listTeam(ctx.user.companyId);
     const body = render(ctx, team, shown);
-    return reply.status(shown.status ?? 200).type('text/html; charset=utf-8').send(page(ctx, { title: ctx.t('hub.team.title'), body, notice: shown.notice ?? null }).value);
+    return sendPage(reply, ctx, { title: ctx.t('hub.team.title'), body, notice: shown.notice, status: shown.status });
   };
   const linkOf = (request: FastifyRequest, user: string, link: ResetLink) => ({
     user, url: `${baseUrl(c.config, request)}/hub/reset/${link.token}`, expiresAt: link.expiresAt,
@@ -44,22 +44,21 @@ export const teamPage = (c: Container): FastifyPluginAsync => async (app) => {
   };
   const member = (request: FastifyRequest) => (request.params as { id: string }).id;
 
-  app.get('/team', { config: { hub: 'settings:manage' } }, async (request, reply) => show(request, reply, { notice: noticeOf(request.hub, request.query) }));
+  app.get('/team', { config: { hub: 'settings:manage' } }, async (request, reply) => show(request, reply, { notice: noticeOf(request.hub, request.query, ACCOUNT_NOTICES) }));
 
   app.post('/team', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const ctx = request.hub;
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const draft = { email: String(body.email ?? ''), name: String(body.name ?? ''), role: String(body.role ?? '') };
+    const draft = { email: bodyText(request.body, 'email'), name: bodyText(request.body, 'name'), role: bodyText(request.body, 'role') };
     try {
       const { user, link } = await c.accounts.createUser(ctx.user.companyId, ctx.user.userId, draft);
       return show(request, reply, { notice: ctx.t('hub.team.notice.created', { name: user.name }), link: linkOf(request, user.name, link) });
     } catch (error) {
-      return show(request, reply, { status: 400, errors: validationDetails(error), draft });
+      return show(request, reply, { status: 400, errors: fieldErrorsOf(error), draft });
     }
   });
 
   app.post('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const role = String((request.body as Record<string, unknown> | undefined)?.role ?? '');
+    const role = bodyText(request.body, 'role');
     // An admin who steps down may no longer open the team page: they land on their account instead.
     const then = member(request) === request.hub.user.userId && role !== 'admin' ? '/hub/account' : '/hub/team';
     return guarded(request, reply, () => c.accounts.changeRole(request.hub.user.companyId, member(request), role), 'roleChanged', then);

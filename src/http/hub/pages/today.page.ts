@@ -3,7 +3,7 @@ import type { Container } from '../../../container.ts';
 import { cappedText } from '../../../lib/count-cap.ts';
 import { MONEY_SCALE, parseScaled } from '../../../lib/money.ts';
 import { html, type Html } from '../html.ts';
-import { page } from '../layout.ts';
+import { sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 
 /** How many of the newest each card lists; the rest are one click away. */
@@ -95,7 +95,7 @@ export const todayPage = (c: Container): FastifyPluginAsync => async (app) => {
 
     const body = html`<h1>${t('hub.today.title')}</h1>
 <div class="cards today">${cards.map((card) => (card ? renderCard(ctx, card) : null))}</div>`;
-    return reply.type('text/html; charset=utf-8').send(page(ctx, { title: t('hub.today.title'), body }).value);
+    return sendPage(reply, ctx, { title: t('hub.today.title'), body });
   });
 };
 

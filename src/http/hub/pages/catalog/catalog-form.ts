@@ -3,7 +3,7 @@ import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../..
 import type { Translate } from '../../../../modules/i18n/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { page } from '../../layout.ts';
+import { input, select as sharedSelect, sendPage, textarea as sharedTextarea, type Choice, type FieldOptions as SharedField, type NoticeKey } from '../../form.ts';
 
 /**
  * What a catalog form shows again after a refusal: which form (several share a page), what was
@@ -19,11 +19,6 @@ export interface FormState {
 
 export type Body = Record<string, unknown>;
 
-export function text(body: Body, name: string): string {
-  const value = body[name];
-  return typeof value === 'string' ? value.trim() : '';
-}
-
 /**
  * The shape the admin API's schema gives (required, bounded text) checked on the form's
  * strings, so a bad field is named on the page; the service still decides everything else.
@@ -36,11 +31,6 @@ export function checkText(t: Translate, values: Record<string, string>, rules: R
     else if (value.length > rule.max) addFieldError(details, name, t('hub.catalog.tooLong', { max: rule.max }));
   }
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
-}
-
-/** "12,40" is how a Croatian or German keyboard writes 12.40; the service reads the dot. */
-export function price(value: string): string {
-  return value.replace(',', '.');
 }
 
 /**
@@ -65,47 +55,20 @@ export function stateOf(state: FormState | undefined, form: string): FormState |
   return state?.form === form ? state : undefined;
 }
 
-interface FieldOptions {
-  id: string;
-  name: string;
-  label: string;
+interface FieldOptions extends Omit<SharedField, 'errors' | 'note' | 'value'> {
   state?: FormState;
   value?: string | null;
-  type?: string;
-  required?: boolean;
-  maxlength?: number;
-  extra?: Html;
 }
 
-/** A labelled input; with an error, the message sits beside it and the input points at it. */
-export function field(o: FieldOptions): Html {
-  const errors = o.state?.errors[o.name];
-  const value = o.state ? (o.state.values[o.name] ?? '') : (o.value ?? '');
-  const errorId = `${o.id}-error`;
-  return html`<label for="${o.id}">${o.label}</label>
-<input id="${o.id}" name="${o.name}" type="${o.type ?? 'text'}" value="${value}"${o.required ? html` required` : null}${o.maxlength ? html` maxlength="${o.maxlength}"` : null}${errors ? html` aria-invalid="true" aria-describedby="${errorId}"` : null}${o.extra ?? null}>
-${errors ? html`<span class="field-error" id="${errorId}">${errors.join(' ')}</span>` : null}`;
+/** A field as the shared one (form.ts) shows it: after a refusal, what was typed and its message. */
+function fromState(o: FieldOptions): SharedField {
+  const { state, ...rest } = o;
+  return { ...rest, value: state ? (state.values[o.name] ?? '') : (o.value ?? ''), errors: state?.errors[o.name], note: 'span' };
 }
 
-export function textarea(o: FieldOptions): Html {
-  const errors = o.state?.errors[o.name];
-  const value = o.state ? (o.state.values[o.name] ?? '') : (o.value ?? '');
-  const errorId = `${o.id}-error`;
-  return html`<label for="${o.id}">${o.label}</label>
-<textarea id="${o.id}" name="${o.name}"${o.maxlength ? html` maxlength="${o.maxlength}"` : null}${errors ? html` aria-invalid="true" aria-describedby="${errorId}"` : null}>${value}</textarea>
-${errors ? html`<span class="field-error" id="${errorId}">${errors.join(' ')}</span>` : null}`;
-}
-
-export function select(o: FieldOptions & { options: ReadonlyArray<{ value: string; label: string }> }): Html {
-  const errors = o.state?.errors[o.name];
-  const value = o.state ? (o.state.values[o.name] ?? '') : (o.value ?? '');
-  const errorId = `${o.id}-error`;
-  return html`<label for="${o.id}">${o.label}</label>
-<select id="${o.id}" name="${o.name}"${errors ? html` aria-invalid="true" aria-describedby="${errorId}"` : null}>
-${o.options.map((opt) => html`<option value="${opt.value}"${opt.value === value ? html` selected` : null}>${opt.label}</option>`)}
-</select>
-${errors ? html`<span class="field-error" id="${errorId}">${errors.join(' ')}</span>` : null}`;
-}
+export const field = (o: FieldOptions): Html => input(fromState(o));
+export const textarea = (o: FieldOptions): Html => sharedTextarea(fromState(o));
+export const select = (o: FieldOptions & { options: readonly Choice[] }): Html => sharedSelect({ ...fromState(o), options: o.options });
 
 /** The form-level line: "correct the fields" or the refusal's own words. */
 export function formError(t: Translate, state: FormState | undefined): Html | null {
@@ -128,12 +91,14 @@ ${links.map(([href, label]) => html`<li><a href="${href}"${ctx.path === href ? h
 </ul></nav>
 ${ctx.can('catalog:write') ? null : html`<p class="muted">${t('hub.catalog.readOnly')}</p>`}
 ${options.body}</div>`;
-  return reply.status(options.status ?? 200).type('text/html; charset=utf-8').send(page(ctx, { title: options.title, body, notice: options.notice }).value);
+  return sendPage(reply, ctx, { ...options, body });
 }
 
-/** `?notice=<key>` after a redirect, read back only for the catalog's own keys. */
-const NOTICES = ['created', 'saved', 'deleted', 'deactivated', 'uploaded'] as const;
-export function noticeOf(t: Translate, query: unknown): string | null {
-  const key = (query as { notice?: string } | undefined)?.notice;
-  return NOTICES.includes(key as (typeof NOTICES)[number]) ? t(`hub.catalog.${key as (typeof NOTICES)[number]}`) : null;
-}
+/** The notices a catalog redirect may name (`?notice=<key>`). */
+export const CATALOG_NOTICES = {
+  created: 'hub.catalog.created',
+  saved: 'hub.catalog.saved',
+  deleted: 'hub.catalog.deleted',
+  deactivated: 'hub.catalog.deactivated',
+  uploaded: 'hub.catalog.uploaded',
+} as const satisfies Record<string, NoticeKey>;

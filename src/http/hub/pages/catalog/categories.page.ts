@@ -3,7 +3,8 @@ import type { Container } from '../../../../container.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { attempt, catalogPage, checkText, field, formError, noticeOf, select, stateOf, text, type Body, type FormState } from './catalog-form.ts';
+import { noticeOf, bodyText } from '../../form.ts';
+import { attempt, catalogPage, checkText, field, formError, CATALOG_NOTICES, select, stateOf, type Body, type FormState } from './catalog-form.ts';
 
 interface Category { id: string; name: string; parentId: string | null }
 
@@ -50,14 +51,14 @@ ${formError(t, create)}
   <div>${select({ id: 'category-new-parent', name: 'parentId', label: t('hub.catalog.parent'), state: create, options: parents })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
 </form>` : null}`;
-    return catalogPage(ctx, reply, { title: t('hub.catalog.categories'), body, status, notice: state ? null : noticeOf(t, request.query) });
+    return catalogPage(ctx, reply, { title: t('hub.catalog.categories'), body, status, notice: state ? null : noticeOf(ctx, request.query, CATALOG_NOTICES) });
   }
 
   app.get('/catalog', { config: { hub: 'catalog:read' } }, (request, reply) => render(request, reply));
 
   app.post('/catalog/categories', { config: { hub: 'catalog:write' } }, async (request, reply) => {
     const body = request.body as Body;
-    const values = { name: text(body, 'name'), parentId: text(body, 'parentId') };
+    const values = { name: bodyText(body, 'name').trim(), parentId: bodyText(body, 'parentId').trim() };
     const failed = await attempt('category-new', values, async () => {
       checkText(request.hub.t, values, { name: { max: 200, required: true } });
       await c.catalogAdmin.createCategory(request.hub.user.companyId, { name: values.name, parentId: values.parentId || null });
@@ -68,7 +69,7 @@ ${formError(t, create)}
   app.post('/catalog/categories/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const body = request.body as Body;
-    const values = { name: text(body, 'name'), parentId: text(body, 'parentId') };
+    const values = { name: bodyText(body, 'name').trim(), parentId: bodyText(body, 'parentId').trim() };
     const failed = await attempt(`category-${id}`, values, async () => {
       checkText(request.hub.t, values, { name: { max: 200, required: true } });
       await c.catalogAdmin.updateCategory(request.hub.user.companyId, id, { name: values.name, parentId: values.parentId || null });

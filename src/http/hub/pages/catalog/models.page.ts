@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
-import { attempt, catalogPage, checkText, field, formError, noticeOf, stateOf, text, type Body, type FormState } from './catalog-form.ts';
+import { noticeOf, bodyText } from '../../form.ts';
+import { attempt, catalogPage, checkText, field, formError, CATALOG_NOTICES, stateOf, type Body, type FormState } from './catalog-form.ts';
 
 /** Models (brands, product lines): a list renamed in place, deleted when no product uses one. */
 export const modelsPage = (c: Container): FastifyPluginAsync => async (app) => {
@@ -34,13 +35,13 @@ ${formError(t, create)}
   <div>${field({ id: 'model-new-name', name: 'name', label: t('hub.catalog.name'), state: create, required: true, maxlength: 200 })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
 </form>` : null}`;
-    return catalogPage(ctx, reply, { title: t('hub.catalog.models'), body, status, notice: state ? null : noticeOf(t, request.query) });
+    return catalogPage(ctx, reply, { title: t('hub.catalog.models'), body, status, notice: state ? null : noticeOf(ctx, request.query, CATALOG_NOTICES) });
   }
 
   app.get('/catalog/models', { config: { hub: 'catalog:read' } }, (request, reply) => render(request, reply));
 
   app.post('/catalog/models', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const values = { name: text(request.body as Body, 'name') };
+    const values = { name: bodyText(request.body as Body, 'name').trim() };
     const failed = await attempt('model-new', values, async () => {
       checkText(request.hub.t, values, { name: { max: 200, required: true } });
       await c.catalogAdmin.createModel(request.hub.user.companyId, values);
@@ -50,7 +51,7 @@ ${formError(t, create)}
 
   app.post('/catalog/models/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const values = { name: text(request.body as Body, 'name') };
+    const values = { name: bodyText(request.body as Body, 'name').trim() };
     const failed = await attempt(`model-${id}`, values, async () => {
       checkText(request.hub.t, values, { name: { max: 200, required: true } });
       await c.catalogAdmin.updateModel(request.hub.user.companyId, id, values);

@@ -5,7 +5,9 @@ import { parsePrice } from '../../../../modules/catalog/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { attempt, catalogPage, checkText, field, formError, noticeOf, price, stateOf, text, type Body, type FormState } from './catalog-form.ts';
+import { noticeOf, bodyText } from '../../form.ts';
+import { attempt, catalogPage, checkText, field, formError, CATALOG_NOTICES, stateOf, type Body, type FormState } from './catalog-form.ts';
+import { decimalPoint } from '../../../../lib/money.ts';
 import { categoryPaths } from './categories.page.ts';
 import { PRODUCT_RULES, productFields, productInput, readProduct } from './products.page.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
@@ -45,7 +47,7 @@ ${product.hasDatasheet
     ? html`<p><a href="/hub/catalog/products/${product.id}/datasheet" download>${t('hub.catalog.download', { name: t('hub.catalog.datasheet') })}</a></p>`
     : html`<p>${t('hub.catalog.noDatasheet')}</p>`}
 ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabytes(ctx)) : null}`;
-    return catalogPage(ctx, reply, { title: product.name, body, status, notice: state ? null : noticeOf(t, request.query) });
+    return catalogPage(ctx, reply, { title: product.name, body, status, notice: state ? null : noticeOf(ctx, request.query, CATALOG_NOTICES) });
   }
 
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
@@ -72,7 +74,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
   });
 
   app.post('/catalog/products/:id/units', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const values = { name: text(request.body as Body, 'name'), price: price(text(request.body as Body, 'price')) };
+    const values = { name: bodyText(request.body as Body, 'name').trim(), price: decimalPoint(bodyText(request.body as Body, 'price').trim()) };
     const failed = await attempt('unit-new', values, async () => {
       checkText(request.hub.t, values, UNIT_RULES);
       await c.catalogAdmin.addUnit(request.hub.user.companyId, idOf(request), values);
@@ -90,7 +92,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
 
   app.post('/catalog/products/:id/units/:unitId', { config: { hub: 'catalog:write' } }, async (request, reply) => {
     const { productId, unitId } = await ownUnit(request);
-    const values = { name: text(request.body as Body, 'name'), price: price(text(request.body as Body, 'price')) };
+    const values = { name: bodyText(request.body as Body, 'name').trim(), price: decimalPoint(bodyText(request.body as Body, 'price').trim()) };
     const failed = await attempt(`unit-${unitId}`, values, async () => {
       checkText(request.hub.t, values, UNIT_RULES);
       await c.catalogAdmin.updateUnit(request.hub.user.companyId, unitId, values);

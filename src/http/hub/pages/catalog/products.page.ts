@@ -5,7 +5,9 @@ import { parsePrice } from '../../../../modules/catalog/index.ts';
 import type { Translate } from '../../../../modules/i18n/index.ts';
 import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
-import { attempt, catalogPage, checkText, field, formError, noticeOf, price, select, text, textarea, type Body, type FormState } from './catalog-form.ts';
+import { noticeOf, bodyText } from '../../form.ts';
+import { attempt, catalogPage, checkText, field, formError, CATALOG_NOTICES, select, textarea, type Body, type FormState } from './catalog-form.ts';
+import { decimalPoint } from '../../../../lib/money.ts';
 import { categoryPaths } from './categories.page.ts';
 
 const PAGE_SIZE = 25;
@@ -54,7 +56,7 @@ ${list.data.length === 0 ? html`<p>${t('common.noResults')}</p>` : html`<table>
 </tr>`)}</tbody></table>`}
 <p>${query.cursor ? html`<a href="/hub/catalog/products${first ? `?${first}` : ''}">${t('hub.catalog.firstPage')}</a> ` : null}
 ${list.nextCursor ? html`<a href="/hub/catalog/products?${more.toString()}">${t('hub.catalog.nextPage')}</a>` : null}</p>`;
-    return catalogPage(ctx, reply, { title: t('hub.catalog.products'), body, notice: noticeOf(t, query) });
+    return catalogPage(ctx, reply, { title: t('hub.catalog.products'), body, notice: noticeOf(ctx, query, CATALOG_NOTICES) });
   });
 
   async function renderNew(request: FastifyRequest, reply: FastifyReply, state?: FormState, status?: number) {
@@ -87,8 +89,8 @@ ${formError(t, state)}
     const body = request.body as Body;
     const values = readProduct(body);
     for (let i = 0; i < UNIT_ROWS; i++) {
-      values[`unit${i}Name`] = text(body, `unit${i}Name`);
-      values[`unit${i}Price`] = text(body, `unit${i}Price`);
+      values[`unit${i}Name`] = bodyText(body, `unit${i}Name`).trim();
+      values[`unit${i}Price`] = bodyText(body, `unit${i}Price`).trim();
     }
     let id = '';
     const failed = await attempt('product-new', values, async () => {
@@ -97,7 +99,7 @@ ${formError(t, state)}
       const rows = Array.from({ length: UNIT_ROWS }, (_, i) => i).filter((i) => values[`unit${i}Name`] || values[`unit${i}Price`]);
       const created = await c.catalogAdmin.createProduct(request.hub.user.companyId, {
         ...productInput(values), taxRateId: values.taxRateId!,
-        units: rows.map((i) => ({ name: values[`unit${i}Name`]!, price: price(values[`unit${i}Price`]!) })),
+        units: rows.map((i) => ({ name: values[`unit${i}Name`]!, price: decimalPoint(values[`unit${i}Price`]!) })),
       }).catch((error: unknown) => { throw renameUnitFields(error, rows); });
       id = created.id;
     });
@@ -108,8 +110,8 @@ ${formError(t, state)}
 /** The product's own fields, as typed. */
 export function readProduct(body: Body): Record<string, string> {
   return {
-    name: text(body, 'name'), sku: text(body, 'sku'), description: text(body, 'description'),
-    categoryId: text(body, 'categoryId'), modelId: text(body, 'modelId'), taxRateId: text(body, 'taxRateId'),
+    name: bodyText(body, 'name').trim(), sku: bodyText(body, 'sku').trim(), description: bodyText(body, 'description').trim(),
+    categoryId: bodyText(body, 'categoryId').trim(), modelId: bodyText(body, 'modelId').trim(), taxRateId: bodyText(body, 'taxRateId').trim(),
   };
 }
 

@@ -2,7 +2,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
-import { attempt, catalogPage, checkText, field, formError, noticeOf, stateOf, text, type Body, type FormState } from './catalog-form.ts';
+import { decimalPoint } from '../../../../lib/money.ts';
+import { bodyText, noticeOf } from '../../form.ts';
+import { attempt, catalogPage, checkText, field, formError, CATALOG_NOTICES, stateOf, type Body, type FormState } from './catalog-form.ts';
 
 const RULES = { name: { max: 100, required: true }, rate: { max: 10, required: true } };
 
@@ -36,10 +38,10 @@ ${formError(t, create)}
   <div>${field({ id: 'tax-rate-new-rate', name: 'rate', label: t('hub.catalog.rate'), state: create, required: true, maxlength: 10, extra: html` inputmode="decimal"` })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
 </form>` : null}`;
-    return catalogPage(ctx, reply, { title: t('hub.catalog.taxRates'), body, status, notice: state ? null : noticeOf(t, request.query) });
+    return catalogPage(ctx, reply, { title: t('hub.catalog.taxRates'), body, status, notice: state ? null : noticeOf(ctx, request.query, CATALOG_NOTICES) });
   }
 
-  const read = (body: Body) => ({ name: text(body, 'name'), rate: text(body, 'rate').replace(',', '.').replace(/\s*%$/, '') });
+  const read = (body: Body) => ({ name: bodyText(body, 'name').trim(), rate: decimalPoint(bodyText(body, 'rate').trim()).replace(/\s*%$/, '') });
 
   app.get('/catalog/tax-rates', { config: { hub: 'catalog:read' } }, (request, reply) => render(request, reply));
 

@@ -2,12 +2,14 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { AppError, type FieldErrors } from '../../../../lib/errors.ts';
 import type { Customer, DocumentKind } from '../../../../modules/customers/index.ts';
+import { isOrderOpen } from '../../../../modules/orders/index.ts';
+import { isQuotationOpen } from '../../../../modules/quotations/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { customerForm, customerInput, type CustomerFormValues } from './customer-form.ts';
-import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, queryText, sendPage } from './desk-parts.ts';
+import { fieldErrorsOf, formFields, queryText, sendPage } from '../../form.ts';
+import { heading } from './desk-parts.ts';
 
 /** What the assignment page needs of a quotation or a web order. */
 interface Placeholdered {
@@ -19,7 +21,6 @@ interface Placeholdered {
 }
 
 const PATH: Record<DocumentKind, string> = { quotation: 'quotations', order: 'orders' };
-const OPEN: Record<DocumentKind, readonly string[]> = { quotation: ['approved'], order: ['received', 'accepted'] };
 
 /**
  * Assigning a directory customer to a quotation or web order: the ranked suggestions, a search
@@ -47,7 +48,7 @@ export const assignmentPages = (c: Container): FastifyPluginAsync => async (app)
         else await c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { newCustomer: customerInput(f) });
       } catch (error) {
         if (f.customerId !== undefined) throw error;
-        return assignmentPage(reply, ctx, kind, doc, undefined, f, fieldErrorsOf(error), 400);
+        return assignmentPage(reply, ctx, kind, doc, undefined, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
       }
       return reply.redirect(`/hub/${PATH[kind]}/${encodeURIComponent(doc.id)}?notice=assigned`, 303);
     });
@@ -55,7 +56,7 @@ export const assignmentPages = (c: Container): FastifyPluginAsync => async (app)
 
   async function assignmentPage(reply: FastifyReply, ctx: HubContext, kind: DocumentKind, doc: Placeholdered, find: string | undefined, values: CustomerFormValues, errors?: FieldErrors, status = 200) {
     const { t } = ctx;
-    if (!OPEN[kind].includes(doc.status)) throw new AppError(kind === 'quotation' ? 'quotation_not_open' : 'order_not_open', t('hub.desk.notOpen'));
+    if (!(kind === 'quotation' ? isQuotationOpen(doc.status) : isOrderOpen(doc.status))) throw new AppError(kind === 'quotation' ? 'quotation_not_open' : 'order_not_open', t('hub.desk.notOpen'));
     const [matches, found] = await Promise.all([
       c.customerAssignment.matches(ctx.user.companyId, kind, doc.id),
       find === undefined ? null : c.customers.search(ctx.user.companyId, { q: find, limit: 10 }),
@@ -80,7 +81,7 @@ ${found ? candidates(ctx, action, found.data.map((customer) => ({ customer, reas
 <h2 id="new">${t('hub.desk.assign.create')}</h2>
 ${customerForm(ctx, { action, values, errors, submit: t('hub.desk.assign.createSubmit'), idPrefix: 'new', prefix: 'newCustomer.' })}
 <p><a href="/hub/${PATH[kind]}/${doc.id}">${t('action.back')}</a></p>`;
-    return sendPage(reply, ctx, title, body, null, status);
+    return sendPage(reply, ctx, { title, body, notice: null, status });
   }
 };
 

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
+import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';
 import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
-import { formFields } from './desk-form.ts';
-import { heading, money, quantity, sendPage } from './desk-parts.ts';
+import { formFields, sendPage } from '../../form.ts';
+import { heading, money, quantity } from './desk-parts.ts';
 
 type IdParams = { id: string };
 
@@ -21,9 +22,10 @@ export const conversionPage = (c: Container): FastifyPluginAsync => async (app) 
     const quotation = await c.quotations.get(companyId, request.params.id);
     const preview = await c.quotations.conversionPreview(companyId, quotation.id);
     const base = `/hub/quotations/${quotation.id}`;
-    const open = quotation.status === 'approved';
+    const open = isQuotationOpen(quotation.status);
     const reprice = preview.expired && ctx.can('quotations:reprice');
-    const canConvert = open && ctx.can('quotations:handle') && (!preview.expired || reprice) && quotation.directoryCustomer !== null
+    const canConvert = mayConvertQuotation({ status: quotation.status, expired: preview.expired }, { handle: ctx.can('quotations:handle'), reprice })
+      && quotation.directoryCustomer !== null
       && (!reprice || preview.currentTotal !== null);
     const title = t('hub.desk.conversion.title', { number: quotation.number });
     const body = html`${heading(title, false)}
@@ -56,7 +58,7 @@ ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
 <button type="submit">${reprice ? t('hub.desk.conversion.convertRepriced') : t('action.convert')}</button>
 </form>` : null}
 <p><a href="${base}">${t('action.back')}</a></p>`;
-    return sendPage(reply, ctx, title, body);
+    return sendPage(reply, ctx, { title, body });
   });
 
   app.post<{ Params: IdParams }>('/quotations/:id/convert', { config: { hub: 'quotations:handle' } }, async (request, reply) => {

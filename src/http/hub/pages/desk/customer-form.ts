@@ -4,7 +4,8 @@ import { CustomerInput } from '../../../admin/customers.routes.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { checkBody, field, otherErrors, select, type FormBody } from './desk-form.ts';
+import { input, messagesAt, select, type FormBody } from '../../form.ts';
+import { checkBody, otherErrors } from './desk-form.ts';
 
 /** The fields of a customer as a form shows them (address flattened). */
 export interface CustomerFormValues {
@@ -61,17 +62,17 @@ export function customerForm(ctx: HubContext, o: { action: string; values: Custo
   return html`<form method="post" action="${o.action}" class="stack" novalidate>
 ${csrfField(ctx)}
 ${e ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-${select({ id: id('kind'), name: 'kind', label: t('hub.desk.customer.kind'), value: v.kind ?? 'person', errors: e, choices: CUSTOMER_KINDS.map((k) => ({ value: k, label: t(`customer.kind.${k}`) })) })}
-${field({ id: id('name'), name: 'name', label: t('hub.desk.customer.name'), value: v.name, required: true, errors: e, paths: paths('name') })}
-${field({ id: id('taxId'), name: 'taxId', label: t('print.taxId'), value: v.taxId, errors: e, paths: paths('taxId') })}
-${field({ id: id('email'), name: 'email', label: t('print.email'), value: v.email, type: 'email', autocomplete: 'off', errors: e, paths: paths('email') })}
-${field({ id: id('phone'), name: 'phone', label: t('print.phone'), value: v.phone, type: 'tel', autocomplete: 'off', errors: e, paths: paths('phone') })}
+${select({ id: id('kind'), name: 'kind', label: t('hub.desk.customer.kind'), value: v.kind ?? 'person', errors: e?.kind, options: CUSTOMER_KINDS.map((k) => ({ value: k, label: t(`customer.kind.${k}`) })) })}
+${input({ id: id('name'), name: 'name', label: t('hub.desk.customer.name'), value: v.name, required: true, errors: messagesAt(e, paths('name')) })}
+${input({ id: id('taxId'), name: 'taxId', label: t('print.taxId'), value: v.taxId, errors: messagesAt(e, paths('taxId')) })}
+${input({ id: id('email'), name: 'email', label: t('print.email'), value: v.email, type: 'email', autocomplete: 'off', errors: messagesAt(e, paths('email')) })}
+${input({ id: id('phone'), name: 'phone', label: t('print.phone'), value: v.phone, type: 'tel', autocomplete: 'off', errors: messagesAt(e, paths('phone')) })}
 <fieldset class="stack">
   <legend>${t('print.address')}</legend>
-  ${field({ id: id('street'), name: 'street', label: t('hub.desk.customer.street'), value: v.street, errors: e, paths: ['address', ...paths('address.street')] })}
-  ${field({ id: id('postalCode'), name: 'postalCode', label: t('hub.desk.customer.postalCode'), value: v.postalCode, errors: e, paths: paths('address.postalCode') })}
-  ${field({ id: id('city'), name: 'city', label: t('hub.desk.customer.city'), value: v.city, errors: e, paths: paths('address.city') })}
-  ${field({ id: id('country'), name: 'country', label: t('hub.desk.customer.country'), value: v.country, errors: e, paths: paths('address.country') })}
+  ${input({ id: id('street'), name: 'street', label: t('hub.desk.customer.street'), value: v.street, errors: messagesAt(e, ['address', ...paths('address.street')]) })}
+  ${input({ id: id('postalCode'), name: 'postalCode', label: t('hub.desk.customer.postalCode'), value: v.postalCode, errors: messagesAt(e, paths('address.postalCode')) })}
+  ${input({ id: id('city'), name: 'city', label: t('hub.desk.customer.city'), value: v.city, errors: messagesAt(e, paths('address.city')) })}
+  ${input({ id: id('country'), name: 'country', label: t('hub.desk.customer.country'), value: v.country, errors: messagesAt(e, paths('address.country')) })}
 </fieldset>
 <label for="${id('note')}">${t('print.note')}</label>
 <textarea id="${id('note')}" name="note">${v.note ?? ''}</textarea>

@@ -5,8 +5,8 @@ import type { Customer } from '../../../../modules/customers/index.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { customerForm, customerInput, formValuesOf, type CustomerFormValues } from './customer-form.ts';
-import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, liveFilter, money, nextPageLink, noticeOf, queryText, sendPage, statusBadge } from './desk-parts.ts';
+import { fieldErrorsOf, formFields, noticeOf, queryText, sendPage } from '../../form.ts';
+import { heading, liveFilter, money, nextPageLink, statusBadge, DESK_NOTICES } from './desk-parts.ts';
 
 type IdParams = { id: string };
 
@@ -19,7 +19,7 @@ export const customersPages = (c: Container): FastifyPluginAsync => async (app) 
     const q = queryText(query.q);
     const cursor = queryText(query.cursor, 500);
     const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
-    const body = html`${heading(t('nav.customers'), noticeOf(ctx, query) !== null)}
+    const body = html`${heading(t('nav.customers'), noticeOf(ctx, query, DESK_NOTICES) !== null)}
 <form method="get" action="/hub/customers" class="row" role="search"${liveFilter('/hub/customers', ['customer-q'])}>
   <div><label for="customer-q">${t('action.search')}</label><br><input id="customer-q" name="q" type="search" value="${q ?? ''}"></div>
   <button type="submit">${t('action.search')}</button>
@@ -29,7 +29,7 @@ ${ctx.can('customers:edit') ? html`<p><a class="button secondary" href="/hub/cus
 ${customersTable(ctx, result.data)}
 ${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-    return sendPage(reply, ctx, t('nav.customers'), body, noticeOf(ctx, query));
+    return sendPage(reply, ctx, { title: t('nav.customers'), body, notice: noticeOf(ctx, query, DESK_NOTICES) });
   });
 
   app.get('/customers/new', { config: { hub: 'customers:edit' } }, async (request, reply) => newPage(reply, request.hub, {}));
@@ -40,14 +40,14 @@ ${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'
       const customer = await c.customers.create(request.hub.user.companyId, customerInput(f));
       return reply.redirect(`/hub/customers/${encodeURIComponent(customer.id)}?notice=created`, 303);
     } catch (error) {
-      return newPage(reply, request.hub, f, fieldErrorsOf(error), 400);
+      return newPage(reply, request.hub, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
     }
   });
 
   app.get<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:read' } }, async (request, reply) => {
     const ctx = request.hub;
     const customer = await c.customers.get(ctx.user.companyId, request.params.id);
-    return customerPage(reply, ctx, customer, formValuesOf(customer), noticeOf(ctx, request.query));
+    return customerPage(reply, ctx, customer, formValuesOf(customer), noticeOf(ctx, request.query, DESK_NOTICES));
   });
 
   app.post<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:edit' } }, async (request, reply) => {
@@ -58,7 +58,7 @@ ${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'
       await c.customers.update(ctx.user.companyId, current.id, customerInput(f));
       return reply.redirect(`/hub/customers/${encodeURIComponent(current.id)}?notice=saved`, 303);
     } catch (error) {
-      return customerPage(reply, ctx, current, f, null, fieldErrorsOf(error), 400);
+      return customerPage(reply, ctx, current, f, null, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
     }
   });
 
@@ -83,7 +83,7 @@ ${sales.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : htm
 <tbody>${sales.map((s) => html`<tr><td><a href="/hub/sales/${s.id}">${s.number}</a></td><td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td>${statusBadge(ctx, 'sale', s.status)}</td></tr>`)}</tbody>
 </table>`}` : null}
 <p><a href="/hub/customers">${t('action.back')}</a></p>`;
-    return sendPage(reply, ctx, customer.name, body, notice, status);
+    return sendPage(reply, ctx, { title: customer.name, body, notice, status });
   }
 };
 
@@ -104,5 +104,5 @@ function newPage(reply: Parameters<typeof sendPage>[0], ctx: HubContext, values:
   const body = html`${heading(t('action.createCustomer'), false)}
 ${customerForm(ctx, { action: '/hub/customers', values, errors, submit: t('action.save'), idPrefix: 'customer' })}
 <p><a href="/hub/customers">${t('action.back')}</a></p>`;
-  return sendPage(reply, ctx, t('action.createCustomer'), body, null, status);
+  return sendPage(reply, ctx, { title: t('action.createCustomer'), body, notice: null, status });
 }

@@ -4,7 +4,7 @@ import type { MessageKey } from '../../../../modules/i18n/index.ts';
 import type { LineView, TotalsView } from '../../../../modules/sales/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { page } from '../../layout.ts';
+import type { NoticeKey } from '../../form.ts';
 
 /**
  * What the sales desk pages (quotations, web orders, sales, customers) share: amounts as the
@@ -61,28 +61,16 @@ export function nextPageLink(path: string, filters: Record<string, string | unde
   return html`<p><a href="${path}?${params.toString()}" rel="next">${label}</a></p>`;
 }
 
-/** A query-string value as text: the first when repeated, trimmed, bounded; absent when blank. */
-export function queryText(value: unknown, max = 200): string | undefined {
-  const first = Array.isArray(value) ? value[0] : value;
-  if (typeof first !== 'string') return undefined;
-  const trimmed = first.trim().slice(0, max);
-  return trimmed === '' ? undefined : trimmed;
-}
-
-/** One of the allowed values, or absent (an unknown filter value shows everything, as no filter). */
-export function queryChoice<T extends string>(value: unknown, allowed: readonly T[]): T | undefined {
-  const text = queryText(value, 40);
-  return text !== undefined && (allowed as readonly string[]).includes(text) ? (text as T) : undefined;
-}
-
-/** The notice after a redirect: `?notice=<key>` names one of the desk's notices, never free text. */
-export function noticeOf(ctx: HubContext, query: unknown): string | null {
-  const key = queryText((query as Record<string, unknown> | undefined)?.notice, 40);
-  return key && (NOTICES as readonly string[]).includes(key) ? ctx.t(`hub.desk.notice.${key as Notice}`) : null;
-}
-
-export const NOTICES = ['assigned', 'converted', 'cancelled', 'accepted', 'paid', 'created', 'saved'] as const;
-export type Notice = (typeof NOTICES)[number];
+/** The notices a desk redirect may name (`?notice=<key>`). */
+export const DESK_NOTICES = {
+  assigned: 'hub.desk.notice.assigned',
+  converted: 'hub.desk.notice.converted',
+  cancelled: 'hub.desk.notice.cancelled',
+  accepted: 'hub.desk.notice.accepted',
+  paid: 'hub.desk.notice.paid',
+  created: 'hub.desk.notice.created',
+  saved: 'hub.desk.notice.saved',
+} as const satisfies Record<string, NoticeKey>;
 
 /**
  * The heading of a page; after a redirect with a notice it takes the focus, so a keyboard or
@@ -97,10 +85,6 @@ export function sendDocumentPdf(reply: FastifyReply, printed: { number: string; 
   return reply.type('application/pdf')
     .header('content-disposition', `${download ? 'attachment' : 'inline'}; filename="${printed.number}.pdf"`)
     .send(printed.pdf);
-}
-
-export function sendPage(reply: FastifyReply, ctx: HubContext, title: string, body: Html, notice: string | null = null, status = 200): FastifyReply {
-  return reply.status(status).type('text/html; charset=utf-8').send(page(ctx, { title, body, notice }).value);
 }
 
 /**

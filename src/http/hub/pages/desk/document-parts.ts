@@ -1,7 +1,7 @@
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import type { FormBody } from './desk-form.ts';
+import type { FormBody } from '../../form.ts';
 import { AppError, fieldErrors } from '../../../../lib/errors.ts';
 
 /** Pieces the quotation and web order pages share: the customer block, the cancel form. */

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
-import { ORDER_STATUSES, type OrderView } from '../../../../modules/orders/index.ts';
+import { isOrderOpen, ORDER_STATUSES, type OrderView } from '../../../../modules/orders/index.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, liveFilter, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
+import { fieldErrorsOf, formFields, noticeOf, queryChoice, queryText, sendPage } from '../../form.ts';
+import { heading, liveFilter, linesTable, money, nextPageLink, statusBadge, totalsFacts, DESK_NOTICES } from './desk-parts.ts';
 import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
 
 type IdParams = { id: string };
@@ -44,12 +44,12 @@ ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html
 </table>`}
 ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-    return sendPage(reply, ctx, t('nav.orders'), body);
+    return sendPage(reply, ctx, { title: t('nav.orders'), body });
   });
 
   app.get<{ Params: IdParams }>('/orders/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {
     const ctx = request.hub;
-    return detail(reply, ctx, await c.orders.get(ctx.user.companyId, request.params.id), noticeOf(ctx, request.query));
+    return detail(reply, ctx, await c.orders.get(ctx.user.companyId, request.params.id), noticeOf(ctx, request.query, DESK_NOTICES));
   });
 
   app.post<{ Params: IdParams }>('/orders/:id/accept', { config: { hub: 'quotations:handle' } }, async (request, reply) => {
@@ -72,7 +72,7 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
     try {
       await c.orders.cancel(ctx.user.companyId, order.id, cancelReason(formFields(request.body)));
     } catch (error) {
-      return detail(reply, ctx, order, null, fieldErrorsOf(error).reason?.join(' '), 400);
+      return detail(reply, ctx, order, null, fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '), 400);
     }
     return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=cancelled`, 303);
   });
@@ -80,7 +80,7 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
 
 function detail(reply: FastifyReply, ctx: HubContext, o: OrderView, notice: string | null, cancelError?: string, status = 200) {
   const { t } = ctx;
-  const open = o.status === 'received' || o.status === 'accepted';
+  const open = isOrderOpen(o.status);
   const handle = ctx.can('quotations:handle');
   const base = `/hub/orders/${o.id}`;
   const title = t('document.titleWithNumber', { title: t('document.order'), number: o.number });
@@ -110,5 +110,5 @@ ${o.status === 'accepted' && !o.directoryCustomer ? html`<p>${t('hub.desk.assign
 ${cancelForm(ctx, `${base}/cancel`, t('action.cancelOrder'), cancelError)}
 </section>` : null}
 <p><a href="/hub/orders">${t('action.back')}</a></p>`;
-  return sendPage(reply, ctx, title, body, notice, status);
+  return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
-import { QUOTATION_STATUSES, type QuotationView } from '../../../../modules/quotations/index.ts';
+import { isQuotationOpen, mayConvertQuotation, QUOTATION_STATUSES, type QuotationView } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { fieldErrorsOf, formFields } from './desk-form.ts';
-import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
+import { fieldErrorsOf, formFields, noticeOf, queryChoice, queryText, sendPage } from '../../form.ts';
+import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, statusBadge, totalsFacts, DESK_NOTICES } from './desk-parts.ts';
 import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
 import { conversionPage } from './conversion.page.ts';
 
@@ -46,13 +46,13 @@ ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html
 </table>`}
 ${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-    return sendPage(reply, ctx, t('nav.quotations'), body);
+    return sendPage(reply, ctx, { title: t('nav.quotations'), body });
   });
 
   app.get<{ Params: IdParams }>('/quotations/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {
     const ctx = request.hub;
     const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
-    return detail(reply, ctx, quotation, noticeOf(ctx, request.query));
+    return detail(reply, ctx, quotation, noticeOf(ctx, request.query, DESK_NOTICES));
   });
 
   app.get<{ Params: IdParams; Querystring: { download?: string } }>('/quotations/:id/pdf', { config: { hub: 'quotations:read' } }, async (request, reply) => {
@@ -68,7 +68,7 @@ ${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPag
     try {
       await c.quotations.cancel(ctx.user.companyId, quotation.id, cancelReason(formFields(request.body)));
     } catch (error) {
-      return detail(reply, ctx, quotation, null, fieldErrorsOf(error).reason?.join(' '), 400);
+      return detail(reply, ctx, quotation, null, fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '), 400);
     }
     return reply.redirect(`/hub/quotations/${encodeURIComponent(quotation.id)}?notice=cancelled`, 303);
   });
@@ -80,10 +80,10 @@ export function quotationStatus(ctx: HubContext, q: QuotationView) {
 
 function detail(reply: FastifyReply, ctx: HubContext, q: QuotationView, notice: string | null, cancelError?: string, status = 200) {
   const { t } = ctx;
-  const open = q.status === 'approved';
+  const open = isQuotationOpen(q.status);
   const handle = ctx.can('quotations:handle');
   // An expired quotation converts only at today's prices, which only an admin may do: others see why, not a button.
-  const canConvert = open && handle && (!q.expired || ctx.can('quotations:reprice'));
+  const canConvert = mayConvertQuotation(q, { handle, reprice: ctx.can('quotations:reprice') });
   const base = `/hub/quotations/${q.id}`;
   const title = t('document.titleWithNumber', { title: t('document.quotation'), number: q.number });
   // Facts and totals first, the lines across the page, then the actions before the PDF: the
@@ -125,5 +125,5 @@ ${cancelForm(ctx, `${base}/cancel`, t('action.cancelQuotation'), cancelError)}
 </div>
 </div>
 <p><a href="/hub/quotations">${t('action.back')}</a></p>`;
-  return sendPage(reply, ctx, title, body, notice, status);
+  return sendPage(reply, ctx, { title, body, notice, status });
 }

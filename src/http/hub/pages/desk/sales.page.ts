@@ -1,23 +1,19 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { Type } from 'typebox';
 import type { Container } from '../../../../container.ts';
 import type { FieldErrors } from '../../../../lib/errors.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
+import { PaymentBody } from '../../../admin/sales.routes.ts';
+import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { checkBody, field, fieldErrorsOf, formFields, select, type FormBody } from './desk-form.ts';
-import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, noticeOf, queryChoice, queryText, sendPage, statusBadge, totalsFacts } from './desk-parts.ts';
+import { checkBody } from './desk-form.ts';
+import { fieldErrorsOf, type FormBody, formFields, input, noticeOf, queryChoice, queryText, select, sendPage } from '../../form.ts';
+import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, statusBadge, totalsFacts, DESK_NOTICES } from './desk-parts.ts';
 
 type IdParams = { id: string };
-
-/** The admin API's payment body, as the form posts it. */
-const PaymentForm = Type.Object({
-  method: Type.Enum(PAYMENT_METHODS),
-  amount: Type.String({ pattern: '^\\d+(\\.\\d{1,2})?$', maxLength: 20, 'x-pattern-message': 'Must be a decimal amount such as 12.50.' }),
-}, { additionalProperties: false });
 
 /** Sales: the list, one with its PDF, and recording payments. */
 export const salesPages = (c: Container): FastifyPluginAsync => async (app) => {
@@ -48,12 +44,12 @@ ${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html
 </table>`}
 ${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-    return sendPage(reply, ctx, t('nav.sales'), body);
+    return sendPage(reply, ctx, { title: t('nav.sales'), body });
   });
 
   app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
     const ctx = request.hub;
-    return detail(reply, ctx, await c.sales.get(ctx.user.companyId, request.params.id), noticeOf(ctx, request.query));
+    return detail(reply, ctx, await c.sales.get(ctx.user.companyId, request.params.id), noticeOf(ctx, request.query, DESK_NOTICES));
   });
 
   app.get<{ Params: IdParams; Querystring: { download?: string } }>('/sales/:id/pdf', { config: { hub: 'sales:read' } }, async (request, reply) => {
@@ -66,19 +62,14 @@ ${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
     const sale = await c.sales.get(ctx.user.companyId, request.params.id);
     const f = formFields(request.body);
     try {
-      const input = checkBody<{ method: PaymentMethod; amount: string }>(PaymentForm, { method: f.method ?? '', amount: decimalPoint(f.amount ?? '') });
+      const input = checkBody<{ method: PaymentMethod; amount: string }>(PaymentBody, { method: f.method ?? '', amount: decimalPoint(f.amount ?? '') });
       await c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId);
     } catch (error) {
-      return detail(reply, ctx, sale, null, f, fieldErrorsOf(error), 400);
+      return detail(reply, ctx, sale, null, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
     }
     return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=paid`, 303);
   });
 };
-
-/** People at a Croatian or German counter type "12,50": a lone decimal comma is read as the point. */
-function decimalPoint(amount: string): string {
-  return /^\d+,\d{1,2}$/.test(amount) ? amount.replace(',', '.') : amount;
-}
 
 function detail(reply: FastifyReply, ctx: HubContext, s: SaleView, notice: string | null, values: FormBody = {}, errors?: FieldErrors, status = 200) {
   const { t } = ctx;
@@ -117,8 +108,8 @@ ${canPay ? html`<section aria-labelledby="pay-heading">
 <form method="post" action="${base}/payments" class="stack" novalidate>
 ${csrfField(ctx)}
 ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-${select({ id: 'pay-method', name: 'method', label: t('hub.desk.method'), value: values.method ?? 'cash', errors, choices: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
-${field({ id: 'pay-amount', name: 'amount', label: t('hub.desk.amountIn', { currency: s.currency }), value: values.amount ?? s.balance, inputmode: 'decimal', required: true, errors })}
+${select({ id: 'pay-method', name: 'method', label: t('hub.desk.method'), value: values.method ?? 'cash', errors: errors?.method, options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
+${input({ id: 'pay-amount', name: 'amount', label: t('hub.desk.amountIn', { currency: s.currency }), value: values.amount ?? s.balance, inputmode: 'decimal', required: true, errors: errors?.amount })}
 <p><button type="submit">${t('action.recordPayment')}</button></p>
 </form>
 </section>` : null}
@@ -130,5 +121,5 @@ ${field({ id: 'pay-amount', name: 'amount', label: t('hub.desk.amountIn', { curr
 </div>
 </div>
 <p><a href="/hub/sales">${t('action.back')}</a></p>`;
-  return sendPage(reply, ctx, title, body, notice, status);
+  return sendPage(reply, ctx, { title, body, notice, status });
 }

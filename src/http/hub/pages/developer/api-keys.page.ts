@@ -3,7 +3,8 @@ import type { Container } from '../../../../container.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { fieldError, formErrors, noticeOf, redirectWith, sendDeveloperPage, validationErrors, when, type FieldErrors } from './developer-frame.ts';
+import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 
 interface KeyForm { locationId?: string; name?: string }
 
@@ -16,8 +17,8 @@ export const apiKeysPage = (c: Container): FastifyPluginAsync => async (app) => 
     const locationName = new Map(locations.map((l) => [l.id, l.name]));
     const form = options.form ?? {};
     const errors = options.errors ?? {};
-    const location = fieldError('key-location', errors, 'locationId');
-    const name = fieldError('key-name', errors, 'name');
+    const location = fieldError('key-location', messagesAt(errors, ['locationId']), 'span');
+    const name = fieldError('key-name', messagesAt(errors, ['name']), 'span');
     const body = html`<h1>${t('hub.developer.apiKeys.title')}</h1>
 ${options.created ? html`<section class="card" aria-labelledby="new-key-heading">
   <h2 id="new-key-heading">${t('hub.developer.apiKeys.created', { name: options.created.name })}</h2>
@@ -53,28 +54,28 @@ ${formErrors(ctx, errors, ['locationId', 'name'])}
   <select id="key-location" name="locationId" required${location.attrs}>
     ${locations.map((l) => html`<option value="${l.id}"${form.locationId === l.id ? html` selected` : null}>${l.name} (${l.code})</option>`)}
   </select>
-  ${location.message}
+  ${location.note}
   <label for="key-name">${t('hub.developer.apiKeys.name')}</label>
   <input id="key-name" name="name" required maxlength="100" value="${form.name ?? ''}"${name.attrs}>
-  ${name.message}
+  ${name.note}
   <button type="submit">${t('hub.developer.apiKeys.create')}</button>
 </form>`;
     return sendDeveloperPage(reply, ctx, { title: t('hub.developer.apiKeys.title'), body, notice: options.notice ?? null, status: options.status });
   }
 
-  app.get('/developer', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query) }));
+  app.get('/developer', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }));
 
   app.post('/developer/api-keys', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const ctx = request.hub;
     const form = (request.body ?? {}) as KeyForm;
-    const name = String(form.name ?? '').trim();
+    const name = textOf(form.name).trim();
     if (name === '') return render(reply, ctx, { form, errors: { name: [ctx.t('hub.developer.required')] }, status: 400 });
     try {
-      const created = await c.apiKeys.createApiKey(ctx.user.companyId, { locationId: String(form.locationId ?? ''), name });
+      const created = await c.apiKeys.createApiKey(ctx.user.companyId, { locationId: textOf(form.locationId), name });
       // Not a redirect: the key exists only in this response and must never travel in a URL.
       return await render(reply, ctx, { created: { name: created.name, key: created.key }, status: 201 });
     } catch (error) {
-      return render(reply, ctx, { form, errors: validationErrors(error), status: 400 });
+      return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
     }
   });
 

@@ -5,7 +5,8 @@ import { CATALOG_SCOPE_KINDS, type CatalogScopeKind } from '../../../../modules/
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { fieldError, formErrors, noticeOf, redirectWith, sendDeveloperPage, validationErrors, type FieldErrors } from './developer-frame.ts';
+import { fieldError, messagesAt, noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
+import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
 
 interface ScopeForm { kind?: string; products?: string | string[]; categories?: string | string[]; models?: string | string[] }
 
@@ -30,13 +31,13 @@ export const catalogScopePage = (c: Container): FastifyPluginAsync => async (app
     ]);
     const scope = options.scope ?? saved;
     const errors = options.errors ?? {};
-    const ids = fieldError('scope-ids', errors, 'ids');
+    const ids = fieldError('scope-ids', messagesAt(errors, ['ids']), 'span');
     const chosen = new Set(scope.ids);
     const picker = (kind: Exclude<CatalogScopeKind, 'all'>, items: ReadonlyArray<{ id: string; name: string }>) => html`
   <label for="scope-${kind}">${t(LIST_LABEL[kind])}</label>
   <select id="scope-${kind}" name="${kind}" multiple size="6"${scope.kind === kind ? ids.attrs : null}>
     ${items.map((item) => html`<option value="${item.id}"${scope.kind === kind && chosen.has(item.id) ? html` selected` : null}>${item.name}</option>`)}
-  </select>${scope.kind === kind ? ids.message : null}`;
+  </select>${scope.kind === kind ? ids.note : null}`;
     const live = keys.filter((k) => k.revokedAt === null);
     const body = html`<h1>${t('hub.developer.scope.title')}</h1>
 <p>${t('hub.developer.scope.intro')}</p>
@@ -82,7 +83,7 @@ ${formErrors(ctx, errors, ['ids'])}
 
   app.get('/developer/catalog-scope', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const { apiKey } = request.query as { apiKey?: string };
-    return render(reply, request.hub, { notice: noticeOf(request.hub, request.query), apiKeyId: apiKey || undefined });
+    return render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES), apiKeyId: apiKey || undefined });
   });
 
   app.get('/developer/catalog-scope/preview', { config: { hub: 'settings:manage' } }, async (request, reply) => {
@@ -101,7 +102,7 @@ ${formErrors(ctx, errors, ['ids'])}
       if (!(CATALOG_SCOPE_KINDS as readonly string[]).includes(kind)) throw AppError.invalid({ kind: [ctx.t('hub.developer.required')] });
       await c.catalogScope.set(ctx.user.companyId, { kind: kind as CatalogScopeKind, ids });
     } catch (error) {
-      return render(reply, ctx, { scope: { kind, ids }, errors: validationErrors(error), status: 400 });
+      return render(reply, ctx, { scope: { kind, ids }, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
     }
     return redirectWith(reply, '/hub/developer/catalog-scope', 'scopeSaved');
   });

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import { AppError } from '../../../../lib/errors.ts';
+import type { FieldErrors } from '../../../../lib/errors.ts';
 import type { MessageKey } from '../../../../modules/i18n/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { page } from '../../layout.ts';
+import { sendPage, type NoticeKey } from '../../form.ts';
 
 /** Developer settings' sections, shown as a sub-navigation on each of their pages. */
 const SECTIONS = [
@@ -14,7 +14,7 @@ const SECTIONS = [
 ] as const satisfies ReadonlyArray<{ href: string; label: MessageKey }>;
 
 /** Notices a redirect may name (`?notice=`): only these, so a link cannot put words on the page. */
-const NOTICES = {
+export const DEVELOPER_NOTICES = {
   keyRevoked: 'hub.developer.notice.keyRevoked',
   webhookSaved: 'hub.developer.notice.webhookSaved',
   webhookDeleted: 'hub.developer.notice.webhookDeleted',
@@ -22,13 +22,8 @@ const NOTICES = {
   redelivered: 'hub.developer.notice.redelivered',
   scopeSaved: 'hub.developer.notice.scopeSaved',
   printSaved: 'hub.developer.notice.printSaved',
-} as const satisfies Record<string, MessageKey>;
-export type DeveloperNotice = keyof typeof NOTICES;
-
-export function noticeOf(ctx: HubContext, query: unknown): string | null {
-  const key = (query as { notice?: string } | undefined)?.notice;
-  return key && Object.hasOwn(NOTICES, key) ? ctx.t(NOTICES[key as DeveloperNotice]) : null;
-}
+} as const satisfies Record<string, NoticeKey>;
+export type DeveloperNotice = keyof typeof DEVELOPER_NOTICES;
 
 export function sendDeveloperPage(reply: FastifyReply, ctx: HubContext, options: { title: string; body: Html; notice?: string | null; status?: number }): FastifyReply {
   const here = (href: string) => (href === '/hub/developer' ? ctx.path === href : ctx.path === href || ctx.path.startsWith(`${href}/`));
@@ -36,28 +31,11 @@ export function sendDeveloperPage(reply: FastifyReply, ctx: HubContext, options:
   ${SECTIONS.map((s) => html`<li><a href="${s.href}"${here(s.href) ? html` aria-current="page"` : null}>${ctx.t(s.label)}</a></li>`)}
 </ul></nav>
 ${options.body}`;
-  return reply.status(options.status ?? 200).type('text/html; charset=utf-8').send(page(ctx, { title: options.title, body, notice: options.notice ?? null }).value);
+  return sendPage(reply, ctx, { ...options, body });
 }
 
 export function redirectWith(reply: FastifyReply, path: string, notice: DeveloperNotice): FastifyReply {
   return reply.redirect(`${path}?notice=${notice}`, 303);
-}
-
-/** A form's field errors by field name, from a validation failure; any other error is thrown on. */
-export type FieldErrors = Record<string, string[]>;
-export function validationErrors(error: unknown): FieldErrors {
-  if (error instanceof AppError && error.code === 'validation_failed') return error.details ?? { _: [error.message] };
-  throw error;
-}
-
-/** The attributes and message that tie a field to its error (aria-describedby, aria-invalid). */
-export function fieldError(id: string, errors: FieldErrors, ...names: string[]): { attrs: Html | null; message: Html | null } {
-  const messages = names.flatMap((n) => errors[n] ?? []);
-  if (messages.length === 0) return { attrs: null, message: null };
-  return {
-    attrs: html` aria-invalid="true" aria-describedby="${id}-error"`,
-    message: html`<span class="field-error" id="${id}-error">${messages.join(' ')}</span>`,
-  };
 }
 
 /** Errors no field shows (a field the form does not have), above the form. */

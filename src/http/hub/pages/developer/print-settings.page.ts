@@ -6,14 +6,14 @@ import { reservePrint } from '../../../pdf-reply.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { fieldError, formErrors, noticeOf, redirectWith, sendDeveloperPage, validationErrors, type FieldErrors } from './developer-frame.ts';
+import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
 
 /** The print settings form as posted, and as the preview's query string carries it. */
 interface PrintForm { header?: string; footer?: string; paymentInstructions?: string; iban?: string; bic?: string; holder?: string }
 const FIELDS = ['header', 'footer', 'paymentInstructions', 'iban', 'bic', 'holder'] as const;
 
-const str = (value: unknown) => (typeof value === 'string' ? value : '');
-const orNull = (value: unknown) => (str(value).trim() === '' ? null : str(value));
+const orNull = (value: unknown) => (textOf(value).trim() === '' ? null : textOf(value));
 
 function formOf(company: Company): PrintForm {
   return {
@@ -24,14 +24,14 @@ function formOf(company: Company): PrintForm {
 
 /** The form's values, only its own fields, for the preview's URL (never the CSRF token). */
 function previewQuery(form: PrintForm): string {
-  return new URLSearchParams(FIELDS.map((f) => [f, str(form[f])])).toString();
+  return new URLSearchParams(FIELDS.map((f) => [f, textOf(form[f])])).toString();
 }
 
 function draftOf(form: PrintForm): PrintDraft {
-  const bankGiven = [form.iban, form.bic, form.holder].some((v) => str(v).trim() !== '');
+  const bankGiven = [form.iban, form.bic, form.holder].some((v) => textOf(v).trim() !== '');
   return {
     template: { header: orNull(form.header), footer: orNull(form.footer), paymentInstructions: orNull(form.paymentInstructions) },
-    bankAccount: bankGiven ? { iban: str(form.iban), bic: orNull(form.bic), holder: str(form.holder) } : null,
+    bankAccount: bankGiven ? { iban: textOf(form.iban), bic: orNull(form.bic), holder: textOf(form.holder) } : null,
   };
 }
 
@@ -46,14 +46,14 @@ export const printSettingsPage = (c: Container): FastifyPluginAsync => async (ap
     const form = options.form ?? formOf(await c.companies.getCompany(ctx.user.companyId));
     const errors = options.errors ?? {};
     const area = (name: 'header' | 'footer' | 'paymentInstructions') => {
-      const e = fieldError(`print-${name}`, errors, `printTemplate.${name}`);
+      const e = fieldError(`print-${name}`, messagesAt(errors, [`printTemplate.${name}`]), 'span');
       return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
-  <textarea id="print-${name}" name="${name}" rows="3" maxlength="2000"${e.attrs}>${str(form[name])}</textarea>${e.message}`;
+  <textarea id="print-${name}" name="${name}" rows="3" maxlength="2000"${e.attrs}>${textOf(form[name])}</textarea>${e.note}`;
     };
     const input = (name: 'iban' | 'bic' | 'holder', maxlength: number) => {
-      const e = fieldError(`print-${name}`, errors, `bankAccount.${name}`);
+      const e = fieldError(`print-${name}`, messagesAt(errors, [`bankAccount.${name}`]), 'span');
       return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
-  <input id="print-${name}" name="${name}" maxlength="${maxlength}" value="${str(form[name])}"${e.attrs}>${e.message}`;
+  <input id="print-${name}" name="${name}" maxlength="${maxlength}" value="${textOf(form[name])}"${e.attrs}>${e.note}`;
     };
     const shown = [...['header', 'footer', 'paymentInstructions'].map((f) => `printTemplate.${f}`), ...['iban', 'bic', 'holder'].map((f) => `bankAccount.${f}`)];
     const body = html`<h1>${t('hub.developer.print.title')}</h1>
@@ -80,7 +80,7 @@ ${formErrors(ctx, errors, shown)}
     return sendDeveloperPage(reply, ctx, { title: t('hub.developer.print.title'), body, notice: options.notice ?? null, status: options.status });
   }
 
-  app.get('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query) }));
+  app.get('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }));
 
   app.post('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const ctx = request.hub;
@@ -89,7 +89,7 @@ ${formErrors(ctx, errors, shown)}
     try {
       await c.companies.updateSettings(ctx.user.companyId, { printTemplate: draft.template, bankAccount: draft.bankAccount });
     } catch (error) {
-      return render(reply, ctx, { form, errors: validationErrors(error), status: 400 });
+      return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
     }
     return redirectWith(reply, '/hub/developer/print', 'printSaved');
   });

@@ -4,7 +4,8 @@ import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { noticeOf, redirectWith, sendDeveloperPage, validationErrors, when, type FieldErrors } from './developer-frame.ts';
+import { noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
+import { DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { endpointState, endpointTarget, sendSecret } from './webhooks.page.ts';
 import { patchFrom, webhookForm, type WebhookForm } from './webhook-form.ts';
 
@@ -52,7 +53,7 @@ ${endpoint.kind === 'http' ? html`<form method="post" action="${base}/rotate-sec
 
   app.get('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const query = request.query as { ping?: string };
-    return render(reply, request.hub, id(request), { notice: noticeOf(request.hub, request.query), ping: query.ping });
+    return render(reply, request.hub, id(request), { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES), ping: query.ping });
   });
 
   app.post('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
@@ -62,7 +63,7 @@ ${endpoint.kind === 'http' ? html`<form method="post" action="${base}/rotate-sec
     try {
       await c.endpoints.update(ctx.user.companyId, endpoint.id, patchFrom(endpoint, form));
     } catch (error) {
-      return render(reply, ctx, endpoint.id, { form, errors: validationErrors(error), status: 400 });
+      return render(reply, ctx, endpoint.id, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
     }
     return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'webhookSaved');
   });

@@ -2,7 +2,8 @@ import { EVENT_NAMES, generateWebhookSecret, type EndpointPatch, type EndpointVi
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
-import { fieldError, formErrors, type FieldErrors } from './developer-frame.ts';
+import { fieldError, messagesAt, textOf, type FieldErrors } from '../../form.ts';
+import { formErrors } from './developer-frame.ts';
 
 /** A webhook form as posted (urlencoded: one checked event is a string, several an array). */
 export interface WebhookForm {
@@ -16,7 +17,7 @@ export interface WebhookForm {
   description?: string;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+const text = (value: unknown) => textOf(value).trim();
 const eventsOf = (form: WebhookForm) => [form.events ?? []].flat().filter((e) => typeof e === 'string');
 
 /** A new endpoint from the form; an empty secret with "generate" ticked gets a generated one. */
@@ -50,7 +51,7 @@ export function webhookFields(ctx: HubContext, kind: 'http' | 'telegram', endpoi
   const id = (name: string) => `${prefix}-${name}`;
   const chosen = new Set(form.kind === undefined && endpoint ? endpoint.events : eventsOf(form));
   const value = (name: 'url' | 'chatId' | 'description') => (form.kind === undefined && endpoint ? (endpoint[name] ?? '') : (form[name] ?? ''));
-  const e = (name: string) => fieldError(id(name), errors, name);
+  const e = (name: string) => fieldError(id(name), messagesAt(errors, [name]), 'span');
   const url = e('url');
   const secret = e('secret');
   const botToken = e('botToken');
@@ -62,23 +63,23 @@ export function webhookFields(ctx: HubContext, kind: 'http' | 'telegram', endpoi
   <input type="hidden" name="kind" value="${kind}">
   ${kind === 'http' ? html`
   <label for="${id('url')}">${t('hub.developer.webhooks.url')}</label>
-  <input id="${id('url')}" name="url" type="url" required maxlength="2048" value="${value('url')}"${url.attrs}>${url.message}
+  <input id="${id('url')}" name="url" type="url" required maxlength="2048" value="${value('url')}"${url.attrs}>${url.note}
   <label for="${id('secret')}">${endpoint ? t('hub.developer.webhooks.newSecret') : t('hub.developer.webhooks.secret')}</label>
-  <input id="${id('secret')}" name="secret" type="password" autocomplete="off" maxlength="200"${secret.attrs ?? (hint ? html` aria-describedby="${id('secret-hint')}"` : null)}>${secret.message}${hint}
+  <input id="${id('secret')}" name="secret" type="password" autocomplete="off" maxlength="200"${secret.attrs ?? (hint ? html` aria-describedby="${id('secret-hint')}"` : null)}>${secret.note}${hint}
   ${endpoint ? null : html`<label class="check"><input type="checkbox" name="generateSecret" value="1"${form.kind === undefined || form.generateSecret ? html` checked` : null}> ${t('hub.developer.webhooks.generateSecret')}</label>`}
   ` : html`
   <label for="${id('botToken')}">${endpoint ? t('hub.developer.webhooks.newBotToken') : t('hub.developer.webhooks.botToken')}</label>
-  <input id="${id('botToken')}" name="botToken" type="password" autocomplete="off" maxlength="200"${endpoint ? null : html` required`}${botToken.attrs ?? (hint ? html` aria-describedby="${id('secret-hint')}"` : null)}>${botToken.message}${hint}
+  <input id="${id('botToken')}" name="botToken" type="password" autocomplete="off" maxlength="200"${endpoint ? null : html` required`}${botToken.attrs ?? (hint ? html` aria-describedby="${id('secret-hint')}"` : null)}>${botToken.note}${hint}
   <label for="${id('chatId')}">${t('hub.developer.webhooks.chatId')}</label>
-  <input id="${id('chatId')}" name="chatId" required maxlength="64" value="${value('chatId')}"${chatId.attrs}>${chatId.message}
+  <input id="${id('chatId')}" name="chatId" required maxlength="64" value="${value('chatId')}"${chatId.attrs}>${chatId.note}
   `}
-  <fieldset${events.message ? html` aria-describedby="${id('events')}-error"` : null}><legend>${t('hub.developer.webhooks.events')}</legend>
+  <fieldset${events.note ? html` aria-describedby="${id('events')}-error"` : null}><legend>${t('hub.developer.webhooks.events')}</legend>
     <p class="hint">${t('hub.developer.webhooks.eventsHint')}</p>
     ${EVENT_NAMES.map((name) => html`<label class="check"><input type="checkbox" name="events" value="${name}"${chosen.has(name) ? html` checked` : null}> <code>${name}</code></label>`)}
-    ${events.message}
+    ${events.note}
   </fieldset>
   <label for="${id('description')}">${t('hub.developer.webhooks.description')}</label>
-  <input id="${id('description')}" name="description" maxlength="200" value="${value('description')}"${description.attrs}>${description.message}`;
+  <input id="${id('description')}" name="description" maxlength="200" value="${value('description')}"${description.attrs}>${description.note}`;
 }
 
 export function webhookForm(ctx: HubContext, options: { action: string; kind: 'http' | 'telegram'; endpoint: EndpointView | null; form: WebhookForm; errors: FieldErrors; prefix: string; submit: string; labelledBy: string }): Html {

@@ -3,7 +3,8 @@ import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { noticeOf, sendDeveloperPage, validationErrors, type FieldErrors } from './developer-frame.ts';
+import { fieldErrorsOf, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import { DEVELOPER_NOTICES, sendDeveloperPage } from './developer-frame.ts';
 import { newEndpointFrom, webhookForm, type WebhookForm } from './webhook-form.ts';
 
 /** An endpoint's state in words (never by colour alone). */
@@ -49,7 +50,7 @@ export const webhooksPage = (c: Container): FastifyPluginAsync => async (app) =>
     return sendDeveloperPage(reply, ctx, { title: t('hub.developer.webhooks.title'), body, notice: options.notice ?? null, status: options.status });
   }
 
-  app.get('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query) }));
+  app.get('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }));
 
   app.post('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) => {
     const ctx = request.hub;
@@ -58,12 +59,12 @@ export const webhooksPage = (c: Container): FastifyPluginAsync => async (app) =>
     try {
       const endpoint = await c.endpoints.create(ctx.user.companyId, input);
       // A generated secret is shown on this one answer, never again (so no redirect that would lose it).
-      if (input.kind === 'http' && input.secret && !String(form.secret ?? '').trim()) {
+      if (input.kind === 'http' && input.secret && !textOf(form.secret).trim()) {
         return await sendSecret(reply, ctx, endpoint, input.secret, 201);
       }
       return reply.redirect(`/hub/developer/webhooks/${endpoint.id}?notice=webhookSaved`, 303);
     } catch (error) {
-      return render(reply, ctx, { kind: input.kind, form, errors: validationErrors(error), status: 400 });
+      return render(reply, ctx, { kind: input.kind, form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
     }
   });
 };
