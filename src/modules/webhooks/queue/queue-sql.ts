@@ -8,11 +8,11 @@
 import type { AttemptRow, DeliveryRow } from './delivery-queue.ts';
 import { cachedText, valuesList } from '../../../db/written-statements.ts';
 
-/** One statement: lease (FOR UPDATE SKIP LOCKED), and the events joined in. $1 now, $2 limit, $3 lease end, $4 worker. */
-export const PG_CLAIM = `
+/** One statement: lease (FOR UPDATE SKIP LOCKED), and the events joined in; `due` narrows the pending rows. */
+const pgClaim = (due: string) => `
   with due as (
     select id from webhook_deliveries
-    where status = 'pending' and next_attempt_at <= $1 and (locked_until is null or locked_until < $1)
+    where status = 'pending' and next_attempt_at <= $1 and (locked_until is null or locked_until < $1)${due}
     order by next_attempt_at limit $2
     for update skip locked
   ), claimed as (
@@ -24,22 +24,12 @@ export const PG_CLAIM = `
   from claimed join webhook_events e on e.id = claimed.event_id
   order by claimed.next_attempt_at`;
 
+/** $1 now, $2 limit, $3 lease end, $4 worker. */
+export const PG_CLAIM = pgClaim('');
+
 /** PG_CLAIM passing over the deliveries of the endpoints in $5 (DeliveryQueue.claim's `skip`), rare. */
-export const PG_CLAIM_SKIPPING = `
-  with due as (
-    select id from webhook_deliveries
-    where status = 'pending' and next_attempt_at <= $1 and (locked_until is null or locked_until < $1)
-      and endpoint_id <> all($5::text[])
-    order by next_attempt_at limit $2
-    for update skip locked
-  ), claimed as (
-    update webhook_deliveries d set locked_until = $3, locked_by = $4
-    from due where d.id = due.id
-    returning d.id, d.company_id, d.event_id, d.endpoint_id, d.attempts, d.next_attempt_at
-  )
-  select claimed.*, e.type as event_type, e.payload
-  from claimed join webhook_events e on e.id = claimed.event_id
-  order by claimed.next_attempt_at`;
+export const PG_CLAIM_SKIPPING = pgClaim(`
+      and endpoint_id <> all($5::text[])`);
 
 /** The lease alone: the part of a claim that needs SQLite's write lock. Lease end, worker, now, now, limit. */
 export const SQLITE_CLAIM = `
