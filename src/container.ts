@@ -144,9 +144,10 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
       workersRunning = true;
       await dispatcher!.start();
       emailSender?.start();
-      // Idempotency keys are kept 24 h; sweeping hourly keeps the table small.
+      // Idempotency keys are kept 24 h, hub sessions and reset links until they end; sweeping hourly keeps the tables small.
       purgeTimer = setInterval(() => {
         idempotency.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purging idempotency keys failed'));
+        accounts.purgeEnded().catch((error: unknown) => logger.warn({ err: error }, 'purging ended hub sessions failed'));
       }, 3_600_000);
       purgeTimer.unref();
     },

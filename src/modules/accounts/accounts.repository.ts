@@ -107,6 +107,15 @@ export function createAccountsRepository(db: Executor, engine: Engine = 'sqlite'
     async findPasswordReset(tokenHash: string): Promise<PasswordResetRow | undefined> {
       return db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     },
+    /**
+     * The hourly sweep, across companies by design: sessions past their end or idle since
+     * `idleSince`, and reset links past their expiry (used or not). Each would be refused anyway.
+     */
+    async deleteEnded(now: string, idleSince: string): Promise<{ sessions: number; resets: number }> {
+      const sessions = await db.deleteFrom('hub_sessions').where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleSince)])).executeTakeFirst();
+      const resets = await db.deleteFrom('password_resets').where('expires_at', '<=', now).executeTakeFirst();
+      return { sessions: Number(sessions.numDeletedRows), resets: Number(resets.numDeletedRows) };
+    },
     /** Marks a link used; false when it already was (two submits racing: only one wins). */
     async useResetOnce(tokenHash: string, usedAt: string): Promise<boolean> {
       const result = await db.updateTable('password_resets').set({ used_at: usedAt }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();

@@ -103,6 +103,12 @@ export function createAccountsService(deps: { store: Store; clock: Clock; policy
       return toSessionUser(row);
     },
 
+    /** Deletes the sessions and reset links that can no longer be used; run hourly by the workers. */
+    async purgeEnded(): Promise<{ sessions: number; resets: number }> {
+      const now = clock.now().getTime();
+      return repo.deleteEnded(new Date(now).toISOString(), new Date(now - policy.idleMs).toISOString());
+    },
+
     async signOut(token: string): Promise<void> {
       if (token) await repo.deleteSession(tokenHash(token));
     },
