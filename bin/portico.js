@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The entry of `portico`, `npm start` and `npm run worker`. Plain JavaScript, so that an older Node
 // can read it and say what is wrong instead of failing on the TypeScript it cannot load.
-const [major] = process.versions.node.split('.').map(Number);
-if (major < 24) {
-  process.stderr.write(`Portico needs Node.js 24 or later; this is ${process.versions.node}\n`);
+// 24.7 is the first with argon2id in node:crypto, which hub passwords are hashed with.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 24 || (major === 24 && minor < 7)) {
+  process.stderr.write(`Portico needs Node.js 24.7 or later; this is ${process.versions.node}\n`);
   process.exit(1);
 }
 const { runCli } = await import('../src/main/cli.ts');

@@ -32,7 +32,7 @@ test('on a Node older than 24 the entry says so in one line and exits 1, without
   for (const command of [['serve', '--demo-if-empty'], ['worker'], ['--help']]) {
     const r = await run(OLD_NODE, ['bin/portico.js', ...command]);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stderr, `Portico needs Node.js 24 or later; this is ${version!.stdout.trim().slice(1)}\n`);
+    assert.equal(r.stderr, `Portico needs Node.js 24.7 or later; this is ${version!.stdout.trim().slice(1)}\n`);
     assert.equal(r.stdout, '');
   }
 });
