@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
+import { signIn, withPage, type HubServer, openHubInBrowser, closeHubInBrowser, startHub } from '../support/browser.ts';
 import { createTenant } from '../support/test-app.ts';
 import { pdfText } from '../support/quote-helpers.ts';
 import { createQuote, eventually } from '../support/webhook-helpers.ts';
@@ -27,14 +27,8 @@ async function csrfOf(page: Page): Promise<string> {
 describe('hub developer settings (Chromium)', () => {
   let browser: Browser;
   let hub: HubServer;
-  before(async () => {
-    browser = await launchBrowser();
-    hub = await startHub();
-  });
-  after(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  before(async () => ({ browser, hub } = await openHubInBrowser()));
+  after(() => closeHubInBrowser(browser, hub));
 
   test('an API key made in the hub works on the public API at once, and is refused right after it is revoked', async (t) => {
     await withPage(t, browser, async (page) => {

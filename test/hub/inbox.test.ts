@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
+import { signIn, withPage, type HubServer, openHubInBrowser, closeHubInBrowser } from '../support/browser.ts';
 import { validReachOut } from '../support/http-helpers.ts';
 import { newOrder, newQuotation } from '../support/sales-helpers.ts';
 import { createTenant } from '../support/test-app.ts';
@@ -36,14 +36,8 @@ async function loopbackOnly(context: BrowserContext, base: string): Promise<void
 describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
   let browser: Browser;
   let hub: HubServer;
-  before(async () => {
-    browser = await launchBrowser();
-    hub = await startHub();
-  });
-  after(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  before(async () => ({ browser, hub } = await openHubInBrowser()));
+  after(() => closeHubInBrowser(browser, hub));
 
   test('an inquiry from the website shows in the header count live, opens with its photo, is marked handled; Today counts it', async (t) => {
     await withPage(t, browser, async (page, context) => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
+import { signIn, withPage, type HubServer, openHubInBrowser, closeHubInBrowser } from '../support/browser.ts';
 import { pdfText } from '../support/quote-helpers.ts';
 import { newOib } from '../support/sales-helpers.ts';
 import { createTenant } from '../support/test-app.ts';
@@ -56,14 +56,8 @@ async function tabTo(page: Page, name: string): Promise<void> {
 describe('hub sales desk (Chromium)', () => {
   let browser: Browser;
   let hub: HubServer;
-  before(async () => {
-    browser = await launchBrowser();
-    hub = await startHub();
-  });
-  after(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  before(async () => ({ browser, hub } = await openHubInBrowser()));
+  after(() => closeHubInBrowser(browser, hub));
 
   test('a website quotation: found, assigned from the suggestions, converted by keyboard, paid in cash, its sale PDF opened', async (t) => {
     const email = `ana.${Date.now()}@example.com`;

@@ -2,19 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
+import { signIn, withPage, type HubServer, openHubInBrowser, closeHubInBrowser } from '../support/browser.ts';
 
 describe('hub sign-in (Chromium)', () => {
   let browser: Browser;
   let hub: HubServer;
-  before(async () => {
-    browser = await launchBrowser();
-    hub = await startHub({ HUB_SIGN_IN_ATTEMPTS: '5' });
-  });
-  after(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  before(async () => ({ browser, hub } = await openHubInBrowser({ HUB_SIGN_IN_ATTEMPTS: '5' })));
+  after(() => closeHubInBrowser(browser, hub));
 
   test('a wrong password gets one generic error; the right one opens Today; signing out ends the session', async (t) => {
     await withPage(t, browser, async (page, context) => {

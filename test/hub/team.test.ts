@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signIn, startHub, withPage, type HubServer } from '../support/browser.ts';
+import { signIn, withPage, type HubServer, openHubInBrowser, closeHubInBrowser } from '../support/browser.ts';
 
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -18,14 +18,8 @@ async function axeProblems(page: Page): Promise<string[]> {
 describe('hub team (Chromium)', () => {
   let browser: Browser;
   let hub: HubServer;
-  before(async () => {
-    browser = await launchBrowser();
-    hub = await startHub();
-  });
-  after(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  before(async () => ({ browser, hub } = await openHubInBrowser()));
+  after(() => closeHubInBrowser(browser, hub));
 
   test('an admin resets a staff user\'s password; the staff user sets a new one through the link and signs in with it', async (t) => {
     const admin = hub.user('admin');

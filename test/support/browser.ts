@@ -64,6 +64,16 @@ export async function withPage(t: TestContext, browser: Browser, work: (page: Pa
   }
 }
 
+/** A browser and a hub server for one test file: opened in its `before`, closed (either may be missing) in its `after`. */
+export async function openHubInBrowser(env: Record<string, string> = {}): Promise<{ browser: Browser; hub: HubServer }> {
+  return { browser: await launchBrowser(), hub: await startHub(env) };
+}
+
+export async function closeHubInBrowser(browser: Browser | undefined, hub: HubServer | undefined): Promise<void> {
+  await browser?.close();
+  await hub?.close();
+}
+
 export async function signIn(page: Page, base: string, user: { email: string; password: string }): Promise<void> {
   await page.goto(`${base}/hub/sign-in`);
   await page.getByLabel('E-mail').fill(user.email);
