@@ -21,9 +21,27 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from 'pdf-lib';
 import {
-  CLI, freePort, freshStorage, machine, percentile, round, runPortico, startPortico, stop, waitForHttp, watchdog, writeReadmeSection,
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts,
+} from 'pdf-lib';
+import {
+  CLI,
+  freePort,
+  freshStorage,
+  machine,
+  percentile,
+  round,
+  runPortico,
+  startPortico,
+  stop,
+  waitForHttp,
+  watchdog,
+  writeReadmeSection,
   type Child,
 } from './support/harness.ts';
 
@@ -43,7 +61,13 @@ interface Demo {
   products: Array<{ id: string; units: Array<{ id: string }> }>;
 }
 
-interface Latencies { samples: number; p50: number; p95: number; p99: number; max: number }
+interface Latencies {
+  samples: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
 
 export interface FloodResult {
   date: string;
@@ -55,13 +79,26 @@ export interface FloodResult {
   smallQuote: Latencies;
   healthzIdle: Latencies;
   healthzFlood: Latencies;
-  flood: { quotes: number; statuses: Record<string, number>; firstMs: number; lastMs: number; pdfBytes: number; retryAfter: string | null };
+  flood: {
+    quotes: number;
+    statuses: Record<string, number>;
+    firstMs: number;
+    lastMs: number;
+    pdfBytes: number;
+    retryAfter: string | null;
+  };
   serverPeakRssMiB: number;
 }
 
 function latencies(ms: number[]): Latencies {
   const sorted = [...ms].sort((a, b) => a - b);
-  return { samples: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? Number.NaN) };
+  return {
+    samples: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? Number.NaN),
+  };
 }
 
 /** A datasheet of about `megabytes`: pages of random (incompressible) image data and a little text. */
@@ -71,21 +108,42 @@ async function largeDatasheet(title: string, megabytes: number): Promise<Uint8Ar
   const side = 200; // 200 × 200 RGB = 120,000 bytes a page
   const pages = Math.ceil((megabytes * 1_000_000) / (side * side * 3));
   for (let p = 0; p < pages; p++) {
-    const image = pdf.context.register(pdf.context.stream(randomBytes(side * side * 3), {
-      Type: 'XObject', Subtype: 'Image', Width: side, Height: side, ColorSpace: 'DeviceRGB', BitsPerComponent: 8,
-    }));
+    const image = pdf.context.register(
+      pdf.context.stream(randomBytes(side * side * 3), {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: side,
+        Height: side,
+        ColorSpace: 'DeviceRGB',
+        BitsPerComponent: 8,
+      }),
+    );
     const page = pdf.addPage([595.28, 841.89]);
     const name = page.node.newXObject('Im', image);
-    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(400, 0, 0, 400, 97, 380), drawObject(name), popGraphicsState());
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(400, 0, 0, 400, 97, 380),
+      drawObject(name),
+      popGraphicsState(),
+    );
     page.drawText(`${title}, page ${p + 1}`, { x: 50, y: 800, size: 14, font });
-    for (let l = 0; l < 20; l++) page.drawText(`Specification row ${l + 1}: value ${(p * 31 + l * 7) % 997}`, { x: 50, y: 340 - l * 14, size: 9, font });
+    for (let l = 0; l < 20; l++)
+      page.drawText(`Specification row ${l + 1}: value ${(p * 31 + l * 7) % 997}`, {
+        x: 50,
+        y: 340 - l * 14,
+        size: 9,
+        font,
+      });
   }
   return new Uint8Array(await pdf.save({ useObjectStreams: true }));
 }
 
 const children = new Set<Child>();
 
-async function timed(url: string, init: RequestInit = {}): Promise<{ ms: number; status: number; bytes: number; headers: Headers }> {
+async function timed(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ ms: number; status: number; bytes: number; headers: Headers }> {
   const started = performance.now();
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   const body = await res.arrayBuffer();
@@ -104,7 +162,13 @@ function rssSampler(pid: number): { stop(): number } {
   };
   const timer = setInterval(sample, 100);
   sample();
-  return { stop: () => { clearInterval(timer); sample(); return round(peakKb / 1024, 1); } };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return round(peakKb / 1024, 1);
+    },
+  };
 }
 
 export async function runFloodBench(): Promise<FloodResult> {
@@ -114,7 +178,14 @@ export async function runFloodBench(): Promise<FloodResult> {
     const env = { DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir };
     const demo = JSON.parse(await runPortico(['demo', '--json'], env)) as Demo;
     const port = await freePort();
-    server = startPortico(['serve'], { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', WORKER: 'off', RATE_LIMIT_PER_MINUTE: '1000000' });
+    server = startPortico(['serve'], {
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      WORKER: 'off',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    });
     children.add(server);
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/healthz`, server);
@@ -123,30 +194,44 @@ export async function runFloodBench(): Promise<FloodResult> {
     for (let i = 0; i < SHEETS; i++) {
       const sheet = await largeDatasheet(`Datasheet ${i + 1}`, SHEET_MB);
       bytesEach = Math.max(bytesEach, sheet.byteLength);
-      const upload = await timed(`${base}/api/v1/admin/products/${demo.products[i]!.id}/datasheet?filename=sheet-${i + 1}.pdf`, {
-        method: 'PUT', headers: { authorization: `Bearer ${demo.adminToken}`, 'content-type': 'application/pdf' }, body: sheet,
-      });
+      const upload = await timed(
+        `${base}/api/v1/admin/products/${demo.products[i]!.id}/datasheet?filename=sheet-${i + 1}.pdf`,
+        {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${demo.adminToken}`, 'content-type': 'application/pdf' },
+          body: sheet,
+        },
+      );
       if (upload.status >= 300) throw new Error(`datasheet upload answered ${upload.status}`);
     }
 
     const quotes = `${base}/api/v1/public/quotes`;
     const headers = { authorization: `Bearer ${demo.locations[0]!.apiKey}`, 'content-type': 'application/json' };
-    const lineOf = (i: number) => ({ productId: demo.products[i % demo.products.length]!.id, unitId: demo.products[i % demo.products.length]!.units[0]!.id, quantity: (i % 4) + 1 });
+    const lineOf = (i: number) => ({
+      productId: demo.products[i % demo.products.length]!.id,
+      unitId: demo.products[i % demo.products.length]!.units[0]!.id,
+      quantity: (i % 4) + 1,
+    });
 
     // 1. A small quotation's PDF, end to end.
-    const small = JSON.stringify({ customer: { name: 'Ana Kovač' }, lines: Array.from({ length: 10 }, (_, i) => lineOf(i)) });
+    const small = JSON.stringify({
+      customer: { name: 'Ana Kovač' },
+      lines: Array.from({ length: 10 }, (_, i) => lineOf(i)),
+    });
     const smallQuote = async () => {
       const r = await timed(quotes, { method: 'POST', headers, body: small });
       if (r.status !== 201) throw new Error(`small quote answered ${r.status}`);
       return r.ms;
     };
-    for (const until = performance.now() + WARM_UP_MS; performance.now() < until;) await smallQuote();
+    for (const until = performance.now() + WARM_UP_MS; performance.now() < until; ) await smallQuote();
     const smallTimes: number[] = [];
     for (let i = 0; i < SMALL_SAMPLES; i++) smallTimes.push(await smallQuote());
 
     // 2. /healthz alone, then during the flood: probed from a thread of its own, so that taking in
     // the flood's PDFs here does not delay the probes' answers.
-    const prober = new Worker(new URL(import.meta.url), { workerData: { role: 'healthz-prober', url: `${base}/healthz` } satisfies ProberData });
+    const prober = new Worker(new URL(import.meta.url), {
+      workerData: { role: 'healthz-prober', url: `${base}/healthz` } satisfies ProberData,
+    });
     const probesDone = new Promise<Array<{ at: number; ms: number }>>((resolve, reject) => {
       prober.once('message', resolve);
       prober.once('error', reject);
@@ -154,8 +239,14 @@ export async function runFloodBench(): Promise<FloodResult> {
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const rss = rssSampler(server.pid!);
     const floodStart = performance.timeOrigin + performance.now();
-    const big = JSON.stringify({ includeDatasheets: true, customer: { name: 'Veliki kupac' }, lines: Array.from({ length: SHEETS }, (_, i) => lineOf(i)) });
-    const flood = await Promise.all(Array.from({ length: FLOOD }, () => timed(quotes, { method: 'POST', headers, body: big })));
+    const big = JSON.stringify({
+      includeDatasheets: true,
+      customer: { name: 'Veliki kupac' },
+      lines: Array.from({ length: SHEETS }, (_, i) => lineOf(i)),
+    });
+    const flood = await Promise.all(
+      Array.from({ length: FLOOD }, () => timed(quotes, { method: 'POST', headers, body: big })),
+    );
     const floodEnd = performance.timeOrigin + performance.now();
     prober.postMessage('stop');
     const probes = await probesDone;
@@ -167,14 +258,20 @@ export async function runFloodBench(): Promise<FloodResult> {
     const m = machine();
     const floodMs = flood.map((r) => r.ms);
     return {
-      date: m.date, node: m.node, cores: m.cores, cpu: m.cpu, cli: CLI,
+      date: m.date,
+      node: m.node,
+      cores: m.cores,
+      cpu: m.cpu,
+      cli: CLI,
       sheets: { count: SHEETS, bytesEach },
       smallQuote: latencies(smallTimes),
       healthzIdle: latencies(probes.filter((p) => p.at < floodStart).map((p) => p.ms)),
       healthzFlood: latencies(probes.filter((p) => p.at >= floodStart && p.at < floodEnd).map((p) => p.ms)),
       flood: {
-        quotes: FLOOD, statuses,
-        firstMs: round(Math.min(...floodMs), 0), lastMs: round(Math.max(...floodMs), 0),
+        quotes: FLOOD,
+        statuses,
+        firstMs: round(Math.min(...floodMs), 0),
+        lastMs: round(Math.max(...floodMs), 0),
         pdfBytes: Math.max(...flood.map((r) => (r.status === 201 ? r.bytes : 0))),
         retryAfter: flood.find((r) => r.status === 503)?.headers.get('retry-after') ?? null,
       },
@@ -194,7 +291,9 @@ export function summary(r: FloodResult): string {
     `| 10-line quotation PDF, \`POST /quotes\` end to end, p50 / p95 | ${r.smallQuote.p50} / ${r.smallQuote.p95} ms (${r.smallQuote.samples} sequential) |`,
     `| /healthz idle, p50 / p99 / max (probes) | ${ms(r.healthzIdle)} |`,
     `| **/healthz while ${r.flood.quotes} quotes with ${r.sheets.count} × ${round(r.sheets.bytesEach / 1_048_576, 1)} MiB datasheets print, p50 / p99 / max** | **${ms(r.healthzFlood)}** |`,
-    `| flood: answers | ${Object.entries(r.flood.statuses).map(([s, n]) => `${n} × ${s}`).join(', ')}${r.flood.retryAfter ? ` (Retry-After ${r.flood.retryAfter})` : ''} |`,
+    `| flood: answers | ${Object.entries(r.flood.statuses)
+      .map(([s, n]) => `${n} × ${s}`)
+      .join(', ')}${r.flood.retryAfter ? ` (Retry-After ${r.flood.retryAfter})` : ''} |`,
     `| flood: first / last answer | ${r.flood.firstMs} / ${r.flood.lastMs} ms |`,
     `| flood: PDF size | ${round(r.flood.pdfBytes / 1_048_576, 1)} MiB |`,
     `| server peak RSS during the flood | ${r.serverPeakRssMiB} MiB |`,
@@ -214,13 +313,18 @@ export function markdown(r: FloodResult): string {
   ].join('\n');
 }
 
-interface ProberData { role: 'healthz-prober'; url: string }
+interface ProberData {
+  role: 'healthz-prober';
+  url: string;
+}
 
 /** The prober thread: /healthz one request at a time until told to stop; posts [{ at (wall ms), ms }]. */
 async function probe(data: ProberData): Promise<void> {
   const probes: Array<{ at: number; ms: number }> = [];
   let probing = true;
-  parentPort!.once('message', () => { probing = false; });
+  parentPort!.once('message', () => {
+    probing = false;
+  });
   while (probing) {
     const at = performance.timeOrigin + performance.now();
     const r = await timed(data.url);
@@ -234,7 +338,9 @@ async function probe(data: ProberData): Promise<void> {
 if (!isMainThread && (workerData as Partial<ProberData> | null)?.role === 'healthz-prober') {
   await probe(workerData as ProberData);
 } else if (import.meta.main) {
-  const timer = watchdog(WATCHDOG_MS, 'pdf-flood bench', () => { for (const c of children) c.kill('SIGKILL'); });
+  const timer = watchdog(WATCHDOG_MS, 'pdf-flood bench', () => {
+    for (const c of children) c.kill('SIGKILL');
+  });
   const result = await runFloodBench();
   console.log(JSON.stringify(result, null, 2));
   console.log();

@@ -33,7 +33,9 @@ import { writeReadmeSection } from './support/harness.ts';
 const RENDERER = process.env.PDF_BENCH_RENDERER
   ? pathToFileURL(process.env.PDF_BENCH_RENDERER).href
   : new URL('../src/modules/quotations/pdf/index.ts', import.meta.url).href;
-const { renderQuotationPdf } = (await import(RENDERER)) as { renderQuotationPdf(doc: QuotationDocument): Promise<Buffer> };
+const { renderQuotationPdf } = (await import(RENDERER)) as {
+  renderQuotationPdf(doc: QuotationDocument): Promise<Buffer>;
+};
 
 const CHROMIUM_PATH = '/usr/bin/chromium';
 const CONCURRENCY = 8;
@@ -113,23 +115,35 @@ function esc(text: string): string {
 
 export function quotationHtml(doc: QuotationDocument): string {
   const money = new Intl.NumberFormat(doc.locale, { style: 'currency', currency: doc.currency });
-  const unitPrice = new Intl.NumberFormat(doc.locale, { style: 'currency', currency: doc.currency, maximumFractionDigits: 4 });
+  const unitPrice = new Intl.NumberFormat(doc.locale, {
+    style: 'currency',
+    currency: doc.currency,
+    maximumFractionDigits: 4,
+  });
   const qty = new Intl.NumberFormat(doc.locale, { maximumFractionDigits: 3 });
   const pct = new Intl.NumberFormat(doc.locale, { style: 'percent', maximumFractionDigits: 3 });
-  const dateTime = new Intl.DateTimeFormat(doc.locale, { timeZone: doc.timezone, dateStyle: 'medium', timeStyle: 'short' });
+  const dateTime = new Intl.DateTimeFormat(doc.locale, {
+    timeZone: doc.timezone,
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
   const date = new Intl.DateTimeFormat(doc.locale, { timeZone: doc.timezone, dateStyle: 'medium' });
   const m = (v: string): string => esc(money.format(Number(v)));
   const rows = doc.lines
     .map(
-      (l) => `<tr><td>${l.position}</td><td>${esc(l.productName)}${l.productCode ? `<div class="code">${esc(l.productCode)}</div>` : ''}${
-        l.note ? `<div class="note">${esc(l.note)}</div>` : ''
-      }</td><td class="r">${esc(qty.format(Number(l.quantity)))}</td><td>${esc(l.unitName)}</td><td class="r">${esc(
-        unitPrice.format(Number(l.unitPrice)),
-      )}</td><td class="r">${esc(pct.format(Number(l.taxRate) / 100))}</td><td class="r">${m(l.amount)}</td></tr>`,
+      (l) =>
+        `<tr><td>${l.position}</td><td>${esc(l.productName)}${l.productCode ? `<div class="code">${esc(l.productCode)}</div>` : ''}${
+          l.note ? `<div class="note">${esc(l.note)}</div>` : ''
+        }</td><td class="r">${esc(qty.format(Number(l.quantity)))}</td><td>${esc(l.unitName)}</td><td class="r">${esc(
+          unitPrice.format(Number(l.unitPrice)),
+        )}</td><td class="r">${esc(pct.format(Number(l.taxRate) / 100))}</td><td class="r">${m(l.amount)}</td></tr>`,
     )
     .join('');
   const taxes = doc.totals.taxes
-    .map((t) => `<tr><td>Tax ${esc(pct.format(Number(t.rate) / 100))} on ${m(t.base)}</td><td class="r">${m(t.tax)}</td></tr>`)
+    .map(
+      (t) =>
+        `<tr><td>Tax ${esc(pct.format(Number(t.rate) / 100))} on ${m(t.base)}</td><td class="r">${m(t.tax)}</td></tr>`,
+    )
     .join('');
   return `<!doctype html><html lang="${esc(doc.locale)}"><head><meta charset="utf-8"><title>Quotation ${esc(doc.number)}</title>
 <style>
@@ -181,7 +195,8 @@ interface Stats {
 
 function stats(ms: number[]): Stats {
   const sorted = [...ms].sort((a, b) => a - b);
-  const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
+  const at = (p: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
   const round = (n: number): number => Math.round(n * 100) / 100;
   return {
     samples: sorted.length,
@@ -220,7 +235,10 @@ async function timeSequential(fn: () => Promise<unknown>, minWarmUpRuns: number,
 }
 
 /** `concurrency` loops, each starting its next job when the previous one is done. Returns jobs/s. */
-async function throughput(fns: Array<() => Promise<unknown>>, durationMs: number): Promise<{ perSecond: number; completed: number }> {
+async function throughput(
+  fns: Array<() => Promise<unknown>>,
+  durationMs: number,
+): Promise<{ perSecond: number; completed: number }> {
   const start = performance.now();
   const deadline = start + durationMs;
   let completed = 0;
@@ -281,7 +299,9 @@ function readKb(path: string, key: string): number {
 }
 
 /** Samples the summed RSS/PSS of every descendant process (Chromium's whole tree). */
-function startChildMemorySampler(intervalMs: number): { stop(): { peakRssMiB: number; peakPssMiB: number; processes: number } } {
+function startChildMemorySampler(intervalMs: number): {
+  stop(): { peakRssMiB: number; peakPssMiB: number; processes: number };
+} {
   let peakRss = 0;
   let peakPss = 0;
   let maxProcesses = 0;
@@ -334,22 +354,40 @@ async function workerMain(data: WorkerData): Promise<void> {
   parentPort!.postMessage({ completed: result.completed });
 }
 
-async function workerThroughput(lines: number, workers: number, totalInFlight: number, durationMs: number): Promise<{ perSecond: number; workers: number; inFlight: number }> {
+async function workerThroughput(
+  lines: number,
+  workers: number,
+  totalInFlight: number,
+  durationMs: number,
+): Promise<{ perSecond: number; workers: number; inFlight: number }> {
   const perWorker = Math.ceil(totalInFlight / workers);
   const pool = Array.from(
     { length: workers },
     // the workers inherit process.env, hence PDF_BENCH_RENDERER
-    () => new Worker(fileURLToPath(import.meta.url), { workerData: { role: 'pdf-bench-worker', lines, inFlight: perWorker, durationMs } satisfies WorkerData }),
+    () =>
+      new Worker(fileURLToPath(import.meta.url), {
+        workerData: { role: 'pdf-bench-worker', lines, inFlight: perWorker, durationMs } satisfies WorkerData,
+      }),
   );
-  await Promise.all(pool.map((w) => new Promise<void>((resolve, reject) => {
-    w.once('message', () => resolve());
-    w.once('error', reject);
-  })));
+  await Promise.all(
+    pool.map(
+      (w) =>
+        new Promise<void>((resolve, reject) => {
+          w.once('message', () => resolve());
+          w.once('error', reject);
+        }),
+    ),
+  );
   const start = performance.now();
-  const done = Promise.all(pool.map((w) => new Promise<number>((resolve, reject) => {
-    w.once('message', (m: { completed: number }) => resolve(m.completed));
-    w.once('error', reject);
-  })));
+  const done = Promise.all(
+    pool.map(
+      (w) =>
+        new Promise<number>((resolve, reject) => {
+          w.once('message', (m: { completed: number }) => resolve(m.completed));
+          w.once('error', reject);
+        }),
+    ),
+  );
   for (const w of pool) w.postMessage('go');
   const completed = (await done).reduce((s, n) => s + n, 0);
   const elapsed = (performance.now() - start) / 1000;
@@ -420,7 +458,16 @@ async function benchChromium(doc10: QuotationDocument, doc200: QuotationDocument
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   activeBrowser = browser;
   let sampler = startChildMemorySampler(50);
@@ -429,7 +476,14 @@ async function benchChromium(doc10: QuotationDocument, doc200: QuotationDocument
     const footerTemplate = `<div style="font-size:8pt;color:#555;width:100%;padding:0 14mm;font-family:'DejaVu Sans'"><span style="float:right">Page <span class="pageNumber"></span> of <span class="totalPages"></span></span>Quotation ${esc(doc10.number)}</div>`;
     const print = async (page: import('playwright-core').Page, doc: QuotationDocument): Promise<Buffer> => {
       await page.setContent(quotationHtml(doc), { waitUntil: 'load' });
-      return page.pdf({ format: 'A4', printBackground: true, displayHeaderFooter: true, headerTemplate: '<span></span>', footerTemplate, margin: { top: '13mm', bottom: '16mm', left: '14mm', right: '14mm' } });
+      return page.pdf({
+        format: 'A4',
+        printBackground: true,
+        displayHeaderFooter: true,
+        headerTemplate: '<span></span>',
+        footerTemplate,
+        margin: { top: '13mm', bottom: '16mm', left: '14mm', right: '14mm' },
+      });
     };
     const page = await context.newPage();
     const pdf10 = await print(page, doc10);
@@ -441,9 +495,21 @@ async function benchChromium(doc10: QuotationDocument, doc200: QuotationDocument
     sampler = startChildMemorySampler(50);
     const pages = await Promise.all(Array.from({ length: CONCURRENCY }, () => context.newPage()));
     for (const p of pages) await print(p, doc10);
-    const tp = await throughput(pages.map((p) => () => print(p, doc10)), THROUGHPUT_MS);
+    const tp = await throughput(
+      pages.map((p) => () => print(p, doc10)),
+      THROUGHPUT_MS,
+    );
     const memory8 = sampler.stop();
-    return { version: browser.version(), lines10, lines200, throughput10: tp.perSecond, pdfBytes10: pdf10.length, pdfBytes200: pdf200.length, memory, memory8 };
+    return {
+      version: browser.version(),
+      lines10,
+      lines200,
+      throughput10: tp.perSecond,
+      pdfBytes10: pdf10.length,
+      pdfBytes200: pdf200.length,
+      memory,
+      memory8,
+    };
   } finally {
     sampler.stop();
     await browser.close();
@@ -484,7 +550,10 @@ export async function runPdfBench(options: { chromium?: boolean } = {}): Promise
   const ours200 = await timeSequential(() => renderQuotationPdf(doc200), 10, 200);
   const pdfBytes10 = (await renderQuotationPdf(doc10)).length;
   const pdfBytes200 = (await renderQuotationPdf(doc200)).length;
-  const tp = await throughput(Array.from({ length: CONCURRENCY }, () => () => renderQuotationPdf(doc10)), THROUGHPUT_MS);
+  const tp = await throughput(
+    Array.from({ length: CONCURRENCY }, () => () => renderQuotationPdf(doc10)),
+    THROUGHPUT_MS,
+  );
   const peakRssMiB = ourPeakRssMiB();
   const cores = availableParallelism();
   const workers = await workerThroughput(10, cores, CONCURRENCY, THROUGHPUT_MS);
@@ -498,7 +567,12 @@ export async function runPdfBench(options: { chromium?: boolean } = {}): Promise
     date: new Date().toISOString().slice(0, 10),
     node: process.version,
     renderer: RENDERER,
-    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores, memoryGiB: Math.round(totalmem() / 2 ** 30), kernel: release() },
+    machine: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      kernel: release(),
+    },
     ours: {
       lines10: ours10,
       lines200: ours200,
@@ -542,13 +616,12 @@ export function markdown(r: PdfBenchResult): string {
     '',
     'Notes:',
     `- Ours: sequential renders of the same document in one process, each series after at least ${WARM_UP_MS / 1000} s of warm-up renders (V8 needs a few hundred renders before pdfmake/pdfkit/fontkit run optimised; Chromium gets the same warm-up time), with the per-process font caches warm (parsed DejaVu tables, glyph metrics and outline data, shaped words); page layout, content streams, font subsets and compression are done per document, as in a long-running service. In a fresh process, parsing the fonts takes ~150 ms (\`warmUpQuotationPdf()\` does it at start-up) and the first render ~150 ms more (cold JIT, first shaping of each word).`,
-    '- How the renderer gets there (see `src/modules/quotations/pdf/`): pdfmake still lays the document out, with a faster text measurement step; the laid-out pages are written by our content-stream writer (one text run per line and state set only when it changes, instead of pdfkit text objects per word: ~16 KB of operators instead of ~50 KB for one page) and the fonts subset by our TrueType subsetter (byte-identical to fontkit\'s), with font programs deflated at zlib level 1 (1% larger, ~30% faster). The tests compare the text, every word\'s position, the pixels and the embedded font subsets with plain pdfmake\'s output. Where a warm 10-line render spends its time now: pdfmake layout ~40%, zlib ~20%, our writer ~12%, GC ~9%.',
+    "- How the renderer gets there (see `src/modules/quotations/pdf/`): pdfmake still lays the document out, with a faster text measurement step; the laid-out pages are written by our content-stream writer (one text run per line and state set only when it changes, instead of pdfkit text objects per word: ~16 KB of operators instead of ~50 KB for one page) and the fonts subset by our TrueType subsetter (byte-identical to fontkit's), with font programs deflated at zlib level 1 (1% larger, ~30% faster). The tests compare the text, every word's position, the pixels and the embedded font subsets with plain pdfmake's output. Where a warm 10-line render spends its time now: pdfmake layout ~40%, zlib ~20%, our writer ~12%, GC ~9%.",
     '- A render is synchronous CPU work, so Promise concurrency in one thread gives no parallelism (it only interleaves); worker_threads use both cores.',
     '- Memory: ours is `getrusage` max RSS of the whole Node process (Node itself, V8 heap, the 4 DejaVu faces). With default heap sizing on a 24 GiB machine V8 grows the heap lazily (its young generation alone reaches 128 MiB under this allocation rate), so the constrained child run shows the real need. Chromium: RSS (and PSS, which does not double-count shared pages) summed over its whole process tree, sampled every 50 ms.',
     '',
   ].join('\n');
 }
-
 
 if (!isMainThread && (workerData as Partial<WorkerData> | null)?.role === 'pdf-bench-worker') {
   await workerMain(workerData as WorkerData);

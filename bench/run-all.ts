@@ -15,7 +15,12 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-interface Bench { name: string; file: string; args: string[]; limitMs: number }
+interface Bench {
+  name: string;
+  file: string;
+  args: string[];
+  limitMs: number;
+}
 
 const argv = process.argv.slice(2);
 const writeReadme = argv.includes('--write-readme') ? ['--write-readme'] : [];
@@ -41,9 +46,14 @@ function summaryOf(stdout: string): string {
 function run(b: Bench): Promise<{ code: number | null; stdout: string; seconds: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, b.file), ...b.args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(ROOT, b.file), ...b.args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
     const timer = setTimeout(() => {
       process.stderr.write(`run-all: ${b.name} exceeded ${b.limitMs / 1000} s, killing it\n`);
       child.kill('SIGKILL');

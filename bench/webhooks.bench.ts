@@ -43,9 +43,29 @@ import { createContainer } from '../src/container.ts';
 import { createDemoCompany } from '../src/modules/demo/demo-company.ts';
 import { enqueueEvent, type EventData } from '../src/modules/webhooks/index.ts';
 import {
-  cpuSampler, enginesFromArgs, fireAmount, freePort, freshStorage, loadTest, machine, percentile, postgresVersion, readyPort, round,
-  startNode, startPortico, stop, waitForHttp, watchdog, writeReadmeSection, ROOT,
-  type Child, type CpuUse, type EngineName, type LoadResult, type LoadSettings,
+  cpuSampler,
+  enginesFromArgs,
+  fireAmount,
+  freePort,
+  freshStorage,
+  loadTest,
+  machine,
+  percentile,
+  postgresVersion,
+  readyPort,
+  round,
+  startNode,
+  startPortico,
+  stop,
+  waitForHttp,
+  watchdog,
+  writeReadmeSection,
+  ROOT,
+  type Child,
+  type CpuUse,
+  type EngineName,
+  type LoadResult,
+  type LoadSettings,
 } from './support/harness.ts';
 
 const WATCHDOG_MS = 240_000;
@@ -64,12 +84,43 @@ export interface WebhookEngineResult {
   payloadBytes: number;
   /** POST /quotes per second the server took with the worker off (the pre-creation run). */
   quotesPerSecond: number;
-  throughput: { n: number; viaApi: number; received: number; unique: number; perSecond: number; seconds: number; fromSpawnSeconds: number; cpu: CpuUse };
+  throughput: {
+    n: number;
+    viaApi: number;
+    received: number;
+    unique: number;
+    perSecond: number;
+    seconds: number;
+    fromSpawnSeconds: number;
+    cpu: CpuUse;
+  };
   ratio: number;
   /** The engine at half the delivery rate: events committed by latency-harness.ts, delivered by `portico worker`; commit → receipt. */
-  latency: { rate: number; achievedRate: number; committed: number; received: number; unique: number; failed: number; p50: number; p99: number; max: number; cpu: CpuUse };
+  latency: {
+    rate: number;
+    achievedRate: number;
+    committed: number;
+    received: number;
+    unique: number;
+    failed: number;
+    p50: number;
+    p99: number;
+    max: number;
+    cpu: CpuUse;
+  };
   /** End to end through the API: `serve` (WORKER=on) fed POST /quotes at API_RATE; event timestamp → receipt. */
-  apiLatency: { rate: number; achievedRate: number; sent: number; created: number; received: number; p50: number; p99: number; max: number; createP50: number; cpu: CpuUse };
+  apiLatency: {
+    rate: number;
+    achievedRate: number;
+    sent: number;
+    created: number;
+    received: number;
+    p50: number;
+    p99: number;
+    max: number;
+    createP50: number;
+    cpu: CpuUse;
+  };
   met: { ratio: boolean; p50: boolean | null; p99: boolean | null };
 }
 
@@ -92,18 +143,27 @@ function track<T extends ChildProcess>(c: T): T {
 
 /** Talks to bench/support/receiver.ts over IPC. */
 function receiverControl(child: Child) {
-  const ask = <T>(cmd: string): Promise<T> => new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as T));
-    child.send({ cmd });
-  });
+  const ask = <T>(cmd: string): Promise<T> =>
+    new Promise((resolve) => {
+      child.once('message', (m) => resolve(m as T));
+      child.send({ cmd });
+    });
   return {
     reset: () => ask<{ ok: true }>('reset'),
     count: () => ask<{ count: number; unique: number; lastAt: number | null }>('count'),
-    stats: () => ask<{ count: number; unique: number; bad: number; receivedAt: number[]; sentAt: number[]; ids: string[] }>('stats'),
+    stats: () =>
+      ask<{ count: number; unique: number; bad: number; receivedAt: number[]; sentAt: number[]; ids: string[] }>(
+        'stats',
+      ),
   };
 }
 
-async function waitForCount(rx: ReturnType<typeof receiverControl>, count: number, timeoutMs: number, everyMs = 50): Promise<number> {
+async function waitForCount(
+  rx: ReturnType<typeof receiverControl>,
+  count: number,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<number> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const c = await rx.count();
@@ -112,7 +172,12 @@ async function waitForCount(rx: ReturnType<typeof receiverControl>, count: numbe
   }
 }
 
-interface Tenant { companyId: string; locationId: string; apiKey: string; quoteBody: string }
+interface Tenant {
+  companyId: string;
+  locationId: string;
+  apiKey: string;
+  quoteBody: string;
+}
 
 /** A demo tenant with one signed HTTP endpoint (quote.created) on the receiver. */
 async function setUp(env: Record<string, string>, receiverUrl: string): Promise<Tenant> {
@@ -121,26 +186,52 @@ async function setUp(env: Record<string, string>, receiverUrl: string): Promise<
   try {
     const demo = await createDemoCompany(c);
     await c.endpoints.create(demo.companyId, {
-      kind: 'http', url: `${receiverUrl}/portico`, secret: `whsec_${randomBytes(24).toString('base64')}`, events: ['quote.created'], description: 'bench receiver',
+      kind: 'http',
+      url: `${receiverUrl}/portico`,
+      secret: `whsec_${randomBytes(24).toString('base64')}`,
+      events: ['quote.created'],
+      description: 'bench receiver',
     });
     const p0 = demo.products[0]!;
     const p4 = demo.products[4]!;
     const quoteBody = JSON.stringify({
-      format: 'json', customer: { name: 'Ana Kovač', email: 'ana.kovac@example.com' },
-      lines: [{ productId: p0.id, unitId: p0.units[0]!.id, quantity: 2 }, { productId: p4.id, unitId: p4.units[0]!.id, quantity: 1 }],
+      format: 'json',
+      customer: { name: 'Ana Kovač', email: 'ana.kovac@example.com' },
+      lines: [
+        { productId: p0.id, unitId: p0.units[0]!.id, quantity: 2 },
+        { productId: p4.id, unitId: p4.units[0]!.id, quantity: 1 },
+      ],
     });
-    return { companyId: demo.companyId, locationId: demo.locations[0]!.id, apiKey: demo.locations[0]!.apiKey, quoteBody };
+    return {
+      companyId: demo.companyId,
+      locationId: demo.locations[0]!.id,
+      apiKey: demo.locations[0]!.apiKey,
+      quoteBody,
+    };
   } finally {
     await c.close();
   }
 }
 
 /** The queue left by the API: pending deliveries (in-flight requests at the end of an autocannon run are not in its count) and one stored event body, as the dispatcher sends it. */
-async function queueState(env: Record<string, string>, companyId: string): Promise<{ pending: number; payload: string }> {
+async function queueState(
+  env: Record<string, string>,
+  companyId: string,
+): Promise<{ pending: number; payload: string }> {
   const c = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent', WORKER: 'off' }), { migrate: false });
   try {
-    const payload = (await c.database.db.selectFrom('webhook_events').select('payload').where('company_id', '=', companyId).executeTakeFirstOrThrow()).payload;
-    const { n } = await c.database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    const payload = (
+      await c.database.db
+        .selectFrom('webhook_events')
+        .select('payload')
+        .where('company_id', '=', companyId)
+        .executeTakeFirstOrThrow()
+    ).payload;
+    const { n } = await c.database.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
     return { pending: Number(n), payload };
   } finally {
     await c.close();
@@ -157,19 +248,32 @@ async function topUp(env: Record<string, string>, tenant: Tenant, payload: strin
   const c = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent', WORKER: 'off' }), { migrate: false });
   try {
     const data = (JSON.parse(payload) as { data: EventData<'quote.created'> }).data;
-    const chunks = Array.from({ length: Math.ceil(count / TOP_UP_PER_TRANSACTION) }, (_, i) => Math.min(TOP_UP_PER_TRANSACTION, count - i * TOP_UP_PER_TRANSACTION));
+    const chunks = Array.from({ length: Math.ceil(count / TOP_UP_PER_TRANSACTION) }, (_, i) =>
+      Math.min(TOP_UP_PER_TRANSACTION, count - i * TOP_UP_PER_TRANSACTION),
+    );
     // Several transactions at once: PostgreSQL's round trips overlap; SQLite runs them in turn.
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < chunks.length) {
-        const size = chunks[next++]!;
-        await c.store.transaction(async (repos) => {
-          for (let i = 0; i < size; i++) {
-            await enqueueEvent(repos, { companyId: tenant.companyId, locationId: tenant.locationId, type: 'quote.created', data: { ...data, quotationId: c.newId('quotation') } }, { now: new Date().toISOString(), newId: c.newId });
-          }
-        });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < chunks.length) {
+          const size = chunks[next++]!;
+          await c.store.transaction(async (repos) => {
+            for (let i = 0; i < size; i++) {
+              await enqueueEvent(
+                repos,
+                {
+                  companyId: tenant.companyId,
+                  locationId: tenant.locationId,
+                  type: 'quote.created',
+                  data: { ...data, quotationId: c.newId('quotation') },
+                },
+                { now: new Date().toISOString(), newId: c.newId },
+              );
+            }
+          });
+        }
+      }),
+    );
     if (c.database.engine === 'postgres') await sql`analyze`.execute(c.database.db);
   } finally {
     await c.close();
@@ -189,9 +293,17 @@ async function steadyQuotes(url: string, apiKey: string, body: string, rate: num
   const one = async () => {
     const t0 = performance.now();
     try {
-      const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body });
+      const res = await request(url, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+        body,
+      });
       await res.body.dump();
-      if (res.statusCode === 201) { created++; createMs.push(performance.now() - t0); } else failed++;
+      if (res.statusCode === 201) {
+        created++;
+        createMs.push(performance.now() - t0);
+      } else failed++;
     } catch {
       failed++;
     }
@@ -210,7 +322,13 @@ async function steadyQuotes(url: string, apiKey: string, body: string, rate: num
   await Promise.all(inflight);
   await agent.close();
   createMs.sort((a, b) => a - b);
-  return { sent, created, failed, achievedRate: round(sent / elapsed, 1), createP50: round(percentile(createMs, 50), 2) };
+  return {
+    sent,
+    created,
+    failed,
+    achievedRate: round(sent / elapsed, 1),
+    createP50: round(percentile(createMs, 50), 2),
+  };
 }
 
 async function runEngine(engine: EngineName): Promise<WebhookEngineResult> {
@@ -223,9 +341,20 @@ async function runEngine(engine: EngineName): Promise<WebhookEngineResult> {
     const receiverUrl = `http://127.0.0.1:${receiverPort}`;
     const rx = receiverControl(receiver);
     const env = { DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
-    const serverEnv = (worker: 'on' | 'off', port: number) => ({ ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', WORKER: worker, RATE_LIMIT_PER_MINUTE: '1000000' });
+    const serverEnv = (worker: 'on' | 'off', port: number) => ({
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      WORKER: worker,
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    });
     const tenant = await setUp(env, receiverUrl);
-    const quoteRequest = { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.apiKey}` }, body: tenant.quoteBody };
+    const quoteRequest = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.apiKey}` },
+      body: tenant.quoteBody,
+    };
 
     // 1. Real quotations through the API with the worker off: pending deliveries, and the
     //    server's quote-creation capacity (after WARM_QUOTES not timed); then the outbox tops up to N.
@@ -234,8 +363,14 @@ async function runEngine(engine: EngineName): Promise<WebhookEngineResult> {
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, server);
     const quotesUrl = () => `http://127.0.0.1:${port}/api/v1/public/quotes`;
     await fireAmount(quotesUrl(), quoteRequest, WARM_QUOTES, 32);
-    const creation = await loadTest(quotesUrl(), quoteRequest, { connections: 32, pipelining: 1, durationS: CREATE_SECONDS, warmupS: 0 }, { server: server.pid! });
-    if (creation.non2xx > 0 || creation.errors > 0) throw new Error(`quote creation failed: ${JSON.stringify(creation.statusCodes)}, ${creation.errors} errors`);
+    const creation = await loadTest(
+      quotesUrl(),
+      quoteRequest,
+      { connections: 32, pipelining: 1, durationS: CREATE_SECONDS, warmupS: 0 },
+      { server: server.pid! },
+    );
+    if (creation.non2xx > 0 || creation.errors > 0)
+      throw new Error(`quote creation failed: ${JSON.stringify(creation.statusCodes)}, ${creation.errors} errors`);
     const quotesPerSecond = round(creation.reqPerSec, 0);
     await stop(server);
     server = null;
@@ -244,7 +379,12 @@ async function runEngine(engine: EngineName): Promise<WebhookEngineResult> {
     const { pending } = await queueState(env, tenant.companyId);
 
     // 2. receiver baseline, right before the delivery run it is compared with
-    const receiverLoad = await loadTest(`${receiverUrl}/portico`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload }, RECEIVER_LOAD, { receiver: receiver.pid! });
+    const receiverLoad = await loadTest(
+      `${receiverUrl}/portico`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload },
+      RECEIVER_LOAD,
+      { receiver: receiver.pid! },
+    );
     await rx.reset();
 
     // 3. throughput: the worker drains the queue
@@ -257,7 +397,10 @@ async function runEngine(engine: EngineName): Promise<WebhookEngineResult> {
     const sampler = cpuSampler({ worker: worker.pid!, receiver: receiver.pid! });
     const got = await waitForCount(rx, pending, 60_000);
     const cpu = sampler.stop();
-    if (got < pending) console.error(`webhooks (${engine}): only ${got}/${pending} deliveries arrived within 60 s; worker output: ${worker.output().slice(-3000)}`);
+    if (got < pending)
+      console.error(
+        `webhooks (${engine}): only ${got}/${pending} deliveries arrived within 60 s; worker output: ${worker.output().slice(-3000)}`,
+      );
     await stop(worker);
     worker = null;
     const s = await rx.stats();
@@ -265,38 +408,69 @@ async function runEngine(engine: EngineName): Promise<WebhookEngineResult> {
     const last = Math.max(...s.receivedAt);
     const seconds = (last - first) / 1000;
     const perSecond = round((s.count - 1) / seconds, 0);
-    const throughput = { n: pending, viaApi, received: s.count, unique: s.unique, perSecond, seconds: round(seconds, 2), fromSpawnSeconds: round((last - spawnedAt) / 1000, 2), cpu };
+    const throughput = {
+      n: pending,
+      viaApi,
+      received: s.count,
+      unique: s.unique,
+      perSecond,
+      seconds: round(seconds, 2),
+      fromSpawnSeconds: round((last - spawnedAt) / 1000, 2),
+      cpu,
+    };
     if (s.unique !== s.count) console.error(`webhooks (${engine}): ${s.count - s.unique} duplicate deliveries`);
 
     // 4. latency of the engine at half the delivery rate: events committed by one process,
     //    delivered by `portico worker` in another, commit → receipt
     await rx.reset();
-    const rate = process.env.BENCH_WEBHOOK_ENGINE_RATE ? Number(process.env.BENCH_WEBHOOK_ENGINE_RATE) : Math.max(1, Math.round(perSecond / 2));
+    const rate = process.env.BENCH_WEBHOOK_ENGINE_RATE
+      ? Number(process.env.BENCH_WEBHOOK_ENGINE_RATE)
+      : Math.max(1, Math.round(perSecond / 2));
     worker = track(startPortico(['worker'], { ...env, LOG_LEVEL: 'warn' }, flags));
     const harness = track(startNode([path.join(ROOT, 'bench/support/latency-harness.ts')], {}, { ipc: true }));
-    const next = () => new Promise<unknown>((resolve, reject) => {
-      harness.once('message', resolve);
-      harness.once('exit', (code) => reject(new Error(`latency harness exited ${code}: ${harness.output()}`)));
-    });
+    const next = () =>
+      new Promise<unknown>((resolve, reject) => {
+        harness.once('message', resolve);
+        harness.once('exit', (code) => reject(new Error(`latency harness exited ${code}: ${harness.output()}`)));
+      });
     const data = (JSON.parse(payload) as { data: Record<string, unknown> }).data;
     let reply = next();
-    harness.send({ env, companyId: tenant.companyId, locationId: tenant.locationId, data, rate, seconds: LATENCY_SECONDS, warmup: 1 });
-    const warm = await reply as { warmedUp: number }; // delivered, they also prove the worker is up
+    harness.send({
+      env,
+      companyId: tenant.companyId,
+      locationId: tenant.locationId,
+      data,
+      rate,
+      seconds: LATENCY_SECONDS,
+      warmup: 1,
+    });
+    const warm = (await reply) as { warmedUp: number }; // delivered, they also prove the worker is up
     await waitForCount(rx, warm.warmedUp, 20_000);
     await rx.reset();
     const harnessSampler = cpuSampler({ producer: harness.pid!, worker: worker.pid!, receiver: receiver.pid! });
     reply = next();
     harness.send('go');
-    const run = await reply as { commits: Array<[string, number]>; failed: number; achievedRate: number };
+    const run = (await reply) as { commits: Array<[string, number]>; failed: number; achievedRate: number };
     const harnessCpu = harnessSampler.stop();
     await waitForCount(rx, run.commits.length, 10_000);
     const hs = await rx.stats();
     harness.send('close');
     const committedAt = new Map(run.commits);
-    const engineLat = hs.ids.map((id, i) => hs.receivedAt[i]! - (committedAt.get(id) ?? Number.NaN)).filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+    const engineLat = hs.ids
+      .map((id, i) => hs.receivedAt[i]! - (committedAt.get(id) ?? Number.NaN))
+      .filter((x) => Number.isFinite(x))
+      .sort((a, b) => a - b);
     const latency = {
-      rate, achievedRate: run.achievedRate, committed: run.commits.length, received: hs.count, unique: hs.unique, failed: run.failed,
-      p50: round(percentile(engineLat, 50), 2), p99: round(percentile(engineLat, 99), 2), max: round(engineLat.at(-1) ?? Number.NaN, 2), cpu: harnessCpu,
+      rate,
+      achievedRate: run.achievedRate,
+      committed: run.commits.length,
+      received: hs.count,
+      unique: hs.unique,
+      failed: run.failed,
+      p50: round(percentile(engineLat, 50), 2),
+      p99: round(percentile(engineLat, 99), 2),
+      max: round(engineLat.at(-1) ?? Number.NaN, 2),
+      cpu: harnessCpu,
     };
     await stop(harness);
     await stop(worker);
@@ -315,17 +489,37 @@ async function runEngine(engine: EngineName): Promise<WebhookEngineResult> {
     const apiCpu = apiSampler.stop();
     await waitForCount(rx, gen.created, 10_000);
     const ls = await rx.stats();
-    const lat = ls.receivedAt.map((at, i) => at - ls.sentAt[i]!).filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+    const lat = ls.receivedAt
+      .map((at, i) => at - ls.sentAt[i]!)
+      .filter((x) => Number.isFinite(x))
+      .sort((a, b) => a - b);
     const apiLatency = {
-      rate: API_RATE, achievedRate: gen.achievedRate, sent: gen.sent, created: gen.created, received: ls.count,
-      p50: round(percentile(lat, 50), 2), p99: round(percentile(lat, 99), 2), max: round(lat.at(-1) ?? Number.NaN, 2), createP50: gen.createP50, cpu: apiCpu,
+      rate: API_RATE,
+      achievedRate: gen.achievedRate,
+      sent: gen.sent,
+      created: gen.created,
+      received: ls.count,
+      p50: round(percentile(lat, 50), 2),
+      p99: round(percentile(lat, 99), 2),
+      max: round(lat.at(-1) ?? Number.NaN, 2),
+      createP50: gen.createP50,
+      cpu: apiCpu,
     };
-    if (gen.failed > 0 || run.failed > 0) console.error(`webhooks (${engine}): ${gen.failed} quote requests and ${run.failed} event commits failed`);
+    if (gen.failed > 0 || run.failed > 0)
+      console.error(`webhooks (${engine}): ${gen.failed} quote requests and ${run.failed} event commits failed`);
 
     const ratio = round(perSecond / receiverLoad.reqPerSec, 3);
-    const allArrived = latency.received === latency.committed && latency.unique === latency.committed && latency.failed === 0;
+    const allArrived =
+      latency.received === latency.committed && latency.unique === latency.committed && latency.failed === 0;
     return {
-      engine, receiver: receiverLoad, payloadBytes: Buffer.byteLength(payload), quotesPerSecond, throughput, ratio, latency, apiLatency,
+      engine,
+      receiver: receiverLoad,
+      payloadBytes: Buffer.byteLength(payload),
+      quotesPerSecond,
+      throughput,
+      ratio,
+      latency,
+      apiLatency,
       met: {
         ratio: ratio >= TARGETS.ratio && s.count === pending && s.unique === pending,
         p50: engine === 'sqlite' ? latency.p50 <= TARGETS.sqliteP50 && allArrived : null,
@@ -342,7 +536,15 @@ async function runEngine(engine: EngineName): Promise<WebhookEngineResult> {
 
 export async function runWebhooksBench(engines: EngineName[]): Promise<WebhooksResult> {
   const m = machine();
-  const result: WebhooksResult = { date: m.date, node: m.node, cores: m.cores, cpu: m.cpu, postgres: engines.includes('postgres') ? postgresVersion() : 'n/a', n: N, engines: [] };
+  const result: WebhooksResult = {
+    date: m.date,
+    node: m.node,
+    cores: m.cores,
+    cpu: m.cpu,
+    postgres: engines.includes('postgres') ? postgresVersion() : 'n/a',
+    n: N,
+    engines: [],
+  };
   for (const engine of engines) result.engines.push(await runEngine(engine));
   return result;
 }
@@ -351,7 +553,8 @@ const mark = (ok: boolean | null) => (ok === null ? 'no target' : ok ? 'met' : '
 
 export function summary(r: WebhooksResult): string {
   const name = (e: WebhookEngineResult) => (e.engine === 'postgres' ? 'PostgreSQL' : 'SQLite');
-  const target = (e: WebhookEngineResult, ok: boolean | null, limit: number) => (e.engine === 'postgres' ? 'no target' : `≤ ${limit}: ${mark(ok)}`);
+  const target = (e: WebhookEngineResult, ok: boolean | null, limit: number) =>
+    e.engine === 'postgres' ? 'no target' : `≤ ${limit}: ${mark(ok)}`;
   return [
     '| engine | deliveries/s | receiver req/s (autocannon) | ratio (target ≥ 0.3) | CPU cores while draining: worker / receiver / machine | quotes/s through the API (worker off) |',
     '|---|---:|---:|---:|---:|---:|',
@@ -373,14 +576,14 @@ export function summary(r: WebhooksResult): string {
 /** Static: what profiling found (kept with its date; re-check after changes). */
 const DIAGNOSIS = [
   'Findings (2026-11-21; `--cpu-prof` on the worker, SQLite statement timings and in-process drains of 20 000 deliveries outside the repository; single runs on a shared VM, so the figures are indicative):',
-  '- What changed (the tables above are measured with it): the dispatcher is a pipeline instead of a batch loop (claim → send all → record each → claim). It keeps up to 128 deliveries on the wire (256 on PostgreSQL) and claims again once 64 (128) slots are free, so a slow send no longer holds up the others. Finished attempts are recorded set-based: on SQLite one `UPDATE … FROM (VALUES …)` and one multi-row INSERT of a power-of-two size (each statement text is prepared once), in the same transaction and commit as the next claim; on PostgreSQL one statement over `unnest`ed arrays updates the deliveries and inserts their attempt log, beside the claims on another connection. Only failures and recoveries (give-ups, 410, a failing streak starting or ending) take a transaction with notifications. The hot statements are written out instead of built with Kysely (its builder cost ≈ 10 µs a row for the attempt INSERT, more than SQLite takes to write the row), and so are the outbox\'s three statements in every quotation\'s and order\'s transaction. Sends use undici\'s `dispatch` with a small handler instead of `request()` and its response stream; the signing key, decrypted secret and parsed URL are kept per endpoint; the clock is read once per claim.',
-  '- SQLite throughput is CPU-bound in the worker at ≈ 75–90 µs per delivery on a quiet machine (≈ 290 before): undici ≈ 35 µs, of which the `writev` system call alone is 10–28 µs on this VM; our channel code ≈ 10 µs (HMAC ≈ 3); SQLite ≈ 17–25 µs (lease ≈ 4, recording UPDATE ≈ 4–5, attempt INSERT ≈ 3, event read ≈ 2.5, commit ≈ 3.5–4, plus autocheckpoints); the dispatcher ≈ 6; GC ≈ 2–3.5. The receiver baseline asks for ≈ 65–75 µs per delivery in all, so the ratio sits at the target\'s edge: 0.299 and 0.347 in the last two quiet runs, and it moves with the machine\'s other load (which slows the receiver baseline as well).',
-  '- PostgreSQL throughput is bound by PostgreSQL\'s own CPU, not by commits (`synchronous_commit=off` changed nothing): recording 500 outcomes takes ≈ 42 ms in the backend (≈ 84 µs a delivery: the `status` change is a non-HOT update with three index inserts, the attempt insert two more, and its two foreign-key checks ≈ 20 µs), the claim ≈ 20 µs more; with the worker (≈ 0.6 core) and the receiver that fills the two cores at ≈ 5–7k deliveries/s. Two plan traps are avoided: without statistics the claim read and sorted every pending row (10.8 ms instead of 1.2 ms per claim of 64; this bench analyzes after filling the queue, as autovacuum would in a database that is not minutes old), and the recording, joined by hash, read the whole table (`= any` keeps it on the primary key).',
-  '- Engine latency (SQLite) with the producer and the worker in separate processes: SQLite\'s busy handler sleeps 1, 2, 5, 10 … ms on the event loop when another process holds the write lock. The worker\'s transactions now try the lock without waiting and retry on the next turns of its event loop (`tryWriteTransaction`); before, its BEGIN waited 0.7 ms on average and up to 60–80 ms at 2.5k events/s, and p99 was 65–130 ms. The producer still sleeps when it meets the worker\'s lock: committing one event per transaction it reached only 1.4–1.9k of 5k events/s, and one process alone commits at most ≈ 10k single-event transactions/s (≈ 5.6k before the outbox\'s statements were written out), so the producer groups the events of one event-loop turn in a transaction (≈ 6 a commit at 6k/s). On a quiet machine, at 5.2k–7.7k events/s: p50 2.4–3.3 ms, p99 10–42 ms; the spikes behind the p99 (20–40 ms) are garbage collections and other processes taking the CPU.',
-  '- WAL checkpoints: at 6k events/s the 1000-page autocheckpoint ran about 20 times a second, and whichever commit crossed the threshold paid page copies and two fsyncs on its event loop (up to 65 ms in the worker). The worker\'s own commits now leave it to the other writers unless the WAL passes 10 000 pages (worker commit ≈ 280 → 76 µs on average in one pair of runs). Checkpointing off the event loop altogether is a database-layer change.',
-  '- In one process (as `serve` with its worker), committing and delivering thousands of events a second saturates the one event loop: at 2.5k events/s the dispatcher\'s claims queued behind the producer\'s transactions on the one connection and latency grew to seconds. `serve` at realistic rates is the API end-to-end column.',
+  "- What changed (the tables above are measured with it): the dispatcher is a pipeline instead of a batch loop (claim → send all → record each → claim). It keeps up to 128 deliveries on the wire (256 on PostgreSQL) and claims again once 64 (128) slots are free, so a slow send no longer holds up the others. Finished attempts are recorded set-based: on SQLite one `UPDATE … FROM (VALUES …)` and one multi-row INSERT of a power-of-two size (each statement text is prepared once), in the same transaction and commit as the next claim; on PostgreSQL one statement over `unnest`ed arrays updates the deliveries and inserts their attempt log, beside the claims on another connection. Only failures and recoveries (give-ups, 410, a failing streak starting or ending) take a transaction with notifications. The hot statements are written out instead of built with Kysely (its builder cost ≈ 10 µs a row for the attempt INSERT, more than SQLite takes to write the row), and so are the outbox's three statements in every quotation's and order's transaction. Sends use undici's `dispatch` with a small handler instead of `request()` and its response stream; the signing key, decrypted secret and parsed URL are kept per endpoint; the clock is read once per claim.",
+  "- SQLite throughput is CPU-bound in the worker at ≈ 75–90 µs per delivery on a quiet machine (≈ 290 before): undici ≈ 35 µs, of which the `writev` system call alone is 10–28 µs on this VM; our channel code ≈ 10 µs (HMAC ≈ 3); SQLite ≈ 17–25 µs (lease ≈ 4, recording UPDATE ≈ 4–5, attempt INSERT ≈ 3, event read ≈ 2.5, commit ≈ 3.5–4, plus autocheckpoints); the dispatcher ≈ 6; GC ≈ 2–3.5. The receiver baseline asks for ≈ 65–75 µs per delivery in all, so the ratio sits at the target's edge: 0.299 and 0.347 in the last two quiet runs, and it moves with the machine's other load (which slows the receiver baseline as well).",
+  "- PostgreSQL throughput is bound by PostgreSQL's own CPU, not by commits (`synchronous_commit=off` changed nothing): recording 500 outcomes takes ≈ 42 ms in the backend (≈ 84 µs a delivery: the `status` change is a non-HOT update with three index inserts, the attempt insert two more, and its two foreign-key checks ≈ 20 µs), the claim ≈ 20 µs more; with the worker (≈ 0.6 core) and the receiver that fills the two cores at ≈ 5–7k deliveries/s. Two plan traps are avoided: without statistics the claim read and sorted every pending row (10.8 ms instead of 1.2 ms per claim of 64; this bench analyzes after filling the queue, as autovacuum would in a database that is not minutes old), and the recording, joined by hash, read the whole table (`= any` keeps it on the primary key).",
+  "- Engine latency (SQLite) with the producer and the worker in separate processes: SQLite's busy handler sleeps 1, 2, 5, 10 … ms on the event loop when another process holds the write lock. The worker's transactions now try the lock without waiting and retry on the next turns of its event loop (`tryWriteTransaction`); before, its BEGIN waited 0.7 ms on average and up to 60–80 ms at 2.5k events/s, and p99 was 65–130 ms. The producer still sleeps when it meets the worker's lock: committing one event per transaction it reached only 1.4–1.9k of 5k events/s, and one process alone commits at most ≈ 10k single-event transactions/s (≈ 5.6k before the outbox's statements were written out), so the producer groups the events of one event-loop turn in a transaction (≈ 6 a commit at 6k/s). On a quiet machine, at 5.2k–7.7k events/s: p50 2.4–3.3 ms, p99 10–42 ms; the spikes behind the p99 (20–40 ms) are garbage collections and other processes taking the CPU.",
+  "- WAL checkpoints: at 6k events/s the 1000-page autocheckpoint ran about 20 times a second, and whichever commit crossed the threshold paid page copies and two fsyncs on its event loop (up to 65 ms in the worker). The worker's own commits now leave it to the other writers unless the WAL passes 10 000 pages (worker commit ≈ 280 → 76 µs on average in one pair of runs). Checkpointing off the event loop altogether is a database-layer change.",
+  "- In one process (as `serve` with its worker), committing and delivering thousands of events a second saturates the one event loop: at 2.5k events/s the dispatcher's claims queued behind the producer's transactions on the one connection and latency grew to seconds. `serve` at realistic rates is the API end-to-end column.",
   '- Variance: this VM is shared with other work (a fuzzer, PDF benches and test suites ran during these measurements); across runs the SQLite drain measured 10–15k deliveries/s with the worker at a full core and 5–8k when it got less, the receiver 17k–48k req/s, and the engine-latency p99 10–217 ms. Compare runs through the CPU columns: "machine" near 2 means the run was crowded.',
-  '- One slow receiver\'s backlog (2026-11-24, issue 12): claims stay as they were while the window has room; once it is full and an endpoint holds twice its cap of 16 (sending and waiting), a look-past claim passes over such endpoints (`endpoint_id not in (…)`, a statement of its own, so the plain claim is unchanged), their waiting deliveries stop counting against the window (never more than doubled), and a look-past that finds nothing is not repeated before a wake-up and 50 ms, or before an endpoint it passed over has room. A single endpoint\'s drain (this bench) pays one empty claim. Interleaved A/B of the SQLite drain alone (N = 20 000; this tree\'s bench, `BENCH_CLI` at main\'s tree for A; A then B, 8 pairs) on a crowded machine (load 5–17, "machine" 2.0, worker 0.17–0.65 core): main 657, 862, 507, 781, 829, 2132, 1436, 1407 deliveries/s (median 846), look-past 889, 462, 608, 750, 647, 1766, 1401, 959 (median 820); per worker core-second main median 2909 (2659–3280), look-past 2711 (2283–3293). The medians differ by less than the run-to-run spread; B came out lower per worker core in 7 of 8 pairs (≈ 7 %), always run second as the load rose, so a small cost is not excluded until a quiet machine re-runs it (with B first in half the pairs). Re-run on a quiet machine the same evening (SQLite drain, N = 20 000, order A B B A A B, A = main before the merge at 386b02a through `BENCH_CLI`): main 2152, 3799, 3578 deliveries/s (worker 0.69, 1.09, 1.00 core; per worker core-second median 3485), look-past 3268, 5126, 4029 (1.04, 1.11, 1.07; median 3765): no cost beyond the spread, and none per core.',
+  "- One slow receiver's backlog (2026-11-24, issue 12): claims stay as they were while the window has room; once it is full and an endpoint holds twice its cap of 16 (sending and waiting), a look-past claim passes over such endpoints (`endpoint_id not in (…)`, a statement of its own, so the plain claim is unchanged), their waiting deliveries stop counting against the window (never more than doubled), and a look-past that finds nothing is not repeated before a wake-up and 50 ms, or before an endpoint it passed over has room. A single endpoint's drain (this bench) pays one empty claim. Interleaved A/B of the SQLite drain alone (N = 20 000; this tree's bench, `BENCH_CLI` at main's tree for A; A then B, 8 pairs) on a crowded machine (load 5–17, \"machine\" 2.0, worker 0.17–0.65 core): main 657, 862, 507, 781, 829, 2132, 1436, 1407 deliveries/s (median 846), look-past 889, 462, 608, 750, 647, 1766, 1401, 959 (median 820); per worker core-second main median 2909 (2659–3280), look-past 2711 (2283–3293). The medians differ by less than the run-to-run spread; B came out lower per worker core in 7 of 8 pairs (≈ 7 %), always run second as the load rose, so a small cost is not excluded until a quiet machine re-runs it (with B first in half the pairs). Re-run on a quiet machine the same evening (SQLite drain, N = 20 000, order A B B A A B, A = main before the merge at 386b02a through `BENCH_CLI`): main 2152, 3799, 3578 deliveries/s (worker 0.69, 1.09, 1.00 core; per worker core-second median 3485), look-past 3268, 5126, 4029 (1.04, 1.11, 1.07; median 3765): no cost beyond the spread, and none per core.",
 ];
 
 export function markdown(r: WebhooksResult, notes: string[] = DIAGNOSIS): string {
@@ -408,7 +611,9 @@ export function markdown(r: WebhooksResult, notes: string[] = DIAGNOSIS): string
 }
 
 if (import.meta.main) {
-  const timer = watchdog(WATCHDOG_MS, 'webhooks bench', () => { for (const c of children) c.kill('SIGKILL'); });
+  const timer = watchdog(WATCHDOG_MS, 'webhooks bench', () => {
+    for (const c of children) c.kill('SIGKILL');
+  });
   const result = await runWebhooksBench(enginesFromArgs(process.argv));
   console.log(JSON.stringify(result, null, 2));
   console.log();

@@ -8,7 +8,9 @@ import { buildApp } from '../src/http/build-app.ts';
 
 const out = process.argv[2] ?? 'openapi.json';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-openapi-'));
-const container = await createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', DATA_DIR: dir, LOG_LEVEL: 'silent' }));
+const container = await createContainer(
+  loadConfig({ DATABASE_URL: 'sqlite::memory:', DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+);
 const app = await buildApp(container);
 await app.ready();
 fs.writeFileSync(out, `${JSON.stringify(app.swagger(), null, 2)}\n`);

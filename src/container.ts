@@ -19,14 +19,28 @@ import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './
 import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
-import { createCatalogAdminService, createCatalogImport, createCatalogScopeService, createCatalogService, createDatasheetFiles } from './modules/catalog/index.ts';
+import {
+  createCatalogAdminService,
+  createCatalogImport,
+  createCatalogScopeService,
+  createCatalogService,
+  createDatasheetFiles,
+} from './modules/catalog/index.ts';
 import { createPrintPool, createQuotationsService, toSaleDocument } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
-  applyEndpointWork, createDispatcher, createEndpointsService, createGuardedAgent, createPostgresQueue, createSqliteQueue, createTargets,
-  DEFAULT_RETRY_DELAYS_MS, type ApplyEndpointWork, type DeliveryQueue,
+  applyEndpointWork,
+  createDispatcher,
+  createEndpointsService,
+  createGuardedAgent,
+  createPostgresQueue,
+  createSqliteQueue,
+  createTargets,
+  DEFAULT_RETRY_DELAYS_MS,
+  type ApplyEndpointWork,
+  type DeliveryQueue,
 } from './modules/webhooks/index.ts';
 import type { Poller } from './lib/poller.ts';
 
@@ -34,7 +48,10 @@ import type { Poller } from './lib/poller.ts';
  * The composition root: the one place that builds the database, clock, ids and services.
  * HTTP, the CLI and the worker all start from here.
  */
-export async function createContainer(config: Config, overrides: { clock?: Clock; newId?: IdGenerator; logger?: Logger; migrate?: boolean } = {}) {
+export async function createContainer(
+  config: Config,
+  overrides: { clock?: Clock; newId?: IdGenerator; logger?: Logger; migrate?: boolean } = {},
+) {
   const clock = overrides.clock ?? systemClock;
   const newId = overrides.newId ?? defaultNewId;
   const logger = overrides.logger ?? createLogger(config.logLevel);
@@ -46,7 +63,10 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const secretBox = createSecretBox(secretsKey);
   // Keys the hub's CSRF tokens to this deployment; derived, so the secrets key itself is used for one thing.
   const csrfKey = Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'portico hub csrf', 32));
-  const agent = createGuardedAgent({ allowPrivate: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs });
+  const agent = createGuardedAgent({
+    allowPrivate: config.webhookAllowPrivateTargets,
+    timeoutMs: config.webhookTimeoutMs,
+  });
   const telegramAgent = new Agent({ connect: { timeout: config.webhookTimeoutMs }, keepAliveTimeout: 30_000 });
 
   // Late-bound so services can wake the background senders that are built after them.
@@ -55,22 +75,36 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
 
   const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
   const accounts = createAccountsService({
-    store, clock, newId, policy: { idleMs: config.hubSessionIdleMinutes * 60_000, absoluteMs: config.hubSessionMaxHours * 3_600_000 },
+    store,
+    clock,
+    newId,
+    policy: { idleMs: config.hubSessionIdleMinutes * 60_000, absoluteMs: config.hubSessionMaxHours * 3_600_000 },
   });
   // Verified keys are cached: on PostgreSQL a key read is a round trip, on SQLite a query per
   // request. Revocations reach other processes by NOTIFY, or through a file beside the SQLite
   // database.
-  const sqliteFile = database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? database.url.slice('sqlite:'.length) : null;
-  const keyCache = database.pool ? createPgKeyCache(database.pool, logger) : sqliteFile ? createSqliteKeyCache(sqliteFile) : null;
+  const sqliteFile =
+    database.engine === 'sqlite' && !database.url.endsWith(':memory:') ? database.url.slice('sqlite:'.length) : null;
+  const keyCache = database.pool
+    ? createPgKeyCache(database.pool, logger)
+    : sqliteFile
+      ? createSqliteKeyCache(sqliteFile)
+      : null;
   const apiKeys = createApiKeysService({
-    repository: store.repos.apiKeys, clock, newId,
+    repository: store.repos.apiKeys,
+    clock,
+    newId,
     locationExists: (c, l) => companies.locationExists(c, l),
     userExists: (c, u) => companies.userExists(c, u),
     ...(keyCache ? { cache: keyCache } : {}),
   });
   const notifications = createNotificationsService({ store, clock, newId });
   const inquiries = createInquiriesService({
-    store, clock, newId, emailEnabled: config.smtpUrl !== null, onEmailQueued: () => emailSender?.wake(),
+    store,
+    clock,
+    newId,
+    emailEnabled: config.smtpUrl !== null,
+    onEmailQueued: () => emailSender?.wake(),
   });
   const idempotency = createIdempotencyService({ store, clock });
   const catalog = createCatalogService({ store, datasheets });
@@ -84,11 +118,26 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const customers = createCustomersService({ store, clock, newId });
   const customerAssignment = createCustomerAssignmentService({ store, clock, newId });
   const quotations = createQuotationsService({
-    store, clock, newId, catalog, datasheets, logger, onEventQueued, prints, datasheetsMaxBytes: config.quoteDatasheetsMaxBytes, customers,
+    store,
+    clock,
+    newId,
+    catalog,
+    datasheets,
+    logger,
+    onEventQueued,
+    prints,
+    datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
+    customers,
   });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers });
   const sales = createSalesService({ store, clock, newId, toSaleDocument });
-  const endpoints = createEndpointsService({ store, clock, newId, secretBox, allowPrivateTargets: config.webhookAllowPrivateTargets });
+  const endpoints = createEndpointsService({
+    store,
+    clock,
+    newId,
+    secretBox,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+  });
 
   const webhooksLogger = logger.child({ component: 'webhooks' });
   const worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -96,14 +145,31 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
   const endpointWork: ApplyEndpointWork = (tx, work) =>
     applyEndpointWork(createRepositories(tx, database.engine), work, { notifications, clock, logger: webhooksLogger });
   // The queue's engine-specific tricks live in its implementation, picked here once.
-  const queue: DeliveryQueue = database.engine === 'postgres' && database.pool
-    ? createPostgresQueue({ db: database.db, pool: database.pool, worker, applyEndpointWork: endpointWork, logger: webhooksLogger })
-    : createSqliteQueue({ db: database.db, worker, applyEndpointWork: endpointWork });
+  const queue: DeliveryQueue =
+    database.engine === 'postgres' && database.pool
+      ? createPostgresQueue({
+          db: database.db,
+          pool: database.pool,
+          worker,
+          applyEndpointWork: endpointWork,
+          logger: webhooksLogger,
+        })
+      : createSqliteQueue({ db: database.db, worker, applyEndpointWork: endpointWork });
   dispatcher = createDispatcher({
-    queue, clock, newId, logger: webhooksLogger,
+    queue,
+    clock,
+    newId,
+    logger: webhooksLogger,
     sender: createTargets({
-      store, clock, newId, secretBox, agent, telegramAgent, logger: webhooksLogger,
-      timeoutMs: config.webhookTimeoutMs, telegramApiUrl: config.telegramApiUrl,
+      store,
+      clock,
+      newId,
+      secretBox,
+      agent,
+      telegramAgent,
+      logger: webhooksLogger,
+      timeoutMs: config.webhookTimeoutMs,
+      telegramApiUrl: config.telegramApiUrl,
     }),
     options: {
       timeoutMs: config.webhookTimeoutMs,
@@ -111,20 +177,53 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
     },
   });
   const mailTransport = config.smtpUrl
-    ? nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as SMTPTransport.Options)
+    ? nodemailer.createTransport({
+        url: config.smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      } as SMTPTransport.Options)
     : null;
   emailSender = mailTransport
-    ? createEmailSender({ store, clock, transport: mailTransport, from: config.smtpFrom, logger: logger.child({ component: 'email' }) })
+    ? createEmailSender({
+        store,
+        clock,
+        transport: mailTransport,
+        from: config.smtpFrom,
+        logger: logger.child({ component: 'email' }),
+      })
     : null;
 
   let workersRunning = false;
   let purgeTimer: NodeJS.Timeout | null = null;
   let checkpointer: Checkpointer | null = null;
   const container = {
-    config, clock, newId, logger, database, store,
-    companies, accounts, apiKeys, notifications, inquiries, idempotency, catalog, catalogAdmin, catalogScope, catalogImport, quotations, orders, sales, customers, customerAssignment, endpoints,
-    readiness, csrfKey,
-    dispatcher, emailSender,
+    config,
+    clock,
+    newId,
+    logger,
+    database,
+    store,
+    companies,
+    accounts,
+    apiKeys,
+    notifications,
+    inquiries,
+    idempotency,
+    catalog,
+    catalogAdmin,
+    catalogScope,
+    catalogImport,
+    quotations,
+    orders,
+    sales,
+    customers,
+    customerAssignment,
+    endpoints,
+    readiness,
+    csrfKey,
+    dispatcher,
+    emailSender,
 
     /**
      * Long-running processes (serve, worker) on a SQLite file checkpoint its WAL on a thread of
@@ -146,8 +245,12 @@ export async function createContainer(config: Config, overrides: { clock?: Clock
       emailSender?.start();
       // Idempotency keys are kept 24 h, hub sessions and reset links until they end; sweeping hourly keeps the tables small.
       purgeTimer = setInterval(() => {
-        idempotency.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purging idempotency keys failed'));
-        accounts.purgeEnded().catch((error: unknown) => logger.warn({ err: error }, 'purging ended hub sessions failed'));
+        idempotency
+          .purgeExpired()
+          .catch((error: unknown) => logger.warn({ err: error }, 'purging idempotency keys failed'));
+        accounts
+          .purgeEnded()
+          .catch((error: unknown) => logger.warn({ err: error }, 'purging ended hub sessions failed'));
       }, 3_600_000);
       purgeTimer.unref();
     },

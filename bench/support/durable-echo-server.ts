@@ -22,7 +22,11 @@ import { startSqliteCheckpointer } from '../../src/db/sqlite-checkpointer.ts';
 import { createGroupCommit } from '../../src/lib/group-commit.ts';
 import { newId } from '../../src/lib/ids.ts';
 
-interface Row { id: string; body: Record<string, unknown>; at: string }
+interface Row {
+  id: string;
+  body: Record<string, unknown>;
+  at: string;
+}
 type Commit = (rows: Row[]) => Promise<void> | void;
 
 const RECIPIENTS = ['admin', 'support'];
@@ -85,26 +89,42 @@ async function postgresCommit(url: string): Promise<{ commit: Commit; close(): P
 }
 
 const target = process.argv[2] ?? '';
-const store = target.startsWith('sqlite:') ? sqliteCommit(target.slice('sqlite:'.length), loadConfig().sqliteSynchronous)
-  : target.startsWith('postgres') ? await postgresCommit(target)
-    : (() => { throw new Error('usage: durable-echo-server.ts sqlite:<file> | postgres://…'); })();
+const store = target.startsWith('sqlite:')
+  ? sqliteCommit(target.slice('sqlite:'.length), loadConfig().sqliteSynchronous)
+  : target.startsWith('postgres')
+    ? await postgresCommit(target)
+    : (() => {
+        throw new Error('usage: durable-echo-server.ts sqlite:<file> | postgres://…');
+      })();
 // Portico's group commit: what arrived in one turn of the event loop shares a commit. One batch
 // at a time on both engines: on PostgreSQL, 1, 2, 4, 8 and 16 batches in flight gave 8839, 8580,
 // 7627, 7790 and 7621 req/s (2026-11-21): fewer, larger batches win on 2 cores.
-const writes = createGroupCommit<Row, void>(async (rows) => {
-  await store.commit(rows);
-  return rows.map(() => undefined);
-}, { maxBatch: 64, maxInFlight: 1 });
+const writes = createGroupCommit<Row, void>(
+  async (rows) => {
+    await store.commit(rows);
+    return rows.map(() => undefined);
+  },
+  { maxBatch: 64, maxInFlight: 1 },
+);
 
 const app = Fastify({ logger: false });
 app.post('/durable-echo', async (request, reply) => {
-  const row: Row = { id: newId('inquiry'), body: request.body as Record<string, unknown>, at: new Date().toISOString() };
+  const row: Row = {
+    id: newId('inquiry'),
+    body: request.body as Record<string, unknown>,
+    at: new Date().toISOString(),
+  };
   await writes.submit(row);
   return reply.status(201).send({ data: { id: row.id, createdAt: row.at } });
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 process.stdout.write(`READY ${typeof address === 'object' && address ? address.port : 0}\n`);
-const close = () => { void app.close().then(() => store.close()).then(() => process.exit(0)); };
+const close = () => {
+  void app
+    .close()
+    .then(() => store.close())
+    .then(() => process.exit(0));
+};
 process.on('SIGTERM', close);
 process.on('SIGINT', close);

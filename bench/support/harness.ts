@@ -28,14 +28,23 @@ export function enginesFromArgs(argv: string[]): EngineName[] {
 export const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 
 function psql(database: string, sql: string): void {
-  execFileSync('psql', [`${PG_SERVER}/${database}`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('psql', [`${PG_SERVER}/${database}`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** A fresh DATA_DIR and DATABASE_URL; for PostgreSQL a dropped-and-recreated database. */
-export function freshStorage(engine: EngineName, name: string): { dataDir: string; databaseUrl: string; cleanup(): void } {
+export function freshStorage(
+  engine: EngineName,
+  name: string,
+): { dataDir: string; databaseUrl: string; cleanup(): void } {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `portico-bench-${name}-`));
   if (engine === 'sqlite') {
-    return { dataDir, databaseUrl: `sqlite:${path.join(dataDir, 'portico.sqlite')}`, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      dataDir,
+      databaseUrl: `sqlite:${path.join(dataDir, 'portico.sqlite')}`,
+      cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const db = `portico_bench_${name.replace(/\W/g, '_')}`;
   psql('postgres', `drop database if exists ${db} with (force)`);
@@ -45,7 +54,11 @@ export function freshStorage(engine: EngineName, name: string): { dataDir: strin
     databaseUrl: `${PG_SERVER}/${db}`,
     cleanup: () => {
       rmSync(dataDir, { recursive: true, force: true });
-      try { psql('postgres', `drop database if exists ${db} with (force)`); } catch { /* best effort */ }
+      try {
+        psql('postgres', `drop database if exists ${db} with (force)`);
+      } catch {
+        /* best effort */
+      }
     },
   };
 }
@@ -62,8 +75,12 @@ export function startNode(args: string[], env: Record<string, string> = {}, opts
     stdio: opts.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
-  child.stderr!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
+  child.stdout!.on('data', (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  });
   return Object.assign(child, { output: () => output });
 }
 
@@ -77,15 +94,20 @@ export function runPortico(args: string[], env: Record<string, string>): Promise
   return new Promise((resolve, reject) => {
     const child = startPortico(args, env);
     let stdout = '';
-    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`portico ${args.join(' ')} exited ${code}: ${child.output()}`))));
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`portico ${args.join(' ')} exited ${code}: ${child.output()}`)),
+    );
   });
 }
 
 export async function waitForHttp(url: string, child: Child, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}) before ${url} came up: ${child.output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`process exited (${child.exitCode}) before ${url} came up: ${child.output()}`);
     try {
       const res = await fetch(url);
       await res.arrayBuffer();
@@ -123,7 +145,10 @@ export function readyPort(child: Child, timeoutMs = 15_000): Promise<number> {
       }
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`helper exited ${code}: ${child.output()}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`helper exited ${code}: ${child.output()}`));
+    });
   });
 }
 
@@ -161,11 +186,37 @@ interface AutocannonJson {
   non2xx: number;
   errors: number;
   timeouts: number;
-  '1xx': number; '2xx': number; '3xx': number; '4xx': number; '5xx': number;
+  '1xx': number;
+  '2xx': number;
+  '3xx': number;
+  '4xx': number;
+  '5xx': number;
 }
 
-function autocannonOnce(url: string, o: { method: string; headers: Record<string, string>; body?: string; connections: number; durationS: number; pipelining: number; amount?: number; watch?: Record<string, number> }): Promise<LoadResult> {
-  const args = [AUTOCANNON, '--json', '--no-progress', '-c', String(o.connections), '-p', String(o.pipelining), '-m', o.method];
+function autocannonOnce(
+  url: string,
+  o: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    connections: number;
+    durationS: number;
+    pipelining: number;
+    amount?: number;
+    watch?: Record<string, number>;
+  },
+): Promise<LoadResult> {
+  const args = [
+    AUTOCANNON,
+    '--json',
+    '--no-progress',
+    '-c',
+    String(o.connections),
+    '-p',
+    String(o.pipelining),
+    '-m',
+    o.method,
+  ];
   if (o.amount !== undefined) args.push('-a', String(o.amount));
   else args.push('-d', String(o.durationS));
   for (const [k, v] of Object.entries(o.headers)) args.push('-H', `${k}=${v}`);
@@ -176,33 +227,59 @@ function autocannonOnce(url: string, o: { method: string; headers: Record<string
     const sampler = cpuSampler({ ...o.watch, autocannon: child.pid! });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.once('exit', (code) => {
       const cpu = sampler.stop();
       if (code !== 0) return reject(new Error(`autocannon exited ${code}: ${stderr.slice(-2000)}`));
       try {
         const r = JSON.parse(stdout.slice(stdout.indexOf('{'))) as AutocannonJson;
         resolve({
-          reqPerSec: r.requests.average, cpu, total: r.requests.total, seconds: r.duration, p50: r.latency.p50, p99: r.latency.p99,
-          non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+          reqPerSec: r.requests.average,
+          cpu,
+          total: r.requests.total,
+          seconds: r.duration,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          non2xx: r.non2xx,
+          errors: r.errors,
+          timeouts: r.timeouts,
           statusCodes: { '1xx': r['1xx'], '2xx': r['2xx'], '3xx': r['3xx'], '4xx': r['4xx'], '5xx': r['5xx'] },
         });
       } catch (error) {
-        reject(new Error(`autocannon output unreadable: ${(error as Error).message}: ${stdout.slice(0, 500)} ${stderr.slice(-500)}`));
+        reject(
+          new Error(
+            `autocannon output unreadable: ${(error as Error).message}: ${stdout.slice(0, 500)} ${stderr.slice(-500)}`,
+          ),
+        );
       }
     });
   });
 }
 
 /** A warm-up run (discarded), then the measured run with the same settings. */
-export async function loadTest(url: string, request: { method: string; headers: Record<string, string>; body?: string }, settings: LoadSettings = DEFAULT_LOAD, watch: Record<string, number> = {}): Promise<LoadResult> {
+export async function loadTest(
+  url: string,
+  request: { method: string; headers: Record<string, string>; body?: string },
+  settings: LoadSettings = DEFAULT_LOAD,
+  watch: Record<string, number> = {},
+): Promise<LoadResult> {
   if (settings.warmupS > 0) await autocannonOnce(url, { ...request, ...settings, durationS: settings.warmupS });
   return autocannonOnce(url, { ...request, ...settings, watch });
 }
 
 /** A fixed number of requests (setup traffic), as fast as the target takes them. */
-export function fireAmount(url: string, request: { method: string; headers: Record<string, string>; body?: string }, amount: number, connections: number, watch: Record<string, number> = {}): Promise<LoadResult> {
+export function fireAmount(
+  url: string,
+  request: { method: string; headers: Record<string, string>; body?: string },
+  amount: number,
+  connections: number,
+  watch: Record<string, number> = {},
+): Promise<LoadResult> {
   return autocannonOnce(url, { ...request, connections, pipelining: 1, durationS: 0, amount, watch });
 }
 
@@ -263,7 +340,10 @@ export function cpuSampler(watch: Record<string, number>): { stop(): CpuUse } {
         const b = last.get(name);
         if (a !== undefined && b !== undefined) use[name] = round((b - a) / wall, 2);
       }
-      use.machine = round(((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * os.availableParallelism(), 2);
+      use.machine = round(
+        ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * os.availableParallelism(),
+        2,
+      );
       return use;
     },
   };
@@ -292,7 +372,12 @@ export function machine(): { node: string; cores: number; cpu: string; kernel: s
 
 export function postgresVersion(): string {
   try {
-    return execFileSync('psql', [`${PG_SERVER}/postgres`, '-qAtc', 'show server_version'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim().split(' ')[0]!;
+    return execFileSync('psql', [`${PG_SERVER}/postgres`, '-qAtc', 'show server_version'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+      .toString()
+      .trim()
+      .split(' ')[0]!;
   } catch {
     return 'unknown';
   }

@@ -19,29 +19,59 @@ import { createContainer } from '../../src/container.ts';
 import { enqueueEvent, type EventData } from '../../src/modules/webhooks/index.ts';
 import { createGroupCommit } from '../../src/lib/group-commit.ts';
 
-interface Job { env: Record<string, string>; companyId: string; locationId: string; data: EventData<'quote.created'>; rate: number; seconds: number; warmup: number }
+interface Job {
+  env: Record<string, string>;
+  companyId: string;
+  locationId: string;
+  data: EventData<'quote.created'>;
+  rate: number;
+  seconds: number;
+  warmup: number;
+}
 
 const job = await new Promise<Job>((resolve) => process.once('message', (m) => resolve(m as Job)));
-const c = await createContainer(loadConfig({ ...job.env, LOG_LEVEL: 'warn', WORKER: 'off', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }), { migrate: false });
+const c = await createContainer(
+  loadConfig({ ...job.env, LOG_LEVEL: 'warn', WORKER: 'off', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
+  { migrate: false },
+);
 
 const wall = () => performance.timeOrigin + performance.now();
-const commits = createGroupCommit<number, string>((ns) => c.store.transaction(async (repos) => {
-  const ids: string[] = [];
-  for (const n of ns) {
-    ids.push(await enqueueEvent(repos, {
-      companyId: job.companyId, locationId: job.locationId, type: 'quote.created',
-      data: { ...job.data, quotationId: c.newId('quotation'), number: `Q-ZG1-2026-${String(90000 + n).slice(-5)}` },
-    }, { now: new Date().toISOString(), newId: c.newId }));
-  }
-  return ids;
-}), { maxBatch: 64, maxInFlight: c.store.writeConcurrency }); // SQLite has one writer; PostgreSQL overlaps round trips
+const commits = createGroupCommit<number, string>(
+  (ns) =>
+    c.store.transaction(async (repos) => {
+      const ids: string[] = [];
+      for (const n of ns) {
+        ids.push(
+          await enqueueEvent(
+            repos,
+            {
+              companyId: job.companyId,
+              locationId: job.locationId,
+              type: 'quote.created',
+              data: {
+                ...job.data,
+                quotationId: c.newId('quotation'),
+                number: `Q-ZG1-2026-${String(90000 + n).slice(-5)}`,
+              },
+            },
+            { now: new Date().toISOString(), newId: c.newId },
+          ),
+        );
+      }
+      return ids;
+    }),
+  { maxBatch: 64, maxInFlight: c.store.writeConcurrency },
+); // SQLite has one writer; PostgreSQL overlaps round trips
 let seq = 0;
 async function one(): Promise<[string, number]> {
   const id = await commits.submit(++seq);
   return [id, wall()];
 }
 
-async function steady(rate: number, seconds: number): Promise<{ commits: Array<[string, number]>; failed: number; achievedRate: number }> {
+async function steady(
+  rate: number,
+  seconds: number,
+): Promise<{ commits: Array<[string, number]>; failed: number; achievedRate: number }> {
   const total = Math.round(rate * seconds);
   const commits: Array<[string, number]> = [];
   const inflight = new Set<Promise<void>>();
@@ -52,7 +82,14 @@ async function steady(rate: number, seconds: number): Promise<{ commits: Array<[
     const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
     while (sent < due) {
       sent++;
-      const p = one().then((r) => { commits.push(r); }, () => { failed++; });
+      const p = one().then(
+        (r) => {
+          commits.push(r);
+        },
+        () => {
+          failed++;
+        },
+      );
       inflight.add(p);
       void p.finally(() => inflight.delete(p));
     }

@@ -24,7 +24,11 @@ test('a bad value names the variable', () => {
 });
 
 test('parses lists and booleans', () => {
-  const config = loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '10, 20,30', WORKER: 'off', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  const config = loadConfig({
+    WEBHOOK_RETRY_DELAYS_MS: '10, 20,30',
+    WORKER: 'off',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  });
   assert.deepEqual(config.webhookRetryDelaysMs, [10, 20, 30]);
   assert.equal(config.worker, false);
   assert.equal(config.webhookAllowPrivateTargets, true);

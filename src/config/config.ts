@@ -107,41 +107,144 @@ function synchronous(raw: string): SqliteSynchronous {
 
 function secretsKey(raw: string): string | null {
   if (raw === '') return null;
-  if (Buffer.from(raw, 'base64').length !== 32) throw new Error('must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  if (Buffer.from(raw, 'base64').length !== 32)
+    throw new Error('must be 32 bytes, base64-encoded (openssl rand -base64 32)');
   return raw;
 }
 
 export const CONFIG_SPEC = {
-  DATABASE_URL: { description: '`sqlite:<path>` or `postgres://…`', default: 'sqlite:./data/portico.sqlite', parse: databaseUrl },
-  SQLITE_SYNCHRONOUS: { description: '`full`: a commit is on disk before the client hears of it (one fsync per group-committed batch); `normal`: faster, but a power cut can lose the last acknowledged writes', default: 'full', parse: synchronous },
+  DATABASE_URL: {
+    description: '`sqlite:<path>` or `postgres://…`',
+    default: 'sqlite:./data/portico.sqlite',
+    parse: databaseUrl,
+  },
+  SQLITE_SYNCHRONOUS: {
+    description:
+      '`full`: a commit is on disk before the client hears of it (one fsync per group-committed batch); `normal`: faster, but a power cut can lose the last acknowledged writes',
+    default: 'full',
+    parse: synchronous,
+  },
   DATA_DIR: { description: 'Where datasheets and the generated secrets key live', default: './data', parse: text },
   HOST: { description: 'Interface to listen on', default: '127.0.0.1', parse: text },
   PORT: { description: 'HTTP port', default: '3000', parse: integer(0, 65535) },
-  HTTP_REQUEST_TIMEOUT_MS: { description: 'Longest time to receive one whole request (headers and body); a slower client is cut', default: '30000', parse: integer(100, 3_600_000) },
-  HTTP_HEADERS_TIMEOUT_MS: { description: 'Longest time to receive a request\'s headers (at most HTTP_REQUEST_TIMEOUT_MS)', default: '10000', parse: integer(100, 3_600_000) },
-  HTTP_IDLE_TIMEOUT_MS: { description: 'A connection with no traffic for this long is closed, kept-alive or mid-request', default: '72000', parse: integer(100, 3_600_000) },
-  HTTP_MAX_CONNECTIONS: { description: 'Open connections per process; more are refused until some close', default: '1000', parse: integer(1, 1_000_000) },
-  LOG_LEVEL: { description: 'pino level: fatal, error, warn, info, debug, trace, silent', default: 'info', parse: logLevel },
-  PUBLIC_BASE_URL: { description: 'External base URL for links (datasheets, Location); by default taken from the request', default: '', parse: url(['http:', 'https:']) },
-  TRUST_PROXY: { description: 'Trust X-Forwarded-* headers (behind a reverse proxy)', default: 'false', parse: boolean },
-  RATE_LIMIT_PER_MINUTE: { description: 'Requests per minute per API key', default: '600', parse: integer(1, 1_000_000) },
-  REDIS_URL: { description: 'Share rate limits across instances through Redis', default: '', parse: url(['redis:', 'rediss:']) },
-  SMTP_URL: { description: 'E-mail new inquiries to admin and support users (`smtp://user:pass@host:port`)', default: '', parse: url(['smtp:', 'smtps:']) },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    description: 'Longest time to receive one whole request (headers and body); a slower client is cut',
+    default: '30000',
+    parse: integer(100, 3_600_000),
+  },
+  HTTP_HEADERS_TIMEOUT_MS: {
+    description: "Longest time to receive a request's headers (at most HTTP_REQUEST_TIMEOUT_MS)",
+    default: '10000',
+    parse: integer(100, 3_600_000),
+  },
+  HTTP_IDLE_TIMEOUT_MS: {
+    description: 'A connection with no traffic for this long is closed, kept-alive or mid-request',
+    default: '72000',
+    parse: integer(100, 3_600_000),
+  },
+  HTTP_MAX_CONNECTIONS: {
+    description: 'Open connections per process; more are refused until some close',
+    default: '1000',
+    parse: integer(1, 1_000_000),
+  },
+  LOG_LEVEL: {
+    description: 'pino level: fatal, error, warn, info, debug, trace, silent',
+    default: 'info',
+    parse: logLevel,
+  },
+  PUBLIC_BASE_URL: {
+    description: 'External base URL for links (datasheets, Location); by default taken from the request',
+    default: '',
+    parse: url(['http:', 'https:']),
+  },
+  TRUST_PROXY: {
+    description: 'Trust X-Forwarded-* headers (behind a reverse proxy)',
+    default: 'false',
+    parse: boolean,
+  },
+  RATE_LIMIT_PER_MINUTE: {
+    description: 'Requests per minute per API key',
+    default: '600',
+    parse: integer(1, 1_000_000),
+  },
+  REDIS_URL: {
+    description: 'Share rate limits across instances through Redis',
+    default: '',
+    parse: url(['redis:', 'rediss:']),
+  },
+  SMTP_URL: {
+    description: 'E-mail new inquiries to admin and support users (`smtp://user:pass@host:port`)',
+    default: '',
+    parse: url(['smtp:', 'smtps:']),
+  },
   SMTP_FROM: { description: 'Sender of those e-mails', default: 'Portico <no-reply@portico.localhost>', parse: text },
-  SECRETS_KEY: { description: 'base64 32-byte key encrypting webhook secrets and bot tokens; generated under DATA_DIR when unset', default: '', parse: secretsKey },
-  WORKER: { description: '`on`: `serve` also runs the webhook and e-mail dispatcher; `off`: run `portico worker` separately', default: 'on', parse: boolean },
-  WEBHOOK_TIMEOUT_MS: { description: 'Timeout of one webhook attempt (at most 25 s, so two fit in a worker\'s lease)', default: '15000', parse: integer(100, 25_000) },
-  WEBHOOK_RETRY_DELAYS_MS: { description: 'Comma list overriding the retry schedule (tests)', default: '', parse: delays },
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: { description: 'Allow webhook targets on loopback/private networks and plain http', default: 'false', parse: boolean },
-  TELEGRAM_API_URL: { description: 'Telegram Bot API base URL', default: 'https://api.telegram.org', parse: (raw: string) => url(['http:', 'https:'])(raw) ?? 'https://api.telegram.org' },
-  DATASHEET_MAX_BYTES: { description: 'Largest datasheet upload', default: '10485760', parse: integer(1024, 100 * 1024 * 1024) },
+  SECRETS_KEY: {
+    description: 'base64 32-byte key encrypting webhook secrets and bot tokens; generated under DATA_DIR when unset',
+    default: '',
+    parse: secretsKey,
+  },
+  WORKER: {
+    description: '`on`: `serve` also runs the webhook and e-mail dispatcher; `off`: run `portico worker` separately',
+    default: 'on',
+    parse: boolean,
+  },
+  WEBHOOK_TIMEOUT_MS: {
+    description: "Timeout of one webhook attempt (at most 25 s, so two fit in a worker's lease)",
+    default: '15000',
+    parse: integer(100, 25_000),
+  },
+  WEBHOOK_RETRY_DELAYS_MS: {
+    description: 'Comma list overriding the retry schedule (tests)',
+    default: '',
+    parse: delays,
+  },
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: {
+    description: 'Allow webhook targets on loopback/private networks and plain http',
+    default: 'false',
+    parse: boolean,
+  },
+  TELEGRAM_API_URL: {
+    description: 'Telegram Bot API base URL',
+    default: 'https://api.telegram.org',
+    parse: (raw: string) => url(['http:', 'https:'])(raw) ?? 'https://api.telegram.org',
+  },
+  DATASHEET_MAX_BYTES: {
+    description: 'Largest datasheet upload',
+    default: '10485760',
+    parse: integer(1024, 100 * 1024 * 1024),
+  },
   // Quotation PDFs: print memory and CPU are bounded by these three.
-  QUOTE_DATASHEETS_MAX_BYTES: { description: 'Largest total of the datasheets one quotation PDF appends (`includeDatasheets`); more is a 400', default: '20971520', parse: integer(0, 256 * 1024 * 1024) },
-  PDF_WORKERS: { description: 'Worker threads printing quotation PDFs (at a lower CPU priority than the API)', default: '2', parse: integer(1, 64) },
-  HUB_SESSION_IDLE_MINUTES: { description: 'A hub session unused this long ends', default: '120', parse: integer(1, 24 * 60) },
-  HUB_SESSION_MAX_HOURS: { description: 'A hub session ends this long after sign-in, however busy (a working day)', default: '12', parse: integer(1, 24 * 30) },
-  HUB_SIGN_IN_ATTEMPTS: { description: 'Hub sign-in attempts per e-mail per 15 minutes (per IP address: ten times as many)', default: '10', parse: integer(1, 10_000) },
-  PDF_QUEUE_MAX: { description: 'PDF requests that may wait beyond those printing (each holds its place until its PDF is sent); past that a 503 with Retry-After', default: '32', parse: integer(0, 100_000) },
+  QUOTE_DATASHEETS_MAX_BYTES: {
+    description: 'Largest total of the datasheets one quotation PDF appends (`includeDatasheets`); more is a 400',
+    default: '20971520',
+    parse: integer(0, 256 * 1024 * 1024),
+  },
+  PDF_WORKERS: {
+    description: 'Worker threads printing quotation PDFs (at a lower CPU priority than the API)',
+    default: '2',
+    parse: integer(1, 64),
+  },
+  HUB_SESSION_IDLE_MINUTES: {
+    description: 'A hub session unused this long ends',
+    default: '120',
+    parse: integer(1, 24 * 60),
+  },
+  HUB_SESSION_MAX_HOURS: {
+    description: 'A hub session ends this long after sign-in, however busy (a working day)',
+    default: '12',
+    parse: integer(1, 24 * 30),
+  },
+  HUB_SIGN_IN_ATTEMPTS: {
+    description: 'Hub sign-in attempts per e-mail per 15 minutes (per IP address: ten times as many)',
+    default: '10',
+    parse: integer(1, 10_000),
+  },
+  PDF_QUEUE_MAX: {
+    description:
+      'PDF requests that may wait beyond those printing (each holds its place until its PDF is sent); past that a 503 with Retry-After',
+    default: '32',
+    parse: integer(0, 100_000),
+  },
 } satisfies Record<string, Spec<unknown>>;
 
 function logLevel(raw: string): string {
@@ -198,7 +301,9 @@ export function loadConfig(env: Env = process.env): Config {
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
-    problems.push(`HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (got ${config.httpHeadersTimeoutMs} > ${config.httpRequestTimeoutMs})`);
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (got ${config.httpHeadersTimeoutMs} > ${config.httpRequestTimeoutMs})`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(config);

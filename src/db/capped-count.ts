@@ -6,7 +6,14 @@ import type { Executor } from './database.ts';
  * How many rows `query` selects, counting no further than `cap`: the count reads at most `cap`
  * index entries, so a card on Today costs the same with ten open documents or a million.
  */
-export async function cappedCount(db: Executor, query: SelectQueryBuilder<any, any, any>, cap = COUNT_CAP): Promise<number> {
-  const row = await db.selectFrom(query.limit(cap).as('counted')).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+export async function cappedCount(
+  db: Executor,
+  query: SelectQueryBuilder<any, any, any>,
+  cap = COUNT_CAP,
+): Promise<number> {
+  const row = await db
+    .selectFrom(query.limit(cap).as('counted'))
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

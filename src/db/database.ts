@@ -67,15 +67,26 @@ async function ping(db: Db): Promise<void> {
 }
 
 /** `sqliteSynchronous` (SQLITE_SYNCHRONOUS): `full` unless the operator accepts losing the last commits to a power cut. */
-export function createDatabase(url: string, options: { poolSize?: number; sqliteSynchronous?: SqliteSynchronous } = {}): Database {
+export function createDatabase(
+  url: string,
+  options: { poolSize?: number; sqliteSynchronous?: SqliteSynchronous } = {},
+): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     // Directories made here are the owner's only (an existing one, say /tmp, is left alone).
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(file, { synchronous: options.sqliteSynchronous ?? 'full' }) }), log });
+    const db = new Kysely<DB>({
+      dialect: new SqliteDialect({ database: openSqlite(file, { synchronous: options.sqliteSynchronous ?? 'full' }) }),
+      log,
+    });
     return { db, engine: 'sqlite', url, pool: null, ping: () => ping(db), close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes, Client: PreparingClient });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: pgTypes,
+    Client: PreparingClient,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });

@@ -12,6 +12,8 @@ export interface NewestFirstPage {
  * works the same on SQLite and PostgreSQL.
  */
 export function newestFirst<QB extends SelectQueryBuilder<any, any, any>>(query: QB, page: NewestFirstPage): QB {
-  const filtered = page.before ? query.where(sql<boolean>`(created_at, id) < (${page.before.createdAt}, ${page.before.id})`) : query;
+  const filtered = page.before
+    ? query.where(sql<boolean>`(created_at, id) < (${page.before.createdAt}, ${page.before.id})`)
+    : query;
   return filtered.orderBy(sql`created_at desc`).orderBy(sql`id desc`).limit(page.limit) as QB;
 }

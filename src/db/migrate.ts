@@ -11,8 +11,14 @@ import * as m0008 from './migrations/0008-inquiry-handled.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
-  '0001-foundation': m0001, '0002-quotations': m0002, '0003-webhooks': m0003, '0004-customers': m0004, '0005-sales': m0005,
-  '0006-company-profile': m0006, '0007-hub-accounts': m0007, '0008-inquiry-handled': m0008,
+  '0001-foundation': m0001,
+  '0002-quotations': m0002,
+  '0003-webhooks': m0003,
+  '0004-customers': m0004,
+  '0005-sales': m0005,
+  '0006-company-profile': m0006,
+  '0007-hub-accounts': m0007,
+  '0008-inquiry-handled': m0008,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -25,7 +25,9 @@ export function listenPg(
   let retry: NodeJS.Timeout | null = null;
   let ping: NodeJS.Timeout | null = null;
 
-  const again = (ms: number) => { if (!stopped) retry = setTimeout(() => void connect(), ms).unref(); };
+  const again = (ms: number) => {
+    if (!stopped) retry = setTimeout(() => void connect(), ms).unref();
+  };
 
   function lose(c: pg.PoolClient, why: unknown): void {
     if (client !== c) return;
@@ -43,7 +45,9 @@ export function listenPg(
     try {
       c = await pool.connect();
       const mine = c;
-      mine.on('notification', (message) => { if (message.channel === channel) handlers.onNotify(message.payload ?? ''); });
+      mine.on('notification', (message) => {
+        if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+      });
       mine.on('error', (error) => lose(mine, error));
       await mine.query(`LISTEN ${channel}`);
       if (stopped) return mine.release(true);
@@ -51,7 +55,13 @@ export function listenPg(
       handlers.onListening?.();
       ping = setInterval(() => {
         const timer = setTimeout(() => lose(mine, new Error('ping timed out')), PING_TIMEOUT_MS);
-        mine.query('select 1').then(() => clearTimeout(timer), (error: unknown) => { clearTimeout(timer); lose(mine, error); });
+        mine.query('select 1').then(
+          () => clearTimeout(timer),
+          (error: unknown) => {
+            clearTimeout(timer);
+            lose(mine, error);
+          },
+        );
       }, PING_EVERY_MS).unref();
     } catch (error) {
       if (c && client !== c) c.release(true);

@@ -25,7 +25,9 @@ export function startSqliteCheckpointer(file: string, logger: Logger): Checkpoin
     workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.on('error', (error) => logger.warn({ err: error }, 'background WAL checkpoints stopped; SQLite checkpoints on commit instead'));
+  worker.on('error', (error) =>
+    logger.warn({ err: error }, 'background WAL checkpoints stopped; SQLite checkpoints on commit instead'),
+  );
   worker.unref(); // never what keeps a process alive
   return {
     async stop() {

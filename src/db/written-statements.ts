@@ -18,9 +18,11 @@ const names = new Map<string, string>();
  * fails when a statement without `company_id = ` is missing here, or an entry has no statement.
  */
 export const CROSS_TENANT = {
-  'queue.claim': 'a worker serves every company: due deliveries are leased whoever owns them (and their events read by id)',
+  'queue.claim':
+    'a worker serves every company: due deliveries are leased whoever owns them (and their events read by id)',
   'queue.record': 'outcomes are found by the ids of deliveries this worker claimed, under its lease',
-  'companies.listRecipients': 'a group-committed batch of inquiries may come from several companies: their recipients are read at once, each row with its company',
+  'companies.listRecipients':
+    'a group-committed batch of inquiries may come from several companies: their recipients are read at once, each row with its company',
 } as const;
 
 // `select *`, `t.*`, `, *` or `returning *`, but not `count(*)`.
@@ -35,7 +37,8 @@ export function cachedText(key: string, make: () => string): string {
   let text = texts.get(key);
   if (text === undefined) {
     text = make();
-    if (STAR_COLUMNS.test(text)) throw new Error(`a written-out statement names its columns; \`*\` column list in: ${text}`);
+    if (STAR_COLUMNS.test(text))
+      throw new Error(`a written-out statement names its columns; \`*\` column list in: ${text}`);
     texts.set(key, text);
     if (!names.has(text)) names.set(text, `portico_${names.size + 1}`);
   }
@@ -60,7 +63,10 @@ export function valuesList(engine: Engine, rows: number, columns: number, first 
 
 /** A multi-row INSERT of `rows` rows, the values in `columns` order. */
 export function insertText(engine: Engine, table: string, columns: readonly string[], rows: number): string {
-  return cachedText(`${engine}:${table}:${columns.length}:${rows}`, () => `insert into ${table} (${columns.join(', ')}) values ${valuesList(engine, rows, columns.length)}`);
+  return cachedText(
+    `${engine}:${table}:${columns.length}:${rows}`,
+    () => `insert into ${table} (${columns.join(', ')}) values ${valuesList(engine, rows, columns.length)}`,
+  );
 }
 
 /**
@@ -80,9 +86,20 @@ export function powerOfTwoChunks<T>(rows: readonly T[], largest = 128): T[][] {
 }
 
 /** Inserts `rows` into `table`, giving every one of `columns` (which should be all of them). */
-export async function insertRows<Row>(db: Executor, engine: Engine, table: string, columns: ReadonlyArray<keyof Row & string>, rows: readonly Row[]): Promise<void> {
+export async function insertRows<Row>(
+  db: Executor,
+  engine: Engine,
+  table: string,
+  columns: ReadonlyArray<keyof Row & string>,
+  rows: readonly Row[],
+): Promise<void> {
   for (const chunk of powerOfTwoChunks(rows)) {
-    await db.executeQuery(CompiledQuery.raw(insertText(engine, table, columns, chunk.length), chunk.flatMap((row) => columns.map((c) => row[c]))));
+    await db.executeQuery(
+      CompiledQuery.raw(
+        insertText(engine, table, columns, chunk.length),
+        chunk.flatMap((row) => columns.map((c) => row[c])),
+      ),
+    );
   }
 }
 
@@ -103,7 +120,8 @@ export interface TableRows {
 export async function insertTogether(db: Executor, engine: Engine, parts: readonly TableRows[]): Promise<void> {
   const filled = parts.filter((p) => p.rows.length > 0);
   if (engine === 'sqlite') {
-    for (const p of filled) await insertRows(db, engine, p.table, p.columns, p.rows as ReadonlyArray<Record<string, unknown>>);
+    for (const p of filled)
+      await insertRows(db, engine, p.table, p.columns, p.rows as ReadonlyArray<Record<string, unknown>>);
     return;
   }
   if (filled.length === 0) return;
@@ -113,9 +131,16 @@ export async function insertTogether(db: Executor, engine: Engine, parts: readon
       return `insert into ${p.table} (${columns}) select ${columns} from json_populate_recordset(null::${p.table}, $${i + 1})`;
     });
     const last = inserts.pop()!;
-    return inserts.length === 0 ? last : `with ${inserts.map((insert, i) => `part_${i + 1} as (${insert})`).join(', ')} ${last}`;
+    return inserts.length === 0
+      ? last
+      : `with ${inserts.map((insert, i) => `part_${i + 1} as (${insert})`).join(', ')} ${last}`;
   });
-  await db.executeQuery(CompiledQuery.raw(text, filled.map((p) => jsonParameter(p.rows))));
+  await db.executeQuery(
+    CompiledQuery.raw(
+      text,
+      filled.map((p) => jsonParameter(p.rows)),
+    ),
+  );
 }
 
 /**
@@ -125,7 +150,9 @@ export async function insertTogether(db: Executor, engine: Engine, parts: readon
  */
 function jsonParameter(value: unknown): string {
   const json = JSON.stringify(value);
-  return json.includes('\\ud') ? JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.toWellFormed() : v)) : json;
+  return json.includes('\\ud')
+    ? JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.toWellFormed() : v))
+    : json;
 }
 
 /**
@@ -134,6 +161,7 @@ function jsonParameter(value: unknown): string {
  */
 export function allColumns<Row>() {
   return <const C extends ReadonlyArray<keyof Row & string>>(
-    columns: C & ([Exclude<keyof Row, C[number]>] extends [never] ? unknown : { missingColumns: Exclude<keyof Row, C[number]> }),
+    columns: C &
+      ([Exclude<keyof Row, C[number]>] extends [never] ? unknown : { missingColumns: Exclude<keyof Row, C[number]> }),
   ): C => columns;
 }

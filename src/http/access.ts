@@ -117,14 +117,17 @@ export function enforceRoles(app: FastifyInstance): void {
     const operationId = (route.schema as { operationId?: unknown } | undefined)?.operationId;
     const roles = typeof operationId === 'string' ? rolesFor(operationId) : null;
     if (!roles) {
-      throw new Error(`Admin route ${String(route.method)} ${route.url} (operationId ${String(operationId)}) has no entry in src/http/access.ts ADMIN_ROUTES.`);
+      throw new Error(
+        `Admin route ${String(route.method)} ${route.url} (operationId ${String(operationId)}) has no entry in src/http/access.ts ADMIN_ROUTES.`,
+      );
     }
     const check = async (request: FastifyRequest): Promise<void> => {
       if (!(roles as readonly string[]).includes(request.admin.role)) {
         throw new AppError('forbidden', `This needs the ${roles.join(' or ')} role.`);
       }
     };
-    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    const existing =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [...existing, check];
   });
 }

@@ -111,7 +111,8 @@ export async function buildApp(c: Container): Promise<App> {
       info: {
         title: 'Portico API',
         version: '1.0.0',
-        description: 'Public web API of the Portico back office: inquiries, quotations (PDF or JSON), web orders and the exposed catalog; plus the admin API used by the hub. Errors are RFC 9457 problem details with a stable `code`.',
+        description:
+          'Public web API of the Portico back office: inquiries, quotations (PDF or JSON), web orders and the exposed catalog; plus the admin API used by the hub. Errors are RFC 9457 problem details with a stable `code`.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Portico', email: 'developers@portico.example' },
       },
@@ -130,7 +131,9 @@ export async function buildApp(c: Container): Promise<App> {
         },
       },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } });
 
@@ -146,11 +149,16 @@ export async function buildApp(c: Container): Promise<App> {
 function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const appError = toAppError(error);
   const status = STATUS_BY_CODE[appError.code];
-  if (status >= 500 && appError.retryAfterSeconds !== undefined) request.log.warn({ code: appError.code, retryAfter: appError.retryAfterSeconds }, 'refused under load');
+  if (status >= 500 && appError.retryAfterSeconds !== undefined)
+    request.log.warn({ code: appError.code, retryAfter: appError.retryAfterSeconds }, 'refused under load');
   else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else if (appError.code === 'rate_limited') request.log.info({ code: appError.code }, 'rate limited');
   if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.retryAfterSeconds));
-  return reply.header('x-request-id', request.id).status(status).type('application/problem+json').send(problemFor(appError, request.id));
+  return reply
+    .header('x-request-id', request.id)
+    .status(status)
+    .type('application/problem+json')
+    .send(problemFor(appError, request.id));
 }
 
 /**
@@ -160,11 +168,12 @@ function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknow
  */
 function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const appError = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    ? new AppError('request_timeout', 'The request took too long to arrive.')
-    : error.code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError('headers_too_large', 'The request headers are larger than this server accepts.')
-      : new AppError('malformed_request', 'The request is not valid HTTP/1.1.');
+  const appError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new AppError('request_timeout', 'The request took too long to arrive.')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('headers_too_large', 'The request headers are larger than this server accepts.')
+        : new AppError('malformed_request', 'The request is not valid HTTP/1.1.');
   this.log.debug({ err: error }, 'client error');
   if (!socket.writable) {
     socket.destroy();
@@ -174,8 +183,8 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
   const status = STATUS_BY_CODE[appError.code];
   const body = JSON.stringify(problemFor(appError, requestId));
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
-      + `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );
 }

@@ -77,7 +77,14 @@ function withMore(message: string, more: number): string {
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const e = error as { code?: string; errcode?: number; statusCode?: number; validation?: ErrorObject[]; validationContext?: string; message?: string };
+  const e = error as {
+    code?: string;
+    errcode?: number;
+    statusCode?: number;
+    validation?: ErrorObject[];
+    validationContext?: string;
+    message?: string;
+  };
   if (e.validation) {
     const { details, more } = validationDetails(e.validation, e.validationContext ?? 'body');
     return more > 0 ? AppError.invalid(details, withMore('The request is invalid.', more)) : AppError.invalid(details);
@@ -86,7 +93,11 @@ export function toAppError(error: unknown): AppError {
   // and answer a 400 naming the field, so one that still reaches the database is a reference
   // that changed under the request (deleted by a concurrent request) or a row still in use.
   // Either is a conflict with the current state, which re-reading and retrying can resolve.
-  if (isForeignKeyViolation(e)) return new AppError('conflict', 'The request refers to a record that no longer exists, or to one still in use; reload and try again.');
+  if (isForeignKeyViolation(e))
+    return new AppError(
+      'conflict',
+      'The request refers to a record that no longer exists, or to one still in use; reload and try again.',
+    );
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupported_media_type', 'Send the body as application/json.');
@@ -99,36 +110,51 @@ export function toAppError(error: unknown): AppError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('malformed_json', 'Content-Length does not match the body.');
     case 'FST_ERR_BAD_URL':
-      return new AppError('malformed_request', 'The URL is not valid: a percent sign must start an escape such as %20.');
+      return new AppError(
+        'malformed_request',
+        'The URL is not valid: a percent sign must start an escape such as %20.',
+      );
     case 'FST_ERR_MAX_PARAM_LENGTH':
       // No id is that long, as no id holds a NUL: the thing named does not exist.
       return AppError.notFound('Resource');
   }
-  if (e.statusCode === 400 && error instanceof SyntaxError) return new AppError('malformed_json', 'The body is not valid JSON.');
+  if (e.statusCode === 400 && error instanceof SyntaxError)
+    return new AppError('malformed_json', 'The body is not valid JSON.');
   if (e.statusCode === 429) return new AppError('rate_limited', e.message ?? 'Too many requests.');
   if (e.statusCode === 413) return new AppError('payload_too_large', 'The request body is too large.');
   if (e.statusCode === 415) return new AppError('unsupported_media_type', 'Send the body as application/json.');
   if (e.statusCode === 406) return new AppError('not_acceptable', e.message ?? 'Not acceptable.');
   if (e.statusCode === 404) return AppError.notFound('Resource');
-  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) return new AppError('validation_failed', e.message ?? 'Bad request.');
-  return new AppError('internal', 'Something went wrong on our side. It was logged; retry later or quote the requestId to support.');
+  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500)
+    return new AppError('validation_failed', e.message ?? 'Bad request.');
+  return new AppError(
+    'internal',
+    'Something went wrong on our side. It was logged; retry later or quote the requestId to support.',
+  );
 }
 
 /**
  * Ajv's errors as `field path → messages`, paths written the way a developer reads them:
  * `lines[2].quantity`; the first MAX_DETAILS fields, and how many more there are.
  */
-export function validationDetails(errors: readonly ErrorObject[], context: string): { details: FieldErrors; more: number } {
+export function validationDetails(
+  errors: readonly ErrorObject[],
+  context: string,
+): { details: FieldErrors; more: number } {
   // First only the paths: a body of 80,000 bad items costs a Set of their names, and messages
   // are written for the fields shown.
   const paths = new Map<string, string>();
   const keys = errors.map((error) => {
     let base = paths.get(error.instancePath);
     if (base === undefined) paths.set(error.instancePath, (base = jsonPointerToPath(error.instancePath)));
-    const path = error.keyword === 'required' ? join(base, (error.params as { missingProperty: string }).missingProperty)
-      : error.keyword === 'additionalProperties' ? join(base, (error.params as { additionalProperty: string }).additionalProperty)
-        : error.keyword === 'discriminator' ? join(base, (error.params as { tag: string }).tag)
-          : base;
+    const path =
+      error.keyword === 'required'
+        ? join(base, (error.params as { missingProperty: string }).missingProperty)
+        : error.keyword === 'additionalProperties'
+          ? join(base, (error.params as { additionalProperty: string }).additionalProperty)
+          : error.keyword === 'discriminator'
+            ? join(base, (error.params as { tag: string }).tag)
+            : base;
     return path === '' ? context : path;
   });
   const shown = new Set<string>();
@@ -158,16 +184,23 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
         message = `Must be ${article((error.params as { type: string }).type)}.`;
         break;
       case 'minLength':
-        message = (error.params as { limit: number }).limit === 1 ? 'Must not be empty.' : `Must be at least ${(error.params as { limit: number }).limit} characters.`;
+        message =
+          (error.params as { limit: number }).limit === 1
+            ? 'Must not be empty.'
+            : `Must be at least ${(error.params as { limit: number }).limit} characters.`;
         break;
       case 'maxLength':
         message = `Must be at most ${(error.params as { limit: number }).limit} characters.`;
         break;
       case 'format':
-        message = FORMAT_MESSAGES[(error.params as { format: string }).format] ?? `Must be a valid ${(error.params as { format: string }).format}.`;
+        message =
+          FORMAT_MESSAGES[(error.params as { format: string }).format] ??
+          `Must be a valid ${(error.params as { format: string }).format}.`;
         break;
       case 'pattern':
-        message = (error.parentSchema as { 'x-pattern-message'?: string } | undefined)?.['x-pattern-message'] ?? 'Has an invalid form.';
+        message =
+          (error.parentSchema as { 'x-pattern-message'?: string } | undefined)?.['x-pattern-message'] ??
+          'Has an invalid form.';
         break;
       case 'enum':
         message = oneOf((error.params as { allowedValues: unknown[] }).allowedValues);
@@ -189,7 +222,10 @@ export function validationDetails(errors: readonly ErrorObject[], context: strin
       case 'maxItems':
         message = `Must have at most ${(error.params as { limit: number }).limit} items.`;
         break;
-      case 'minimum': case 'exclusiveMinimum': case 'maximum': case 'exclusiveMaximum':
+      case 'minimum':
+      case 'exclusiveMinimum':
+      case 'maximum':
+      case 'exclusiveMaximum':
         message = `Must be ${(error.params as { comparison: string }).comparison} ${(error.params as { limit: number }).limit}.`;
         break;
       default:
@@ -214,7 +250,12 @@ function unionNoiseOf(errors: readonly ErrorObject[]): Set<ErrorObject> {
     // back over that run only keeps this linear when a body holds thousands of failed unions.
     const prefix = `${union.schemaPath}/`;
     const branchErrors: ErrorObject[] = [];
-    for (let i = at - 1; i >= 0 && errors[i]!.schemaPath.startsWith(prefix) && errors[i]!.instancePath.startsWith(union.instancePath); i--) branchErrors.push(errors[i]!);
+    for (
+      let i = at - 1;
+      i >= 0 && errors[i]!.schemaPath.startsWith(prefix) && errors[i]!.instancePath.startsWith(union.instancePath);
+      i--
+    )
+      branchErrors.push(errors[i]!);
     const alternatives = union.schema as unknown[];
     if (literalValues(alternatives)) {
       for (const e of branchErrors) noise.add(e);
@@ -222,7 +263,8 @@ function unionNoiseOf(errors: readonly ErrorObject[]): Set<ErrorObject> {
     }
     const nullBranches = alternatives.flatMap((a, i) => (isNullType(a) ? [`${prefix}${i}/`] : []));
     if (nullBranches.length === 0) return;
-    for (const e of branchErrors) if (e.instancePath === union.instancePath && nullBranches.some((p) => e.schemaPath.startsWith(p))) noise.add(e);
+    for (const e of branchErrors)
+      if (e.instancePath === union.instancePath && nullBranches.some((p) => e.schemaPath.startsWith(p))) noise.add(e);
     if (branchErrors.some((e) => !noise.has(e))) noise.add(union);
   });
   return noise;
@@ -268,7 +310,16 @@ const FORMAT_MESSAGES: Record<string, string> = {
 };
 
 function article(type: string): string {
-  const word = type === 'integer' ? 'a whole number' : type === 'object' ? 'an object' : type === 'array' ? 'an array' : type === 'null' ? 'null' : `a ${type}`;
+  const word =
+    type === 'integer'
+      ? 'a whole number'
+      : type === 'object'
+        ? 'an object'
+        : type === 'array'
+          ? 'an array'
+          : type === 'null'
+            ? 'null'
+            : `a ${type}`;
   return word;
 }
 
@@ -278,8 +329,11 @@ function join(base: string, name: string): string {
 
 function jsonPointerToPath(pointer: string): string {
   if (pointer === '') return '';
-  return pointer.slice(1).split('/').reduce((out, raw) => {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^\d+$/.test(segment) ? `${out}[${segment}]` : out === '' ? segment : `${out}.${segment}`;
-  }, '');
+  return pointer
+    .slice(1)
+    .split('/')
+    .reduce((out, raw) => {
+      const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^\d+$/.test(segment) ? `${out}[${segment}]` : out === '' ? segment : `${out}.${segment}`;
+    }, '');
 }

@@ -18,16 +18,24 @@ export async function idempotentCreate<T>(
 ): Promise<T> {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return create();
-  const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
-  if (!KEY.test(key)) throw AppError.invalid({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters, e.g. a UUID.'] });
+  const key = Array.isArray(raw) ? (raw[0] ?? '') : raw;
+  if (!KEY.test(key))
+    throw AppError.invalid({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters, e.g. a UUID.'] });
   // A location API key on the public API, a user on the admin API.
-  const caller = (request.caller as typeof request.caller | undefined) ?? { companyId: request.admin.companyId, apiKeyId: `user:${request.admin.userId}` };
+  const caller = (request.caller as typeof request.caller | undefined) ?? {
+    companyId: request.admin.companyId,
+    apiKeyId: `user:${request.admin.userId}`,
+  };
   const companyId = caller.companyId;
   // The key is the company's, but a retry must come from the same API key (or user): another
   // location reusing a key gets a 422, never the first location's resource. A route with path
   // parameters (convert this quotation) counts them in: the same key on another document is a 422 too.
   const params = request.params && Object.keys(request.params).length > 0 ? ` ${JSON.stringify(request.params)}` : '';
-  const fingerprint = requestFingerprint(request.method, `${request.routeOptions.url ?? request.url}${params} ${caller.apiKeyId}`, request.body);
+  const fingerprint = requestFingerprint(
+    request.method,
+    `${request.routeOptions.url ?? request.url}${params} ${caller.apiKeyId}`,
+    request.body,
+  );
   const outcome = await idempotency.begin(companyId, key, fingerprint);
   if (outcome.kind === 'replay') {
     reply.header('idempotent-replayed', 'true');
@@ -36,7 +44,11 @@ export async function idempotentCreate<T>(
   try {
     return await idempotency.createUnderKey(companyId, key, outcome.claim, create);
   } catch (error) {
-    await idempotency.release(companyId, key, outcome.claim).catch((releaseError: unknown) => request.log.error({ err: releaseError }, 'releasing an idempotency key failed'));
+    await idempotency
+      .release(companyId, key, outcome.claim)
+      .catch((releaseError: unknown) =>
+        request.log.error({ err: releaseError }, 'releasing an idempotency key failed'),
+      );
     throw error;
   }
 }

@@ -12,7 +12,11 @@ export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
   // A callback hook, not an async one: it runs on every request and almost always has nothing to do.
   app.addHook('preValidation', (request, _reply, done) => {
     if (!request.url.includes('%00')) return done();
-    if (Object.values((request.params ?? {}) as Record<string, unknown>).some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+    if (
+      Object.values((request.params ?? {}) as Record<string, unknown>).some(
+        (v) => typeof v === 'string' && v.includes('\u0000'),
+      )
+    ) {
       return done(AppError.notFound('Resource'));
     }
     const path = pathOfNul(request.query);
@@ -26,7 +30,10 @@ export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
     parseJson(request, body as string, (error, value) => {
       if (error) return done(forbiddenKeyError(body as string) ?? error, undefined);
       if ((body as string).includes('\\u0000')) {
-        return done(AppError.invalid({ [pathOfNul(value) ?? 'body']: ['Must not contain NUL (\\u0000) characters.'] }), undefined);
+        return done(
+          AppError.invalid({ [pathOfNul(value) ?? 'body']: ['Must not contain NUL (\\u0000) characters.'] }),
+          undefined,
+        );
       }
       done(null, value);
     });
@@ -78,7 +85,11 @@ function pathOfForbiddenKey(value: unknown, path = ''): string | null {
   if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       const here = path ? `${path}.${key}` : key;
-      if (key === '__proto__' || (key === 'constructor' && child && typeof child === 'object' && Object.hasOwn(child, 'prototype'))) return here;
+      if (
+        key === '__proto__' ||
+        (key === 'constructor' && child && typeof child === 'object' && Object.hasOwn(child, 'prototype'))
+      )
+        return here;
       const found = pathOfForbiddenKey(child, here);
       if (found) return found;
     }

@@ -4,7 +4,10 @@ import type { Container } from '../container.ts';
 import type { PrintSlot } from '../modules/quotations/index.ts';
 
 /** `?format=` on a document read: JSON unless `pdf`, or unless absent and the client accepts a PDF. */
-export const FormatQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')])) }, { additionalProperties: false });
+export const FormatQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json')])) },
+  { additionalProperties: false },
+);
 
 export function wantsPdf(request: FastifyRequest, format: 'pdf' | 'json' | undefined): boolean {
   return format === 'pdf' || (format === undefined && /\bapplication\/pdf\b/.test(request.headers.accept ?? ''));

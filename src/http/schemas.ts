@@ -4,40 +4,67 @@ import { Type, type TSchema } from 'typebox';
 
 /** A required line of text: not empty, not only white space, bounded. */
 export const Text = (maxLength: number, extra: Record<string, unknown> = {}) =>
-  Type.String({ minLength: 1, maxLength, pattern: '\\S', 'x-pattern-message': 'Must contain more than white space.', ...extra });
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: '\\S',
+    'x-pattern-message': 'Must contain more than white space.',
+    ...extra,
+  });
 
 export const Email = Type.String({ format: 'email', maxLength: 254, examples: ['ana.kovac@example.com'] });
 
 export const Phone = Type.String({
-  minLength: 3, maxLength: 40, pattern: '^[+0-9 ()./-]*[0-9][+0-9 ()./-]*$',
-  'x-pattern-message': 'Must be a phone number: digits, spaces and + ( ) . / -.', examples: ['+385 1 234 5678'],
+  minLength: 3,
+  maxLength: 40,
+  pattern: '^[+0-9 ()./-]*[0-9][+0-9 ()./-]*$',
+  'x-pattern-message': 'Must be a phone number: digits, spaces and + ( ) . / -.',
+  examples: ['+385 1 234 5678'],
 });
 
-export const Id = (prefix: string) => Type.String({ minLength: 1, maxLength: 64, examples: [`${prefix}_4fJ2kq9XbR0mW8tLz1cA`] });
+export const Id = (prefix: string) =>
+  Type.String({ minLength: 1, maxLength: 64, examples: [`${prefix}_4fJ2kq9XbR0mW8tLz1cA`] });
 
-export const Money = Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'Decimal amount in the currency, two places.', examples: ['1234.50'] });
+export const Money = Type.String({
+  pattern: '^-?\\d+\\.\\d{2}$',
+  description: 'Decimal amount in the currency, two places.',
+  examples: ['1234.50'],
+});
 
-export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.', examples: ['2026-11-21T10:15:30.123Z'] });
+export const Timestamp = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601 UTC with milliseconds.',
+  examples: ['2026-11-21T10:15:30.123Z'],
+});
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const Data = <T extends TSchema>(schema: T) => Type.Object({ data: schema }, { additionalProperties: false });
 
-export const Problem = Type.Object({
-  type: Type.String(),
-  title: Type.String(),
-  status: Type.Integer(),
-  detail: Type.String(),
-  code: Type.String({ description: 'Stable machine-readable error code.' }),
-  requestId: Type.String(),
-  details: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Field path → messages, e.g. "lines[2].quantity".' })),
-}, { $id: 'Problem', description: 'RFC 9457 problem details.' });
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: 'Stable machine-readable error code.' }),
+    requestId: Type.String(),
+    details: Type.Optional(
+      Type.Record(Type.String(), Type.Array(Type.String()), {
+        description: 'Field path → messages, e.g. "lines[2].quantity".',
+      }),
+    ),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details.' },
+);
 
 export const ProblemRef = Type.Ref('Problem');
 
 /** The error responses every authenticated route can give. */
 export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries([401, 429, ...statuses].map((s) => [s, { ...ProblemRef, description: DESCRIPTIONS[s] ?? 'Error' }]));
+  Object.fromEntries(
+    [401, 429, ...statuses].map((s) => [s, { ...ProblemRef, description: DESCRIPTIONS[s] ?? 'Error' }]),
+  );
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request; `details` names each bad field.',
@@ -54,5 +81,5 @@ const DESCRIPTIONS: Record<number, string> = {
 
 export const Pagination = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
-  cursor: Type.Optional(Type.String({ maxLength: 500, description: 'From the previous page\'s `nextCursor`.' })),
+  cursor: Type.Optional(Type.String({ maxLength: 500, description: "From the previous page's `nextCursor`." })),
 };

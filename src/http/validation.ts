@@ -4,7 +4,8 @@ import type { FastifySchemaCompiler } from 'fastify';
 
 // ajv-formats is CommonJS; under ESM its function may arrive wrapped in `default`.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 const shared: Options = {
   allErrors: true, // name every bad field at once, not just the first
@@ -73,13 +74,22 @@ type Validate = ValidateFunction & { schemaEnv?: unknown };
  */
 function numbersInDigits(validate: Validate): Validate {
   const checked = function (this: unknown, data: unknown, context?: unknown) {
-    const texts = data && typeof data === 'object' && !Array.isArray(data) ? Object.entries(data).filter(([, v]) => typeof v === 'string') : [];
+    const texts =
+      data && typeof data === 'object' && !Array.isArray(data)
+        ? Object.entries(data).filter(([, v]) => typeof v === 'string')
+        : [];
     const valid = validate.call(this, data, context as never) as boolean;
     const errors: ErrorObject[] = [...(validate.errors ?? [])];
     for (const [key, text] of texts) {
       const value = (data as Record<string, unknown>)[key];
       if (typeof value === 'number' && !(DECIMAL.test(text as string) && Math.abs(value) <= Number.MAX_SAFE_INTEGER)) {
-        errors.push({ instancePath: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, schemaPath: '#/numberText', keyword: 'numberText', params: {}, message: 'must be a number in decimal digits, such as 25' });
+        errors.push({
+          instancePath: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+          schemaPath: '#/numberText',
+          keyword: 'numberText',
+          params: {},
+          message: 'must be a number in decimal digits, such as 25',
+        });
       }
     }
     checked.errors = errors.length > 0 ? errors : null;

@@ -8,7 +8,12 @@ export function encodeCursor(values: readonly string[]): string {
 export function decodeCursor(cursor: string, length: number): string[] {
   try {
     const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(values) && values.length === length && values.every((v) => typeof v === 'string' && !v.includes('\u0000'))) return values as string[];
+    if (
+      Array.isArray(values) &&
+      values.length === length &&
+      values.every((v) => typeof v === 'string' && !v.includes('\u0000'))
+    )
+      return values as string[];
   } catch {
     // answered below
   }

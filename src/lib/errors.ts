@@ -67,7 +67,8 @@ export class AppError extends Error {
  * defined rather than assigned, so even a plain `{}` takes `__proto__` or `toString` as a field.
  */
 export function addFieldError(details: FieldErrors, path: string, message: string): void {
-  if (!Object.hasOwn(details, path)) Object.defineProperty(details, path, { value: [], enumerable: true, writable: true, configurable: true });
+  if (!Object.hasOwn(details, path))
+    Object.defineProperty(details, path, { value: [], enumerable: true, writable: true, configurable: true });
   const list = details[path]!;
   if (!list.includes(message)) list.push(message);
 }

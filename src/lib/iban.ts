@@ -10,17 +10,71 @@
  * get the generic rule: 15 to 34 characters.
  */
 const IBAN_LENGTHS: Readonly<Record<string, number>> = {
-  AD: 24, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27,
-  GB: 22, GI: 23, GR: 27, HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27,
-  MT: 31, NL: 18, NO: 15, PL: 28, PT: 25, RO: 24, SE: 24, SI: 19, SK: 24, SM: 27, VA: 22,
+  AD: 24,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  GI: 23,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IS: 26,
+  IT: 27,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  VA: 22,
 };
 
 /** Where the registry says the account part (BBAN) is digits only, a letter is a typo worth naming. */
-const NUMERIC_BBAN = new Set(['AT', 'DE', 'HR', 'SI', 'BE', 'CZ', 'DK', 'EE', 'ES', 'FI', 'HU', 'LT', 'NO', 'PL', 'PT', 'SE', 'SK']);
+const NUMERIC_BBAN = new Set([
+  'AT',
+  'DE',
+  'HR',
+  'SI',
+  'BE',
+  'CZ',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'HU',
+  'LT',
+  'NO',
+  'PL',
+  'PT',
+  'SE',
+  'SK',
+]);
 
 export type IbanProblem = 'format' | 'length' | 'checksum';
 
-export type IbanResult = { ok: true; iban: string; country: string } | { ok: false; problem: IbanProblem; message: string };
+export type IbanResult =
+  | { ok: true; iban: string; country: string }
+  | { ok: false; problem: IbanProblem; message: string };
 
 /** Removes the spaces people type or copy from a print ("HR12 1001 0051 8630 0016 0") and upper-cases. */
 export function normalizeIban(text: string): string {
@@ -41,7 +95,11 @@ export function mod97(alphanumeric: string): number {
 export function validateIban(text: string): IbanResult {
   const iban = normalizeIban(text);
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) {
-    return { ok: false, problem: 'format', message: 'Must be an IBAN: a country code, two check digits and the account number.' };
+    return {
+      ok: false,
+      problem: 'format',
+      message: 'Must be an IBAN: a country code, two check digits and the account number.',
+    };
   }
   const country = iban.slice(0, 2);
   const expected = IBAN_LENGTHS[country];

@@ -10,7 +10,7 @@ test('ids keep their shape: prefix, underscore, 20 base62 characters', () => {
 test('ids sort by creation time, byte-wise as databases compare text', () => {
   const times = [0, 61, 62, 1_700_000_000_000, 1_700_000_000_001, 1_800_000_000_000, 62 ** 8 - 1];
   const ids = times.map((t) => timeOrderedId('evt', t));
-  const sorted = [...ids].sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  const sorted = [...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   assert.deepEqual(sorted, ids);
   assert.equal(ids[0]!.slice(4, 12), '00000000');
 });

@@ -15,14 +15,32 @@ export function createLogger(level: string): Logger {
   return pino({
     level,
     serializers: {
-      req: (req: { method?: string; url?: string; host?: string; hostname?: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
-        method: req.method, url: loggableUrl(req.url ?? ''), host: req.host ?? req.hostname, remoteAddress: req.ip ?? req.socket?.remoteAddress,
+      req: (req: {
+        method?: string;
+        url?: string;
+        host?: string;
+        hostname?: string;
+        ip?: string;
+        socket?: { remoteAddress?: string };
+      }) => ({
+        method: req.method,
+        url: loggableUrl(req.url ?? ''),
+        host: req.host ?? req.hostname,
+        remoteAddress: req.ip ?? req.socket?.remoteAddress,
       }),
     },
     redact: {
       paths: [
-        'req.headers.authorization', 'req.headers["x-service-webhook-secret"]', 'req.headers.cookie',
-        'headers.authorization', '*.secret', '*.botToken', '*.token', '*.apiKey', '*.adminToken', '*.password',
+        'req.headers.authorization',
+        'req.headers["x-service-webhook-secret"]',
+        'req.headers.cookie',
+        'headers.authorization',
+        '*.secret',
+        '*.botToken',
+        '*.token',
+        '*.apiKey',
+        '*.adminToken',
+        '*.password',
       ],
       censor: '[redacted]',
     },

@@ -24,7 +24,12 @@ test('a hash made with other parameters or the old scrypt form still verifies an
 });
 
 test('a malformed stored value never matches', async () => {
-  for (const stored of ['', '$argon2id$v=19$m=19456,t=2,p=1$$', 'scrypt$$', '$argon2i$v=19$m=1,t=1,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA']) {
+  for (const stored of [
+    '',
+    '$argon2id$v=19$m=19456,t=2,p=1$$',
+    'scrypt$$',
+    '$argon2i$v=19$m=1,t=1,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA',
+  ]) {
     assert.equal(await verifyPassword('x', stored), false, stored);
   }
 });

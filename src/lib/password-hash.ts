@@ -39,8 +39,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (m) {
     const expected = Buffer.from(m[5]!, 'base64');
     const actual = await argon2('argon2id', {
-      message: password, nonce: Buffer.from(m[4]!, 'base64'), tagLength: expected.length,
-      memory: Number(m[1]), passes: Number(m[2]), parallelism: Number(m[3]),
+      message: password,
+      nonce: Buffer.from(m[4]!, 'base64'),
+      tagLength: expected.length,
+      memory: Number(m[1]),
+      passes: Number(m[2]),
+      parallelism: Number(m[3]),
     });
     return timingSafeEqual(actual, expected);
   }

@@ -11,7 +11,11 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
-export function createPoller(opts: { tick: () => Promise<boolean>; idleMs: number; onError: (error: unknown) => void }): Poller {
+export function createPoller(opts: {
+  tick: () => Promise<boolean>;
+  idleMs: number;
+  onError: (error: unknown) => void;
+}): Poller {
   let running = false;
   let stopped = true;
   let again = false;

@@ -43,11 +43,15 @@ test('open throws on tampering', () => {
     [parts[0], parts[1], parts[2]],
   ].map((p) => p.join('.'));
   for (const v of [...variants, '', 'garbage', `${sealed}.x`]) {
-    assert.throws(() => box.open(v), (err: Error) => {
-      assert.match(err.message, /cannot open/);
-      assert.ok(!err.message.includes('a secret value'));
-      return true;
-    }, v);
+    assert.throws(
+      () => box.open(v),
+      (err: Error) => {
+        assert.match(err.message, /cannot open/);
+        assert.ok(!err.message.includes('a secret value'));
+        return true;
+      },
+      v,
+    );
   }
 });
 
@@ -62,7 +66,12 @@ test('maskSecret never reveals more than 4 characters', () => {
   assert.equal(maskSecret('short'), '…');
   assert.equal(maskSecret('whsec_abc'), 'whsec_…');
   assert.equal(maskSecret(''), '…');
-  const samples = ['x'.repeat(100), 'whsec_' + randomBytes(24).toString('base64'), 'abcdefghijkl', '🧾🧾🧾🧾🧾🧾🧾🧾🧾🧾🧾🧾🧾'];
+  const samples = [
+    'x'.repeat(100),
+    'whsec_' + randomBytes(24).toString('base64'),
+    'abcdefghijkl',
+    '🧾🧾🧾🧾🧾🧾🧾🧾🧾🧾🧾🧾🧾',
+  ];
   for (const s of samples) {
     const masked = maskSecret(s);
     const body = s.startsWith('whsec_') ? s.slice(6) : s;

@@ -22,7 +22,8 @@ export function loadSecretsKey(configured: string | null, dataDir: string): Buff
     return key;
   } catch (error) {
     // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
     throw error;
   }
 }

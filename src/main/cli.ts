@@ -38,29 +38,73 @@ class UsageError extends Error {}
 
 type Options = ParseArgsConfig['options'];
 const PROFILE = {
-  street: { type: 'string' }, 'postal-code': { type: 'string' }, city: { type: 'string' }, country: { type: 'string' }, 'tax-id': { type: 'string' },
-  locale: { type: 'string' }, iban: { type: 'string' }, bic: { type: 'string' }, holder: { type: 'string' },
+  street: { type: 'string' },
+  'postal-code': { type: 'string' },
+  city: { type: 'string' },
+  country: { type: 'string' },
+  'tax-id': { type: 'string' },
+  locale: { type: 'string' },
+  iban: { type: 'string' },
+  bic: { type: 'string' },
+  holder: { type: 'string' },
 } as const;
 const ARGS: Record<string, { options: Options; positionals?: boolean }> = {
-  'serve': { options: { 'demo-if-empty': { type: 'boolean' } } },
-  'worker': { options: {} },
-  'migrate': { options: {} },
-  'demo': { options: { json: { type: 'boolean' } } },
-  'company create': { options: { name: { type: 'string' }, currency: { type: 'string' }, timezone: { type: 'string' }, 'prices-include-tax': { type: 'boolean' }, ...PROFILE } },
+  serve: { options: { 'demo-if-empty': { type: 'boolean' } } },
+  worker: { options: {} },
+  migrate: { options: {} },
+  demo: { options: { json: { type: 'boolean' } } },
+  'company create': {
+    options: {
+      name: { type: 'string' },
+      currency: { type: 'string' },
+      timezone: { type: 'string' },
+      'prices-include-tax': { type: 'boolean' },
+      ...PROFILE,
+    },
+  },
   'company list': { options: {} },
-  'company update': { options: { company: { type: 'string' }, name: { type: 'string' }, ...PROFILE, 'no-bank-account': { type: 'boolean' }, 'payment-instructions': { type: 'string' } } },
-  'location create': { options: { company: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' }, address: { type: 'string' } } },
-  'user create': { options: { company: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } } },
+  'company update': {
+    options: {
+      company: { type: 'string' },
+      name: { type: 'string' },
+      ...PROFILE,
+      'no-bank-account': { type: 'boolean' },
+      'payment-instructions': { type: 'string' },
+    },
+  },
+  'location create': {
+    options: {
+      company: { type: 'string' },
+      name: { type: 'string' },
+      code: { type: 'string' },
+      address: { type: 'string' },
+    },
+  },
+  'user create': {
+    options: {
+      company: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+    },
+  },
   'user set-password': { options: { email: { type: 'string' }, company: { type: 'string' } } },
-  'admin-token create': { options: { company: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' } } },
-  'api-key create': { options: { company: { type: 'string' }, location: { type: 'string' }, name: { type: 'string' } } },
+  'admin-token create': {
+    options: { company: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' } },
+  },
+  'api-key create': {
+    options: { company: { type: 'string' }, location: { type: 'string' }, name: { type: 'string' } },
+  },
   'api-key list': { options: { company: { type: 'string' } } },
   'api-key revoke': { options: { company: { type: 'string' }, id: { type: 'string' } } },
   'catalog import': { options: { company: { type: 'string' } }, positionals: true },
 };
 
 /** The profile options given; an address needs its street, a bank account its IBAN and holder. */
-function profileOptions(v: Record<string, unknown>): Omit<SettingsPatch, 'name' | 'quotationValidityDays' | 'printTemplate'> {
+function profileOptions(
+  v: Record<string, unknown>,
+): Omit<SettingsPatch, 'name' | 'quotationValidityDays' | 'printTemplate'> {
   const text = (name: string) => (typeof v[name] === 'string' ? v[name] : undefined);
   const patch: ReturnType<typeof profileOptions> = {};
   if (text('street') !== undefined || text('postal-code') !== undefined || text('city') !== undefined) {
@@ -115,7 +159,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: rest, options: spec.options, allowPositionals: spec.positionals ?? false, strict: true });
+    parsed = parseArgs({
+      args: rest,
+      options: spec.options,
+      allowPositionals: spec.positionals ?? false,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!);
   }
@@ -142,26 +191,48 @@ export async function main(argv: string[]): Promise<number> {
       return withContainer(async (c) => {
         const demo = await createDemoCompany(c, { passwords: true });
         if (v.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
-        else process.stdout.write(`Demo company ${demo.companyId}\n  API key (${demo.locations[0]!.code}): ${demo.locations[0]!.apiKey}\n  API key (${demo.locations[1]!.code}): ${demo.locations[1]!.apiKey}\n  Admin token: ${demo.adminToken}\n${demo.users.map((u) => `  Hub sign-in (${u.role}): ${u.email} / ${u.password}\n`).join('')}`);
+        else
+          process.stdout.write(
+            `Demo company ${demo.companyId}\n  API key (${demo.locations[0]!.code}): ${demo.locations[0]!.apiKey}\n  API key (${demo.locations[1]!.code}): ${demo.locations[1]!.apiKey}\n  Admin token: ${demo.adminToken}\n${demo.users.map((u) => `  Hub sign-in (${u.role}): ${u.email} / ${u.password}\n`).join('')}`,
+          );
         return 0;
       });
     case 'company create':
       return withContainer(async (c) => {
         const profile = profileOptions(v);
-        print(await c.companies.createCompany({
-          name: need(v, 'name'), currency: v.currency as string | undefined, locale: profile.locale,
-          timezone: v.timezone as string | undefined, pricesIncludeTax: v['prices-include-tax'] === true,
-          address: profile.address ? { street: profile.address.street, postalCode: profile.address.postalCode ?? null, city: profile.address.city ?? null } : null,
-          country: profile.country, taxId: profile.taxId,
-          bankAccount: profile.bankAccount ? { bic: null, ...profile.bankAccount } : null,
-        }));
+        print(
+          await c.companies.createCompany({
+            name: need(v, 'name'),
+            currency: v.currency as string | undefined,
+            locale: profile.locale,
+            timezone: v.timezone as string | undefined,
+            pricesIncludeTax: v['prices-include-tax'] === true,
+            address: profile.address
+              ? {
+                  street: profile.address.street,
+                  postalCode: profile.address.postalCode ?? null,
+                  city: profile.address.city ?? null,
+                }
+              : null,
+            country: profile.country,
+            taxId: profile.taxId,
+            bankAccount: profile.bankAccount ? { bic: null, ...profile.bankAccount } : null,
+          }),
+        );
         return 0;
       });
     case 'company list':
       return withContainer(async (c) => {
-        print((await c.companies.listCompanies()).map((company) => ({
-          id: company.id, name: company.name, country: company.country, locale: company.locale, currency: company.currency, createdAt: company.createdAt,
-        })));
+        print(
+          (await c.companies.listCompanies()).map((company) => ({
+            id: company.id,
+            name: company.name,
+            country: company.country,
+            locale: company.locale,
+            currency: company.currency,
+            createdAt: company.createdAt,
+          })),
+        );
         return 0;
       });
     case 'company update':
@@ -172,19 +243,33 @@ export async function main(argv: string[]): Promise<number> {
           if (patch.bankAccount) throw new UsageError('--no-bank-account and --iban exclude each other');
           patch.bankAccount = null;
         }
-        if (typeof v['payment-instructions'] === 'string') patch.printTemplate = { paymentInstructions: v['payment-instructions'] };
+        if (typeof v['payment-instructions'] === 'string')
+          patch.printTemplate = { paymentInstructions: v['payment-instructions'] };
         if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: give at least one option');
         print(await c.companies.updateSettings(need(v, 'company'), patch));
         return 0;
       });
     case 'location create':
       return withContainer(async (c) => {
-        print(await c.companies.createLocation(need(v, 'company'), { name: need(v, 'name'), code: need(v, 'code'), address: (v.address as string | undefined) ?? null }));
+        print(
+          await c.companies.createLocation(need(v, 'company'), {
+            name: need(v, 'name'),
+            code: need(v, 'code'),
+            address: (v.address as string | undefined) ?? null,
+          }),
+        );
         return 0;
       });
     case 'user create':
       return withContainer(async (c) => {
-        print(await c.companies.createUser(need(v, 'company'), { email: need(v, 'email'), name: need(v, 'name'), role: need(v, 'role'), password: v.password as string | undefined }));
+        print(
+          await c.companies.createUser(need(v, 'company'), {
+            email: need(v, 'email'),
+            name: need(v, 'name'),
+            role: need(v, 'role'),
+            password: v.password as string | undefined,
+          }),
+        );
         return 0;
       });
     case 'user set-password': {
@@ -200,12 +285,22 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'admin-token create':
       return withContainer(async (c) => {
-        print(await c.apiKeys.createAdminToken(need(v, 'company'), { userId: need(v, 'user'), name: (v.name as string | undefined) ?? 'CLI' }));
+        print(
+          await c.apiKeys.createAdminToken(need(v, 'company'), {
+            userId: need(v, 'user'),
+            name: (v.name as string | undefined) ?? 'CLI',
+          }),
+        );
         return 0;
       });
     case 'api-key create':
       return withContainer(async (c) => {
-        print(await c.apiKeys.createApiKey(need(v, 'company'), { locationId: need(v, 'location'), name: (v.name as string | undefined) ?? 'CLI' }));
+        print(
+          await c.apiKeys.createApiKey(need(v, 'company'), {
+            locationId: need(v, 'location'),
+            name: (v.name as string | undefined) ?? 'CLI',
+          }),
+        );
         return 0;
       });
     case 'api-key list':
@@ -235,7 +330,9 @@ export async function main(argv: string[]): Promise<number> {
 /** Runs the CLI and sets the exit code: 2 for usage or configuration mistakes, 1 for failures. */
 export function runCli(argv: string[]): void {
   main(argv).then(
-    (code) => { if (code >= 0) process.exitCode = code; },
+    (code) => {
+      if (code >= 0) process.exitCode = code;
+    },
     (error: unknown) => {
       if (error instanceof UsageError) {
         process.stderr.write(`portico: ${error.message} (see portico --help)\n`);
@@ -244,7 +341,11 @@ export function runCli(argv: string[]): void {
         process.stderr.write(`portico: ${error.message}\n`);
         process.exitCode = 2;
       } else if (error instanceof AppError) {
-        const details = error.details ? ` ${Object.entries(error.details).map(([k, m]) => `${k}: ${m.join(' ')}`).join('; ')}` : '';
+        const details = error.details
+          ? ` ${Object.entries(error.details)
+              .map(([k, m]) => `${k}: ${m.join(' ')}`)
+              .join('; ')}`
+          : '';
         process.stderr.write(`portico: ${error.message}${details}\n`);
         process.exitCode = 1;
       } else {

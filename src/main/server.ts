@@ -18,7 +18,10 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
       welcome = () => printWelcome(container, demo.locations[0]!.apiKey, demo.adminToken, demo.products[0]!, admin);
     } else {
       // Keys are stored hashed, so the first run's key cannot be shown again.
-      welcome = () => process.stdout.write('Portico: the database already has data. Need a key? `npx portico demo` makes a new demo company and prints its keys.\n');
+      welcome = () =>
+        process.stdout.write(
+          'Portico: the database already has data. Need a key? `npx portico demo` makes a new demo company and prints its keys.\n',
+        );
     }
   }
   if (config.worker) await container.startWorkers();
@@ -53,39 +56,55 @@ function onShutdown(close: () => Promise<void>, container: Container): void {
     container.logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
-    close().then(() => process.exit(0), (error: unknown) => {
-      container.logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        container.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
 }
 
-function printWelcome(c: Container, apiKey: string, adminToken: string, product: { id: string; units: Array<{ id: string }> }, admin: { email: string; password?: string }): void {
-  const base = c.config.publicBaseUrl ?? `http://${c.config.host === '0.0.0.0' ? 'localhost' : c.config.host}:${c.config.port}`;
-  const body = JSON.stringify({ format: 'json', customer: { name: 'Ana Kovač' }, lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 2, note: 'Colour: RAL 9010 - Reinweiß' }] });
-  process.stdout.write([
-    '',
-    'Portico is running on an embedded SQLite database with a demo company.',
-    '',
-    `  Demo API key (location ZG1): ${apiKey}`,
-    `  Demo admin token:            ${adminToken}`,
-    `  API reference:               ${base}/docs`,
-    '',
-    `  Hub (back office):           ${base}/hub`,
-    `    sign in as ${admin.email}`,
-    `    password   ${admin.password}`,
-    '    (every demo user\'s password: npx portico demo --json makes another demo company with them)',
-    '',
-    'Try it:',
-    '',
-    `  curl -s ${base}/api/v1/public/quotes \\`,
-    `    -H 'Authorization: Bearer ${apiKey}' \\`,
-    `    -H 'Content-Type: application/json' \\`,
-    `    -d '${body}'`,
-    '',
-    `  (use "format":"pdf" and -o quote.pdf for the printable quotation)`,
-    '',
-  ].join('\n') + '\n');
+function printWelcome(
+  c: Container,
+  apiKey: string,
+  adminToken: string,
+  product: { id: string; units: Array<{ id: string }> },
+  admin: { email: string; password?: string },
+): void {
+  const base =
+    c.config.publicBaseUrl ?? `http://${c.config.host === '0.0.0.0' ? 'localhost' : c.config.host}:${c.config.port}`;
+  const body = JSON.stringify({
+    format: 'json',
+    customer: { name: 'Ana Kovač' },
+    lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 2, note: 'Colour: RAL 9010 - Reinweiß' }],
+  });
+  process.stdout.write(
+    [
+      '',
+      'Portico is running on an embedded SQLite database with a demo company.',
+      '',
+      `  Demo API key (location ZG1): ${apiKey}`,
+      `  Demo admin token:            ${adminToken}`,
+      `  API reference:               ${base}/docs`,
+      '',
+      `  Hub (back office):           ${base}/hub`,
+      `    sign in as ${admin.email}`,
+      `    password   ${admin.password}`,
+      "    (every demo user's password: npx portico demo --json makes another demo company with them)",
+      '',
+      'Try it:',
+      '',
+      `  curl -s ${base}/api/v1/public/quotes \\`,
+      `    -H 'Authorization: Bearer ${apiKey}' \\`,
+      `    -H 'Content-Type: application/json' \\`,
+      `    -d '${body}'`,
+      '',
+      `  (use "format":"pdf" and -o quote.pdf for the printable quotation)`,
+      '',
+    ].join('\n') + '\n',
+  );
 }

@@ -14,7 +14,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GOOD = path.join(ROOT, 'test/fixtures/catalog-import.csv');
 const HEADER = 'name,sku,unit,price,tax_rate,category,parent_category,model,description';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 describe('portico catalog import', () => {
   let dir: string;
@@ -23,11 +27,12 @@ describe('portico catalog import', () => {
   let c: Container;
 
   /** The real CLI in its own process, as an operator runs it. */
-  const cli = (...args: string[]) => new Promise<Run>((resolve) => {
-    execFile(process.execPath, ['src/main/cli.ts', ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+  const cli = (...args: string[]) =>
+    new Promise<Run>((resolve) => {
+      execFile(process.execPath, ['src/main/cli.ts', ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      });
     });
-  });
 
   const newCompany = async (name: string): Promise<string> => {
     const run = await cli('company', 'create', '--name', name);
@@ -72,8 +77,21 @@ describe('portico catalog import', () => {
     const stain = bySku.get('BZD-075-OR')!;
     assert.equal(stain.name, 'Boja za drvo Šišmiš — orah, 0,75 L');
     assert.equal(stain.description, 'Vodena lazura, 10–12 m²/L po sloju.');
-    assert.deepEqual(stain.units.map((u) => [u.name, u.price]), [['kom', '12.40'], ['karton (6 kom)', '70.00']]);
-    assert.deepEqual(bySku.get('FAS-15-BI')!.units.map((u) => [u.name, u.price]), [['kom', '89.00'], ['L', '6.20'], ['paleta (24 kom)', '2000.00']]);
+    assert.deepEqual(
+      stain.units.map((u) => [u.name, u.price]),
+      [
+        ['kom', '12.40'],
+        ['karton (6 kom)', '70.00'],
+      ],
+    );
+    assert.deepEqual(
+      bySku.get('FAS-15-BI')!.units.map((u) => [u.name, u.price]),
+      [
+        ['kom', '89.00'],
+        ['L', '6.20'],
+        ['paleta (24 kom)', '2000.00'],
+      ],
+    );
     assert.equal(bySku.get('DUB-250')!.name, 'Dübel-Füller Größe M, weiß — 250 g');
     assert.equal(bySku.get('KNJ-BOJ')!.taxRate, '9.5');
     assert.ok(all.every((p) => p.active));
@@ -83,9 +101,23 @@ describe('portico catalog import', () => {
     assert.equal(categories.length, 5);
     assert.equal(byName.get('Boje za drvo')!.parentId, byName.get('Boje i lakovi')!.id);
     assert.equal(stain.categoryId, byName.get('Boje za drvo')!.id);
-    assert.equal(bySku.get('FAS-15-BI')!.categoryId, byName.get('Boje i lakovi')!.id, 'the parent made for one row is reused by another');
-    assert.deepEqual((await c.catalogAdmin.listModels(companyId)).map((m) => m.name).sort(), ['Bosch Professional', 'Chromos Ekol', 'Helios Spektra']);
-    assert.deepEqual((await c.catalogAdmin.listTaxRates(companyId)).map((t) => [t.name, t.rate]), [['Tax 9.5 %', '9.5'], ['Tax 25 %', '25']]);
+    assert.equal(
+      bySku.get('FAS-15-BI')!.categoryId,
+      byName.get('Boje i lakovi')!.id,
+      'the parent made for one row is reused by another',
+    );
+    assert.deepEqual((await c.catalogAdmin.listModels(companyId)).map((m) => m.name).sort(), [
+      'Bosch Professional',
+      'Chromos Ekol',
+      'Helios Spektra',
+    ]);
+    assert.deepEqual(
+      (await c.catalogAdmin.listTaxRates(companyId)).map((t) => [t.name, t.rate]),
+      [
+        ['Tax 9.5 %', '9.5'],
+        ['Tax 25 %', '25'],
+      ],
+    );
   });
 
   test('importing again updates products and matches units by name instead of duplicating', async () => {
@@ -97,20 +129,35 @@ describe('portico catalog import', () => {
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(again.report, { imported: 5, created: 0, updated: 5, errors: [] });
     const second = await products(companyId);
-    assert.deepEqual(second.map((p) => [p.id, p.name, p.categoryId, p.modelId, p.taxRateId, p.units]), first.map((p) => [p.id, p.name, p.categoryId, p.modelId, p.taxRateId, p.units]));
+    assert.deepEqual(
+      second.map((p) => [p.id, p.name, p.categoryId, p.modelId, p.taxRateId, p.units]),
+      first.map((p) => [p.id, p.name, p.categoryId, p.modelId, p.taxRateId, p.units]),
+    );
     assert.equal((await c.catalogAdmin.listCategories(companyId)).length, 5);
     assert.equal((await c.catalogAdmin.listTaxRates(companyId)).length, 2);
 
-    const changed = fs.readFileSync(GOOD, 'utf8')
-      .replace('Fasadna boja bijela 15 L,FAS-15-BI,kom,89.00', 'Fasadna boja bijela 15 L,FAS-15-BI,kom,92.50')
-      .replace('Priručnik „Bojanje bez mrlja”,KNJ-BOJ,kom,18.00,9.5,Knjige,,,Džepno izdanje', 'Priručnik „Bojanje bez mrlja” (2. izd.),KNJ-BOJ,kom,18.00,5,Knjige,,,')
-      + 'Fasadna boja bijela 15 L,FAS-15-BI,kanta 5 L,31.00,25,Boje i lakovi,,Helios Spektra,\n';
+    const changed =
+      fs
+        .readFileSync(GOOD, 'utf8')
+        .replace('Fasadna boja bijela 15 L,FAS-15-BI,kom,89.00', 'Fasadna boja bijela 15 L,FAS-15-BI,kom,92.50')
+        .replace(
+          'Priručnik „Bojanje bez mrlja”,KNJ-BOJ,kom,18.00,9.5,Knjige,,,Džepno izdanje',
+          'Priručnik „Bojanje bez mrlja” (2. izd.),KNJ-BOJ,kom,18.00,5,Knjige,,,',
+        ) + 'Fasadna boja bijela 15 L,FAS-15-BI,kanta 5 L,31.00,25,Boje i lakovi,,Helios Spektra,\n';
     const third = await importFile(companyId, csvFile('changed.csv', changed));
     assert.deepEqual(third.report, { imported: 5, created: 0, updated: 5, errors: [] });
     const now = new Map((await products(companyId)).map((p) => [p.sku, p]));
     const facade = now.get('FAS-15-BI')!;
     const before = first.find((p) => p.sku === 'FAS-15-BI')!;
-    assert.deepEqual(facade.units.map((u) => [u.name, u.price]), [['kom', '92.50'], ['L', '6.20'], ['paleta (24 kom)', '2000.00'], ['kanta 5 L', '31.00']]);
+    assert.deepEqual(
+      facade.units.map((u) => [u.name, u.price]),
+      [
+        ['kom', '92.50'],
+        ['L', '6.20'],
+        ['paleta (24 kom)', '2000.00'],
+        ['kanta 5 L', '31.00'],
+      ],
+    );
     assert.equal(facade.units[0]!.id, before.units[0]!.id, 'the same unit, repriced');
     const book = now.get('KNJ-BOJ')!;
     assert.equal(book.name, 'Priručnik „Bojanje bez mrlja” (2. izd.)');
@@ -125,17 +172,26 @@ describe('portico catalog import', () => {
     const before = await products(companyId);
     const categoriesBefore = await c.catalogAdmin.listCategories(companyId);
 
-    const bad = csvFile('bad.csv', [
-      HEADER,
-      'Nova boja,NOV-1,kom,10.00,25,Nova kategorija,,Novi model,', // fine alone: must not be written either
-      'Boja za drvo Šišmiš,BZD-075-OR,kom,"12,40",25,Boje za drvo,Boje i lakovi,Chromos Ekol,', // row 3: decimal comma
-      'Fasadna boja bijela 15 L,FAS-15-BI,kom,1.00,25,Boje i lakovi,,Helios Spektra,', // a valid price change
-      ',BEZ-IMENA,kom,3.00,25,Alati,,,', // row 5: no name
-    ].join('\n'));
+    const bad = csvFile(
+      'bad.csv',
+      [
+        HEADER,
+        'Nova boja,NOV-1,kom,10.00,25,Nova kategorija,,Novi model,', // fine alone: must not be written either
+        'Boja za drvo Šišmiš,BZD-075-OR,kom,"12,40",25,Boje za drvo,Boje i lakovi,Chromos Ekol,', // row 3: decimal comma
+        'Fasadna boja bijela 15 L,FAS-15-BI,kom,1.00,25,Boje i lakovi,,Helios Spektra,', // a valid price change
+        ',BEZ-IMENA,kom,3.00,25,Alati,,,', // row 5: no name
+      ].join('\n'),
+    );
     const { code, report } = await importFile(companyId, bad);
     assert.equal(code, 1);
     assert.equal(report.imported, 0);
-    assert.deepEqual(report.errors.map((e: { row: number; field: string }) => [e.row, e.field]), [[3, 'price'], [5, 'name']]);
+    assert.deepEqual(
+      report.errors.map((e: { row: number; field: string }) => [e.row, e.field]),
+      [
+        [3, 'price'],
+        [5, 'name'],
+      ],
+    );
     for (const e of report.errors) assert.ok(e.message.length > 0);
 
     assert.deepEqual(await products(companyId), before, 'no product, unit or price changed');
@@ -150,22 +206,37 @@ describe('portico catalog import', () => {
       await c.catalogAdmin.createCategory(companyId, { name: 'Ostalo', parentId: id });
     }
     const tax = await c.catalogAdmin.createTaxRate(companyId, { name: 'PDV', rate: '25' });
-    for (const name of ['Prvi', 'Drugi']) await c.catalogAdmin.createProduct(companyId, { name, sku: 'TWIN', taxRateId: tax.id, units: [{ name: 'kom', price: '1.00' }] });
+    for (const name of ['Prvi', 'Drugi'])
+      await c.catalogAdmin.createProduct(companyId, {
+        name,
+        sku: 'TWIN',
+        taxRateId: tax.id,
+        units: [{ name: 'kom', price: '1.00' }],
+      });
 
-    const file = csvFile('ambiguous.csv', [
-      HEADER,
-      'Četka,CET-1,kom,2.00,25,ostalo,,,', // row 2: which "Ostalo"?
-      'Valjak,VAL-1,kom,3.00,25,Ostalo,alati,,', // fine: the parent says which
-      'Blizanac,TWIN,kom,4.00,25,,,,', // row 4: two products already have this SKU
-    ].join('\n'));
+    const file = csvFile(
+      'ambiguous.csv',
+      [
+        HEADER,
+        'Četka,CET-1,kom,2.00,25,ostalo,,,', // row 2: which "Ostalo"?
+        'Valjak,VAL-1,kom,3.00,25,Ostalo,alati,,', // fine: the parent says which
+        'Blizanac,TWIN,kom,4.00,25,,,,', // row 4: two products already have this SKU
+      ].join('\n'),
+    );
     const { code, report } = await importFile(companyId, file);
     assert.equal(code, 1);
-    assert.deepEqual(report.errors.map((e: { row: number; field: string }) => [e.row, e.field]), [[2, 'category'], [4, 'sku']]);
+    assert.deepEqual(
+      report.errors.map((e: { row: number; field: string }) => [e.row, e.field]),
+      [
+        [2, 'category'],
+        [4, 'sku'],
+      ],
+    );
     assert.equal((await products(companyId)).length, 2);
     assert.equal((await c.catalogAdmin.listCategories(companyId)).length, 4);
   });
 
-  test('usage mistakes: another company\'s id, a missing file', async () => {
+  test("usage mistakes: another company's id, a missing file", async () => {
     const unknown = await importFile('cmp_doesnotexist', GOOD);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /Company not found/);
@@ -186,24 +257,48 @@ describe('parseCatalogCsv and groupBySku', () => {
   test('the header: any order, required columns, no strangers', () => {
     assert.deepEqual(parseCatalogCsv('price,unit,tax_rate,name,sku\n1.00,kom,25,A,S1\n').errors, []);
     const errors = errorsOf('sku,name,colour\nS1,A,red\n').map(([row, field]) => [row, field]);
-    assert.deepEqual(errors, [[1, 'colour'], [1, 'tax_rate'], [1, 'unit'], [1, 'price']]);
+    assert.deepEqual(errors, [
+      [1, 'colour'],
+      [1, 'tax_rate'],
+      [1, 'unit'],
+      [1, 'price'],
+    ]);
     assert.equal(errorsOf('')[0]![0], 1);
   });
 
   test('every bad cell of every row, numbered as a spreadsheet shows them', () => {
     const text = `${HEADER}\nA,S1,kom,1.005,25,,,,\n"B, multi-line\nname",S2,kom,1.00,abc,,Roditelj,,\nC,S3,kom,1.00,25,,\n,,,,,,,,\nD,,kom,,25,,,,\n`;
     const errors = errorsOf(text).map(([row, field]) => [row, field]);
-    assert.deepEqual(errors, [[2, 'price'], [3, 'parent_category'], [3, 'tax_rate'], [4, undefined], [6, 'sku'], [6, 'price']]);
-    assert.deepEqual(errorsOf(`${HEADER}\nA\u0000B,S1,kom,1.00,25,,,,\n`).map(([row, field]) => [row, field]), [[2, 'name']]);
+    assert.deepEqual(errors, [
+      [2, 'price'],
+      [3, 'parent_category'],
+      [3, 'tax_rate'],
+      [4, undefined],
+      [6, 'sku'],
+      [6, 'price'],
+    ]);
+    assert.deepEqual(
+      errorsOf(`${HEADER}\nA\u0000B,S1,kom,1.00,25,,,,\n`).map(([row, field]) => [row, field]),
+      [[2, 'name']],
+    );
   });
 
   test('a broken quote makes the rest unreadable: one error at the row where it starts', () => {
-    assert.deepEqual(errorsOf(`${HEADER}\nA,S1,kom,1.00,25,,,,\n"B,S2,kom,1.00,25,,,,\nC,S3,kom,1.00,25,,,,\n`).map(([row]) => row), [3]);
+    assert.deepEqual(
+      errorsOf(`${HEADER}\nA,S1,kom,1.00,25,,,,\n"B,S2,kom,1.00,25,,,,\nC,S3,kom,1.00,25,,,,\n`).map(([row]) => row),
+      [3],
+    );
   });
 
   test('rows of one SKU must agree, and a unit may appear once', () => {
     const text = `${HEADER}\nA,S1,kom,1.00,25,,,,\nA2,S1,L,2.00,25,,,,\nA,S1,kom,3.00,25,,,,\n`;
-    assert.deepEqual(errorsOf(text).map(([row, field]) => [row, field]), [[3, 'name'], [4, 'unit']]);
+    assert.deepEqual(
+      errorsOf(text).map(([row, field]) => [row, field]),
+      [
+        [3, 'name'],
+        [4, 'unit'],
+      ],
+    );
   });
 
   test('a missing optional column is undefined, an empty cell is null', () => {

@@ -8,10 +8,29 @@ import { fileURLToPath } from 'node:url';
 import { createTestApp, bearer, type TestApp } from '../support/test-app.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const COMMANDS = ['serve', 'worker', 'migrate', 'demo', 'company create', 'company list', 'company update', 'location create', 'user create', 'user set-password', 'admin-token create',
-  'api-key create', 'api-key list', 'api-key revoke', 'catalog import'];
+const COMMANDS = [
+  'serve',
+  'worker',
+  'migrate',
+  'demo',
+  'company create',
+  'company list',
+  'company update',
+  'location create',
+  'user create',
+  'user set-password',
+  'admin-token create',
+  'api-key create',
+  'api-key list',
+  'api-key revoke',
+  'catalog import',
+];
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 describe('the portico CLI', () => {
   let dir: string;
@@ -22,7 +41,13 @@ describe('the portico CLI', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-cli-'));
     const databaseUrl = process.env.TEST_DATABASE_URL ?? `sqlite:${path.join(dir, 'cli.sqlite')}`;
     // The compile cache halves the start-up of each child (its TypeScript is parsed once, not per run).
-    env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'portico-test-compile-cache') };
+    env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'portico-test-compile-cache'),
+    };
   });
   after(async () => {
     await app?.close();
@@ -52,14 +77,20 @@ describe('the portico CLI', () => {
   test('--help (also through bin/portico.js) lists every command; usage mistakes exit 2 with one line on stderr', async () => {
     // Few processes, run side by side: each start loads the whole application.
     const [help, binHelp, unknown, missing] = await Promise.all([
-      run(['--help']), run(['--help'], 'bin/portico.js'), run(['frobnicate']), run(['company', 'create', '--currency', 'EUR']),
+      run(['--help']),
+      run(['--help'], 'bin/portico.js'),
+      run(['frobnicate']),
+      run(['company', 'create', '--currency', 'EUR']),
     ]);
     for (const r of [help, binHelp]) {
       assert.equal(r.code, 0, r.stderr);
       for (const command of COMMANDS) assert.ok(r.stdout.includes(command), `help mentions "${command}"`);
     }
     assert.equal(binHelp.stdout, help.stdout);
-    for (const [r, mention] of [[unknown, 'frobnicate'], [missing, '--name']] as const) {
+    for (const [r, mention] of [
+      [unknown, 'frobnicate'],
+      [missing, '--name'],
+    ] as const) {
       assert.equal(r.code, 2, `exit code: ${r.stderr}`);
       assert.equal(r.stdout, '');
       const lines = r.stderr.trimEnd().split('\n');
@@ -76,11 +107,18 @@ describe('the portico CLI', () => {
     const demo = JSON.parse(out1);
     assert.match(demo.companyId, /^cmp_/);
     assert.match(demo.adminToken, /^pta_/);
-    for (const role of ['admin', 'support', 'staff']) assert.ok(demo.users.filter((u: any) => u.role === role).length >= 1, role);
+    for (const role of ['admin', 'support', 'staff'])
+      assert.ok(demo.users.filter((u: any) => u.role === role).length >= 1, role);
     assert.ok(demo.locations.length >= 2);
     for (const l of demo.locations) assert.match(l.apiKey, /^ptc_/);
     assert.ok(demo.categories.length >= 2 && demo.models.length >= 2);
-    const products = demo.products as Array<{ name: string; categoryId: string | null; modelId: string | null; hasDatasheet: boolean; units: Array<{ price: string }> }>;
+    const products = demo.products as Array<{
+      name: string;
+      categoryId: string | null;
+      modelId: string | null;
+      hasDatasheet: boolean;
+      units: Array<{ price: string }>;
+    }>;
     assert.ok(products.length >= 6);
     assert.ok(new Set(products.map((p) => p.categoryId).filter(Boolean)).size >= 2, 'two or more categories');
     assert.ok(new Set(products.map((p) => p.modelId).filter(Boolean)).size >= 2, 'two or more models');
@@ -88,16 +126,33 @@ describe('the portico CLI', () => {
     assert.ok(products.some((p) => p.units.length >= 2));
     for (const price of products.flatMap((p) => p.units.map((u) => u.price))) assert.match(price, /^\d+\.\d{2}$/);
     assert.ok(products.some((p) => p.units.some((u) => u.price === '12.40')));
-    assert.ok(products.some((p) => /[^\x00-\x7f]/.test(p.name)), 'non-ASCII names');
+    assert.ok(
+      products.some((p) => /[^\x00-\x7f]/.test(p.name)),
+      'non-ASCII names',
+    );
 
     assert.notEqual(demo2.companyId, demo.companyId);
     assert.notEqual(demo2.locations[0].apiKey, demo.locations[0].apiKey);
 
     const { app: http } = await server();
-    const products1 = await http.inject({ method: 'GET', url: '/api/v1/public/products?limit=100', headers: bearer(demo.locations[1].apiKey) });
+    const products1 = await http.inject({
+      method: 'GET',
+      url: '/api/v1/public/products?limit=100',
+      headers: bearer(demo.locations[1].apiKey),
+    });
     assert.equal(products1.statusCode, 200, products1.body);
-    assert.deepEqual(products1.json().data.map((p: any) => p.id).sort(), products.map((p: any) => p.id).sort());
-    const inquiries = await http.inject({ method: 'GET', url: '/api/v1/admin/inquiries', headers: bearer(demo.adminToken) });
+    assert.deepEqual(
+      products1
+        .json()
+        .data.map((p: any) => p.id)
+        .sort(),
+      products.map((p: any) => p.id).sort(),
+    );
+    const inquiries = await http.inject({
+      method: 'GET',
+      url: '/api/v1/admin/inquiries',
+      headers: bearer(demo.adminToken),
+    });
     assert.equal(inquiries.statusCode, 200);
   });
 
@@ -112,19 +167,44 @@ describe('the portico CLI', () => {
     assert.equal(location.companyId, company.id);
     assert.equal(location.code, 'OS1');
 
-    const user = await okJson(['user', 'create', '--company', company.id, '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'correct horse battery']);
+    const user = await okJson([
+      'user',
+      'create',
+      '--company',
+      company.id,
+      '--email',
+      'boss@example.com',
+      '--name',
+      'Boss',
+      '--role',
+      'admin',
+      '--password',
+      'correct horse battery',
+    ]);
     assert.match(user.id, /^usr_/);
     assert.equal(user.role, 'admin');
     assert.ok(!JSON.stringify(user).includes('correct horse battery'), 'the password is never printed');
 
-    const key = await okJson(['api-key', 'create', '--company', company.id, '--location', location.id, '--name', 'Web shop']);
+    const key = await okJson([
+      'api-key',
+      'create',
+      '--company',
+      company.id,
+      '--location',
+      location.id,
+      '--name',
+      'Web shop',
+    ]);
     assert.match(key.key, /^ptc_/);
     assert.equal(key.locationId, location.id);
     assert.equal(key.name, 'Web shop');
 
     const list = await okJson(['api-key', 'list', '--company', company.id]);
     assert.ok(Array.isArray(list));
-    assert.deepEqual(list.map((k: any) => k.id), [key.id]);
+    assert.deepEqual(
+      list.map((k: any) => k.id),
+      [key.id],
+    );
     assert.equal(list[0].revokedAt, null);
     assert.ok(!JSON.stringify(list).includes(key.key.split('_').at(-1)), 'the list never shows the secret');
 
@@ -145,9 +225,28 @@ describe('the portico CLI', () => {
     assert.equal(company.locale, 'hr');
     assert.equal(company.country, 'HR');
     const updated = await okJson([
-      'company', 'update', '--company', company.id, '--street', 'Savska cesta 41', '--postal-code', '10000', '--city', 'Zagreb',
-      '--tax-id', '12345678903', '--locale', 'hr-hr', '--iban', 'HR12 1001 0051 8630 0016 0', '--holder', 'Profil d.o.o.', '--bic', 'zabahr2x',
-      '--payment-instructions', 'Poziv na broj: {number}',
+      'company',
+      'update',
+      '--company',
+      company.id,
+      '--street',
+      'Savska cesta 41',
+      '--postal-code',
+      '10000',
+      '--city',
+      'Zagreb',
+      '--tax-id',
+      '12345678903',
+      '--locale',
+      'hr-hr',
+      '--iban',
+      'HR12 1001 0051 8630 0016 0',
+      '--holder',
+      'Profil d.o.o.',
+      '--bic',
+      'zabahr2x',
+      '--payment-instructions',
+      'Poziv na broj: {number}',
     ]);
     assert.deepEqual(updated.address, { street: 'Savska cesta 41', postalCode: '10000', city: 'Zagreb' });
     assert.equal(updated.taxId, '12345678903');
@@ -156,9 +255,23 @@ describe('the portico CLI', () => {
     assert.equal(updated.template.paymentInstructions, 'Poziv na broj: {number}');
 
     // Every bad field at once, named, and nothing changed.
-    const bad = await run(['company', 'update', '--company', company.id, '--iban', 'HR1210010051863000161', '--holder', 'X', '--locale', 'fr-FR', '--payment-instructions', '{iban}']);
+    const bad = await run([
+      'company',
+      'update',
+      '--company',
+      company.id,
+      '--iban',
+      'HR1210010051863000161',
+      '--holder',
+      'X',
+      '--locale',
+      'fr-FR',
+      '--payment-instructions',
+      '{iban}',
+    ]);
     assert.equal(bad.code, 1);
-    for (const field of ['bankAccount.iban', 'locale', 'printTemplate.paymentInstructions']) assert.match(bad.stderr, new RegExp(field.replace('.', '\\.')));
+    for (const field of ['bankAccount.iban', 'locale', 'printTemplate.paymentInstructions'])
+      assert.match(bad.stderr, new RegExp(field.replace('.', '\\.')));
     const cleared = await okJson(['company', 'update', '--company', company.id, '--no-bank-account']);
     assert.equal(cleared.bankAccount, null);
     assert.equal(cleared.locale, 'hr-HR', 'the refused update changed nothing');
@@ -167,6 +280,10 @@ describe('the portico CLI', () => {
 
     const list = await okJson(['company', 'list']);
     const listed = list.find((entry: any) => entry.id === company.id);
-    assert.deepEqual(listed && { name: listed.name, country: listed.country, locale: listed.locale }, { name: 'Profil d.o.o.', country: 'HR', locale: 'hr-HR' });
+    assert.deepEqual(listed && { name: listed.name, country: listed.country, locale: listed.locale }, {
+      name: 'Profil d.o.o.',
+      country: 'HR',
+      locale: 'hr-HR',
+    });
   });
 });

@@ -17,7 +17,9 @@ function run(node: string, args: string[]): Promise<{ code: number; stdout: stri
 }
 
 test('npm start and npm run worker go through the plain-JS entry that checks the Node version first', () => {
-  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   assert.match(scripts.start!, /^node bin\/portico\.js serve\b/);
   assert.match(scripts.worker!, /^node bin\/portico\.js worker\b/);
 });

@@ -9,7 +9,11 @@ import { createTestApp, createTenant, type TestApp } from '../support/test-app.t
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 describe('portico user set-password (a locked-out last admin)', () => {
   let dir: string;
@@ -19,7 +23,13 @@ describe('portico user set-password (a locked-out last admin)', () => {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-cli-pw-'));
     const databaseUrl = process.env.TEST_DATABASE_URL ?? `sqlite:${path.join(dir, 'cli.sqlite')}`;
-    env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dir, LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'portico-test-compile-cache') };
+    env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'portico-test-compile-cache'),
+    };
     app = await createTestApp({ DATABASE_URL: databaseUrl, DATA_DIR: dir });
   });
   after(async () => {
@@ -29,21 +39,29 @@ describe('portico user set-password (a locked-out last admin)', () => {
 
   function run(args: string[], stdin: string): Promise<Run> {
     return new Promise((resolve) => {
-      const child = execFile(process.execPath, ['src/main/cli.ts', ...args], { cwd: ROOT, env, timeout: 30_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-      });
+      const child = execFile(
+        process.execPath,
+        ['src/main/cli.ts', ...args],
+        { cwd: ROOT, env, timeout: 30_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+        },
+      );
       child.stdin!.end(stdin);
     });
   }
 
-  test('reads the password from stdin, sets it and ends the user\'s sessions; never takes it as an argument', async () => {
+  test("reads the password from stdin, sets it and ends the user's sessions; never takes it as an argument", async () => {
     const { c } = app;
     const tenant = await createTenant(c, { passwords: true });
     const admin = tenant.users.find((u) => u.role === 'admin')!;
     const { token } = await c.accounts.signIn(admin.email, admin.password!);
     assert.ok(await c.accounts.authenticate(token));
 
-    const asArgument = await run(['user', 'set-password', '--email', admin.email, '--password', 'whatever whatever'], '');
+    const asArgument = await run(
+      ['user', 'set-password', '--email', admin.email, '--password', 'whatever whatever'],
+      '',
+    );
     assert.equal(asArgument.code, 2, 'a password on the command line is refused');
 
     const short = await run(['user', 'set-password', '--email', admin.email], 'short\n');
@@ -53,7 +71,10 @@ describe('portico user set-password (a locked-out last admin)', () => {
     const unknown = await run(['user', 'set-password', '--email', 'nobody@example.com'], 'a long enough password\n');
     assert.equal(unknown.code, 1);
 
-    const done = await run(['user', 'set-password', '--email', admin.email.toUpperCase(), '--company', tenant.companyId], 'a brand new sešija password\n');
+    const done = await run(
+      ['user', 'set-password', '--email', admin.email.toUpperCase(), '--company', tenant.companyId],
+      'a brand new sešija password\n',
+    );
     assert.equal(done.code, 0, done.stderr);
     assert.ok(!done.stdout.includes('brand new'), 'the password is never printed');
     assert.equal(JSON.parse(done.stdout).userId, admin.id);

@@ -6,7 +6,9 @@ import { LEAK } from '../support/http-helpers.ts';
 import { problemFor, toAppError } from '../../src/http/errors.ts';
 
 let t: TestApp;
-before(async () => { t = await createTestApp(); });
+before(async () => {
+  t = await createTestApp();
+});
 after(() => t.close());
 
 /** The error the database itself raises, as a route would see it. */
@@ -24,7 +26,9 @@ test(`a foreign-key violation from the database is a 409 problem, never a 500 ($
   const db = t.c.database.db;
   const product = d.products.find((p) => p.modelId !== null)!;
 
-  const dangling = await databaseError(() => db.updateTable('products').set({ model_id: 'mdl_missing' }).where('id', '=', product.id).execute());
+  const dangling = await databaseError(() =>
+    db.updateTable('products').set({ model_id: 'mdl_missing' }).where('id', '=', product.id).execute(),
+  );
   const inUse = await databaseError(() => db.deleteFrom('models').where('id', '=', product.modelId!).execute());
 
   for (const error of [dangling, inUse]) {

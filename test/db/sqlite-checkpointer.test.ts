@@ -27,7 +27,10 @@ test('the checkpoint thread copies committed pages back into the database file w
 
       const deadline = Date.now() + 10_000;
       while (fs.statSync(file).size < initialSize + 500 * 4096 && Date.now() < deadline) await sleep(20);
-      assert.ok(fs.statSync(file).size >= initialSize + 500 * 4096, `the database file grew from ${initialSize} to only ${fs.statSync(file).size} bytes`);
+      assert.ok(
+        fs.statSync(file).size >= initialSize + 500 * 4096,
+        `the database file grew from ${initialSize} to only ${fs.statSync(file).size} bytes`,
+      );
       const [row] = db.prepare('SELECT count(*) AS n FROM t').all() as Array<{ n: number }>;
       assert.equal(row!.n, pages, 'every row is still there');
     } finally {

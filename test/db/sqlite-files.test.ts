@@ -16,7 +16,7 @@ async function synchronous(db: Db): Promise<number> {
   return rows[0]!.synchronous;
 }
 
-test('the database, its WAL, its shared memory and the directories made for them are the owner\'s only', async () => {
+test("the database, its WAL, its shared memory and the directories made for them are the owner's only", async () => {
   const dir = tempDir();
   const file = path.join(dir, 'nested', 'data', 'portico.sqlite');
   const database = createDatabase(`sqlite:${file}`);
@@ -45,7 +45,7 @@ test('a database an earlier version left readable to others is closed to them at
   const again = createDatabase(`sqlite:${file}`);
   try {
     assert.equal(mode(file), '600');
-    assert.equal(mode(dir), '755', 'a directory that already existed is not Portico\'s to change');
+    assert.equal(mode(dir), '755', "a directory that already existed is not Portico's to change");
   } finally {
     await again.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -62,7 +62,11 @@ test('every commit is synced to disk (synchronous=FULL) unless SQLITE_SYNCHRONOU
     await direct.close();
 
     // Through the configuration, as `serve` builds it.
-    for (const [setting, expected] of [[undefined, FULL], ['normal', NORMAL], ['full', FULL]] as const) {
+    for (const [setting, expected] of [
+      [undefined, FULL],
+      ['normal', NORMAL],
+      ['full', FULL],
+    ] as const) {
       const t = await createTestApp({
         DATABASE_URL: `sqlite:${path.join(dir, `app-${setting ?? 'default'}.sqlite`)}`,
         ...(setting ? { SQLITE_SYNCHRONOUS: setting } : {}),

@@ -2,7 +2,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CompiledQuery, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Driver } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
 import type pg from 'pg';
 import type { Engine } from '../../src/db/database.ts';
 import type { DB } from '../../src/db/schema.ts';
@@ -31,7 +42,9 @@ function recordingDb(engine: Engine, rows: (text: string, params: readonly unkno
       return { rows: rows(query.sql, query.parameters) as R[] };
     },
     // eslint-disable-next-line require-yield
-    async *streamQuery() { throw new Error('not used'); },
+    async *streamQuery() {
+      throw new Error('not used');
+    },
   };
   const driver: Driver = {
     init: async () => {},
@@ -43,9 +56,20 @@ function recordingDb(engine: Engine, rows: (text: string, params: readonly unkno
     destroy: async () => {},
   };
   const db = new Kysely<DB>({
-    dialect: engine === 'postgres'
-      ? { createAdapter: () => new PostgresAdapter(), createDriver: () => driver, createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() }
-      : { createAdapter: () => new SqliteAdapter(), createDriver: () => driver, createIntrospector: (k) => new SqliteIntrospector(k), createQueryCompiler: () => new SqliteQueryCompiler() },
+    dialect:
+      engine === 'postgres'
+        ? {
+            createAdapter: () => new PostgresAdapter(),
+            createDriver: () => driver,
+            createIntrospector: (k) => new PostgresIntrospector(k),
+            createQueryCompiler: () => new PostgresQueryCompiler(),
+          }
+        : {
+            createAdapter: () => new SqliteAdapter(),
+            createDriver: () => driver,
+            createIntrospector: (k) => new SqliteIntrospector(k),
+            createQueryCompiler: () => new SqliteQueryCompiler(),
+          },
   });
   return {
     db,
@@ -57,17 +81,52 @@ function recordingDb(engine: Engine, rows: (text: string, params: readonly unkno
   };
 }
 
-const EVENT = { id: 'evt_1', company_id: 'cmp_1', location_id: 'loc_1', type: 'quote.created', payload: '{}', created_at: 'now' };
+const EVENT = {
+  id: 'evt_1',
+  company_id: 'cmp_1',
+  location_id: 'loc_1',
+  type: 'quote.created',
+  payload: '{}',
+  created_at: 'now',
+};
 const DELIVERY = {
-  id: 'whd_1', company_id: 'cmp_1', event_id: 'evt_1', endpoint_id: 'whe_1', status: 'pending', attempts: 0, next_attempt_at: 'now',
-  locked_until: null, locked_by: null, last_status_code: null, last_error: null, delivered_at: null, created_at: 'now',
+  id: 'whd_1',
+  company_id: 'cmp_1',
+  event_id: 'evt_1',
+  endpoint_id: 'whe_1',
+  status: 'pending',
+  attempts: 0,
+  next_attempt_at: 'now',
+  locked_until: null,
+  locked_by: null,
+  last_status_code: null,
+  last_error: null,
+  delivered_at: null,
+  created_at: 'now',
 };
 const ATTEMPT: FinishedAttempt = {
   deliveryId: 'whd_1',
-  patch: { status: 'delivered', attempts: 1, next_attempt_at: 'now', last_status_code: 200, last_error: null, delivered_at: 'now' },
+  patch: {
+    status: 'delivered',
+    attempts: 1,
+    next_attempt_at: 'now',
+    last_status_code: 200,
+    last_error: null,
+    delivered_at: 'now',
+  },
   attempt: {
-    id: 'wha_1', company_id: 'cmp_1', delivery_id: 'whd_1', endpoint_id: 'whe_1', attempt: 1, worker_id: 'w', started_at: 'now', duration_ms: 1,
-    status_code: 200, error: null, response_excerpt: null, success: true,
+    id: 'wha_1',
+    company_id: 'cmp_1',
+    delivery_id: 'whd_1',
+    endpoint_id: 'whe_1',
+    attempt: 1,
+    worker_id: 'w',
+    started_at: 'now',
+    duration_ms: 1,
+    status_code: 200,
+    error: null,
+    response_excerpt: null,
+    success: true,
   },
 };
 
@@ -78,7 +137,8 @@ async function capture(engine: Engine): Promise<Array<{ name: string; text: stri
     if (text === 'pragma busy_timeout') return [{ timeout: 5000 }];
     if (text === 'pragma wal_autocheckpoint') return [{ wal_autocheckpoint: 1000 }];
     if (text.includes('returning id, company_id, event_id')) return [{ ...DELIVERY }];
-    if (text.includes('from webhook_events where id in')) return [{ id: 'evt_1', type: 'quote.created', payload: '{}' }];
+    if (text.includes('from webhook_events where id in'))
+      return [{ id: 'evt_1', type: 'quote.created', payload: '{}' }];
     if (text.includes('returning webhook_deliveries.id')) return [{ id: params[0] }];
     return [];
   });
@@ -88,24 +148,36 @@ async function capture(engine: Engine): Promise<Array<{ name: string; text: stri
   const email = {} as Parameters<typeof repos.inquiries.insertWithNotifications>[2][number];
   await r.as('outbox.insertEvent', () => repos.webhooks.insertEvent(EVENT));
   await r.as('outbox.listSubscriptions', () => repos.webhooks.listSubscriptions('cmp_1'));
-  await r.as('outbox.insertDeliveries (3 rows: 2 + 1)', () => repos.webhooks.insertDeliveries([DELIVERY, DELIVERY, DELIVERY]));
+  await r.as('outbox.insertDeliveries (3 rows: 2 + 1)', () =>
+    repos.webhooks.insertDeliveries([DELIVERY, DELIVERY, DELIVERY]),
+  );
   await r.as('outbox.announce', () => repos.webhooks.announce());
   await r.as('webhooks.findEndpoint', () => repos.webhooks.findEndpoint('cmp_1', 'whe_1'));
   await r.as('inquiries.insertWithNotifications (2 inquiries, 1 notification, 1 e-mail)', () =>
-    repos.inquiries.insertWithNotifications([inquiry, inquiry], [notification], [email]));
-  await r.as('inquiries.insertWithNotifications (1 inquiry)', () => repos.inquiries.insertWithNotifications([inquiry], [], []));
-  await r.as('notifications.insertNotifications (2 rows)', () => repos.notifications.insertNotifications([notification, notification]));
-  await r.as('companies.listRecipients (2 companies, 2 roles)', () => repos.companies.listRecipients(['cmp_1', 'cmp_2'], ['admin', 'support']));
+    repos.inquiries.insertWithNotifications([inquiry, inquiry], [notification], [email]),
+  );
+  await r.as('inquiries.insertWithNotifications (1 inquiry)', () =>
+    repos.inquiries.insertWithNotifications([inquiry], [], []),
+  );
+  await r.as('notifications.insertNotifications (2 rows)', () =>
+    repos.notifications.insertNotifications([notification, notification]),
+  );
+  await r.as('companies.listRecipients (2 companies, 2 roles)', () =>
+    repos.companies.listRecipients(['cmp_1', 'cmp_2'], ['admin', 'support']),
+  );
 
   const applyEndpointWork = async () => {};
-  const queue: DeliveryQueue = engine === 'postgres'
-    ? createPostgresQueue({ db: r.db, pool: {} as pg.Pool, worker: 'w', applyEndpointWork, logger: { warn() {} } })
-    : createSqliteQueue({ db: r.db, worker: 'w', applyEndpointWork });
+  const queue: DeliveryQueue =
+    engine === 'postgres'
+      ? createPostgresQueue({ db: r.db, pool: {} as pg.Pool, worker: 'w', applyEndpointWork, logger: { warn() {} } })
+      : createSqliteQueue({ db: r.db, worker: 'w', applyEndpointWork });
   const lease = { now: 'now', until: 'later' };
   await r.as('queue.claim', () => queue.claim(64, lease));
   await r.as('queue.claim (passing over 2 endpoints)', () => queue.claim(64, lease, ['whe_1', 'whe_2']));
   await r.as('queue.record (1 outcome)', () => queue.record([ATTEMPT]));
-  await r.as('queue.record (3 outcomes: 2 + 1)', () => queue.record([ATTEMPT, ATTEMPT, ATTEMPT].map((a, i) => ({ ...a, deliveryId: `whd_${i}` }))));
+  await r.as('queue.record (3 outcomes: 2 + 1)', () =>
+    queue.record([ATTEMPT, ATTEMPT, ATTEMPT].map((a, i) => ({ ...a, deliveryId: `whd_${i}` }))),
+  );
   return r.recorded;
 }
 
@@ -125,19 +197,33 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       fs.mkdirSync(SNAPSHOTS, { recursive: true });
       fs.writeFileSync(file, actual);
     }
-    assert.equal(actual, fs.readFileSync(file, 'utf8'), `${path.relative(process.cwd(), file)} is out of date: review the change, then UPDATE_SNAPSHOTS=1`);
+    assert.equal(
+      actual,
+      fs.readFileSync(file, 'utf8'),
+      `${path.relative(process.cwd(), file)} is out of date: review the change, then UPDATE_SNAPSHOTS=1`,
+    );
   });
 
   test(`${engine}: a statement that does not name one company is one of the few that run across tenants by design`, async () => {
     const statements = await capture(engine);
-    const crossing = new Set(statements.filter((s) => touchesRows(s.text) && !namesOneCompany(s.text)).map((s) => s.name.split(' (')[0]!));
+    const crossing = new Set(
+      statements.filter((s) => touchesRows(s.text) && !namesOneCompany(s.text)).map((s) => s.name.split(' (')[0]!),
+    );
     assert.deepEqual([...crossing].sort(), Object.keys(CROSS_TENANT).sort());
   });
 }
 
 test('a cached text refuses a `*` column list: a prepared `select *` fails once a migration adds a column', () => {
-  for (const text of ['select * from users', 'select u.* from users u', 'select id, * from users', 'update users set name = ? returning *']) {
+  for (const text of [
+    'select * from users',
+    'select u.* from users u',
+    'select id, * from users',
+    'update users set name = ? returning *',
+  ]) {
     assert.throws(() => cachedText(`star:${text}`, () => text), /column list/, text);
   }
-  assert.equal(cachedText('count', () => 'select count(*) as n from users where company_id = ?'), 'select count(*) as n from users where company_id = ?');
+  assert.equal(
+    cachedText('count', () => 'select count(*) as n from users where company_id = ?'),
+    'select count(*) as n from users where company_id = ?',
+  );
 });

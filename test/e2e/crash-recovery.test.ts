@@ -19,46 +19,68 @@ const CONCURRENCY = 8;
  * quotes are being created and delivered. Every quote that got a 201 must still reach the
  * receiver after a restart — each event at least once, under its own webhook-id.
  */
-test('kill -9 during 500 quotes: every acknowledged quotation is delivered after restart', { timeout: 180_000 }, async (t) => {
+test('kill -9 during 500 quotes: every acknowledged quotation is delivered after restart', {
+  timeout: 180_000,
+}, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-crash-'));
   const database = await provisionDatabase(dir);
   const receiver = await startWebhookReceiver();
   const env = {
-    DATABASE_URL: database.url, DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(await freePort()),
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_DELAYS_MS: '100,200,400,800,1000,1000',
+    DATABASE_URL: database.url,
+    DATA_DIR: dir,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_RETRY_DELAYS_MS: '100,200,400,800,1000,1000',
     RATE_LIMIT_PER_MINUTE: '100000',
   };
   const c = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
   const demo = await createDemoCompany(c);
   await c.endpoints.create(demo.companyId, { kind: 'http', url: `${receiver.url}/crash` });
   await c.close();
-  t.after(async () => { await receiver.close(); await database.drop(); fs.rmSync(dir, { recursive: true, force: true }); });
+  t.after(async () => {
+    await receiver.close();
+    await database.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   const base = `http://127.0.0.1:${env.PORT}`;
   const product = demo.products[0]!;
-  const body = JSON.stringify({ format: 'json', customer: { name: 'Crash Test' }, lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 1 }] });
+  const body = JSON.stringify({
+    format: 'json',
+    customer: { name: 'Crash Test' },
+    lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 1 }],
+  });
   const acknowledged = new Set<string>();
   let sent = 0;
 
   async function load(until: () => boolean): Promise<void> {
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (sent < TOTAL && !until()) {
-        sent++;
-        try {
-          const res = await fetch(`${base}/api/v1/public/quotes`, {
-            method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${demo.locations[0]!.apiKey}` },
-          });
-          if (res.status === 201) acknowledged.add(((await res.json()) as { data: { id: string } }).data.id);
-          else await res.arrayBuffer();
-        } catch {
-          // the server died under this request: never acknowledged, so nothing is owed
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (sent < TOTAL && !until()) {
+          sent++;
+          try {
+            const res = await fetch(`${base}/api/v1/public/quotes`, {
+              method: 'POST',
+              body,
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${demo.locations[0]!.apiKey}` },
+            });
+            if (res.status === 201) acknowledged.add(((await res.json()) as { data: { id: string } }).data.id);
+            else await res.arrayBuffer();
+          } catch {
+            // the server died under this request: never acknowledged, so nothing is owed
+          }
         }
-      }
-    }));
+      }),
+    );
   }
 
   let server = startPortico(['serve'], env);
-  t.after(async () => { server.kill('SIGKILL'); await exited(server); });
+  t.after(async () => {
+    server.kill('SIGKILL');
+    await exited(server);
+  });
   await waitForHttp(`${base}/healthz`);
   let killed = false;
   await Promise.all([
@@ -81,12 +103,18 @@ test('kill -9 during 500 quotes: every acknowledged quotation is delivered after
   const deadline = Date.now() + 90_000;
   let delivered = new Set<string>();
   while (Date.now() < deadline) {
-    delivered = new Set(receiver.requests.map((r) => (JSON.parse(r.body) as { data: { quotationId: string } }).data.quotationId));
+    delivered = new Set(
+      receiver.requests.map((r) => (JSON.parse(r.body) as { data: { quotationId: string } }).data.quotationId),
+    );
     if ([...acknowledged].every((id) => delivered.has(id))) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const missing = [...acknowledged].filter((id) => !delivered.has(id));
-  assert.deepEqual(missing, [], `${missing.length} acknowledged quotations never reached the receiver\n${server.output()}`);
+  assert.deepEqual(
+    missing,
+    [],
+    `${missing.length} acknowledged quotations never reached the receiver\n${server.output()}`,
+  );
 
   // At least once, never mixed up: one webhook-id per quotation, the same id on any resend.
   const idByQuote = new Map<string, string>();
@@ -97,5 +125,7 @@ test('kill -9 during 500 quotes: every acknowledged quotation is delivered after
     idByQuote.set(quotationId, r.headers['webhook-id']!);
   }
   assert.equal(new Set(idByQuote.values()).size, idByQuote.size, 'distinct webhook-ids per quotation');
-  t.diagnostic(`sent ${sent}, acknowledged ${acknowledged.size} (${atKill} before the kill), received ${receiver.requests.length} requests for ${idByQuote.size} events`);
+  t.diagnostic(
+    `sent ${sent}, acknowledged ${acknowledged.size} (${atKill} before the kill), received ${receiver.requests.length} requests for ${idByQuote.size} events`,
+  );
 });

@@ -5,7 +5,13 @@ import { SMTPServer } from 'smtp-server';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
 import { reachOut, userOfRole, validReachOut, waitFor } from '../support/http-helpers.ts';
 
-interface Mail { to: string[]; from: string; subject: string; raw: string; text: string }
+interface Mail {
+  to: string[];
+  from: string;
+  subject: string;
+  raw: string;
+  text: string;
+}
 
 /** The body as text; nodemailer sends non-ASCII text quoted-printable. */
 function bodyText(raw: string): string {
@@ -32,7 +38,9 @@ async function startSmtp(opts: { port?: number; hold?: Promise<void> } = {}) {
         mails.push({
           to: session.envelope.rcptTo.map((r) => r.address),
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          subject, raw, text: bodyText(raw),
+          subject,
+          raw,
+          text: bodyText(raw),
         });
         void (opts.hold ?? Promise.resolve()).then(() => callback());
       });
@@ -49,18 +57,27 @@ async function startSmtp(opts: { port?: number; hold?: Promise<void> } = {}) {
 describe('e-mail to admin and support users over real SMTP', () => {
   test('a reach-out answers 201 at once; then the admin and the support user each get one e-mail, the staff user none', async () => {
     let release!: () => void;
-    const hold = new Promise<void>((resolve) => { release = resolve; });
+    const hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const smtp = await startSmtp({ hold });
     let t: TestApp | undefined;
     try {
-      t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'Portico <no-reply@portico.test>' }, { startWorkers: true });
+      t = await createTestApp(
+        { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'Portico <no-reply@portico.test>' },
+        { startWorkers: true },
+      );
       const demo = await createTenant(t.c);
       const subject = `Colour chart request ${Date.now()}`;
       // A header injection attempt rides along: it must not add a recipient.
       const injected = `${subject}\r\nBcc: attacker@evil.example`;
 
       // The SMTP server does not answer DATA until released: a 201 now proves the request never waits for mail.
-      const res = await reachOut(t.app, demo.locations[0]!.apiKey, validReachOut({ subject: injected, name: 'Ana Kovač' }));
+      const res = await reachOut(
+        t.app,
+        demo.locations[0]!.apiKey,
+        validReachOut({ subject: injected, name: 'Ana Kovač' }),
+      );
       assert.equal(res.statusCode, 201, res.body);
       const inquiryId = res.json().data.id;
       release();
@@ -80,7 +97,10 @@ describe('e-mail to admin and support users over real SMTP', () => {
       assert.deepEqual(mails.flatMap((m) => m.to).sort(), [admin, support].sort());
       assert.ok(!smtp.mails.some((m) => m.to.includes(staff)), 'the staff user gets no e-mail');
       assert.ok(!smtp.mails.some((m) => m.to.some((to) => to.includes('evil'))), 'no injected recipient');
-      assert.ok(mails.every((m) => !/^Bcc:/im.test(m.raw.split('\r\n\r\n')[0]!)), 'no injected header');
+      assert.ok(
+        mails.every((m) => !/^Bcc:/im.test(m.raw.split('\r\n\r\n')[0]!)),
+        'no injected header',
+      );
       for (const mail of mails) {
         assert.equal(mail.from, 'no-reply@portico.test');
         assert.match(mail.text, new RegExp(`Inquiry ${inquiryId}`));
@@ -122,8 +142,11 @@ describe('e-mail to admin and support users over real SMTP', () => {
 
       smtp = await startSmtp({ port });
       // The retry delay is long; bring the retry forward instead of waiting for it.
-      await t.c.database.db.updateTable('email_messages').set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() })
-        .where('company_id', '=', demo.companyId).execute();
+      await t.c.database.db
+        .updateTable('email_messages')
+        .set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() })
+        .where('company_id', '=', demo.companyId)
+        .execute();
       t.c.emailSender!.wake();
 
       const sent = await waitFor('the retry to succeed', async () => {
@@ -132,7 +155,10 @@ describe('e-mail to admin and support users over real SMTP', () => {
       });
       assert.ok(sent.every((r) => r.attempts >= 2 && r.last_error === null && r.sent_at !== null));
       const mails = smtp.mails.filter((m) => m.subject.includes(subject));
-      assert.deepEqual(mails.flatMap((m) => m.to).sort(), [userOfRole(demo, 'admin').email, userOfRole(demo, 'support').email].sort());
+      assert.deepEqual(
+        mails.flatMap((m) => m.to).sort(),
+        [userOfRole(demo, 'admin').email, userOfRole(demo, 'support').email].sort(),
+      );
     } finally {
       await t?.close();
       await smtp?.close();

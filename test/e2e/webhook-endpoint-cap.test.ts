@@ -7,7 +7,7 @@ import { PER_ENDPOINT_DEFAULT } from '../../src/modules/webhooks/dispatcher.ts';
 
 const QUOTES = 30;
 
-test('a slow receiver with a backlog gets at most 16 requests at once, while another endpoint\'s deliveries flow', async (t) => {
+test("a slow receiver with a backlog gets at most 16 requests at once, while another endpoint's deliveries flow", async (t) => {
   let open = 0;
   let mostOpen = 0;
   let held: Array<() => void> | null = [];
@@ -35,7 +35,11 @@ test('a slow receiver with a backlog gets at most 16 requests at once, while ano
 
   for (let i = 0; i < QUOTES; i++) await createQuote(app, demo, `Kupac ${i}`);
   await fast.waitFor(QUOTES, 20_000);
-  assert.equal(slow.requests.length, PER_ENDPOINT_DEFAULT, 'the slow receiver holds 16 requests; its other deliveries wait their turn');
+  assert.equal(
+    slow.requests.length,
+    PER_ENDPOINT_DEFAULT,
+    'the slow receiver holds 16 requests; its other deliveries wait their turn',
+  );
   assert.equal(open, PER_ENDPOINT_DEFAULT);
 
   const waiting = held!;
@@ -45,7 +49,12 @@ test('a slow receiver with a backlog gets at most 16 requests at once, while ano
   assert.equal(mostOpen, PER_ENDPOINT_DEFAULT, 'never more than 16 at once');
   assert.equal(new Set(slow.requests.map((r) => r.headers['webhook-id'])).size, QUOTES, 'each event once');
   await eventually(async () => {
-    const n = await app.c.database.db.selectFrom('webhook_deliveries').select('status').where('company_id', '=', demo.companyId).where('status', '=', 'delivered').execute();
+    const n = await app.c.database.db
+      .selectFrom('webhook_deliveries')
+      .select('status')
+      .where('company_id', '=', demo.companyId)
+      .where('status', '=', 'delivered')
+      .execute();
     return n.length === 2 * QUOTES;
   });
 });

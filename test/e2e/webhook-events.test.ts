@@ -23,19 +23,30 @@ const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<() =>
   'order.created': async (app, demo) => async () => {
     const p = demo.products[0]!;
     const res = await app.app.inject({
-      method: 'POST', url: '/api/v1/public/orders', headers: bearer(demo.locations[1]!.apiKey),
-      payload: { customer: { name: 'Ivo <Ivić>', email: 'ivo@example.com', phone: '+385 91 555 1234' }, externalReference: 'WEB-1', lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }] },
+      method: 'POST',
+      url: '/api/v1/public/orders',
+      headers: bearer(demo.locations[1]!.apiKey),
+      payload: {
+        customer: { name: 'Ivo <Ivić>', email: 'ivo@example.com', phone: '+385 91 555 1234' },
+        externalReference: 'WEB-1',
+        lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }],
+      },
     });
     assert.equal(res.statusCode, 201, res.body);
   },
   'sale.created': async (app, demo) => {
     const q = await newQuotation(app.app, demo);
     await assignCustomer(app.app, demo, 'quotations', q.id, { name: 'Kovač & <Sinovi>' });
-    return async () => assert.equal((await adminCall(app.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {})).statusCode, 201);
+    return async () =>
+      assert.equal(
+        (await adminCall(app.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {})).statusCode,
+        201,
+      );
   },
   'order.status_changed': async (app, demo) => {
     const o = await newOrder(app.app, demo);
-    return async () => assert.equal((await adminCall(app.app, demo.adminToken, 'POST', `/orders/${o.id}/accept`)).statusCode, 200);
+    return async () =>
+      assert.equal((await adminCall(app.app, demo.adminToken, 'POST', `/orders/${o.id}/accept`)).statusCode, 200);
   },
 };
 
@@ -46,46 +57,82 @@ test('every event is catalogued once: documented under OpenAPI webhooks, offered
   const receiver = await startWebhookReceiver();
   const telegram = await startFakeTelegram();
   const app = await createTestApp({ TELEGRAM_API_URL: telegram.apiBaseUrl }, { startWorkers: true });
-  t.after(async () => { await app.close(); await receiver.close(); await telegram.close(); });
+  t.after(async () => {
+    await app.close();
+    await receiver.close();
+    await telegram.close();
+  });
   const demo = await createTenant(app.c);
   const company = await app.c.companies.getCompany(demo.companyId);
 
   const doc = (await app.app.inject({ method: 'GET', url: '/api/v1/public/openapi.json' })).json();
-  assert.deepEqual(Object.keys(doc.webhooks ?? {}).sort(), RECEIVED, 'the served document lists every body a receiver can get');
+  assert.deepEqual(
+    Object.keys(doc.webhooks ?? {}).sort(),
+    RECEIVED,
+    'the served document lists every body a receiver can get',
+  );
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  const documented = new Map(RECEIVED.map((name) => {
-    const content = doc.webhooks[name].post.requestBody.content['application/json'];
-    const validate = ajv.compile(content.schema);
-    assert.ok(validate(content.example), `${name}: the documented example fits its schema: ${ajv.errorsText(validate.errors)}`);
-    assert.equal(doc.webhooks[name].post.description, name === 'ping' ? PING.description : EVENTS[name as EventName].description);
-    return [name, validate] as const;
-  }));
+  const documented = new Map(
+    RECEIVED.map((name) => {
+      const content = doc.webhooks[name].post.requestBody.content['application/json'];
+      const validate = ajv.compile(content.schema);
+      assert.ok(
+        validate(content.example),
+        `${name}: the documented example fits its schema: ${ajv.errorsText(validate.errors)}`,
+      );
+      assert.equal(
+        doc.webhooks[name].post.description,
+        name === 'ping' ? PING.description : EVENTS[name as EventName].description,
+      );
+      return [name, validate] as const;
+    }),
+  );
 
   const create = doc.paths['/api/v1/admin/webhooks'].post.requestBody.content['application/json'].schema;
   // The document writes a constant as a one-value enum.
   const constant = (s: { const?: string; enum?: string[] }) => s.const ?? s.enum?.[0];
   for (const kind of create.oneOf) {
-    assert.deepEqual(kind.properties.events.items.anyOf.map(constant).sort(), [...EVENT_NAMES].sort(), `the ${constant(kind.properties.kind)} filter offers exactly the catalog`);
+    assert.deepEqual(
+      kind.properties.events.items.anyOf.map(constant).sort(),
+      [...EVENT_NAMES].sort(),
+      `the ${constant(kind.properties.kind)} filter offers exactly the catalog`,
+    );
   }
 
   for (const name of RECEIVED) {
     const definition = name === 'ping' ? PING : EVENTS[name as EventName];
     const lines = telegramLines(name, definition.example, company);
     assert.ok(lines && lines.length > 0, `${name} has its own Telegram text`);
-    assert.ok(!formatTelegramMessage(name, definition.example, company).startsWith(`<b>🔔 ${name}`), `${name} is not told as an unknown event`);
+    assert.ok(
+      !formatTelegramMessage(name, definition.example, company).startsWith(`<b>🔔 ${name}`),
+      `${name} is not told as an unknown event`,
+    );
   }
 
   const fire = new Map<EventName, () => Promise<unknown>>();
   for (const name of EVENT_NAMES) fire.set(name, await FIRE[name](app, demo));
   await addHttpEndpoint(app, demo, { url: `${receiver.url}/all` });
-  const chat = await app.app.inject({ method: 'POST', url: '/api/v1/admin/webhooks', headers: bearer(demo.adminToken), payload: { kind: 'telegram', botToken: TOKEN, chatId: '-1001234567890' } });
+  const chat = await app.app.inject({
+    method: 'POST',
+    url: '/api/v1/admin/webhooks',
+    headers: bearer(demo.adminToken),
+    payload: { kind: 'telegram', botToken: TOKEN, chatId: '-1001234567890' },
+  });
   assert.equal(chat.statusCode, 201, chat.body);
   for (const name of EVENT_NAMES) await fire.get(name)!();
   const http0 = (await app.c.endpoints.list(demo.companyId)).find((e) => e.kind === 'http')!;
-  const ping = await app.app.inject({ method: 'POST', url: `/api/v1/admin/webhooks/${http0.id}/test`, headers: bearer(demo.adminToken) });
+  const ping = await app.app.inject({
+    method: 'POST',
+    url: `/api/v1/admin/webhooks/${http0.id}/test`,
+    headers: bearer(demo.adminToken),
+  });
   assert.equal(ping.json().data.ok, true, ping.body);
-  const pingChat = await app.app.inject({ method: 'POST', url: `/api/v1/admin/webhooks/${chat.json().data.id}/test`, headers: bearer(demo.adminToken) });
+  const pingChat = await app.app.inject({
+    method: 'POST',
+    url: `/api/v1/admin/webhooks/${chat.json().data.id}/test`,
+    headers: bearer(demo.adminToken),
+  });
   assert.equal(pingChat.json().data.ok, true, pingChat.body);
 
   const requests = await receiver.waitFor(RECEIVED.length, 10_000);
@@ -94,11 +141,21 @@ test('every event is catalogued once: documented under OpenAPI webhooks, offered
   assert.deepEqual(bodies.map((b) => b.event).sort(), RECEIVED, 'each event fired once');
   for (const body of bodies) {
     const validate = documented.get(body.event)!;
-    assert.ok(validate(body), `${body.event}: the body sent fits its documented schema: ${ajv.errorsText(validate.errors)}`);
-    assert.equal(validate({ ...body, data: { ...(body.data as object), undocumented: 1 } }), false, `${body.event}: the schema would catch a field it does not document`);
+    assert.ok(
+      validate(body),
+      `${body.event}: the body sent fits its documented schema: ${ajv.errorsText(validate.errors)}`,
+    );
+    assert.equal(
+      validate({ ...body, data: { ...(body.data as object), undocumented: 1 } }),
+      false,
+      `${body.event}: the schema would catch a field it does not document`,
+    );
     if (body.event === 'ping') continue; // the Telegram endpoint's ping is its own event, checked below
     const text = formatTelegramMessage(body.event, body.data, company);
-    assert.ok(messages.some((m) => m.text === text), `${body.event}: the chat got the catalog's text for the same data`);
+    assert.ok(
+      messages.some((m) => m.text === text),
+      `${body.event}: the chat got the catalog's text for the same data`,
+    );
   }
   assert.ok(messages.some((m) => m.text.startsWith('<b>🔔 Test notification</b>')));
 });

@@ -13,7 +13,10 @@ test('an endpoint that keeps failing for 5 days is disabled and its admins are n
   const receiver = await startWebhookReceiver({ respond: () => ({ status: 500 }) });
   // The dispatcher is driven by hand (runOnce) so the test decides when time passes.
   const app = await createTestApp({ WEBHOOK_RETRY_DELAYS_MS: '0,0,0,0,0,0,0,0' }, { clock });
-  t.after(async () => { await app.close(); await receiver.close(); });
+  t.after(async () => {
+    await app.close();
+    await receiver.close();
+  });
   const demo = await createTenant(app.c);
   const endpoint = await app.c.endpoints.create(demo.companyId, { kind: 'http', url: receiver.url });
 
@@ -36,8 +39,14 @@ test('an endpoint that keeps failing for 5 days is disabled and its admins are n
   const admin = demo.users.find((u) => u.role === 'admin')!;
   const support = demo.users.find((u) => u.role === 'support')!;
   const notes = await app.c.notifications.listForUser(demo.companyId, admin.id, { unreadOnly: true, limit: 10 });
-  assert.deepEqual(notes.map((n) => n.kind), ['webhook.disabled']);
-  assert.equal((await app.c.notifications.listForUser(demo.companyId, support.id, { unreadOnly: true, limit: 10 })).length, 0);
+  assert.deepEqual(
+    notes.map((n) => n.kind),
+    ['webhook.disabled'],
+  );
+  assert.equal(
+    (await app.c.notifications.listForUser(demo.companyId, support.id, { unreadOnly: true, limit: 10 })).length,
+    0,
+  );
 
   const [delivery] = await app.c.endpoints.deliveries(demo.companyId, endpoint.id, 5);
   assert.equal(delivery!.status, 'cancelled', 'nothing more is sent to a disabled endpoint');

@@ -7,19 +7,33 @@ import { createQuote, eventually } from '../support/webhook-helpers.ts';
 // Private targets are NOT allowed here, as in production. Only loopback is ever contacted.
 test('without WEBHOOK_ALLOW_PRIVATE_TARGETS a loopback receiver is refused at creation and at connect time', async (t) => {
   const receiver = await startWebhookReceiver();
-  const app = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_DELAYS_MS: '50' }, { startWorkers: true });
-  t.after(async () => { await app.close(); await receiver.close(); });
+  const app = await createTestApp(
+    { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_RETRY_DELAYS_MS: '50' },
+    { startWorkers: true },
+  );
+  t.after(async () => {
+    await app.close();
+    await receiver.close();
+  });
   const demo = await createTenant(app.c);
 
   for (const url of [receiver.url, receiver.url.replace('127.0.0.1', 'localhost'), 'http://example.com/hook']) {
-    const res = await app.app.inject({ method: 'POST', url: '/api/v1/admin/webhooks', headers: bearer(demo.adminToken), payload: { kind: 'http', url } });
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/webhooks',
+      headers: bearer(demo.adminToken),
+      payload: { kind: 'http', url },
+    });
     assert.equal(res.statusCode, 400, url);
     assert.ok(res.json().details.url, url);
   }
 
   // A name that passed the URL check but resolves to loopback at send time must still be refused:
   // simulate it by storing the endpoint directly, as if DNS had changed after creation.
-  const created = await app.c.endpoints.create(demo.companyId, { kind: 'http', url: 'https://hooks.example.com/portico' });
+  const created = await app.c.endpoints.create(demo.companyId, {
+    kind: 'http',
+    url: 'https://hooks.example.com/portico',
+  });
   await app.c.store.repos.webhooks.updateEndpoint(demo.companyId, created.id, { url: receiver.url });
   await createQuote(app, demo);
   const view = await eventually(async () => {

@@ -9,18 +9,34 @@ const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 
 async function setup(script?: (n: number) => Scripted) {
   const telegram = await startFakeTelegram({ script: script ? (_call, n) => script(n) : undefined });
-  const app = await createTestApp({ TELEGRAM_API_URL: telegram.apiBaseUrl, WEBHOOK_RETRY_DELAYS_MS: '50,50,50' }, { startWorkers: true });
+  const app = await createTestApp(
+    { TELEGRAM_API_URL: telegram.apiBaseUrl, WEBHOOK_RETRY_DELAYS_MS: '50,50,50' },
+    { startWorkers: true },
+  );
   const demo = await createTenant(app.c);
   const res = await app.app.inject({
-    method: 'POST', url: '/api/v1/admin/webhooks', headers: bearer(demo.adminToken),
+    method: 'POST',
+    url: '/api/v1/admin/webhooks',
+    headers: bearer(demo.adminToken),
     payload: { kind: 'telegram', botToken: TOKEN, chatId: '-1001234567890', description: 'Shop chat' },
   });
   assert.equal(res.statusCode, 201, res.body);
-  return { telegram, app, demo, endpointId: res.json().data.id as string, close: async () => { await app.close(); await telegram.close(); } };
+  return {
+    telegram,
+    app,
+    demo,
+    endpointId: res.json().data.id as string,
+    close: async () => {
+      await app.close();
+      await telegram.close();
+    },
+  };
 }
 
 const endpoint = async (app: TestApp, demo: DemoCompany, id: string) =>
-  (await app.app.inject({ method: 'GET', url: `/api/v1/admin/webhooks/${id}`, headers: bearer(demo.adminToken) })).json().data;
+  (
+    await app.app.inject({ method: 'GET', url: `/api/v1/admin/webhooks/${id}`, headers: bearer(demo.adminToken) })
+  ).json().data;
 
 test('a quote becomes one escaped HTML sendMessage; the bot token is never shown again', async (t) => {
   const s = await setup();
@@ -79,6 +95,10 @@ test('"chat not found" is permanent: no retries for days, the endpoint is disabl
   assert.match(view.disabledReason, /chat/i);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(s.telegram.messages.length, 1, 'not retried');
-  const notes = await s.app.app.inject({ method: 'GET', url: '/api/v1/admin/notifications?unread=true', headers: bearer(s.demo.adminToken) });
+  const notes = await s.app.app.inject({
+    method: 'GET',
+    url: '/api/v1/admin/notifications?unread=true',
+    headers: bearer(s.demo.adminToken),
+  });
   assert.ok(notes.json().data.some((n: { kind: string }) => n.kind === 'webhook.disabled'));
 });

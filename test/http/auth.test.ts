@@ -15,8 +15,12 @@ function assertUnauthenticated(res: Res, label: string): void {
 
 describe('authentication and authorisation', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
 
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
@@ -47,16 +51,25 @@ describe('authentication and authorisation', () => {
     }
   });
 
-  test('PostgreSQL caches verified keys; a key revoked by another instance is refused here as soon as its NOTIFY arrives', { skip: !onPostgres() }, async () => {
+  test('PostgreSQL caches verified keys; a key revoked by another instance is refused here as soon as its NOTIFY arrives', {
+    skip: !onPostgres(),
+  }, async () => {
     const demo = await createTenant(t.c);
     const key = demo.locations[0]!.apiKey;
     const { recordId } = parseCredential('apiKey', key)!;
-    const other = await createContainer(loadConfig({ DATABASE_URL: t.c.config.databaseUrl, DATA_DIR: t.dir, LOG_LEVEL: 'silent' }), { migrate: false });
+    const other = await createContainer(
+      loadConfig({ DATABASE_URL: t.c.config.databaseUrl, DATA_DIR: t.dir, LOG_LEVEL: 'silent' }),
+      { migrate: false },
+    );
     try {
       // The first request starts listening for revocations; once listening, keys are cached.
       assert.equal((await get(CATEGORIES, bearer(key))).statusCode, 200);
       const cached = async () => {
-        await t.c.database.db.updateTable('api_keys').set({ revoked_at: '2026-01-01T00:00:00.000Z' }).where('id', '=', recordId).execute();
+        await t.c.database.db
+          .updateTable('api_keys')
+          .set({ revoked_at: '2026-01-01T00:00:00.000Z' })
+          .where('id', '=', recordId)
+          .execute();
         const served = (await get(CATEGORIES, bearer(key))).statusCode === 200;
         await t.c.database.db.updateTable('api_keys').set({ revoked_at: null }).where('id', '=', recordId).execute();
         return served;
@@ -82,24 +95,34 @@ describe('authentication and authorisation', () => {
     }
   });
 
-  test('a revoked key is refused at once; the other location\'s key keeps working', async () => {
+  test("a revoked key is refused at once; the other location's key keeps working", async () => {
     const demo = await createTenant(t.c);
     const [first, second] = demo.locations;
     assert.equal((await get(CATEGORIES, bearer(first!.apiKey))).statusCode, 200);
 
     const list = await get('/api/v1/admin/api-keys', bearer(demo.adminToken));
     const row = list.json().data.find((k: { locationId: string }) => k.locationId === first!.id);
-    assert.ok(row, 'the first location\'s key is listed');
+    assert.ok(row, "the first location's key is listed");
     assert.equal(row.revokedAt, null);
 
-    const revoke = await t.app.inject({ method: 'DELETE', url: `/api/v1/admin/api-keys/${row.id}`, headers: bearer(demo.adminToken) });
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/admin/api-keys/${row.id}`,
+      headers: bearer(demo.adminToken),
+    });
     assert.equal(revoke.statusCode, 204, revoke.body);
     assertUnauthenticated(await get(CATEGORIES, bearer(first!.apiKey)), 'revoked key');
     assert.equal((await get(CATEGORIES, bearer(second!.apiKey))).statusCode, 200);
 
-    const after = (await get('/api/v1/admin/api-keys', bearer(demo.adminToken))).json().data.find((k: { id: string }) => k.id === row.id);
+    const after = (await get('/api/v1/admin/api-keys', bearer(demo.adminToken)))
+      .json()
+      .data.find((k: { id: string }) => k.id === row.id);
     assert.match(after.revokedAt, ISO_MS_UTC);
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/v1/admin/api-keys/${row.id}`, headers: bearer(demo.adminToken) });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/admin/api-keys/${row.id}`,
+      headers: bearer(demo.adminToken),
+    });
     assertProblem(again, 404, 'not_found');
   });
 
@@ -111,19 +134,32 @@ describe('authentication and authorisation', () => {
     const none = await get('/api/v1/admin/inquiries');
     assertUnauthenticated(none, 'no admin token');
     assertProblem(await get('/api/v1/admin/inquiries', bearer(demo.locations[0]!.apiKey)), 403, 'forbidden');
-    assertUnauthenticated(await get('/api/v1/admin/inquiries', bearer(`pta_atk_${'a'.repeat(20)}_${'b'.repeat(32)}`)), 'unknown admin token');
+    assertUnauthenticated(
+      await get('/api/v1/admin/inquiries', bearer(`pta_atk_${'a'.repeat(20)}_${'b'.repeat(32)}`)),
+      'unknown admin token',
+    );
     assertUnauthenticated(await get('/api/v1/admin/inquiries', bearer('pta_garbage')), 'malformed admin token');
 
     assert.equal((await get('/api/v1/admin/inquiries', bearer(demo.adminToken))).statusCode, 200);
     assert.equal((await get('/api/v1/admin/inquiries', bearer(support))).statusCode, 200);
     assertProblem(await get('/api/v1/admin/inquiries', bearer(staff)), 403, 'forbidden');
 
-    for (const url of ['/api/v1/admin/api-keys', '/api/v1/admin/catalog-scope', '/api/v1/admin/settings', '/api/v1/admin/webhooks']) {
+    for (const url of [
+      '/api/v1/admin/api-keys',
+      '/api/v1/admin/catalog-scope',
+      '/api/v1/admin/settings',
+      '/api/v1/admin/webhooks',
+    ]) {
       assert.equal((await get(url, bearer(demo.adminToken))).statusCode, 200, url);
       assertProblem(await get(url, bearer(support)), 403, 'forbidden');
       assertProblem(await get(url, bearer(staff)), 403, 'forbidden');
     }
-    const create = await t.app.inject({ method: 'POST', url: '/api/v1/admin/api-keys', headers: bearer(support), payload: { locationId: demo.locations[0]!.id, name: 'sneaky' } });
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/api-keys',
+      headers: bearer(support),
+      payload: { locationId: demo.locations[0]!.id, name: 'sneaky' },
+    });
     assertProblem(create, 403, 'forbidden');
     const keys = (await get('/api/v1/admin/api-keys', bearer(demo.adminToken))).json().data;
     assert.equal(keys.length, 2, 'the support user created no key');
@@ -132,10 +168,23 @@ describe('authentication and authorisation', () => {
   test('a new API key is shown once, never listed with its secret, works at once and records its last use', async () => {
     const demo = await createTenant(t.c);
     const location = demo.locations[1]!;
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/admin/api-keys', headers: bearer(demo.adminToken), payload: { locationId: location.id, name: 'Shop front' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/api-keys',
+      headers: bearer(demo.adminToken),
+      payload: { locationId: location.id, name: 'Shop front' },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const data = created.json().data;
-    assert.deepEqual(Object.keys(data).sort(), ['createdAt', 'id', 'key', 'lastUsedAt', 'locationId', 'name', 'revokedAt']);
+    assert.deepEqual(Object.keys(data).sort(), [
+      'createdAt',
+      'id',
+      'key',
+      'lastUsedAt',
+      'locationId',
+      'name',
+      'revokedAt',
+    ]);
     assert.match(data.key, /^ptc_/);
     assert.equal(parseCredential('apiKey', data.key)?.recordId, data.id);
     assert.equal(data.locationId, location.id);
@@ -145,7 +194,11 @@ describe('authentication and authorisation', () => {
     assert.equal(listRes.statusCode, 200);
     const list = listRes.json().data as Array<Record<string, unknown>>;
     assert.equal(list.length, 3);
-    const hashes = await t.c.database.db.selectFrom('api_keys').select('secret_hash').where('company_id', '=', demo.companyId).execute();
+    const hashes = await t.c.database.db
+      .selectFrom('api_keys')
+      .select('secret_hash')
+      .where('company_id', '=', demo.companyId)
+      .execute();
     const secrets = [data.key, ...demo.locations.map((l) => l.apiKey)].map((k) => parseCredential('apiKey', k)!.secret);
     for (const needle of [...secrets, ...hashes.map((h) => h.secret_hash)]) {
       assert.ok(!listRes.body.includes(needle), 'the list never holds a secret or its hash');
@@ -158,27 +211,40 @@ describe('authentication and authorisation', () => {
     const use = await get(CATEGORIES, bearer(data.key));
     assert.equal(use.statusCode, 200, use.body);
     const reachOut = await t.app.inject({
-      method: 'POST', url: '/api/v1/public/reach-out', headers: bearer(data.key),
+      method: 'POST',
+      url: '/api/v1/public/reach-out',
+      headers: bearer(data.key),
       payload: { topic: 't', subject: 's', message: 'm', email: 'a@example.com', phone: '+385 1 234' },
     });
     assert.equal(reachOut.statusCode, 201, reachOut.body);
     const inquiry = await get(`/api/v1/admin/inquiries/${reachOut.json().data.id}`, bearer(demo.adminToken));
     assert.equal(inquiry.json().data.locationId, location.id, 'the new key acts for its own location');
 
-    const afterUse = (await get('/api/v1/admin/api-keys', bearer(demo.adminToken))).json().data.find((k: { id: string }) => k.id === data.id);
+    const afterUse = (await get('/api/v1/admin/api-keys', bearer(demo.adminToken)))
+      .json()
+      .data.find((k: { id: string }) => k.id === data.id);
     assert.match(afterUse.lastUsedAt, ISO_MS_UTC);
     assert.ok(Date.parse(afterUse.lastUsedAt) >= Date.parse(data.createdAt));
     assert.ok(!JSON.stringify(afterUse).includes(parseCredential('apiKey', data.key)!.secret));
   });
 
-  test('an API key cannot be issued for another company\'s location', async () => {
+  test("an API key cannot be issued for another company's location", async () => {
     const a = await createTenant(t.c);
     const b = await createTenant(t.c);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/admin/api-keys', headers: bearer(b.adminToken), payload: { locationId: a.locations[0]!.id, name: 'x' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/api-keys',
+      headers: bearer(b.adminToken),
+      payload: { locationId: a.locations[0]!.id, name: 'x' },
+    });
     const problem = assertProblem(res, 400, 'validation_failed');
     assert.ok(problem.details.locationId);
-    const revoke = await t.app.inject({ method: 'DELETE', url: `/api/v1/admin/api-keys/${parseCredential('apiKey', a.locations[0]!.apiKey)!.recordId}`, headers: bearer(b.adminToken) });
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/admin/api-keys/${parseCredential('apiKey', a.locations[0]!.apiKey)!.recordId}`,
+      headers: bearer(b.adminToken),
+    });
     assertProblem(revoke, 404, 'not_found');
-    assert.equal((await get(CATEGORIES, bearer(a.locations[0]!.apiKey))).statusCode, 200, 'A\'s key still works');
+    assert.equal((await get(CATEGORIES, bearer(a.locations[0]!.apiKey))).statusCode, 200, "A's key still works");
   });
 });

@@ -14,16 +14,60 @@ import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 const SEED = 20261123;
 const RUNS_PER_ROUTE = 6;
 
-const BUILT_INS = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', '__proto__', 'propertyIsEnumerable', '__lookupSetter__'];
+const BUILT_INS = [
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  '__defineGetter__',
+  '__proto__',
+  'propertyIsEnumerable',
+  '__lookupSetter__',
+];
 /** Written into JSON as they are: valid JSON numbers that are not plain finite decimals in range. */
-const JSON_NUMBERS = ['1e400', '-1e400', '-0', '9007199254740993', '1e-400', '1E+2', '0.0000001', '123456789012345678901234567890', '-1'];
+const JSON_NUMBERS = [
+  '1e400',
+  '-1e400',
+  '-0',
+  '9007199254740993',
+  '1e-400',
+  '1E+2',
+  '0.0000001',
+  '123456789012345678901234567890',
+  '-1',
+];
 /** Query-string text that a coercion might read as a number. */
 const TEXT_NUMBERS = [...JSON_NUMBERS, 'Infinity', '-Infinity', 'NaN', '0x10', ' 5', '9'.repeat(400), ''];
-const BAD_SEGMENTS = ['%zz', '%', '%E0%A4%A', '%00', '%C0%80', '%ff', '%2e%2e', '..', 'a'.repeat(300), '%20', '%2F', ''];
+const BAD_SEGMENTS = [
+  '%zz',
+  '%',
+  '%E0%A4%A',
+  '%00',
+  '%C0%80',
+  '%ff',
+  '%2e%2e',
+  '..',
+  'a'.repeat(300),
+  '%20',
+  '%2F',
+  '',
+];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-interface Route { method: string; path: string; query: Array<{ name: string; type?: string }>; body: Json | undefined; token: 'key' | 'admin' }
-interface Request { method: string; url: string; token: 'key' | 'admin'; body?: string }
+interface Route {
+  method: string;
+  path: string;
+  query: Array<{ name: string; type?: string }>;
+  body: Json | undefined;
+  token: 'key' | 'admin';
+}
+interface Request {
+  method: string;
+  url: string;
+  token: 'key' | 'admin';
+  body?: string;
+}
 
 type Mutation =
   | { kind: 'builtIn'; name: string; inQuery: boolean; at: number }
@@ -46,16 +90,42 @@ before(async () => {
   const key = d.locations[0]!.apiKey;
   const product = d.products[0]!;
   const lines = [{ productId: product.id, unitId: product.units[0]!.id, quantity: 1 }];
-  ids.quotes = ids.quotations = (await call('POST', '/api/v1/public/quotes', key, { format: 'json', customer: { name: 'Ana' }, lines })).id;
-  ids.orders = (await call('POST', '/api/v1/public/orders', key, { customer: { name: 'Ana', email: 'ana@example.com', phone: '+385 1 234 5678' }, lines })).id;
-  ids.inquiries = (await call('POST', '/api/v1/public/reach-out', key, { topic: 't', subject: 's', message: 'm', email: 'ana@example.com', phone: '+385 1 234 5678' })).id;
+  ids.quotes = ids.quotations = (
+    await call('POST', '/api/v1/public/quotes', key, { format: 'json', customer: { name: 'Ana' }, lines })
+  ).id;
+  ids.orders = (
+    await call('POST', '/api/v1/public/orders', key, {
+      customer: { name: 'Ana', email: 'ana@example.com', phone: '+385 1 234 5678' },
+      lines,
+    })
+  ).id;
+  ids.inquiries = (
+    await call('POST', '/api/v1/public/reach-out', key, {
+      topic: 't',
+      subject: 's',
+      message: 'm',
+      email: 'ana@example.com',
+      phone: '+385 1 234 5678',
+    })
+  ).id;
   // A key of its own: the fuzz may revoke it, never the one it calls with.
-  ids['api-keys'] = (await call('POST', '/api/v1/admin/api-keys', d.adminToken, { name: 'fuzz', locationId: d.locations[1]!.id })).id;
-  ids.webhooks = (await call('POST', '/api/v1/admin/webhooks', d.adminToken, { kind: 'http', url: 'http://127.0.0.1:9/hook' })).id;
-  const firstId = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: bearer(d.adminToken) })).json().data[0].id as string;
+  ids['api-keys'] = (
+    await call('POST', '/api/v1/admin/api-keys', d.adminToken, { name: 'fuzz', locationId: d.locations[1]!.id })
+  ).id;
+  ids.webhooks = (
+    await call('POST', '/api/v1/admin/webhooks', d.adminToken, { kind: 'http', url: 'http://127.0.0.1:9/hook' })
+  ).id;
+  const firstId = async (url: string) =>
+    (await t.app.inject({ method: 'GET', url, headers: bearer(d.adminToken) })).json().data[0].id as string;
   ids.notifications = await firstId('/api/v1/admin/notifications');
   ids['tax-rates'] = ids.taxRate = await firstId('/api/v1/admin/tax-rates');
-  Object.assign(ids, { products: product.id, units: product.units[0]!.id, categories: d.categories[2]!.id, models: d.models[0]!.id, deliveries: 'whd_none' });
+  Object.assign(ids, {
+    products: product.id,
+    units: product.units[0]!.id,
+    categories: d.categories[2]!.id,
+    models: d.models[0]!.id,
+    deliveries: 'whd_none',
+  });
 });
 after(() => t.close());
 
@@ -70,8 +140,12 @@ test(`every route of the OpenAPI document: built-in names, odd numbers, empty id
       fc.asyncProperty(mutationOf(route), async (mutation) => {
         const request = spoil(route, mutation);
         const res = await t.app.inject({
-          method: request.method as 'GET', url: request.url,
-          headers: { ...bearer(request.token === 'key' ? d.locations[0]!.apiKey : d.adminToken), ...(request.body === undefined ? {} : { 'content-type': 'application/json' }) },
+          method: request.method as 'GET',
+          url: request.url,
+          headers: {
+            ...bearer(request.token === 'key' ? d.locations[0]!.apiKey : d.adminToken),
+            ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           ...(request.body === undefined ? {} : { payload: request.body }),
         });
         const what = `${route.method} ${route.path} (seed ${seed}) ${JSON.stringify(mutation)} → ${request.method} ${request.url.slice(0, 200)} ${request.body?.slice(0, 300) ?? ''}\n→ ${res.statusCode} ${res.body.slice(0, 400)}`;
@@ -92,8 +166,17 @@ test(`every route of the OpenAPI document: built-in names, odd numbers, empty id
 function mutationOf(route: Route): fc.Arbitrary<Mutation> {
   const at = fc.nat({ max: 1000 });
   return fc.oneof(
-    fc.record({ kind: fc.constant('builtIn' as const), name: fc.constantFrom(...BUILT_INS), inQuery: route.body === undefined ? fc.constant(true) : fc.boolean(), at }),
-    fc.record({ kind: fc.constant('number' as const), text: fc.constantFrom(...(route.body === undefined ? TEXT_NUMBERS : JSON_NUMBERS)), at }),
+    fc.record({
+      kind: fc.constant('builtIn' as const),
+      name: fc.constantFrom(...BUILT_INS),
+      inQuery: route.body === undefined ? fc.constant(true) : fc.boolean(),
+      at,
+    }),
+    fc.record({
+      kind: fc.constant('number' as const),
+      text: fc.constantFrom(...(route.body === undefined ? TEXT_NUMBERS : JSON_NUMBERS)),
+      at,
+    }),
     fc.record({ kind: fc.constant('emptyId' as const), at }),
     fc.record({ kind: fc.constant('badUrl' as const), segment: fc.constantFrom(...BAD_SEGMENTS) }),
   );
@@ -111,13 +194,21 @@ function spoil(route: Route, m: Mutation): Request {
       else body = withField(route.body!, m.at, m.name);
       break;
     case 'number':
-      if (body === undefined || numberParams.length > 0) query.set((numberParams[m.at % Math.max(numberParams.length, 1)] ?? { name: 'limit' }).name, m.text);
-      else body = withLeaf(route.body!, m.at, m.text, (v) => typeof v === 'number') ?? withLeaf(route.body!, m.at, m.text, () => true);
+      if (body === undefined || numberParams.length > 0)
+        query.set((numberParams[m.at % Math.max(numberParams.length, 1)] ?? { name: 'limit' }).name, m.text);
+      else
+        body =
+          withLeaf(route.body!, m.at, m.text, (v) => typeof v === 'number') ??
+          withLeaf(route.body!, m.at, m.text, () => true);
       break;
     case 'emptyId': {
       const segments = route.path.match(/\{\w+\}/g);
       if (segments && (m.at % 2 === 0 || body === undefined)) path = route.path.replace(/\{(\w+)\}/g, '');
-      else if (body !== undefined) body = withLeaf(route.body!, m.at, '""', (v, key) => typeof v === 'string' && /id$|ids/i.test(key)) ?? withLeaf(route.body!, m.at, '""', (v) => typeof v === 'string') ?? body;
+      else if (body !== undefined)
+        body =
+          withLeaf(route.body!, m.at, '""', (v, key) => typeof v === 'string' && /id$|ids/i.test(key)) ??
+          withLeaf(route.body!, m.at, '""', (v) => typeof v === 'string') ??
+          body;
       else query.set(route.query[m.at % Math.max(route.query.length, 1)]?.name ?? 'id', '');
       break;
     }
@@ -126,7 +217,12 @@ function spoil(route: Route, m: Mutation): Request {
       break;
   }
   const search = query.toString();
-  return { method: route.method, url: `${path}${search ? `?${search}` : ''}`, token: route.token, ...(body === undefined ? {} : { body }) };
+  return {
+    method: route.method,
+    url: `${path}${search ? `?${search}` : ''}`,
+    token: route.token,
+    ...(body === undefined ? {} : { body }),
+  };
 }
 
 function idFor(path: string, _name: string): string {
@@ -136,7 +232,9 @@ function idFor(path: string, _name: string): string {
 
 /** The JSON text of `value` with an extra field `name` in its `at`-th object (counted depth-first). */
 function withField(value: Json, at: number, name: string): string {
-  const objects = nodes(value).filter((n): n is { [key: string]: Json } => typeof n === 'object' && n !== null && !Array.isArray(n));
+  const objects = nodes(value).filter(
+    (n): n is { [key: string]: Json } => typeof n === 'object' && n !== null && !Array.isArray(n),
+  );
   const target = objects[at % objects.length]!;
   const marker = `"__fuzz_marker__":0`;
   const text = JSON.stringify(value, (_k, v) => (v === target ? { ...v, __fuzz_marker__: 0 } : v));
@@ -170,12 +268,34 @@ function nodes(value: Json): Json[] {
 }
 
 interface Schema {
-  type?: string; $ref?: string; properties?: Record<string, Schema>; items?: Schema; required?: string[];
-  anyOf?: Schema[]; oneOf?: Schema[]; enum?: Json[]; const?: Json; examples?: Json[]; format?: string;
-  minimum?: number; exclusiveMinimum?: number; minItems?: number; maxLength?: number;
+  type?: string;
+  $ref?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  required?: string[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  enum?: Json[];
+  const?: Json;
+  examples?: Json[];
+  format?: string;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  minItems?: number;
+  maxLength?: number;
 }
 interface OpenApi {
-  paths: Record<string, Record<string, { security?: Array<Record<string, unknown>>; parameters?: Array<{ in: string; name: string; schema?: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: Array<Record<string, unknown>>;
+        parameters?: Array<{ in: string; name: string; schema?: Schema }>;
+        requestBody?: { content: Record<string, { schema: Schema }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, Schema> };
 }
 
@@ -187,7 +307,9 @@ function routesOf(doc: OpenApi): Route[] {
       routes.push({
         method: method.toUpperCase(),
         path,
-        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, type: p.schema?.type })),
+        query: (op.parameters ?? [])
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, type: p.schema?.type })),
         body: json ? sample(doc, json, '') : undefined,
         token: op.security?.some((s) => 'apiKey' in s) ? 'key' : 'admin',
       });
@@ -208,8 +330,9 @@ function sample(doc: OpenApi, schema: Schema, key: string): Json {
       return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, sample(doc, s, k)]));
     case 'array':
       return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => sample(doc, schema.items ?? {}, key));
-    case 'integer': case 'number':
-      return (schema.examples?.[0] as number | undefined) ?? (schema.minimum ?? (schema.exclusiveMinimum ?? 0) + 1);
+    case 'integer':
+    case 'number':
+      return (schema.examples?.[0] as number | undefined) ?? schema.minimum ?? (schema.exclusiveMinimum ?? 0) + 1;
     case 'boolean':
       return false;
     case 'string':
@@ -221,13 +344,21 @@ function sample(doc: OpenApi, schema: Schema, key: string): Json {
 function sampleText(schema: Schema, key: string): string {
   const product = d.products[0]!;
   const byKey: Record<string, string> = {
-    productId: product.id, unitId: product.units[0]!.id, categoryId: d.categories[1]!.id, parentId: d.categories[0]!.id,
-    modelId: d.models[0]!.id, locationId: d.locations[1]!.id, ids: product.id, price: '12.40', rate: '25',
+    productId: product.id,
+    unitId: product.units[0]!.id,
+    categoryId: d.categories[1]!.id,
+    parentId: d.categories[0]!.id,
+    modelId: d.models[0]!.id,
+    locationId: d.locations[1]!.id,
+    ids: product.id,
+    price: '12.40',
+    rate: '25',
   };
   if (byKey[key]) return byKey[key]!;
   if (key === 'taxRateId') return ids.taxRate!;
   // Webhook targets are called (by the test route): loopback only. Other URLs are only stored.
-  if (schema.format === 'uri') return key !== 'url' && typeof schema.examples?.[0] === 'string' ? schema.examples[0] : 'http://127.0.0.1:9/hook';
+  if (schema.format === 'uri')
+    return key !== 'url' && typeof schema.examples?.[0] === 'string' ? schema.examples[0] : 'http://127.0.0.1:9/hook';
   if (schema.format === 'email') return 'ana@example.com';
   if (schema.format === 'date-time') return new Date(Date.now() + 7 * 86_400_000).toISOString();
   if (schema.format === 'date') return '2030-01-01';

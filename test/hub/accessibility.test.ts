@@ -10,13 +10,20 @@ import { adminCall, assignCustomer, newOrder, newQuotation } from '../support/sa
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const MAX_PAGES = 80;
 
-interface Violation { id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
 
 /** axe-core in the page (evaluated through the DevTools protocol, so the hub's CSP stays as it is). */
 async function seriousViolations(page: Page): Promise<Violation[]> {
   await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(doc: Document, opts: object): Promise<{ violations: Violation[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as { axe: { run(doc: Document, opts: object): Promise<{ violations: Violation[] }> } }
+    ).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -54,7 +61,10 @@ describe('accessibility: axe-core over every hub page (Chromium)', () => {
     await withPage(t, browser, async (page) => {
       const failures: string[] = [];
       const check = async (url: string) => {
-        for (const v of await seriousViolations(page)) failures.push(`${url}: ${v.id} (${v.impact}) ${v.help} at ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
+        for (const v of await seriousViolations(page))
+          failures.push(
+            `${url}: ${v.id} (${v.impact}) ${v.help} at ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`,
+          );
       };
       await page.goto(`${hub.base}/hub/sign-in`);
       await check('/hub/sign-in');
@@ -73,7 +83,8 @@ describe('accessibility: axe-core over every hub page (Chromium)', () => {
         const links = await page.$$eval('a[href^="/hub"]', (as) => as.map((a) => a.getAttribute('href')!));
         for (const href of links) {
           const clean = href.split('#')[0]!;
-          if (!seen.has(clean) && !/\/(pdf|download|datasheet|preview)(\b|$)|\.pdf$|\/assets\//.test(clean)) queue.push(clean);
+          if (!seen.has(clean) && !/\/(pdf|download|datasheet|preview)(\b|$)|\.pdf$|\/assets\//.test(clean))
+            queue.push(clean);
         }
       }
       assert.ok(seen.size >= 5, `crawled ${seen.size} pages: ${[...seen].join(', ')}`);

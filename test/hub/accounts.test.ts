@@ -36,7 +36,9 @@ class Agent {
   }
   async post(url: string, form: Record<string, string> = {}) {
     const response = await this.t.app.inject({
-      method: 'POST', url, headers: { cookie: this.header(), origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url,
+      headers: { cookie: this.header(), origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ _csrf: this.csrf, ...form }).toString(),
     });
     this.keep(response);
@@ -44,15 +46,18 @@ class Agent {
   }
 }
 
-const signedOut = (r: { statusCode: number; headers: Record<string, unknown> }) => r.statusCode === 303 && String(r.headers.location).startsWith('/hub/sign-in');
+const signedOut = (r: { statusCode: number; headers: Record<string, unknown> }) =>
+  r.statusCode === 303 && String(r.headers.location).startsWith('/hub/sign-in');
 
 describe('hub accounts: sessions, passwords, team, reset links', () => {
   let t: TestApp;
   let tenant: DemoCompany;
   let now = Date.parse('2026-11-24T08:00:00Z');
   const clock: Clock = { now: () => new Date(now) };
-  const user = (role: string) => tenant.users.find((u) => u.role === role)! as { id: string; email: string; password: string };
-  const signIn = async (email: string, password: string) => new Agent(t, (await t.c.accounts.signIn(email, password)).token);
+  const user = (role: string) =>
+    tenant.users.find((u) => u.role === role)! as { id: string; email: string; password: string };
+  const signIn = async (email: string, password: string) =>
+    new Agent(t, (await t.c.accounts.signIn(email, password)).token);
 
   before(async () => {
     t = await createTestApp({ HUB_SESSION_IDLE_MINUTES: '30', HUB_SESSION_MAX_HOURS: '12' }, { clock });
@@ -92,9 +97,12 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     assert.equal(wrong.statusCode, 400);
     assert.match(wrong.body, /id="current-password"[^>]*aria-invalid="true" aria-describedby="current-password-error"/);
     assert.match(wrong.body, /id="new-password"[^>]*aria-invalid="true"/);
-    assert.match(wrong.body, /Trenutačna lozinka nije točna/, 'in the user\'s language (the demo company is Croatian)');
+    assert.match(wrong.body, /Trenutačna lozinka nije točna/, "in the user's language (the demo company is Croatian)");
 
-    const changed = await here.post('/hub/account/password', { currentPassword: staff.password!, newPassword: 'ovo je nova lozinka' });
+    const changed = await here.post('/hub/account/password', {
+      currentPassword: staff.password!,
+      newPassword: 'ovo je nova lozinka',
+    });
     assert.equal(changed.statusCode, 303);
     assert.equal(changed.headers.location, '/hub/account?notice=passwordChanged');
     assert.equal((await here.get('/hub/account')).statusCode, 200, 'the session I used stays');
@@ -116,14 +124,19 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     assert.match((await agent.get('/hub/account')).body, /<html lang="hr">/);
   });
 
-  test('a password stored with other argon2 parameters is re-hashed with today\'s at sign-in', async () => {
+  test("a password stored with other argon2 parameters is re-hashed with today's at sign-in", async () => {
     const support = user('support');
     const old = await hashPassword(support.password, { memory: 8_192, passes: 1, parallelism: 1 });
     await t.c.store.repos.accounts.setPasswordHash(tenant.companyId, support.id, old);
     await t.c.accounts.signIn(support.email, support.password);
     const stored = (await t.c.store.repos.accounts.findUser(tenant.companyId, support.id))!.password_hash!;
     assert.notEqual(stored, old);
-    assert.ok(stored.startsWith(`$argon2id$v=19$m=${ARGON2_PARAMS.memory},t=${ARGON2_PARAMS.passes},p=${ARGON2_PARAMS.parallelism}$`), stored);
+    assert.ok(
+      stored.startsWith(
+        `$argon2id$v=19$m=${ARGON2_PARAMS.memory},t=${ARGON2_PARAMS.passes},p=${ARGON2_PARAMS.parallelism}$`,
+      ),
+      stored,
+    );
   });
 
   test('disabling a user ends their sessions at once; the last active admin can be neither disabled nor demoted', async () => {
@@ -148,7 +161,11 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     assert.equal((await boss.get('/hub')).statusCode, 200, 'still an admin, still signed in');
 
     // With a second admin, the first may step down.
-    const added = await boss.post('/hub/team', { email: `second-${Date.now()}@example.com`, name: 'Druga Adminica', role: 'admin' });
+    const added = await boss.post('/hub/team', {
+      email: `second-${Date.now()}@example.com`,
+      name: 'Druga Adminica',
+      role: 'admin',
+    });
     assert.equal(added.statusCode, 200);
     const second = (await t.c.accounts.listTeam(tenant.companyId)).find((u) => u.name === 'Druga Adminica')!;
     assert.equal(second.hasPassword, false);
@@ -159,7 +176,11 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
   test('two admins disabling each other at once: one wins, the company keeps an admin', async () => {
     const other = await createTenant(t.c, { passwords: true });
     const first = other.users.find((u) => u.role === 'admin')!;
-    const { user: second } = await t.c.accounts.createUser(other.companyId, first.id, { email: `b-${Date.now()}@example.com`, name: 'B', role: 'admin' });
+    const { user: second } = await t.c.accounts.createUser(other.companyId, first.id, {
+      email: `b-${Date.now()}@example.com`,
+      name: 'B',
+      role: 'admin',
+    });
     const results = await Promise.allSettled([
       t.c.accounts.setDisabled(other.companyId, second.id, true),
       t.c.accounts.setDisabled(other.companyId, first.id, true),
@@ -167,7 +188,10 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     assert.equal(refused.reason.code, 'conflict');
-    assert.equal((await t.c.accounts.listTeam(other.companyId)).filter((u) => u.role === 'admin' && !u.disabled).length, 1);
+    assert.equal(
+      (await t.c.accounts.listTeam(other.companyId)).filter((u) => u.role === 'admin' && !u.disabled).length,
+      1,
+    );
   });
 
   test('adding a user checks each field and shows the errors beside them', async () => {
@@ -176,10 +200,11 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     await boss.get('/hub/team');
     const bad = await boss.post('/hub/team', { email: user('staff').email, name: ' ', role: 'owner' });
     assert.equal(bad.statusCode, 400);
-    for (const id of ['new-email', 'new-name', 'new-role']) assert.match(bad.body, new RegExp(`id="${id}"[^>]*aria-invalid="true" aria-describedby="${id}-error"`), id);
+    for (const id of ['new-email', 'new-name', 'new-role'])
+      assert.match(bad.body, new RegExp(`id="${id}"[^>]*aria-invalid="true" aria-describedby="${id}-error"`), id);
   });
 
-  test('a reset link is shown once, works once, not twice and not after 24 hours; using it ends the user\'s sessions', async () => {
+  test("a reset link is shown once, works once, not twice and not after 24 hours; using it ends the user's sessions", async () => {
     const admin = user('admin');
     const staff = user('staff');
     const boss = await signIn(admin.email, admin.password);
@@ -187,7 +212,9 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     await boss.get('/hub/team');
     const shown = await boss.post(`/hub/team/${staff.id}/reset`);
     assert.equal(shown.statusCode, 200);
-    const url = /<p class="secret" id="reset-link">http:\/\/localhost(?::80)?(\/hub\/reset\/[\w-]+)<\/p>/.exec(shown.body)?.[1];
+    const url = /<p class="secret" id="reset-link">http:\/\/localhost(?::80)?(\/hub\/reset\/[\w-]+)<\/p>/.exec(
+      shown.body,
+    )?.[1];
     assert.ok(url, 'the link is on the page');
     const token = url.split('/').at(-1)!;
     const stored = await t.c.store.repos.accounts.findPasswordReset(token);
@@ -202,7 +229,7 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     const done = await visitor.post(url, { password: 'nova lozinka iz poveznice' });
     assert.equal(done.statusCode, 303);
     assert.equal(done.headers.location, '/hub/reset-done');
-    assert.ok(signedOut(await worker.get('/hub')), 'the staff user\'s sessions ended');
+    assert.ok(signedOut(await worker.get('/hub')), "the staff user's sessions ended");
     await t.c.accounts.signIn(staff.email, 'nova lozinka iz poveznice');
 
     const again = await visitor.post(url, { password: 'a second new password' });
@@ -216,7 +243,10 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     const expired = await visitor.get(`/hub/reset/${late.token}`);
     assert.equal(expired.statusCode, 410);
     assert.match(expired.body, /has expired/);
-    assert.equal((await visitor.post(`/hub/reset/${late.token}`, { password: 'expired link password' })).statusCode, 410);
+    assert.equal(
+      (await visitor.post(`/hub/reset/${late.token}`, { password: 'expired link password' })).statusCode,
+      410,
+    );
     assert.match((await visitor.get('/hub/reset/not-a-token')).body, /not valid/);
 
     // A new link replaces an unused earlier one.
@@ -226,18 +256,30 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     assert.equal((await t.c.accounts.checkResetLink(second.token)).ok, true);
   });
 
-  test('staff and support get 403 on the team and company pages, GET and POST; another company\'s user is not found', async () => {
+  test("staff and support get 403 on the team and company pages, GET and POST; another company's user is not found", async () => {
     for (const role of ['staff', 'support']) {
       const other = await createTenant(t.c, { passwords: true });
       const u = other.users.find((x) => x.role === role)!;
       const agent = await signIn(u.email, u.password!);
       await agent.get('/hub/account');
       assert.equal((await agent.get('/hub/team')).statusCode, 403, `${role} GET /hub/team`);
-      assert.equal((await agent.post('/hub/team', { email: 'x@example.com', name: 'X', role: 'admin' })).statusCode, 403, `${role} POST /hub/team`);
-      assert.equal((await agent.post(`/hub/team/${u.id}/role`, { role: 'admin' })).statusCode, 403, `${role} POST role`);
+      assert.equal(
+        (await agent.post('/hub/team', { email: 'x@example.com', name: 'X', role: 'admin' })).statusCode,
+        403,
+        `${role} POST /hub/team`,
+      );
+      assert.equal(
+        (await agent.post(`/hub/team/${u.id}/role`, { role: 'admin' })).statusCode,
+        403,
+        `${role} POST role`,
+      );
       assert.equal((await agent.post(`/hub/team/${u.id}/reset`)).statusCode, 403, `${role} POST reset`);
       assert.equal((await agent.get('/hub/company')).statusCode, 403, `${role} GET /hub/company`);
-      assert.equal((await agent.post('/hub/company', { name: 'Mine now' })).statusCode, 403, `${role} POST /hub/company`);
+      assert.equal(
+        (await agent.post('/hub/company', { name: 'Mine now' })).statusCode,
+        403,
+        `${role} POST /hub/company`,
+      );
       assert.ok(!(await agent.get('/hub/account')).body.includes('href="/hub/team"'), 'no Team link for them');
     }
     const admin = user('admin');
@@ -255,7 +297,16 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     const form = await boss.get('/hub/company');
     assert.equal(form.statusCode, 200);
     const before = await t.c.companies.getCompany(tenant.companyId);
-    const fields = { name: 'Šišić boje d.o.o.', street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'HR', taxId: '12345678903', locale: 'hr-HR', quotationValidityDays: '21' };
+    const fields = {
+      name: 'Šišić boje d.o.o.',
+      street: 'Ilica 1',
+      postalCode: '10000',
+      city: 'Zagreb',
+      country: 'HR',
+      taxId: '12345678903',
+      locale: 'hr-HR',
+      quotationValidityDays: '21',
+    };
     const bad = await boss.post('/hub/company', { ...fields, taxId: '12345678900', quotationValidityDays: '0' });
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /id="tax-id"[^>]*aria-invalid="true"/);
@@ -267,6 +318,6 @@ describe('hub accounts: sessions, passwords, team, reset links', () => {
     assert.equal(after.name, 'Šišić boje d.o.o.');
     assert.deepEqual(after.address, { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb' });
     assert.equal(after.quotationValidityDays, 21);
-    assert.deepEqual(after.bankAccount, before.bankAccount, 'the bank account is not this page\'s');
+    assert.deepEqual(after.bankAccount, before.bankAccount, "the bank account is not this page's");
   });
 });

@@ -13,8 +13,16 @@ const AXE = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_module
 async function assertAccessible(page: Page): Promise<void> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const result = await (
+      globalThis as unknown as {
+        axe: {
+          run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   assert.deepEqual(violations, [], `axe on ${page.url()}`);
 }
@@ -33,9 +41,17 @@ async function importFile(page: Page, base: string, file: string): Promise<void>
   await page.getByLabel('CSV datoteka').setInputFiles(file);
   await page.getByRole('button', { name: 'Uvezi', exact: true }).click();
   await page.locator('#import-phase', { hasText: 'Gotovo.' }).waitFor();
-  assert.equal(new URL(page.url()).pathname, '/hub/catalog/import', 'htmx posted the file and swapped the progress in; no page load');
+  assert.equal(
+    new URL(page.url()).pathname,
+    '/hub/catalog/import',
+    'htmx posted the file and swapped the progress in; no page load',
+  );
   const bar = page.getByLabel('Napredak uvoza');
-  assert.equal(await bar.getAttribute('value'), await bar.getAttribute('max'), 'the bar is full when the import is done');
+  assert.equal(
+    await bar.getAttribute('value'),
+    await bar.getAttribute('max'),
+    'the bar is full when the import is done',
+  );
   assert.equal(await page.locator('#import-status[hx-trigger]').count(), 0, 'a finished import stops polling');
 }
 
@@ -63,10 +79,15 @@ describe('hub catalog (Chromium)', () => {
 
       // A category that still holds products is refused with the service's reason, on the page.
       page.once('dialog', (dialog) => void dialog.accept());
-      const paints = page.locator('ul.tree > li', { has: page.locator(':scope > .tree-name', { hasText: 'Boje i lakovi' }) });
+      const paints = page.locator('ul.tree > li', {
+        has: page.locator(':scope > .tree-name', { hasText: 'Boje i lakovi' }),
+      });
       await paints.locator(':scope > details > summary').click();
       let answer = page.waitForResponse((r) => /\/delete$/.test(r.url()));
-      await paints.locator(':scope > details').getByRole('button', { name: /^Obriši/ }).click();
+      await paints
+        .locator(':scope > details')
+        .getByRole('button', { name: /^Obriši/ })
+        .click();
       assert.equal((await answer).status(), 409);
       assert.match((await page.getByRole('alert').textContent())!, /still has products or sub-categories/);
 
@@ -78,9 +99,16 @@ describe('hub catalog (Chromium)', () => {
       await newCategory.getByLabel('Nadređena kategorija').selectOption({ label: 'Boje i lakovi' });
       await newCategory.getByRole('button', { name: 'Dodaj' }).click();
       assert.equal(await page.getByRole('status').textContent(), 'Stvoreno.');
-      assert.equal(await page.locator('ul.tree ul.tree .tree-name', { hasText: 'Ljepila' }).count(), 1, 'the new category sits under its parent in the tree');
+      assert.equal(
+        await page.locator('ul.tree ul.tree .tree-name', { hasText: 'Ljepila' }).count(),
+        1,
+        'the new category sits under its parent in the tree',
+      );
 
-      await page.getByRole('navigation', { name: 'Dijelovi kataloga' }).getByRole('link', { name: 'Proizvodi' }).click();
+      await page
+        .getByRole('navigation', { name: 'Dijelovi kataloga' })
+        .getByRole('link', { name: 'Proizvodi' })
+        .click();
       await page.getByRole('link', { name: 'Novi proizvod' }).click();
       await page.getByLabel('Naziv').fill('Ljepilo za drvo D3, 750 g');
       await page.getByLabel('Šifra').fill('LJ-D3-750');
@@ -90,27 +118,42 @@ describe('hub catalog (Chromium)', () => {
       await page.getByLabel('Jedinica 2').fill('karton (12 kom)');
       await page.getByLabel('Cijena 2').fill('dvanaest');
       await assertAccessible(page);
-      answer = page.waitForResponse((r) => r.url().endsWith('/hub/catalog/products') && r.request().method() === 'POST');
+      answer = page.waitForResponse(
+        (r) => r.url().endsWith('/hub/catalog/products') && r.request().method() === 'POST',
+      );
       await page.getByRole('button', { name: 'Dodaj' }).click();
       assert.equal((await answer).status(), 400, 'a bad price re-renders the form');
       const badPrice = page.getByLabel('Cijena 2');
       assert.equal(await badPrice.getAttribute('aria-invalid'), 'true');
-      assert.match((await page.locator(`#${await badPrice.getAttribute('aria-describedby')}`).textContent())!, /at most 2 decimal places/);
+      assert.match(
+        (await page.locator(`#${await badPrice.getAttribute('aria-describedby')}`).textContent())!,
+        /at most 2 decimal places/,
+      );
       assert.equal(await page.getByLabel('Jedinica 2').inputValue(), 'karton (12 kom)', 'what was typed is kept');
       await assertAccessible(page);
       await badPrice.fill('99.00');
       await page.getByRole('button', { name: 'Dodaj' }).click();
       await page.waitForURL(/\/hub\/catalog\/products\/[^/?]+\?notice=created$/);
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Ljepilo za drvo D3, 750 g');
-      assert.deepEqual(await page.locator('input[id^="unit-"][id$="-name"]:not(#unit-new-name)').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)),
-        ['kom', 'karton (12 kom)']);
+      assert.deepEqual(
+        await page
+          .locator('input[id^="unit-"][id$="-name"]:not(#unit-new-name)')
+          .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)),
+        ['kom', 'karton (12 kom)'],
+      );
 
       const productUrl = page.url().split('?')[0]!;
       const karton = page.locator('tr', { has: page.locator('input[value="karton (12 kom)"]') });
       await karton.getByLabel('Cijena').fill('95,50');
       await karton.getByRole('button', { name: 'Spremi' }).click();
       assert.equal(await page.getByRole('status').textContent(), 'Spremljeno.');
-      assert.equal(await page.locator('tr', { has: page.locator('input[value="karton (12 kom)"]') }).getByLabel('Cijena').inputValue(), '95.50');
+      assert.equal(
+        await page
+          .locator('tr', { has: page.locator('input[value="karton (12 kom)"]') })
+          .getByLabel('Cijena')
+          .inputValue(),
+        '95.50',
+      );
       page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Obriši kom' }).click();
       assert.equal(await page.getByRole('status').textContent(), 'Obrisano.');
@@ -151,11 +194,19 @@ describe('hub catalog (Chromium)', () => {
       assert.match(download.headers()['content-disposition']!, /ljepilo-d3\.pdf/);
       assert.equal((await download.body()).subarray(0, 5).toString('latin1'), '%PDF-');
 
-      await page.getByRole('navigation', { name: 'Dijelovi kataloga' }).getByRole('link', { name: 'Proizvodi' }).click();
+      await page
+        .getByRole('navigation', { name: 'Dijelovi kataloga' })
+        .getByRole('link', { name: 'Proizvodi' })
+        .click();
       await page.getByLabel('Kategorija').selectOption({ label: 'Boje i lakovi / Ljepila' });
       await page.getByRole('button', { name: 'Traži' }).click();
-      assert.deepEqual(await page.locator('main table tbody td:first-child').allTextContents(), ['Ljepilo za drvo D3, 750 g']);
-      assert.match((await page.locator('main table tbody tr').first().textContent())!, /karton \(12 kom\) 95,50\s€, kom 8,90\s€/);
+      assert.deepEqual(await page.locator('main table tbody td:first-child').allTextContents(), [
+        'Ljepilo za drvo D3, 750 g',
+      ]);
+      assert.match(
+        (await page.locator('main table tbody tr').first().textContent())!,
+        /karton \(12 kom\) 95,50\s€, kom 8,90\s€/,
+      );
 
       // The fixture plus a row whose price is not a number: the whole file is refused, that row named.
       const bad = path.join(dir, 'bad.csv');
@@ -163,20 +214,36 @@ describe('hub catalog (Chromium)', () => {
       await importFile(page, hub.base, bad);
       const rows = page.getByRole('table', { name: 'Greške po retcima' }).locator('tbody tr');
       assert.equal(await rows.count(), 1);
-      assert.deepEqual(await rows.first().locator('td').allTextContents(),
-        ['11', 'price', 'Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".']);
-      assert.match((await page.locator('.import-status dl.facts').textContent())!, /Stvoreni proizvodi\s*0\s*Ažurirani proizvodi\s*0/);
+      assert.deepEqual(await rows.first().locator('td').allTextContents(), [
+        '11',
+        'price',
+        'Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".',
+      ]);
+      assert.match(
+        (await page.locator('.import-status dl.facts').textContent())!,
+        /Stvoreni proizvodi\s*0\s*Ažurirani proizvodi\s*0/,
+      );
 
       // The fixture's SKUs already in the demo catalog are updated, the rest created.
       const skus = ['BZD-075-OR', 'FAS-15-BI', 'DUB-250', 'KNJ-BOJ', 'ZIC-CUK'];
-      const known = (await hub.app.c.catalogAdmin.listProducts(hub.tenant.companyId, { limit: 100 })).data.filter((p) => skus.includes(p.sku ?? '')).length;
+      const known = (await hub.app.c.catalogAdmin.listProducts(hub.tenant.companyId, { limit: 100 })).data.filter((p) =>
+        skus.includes(p.sku ?? ''),
+      ).length;
       await page.getByRole('link', { name: 'Uvezi drugu datoteku' }).click();
       await importFile(page, hub.base, FIXTURE);
       assert.equal(await page.getByRole('table', { name: 'Greške po retcima' }).count(), 0);
       await assertAccessible(page);
-      assert.match((await page.locator('.import-status dl.facts').textContent())!, new RegExp(`Stvoreni proizvodi\\s*${skus.length - known}\\s*Ažurirani proizvodi\\s*${known}`));
+      assert.match(
+        (await page.locator('.import-status dl.facts').textContent())!,
+        new RegExp(`Stvoreni proizvodi\\s*${skus.length - known}\\s*Ažurirani proizvodi\\s*${known}`),
+      );
 
-      for (const url of ['/hub/catalog/models', '/hub/catalog/tax-rates', '/hub/catalog/products', '/hub/catalog/import']) {
+      for (const url of [
+        '/hub/catalog/models',
+        '/hub/catalog/tax-rates',
+        '/hub/catalog/products',
+        '/hub/catalog/import',
+      ]) {
         await page.goto(`${hub.base}${url}`);
         await assertAccessible(page);
       }
@@ -185,13 +252,20 @@ describe('hub catalog (Chromium)', () => {
 
   test('an import tells its progress, from checking to every row written', async () => {
     const seen: Array<{ phase: string; done: number; total: number }> = [];
-    const report = await hub.app.c.catalogImport.importText(hub.tenant.companyId, fs.readFileSync(FIXTURE, 'utf8'), (p) => seen.push({ ...p }));
+    const report = await hub.app.c.catalogImport.importText(
+      hub.tenant.companyId,
+      fs.readFileSync(FIXTURE, 'utf8'),
+      (p) => seen.push({ ...p }),
+    );
     assert.deepEqual(report.errors, []);
     assert.equal(seen[0]!.phase, 'checking');
     const last = seen.at(-1)!;
     assert.ok(last.total > 0);
     assert.equal(last.done, last.total, 'the last report is the last row written');
-    assert.ok(seen.every((p, i) => i === 0 || p.done >= seen[i - 1]!.done), 'never backwards');
+    assert.ok(
+      seen.every((p, i) => i === 0 || p.done >= seen[i - 1]!.done),
+      'never backwards',
+    );
   });
 
   test('without JavaScript the import POST waits and shows the same report', async () => {
@@ -219,8 +293,15 @@ describe('hub catalog (Chromium)', () => {
       for (const url of ['/hub/catalog', '/hub/catalog/models', '/hub/catalog/tax-rates', '/hub/catalog/products']) {
         const response = await page.goto(`${hub.base}${url}`);
         assert.equal(response!.status(), 200, url);
-        assert.equal(await page.locator('main form[method="post"]').count(), 0, `${url} shows no form that changes anything`);
-        assert.equal(await page.getByText('Vaša uloga može pregledavati katalog, ali ga ne može mijenjati.').count(), 1);
+        assert.equal(
+          await page.locator('main form[method="post"]').count(),
+          0,
+          `${url} shows no form that changes anything`,
+        );
+        assert.equal(
+          await page.getByText('Vaša uloga može pregledavati katalog, ali ga ne može mijenjati.').count(),
+          1,
+        );
         await assertAccessible(page);
       }
       assert.equal(await page.getByRole('link', { name: 'Uvoz iz CSV-a' }).count(), 0);
@@ -231,15 +312,22 @@ describe('hub catalog (Chromium)', () => {
 
       assert.equal((await page.goto(`${hub.base}/hub/catalog/import`))!.status(), 403);
       const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-      const forged = await page.request.post(`${hub.base}/hub/catalog/categories`, { form: { _csrf: csrf, name: 'Krivotvoreno' }, headers: { origin: hub.base } });
+      const forged = await page.request.post(`${hub.base}/hub/catalog/categories`, {
+        form: { _csrf: csrf, name: 'Krivotvoreno' },
+        headers: { origin: hub.base },
+      });
       assert.equal(forged.status(), 403, 'the role, not only the hidden form, stops it');
       const product = (await hub.app.c.catalogAdmin.listProducts(hub.tenant.companyId, { limit: 1 })).data[0]!;
       const upload = await page.request.post(`${hub.base}/hub/catalog/products/${product.id}/datasheet`, {
-        multipart: { _csrf: csrf, file: { name: 'x.pdf', mimeType: 'application/pdf', buffer: await samplePdf() } }, headers: { origin: hub.base },
+        multipart: { _csrf: csrf, file: { name: 'x.pdf', mimeType: 'application/pdf', buffer: await samplePdf() } },
+        headers: { origin: hub.base },
       });
       assert.equal(upload.status(), 403, 'nor may staff upload a datasheet');
       const categories = await hub.app.c.catalogAdmin.listCategories(hub.tenant.companyId);
-      assert.equal(categories.some((c) => c.name === 'Krivotvoreno'), false);
+      assert.equal(
+        categories.some((c) => c.name === 'Krivotvoreno'),
+        false,
+      );
     });
   });
 });

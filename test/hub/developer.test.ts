@@ -14,7 +14,13 @@ const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe
 /** axe-core's violations on the page as it is (evaluated over CDP, which the page's CSP does not govern). */
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
-  const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run());
+  const result = await page.evaluate(async () =>
+    (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> };
+      }
+    ).axe.run(),
+  );
   return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
@@ -57,13 +63,17 @@ describe('hub developer settings (Chromium)', () => {
     });
   });
 
-  test('a webhook to a real receiver: the test ping shows the receiver\'s answer inline, and plain POST works too', async (t) => {
-    const receiver = await startWebhookReceiver({ respond: () => ({ status: 202, headers: { 'content-type': 'text/plain' }, body: 'pong from the receiver' }) });
+  test("a webhook to a real receiver: the test ping shows the receiver's answer inline, and plain POST works too", async (t) => {
+    const receiver = await startWebhookReceiver({
+      respond: () => ({ status: 202, headers: { 'content-type': 'text/plain' }, body: 'pong from the receiver' }),
+    });
     try {
       await withPage(t, browser, async (page) => {
         await signIn(page, hub.base, hub.user('admin'));
         await page.goto(`${hub.base}/hub/developer/webhooks`);
-        const form = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Novo HTTP odredište' }) });
+        const form = page
+          .locator('section')
+          .filter({ has: page.getByRole('heading', { name: 'Novo HTTP odredište' }) });
         await form.getByLabel('URL').fill(`${receiver.url}/hooks`);
         await form.getByLabel('quote.created').check();
         await form.getByRole('button', { name: 'Dodaj odredište' }).click();
@@ -85,7 +95,9 @@ describe('hub developer settings (Chromium)', () => {
         // Without htmx the same form posts and redirects back with the status.
         const endpointUrl = page.url();
         const response = await page.request.post(`${endpointUrl}/ping`, {
-          form: { _csrf: await csrfOf(page) }, headers: { origin: hub.base }, maxRedirects: 0,
+          form: { _csrf: await csrfOf(page) },
+          headers: { origin: hub.base },
+          maxRedirects: 0,
         });
         assert.equal(response.status(), 303);
         assert.match(response.headers().location!, /\?ping=202$/);
@@ -99,13 +111,19 @@ describe('hub developer settings (Chromium)', () => {
   test('a support user gets 403 on the developer pages and on a forged POST with their own valid token', async (t) => {
     await withPage(t, browser, async (page) => {
       await signIn(page, hub.base, hub.user('support'));
-      assert.equal(await page.getByRole('link', { name: 'Postavke za razvojne programere' }).count(), 0, 'not in their navigation');
+      assert.equal(
+        await page.getByRole('link', { name: 'Postavke za razvojne programere' }).count(),
+        0,
+        'not in their navigation',
+      );
       const csrf = await csrfOf(page);
       const shown = await page.goto(`${hub.base}/hub/developer`);
       assert.equal(shown!.status(), 403);
       const before = (await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).length;
       const forged = await page.request.post(`${hub.base}/hub/developer/api-keys`, {
-        form: { _csrf: csrf, locationId: hub.tenant.locations[0]!.id, name: 'sneaky' }, headers: { origin: hub.base }, maxRedirects: 0,
+        form: { _csrf: csrf, locationId: hub.tenant.locations[0]!.id, name: 'sneaky' },
+        headers: { origin: hub.base },
+        maxRedirects: 0,
       });
       assert.equal(forged.status(), 403);
       assert.equal((await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).length, before, 'no key was made');
@@ -133,15 +151,27 @@ describe('hub developer settings (Chromium)', () => {
   test('every developer page passes axe-core, with a validation error shown too', async (t) => {
     await withPage(t, browser, async (page) => {
       await signIn(page, hub.base, hub.user('admin'));
-      const endpoint = await hub.app.c.endpoints.create(hub.tenant.companyId, { kind: 'telegram', botToken: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ', chatId: '-100123' });
-      for (const path of ['/hub/developer', '/hub/developer/webhooks', `/hub/developer/webhooks/${endpoint.id}`, '/hub/developer/catalog-scope', '/hub/developer/print']) {
+      const endpoint = await hub.app.c.endpoints.create(hub.tenant.companyId, {
+        kind: 'telegram',
+        botToken: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+        chatId: '-100123',
+      });
+      for (const path of [
+        '/hub/developer',
+        '/hub/developer/webhooks',
+        `/hub/developer/webhooks/${endpoint.id}`,
+        '/hub/developer/catalog-scope',
+        '/hub/developer/print',
+      ]) {
         await page.goto(`${hub.base}${path}`);
         assert.deepEqual(await axeViolations(page), [], path);
       }
       // A bad IBAN: the form comes back with the message by the field, status 400, nothing saved.
       await page.getByLabel('IBAN').fill('HR00 1234');
       await page.getByLabel('Vlasnik računa').fill('Šišić boje d.o.o.');
-      const answer = page.waitForResponse((r) => r.url().endsWith('/hub/developer/print') && r.request().method() === 'POST');
+      const answer = page.waitForResponse(
+        (r) => r.url().endsWith('/hub/developer/print') && r.request().method() === 'POST',
+      );
       await page.getByRole('button', { name: 'Spremi' }).click();
       assert.equal((await answer).status(), 400);
       assert.equal(await page.getByLabel('IBAN').getAttribute('aria-invalid'), 'true');
@@ -161,7 +191,11 @@ describe('hub developer settings (Chromium)', () => {
     await withPage(t, browser, async (page) => {
       await signIn(page, hub.base, hub.user('admin'));
       const c = hub.app.c;
-      const endpoint = await c.endpoints.create(hub.tenant.companyId, { kind: 'http', url: 'http://127.0.0.1:9/old', secret: 'an-old-secret-of-16+' });
+      const endpoint = await c.endpoints.create(hub.tenant.companyId, {
+        kind: 'http',
+        url: 'http://127.0.0.1:9/old',
+        secret: 'an-old-secret-of-16+',
+      });
       await c.endpoints.update(hub.tenant.companyId, endpoint.id, { enabled: false });
       await page.goto(`${hub.base}/hub/developer/webhooks/${endpoint.id}`);
       assert.ok(!(await page.content()).includes('an-old-secret-of-16+'), 'the stored secret never appears');
@@ -190,7 +224,10 @@ describe('hub developer settings (Chromium)', () => {
       page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Obriši odredište' }).click();
       await page.getByRole('status').filter({ hasText: 'obrisano' }).waitFor();
-      assert.equal((await c.endpoints.list(hub.tenant.companyId)).some((e) => e.id === endpoint.id), false);
+      assert.equal(
+        (await c.endpoints.list(hub.tenant.companyId)).some((e) => e.id === endpoint.id),
+        false,
+      );
       const gone = await page.goto(`${hub.base}/hub/developer/webhooks/${endpoint.id}`);
       assert.equal(gone!.status(), 404);
     });
@@ -205,15 +242,26 @@ describe('hub developer settings (Chromium)', () => {
       await page.getByLabel('Proizvodi', { exact: true }).selectOption([first!.id, second!.id]);
       await page.getByRole('button', { name: 'Spremi' }).click();
       await page.getByRole('status').filter({ hasText: 'spremljen' }).waitFor();
-      assert.deepEqual((await hub.app.c.catalogScope.get(hub.tenant.companyId)), { kind: 'products', ids: [first!.id, second!.id] });
+      assert.deepEqual(await hub.app.c.catalogScope.get(hub.tenant.companyId), {
+        kind: 'products',
+        ids: [first!.id, second!.id],
+      });
 
       const key = hub.tenant.locations[0]!;
       await page.getByLabel('API ključ', { exact: true }).selectOption({ label: `Website (${key.code})` });
       const preview = page.locator('#scope-preview');
       await preview.locator('tbody tr').first().waitFor();
       const shown = await preview.locator('tbody tr td:first-child').allTextContents();
-      const api = await (await fetch(`${hub.base}/api/v1/public/products?limit=100`, { headers: { authorization: `Bearer ${key.apiKey}` } })).json() as { data: Array<{ name: string }> };
-      assert.deepEqual(shown, api.data.map((p) => p.name), 'the preview lists what the public API lists for the key');
+      const api = (await (
+        await fetch(`${hub.base}/api/v1/public/products?limit=100`, {
+          headers: { authorization: `Bearer ${key.apiKey}` },
+        })
+      ).json()) as { data: Array<{ name: string }> };
+      assert.deepEqual(
+        shown,
+        api.data.map((p) => p.name),
+        'the preview lists what the public API lists for the key',
+      );
       assert.deepEqual([...shown].sort(), [first!.name, second!.name].sort());
 
       await page.getByRole('radio', { name: 'Cijeli katalog' }).check();
@@ -223,20 +271,34 @@ describe('hub developer settings (Chromium)', () => {
     });
   });
 
-  test('another company\'s admin finds neither the endpoint nor the key: 404, and nothing changes', async (t) => {
+  test("another company's admin finds neither the endpoint nor the key: 404, and nothing changes", async (t) => {
     const other = await createTenant(hub.app.c, { passwords: true });
-    const endpoint = await hub.app.c.endpoints.create(hub.tenant.companyId, { kind: 'http', url: 'http://127.0.0.1:9/mine' });
+    const endpoint = await hub.app.c.endpoints.create(hub.tenant.companyId, {
+      kind: 'http',
+      url: 'http://127.0.0.1:9/mine',
+    });
     const key = (await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).find((k) => k.revokedAt === null)!;
     await withPage(t, browser, async (page) => {
       const admin = other.users.find((u) => u.role === 'admin')!;
       await signIn(page, hub.base, { email: admin.email, password: admin.password! });
       assert.equal((await page.goto(`${hub.base}/hub/developer/webhooks/${endpoint.id}`))!.status(), 404);
       const csrf = await csrfOf(page);
-      for (const path of [`/hub/developer/api-keys/${key.id}/revoke`, `/hub/developer/webhooks/${endpoint.id}/delete`, `/hub/developer/webhooks/${endpoint.id}/ping`]) {
-        const answer = await page.request.post(`${hub.base}${path}`, { form: { _csrf: csrf }, headers: { origin: hub.base }, maxRedirects: 0 });
+      for (const path of [
+        `/hub/developer/api-keys/${key.id}/revoke`,
+        `/hub/developer/webhooks/${endpoint.id}/delete`,
+        `/hub/developer/webhooks/${endpoint.id}/ping`,
+      ]) {
+        const answer = await page.request.post(`${hub.base}${path}`, {
+          form: { _csrf: csrf },
+          headers: { origin: hub.base },
+          maxRedirects: 0,
+        });
         assert.equal(answer.status(), 404, path);
       }
-      assert.equal((await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).find((k) => k.id === key.id)!.revokedAt, null);
+      assert.equal(
+        (await hub.app.c.apiKeys.listApiKeys(hub.tenant.companyId)).find((k) => k.id === key.id)!.revokedAt,
+        null,
+      );
       assert.ok(await hub.app.c.endpoints.get(hub.tenant.companyId, endpoint.id));
     });
   });
@@ -244,12 +306,20 @@ describe('hub developer settings (Chromium)', () => {
   test('a failed delivery is in the log with every attempt, and redelivering it from the hub delivers it', async (t) => {
     // Its own server with the delivery worker running and one quick retry.
     const live = await startHub({ WEBHOOK_RETRY_DELAYS_MS: '10' }, { startWorkers: true });
-    const receiver = await startWebhookReceiver({ respond: (_request, n) => (n <= 2 ? { status: 503, body: 'busy' } : { status: 200, body: 'ok' }) });
+    const receiver = await startWebhookReceiver({
+      respond: (_request, n) => (n <= 2 ? { status: 503, body: 'busy' } : { status: 200, body: 'ok' }),
+    });
     try {
       const { companyId } = live.tenant;
-      const endpoint = await live.app.c.endpoints.create(companyId, { kind: 'http', url: `${receiver.url}/in`, events: ['quote.created'] });
+      const endpoint = await live.app.c.endpoints.create(companyId, {
+        kind: 'http',
+        url: `${receiver.url}/in`,
+        events: ['quote.created'],
+      });
       await createQuote(live.app, live.tenant);
-      await eventually(async () => (await live.app.c.endpoints.deliveries(companyId, endpoint.id, 10))[0]?.status === 'failed');
+      await eventually(
+        async () => (await live.app.c.endpoints.deliveries(companyId, endpoint.id, 10))[0]?.status === 'failed',
+      );
       await withPage(t, browser, async (page) => {
         await signIn(page, live.base, live.user('admin'));
         await page.goto(`${live.base}/hub/developer/webhooks/${endpoint.id}`);
@@ -258,7 +328,9 @@ describe('hub developer settings (Chromium)', () => {
         assert.match((await row.textContent())!, /HTTP 503/);
         await row.getByRole('button', { name: 'Isporuči ponovno' }).click();
         await page.getByRole('status').filter({ hasText: 'ponovno u redu' }).waitFor();
-        await eventually(async () => (await live.app.c.endpoints.deliveries(companyId, endpoint.id, 10))[0]?.status === 'delivered');
+        await eventually(
+          async () => (await live.app.c.endpoints.deliveries(companyId, endpoint.id, 10))[0]?.status === 'delivered',
+        );
         await page.reload();
         const delivered = page.getByRole('row').filter({ hasText: 'Isporučeno' });
         assert.equal(await delivered.getByRole('listitem').count(), 3);

@@ -16,21 +16,65 @@ describe('hub: odd input is refused, not a 500', () => {
     const home = await t.app.inject({ method: 'GET', url: '/hub', headers: { cookie: `portico_session=${token}` } });
     const csrf = /"x-csrf-token":"([^"]+)"/.exec(home.body.replaceAll('&quot;', '"'))![1]!;
     const secret = String(home.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
-    headers = { cookie: `portico_session=${token}; portico_csrf=${secret}`, origin: 'http://localhost:80', 'x-csrf-token': csrf };
+    headers = {
+      cookie: `portico_session=${token}; portico_csrf=${secret}`,
+      origin: 'http://localhost:80',
+      'x-csrf-token': csrf,
+    };
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
-  const cases: Array<{ name: string; method: 'GET' | 'POST'; url: string; extra?: Record<string, string>; payload?: string; status: number }> = [
-    { name: 'repeated query parameters', method: 'GET', url: '/hub/catalog/products?q=a&q=b&active=true&active=false', status: 200 },
+  const cases: Array<{
+    name: string;
+    method: 'GET' | 'POST';
+    url: string;
+    extra?: Record<string, string>;
+    payload?: string;
+    status: number;
+  }> = [
+    {
+      name: 'repeated query parameters',
+      method: 'GET',
+      url: '/hub/catalog/products?q=a&q=b&active=true&active=false',
+      status: 200,
+    },
     { name: 'an unsafe request with no body at all', method: 'POST', url: '/hub/catalog/models', status: 400 },
-    { name: 'a JSON body whose field is an object', method: 'POST', url: '/hub/developer/api-keys', extra: { 'content-type': 'application/json' }, payload: '{"name":{"toString":1}}', status: 415 },
-    { name: 'a validity of 10^20 days', method: 'POST', url: '/hub/company', extra: form, payload: 'name=Boje&quotationValidityDays=99999999999999999999', status: 400 },
-    { name: 'repeated form fields', method: 'POST', url: '/hub/team', extra: form, payload: 'email=a%40b.hr&email=c%40d.hr&name=A&role=staff&role=admin', status: 400 },
+    {
+      name: 'a JSON body whose field is an object',
+      method: 'POST',
+      url: '/hub/developer/api-keys',
+      extra: { 'content-type': 'application/json' },
+      payload: '{"name":{"toString":1}}',
+      status: 415,
+    },
+    {
+      name: 'a validity of 10^20 days',
+      method: 'POST',
+      url: '/hub/company',
+      extra: form,
+      payload: 'name=Boje&quotationValidityDays=99999999999999999999',
+      status: 400,
+    },
+    {
+      name: 'repeated form fields',
+      method: 'POST',
+      url: '/hub/team',
+      extra: form,
+      payload: 'email=a%40b.hr&email=c%40d.hr&name=A&role=staff&role=admin',
+      status: 400,
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {
-      const res = await t.app.inject({ method: c.method, url: c.url, headers: { ...headers, ...c.extra }, ...(c.payload === undefined ? {} : { payload: c.payload }) });
+      const res = await t.app.inject({
+        method: c.method,
+        url: c.url,
+        headers: { ...headers, ...c.extra },
+        ...(c.payload === undefined ? {} : { payload: c.payload }),
+      });
       assert.equal(res.statusCode, c.status, res.body.slice(0, 300));
       assert.match(String(res.headers['content-type']), /^text\/html/);
     });

@@ -9,12 +9,23 @@ test("the header's polling reads the session without extending it; a page view e
     const demo = await createTenant(t.c, { passwords: true });
     const support = demo.users.find((u) => u.role === 'support')!;
     const { token } = await t.c.accounts.signIn(support.email, support.password!);
-    const lastSeen = async () => (await t.c.database.db.selectFrom('hub_sessions').select('last_seen_at').where('user_id', '=', support.id).executeTakeFirstOrThrow()).last_seen_at;
+    const lastSeen = async () =>
+      (
+        await t.c.database.db
+          .selectFrom('hub_sessions')
+          .select('last_seen_at')
+          .where('user_id', '=', support.id)
+          .executeTakeFirstOrThrow()
+      ).last_seen_at;
     const signedInAt = await lastSeen();
     const cookie = `portico_session=${token}`;
 
     now += 5 * 60_000;
-    const poll = await t.app.inject({ method: 'GET', url: '/hub/notifications/count', headers: { cookie, 'hx-request': 'true' } });
+    const poll = await t.app.inject({
+      method: 'GET',
+      url: '/hub/notifications/count',
+      headers: { cookie, 'hx-request': 'true' },
+    });
     assert.equal(poll.statusCode, 200, poll.body);
     assert.equal(poll.body, '');
     assert.equal(await lastSeen(), signedInAt, 'polling is not activity');

@@ -10,7 +10,10 @@ import { createTenant } from '../support/test-app.ts';
 
 const PHOTO_URL = 'https://shop.example.com/images/boja-5l.jpg';
 // A 1×1 PNG, served in place of the shop's photo: the test reaches nothing beyond loopback.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -18,8 +21,16 @@ const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe
 async function assertAccessible(page: Page): Promise<void> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   assert.deepEqual(violations, [], `axe on ${page.url()}`);
 }
@@ -60,21 +71,32 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       const inquiryId = (JSON.parse(answer) as { data: { id: string } }).data.id;
 
       // No reload: the header polls every 15 s.
-      await page.waitForFunction(() => document.querySelector('#unread')?.textContent === '1', null, { timeout: 20_000, polling: 250 });
+      await page.waitForFunction(() => document.querySelector('#unread')?.textContent === '1', null, {
+        timeout: 20_000,
+        polling: 250,
+      });
       assert.match(page.url(), /\/hub$/);
 
       await page.reload();
       assert.match((await page.locator('#card-inquiries').textContent())!, /Na čekanju: 1/);
-      assert.match((await page.locator('#card-inquiries').textContent())!, new RegExp(subject.replace(/[?.]/g, '\\$&')));
+      assert.match(
+        (await page.locator('#card-inquiries').textContent())!,
+        new RegExp(subject.replace(/[?.]/g, '\\$&')),
+      );
 
       await page.getByRole('link', { name: 'Obavijesti' }).click();
       await page.waitForURL(/\/hub\/notifications$/);
-      await page.locator('.notifications li', { hasText: subject }).getByRole('link', { name: /^Otvori/ }).click();
+      await page
+        .locator('.notifications li', { hasText: subject })
+        .getByRole('link', { name: /^Otvori/ })
+        .click();
       await page.waitForURL(new RegExp(`/hub/inquiries/${inquiryId}$`));
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), subject);
       const photo = page.getByRole('img', { name: `Fotografija proizvoda poslana uz upit „${subject}”` });
       assert.equal(await photo.getAttribute('src'), PHOTO_URL);
-      await page.waitForFunction(() => (document.querySelector('.inquiry-photo img') as HTMLImageElement | null)?.naturalWidth === 1);
+      await page.waitForFunction(
+        () => (document.querySelector('.inquiry-photo img') as HTMLImageElement | null)?.naturalWidth === 1,
+      );
 
       await page.getByRole('button', { name: 'Označi kao riješeno' }).click();
       await page.waitForURL(/\?notice=handled$/);
@@ -106,7 +128,8 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       const key = hub.tenant.locations[0]!.apiKey;
       for (const subject of ['Lak za parket', 'Vijci M8']) {
         const res = await fetch(`${hub.base}/api/v1/public/reach-out`, {
-          method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: JSON.stringify(validReachOut({ subject, topic: 'Stock' })),
         });
         assert.equal(res.status, 201);
@@ -127,14 +150,29 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       assert.equal(await page.locator('#f-from-error').textContent(), 'Upišite datum u obliku GGGG-MM-DD.');
       assert.equal(await page.locator('#card-webhooks').count(), 0);
       await assertAccessible(page);
-      const healthy = await hub.app.c.endpoints.create(hub.tenant.companyId, { kind: 'http', url: 'http://127.0.0.1:9/healthy', description: 'Zdrav' });
-      const off = await hub.app.c.endpoints.create(hub.tenant.companyId, { kind: 'http', url: 'http://127.0.0.1:9/off', description: 'Ugašen' });
+      const healthy = await hub.app.c.endpoints.create(hub.tenant.companyId, {
+        kind: 'http',
+        url: 'http://127.0.0.1:9/healthy',
+        description: 'Zdrav',
+      });
+      const off = await hub.app.c.endpoints.create(hub.tenant.companyId, {
+        kind: 'http',
+        url: 'http://127.0.0.1:9/off',
+        description: 'Ugašen',
+      });
       await hub.app.c.endpoints.update(hub.tenant.companyId, off.id, { enabled: false });
       await page.goto(`${hub.base}/hub`);
       const webhooks = page.locator('#card-webhooks');
-      assert.match((await webhooks.textContent())!, /Na čekanju: 1[\s\S]*Ugašen[\s\S]*Isključen/, 'an admin sees the disabled endpoint');
+      assert.match(
+        (await webhooks.textContent())!,
+        /Na čekanju: 1[\s\S]*Ugašen[\s\S]*Isključen/,
+        'an admin sees the disabled endpoint',
+      );
       assert.doesNotMatch((await webhooks.textContent())!, /Zdrav/);
-      assert.equal(await webhooks.getByRole('link', { name: 'Ugašen' }).getAttribute('href'), `/hub/developer/webhooks/${off.id}`);
+      assert.equal(
+        await webhooks.getByRole('link', { name: 'Ugašen' }).getAttribute('href'),
+        `/hub/developer/webhooks/${off.id}`,
+      );
       await hub.app.c.endpoints.remove(hub.tenant.companyId, healthy.id);
       await hub.app.c.endpoints.remove(hub.tenant.companyId, off.id);
       await assertAccessible(page);
@@ -159,7 +197,8 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
     await withPage(t, browser, async (page, context) => {
       await loopbackOnly(context, hub.base);
       const res = await fetch(`${hub.base}/api/v1/public/reach-out`, {
-        method: 'POST', headers: { authorization: `Bearer ${hub.tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `Bearer ${hub.tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify(validReachOut()),
       });
       const inquiryId = ((await res.json()) as { data: { id: string } }).data.id;
@@ -169,7 +208,10 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       assert.equal(await page.locator('#card-quotations').count(), 1);
       assert.equal((await page.goto(`${hub.base}/hub/inquiries`))!.status(), 403);
       assert.equal((await page.goto(`${hub.base}/hub/inquiries/${inquiryId}`))!.status(), 403);
-      const post = await page.request.post(`${hub.base}/hub/inquiries/${inquiryId}/handled`, { headers: { origin: hub.base }, form: { _csrf: 'x' } });
+      const post = await page.request.post(`${hub.base}/hub/inquiries/${inquiryId}/handled`, {
+        headers: { origin: hub.base },
+        form: { _csrf: 'x' },
+      });
       assert.equal(post.status(), 403);
       const stored = await hub.app.c.inquiries.get(hub.tenant.companyId, inquiryId);
       assert.equal(stored.handledAt, null);
@@ -181,7 +223,8 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
   test("another company's inquiry is not found, and cannot be marked handled", async (t) => {
     const other = await createTenant(hub.app.c);
     const res = await fetch(`${hub.base}/api/v1/public/reach-out`, {
-      method: 'POST', headers: { authorization: `Bearer ${other.locations[0]!.apiKey}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${other.locations[0]!.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(validReachOut()),
     });
     const foreignId = ((await res.json()) as { data: { id: string } }).data.id;
@@ -191,7 +234,10 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       assert.equal((await page.goto(`${hub.base}/hub/inquiries/${foreignId}`))!.status(), 404);
       await page.goto(`${hub.base}/hub/inquiries`);
       const csrf = await page.locator('header input[name=_csrf]').getAttribute('value');
-      const post = await page.request.post(`${hub.base}/hub/inquiries/${foreignId}/handled`, { headers: { origin: hub.base }, form: { _csrf: csrf! } });
+      const post = await page.request.post(`${hub.base}/hub/inquiries/${foreignId}/handled`, {
+        headers: { origin: hub.base },
+        form: { _csrf: csrf! },
+      });
       assert.equal(post.status(), 404);
       assert.equal((await hub.app.c.inquiries.get(other.companyId, foreignId)).handledAt, null);
     });
@@ -207,14 +253,18 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
 
       // Every statement the app sends through its Kysely instance (the repositories use it), but
       // the session's own bookkeeping, which depends on the clock rather than on the page.
-      const executor = hub.app.c.database.db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, ...rest: unknown[]) => Promise<unknown> };
+      const executor = hub.app.c.database.db.getExecutor() as unknown as {
+        executeQuery: (q: { sql: string }, ...rest: unknown[]) => Promise<unknown>;
+      };
       const original = executor.executeQuery;
       let count = 0;
       executor.executeQuery = function (this: unknown, q, ...rest) {
         if (!q.sql.includes('hub_sessions')) count++;
         return original.call(this, q, ...rest);
       };
-      t.after(() => { executor.executeQuery = original; });
+      t.after(() => {
+        executor.executeQuery = original;
+      });
       const queriesOf = async (url: string) => {
         count = 0;
         const res = await page.request.get(`${hub.base}${url}`);
@@ -224,7 +274,8 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       const add = async (n: number) => {
         for (let i = 0; i < n; i++) {
           const res = await fetch(`${hub.base}/api/v1/public/reach-out`, {
-            method: 'POST', headers: { authorization: `Bearer ${tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
+            method: 'POST',
+            headers: { authorization: `Bearer ${tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
             body: JSON.stringify(validReachOut({ subject: `Upit ${i}` })),
           });
           assert.equal(res.status, 201);
@@ -240,7 +291,10 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       const many = [];
       for (const url of pages) many.push(await queriesOf(url));
       assert.deepEqual(many, few, `queries per page ${pages.join(', ')}`);
-      assert.ok(few.every((n) => n > 0 && n < 30), String(few));
+      assert.ok(
+        few.every((n) => n > 0 && n < 30),
+        String(few),
+      );
     });
   });
 });

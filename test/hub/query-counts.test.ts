@@ -8,7 +8,8 @@ import { adminCall, assignCustomer, newOrder, newQuotation } from '../support/sa
 import { bearer, createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
 
 // Pages that are not lists or details of rows (PDFs, previews, forms, one-line fragments).
-const NOT_PAGES = /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|new)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)/;
+const NOT_PAGES =
+  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|new)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)/;
 
 /**
  * "Pages render in one round trip of queries (no per-row queries)": every hub page an admin can
@@ -27,7 +28,9 @@ describe('hub pages make a fixed number of queries', () => {
     const admin = demo.users.find((u) => u.role === 'admin')!;
     cookie = `portico_session=${(await t.c.accounts.signIn(admin.email, admin.password!)).token}`;
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   async function addRows(n: number, lines: number) {
     const ids = { quotation: '', order: '', sale: '', customer: '', inquiry: '' };
@@ -36,14 +39,22 @@ describe('hub pages make a fixed number of queries', () => {
       ids.inquiry = res.json().data.id;
       const quotation = await newQuotation(t.app, demo, { name: `Kupac ${i}` });
       ids.customer = await assignCustomer(t.app, demo, 'quotations', quotation.id, { name: `Kupac ${i} d.o.o.` });
-      ids.sale = (await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${quotation.id}/convert`, {})).json().data.id;
+      ids.sale = (
+        await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${quotation.id}/convert`, {})
+      ).json().data.id;
       ids.order = (await newOrder(t.app, demo)).id;
     }
     // The quotation whose detail is counted: `lines` lines.
     const p = demo.products[0]!;
     const res = await t.app.inject({
-      method: 'POST', url: '/api/v1/public/quotes', headers: bearer(demo.locations[0]!.apiKey),
-      payload: { format: 'json', customer: { name: 'Ana Kovač', email: 'ana@example.com' }, lines: Array.from({ length: lines }, (_, i) => ({ productId: p.id, unitId: p.units[0]!.id, quantity: i + 1 })) },
+      method: 'POST',
+      url: '/api/v1/public/quotes',
+      headers: bearer(demo.locations[0]!.apiKey),
+      payload: {
+        format: 'json',
+        customer: { name: 'Ana Kovač', email: 'ana@example.com' },
+        lines: Array.from({ length: lines }, (_, i) => ({ productId: p.id, unitId: p.units[0]!.id, quantity: i + 1 })),
+      },
     });
     assert.equal(res.statusCode, 201, res.body);
     ids.quotation = res.json().data.id;
@@ -51,16 +62,25 @@ describe('hub pages make a fixed number of queries', () => {
   }
 
   function pagesFor(ids: Record<string, string>): string[] {
-    const routes = [...new Set(HUB_ROUTES.filter((r) => r.method === 'GET' && r.access !== 'public').map((r) => r.url))].filter((u) => !NOT_PAGES.test(u));
-    return routes.map((url) => url
-      .replace(/^\/hub\/(quotations|orders|sales|customers|inquiries)\/:id/, (_m, kind: string) => `/hub/${kind}/${ids[kind === 'inquiries' ? 'inquiry' : kind.replace(/s$/, '')]}`)
-      .replace('/hub/catalog/products/:id', `/hub/catalog/products/${demo.products[0]!.id}`)
-      .replace('/hub/developer/webhooks/:id', `/hub/developer/webhooks/${ids.webhook}`));
+    const routes = [
+      ...new Set(HUB_ROUTES.filter((r) => r.method === 'GET' && r.access !== 'public').map((r) => r.url)),
+    ].filter((u) => !NOT_PAGES.test(u));
+    return routes.map((url) =>
+      url
+        .replace(
+          /^\/hub\/(quotations|orders|sales|customers|inquiries)\/:id/,
+          (_m, kind: string) => `/hub/${kind}/${ids[kind === 'inquiries' ? 'inquiry' : kind.replace(/s$/, '')]}`,
+        )
+        .replace('/hub/catalog/products/:id', `/hub/catalog/products/${demo.products[0]!.id}`)
+        .replace('/hub/developer/webhooks/:id', `/hub/developer/webhooks/${ids.webhook}`),
+    );
   }
 
   async function countQueries(url: string): Promise<number> {
     let count = 0;
-    const onQuery = (message: unknown) => { if (!(message as { sql: string }).sql.includes('hub_sessions')) count++; };
+    const onQuery = (message: unknown) => {
+      if (!(message as { sql: string }).sql.includes('hub_sessions')) count++;
+    };
     subscribe('portico:db:query', onQuery);
     try {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
@@ -72,7 +92,11 @@ describe('hub pages make a fixed number of queries', () => {
   }
 
   test('with 1 row of each and a 2-line quotation, then 9 rows and a 40-line quotation: the same counts on every page', async () => {
-    const hook = await adminCall(t.app, demo.adminToken, 'POST', '/webhooks', { kind: 'http', url: 'http://127.0.0.1:9/hook', events: ['quote.created'] });
+    const hook = await adminCall(t.app, demo.adminToken, 'POST', '/webhooks', {
+      kind: 'http',
+      url: 'http://127.0.0.1:9/hook',
+      events: ['quote.created'],
+    });
     assert.equal(hook.statusCode, 201, hook.body);
     const webhook = hook.json().data.id as string;
     const few = { ...(await addRows(1, 2)), webhook };
@@ -89,7 +113,10 @@ describe('hub pages make a fixed number of queries', () => {
       assert.ok(n < 25, `${key}: ${n} queries`);
     }
     assert.deepEqual(changed, [], 'pages whose query count grew with the rows');
-    assert.ok([...before.values()].some((n) => n > 3), JSON.stringify(Object.fromEntries(before)));
+    assert.ok(
+      [...before.values()].some((n) => n > 3),
+      JSON.stringify(Object.fromEntries(before)),
+    );
     if (process.env.SHOW_QUERY_COUNTS) console.log(Object.fromEntries(before));
   });
 });

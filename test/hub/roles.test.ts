@@ -39,18 +39,22 @@ describe('roles: who may open which hub page', () => {
       support: await session(t, of('support').email, of('support').password!),
     };
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   test('each role gets 403 exactly where the role table refuses it, on pages and on actions', async () => {
-    const routes = [...new Map(HUB_ROUTES.map((r) => [`${r.method} ${r.url}`, r])).values()]
-      .filter((r) => r.access !== 'public' && r.url !== '/hub/sign-out');
+    const routes = [...new Map(HUB_ROUTES.map((r) => [`${r.method} ${r.url}`, r])).values()].filter(
+      (r) => r.access !== 'public' && r.url !== '/hub/sign-out',
+    );
     assert.ok(routes.length >= 1, `found ${routes.length} hub routes`);
     for (const route of routes) {
       const url = route.url.replace(/:\w+/g, 'nope_0000000000');
       for (const role of USER_ROLES) {
         const { cookie, csrf } = sessions[role];
         const res = await t.app.inject({
-          method: route.method as 'GET', url,
+          method: route.method as 'GET',
+          url,
           headers: { cookie, origin: ORIGIN, 'x-csrf-token': csrf, ...(route.method === 'GET' ? {} : FORM) },
           ...(route.method === 'GET' ? {} : { payload: '' }),
         });
@@ -73,11 +77,29 @@ describe('roles: who may open which hub page', () => {
 
   test('an unsafe request needs both the right Origin and a valid token of this user', async () => {
     const admin = sessions.admin;
-    const signOut = (headers: Record<string, string>) => t.app.inject({ method: 'POST', url: '/hub/sign-out', headers: { cookie: admin.cookie, ...FORM, ...headers }, payload: '' });
+    const signOut = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/hub/sign-out',
+        headers: { cookie: admin.cookie, ...FORM, ...headers },
+        payload: '',
+      });
     assert.equal((await signOut({ 'x-csrf-token': admin.csrf })).statusCode, 403, 'no Origin');
-    assert.equal((await signOut({ origin: 'http://127.0.0.1:9', 'x-csrf-token': admin.csrf })).statusCode, 403, 'another origin');
+    assert.equal(
+      (await signOut({ origin: 'http://127.0.0.1:9', 'x-csrf-token': admin.csrf })).statusCode,
+      403,
+      'another origin',
+    );
     assert.equal((await signOut({ origin: ORIGIN })).statusCode, 403, 'no token');
-    assert.equal((await signOut({ origin: ORIGIN, 'x-csrf-token': sessions.staff.csrf })).statusCode, 403, 'another user\'s token');
-    assert.equal((await signOut({ origin: ORIGIN, 'x-csrf-token': admin.csrf })).statusCode, 303, 'both right: signed out');
+    assert.equal(
+      (await signOut({ origin: ORIGIN, 'x-csrf-token': sessions.staff.csrf })).statusCode,
+      403,
+      "another user's token",
+    );
+    assert.equal(
+      (await signOut({ origin: ORIGIN, 'x-csrf-token': admin.csrf })).statusCode,
+      303,
+      'both right: signed out',
+    );
   });
 });

@@ -14,23 +14,43 @@ const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'u
 async function assertAccessible(page: Page): Promise<void> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } })
-      .axe.run(document, { iframes: false, resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run(document, { iframes: false, resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   assert.deepEqual(violations, [], `axe on ${page.url()}`);
 }
 
 /** A website's quote, as its server sends it: JSON, with the location's API key. */
-async function websiteQuote(hub: HubServer, customer: { name: string; email: string }, tenant = hub.tenant, expiresAt?: string): Promise<{ id: string; number: string }> {
+async function websiteQuote(
+  hub: HubServer,
+  customer: { name: string; email: string },
+  tenant = hub.tenant,
+  expiresAt?: string,
+): Promise<{ id: string; number: string }> {
   const p = tenant.products[0]!;
   const q = tenant.products[4]!;
   const res = await fetch(`${hub.base}/api/v1/public/quotes`, {
     method: 'POST',
     headers: { authorization: `Bearer ${tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({
-      format: 'json', customer, ...(expiresAt ? { expiresAt } : {}),
-      lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }, { productId: q.id, unitId: q.units[0]!.id, quantity: 1.5 }],
+      format: 'json',
+      customer,
+      ...(expiresAt ? { expiresAt } : {}),
+      lines: [
+        { productId: p.id, unitId: p.units[0]!.id, quantity: 2 },
+        { productId: q.id, unitId: q.units[0]!.id, quantity: 1.5 },
+      ],
     }),
   });
   assert.equal(res.status, 201, await res.clone().text());
@@ -94,7 +114,11 @@ describe('hub sales desk (Chromium)', () => {
       await suggestion.getByRole('button', { name: 'Dodijeli: Ana Kovačević' }).click();
       await page.waitForURL(`${hub.base}/hub/quotations/${quotation.id}?notice=assigned`);
       assert.equal(await page.getByRole('status').textContent(), 'Kupac je dodijeljen.');
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'page-title', 'the page after the redirect takes the focus at its heading');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.id),
+        'page-title',
+        'the page after the redirect takes the focus at its heading',
+      );
 
       // From here on, the keyboard only.
       await tabTo(page, 'Pregled i pretvorba');
@@ -120,11 +144,18 @@ describe('hub sales desk (Chromium)', () => {
       await page.waitForURL(`${hub.base}/hub/sales/${saleId}?notice=paid`);
       assert.equal(await page.getByRole('status').textContent(), 'Uplata je evidentirana.');
       assert.equal(await page.locator('dl.facts .status').first().textContent(), 'Plaćena');
-      assert.equal(await page.getByRole('table', { name: 'Uplate' }).getByRole('row').filter({ hasText: 'Gotovina' }).count(), 1);
+      assert.equal(
+        await page.getByRole('table', { name: 'Uplate' }).getByRole('row').filter({ hasText: 'Gotovina' }).count(),
+        1,
+      );
       assert.equal(await page.getByRole('button', { name: 'Evidentiraj uplatu' }).count(), 0, 'nothing is left to pay');
 
       const saleNumber = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('Prodaja ', '');
-      assert.equal(await page.locator(`iframe.pdf[src="/hub/sales/${saleId}/pdf"]`).count(), 1, 'the sale PDF is shown inline');
+      assert.equal(
+        await page.locator(`iframe.pdf[src="/hub/sales/${saleId}/pdf"]`).count(),
+        1,
+        'the sale PDF is shown inline',
+      );
       const download = await page.request.get(`${hub.base}/hub/sales/${saleId}/pdf?download=1`);
       assert.equal(download.status(), 200);
       assert.equal(download.headers()['content-type'], 'application/pdf');
@@ -135,7 +166,10 @@ describe('hub sales desk (Chromium)', () => {
 
       // The quotation is now read-only, pointing at its sale.
       await page.goto(`${hub.base}/hub/quotations/${quotation.id}`);
-      assert.equal(await page.getByRole('link', { name: 'Otvori prodaju' }).getAttribute('href'), `/hub/sales/${saleId}`);
+      assert.equal(
+        await page.getByRole('link', { name: 'Otvori prodaju' }).getAttribute('href'),
+        `/hub/sales/${saleId}`,
+      );
       assert.equal(await page.getByRole('button', { name: 'Otkaži ponudu' }).count(), 0);
     });
   });
@@ -150,7 +184,13 @@ describe('hub sales desk (Chromium)', () => {
       assert.equal(await page.getByRole('button', { name: 'Otkaži ponudu' }).count(), 0);
       await page.goto(`${hub.base}/hub/quotations/${quotation.id}/conversion`);
       assert.equal(await page.getByRole('button', { name: 'Pretvori u prodaju' }).count(), 0);
-      assert.equal(await page.getByRole('button').filter({ hasText: /Pretvori|Dodijeli/ }).count(), 0);
+      assert.equal(
+        await page
+          .getByRole('button')
+          .filter({ hasText: /Pretvori|Dodijeli/ })
+          .count(),
+        0,
+      );
 
       const assignPage = await page.request.get(`${hub.base}/hub/quotations/${quotation.id}/customer`);
       assert.equal(assignPage.status(), 403);
@@ -158,26 +198,44 @@ describe('hub sales desk (Chromium)', () => {
       // A valid token of the signed-in support user, from a page's form: only the role can refuse it.
       const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
       const forged = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/convert`, {
-        headers: { origin: hub.base }, form: { _csrf: csrf },
+        headers: { origin: hub.base },
+        form: { _csrf: csrf },
       });
       assert.equal(forged.status(), 403);
       const assign = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/customer`, {
-        headers: { origin: hub.base }, form: { _csrf: csrf, name: 'Ivo Ivić' },
+        headers: { origin: hub.base },
+        form: { _csrf: csrf, name: 'Ivo Ivić' },
       });
       assert.equal(assign.status(), 403);
       // Nor may support record a payment or change the directory: nothing offered, a POST refused.
       const sold = await websiteQuote(hub, { name: 'Iva Ivić', email: `iva.${Date.now()}@example.com` });
       const customer = await hub.app.c.customers.create(hub.tenant.companyId, { kind: 'person', name: 'Iva Ivić' });
-      await hub.app.c.customerAssignment.assign(hub.tenant.companyId, 'quotation', sold.id, { customerId: customer.id });
-      const sale = await hub.app.c.quotations.convert({ companyId: hub.tenant.companyId, userId: hub.user('admin').id }, sold.id, { reprice: false });
+      await hub.app.c.customerAssignment.assign(hub.tenant.companyId, 'quotation', sold.id, {
+        customerId: customer.id,
+      });
+      const sale = await hub.app.c.quotations.convert(
+        { companyId: hub.tenant.companyId, userId: hub.user('admin').id },
+        sold.id,
+        { reprice: false },
+      );
       await page.goto(`${hub.base}/hub/sales/${sale.id}`);
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Prodaja ${sale.number}`);
       assert.equal(await page.getByRole('button', { name: 'Evidentiraj uplatu' }).count(), 0);
-      const pay = await page.request.post(`${hub.base}/hub/sales/${sale.id}/payments`, { headers: { origin: hub.base }, form: { _csrf: csrf, method: 'cash', amount: '1.00' } });
+      const pay = await page.request.post(`${hub.base}/hub/sales/${sale.id}/payments`, {
+        headers: { origin: hub.base },
+        form: { _csrf: csrf, method: 'cash', amount: '1.00' },
+      });
       assert.equal(pay.status(), 403);
       await page.goto(`${hub.base}/hub/customers/${customer.id}`);
-      assert.equal(await page.getByRole('button', { name: 'Spremi' }).count(), 0, 'support reads a customer, with no form');
-      const edit = await page.request.post(`${hub.base}/hub/customers/${customer.id}`, { headers: { origin: hub.base }, form: { _csrf: csrf, name: 'X' } });
+      assert.equal(
+        await page.getByRole('button', { name: 'Spremi' }).count(),
+        0,
+        'support reads a customer, with no form',
+      );
+      const edit = await page.request.post(`${hub.base}/hub/customers/${customer.id}`, {
+        headers: { origin: hub.base },
+        form: { _csrf: csrf, name: 'X' },
+      });
       assert.equal(edit.status(), 403);
       await page.goto(`${hub.base}/hub/customers`);
       assert.equal(await page.getByRole('link', { name: 'Novi kupac' }).count(), 0);
@@ -200,7 +258,10 @@ describe('hub sales desk (Chromium)', () => {
     const res = await fetch(`${hub.base}/api/v1/public/orders`, {
       method: 'POST',
       headers: { authorization: `Bearer ${hub.tenant.locations[0]!.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ customer: { name: 'Marija Šimić', email: `marija.${Date.now()}@example.com`, phone: '+385 91 555 7788' }, lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 3 }] }),
+      body: JSON.stringify({
+        customer: { name: 'Marija Šimić', email: `marija.${Date.now()}@example.com`, phone: '+385 91 555 7788' },
+        lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 3 }],
+      }),
     });
     assert.equal(res.status, 201);
     const order = ((await res.json()) as { data: { id: string; number: string } }).data;
@@ -212,10 +273,18 @@ describe('hub sales desk (Chromium)', () => {
       await assertAccessible(page);
       await page.getByRole('button', { name: 'Prihvati' }).click();
       assert.equal(await page.getByRole('status').textContent(), 'Narudžba je prihvaćena.');
-      assert.equal(await page.getByRole('button', { name: 'Pretvori u prodaju' }).count(), 0, 'no customer yet: nothing to convert');
+      assert.equal(
+        await page.getByRole('button', { name: 'Pretvori u prodaju' }).count(),
+        0,
+        'no customer yet: nothing to convert',
+      );
 
       await page.getByRole('link', { name: 'Dodijeli kupca' }).click();
-      assert.equal(await page.locator('#new-name').inputValue(), 'Marija Šimić', 'the form starts from the details the website sent');
+      assert.equal(
+        await page.locator('#new-name').inputValue(),
+        'Marija Šimić',
+        'the form starts from the details the website sent',
+      );
       await page.locator('#new-taxId').fill('12345');
       await page.getByRole('button', { name: 'Izradi i dodijeli' }).click();
       const taxId = page.locator('#new-taxId');
@@ -232,7 +301,11 @@ describe('hub sales desk (Chromium)', () => {
       await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=converted$/);
       await page.getByLabel('Iznos (EUR)').fill('99999');
       await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
-      assert.equal(await page.getByLabel('Iznos (EUR)').getAttribute('aria-invalid'), 'true', 'more than the balance is shown at the amount');
+      assert.equal(
+        await page.getByLabel('Iznos (EUR)').getAttribute('aria-invalid'),
+        'true',
+        'more than the balance is shown at the amount',
+      );
       await assertAccessible(page);
       await page.getByLabel('Način plaćanja').selectOption({ label: 'Kartica' });
       await page.getByLabel('Iznos (EUR)').fill('1,00');
@@ -248,7 +321,11 @@ describe('hub sales desk (Chromium)', () => {
       assert.equal(await page.getByRole('table').getByRole('row').count(), 2, 'her one sale is listed');
       await page.getByLabel('Mjesto').fill('Split');
       await page.getByRole('button', { name: 'Spremi' }).click();
-      assert.equal(await page.getByLabel('Ulica i kućni broj').getAttribute('aria-invalid'), 'true', 'an address needs all its parts');
+      assert.equal(
+        await page.getByLabel('Ulica i kućni broj').getAttribute('aria-invalid'),
+        'true',
+        'an address needs all its parts',
+      );
       assert.equal(await page.getByLabel('Mjesto').inputValue(), 'Split', 'what was typed is kept');
       await page.getByLabel('Ulica i kućni broj').fill('Riva 1');
       await page.getByLabel('Poštanski broj').fill('21000');
@@ -259,28 +336,55 @@ describe('hub sales desk (Chromium)', () => {
     });
   });
 
-  test('an expired quotation: staff are told only an admin can convert it (and a forged reprice is refused); the admin converts it at today\'s prices', async (t) => {
+  test("an expired quotation: staff are told only an admin can convert it (and a forged reprice is refused); the admin converts it at today's prices", async (t) => {
     // The API takes only a future expiry: a near one, then waited out.
     const expiresAt = Date.now() + 4000;
-    const quotation = await websiteQuote(hub, { name: 'Petra Horvat', email: `petra.${Date.now()}@example.com` }, hub.tenant, new Date(expiresAt).toISOString());
+    const quotation = await websiteQuote(
+      hub,
+      { name: 'Petra Horvat', email: `petra.${Date.now()}@example.com` },
+      hub.tenant,
+      new Date(expiresAt).toISOString(),
+    );
     const customer = await hub.app.c.customers.create(hub.tenant.companyId, { kind: 'person', name: 'Petra Horvat' });
-    await hub.app.c.customerAssignment.assign(hub.tenant.companyId, 'quotation', quotation.id, { customerId: customer.id });
+    await hub.app.c.customerAssignment.assign(hub.tenant.companyId, 'quotation', quotation.id, {
+      customerId: customer.id,
+    });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now() + 100)));
     await withPage(t, browser, async (page) => {
       await signIn(page, hub.base, hub.user('staff'));
       await page.goto(`${hub.base}/hub/quotations/${quotation.id}/conversion`);
-      assert.equal(await page.getByText('Ova je ponuda istekla. Samo je administrator može pretvoriti, po današnjim cijenama.').count(), 1);
-      assert.equal(await page.getByRole('button').filter({ hasText: /Pretvori/ }).count(), 0);
+      assert.equal(
+        await page
+          .getByText('Ova je ponuda istekla. Samo je administrator može pretvoriti, po današnjim cijenama.')
+          .count(),
+        1,
+      );
+      assert.equal(
+        await page
+          .getByRole('button')
+          .filter({ hasText: /Pretvori/ })
+          .count(),
+        0,
+      );
       const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-      const forged = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/convert`, { headers: { origin: hub.base }, form: { _csrf: csrf, reprice: 'true' } });
-      assert.equal(forged.status(), 403, 'repricing is the admin\'s');
-      const plain = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/convert`, { headers: { origin: hub.base }, form: { _csrf: csrf } });
+      const forged = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/convert`, {
+        headers: { origin: hub.base },
+        form: { _csrf: csrf, reprice: 'true' },
+      });
+      assert.equal(forged.status(), 403, "repricing is the admin's");
+      const plain = await page.request.post(`${hub.base}/hub/quotations/${quotation.id}/convert`, {
+        headers: { origin: hub.base },
+        form: { _csrf: csrf },
+      });
       assert.equal(plain.status(), 409, 'expired prices do not hold');
     });
     await withPage(t, browser, async (page) => {
       await signIn(page, hub.base, hub.user('admin'));
       await page.goto(`${hub.base}/hub/quotations/${quotation.id}/conversion`);
-      assert.equal(await page.getByText('Ponuda je istekla: prodaja će biti obračunana po današnjim cijenama.').count(), 1);
+      assert.equal(
+        await page.getByText('Ponuda je istekla: prodaja će biti obračunana po današnjim cijenama.').count(),
+        1,
+      );
       await page.getByRole('button', { name: 'Pretvori po današnjim cijenama' }).click();
       await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=converted$/);
       assert.equal(await page.getByText('Po cijenama na dan pretvorbe').count(), 1, 'the sale says it was repriced');

@@ -14,7 +14,11 @@ describe('hub sign-in (Chromium)', () => {
     await withPage(t, browser, async (page, context) => {
       const admin = hub.user('admin');
       await page.goto(`${hub.base}/hub?from=bookmark`);
-      assert.match(page.url(), /\/hub\/sign-in\?next=%2Fhub%3Ffrom%3Dbookmark$/, 'a signed-out visit goes to sign-in, remembering where it was going');
+      assert.match(
+        page.url(),
+        /\/hub\/sign-in\?next=%2Fhub%3Ffrom%3Dbookmark$/,
+        'a signed-out visit goes to sign-in, remembering where it was going',
+      );
       await page.getByLabel('E-mail').fill(admin.email);
       await page.getByLabel('Password').fill('not the password');
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -22,10 +26,18 @@ describe('hub sign-in (Chromium)', () => {
       await page.getByLabel('E-mail').fill(`nobody-${Date.now()}@example.com`);
       await page.getByLabel('Password').fill('not the password');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      assert.equal(await page.getByRole('alert').textContent(), 'The e-mail or password is wrong.', 'an unknown e-mail reads the same');
+      assert.equal(
+        await page.getByRole('alert').textContent(),
+        'The e-mail or password is wrong.',
+        'an unknown e-mail reads the same',
+      );
 
       await signIn(page, hub.base, admin);
-      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Danas', 'the demo company is Croatian: the hub speaks its language');
+      assert.equal(
+        await page.getByRole('heading', { level: 1 }).textContent(),
+        'Danas',
+        'the demo company is Croatian: the hub speaks its language',
+      );
       const cookie = (await context.cookies()).find((c) => c.name === 'portico_session')!;
       assert.equal(cookie.httpOnly, true);
       assert.equal(cookie.sameSite, 'Lax');
@@ -65,16 +77,18 @@ describe('hub sign-in (Chromium)', () => {
       // Another site (another origin on loopback) posts a form to the hub in the signed-in browser.
       const evil = http.createServer((_req, res) => {
         res.setHeader('content-type', 'text/html');
-        res.end(`<form id="f" method="post" action="${hub.base}/hub/sign-out"><input name="x" value="1"></form><script>document.getElementById('f').submit()</script>`);
+        res.end(
+          `<form id="f" method="post" action="${hub.base}/hub/sign-out"><input name="x" value="1"></form><script>document.getElementById('f').submit()</script>`,
+        );
       });
-      await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve));
+      await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
       try {
         const port = (evil.address() as { port: number }).port;
         const answer = page.waitForResponse((r) => r.url() === `${hub.base}/hub/sign-out`);
         // Same site (loopback, another port), so SameSite=Lax sends the cookie: the Origin check and the token must refuse it.
         await page.goto(`http://127.0.0.1:${port}/`);
         assert.equal((await answer).status(), 403);
-        assert.match(await page.content(), /nije poslan s ove stranice/, 'the refusal, in the user\'s language');
+        assert.match(await page.content(), /nije poslan s ove stranice/, "the refusal, in the user's language");
       } finally {
         evil.close();
       }

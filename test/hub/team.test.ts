@@ -10,9 +10,12 @@ const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe
 /** Serious or critical axe-core violations of the page as it is now (evaluated over CDP, which the CSP does not govern). */
 async function axeProblems(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
-  const result = await page.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
+  const result = await page.evaluate(async () =>
+    (globalThis as any).axe.run(document, { resultTypes: ['violations'] }),
+  );
   return (result.violations as Array<{ id: string; impact: string; nodes: unknown[] }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.nodes.length})`);
 }
 
 describe('hub team (Chromium)', () => {
@@ -21,7 +24,7 @@ describe('hub team (Chromium)', () => {
   before(async () => ({ browser, hub } = await openHubInBrowser()));
   after(() => closeHubInBrowser(browser, hub));
 
-  test('an admin resets a staff user\'s password; the staff user sets a new one through the link and signs in with it', async (t) => {
+  test("an admin resets a staff user's password; the staff user sets a new one through the link and signs in with it", async (t) => {
     const admin = hub.user('admin');
     const staff = hub.user('staff');
     let link = '';
@@ -30,7 +33,10 @@ describe('hub team (Chromium)', () => {
       await page.getByRole('link', { name: 'Tim' }).click();
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Tim');
       assert.deepEqual(await axeProblems(page), [], 'team page');
-      await page.getByRole('row', { name: /Marija Babić/ }).getByRole('button', { name: /Nova lozinka/ }).click();
+      await page
+        .getByRole('row', { name: /Marija Babić/ })
+        .getByRole('button', { name: /Nova lozinka/ })
+        .click();
       link = (await page.locator('#reset-link').textContent())!.trim();
       assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/hub\/reset\/[\w-]{40,}$/);
       assert.ok(await page.getByRole('button', { name: 'Kopiraj poveznicu' }).isVisible(), 'a copy button beside it');
@@ -54,7 +60,11 @@ describe('hub team (Chromium)', () => {
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Danas');
 
       await page.goto(link);
-      assert.equal(await page.getByRole('alert').textContent(), 'This link has already been used.', 'the link worked once');
+      assert.equal(
+        await page.getByRole('alert').textContent(),
+        'This link has already been used.',
+        'the link worked once',
+      );
     });
   });
 });

@@ -16,7 +16,9 @@ let prepared = false;
 function prepare(): void {
   if (prepared) return;
   const wasm = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
-  prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) } });
+  prepareZXingModule({
+    overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) },
+  });
   prepared = true;
 }
 
@@ -33,14 +35,23 @@ export interface DecodedBarcode {
 export async function decodeWithZxing(image: Uint8Array, formats: ReadInputBarcodeFormat[]): Promise<DecodedBarcode[]> {
   prepare();
   const results = await readBarcodes(image, { formats, tryHarder: true, maxNumberOfSymbols: 8 });
-  return results.filter((r) => r.isValid).map((r) => ({
-    format: r.format, text: new TextDecoder('utf-8', { fatal: true }).decode(r.bytes), ecLevel: r.ecLevel, version: r.version,
-  }));
+  return results
+    .filter((r) => r.isValid)
+    .map((r) => ({
+      format: r.format,
+      text: new TextDecoder('utf-8', { fatal: true }).decode(r.bytes),
+      ecLevel: r.ecLevel,
+      version: r.version,
+    }));
 }
 
 /** QR codes zbar finds in an image file, as raw bytes read as UTF-8 (zbar would otherwise guess a character set). */
 export async function decodeQrWithZbar(imagePath: string): Promise<string[]> {
-  const { stdout } = await promisify(execFile)('zbarimg', ['--raw', '-q', '-Sbinary', '-Sdisable', '-Sqrcode.enable', imagePath], { encoding: 'buffer', timeout: 20_000 });
+  const { stdout } = await promisify(execFile)(
+    'zbarimg',
+    ['--raw', '-q', '-Sbinary', '-Sdisable', '-Sqrcode.enable', imagePath],
+    { encoding: 'buffer', timeout: 20_000 },
+  );
   // With -Sbinary zbar separates symbols by nothing; a print has one EPC QR code.
   return stdout.length === 0 ? [] : [new TextDecoder('utf-8', { fatal: true }).decode(stdout).replace(/\n$/, '')];
 }

@@ -8,8 +8,15 @@ import { createTestApp, createTenant, type TestApp } from './test-app.ts';
 /** Debian's Chromium, started as the env notes say: headless, and nothing that reaches for the network on its own. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 
 export function launchBrowser(): Promise<Browser> {
@@ -26,7 +33,10 @@ export interface HubServer {
 }
 
 /** The whole server (API and hub) on a loopback port, with a demo tenant whose users have passwords. */
-export async function startHub(env: Record<string, string> = {}, options: { startWorkers?: boolean } = {}): Promise<HubServer> {
+export async function startHub(
+  env: Record<string, string> = {},
+  options: { startWorkers?: boolean } = {},
+): Promise<HubServer> {
   const app = await createTestApp(env, options);
   await app.app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.app.server.address();
@@ -34,7 +44,8 @@ export async function startHub(env: Record<string, string> = {}, options: { star
   const tenant = await createTenant(app.c, { passwords: true });
   return {
     base: `http://127.0.0.1:${address.port}`,
-    app, tenant,
+    app,
+    tenant,
     user(role) {
       const user = tenant.users.find((u) => u.role === role)!;
       return { id: user.id, email: user.email, password: user.password! };
@@ -47,7 +58,11 @@ export async function startHub(env: Record<string, string> = {}, options: { star
  * A fresh browser context and page for one test. On failure the page is saved as a screenshot
  * under test-results/ (named after the test), then the failure is passed on.
  */
-export async function withPage(t: TestContext, browser: Browser, work: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
+export async function withPage(
+  t: TestContext,
+  browser: Browser,
+  work: (page: Page, context: BrowserContext) => Promise<void>,
+): Promise<void> {
   const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   try {
@@ -65,7 +80,9 @@ export async function withPage(t: TestContext, browser: Browser, work: (page: Pa
 }
 
 /** A browser and a hub server for one test file: opened in its `before`, closed (either may be missing) in its `after`. */
-export async function openHubInBrowser(env: Record<string, string> = {}): Promise<{ browser: Browser; hub: HubServer }> {
+export async function openHubInBrowser(
+  env: Record<string, string> = {},
+): Promise<{ browser: Browser; hub: HubServer }> {
   return { browser: await launchBrowser(), hub: await startHub(env) };
 }
 

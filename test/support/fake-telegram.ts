@@ -46,8 +46,7 @@ export async function startFakeTelegram(opts?: {
   const messages: TelegramCall[] = [];
   let waiters: Array<{ count: number; resolve: () => void }> = [];
   let nextMessageId = 1;
-  const known = (token: string): boolean =>
-    opts?.tokens ? opts.tokens.includes(token) : /^\d+:[\w-]+$/.test(token);
+  const known = (token: string): boolean => (opts?.tokens ? opts.tokens.includes(token) : /^\d+:[\w-]+$/.test(token));
 
   const server = createServer({ keepAlive: true }, (req, res) => {
     const chunks: Buffer[] = [];

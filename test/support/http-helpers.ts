@@ -11,7 +11,8 @@ export type Res = InjectResponse;
 export const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Secrets, stack frames or SQL must never reach a response body. */
-export const LEAK = /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|SQLITE|sqlite3?_|syntax error at|\bselect\b.+\bfrom\b|\binsert into\b|relation "/i;
+export const LEAK =
+  /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|SQLITE|sqlite3?_|syntax error at|\bselect\b.+\bfrom\b|\binsert into\b|relation "/i;
 
 /** A body that passes every reach-out rule. */
 /** A valid body; typed as the service input too, for tests that call the service directly. */
@@ -27,7 +28,12 @@ export function validReachOut(overrides: Record<string, unknown> = {}): Record<s
 }
 
 export function reachOut(app: App, key: string, body: unknown, headers: Record<string, string> = {}): Promise<Res> {
-  return app.inject({ method: 'POST', url: '/api/v1/public/reach-out', headers: { ...bearer(key), ...headers }, payload: body as object });
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/public/reach-out',
+    headers: { ...bearer(key), ...headers },
+    payload: body as object,
+  });
 }
 
 /** Asserts an RFC 9457 problem with our fields and returns its body. */
@@ -62,7 +68,11 @@ export async function listAllInquiries(app: App, adminToken: string): Promise<Ar
 }
 
 /** A fresh personal admin token for the demo user with this role. */
-export async function tokenForRole(c: Container, demo: DemoCompany, role: 'admin' | 'support' | 'staff'): Promise<string> {
+export async function tokenForRole(
+  c: Container,
+  demo: DemoCompany,
+  role: 'admin' | 'support' | 'staff',
+): Promise<string> {
   const user = demo.users.find((u) => u.role === role);
   assert.ok(user, `demo has a ${role} user`);
   return (await c.apiKeys.createAdminToken(demo.companyId, { userId: user.id, name: `test ${role}` })).token;
@@ -75,7 +85,11 @@ export function userOfRole(demo: DemoCompany, role: string): DemoCompany['users'
 }
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

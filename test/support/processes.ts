@@ -22,15 +22,22 @@ process.on('exit', () => {
 
 /** Runs `portico <args>` as a real child process; its stderr is kept for failure messages. */
 export function startPortico(args: string[], env: Record<string, string>): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   child.unref();
   (child.stdout as unknown as { unref(): void }).unref();
   (child.stderr as unknown as { unref(): void }).unref();
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
-  child.stderr!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
+  child.stdout!.on('data', (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  });
   return Object.assign(child, { output: () => output });
 }
 

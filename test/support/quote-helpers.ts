@@ -28,9 +28,16 @@ export function getJson(app: App, key: string, url: string) {
 }
 
 /** The problem body of a 400, asserting on the way that it is one. */
-export function problemOf(res: LightMyRequestResponse): { status: number; code: string; detail: string; details: Record<string, string[]> } {
+export function problemOf(res: LightMyRequestResponse): {
+  status: number;
+  code: string;
+  detail: string;
+  details: Record<string, string[]>;
+} {
   if (!String(res.headers['content-type']).startsWith('application/problem+json')) {
-    throw new Error(`expected a problem response, got ${res.statusCode} ${String(res.headers['content-type'])}: ${res.body.slice(0, 300)}`);
+    throw new Error(
+      `expected a problem response, got ${res.statusCode} ${String(res.headers['content-type'])}: ${res.body.slice(0, 300)}`,
+    );
   }
   const body = res.json() as { status: number; code: string; detail: string; details?: Record<string, string[]> };
   return { status: body.status, code: body.code, detail: body.detail, details: body.details ?? {} };
@@ -58,7 +65,9 @@ async function withPdfFile<T>(pdf: Buffer, fn: (file: string) => Promise<T>): Pr
 export function pdfText(pdf: Buffer, page?: number): Promise<string> {
   return withPdfFile(pdf, async (file) => {
     const range = page === undefined ? [] : ['-f', String(page), '-l', String(page)];
-    const { stdout } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', ...range, file, '-'], { maxBuffer: 32 * 1024 * 1024 });
+    const { stdout } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', ...range, file, '-'], {
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return stdout.replace(/\s+/g, ' ');
   });
 }

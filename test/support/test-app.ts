@@ -51,7 +51,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, overrides: { clock?: Clock; startWorkers?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: { clock?: Clock; startWorkers?: boolean } = {},
+): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `portico-test-${randomUUID().slice(0, 8)}-`));
   const database = env.DATABASE_URL ? null : await provisionDatabase(dir);
   const config = loadConfig({
@@ -66,7 +69,9 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   await app.ready();
   if (overrides.startWorkers) await c.startWorkers();
   return {
-    app, c, dir,
+    app,
+    c,
+    dir,
     async close() {
       await app.close();
       await c.close();

@@ -6,7 +6,12 @@ import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 export const newWhsec = () => `whsec_${randomBytes(24).toString('base64')}`;
 
 export async function addHttpEndpoint(t: TestApp, demo: DemoCompany, body: Record<string, unknown>) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/admin/webhooks', headers: bearer(demo.adminToken), payload: { kind: 'http', ...body } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/admin/webhooks',
+    headers: bearer(demo.adminToken),
+    payload: { kind: 'http', ...body },
+  });
   if (res.statusCode !== 201) throw new Error(`endpoint not created: ${res.statusCode} ${res.body}`);
   return res.json().data as { id: string; secretHint: string | null; enabled: boolean };
 }
@@ -14,15 +19,27 @@ export async function addHttpEndpoint(t: TestApp, demo: DemoCompany, body: Recor
 export async function createQuote(t: TestApp, demo: DemoCompany, customerName = 'Ana Kovač', locationIndex = 0) {
   const p = demo.products[0]!;
   const res = await t.app.inject({
-    method: 'POST', url: '/api/v1/public/quotes', headers: bearer(demo.locations[locationIndex]!.apiKey),
-    payload: { format: 'json', customer: { name: customerName }, lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }, { productId: demo.products[4]!.id, unitId: demo.products[4]!.units[0]!.id, quantity: 1 }] },
+    method: 'POST',
+    url: '/api/v1/public/quotes',
+    headers: bearer(demo.locations[locationIndex]!.apiKey),
+    payload: {
+      format: 'json',
+      customer: { name: customerName },
+      lines: [
+        { productId: p.id, unitId: p.units[0]!.id, quantity: 2 },
+        { productId: demo.products[4]!.id, unitId: demo.products[4]!.units[0]!.id, quantity: 1 },
+      ],
+    },
   });
   if (res.statusCode !== 201) throw new Error(`quote not created: ${res.statusCode} ${res.body}`);
   return res.json().data as { id: string; number: string; locationId: string; totals: { withTax: string } };
 }
 
 /** Polls until `check` returns a value, bounded; for state the worker writes after the receiver answered. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -103,7 +103,9 @@ export async function startWebhookReceiver(opts?: {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters = waiters.filter((w) => w !== waiter);
-          reject(new Error(`webhook receiver: expected ${count} requests, got ${requests.length} within ${timeoutMs} ms`));
+          reject(
+            new Error(`webhook receiver: expected ${count} requests, got ${requests.length} within ${timeoutMs} ms`),
+          );
         }, timeoutMs);
         const waiter = {
           count,

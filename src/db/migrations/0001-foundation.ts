@@ -6,7 +6,8 @@ import { columnTypes } from './column-types.ts';
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   const t = columnTypes(engine);
 
-  await db.schema.createTable('companies')
+  await db.schema
+    .createTable('companies')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('address', 'text')
@@ -24,7 +25,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('locations')
+  await db.schema
+    .createTable('locations')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -34,7 +36,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addUniqueConstraint('locations_company_code_key', ['company_id', 'code'])
     .execute();
 
-  await db.schema.createTable('users')
+  await db.schema
+    .createTable('users')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('email', 'text', (c) => c.notNull())
@@ -46,12 +49,15 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .execute();
 
   for (const table of ['admin_tokens', 'api_keys'] as const) {
-    await db.schema.createTable(table)
+    await db.schema
+      .createTable(table)
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
-      .$call((b) => table === 'admin_tokens'
-        ? b.addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
-        : b.addColumn('location_id', 'text', (c) => c.notNull().references('locations.id')))
+      .$call((b) =>
+        table === 'admin_tokens'
+          ? b.addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+          : b.addColumn('location_id', 'text', (c) => c.notNull().references('locations.id')),
+      )
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('secret_hash', 'text', (c) => c.notNull())
       .addColumn('created_at', t.timestamp, (c) => c.notNull())
@@ -61,7 +67,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   }
   await db.schema.createIndex('api_keys_company_idx').on('api_keys').columns(['company_id', 'created_at']).execute();
 
-  await db.schema.createTable('inquiries')
+  await db.schema
+    .createTable('inquiries')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('location_id', 'text', (c) => c.notNull().references('locations.id'))
@@ -75,9 +82,14 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('product_photo_url', 'text')
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('inquiries_company_created_idx').on('inquiries').columns(['company_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('inquiries_company_created_idx')
+    .on('inquiries')
+    .columns(['company_id', 'created_at', 'id'])
+    .execute();
 
-  await db.schema.createTable('notifications')
+  await db.schema
+    .createTable('notifications')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
@@ -89,9 +101,14 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('read_at', t.timestamp)
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('notifications_user_idx').on('notifications').columns(['company_id', 'user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('notifications_user_idx')
+    .on('notifications')
+    .columns(['company_id', 'user_id', 'created_at'])
+    .execute();
 
-  await db.schema.createTable('email_messages')
+  await db.schema
+    .createTable('email_messages')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('to_address', 'text', (c) => c.notNull())
@@ -105,9 +122,14 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('sent_at', t.timestamp)
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('email_messages_due_idx').on('email_messages').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('email_messages_due_idx')
+    .on('email_messages')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 
-  await db.schema.createTable('idempotency_keys')
+  await db.schema
+    .createTable('idempotency_keys')
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('request_hash', 'text', (c) => c.notNull())
@@ -121,7 +143,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addPrimaryKeyConstraint('idempotency_keys_pkey', ['company_id', 'key'])
     .execute();
 
-  await db.schema.createTable('categories')
+  await db.schema
+    .createTable('categories')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('parent_id', 'text', (c) => c.references('categories.id'))
@@ -130,14 +153,16 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .execute();
   await db.schema.createIndex('categories_company_idx').on('categories').columns(['company_id', 'parent_id']).execute();
 
-  await db.schema.createTable('models')
+  await db.schema
+    .createTable('models')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('tax_rates')
+  await db.schema
+    .createTable('tax_rates')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -145,7 +170,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('products')
+  await db.schema
+    .createTable('products')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('sku', 'text')
@@ -160,11 +186,24 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('products_company_name_idx').on('products').columns(['company_id', 'name', 'id']).execute();
-  await db.schema.createIndex('products_company_category_idx').on('products').columns(['company_id', 'category_id']).execute();
-  await db.schema.createIndex('products_company_model_idx').on('products').columns(['company_id', 'model_id']).execute();
+  await db.schema
+    .createIndex('products_company_name_idx')
+    .on('products')
+    .columns(['company_id', 'name', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('products_company_category_idx')
+    .on('products')
+    .columns(['company_id', 'category_id'])
+    .execute();
+  await db.schema
+    .createIndex('products_company_model_idx')
+    .on('products')
+    .columns(['company_id', 'model_id'])
+    .execute();
 
-  await db.schema.createTable('units')
+  await db.schema
+    .createTable('units')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('product_id', 'text', (c) => c.notNull().references('products.id'))

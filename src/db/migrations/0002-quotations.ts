@@ -6,7 +6,8 @@ import { columnTypes } from './column-types.ts';
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   const t = columnTypes(engine);
 
-  await db.schema.createTable('number_sequences')
+  await db.schema
+    .createTable('number_sequences')
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('location_id', 'text', (c) => c.notNull().references('locations.id'))
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -15,7 +16,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addPrimaryKeyConstraint('number_sequences_pkey', ['location_id', 'kind', 'year'])
     .execute();
 
-  await db.schema.createTable('quotations')
+  await db.schema
+    .createTable('quotations')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('location_id', 'text', (c) => c.notNull().references('locations.id'))
@@ -37,9 +39,14 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addUniqueConstraint('quotations_company_number_key', ['company_id', 'number'])
     .execute();
-  await db.schema.createIndex('quotations_company_created_idx').on('quotations').columns(['company_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('quotations_company_created_idx')
+    .on('quotations')
+    .columns(['company_id', 'created_at', 'id'])
+    .execute();
 
-  await db.schema.createTable('orders')
+  await db.schema
+    .createTable('orders')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('location_id', 'text', (c) => c.notNull().references('locations.id'))
@@ -60,10 +67,18 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addUniqueConstraint('orders_company_number_key', ['company_id', 'number'])
     .execute();
-  await db.schema.createIndex('orders_company_created_idx').on('orders').columns(['company_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('orders_company_created_idx')
+    .on('orders')
+    .columns(['company_id', 'created_at', 'id'])
+    .execute();
 
-  for (const [table, parent] of [['quotation_lines', 'quotations'], ['order_lines', 'orders']] as const) {
-    await db.schema.createTable(table)
+  for (const [table, parent] of [
+    ['quotation_lines', 'quotations'],
+    ['order_lines', 'orders'],
+  ] as const) {
+    await db.schema
+      .createTable(table)
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
       .addColumn('document_id', 'text', (c) => c.notNull().references(`${parent}.id`))

@@ -6,7 +6,8 @@ import { columnTypes } from './column-types.ts';
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   const t = columnTypes(engine);
 
-  await db.schema.createTable('webhook_endpoints')
+  await db.schema
+    .createTable('webhook_endpoints')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -22,9 +23,14 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_endpoints_company_idx').on('webhook_endpoints').columns(['company_id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_company_idx')
+    .on('webhook_endpoints')
+    .columns(['company_id'])
+    .execute();
 
-  await db.schema.createTable('webhook_events')
+  await db.schema
+    .createTable('webhook_events')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('location_id', 'text')
@@ -33,7 +39,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('webhook_deliveries')
+  await db.schema
+    .createTable('webhook_deliveries')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('event_id', 'text', (c) => c.notNull().references('webhook_events.id'))
@@ -48,10 +55,19 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('delivered_at', t.timestamp)
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_endpoint_idx').on('webhook_deliveries').columns(['company_id', 'endpoint_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_endpoint_idx')
+    .on('webhook_deliveries')
+    .columns(['company_id', 'endpoint_id', 'created_at'])
+    .execute();
 
-  await db.schema.createTable('webhook_attempts')
+  await db.schema
+    .createTable('webhook_attempts')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id'))
@@ -65,5 +81,9 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('response_excerpt', 'text')
     .addColumn('success', t.bool, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_attempts_endpoint_idx').on('webhook_attempts').columns(['company_id', 'endpoint_id', 'started_at']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_endpoint_idx')
+    .on('webhook_attempts')
+    .columns(['company_id', 'endpoint_id', 'started_at'])
+    .execute();
 }

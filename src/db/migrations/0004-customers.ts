@@ -14,7 +14,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   const t = columnTypes(engine);
   const key = engine === 'postgres' ? sql`text collate "C"` : sql`text`;
 
-  await db.schema.createTable('customers')
+  await db.schema
+    .createTable('customers')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -35,9 +36,18 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
   // NULLs are distinct in a unique index on both engines: customers without a tax id never clash.
-  await db.schema.createIndex('customers_company_tax_id_key').on('customers').columns(['company_id', 'tax_id_key']).unique().execute();
+  await db.schema
+    .createIndex('customers_company_tax_id_key')
+    .on('customers')
+    .columns(['company_id', 'tax_id_key'])
+    .unique()
+    .execute();
   for (const column of ['name_key', 'email_key', 'phone_key']) {
-    await db.schema.createIndex(`customers_company_${column}_idx`).on('customers').columns(['company_id', column, 'id']).execute();
+    await db.schema
+      .createIndex(`customers_company_${column}_idx`)
+      .on('customers')
+      .columns(['company_id', column, 'id'])
+      .execute();
   }
 
   await db.schema.alterTable('orders').addColumn('directory_customer_id', 'text').execute();

@@ -14,6 +14,9 @@ export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
   await db.schema.alterTable('companies').addColumn('bank_iban', 'text').execute();
   await db.schema.alterTable('companies').addColumn('bank_bic', 'text').execute();
   await db.schema.alterTable('companies').addColumn('bank_holder', 'text').execute();
-  await db.updateTable('companies').set((eb) => ({ address_street: eb.ref('address') })).execute();
+  await db
+    .updateTable('companies')
+    .set((eb) => ({ address_street: eb.ref('address') }))
+    .execute();
   await db.schema.alterTable('companies').dropColumn('address').execute();
 }

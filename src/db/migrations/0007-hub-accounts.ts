@@ -14,7 +14,8 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   // Sign-in knows the e-mail, not the company.
   await db.schema.createIndex('users_email_idx').on('users').column('email').execute();
 
-  await db.schema.createTable('hub_sessions')
+  await db.schema
+    .createTable('hub_sessions')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
@@ -22,9 +23,14 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('last_seen_at', t.timestamp, (c) => c.notNull())
     .addColumn('expires_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('hub_sessions_company_user_idx').on('hub_sessions').columns(['company_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('hub_sessions_company_user_idx')
+    .on('hub_sessions')
+    .columns(['company_id', 'user_id'])
+    .execute();
 
-  await db.schema.createTable('password_resets')
+  await db.schema
+    .createTable('password_resets')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
@@ -33,5 +39,9 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
     .addColumn('expires_at', t.timestamp, (c) => c.notNull())
     .addColumn('used_at', t.timestamp)
     .execute();
-  await db.schema.createIndex('password_resets_company_user_idx').on('password_resets').columns(['company_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('password_resets_company_user_idx')
+    .on('password_resets')
+    .columns(['company_id', 'user_id'])
+    .execute();
 }

@@ -12,8 +12,16 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   const t = columnTypes(engine);
   await db.schema.alterTable('inquiries').addColumn('handled_at', t.timestamp).execute();
   await db.schema.alterTable('inquiries').addColumn('handled_by', 'text').execute();
-  await db.schema.createIndex('inquiries_company_open_idx').on('inquiries').columns(['company_id', 'created_at', 'id'])
-    .where(sql.ref('handled_at'), 'is', null).execute();
-  await db.schema.createIndex('notifications_user_unread_idx').on('notifications').columns(['company_id', 'user_id', 'created_at'])
-    .where(sql.ref('read_at'), 'is', null).execute();
+  await db.schema
+    .createIndex('inquiries_company_open_idx')
+    .on('inquiries')
+    .columns(['company_id', 'created_at', 'id'])
+    .where(sql.ref('handled_at'), 'is', null)
+    .execute();
+  await db.schema
+    .createIndex('notifications_user_unread_idx')
+    .on('notifications')
+    .columns(['company_id', 'user_id', 'created_at'])
+    .where(sql.ref('read_at'), 'is', null)
+    .execute();
 }

@@ -4,100 +4,265 @@ import type { Container } from '../../container.ts';
 import type { Company } from '../../modules/companies/index.ts';
 import { Data, Nullable, Text, Timestamp, errorResponses } from '../schemas.ts';
 
-const ApiKey = Type.Object({
-  id: Type.String(), name: Type.String(), locationId: Type.String(), createdAt: Timestamp,
-  lastUsedAt: Nullable(Timestamp), revokedAt: Nullable(Timestamp),
-}, { additionalProperties: false });
+const ApiKey = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    locationId: Type.String(),
+    createdAt: Timestamp,
+    lastUsedAt: Nullable(Timestamp),
+    revokedAt: Nullable(Timestamp),
+  },
+  { additionalProperties: false },
+);
 
-const Scope = Type.Object({
-  kind: Type.Union([Type.Literal('all'), Type.Literal('products'), Type.Literal('categories'), Type.Literal('models')], { description: '`all`, or selective: fixed `products`, dynamic `categories` (sub-categories included) or `models`.' }),
-  ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000, uniqueItems: true, default: [] }),
-}, { additionalProperties: false });
+const Scope = Type.Object(
+  {
+    kind: Type.Union(
+      [Type.Literal('all'), Type.Literal('products'), Type.Literal('categories'), Type.Literal('models')],
+      {
+        description:
+          '`all`, or selective: fixed `products`, dynamic `categories` (sub-categories included) or `models`.',
+      },
+    ),
+    ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000, uniqueItems: true, default: [] }),
+  },
+  { additionalProperties: false },
+);
 
-const Address = Type.Object({
-  street: Text(200), postalCode: Type.Optional(Nullable(Type.String({ maxLength: 20 }))), city: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
-}, { additionalProperties: false });
+const Address = Type.Object(
+  {
+    street: Text(200),
+    postalCode: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+    city: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  },
+  { additionalProperties: false },
+);
 
-const BankAccount = Type.Object({
-  iban: Type.String({ maxLength: 64, description: 'IBAN; spaces allowed. Checked: country length and the mod-97 check digits.' }),
-  bic: Type.Optional(Nullable(Type.String({ maxLength: 11, description: '8 or 11 characters.' }))),
-  holder: Type.String({ maxLength: 140, description: 'The account holder, named as the recipient in payment codes.' }),
-}, { additionalProperties: false });
+const BankAccount = Type.Object(
+  {
+    iban: Type.String({
+      maxLength: 64,
+      description: 'IBAN; spaces allowed. Checked: country length and the mod-97 check digits.',
+    }),
+    bic: Type.Optional(Nullable(Type.String({ maxLength: 11, description: '8 or 11 characters.' }))),
+    holder: Type.String({
+      maxLength: 140,
+      description: 'The account holder, named as the recipient in payment codes.',
+    }),
+  },
+  { additionalProperties: false },
+);
 
-const PLACEHOLDERS = 'May use the placeholders {number}, {total}, {dueDate} and {customerName}, filled per document; any other {placeholder} is a 400.';
+const PLACEHOLDERS =
+  'May use the placeholders {number}, {total}, {dueDate} and {customerName}, filled per document; any other {placeholder} is a 400.';
 
-const Settings = Type.Object({
-  name: Type.String(), currency: Type.String(), locale: Type.String(), timezone: Type.String(), pricesIncludeTax: Type.Boolean(),
-  address: Nullable(Type.Object({ street: Type.String(), postalCode: Nullable(Type.String()), city: Nullable(Type.String()) })),
-  country: Nullable(Type.String()),
-  taxId: Nullable(Type.String()),
-  bankAccount: Nullable(Type.Object({ iban: Type.String(), bic: Nullable(Type.String()), holder: Type.String() })),
-  quotationValidityDays: Type.Integer(),
-  printTemplate: Type.Object({ header: Nullable(Type.String()), footer: Nullable(Type.String()), paymentInstructions: Nullable(Type.String()) }),
-}, { additionalProperties: false });
+const Settings = Type.Object(
+  {
+    name: Type.String(),
+    currency: Type.String(),
+    locale: Type.String(),
+    timezone: Type.String(),
+    pricesIncludeTax: Type.Boolean(),
+    address: Nullable(
+      Type.Object({ street: Type.String(), postalCode: Nullable(Type.String()), city: Nullable(Type.String()) }),
+    ),
+    country: Nullable(Type.String()),
+    taxId: Nullable(Type.String()),
+    bankAccount: Nullable(Type.Object({ iban: Type.String(), bic: Nullable(Type.String()), holder: Type.String() })),
+    quotationValidityDays: Type.Integer(),
+    printTemplate: Type.Object({
+      header: Nullable(Type.String()),
+      footer: Nullable(Type.String()),
+      paymentInstructions: Nullable(Type.String()),
+    }),
+  },
+  { additionalProperties: false },
+);
 
 const presentSettings = (c: Company) => ({
-  name: c.name, currency: c.currency, locale: c.locale, timezone: c.timezone, pricesIncludeTax: c.pricesIncludeTax,
-  address: c.address, country: c.country, taxId: c.taxId, bankAccount: c.bankAccount,
-  quotationValidityDays: c.quotationValidityDays, printTemplate: c.template,
+  name: c.name,
+  currency: c.currency,
+  locale: c.locale,
+  timezone: c.timezone,
+  pricesIncludeTax: c.pricesIncludeTax,
+  address: c.address,
+  country: c.country,
+  taxId: c.taxId,
+  bankAccount: c.bankAccount,
+  quotationValidityDays: c.quotationValidityDays,
+  printTemplate: c.template,
 });
 
 /** Developer settings: API keys, catalog scope and the print template. Admins only. */
-export const developerRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
-  const security = [{ adminToken: [] }];
+export const developerRoutes =
+  (c: Container): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const security = [{ adminToken: [] }];
 
-  app.get('/api-keys', {
-    schema: { tags: ['Admin'], operationId: 'adminListApiKeys', summary: 'Location API keys (never their secrets)', security, response: { 200: Data(Type.Array(ApiKey)), ...errorResponses(403) } },
-  }, async (request) => ({ data: await c.apiKeys.listApiKeys(request.admin.companyId) }));
+    app.get(
+      '/api-keys',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminListApiKeys',
+          summary: 'Location API keys (never their secrets)',
+          security,
+          response: { 200: Data(Type.Array(ApiKey)), ...errorResponses(403) },
+        },
+      },
+      async (request) => ({ data: await c.apiKeys.listApiKeys(request.admin.companyId) }),
+    );
 
-  app.post('/api-keys', {
-    schema: {
-      tags: ['Admin'], operationId: 'adminCreateApiKey', summary: 'Issue a location API key; the key is shown only in this response', security,
-      body: Type.Object({ locationId: Type.String({ maxLength: 64 }), name: Text(100) }, { additionalProperties: false }),
-      response: { 201: Data(Type.Object({ ...ApiKey.properties, key: Type.String({ description: 'Shown once; store it now.' }) }, { additionalProperties: false })), ...errorResponses(400, 403) },
-    },
-  }, async (request, reply) => reply.status(201).send({ data: await c.apiKeys.createApiKey(request.admin.companyId, request.body) }));
+    app.post(
+      '/api-keys',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminCreateApiKey',
+          summary: 'Issue a location API key; the key is shown only in this response',
+          security,
+          body: Type.Object(
+            { locationId: Type.String({ maxLength: 64 }), name: Text(100) },
+            { additionalProperties: false },
+          ),
+          response: {
+            201: Data(
+              Type.Object(
+                { ...ApiKey.properties, key: Type.String({ description: 'Shown once; store it now.' }) },
+                { additionalProperties: false },
+              ),
+            ),
+            ...errorResponses(400, 403),
+          },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send({ data: await c.apiKeys.createApiKey(request.admin.companyId, request.body) }),
+    );
 
-  app.delete('/api-keys/:id', {
-    schema: { tags: ['Admin'], operationId: 'adminRevokeApiKey', summary: 'Revoke a location API key, at once', security, params: Type.Object({ id: Type.String({ maxLength: 64 }) }), response: { 204: Type.Null(), ...errorResponses(403, 404) } },
-  }, async (request, reply) => {
-    await c.apiKeys.revokeApiKey(request.admin.companyId, request.params.id);
-    return reply.status(204).send(null);
-  });
+    app.delete(
+      '/api-keys/:id',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminRevokeApiKey',
+          summary: 'Revoke a location API key, at once',
+          security,
+          params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+          response: { 204: Type.Null(), ...errorResponses(403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await c.apiKeys.revokeApiKey(request.admin.companyId, request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
 
-  app.get('/catalog-scope', {
-    schema: { tags: ['Admin'], operationId: 'adminGetCatalogScope', summary: 'What the public API exposes', security, response: { 200: Data(Scope), ...errorResponses(403) } },
-  }, async (request) => ({ data: await c.catalogScope.get(request.admin.companyId) }));
+    app.get(
+      '/catalog-scope',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminGetCatalogScope',
+          summary: 'What the public API exposes',
+          security,
+          response: { 200: Data(Scope), ...errorResponses(403) },
+        },
+      },
+      async (request) => ({ data: await c.catalogScope.get(request.admin.companyId) }),
+    );
 
-  app.put('/catalog-scope', {
-    schema: { tags: ['Admin'], operationId: 'adminSetCatalogScope', summary: 'Choose what the public API exposes', security, body: Scope, response: { 200: Data(Scope), ...errorResponses(400, 403) } },
-  }, async (request) => ({ data: await c.catalogScope.set(request.admin.companyId, { kind: request.body.kind, ids: request.body.ids ?? [] }) }));
+    app.put(
+      '/catalog-scope',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminSetCatalogScope',
+          summary: 'Choose what the public API exposes',
+          security,
+          body: Scope,
+          response: { 200: Data(Scope), ...errorResponses(400, 403) },
+        },
+      },
+      async (request) => ({
+        data: await c.catalogScope.set(request.admin.companyId, {
+          kind: request.body.kind,
+          ids: request.body.ids ?? [],
+        }),
+      }),
+    );
 
-  app.get('/settings', {
-    schema: { tags: ['Admin'], operationId: 'adminGetSettings', summary: 'Company settings and print template', security, response: { 200: Data(Settings), ...errorResponses(403) } },
-  }, async (request) => ({ data: presentSettings(await c.companies.getCompany(request.admin.companyId)) }));
+    app.get(
+      '/settings',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminGetSettings',
+          summary: 'Company settings and print template',
+          security,
+          response: { 200: Data(Settings), ...errorResponses(403) },
+        },
+      },
+      async (request) => ({ data: presentSettings(await c.companies.getCompany(request.admin.companyId)) }),
+    );
 
-  app.patch('/settings', {
-    schema: {
-      tags: ['Admin'], operationId: 'adminUpdateSettings', security,
-      summary: 'Change the company profile (address, country, tax id, bank account, locale), the print template or quotation validity',
-      description: 'Only the fields sent change; `null` clears an optional one. Every bad field is named in `details` and nothing changes then. '
-        + 'With a bank account, quotation PDFs carry payment codes for their exact total: the EPC QR code in EUR, and the HUB-3 PDF417 barcode too when the country is HR.',
-      body: Type.Object({
-        name: Type.Optional(Text(200)),
-        address: Type.Optional(Nullable(Address)),
-        country: Type.Optional(Nullable(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, such as HR.' }))),
-        taxId: Type.Optional(Nullable(Type.String({ maxLength: 32, description: 'Checked where the number has a check digit (Croatian OIB, German VAT id).' }))),
-        locale: Type.Optional(Type.String({ maxLength: 35, description: 'BCP 47 tag whose language has a message catalog (hr, de, en), such as hr-HR: labels, numbers and dates of the print.' })),
-        bankAccount: Type.Optional(Nullable(BankAccount)),
-        quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
-        printTemplate: Type.Optional(Type.Object({
-          header: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
-          footer: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
-          paymentInstructions: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
-        }, { additionalProperties: false })),
-      }, { additionalProperties: false }),
-      response: { 200: Data(Settings), ...errorResponses(400, 403) },
-    },
-  }, async (request) => ({ data: presentSettings(await c.companies.updateSettings(request.admin.companyId, request.body)) }));
-};
+    app.patch(
+      '/settings',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminUpdateSettings',
+          security,
+          summary:
+            'Change the company profile (address, country, tax id, bank account, locale), the print template or quotation validity',
+          description:
+            'Only the fields sent change; `null` clears an optional one. Every bad field is named in `details` and nothing changes then. ' +
+            'With a bank account, quotation PDFs carry payment codes for their exact total: the EPC QR code in EUR, and the HUB-3 PDF417 barcode too when the country is HR.',
+          body: Type.Object(
+            {
+              name: Type.Optional(Text(200)),
+              address: Type.Optional(Nullable(Address)),
+              country: Type.Optional(
+                Nullable(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, such as HR.' })),
+              ),
+              taxId: Type.Optional(
+                Nullable(
+                  Type.String({
+                    maxLength: 32,
+                    description: 'Checked where the number has a check digit (Croatian OIB, German VAT id).',
+                  }),
+                ),
+              ),
+              locale: Type.Optional(
+                Type.String({
+                  maxLength: 35,
+                  description:
+                    'BCP 47 tag whose language has a message catalog (hr, de, en), such as hr-HR: labels, numbers and dates of the print.',
+                }),
+              ),
+              bankAccount: Type.Optional(Nullable(BankAccount)),
+              quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+              printTemplate: Type.Optional(
+                Type.Object(
+                  {
+                    header: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
+                    footer: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
+                    paymentInstructions: Type.Optional(
+                      Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS })),
+                    ),
+                  },
+                  { additionalProperties: false },
+                ),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: Data(Settings), ...errorResponses(400, 403) },
+        },
+      },
+      async (request) => ({
+        data: presentSettings(await c.companies.updateSettings(request.admin.companyId, request.body)),
+      }),
+    );
+  };

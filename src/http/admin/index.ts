@@ -13,16 +13,18 @@ import { catalogAdminRoutes } from './catalog.routes.ts';
 import { customersRoutes } from './customers.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
-export const adminV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
-  app.addHook('onRequest', adminAuth(c.apiKeys));
-  enforceRoles(app);
-  await app.register(inquiriesRoutes(c));
-  await app.register(notificationsRoutes(c));
-  await app.register(developerRoutes(c));
-  await app.register(webhooksRoutes(c));
-  await app.register(quotationsRoutes(c));
-  await app.register(ordersRoutes(c));
-  await app.register(salesRoutes(c));
-  await app.register(catalogAdminRoutes(c));
-  await app.register(customersRoutes(c));
-};
+export const adminV1 =
+  (c: Container): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.addHook('onRequest', adminAuth(c.apiKeys));
+    enforceRoles(app);
+    await app.register(inquiriesRoutes(c));
+    await app.register(notificationsRoutes(c));
+    await app.register(developerRoutes(c));
+    await app.register(webhooksRoutes(c));
+    await app.register(quotationsRoutes(c));
+    await app.register(ordersRoutes(c));
+    await app.register(salesRoutes(c));
+    await app.register(catalogAdminRoutes(c));
+    await app.register(customersRoutes(c));
+  };

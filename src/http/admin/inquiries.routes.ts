@@ -4,29 +4,59 @@ import type { Container } from '../../container.ts';
 import { Data, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
 import { newestFirstPage } from './pagination.ts';
 
-const Inquiry = Type.Object({
-  id: Type.String(), locationId: Type.String(), topic: Type.String(), subject: Type.String(), message: Type.String(),
-  email: Type.String(), phone: Type.String(), name: Nullable(Type.String()), productPhotoUrl: Nullable(Type.String()), createdAt: Timestamp,
-}, { additionalProperties: false });
+const Inquiry = Type.Object(
+  {
+    id: Type.String(),
+    locationId: Type.String(),
+    topic: Type.String(),
+    subject: Type.String(),
+    message: Type.String(),
+    email: Type.String(),
+    phone: Type.String(),
+    name: Nullable(Type.String()),
+    productPhotoUrl: Nullable(Type.String()),
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
 
-export const inquiriesRoutes = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
-  const security = [{ adminToken: [] }];
-  app.get('/inquiries', {
-    schema: {
-      tags: ['Admin'], operationId: 'adminListInquiries', summary: 'Inquiries, newest first', security,
-      querystring: Type.Object(Pagination, { additionalProperties: false }),
-      response: { 200: Type.Object({ data: Type.Array(Inquiry), nextCursor: Nullable(Type.String()) }), ...errorResponses(400, 403) },
-    },
-  }, async (request) => {
-    const page = newestFirstPage(request.query);
-    return page.page(await c.inquiries.list(request.admin.companyId, page));
-  });
+export const inquiriesRoutes =
+  (c: Container): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const security = [{ adminToken: [] }];
+    app.get(
+      '/inquiries',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminListInquiries',
+          summary: 'Inquiries, newest first',
+          security,
+          querystring: Type.Object(Pagination, { additionalProperties: false }),
+          response: {
+            200: Type.Object({ data: Type.Array(Inquiry), nextCursor: Nullable(Type.String()) }),
+            ...errorResponses(400, 403),
+          },
+        },
+      },
+      async (request) => {
+        const page = newestFirstPage(request.query);
+        return page.page(await c.inquiries.list(request.admin.companyId, page));
+      },
+    );
 
-  app.get('/inquiries/:id', {
-    schema: {
-      tags: ['Admin'], operationId: 'adminGetInquiry', summary: 'One inquiry', security,
-      params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-      response: { 200: Data(Inquiry), ...errorResponses(403, 404) },
-    },
-  }, async (request) => ({ data: await c.inquiries.get(request.admin.companyId, request.params.id) }));
-};
+    app.get(
+      '/inquiries/:id',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminGetInquiry',
+          summary: 'One inquiry',
+          security,
+          params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+          response: { 200: Data(Inquiry), ...errorResponses(403, 404) },
+        },
+      },
+      async (request) => ({ data: await c.inquiries.get(request.admin.companyId, request.params.id) }),
+    );
+  };

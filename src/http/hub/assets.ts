@@ -16,18 +16,24 @@ const files = {
   js: { path: new URL('./assets/hub.js', import.meta.url).pathname, type: 'text/javascript; charset=utf-8' },
 };
 
-const loaded = Object.fromEntries(Object.entries(files).map(([name, file]) => {
-  const body = fs.readFileSync(file.path);
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  const ext = name === 'css' ? 'css' : 'js';
-  return [name, { url: `/hub/assets/${name}.${hash}.${ext}`, body, type: file.type }];
-})) as Record<keyof typeof files, { url: string; body: Buffer; type: string }>;
+const loaded = Object.fromEntries(
+  Object.entries(files).map(([name, file]) => {
+    const body = fs.readFileSync(file.path);
+    const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+    const ext = name === 'css' ? 'css' : 'js';
+    return [name, { url: `/hub/assets/${name}.${hash}.${ext}`, body, type: file.type }];
+  }),
+) as Record<keyof typeof files, { url: string; body: Buffer; type: string }>;
 
 export const ASSETS = { htmx: loaded.htmx.url, css: loaded.css.url, js: loaded.js.url };
 
 export function assetRoutes(app: FastifyInstance): void {
   for (const asset of Object.values(loaded)) {
-    app.get(asset.url.slice('/hub'.length), { config: { hub: 'public' }, schema: { hide: true } }, async (_request, reply) =>
-      reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body));
+    app.get(
+      asset.url.slice('/hub'.length),
+      { config: { hub: 'public' }, schema: { hide: true } },
+      async (_request, reply) =>
+        reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body),
+    );
   }
 }

@@ -46,7 +46,9 @@ export function formFields(body: unknown): FormBody {
 
 /** A query-string value as text: the first when repeated, trimmed, bounded; absent when blank. */
 export function queryText(value: unknown, max = 200): string | undefined {
-  const trimmed = textOf(Array.isArray(value) ? value[0] : value).trim().slice(0, max);
+  const trimmed = textOf(Array.isArray(value) ? value[0] : value)
+    .trim()
+    .slice(0, max);
   return trimmed === '' ? undefined : trimmed;
 }
 
@@ -74,9 +76,13 @@ export function noticeOf(ctx: HubContext, query: unknown, notices: Readonly<Reco
  * of `codes` that carries details), or the error thrown on to the hub's error page. With
  * `unnamed`, a validation failure naming no field comes back under `_`.
  */
-export function fieldErrorsOf(error: unknown, options: { codes?: readonly string[]; unnamed?: boolean } = {}): FieldErrors {
+export function fieldErrorsOf(
+  error: unknown,
+  options: { codes?: readonly string[]; unnamed?: boolean } = {},
+): FieldErrors {
   if (error instanceof AppError) {
-    if ((error.code === 'validation_failed' || options.codes?.includes(error.code)) && error.details) return error.details;
+    if ((error.code === 'validation_failed' || options.codes?.includes(error.code)) && error.details)
+      return error.details;
     if (options.unnamed && error.code === 'validation_failed') return { _: [error.message] };
   }
   throw error;
@@ -96,12 +102,19 @@ export function messagesAt(errors: FieldErrors | undefined, paths: readonly stri
  * The attributes and the message of a field with errors (none without). The message is a
  * paragraph, or a span where it sits inline after the control.
  */
-export function fieldError(id: string, messages: readonly string[] | undefined, element: 'p' | 'span' = 'p'): { attrs: Html | null; note: Html | null } {
+export function fieldError(
+  id: string,
+  messages: readonly string[] | undefined,
+  element: 'p' | 'span' = 'p',
+): { attrs: Html | null; note: Html | null } {
   if (!messages?.length) return { attrs: null, note: null };
   const text = messages.join(' ');
   return {
     attrs: html` aria-invalid="true" aria-describedby="${id}-error"`,
-    note: element === 'p' ? html`<p class="field-error" id="${id}-error">${text}</p>` : html`<span class="field-error" id="${id}-error">${text}</span>`,
+    note:
+      element === 'p'
+        ? html`<p class="field-error" id="${id}-error">${text}</p>`
+        : html`<span class="field-error" id="${id}-error">${text}</span>`,
   };
 }
 
@@ -167,5 +180,8 @@ export interface SendOptions {
 
 /** The whole page (layout.ts) as the reply. */
 export function sendPage(reply: FastifyReply, ctx: HubContext, options: SendOptions): FastifyReply {
-  return reply.status(options.status ?? 200).type('text/html; charset=utf-8').send(page(ctx, { title: options.title, body: options.body, notice: options.notice ?? null }).value);
+  return reply
+    .status(options.status ?? 200)
+    .type('text/html; charset=utf-8')
+    .send(page(ctx, { title: options.title, body: options.body, notice: options.notice ?? null }).value);
 }

@@ -15,7 +15,14 @@ export class Html {
 
 type Value = Html | string | number | bigint | boolean | null | undefined | readonly Value[];
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"'`]/g, (ch) => ESCAPES[ch]!);

@@ -33,74 +33,84 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * services as the admin API and add no rule of their own; this plugin adds only what a browser
  * needs around them: the session, CSRF protection, the role check, HTML errors.
  */
-export const hub = (c: Container): FastifyPluginAsync => async (app) => {
-  await app.register(formbody, { bodyLimit: 256 * 1024 });
-  // Browsers post forms, urlencoded or multipart (uploads register their own parser): a JSON body
-  // is a 415 here, so no page meets an object where it expects a field's text.
-  app.removeContentTypeParser('application/json');
-  app.addHook('preHandler', async (request) => {
-    // A repeated query parameter (?q=a&q=b) counts once, as the first; no filter takes a list.
-    const query = request.query as Record<string, unknown>;
-    for (const key of Object.keys(query)) if (Array.isArray(query[key])) query[key] = (query[key] as unknown[])[0];
-    // An unsafe request with no body at all (the token sent as a header) reads as an empty form.
-    if (UNSAFE.has(request.method) && (request.body === undefined || request.body === null)) request.body = {};
-  });
-  await app.register(cookie);
-  await app.register(csrf, {
-    sessionPlugin: '@fastify/cookie',
-    cookieKey: 'portico_csrf',
-    cookieOpts: { path: '/hub', sameSite: 'lax', httpOnly: true, secure: 'auto' },
-    csrfOpts: { hmacKey: c.csrfKey, userInfo: true },
-    // Before sign-in the token is bound to nobody; after, to the user, so one user's token fails for another.
-    getUserInfo: (request) => request.hubUserId ?? SIGNED_OUT,
-    getToken: (request) => {
-      const header = request.headers['x-csrf-token'];
-      if (typeof header === 'string') return header;
-      const body = request.body as Record<string, unknown> | null | undefined;
-      return typeof body?._csrf === 'string' ? body._csrf : undefined;
-    },
-  });
+export const hub =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    await app.register(formbody, { bodyLimit: 256 * 1024 });
+    // Browsers post forms, urlencoded or multipart (uploads register their own parser): a JSON body
+    // is a 415 here, so no page meets an object where it expects a field's text.
+    app.removeContentTypeParser('application/json');
+    app.addHook('preHandler', async (request) => {
+      // A repeated query parameter (?q=a&q=b) counts once, as the first; no filter takes a list.
+      const query = request.query as Record<string, unknown>;
+      for (const key of Object.keys(query)) if (Array.isArray(query[key])) query[key] = (query[key] as unknown[])[0];
+      // An unsafe request with no body at all (the token sent as a header) reads as an empty form.
+      if (UNSAFE.has(request.method) && (request.body === undefined || request.body === null)) request.body = {};
+    });
+    await app.register(cookie);
+    await app.register(csrf, {
+      sessionPlugin: '@fastify/cookie',
+      cookieKey: 'portico_csrf',
+      cookieOpts: { path: '/hub', sameSite: 'lax', httpOnly: true, secure: 'auto' },
+      csrfOpts: { hmacKey: c.csrfKey, userInfo: true },
+      // Before sign-in the token is bound to nobody; after, to the user, so one user's token fails for another.
+      getUserInfo: (request) => request.hubUserId ?? SIGNED_OUT,
+      getToken: (request) => {
+        const header = request.headers['x-csrf-token'];
+        if (typeof header === 'string') return header;
+        const body = request.body as Record<string, unknown> | null | undefined;
+        return typeof body?._csrf === 'string' ? body._csrf : undefined;
+      },
+    });
 
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const access = route.config?.hub;
-    if (!access) throw new Error(`Hub route ${String(route.method)} ${route.url} names no access (config.hub) — see src/http/hub/hub-context.ts.`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') HUB_ROUTES.push({ method, url: route.url, access });
-    route.onRequest = [...[route.onRequest ?? []].flat(), guard(c, access)];
-    // Pages, not API: left out of the OpenAPI document (and of its route fuzz).
-    route.schema = { ...route.schema, hide: true };
-    // CSRF is checked once the body (which may carry the token) is parsed, on every unsafe method.
-    if ([route.method].flat().some((m) => UNSAFE.has(m))) route.preHandler = [checkOrigin, csrfCheck(app), ...[route.preHandler ?? []].flat()];
-  });
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const access = route.config?.hub;
+      if (!access)
+        throw new Error(
+          `Hub route ${String(route.method)} ${route.url} names no access (config.hub) — see src/http/hub/hub-context.ts.`,
+        );
+      for (const method of [route.method].flat())
+        if (method !== 'HEAD') HUB_ROUTES.push({ method, url: route.url, access });
+      route.onRequest = [...[route.onRequest ?? []].flat(), guard(c, access)];
+      // Pages, not API: left out of the OpenAPI document (and of its route fuzz).
+      route.schema = { ...route.schema, hide: true };
+      // CSRF is checked once the body (which may carry the token) is parsed, on every unsafe method.
+      if ([route.method].flat().some((m) => UNSAFE.has(m)))
+        route.preHandler = [checkOrigin, csrfCheck(app), ...[route.preHandler ?? []].flat()];
+    });
 
-  app.addHook('onSend', async (_request, reply) => {
-    // Pages hold a company's data: never cached, never framed elsewhere, scripts only from us.
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('content-security-policy', "default-src 'self'; img-src 'self' data: https:; object-src 'self'; frame-ancestors 'self'; form-action 'self'; base-uri 'none'");
-  });
+    app.addHook('onSend', async (_request, reply) => {
+      // Pages hold a company's data: never cached, never framed elsewhere, scripts only from us.
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'same-origin');
+      reply.header(
+        'content-security-policy',
+        "default-src 'self'; img-src 'self' data: https:; object-src 'self'; frame-ancestors 'self'; form-action 'self'; base-uri 'none'",
+      );
+    });
 
-  app.setErrorHandler(async (error, request, reply) => renderError(request, reply, error));
-  app.setNotFoundHandler(async (request, reply) => {
-    // A signed-in user who follows a stale link keeps the navigation and their language.
-    const token = readSessionToken(request);
-    const user = token ? await c.accounts.authenticate(token) : null;
-    if (user) request.hub = hubContext(request, reply, user);
-    return renderError(request, reply, AppError.notFound('Page'));
-  });
+    app.setErrorHandler(async (error, request, reply) => renderError(request, reply, error));
+    app.setNotFoundHandler(async (request, reply) => {
+      // A signed-in user who follows a stale link keeps the navigation and their language.
+      const token = readSessionToken(request);
+      const user = token ? await c.accounts.authenticate(token) : null;
+      if (user) request.hub = hubContext(request, reply, user);
+      return renderError(request, reply, AppError.notFound('Page'));
+    });
 
-  assetRoutes(app);
-  await app.register(signInPages(c));
-  await app.register(todayPage(c));
-  await app.register(accountPage(c));
-  await app.register(teamPage(c));
-  await app.register(resetPage(c));
-  await app.register(companyPage(c));
-  await app.register(developerPages(c));
-  await app.register(deskPages(c));
-  await app.register(inboxPages(c));
-  await app.register(catalogPages(c));
-};
+    assetRoutes(app);
+    await app.register(signInPages(c));
+    await app.register(todayPage(c));
+    await app.register(accountPage(c));
+    await app.register(teamPage(c));
+    await app.register(resetPage(c));
+    await app.register(companyPage(c));
+    await app.register(developerPages(c));
+    await app.register(deskPages(c));
+    await app.register(inboxPages(c));
+    await app.register(catalogPages(c));
+  };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -114,7 +124,9 @@ function guard(c: Container, access: HubAccess) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (access === 'public') return;
     const token = readSessionToken(request);
-    const user = token ? await c.accounts.authenticate(token, { touch: request.routeOptions.config.hubPoll !== true }) : null;
+    const user = token
+      ? await c.accounts.authenticate(token, { touch: request.routeOptions.config.hubPoll !== true })
+      : null;
     if (!user) {
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
       if (request.headers['hx-request']) {
@@ -125,7 +137,8 @@ function guard(c: Container, access: HubAccess) {
     }
     request.hubUserId = user.userId;
     request.hub = hubContext(request, reply, user);
-    if (access !== 'signed-in' && !can(user.role, access)) throw new AppError('forbidden', 'Your role does not allow this.');
+    if (access !== 'signed-in' && !can(user.role, access))
+      throw new AppError('forbidden', 'Your role does not allow this.');
   };
 }
 
@@ -146,21 +159,31 @@ function csrfCheck(app: FastifyInstance) {
 }
 
 function renderError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  const appError = (error as { code?: string }).code === 'FST_CSRF_INVALID_TOKEN' || (error as { code?: string }).code === 'FST_CSRF_MISSING_SECRET'
-    ? new AppError('forbidden', 'csrf')
-    : toAppError(error);
+  const appError =
+    (error as { code?: string }).code === 'FST_CSRF_INVALID_TOKEN' ||
+    (error as { code?: string }).code === 'FST_CSRF_MISSING_SECRET'
+      ? new AppError('forbidden', 'csrf')
+      : toAppError(error);
   const status = STATUS_BY_CODE[appError.code];
   if (status >= 500) request.log.error({ err: error }, 'hub page failed');
   const ctx = request.hub as typeof request.hub | undefined;
   const t = ctx?.t ?? translator(negotiateLanguage(request.headers['accept-language'], 'en'));
-  const message = appError.message === 'csrf' ? t('hub.error.csrf')
-    : appError.code === 'forbidden' ? t('hub.error.forbidden')
-      : appError.code === 'not_found' ? t('hub.error.notFound')
-        : status >= 500 ? t('hub.error.internal')
-          : appError.message;
+  const message =
+    appError.message === 'csrf'
+      ? t('hub.error.csrf')
+      : appError.code === 'forbidden'
+        ? t('hub.error.forbidden')
+        : appError.code === 'not_found'
+          ? t('hub.error.notFound')
+          : status >= 500
+            ? t('hub.error.internal')
+            : appError.message;
   if (request.headers['hx-request']) {
     // htmx swaps nothing on an error status; the message goes to the page's alert region by a header.
-    return reply.status(status).type('text/html; charset=utf-8').send(html`<p class="error" role="alert">${message}</p>`.value);
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(html`<p class="error" role="alert">${message}</p>`.value);
   }
   const body = html`<h1>${t('hub.error.title')} ${status}</h1><p class="error" role="alert">${message}</p>
     ${appError.details ? html`<ul>${Object.entries(appError.details).map(([field, list]) => html`<li><code>${field}</code>: ${list.join(' ')}</li>`)}</ul>` : null}

@@ -5,7 +5,11 @@ import type { HubContext } from './hub-context.ts';
 import { ASSETS } from './assets.ts';
 
 /** The navigation: each item shown only to roles that may open it (and refused again on request). */
-const NAV: ReadonlyArray<{ href: string; label: Extract<MessageKey, `hub.nav.${string}`>; permission: Permission | null }> = [
+const NAV: ReadonlyArray<{
+  href: string;
+  label: Extract<MessageKey, `hub.nav.${string}`>;
+  permission: Permission | null;
+}> = [
   { href: '/hub', label: 'hub.nav.today', permission: null },
   { href: '/hub/inquiries', label: 'hub.nav.inquiries', permission: 'inquiries:read' },
   { href: '/hub/quotations', label: 'hub.nav.quotations', permission: 'quotations:read' },
@@ -41,7 +45,8 @@ export interface PageOptions {
  */
 export function page(ctx: HubContext, options: PageOptions): Html {
   const { t } = ctx;
-  const current = (href: string) => (href === '/hub' ? ctx.path === '/hub' : ctx.path === href || ctx.path.startsWith(`${href}/`));
+  const current = (href: string) =>
+    href === '/hub' ? ctx.path === '/hub' : ctx.path === href || ctx.path.startsWith(`${href}/`);
   const nav = NAV.filter((item) => item.permission === null || ctx.can(item.permission));
   return html`<!doctype html>
 <html lang="${ctx.user.language}">

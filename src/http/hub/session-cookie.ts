@@ -10,10 +10,26 @@ export function readSessionToken(request: FastifyRequest): string | null {
   return request.cookies[secure(request) ? HOST_NAME : NAME] ?? null;
 }
 
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
-  reply.setCookie(secure(request) ? HOST_NAME : NAME, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(request), maxAge: maxAgeSeconds });
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  maxAgeSeconds: number,
+): void {
+  reply.setCookie(secure(request) ? HOST_NAME : NAME, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure(request),
+    maxAge: maxAgeSeconds,
+  });
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(secure(request) ? HOST_NAME : NAME, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(request) });
+  reply.clearCookie(secure(request) ? HOST_NAME : NAME, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure(request),
+  });
 }

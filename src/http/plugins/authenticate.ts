@@ -47,7 +47,10 @@ export function adminAuth(apiKeys: ApiKeysService) {
       throw new AppError('unauthenticated', 'Send an admin token as "Authorization: Bearer <token>".');
     }
     if (token.startsWith('ptc_')) {
-      throw new AppError('forbidden', 'Location API keys only work on /api/v1/public; the admin API takes a personal admin token.');
+      throw new AppError(
+        'forbidden',
+        'Location API keys only work on /api/v1/public; the admin API takes a personal admin token.',
+      );
     }
     const admin = token ? await apiKeys.authenticateAdminToken(token) : null;
     if (!admin) throw unauthenticated(reply, 'The admin token is malformed, unknown or revoked.');

@@ -43,7 +43,12 @@ const TOUCH_EVERY_MS = 60_000;
 export { tokenHash };
 const newToken = (): string => randomBytes(32).toString('base64url');
 
-export function createAccountsService(deps: { store: Store; clock: Clock; policy: SessionPolicy; newId?: IdGenerator }) {
+export function createAccountsService(deps: {
+  store: Store;
+  clock: Clock;
+  policy: SessionPolicy;
+  newId?: IdGenerator;
+}) {
   const { store, clock, policy } = deps;
   const repo = store.repos.accounts;
 
@@ -70,13 +75,18 @@ export function createAccountsService(deps: { store: Store; clock: Clock; policy
         }
       }
       if (!account || account.disabled_at) throw new AppError('unauthenticated', WRONG);
-      if (needsRehash(account.password_hash!)) await repo.setPasswordHash(account.company_id, account.id, await hashPassword(password));
+      if (needsRehash(account.password_hash!))
+        await repo.setPasswordHash(account.company_id, account.id, await hashPassword(password));
 
       const token = newToken();
       const now = clock.now();
       await repo.insertSession({
-        token_hash: tokenHash(token), company_id: account.company_id, user_id: account.id,
-        created_at: now.toISOString(), last_seen_at: now.toISOString(), expires_at: new Date(now.getTime() + policy.absoluteMs).toISOString(),
+        token_hash: tokenHash(token),
+        company_id: account.company_id,
+        user_id: account.id,
+        created_at: now.toISOString(),
+        last_seen_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + policy.absoluteMs).toISOString(),
       });
       const user = await this.authenticate(token);
       if (!user) throw new AppError('internal', 'A new session could not be read back.');
@@ -99,7 +109,8 @@ export function createAccountsService(deps: { store: Store; clock: Clock; policy
         await repo.deleteSession(hash);
         return null;
       }
-      if (options.touch !== false && now - lastSeen >= TOUCH_EVERY_MS) await repo.touchSession(hash, new Date(now).toISOString());
+      if (options.touch !== false && now - lastSeen >= TOUCH_EVERY_MS)
+        await repo.touchSession(hash, new Date(now).toISOString());
       return toSessionUser(row);
     },
 
@@ -120,8 +131,16 @@ function toSessionUser(row: SessionView): SessionUser {
   const companyLanguage = resolveLanguage(row.company_locale);
   const language = row.user_locale ? resolveLanguage(row.user_locale) : companyLanguage;
   return {
-    companyId: row.company_id, userId: row.user_id, email: row.email, name: row.name, role: row.role as UserRole,
-    language, chosenLanguage: row.user_locale ? language : null, localeTag: language === companyLanguage ? row.company_locale : language,
-    companyName: row.company_name, currency: row.currency, timezone: row.timezone,
+    companyId: row.company_id,
+    userId: row.user_id,
+    email: row.email,
+    name: row.name,
+    role: row.role as UserRole,
+    language,
+    chosenLanguage: row.user_locale ? language : null,
+    localeTag: language === companyLanguage ? row.company_locale : language,
+    companyName: row.company_name,
+    currency: row.currency,
+    timezone: row.timezone,
   };
 }

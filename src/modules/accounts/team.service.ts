@@ -30,7 +30,9 @@ export interface ResetLink {
   expiresAt: string;
 }
 
-export type ResetState = { ok: true; email: string; name: string } | { ok: false; reason: 'invalid' | 'used' | 'expired' };
+export type ResetState =
+  | { ok: true; email: string; name: string }
+  | { ok: false; reason: 'invalid' | 'used' | 'expired' };
 
 const RESET_MS = 24 * 3_600_000;
 
@@ -54,7 +56,11 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
    * manage the company. Checked after the write, in its transaction, so two admins disabling
    * each other at once cannot both succeed.
    */
-  async function keepingAnAdmin(before: AccountRow, field: 'role' | 'disabled', work: (r: Store['repos']) => Promise<void>): Promise<void> {
+  async function keepingAnAdmin(
+    before: AccountRow,
+    field: 'role' | 'disabled',
+    work: (r: Store['repos']) => Promise<void>,
+  ): Promise<void> {
     const companyId = before.company_id;
     // Only an active admin's change can take the last admin away; any other is written as is.
     const mayRemoveAdmin = before.role === 'admin' && !before.disabled_at;
@@ -62,7 +68,9 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
       if (mayRemoveAdmin) await r.accounts.lockTeam(companyId);
       await work(r);
       if (mayRemoveAdmin && (await r.accounts.countActiveAdmins(companyId)) === 0) {
-        throw new AppError('conflict', 'The company needs at least one active admin.', { [field]: ['The company needs at least one active admin.'] });
+        throw new AppError('conflict', 'The company needs at least one active admin.', {
+          [field]: ['The company needs at least one active admin.'],
+        });
       }
     });
   }
@@ -77,10 +85,15 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
      * The user's own password, given the current one. Their other sessions end (a thief's
      * included); the one they are using, named by its token, stays.
      */
-    async changePassword(companyId: string, userId: string, input: { currentPassword: string; newPassword: string; keepSessionToken: string }): Promise<void> {
+    async changePassword(
+      companyId: string,
+      userId: string,
+      input: { currentPassword: string; newPassword: string; keepSessionToken: string },
+    ): Promise<void> {
       const user = await need(companyId, userId);
       const details = fieldErrors();
-      if (!user.password_hash || !(await verifyPassword(input.currentPassword, user.password_hash))) addFieldError(details, 'currentPassword', 'The current password is wrong.');
+      if (!user.password_hash || !(await verifyPassword(input.currentPassword, user.password_hash)))
+        addFieldError(details, 'currentPassword', 'The current password is wrong.');
       const rule = checkPassword(input.newPassword);
       if (rule) addFieldError(details, 'newPassword', rule);
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
@@ -94,7 +107,8 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
     /** The hub's language for the user: hr, de, en, or null for the company's. */
     async setLanguage(companyId: string, userId: string, language: string | null): Promise<void> {
       await need(companyId, userId);
-      if (language !== null && !(LANGUAGES as readonly string[]).includes(language)) throw AppError.invalid({ language: [`Use one of ${LANGUAGES.join(', ')}, or none for the company's.`] });
+      if (language !== null && !(LANGUAGES as readonly string[]).includes(language))
+        throw AppError.invalid({ language: [`Use one of ${LANGUAGES.join(', ')}, or none for the company's.`] });
       await repo.updateUser(companyId, userId, { locale: language });
     },
 
@@ -103,29 +117,52 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
     },
 
     /** A new user has no password: the admin hands them the reset link returned with it. */
-    async createUser(companyId: string, actorId: string, input: { email: string; name: string; role: string }): Promise<{ user: TeamMember; link: ResetLink }> {
+    async createUser(
+      companyId: string,
+      actorId: string,
+      input: { email: string; name: string; role: string },
+    ): Promise<{ user: TeamMember; link: ResetLink }> {
       const details = fieldErrors();
       const email = input.email.trim().toLowerCase();
       const name = input.name.trim();
-      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) addFieldError(details, 'email', 'Not an e-mail address.');
-      else if (await repo.findUserByEmail(companyId, email)) addFieldError(details, 'email', 'Already a user of this company.');
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254)
+        addFieldError(details, 'email', 'Not an e-mail address.');
+      else if (await repo.findUserByEmail(companyId, email))
+        addFieldError(details, 'email', 'Already a user of this company.');
       if (name === '' || name.length > 200) addFieldError(details, 'name', 'Must be 1 to 200 characters.');
-      if (!(USER_ROLES as readonly string[]).includes(input.role)) addFieldError(details, 'role', `Use one of ${USER_ROLES.join(', ')}.`);
+      if (!(USER_ROLES as readonly string[]).includes(input.role))
+        addFieldError(details, 'role', `Use one of ${USER_ROLES.join(', ')}.`);
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const row: AccountRow = {
-        id: newId('user'), company_id: companyId, email, name, role: input.role, password_hash: null,
-        created_at: clock.now().toISOString(), disabled_at: null, locale: null,
+        id: newId('user'),
+        company_id: companyId,
+        email,
+        name,
+        role: input.role,
+        password_hash: null,
+        created_at: clock.now().toISOString(),
+        disabled_at: null,
+        locale: null,
       };
       const link = newLink();
       await store.transaction(async (r) => {
         await r.accounts.insertUser(row);
-        await r.accounts.insertPasswordReset({ token_hash: link.hash, company_id: companyId, user_id: row.id, created_by: actorId, created_at: row.created_at, expires_at: link.expiresAt, used_at: null });
+        await r.accounts.insertPasswordReset({
+          token_hash: link.hash,
+          company_id: companyId,
+          user_id: row.id,
+          created_by: actorId,
+          created_at: row.created_at,
+          expires_at: link.expiresAt,
+          used_at: null,
+        });
       });
       return { user: toMember(row), link: { token: link.token, expiresAt: link.expiresAt } };
     },
 
     async changeRole(companyId: string, userId: string, role: string): Promise<void> {
-      if (!(USER_ROLES as readonly string[]).includes(role)) throw AppError.invalid({ role: [`Use one of ${USER_ROLES.join(', ')}.`] });
+      if (!(USER_ROLES as readonly string[]).includes(role))
+        throw AppError.invalid({ role: [`Use one of ${USER_ROLES.join(', ')}.`] });
       const user = await need(companyId, userId);
       if (user.role === role) return;
       await keepingAnAdmin(user, 'role', (r) => r.accounts.updateUser(companyId, userId, { role }));
@@ -147,7 +184,15 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
       const link = newLink();
       await store.transaction(async (r) => {
         await r.accounts.deleteUnusedResets(companyId, userId);
-        await r.accounts.insertPasswordReset({ token_hash: link.hash, company_id: companyId, user_id: userId, created_by: actorId, created_at: clock.now().toISOString(), expires_at: link.expiresAt, used_at: null });
+        await r.accounts.insertPasswordReset({
+          token_hash: link.hash,
+          company_id: companyId,
+          user_id: userId,
+          created_by: actorId,
+          created_at: clock.now().toISOString(),
+          expires_at: link.expiresAt,
+          used_at: null,
+        });
       });
       return { token: link.token, expiresAt: link.expiresAt };
     },
@@ -186,13 +231,18 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
      * `portico user set-password`: for a locked-out last admin, run by whoever runs the server.
      * An e-mail in two companies needs the company named.
      */
-    async setPasswordByEmail(emailInput: string, companyId: string | null, password: string): Promise<{ companyId: string; userId: string }> {
+    async setPasswordByEmail(
+      emailInput: string,
+      companyId: string | null,
+      password: string,
+    ): Promise<{ companyId: string; userId: string }> {
       const rule = checkPassword(password);
       if (rule) throw AppError.invalid({ password: [rule] });
       const email = emailInput.trim().toLowerCase();
       const users = (await repo.findByEmail(email)).filter((u) => companyId === null || u.company_id === companyId);
       if (users.length === 0) throw AppError.notFound('User');
-      if (users.length > 1) throw AppError.invalid({ company: ['This e-mail is a user of several companies: name one with --company.'] });
+      if (users.length > 1)
+        throw AppError.invalid({ company: ['This e-mail is a user of several companies: name one with --company.'] });
       const user = users[0]!;
       const hash = await hashPassword(password);
       await store.transaction(async (r) => {
@@ -207,8 +257,13 @@ export type TeamService = ReturnType<typeof createTeamService>;
 
 function toMember(row: AccountRow): TeamMember {
   return {
-    id: row.id, email: row.email, name: row.name, role: row.role as UserRole,
-    language: (row.locale as Language | null) ?? null, disabled: row.disabled_at !== null,
-    hasPassword: row.password_hash !== null, createdAt: row.created_at,
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role as UserRole,
+    language: (row.locale as Language | null) ?? null,
+    disabled: row.disabled_at !== null,
+    hasPassword: row.password_hash !== null,
+    createdAt: row.created_at,
   };
 }

@@ -20,15 +20,29 @@ export function createApiKeysRepository(db: Executor, engine: Engine) {
     },
 
     async listApiKeys(companyId: string): Promise<ApiKeyRow[]> {
-      return db.selectFrom('api_keys').selectAll().where('company_id', '=', companyId).orderBy('created_at', 'desc').orderBy('id').execute();
+      return db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute();
     },
 
     async revokeApiKey(companyId: string, id: string, at: string): Promise<boolean> {
-      const revoke = db.updateTable('api_keys').set({ revoked_at: at })
-        .where('company_id', '=', companyId).where('id', '=', id).where('revoked_at', 'is', null);
+      const revoke = db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null);
       if (engine === 'sqlite') return Number((await revoke.executeTakeFirst()).numUpdatedRows) > 0;
       // One statement: the revocation and the NOTIFY that evicts the key from every instance's cache.
-      const { rows } = await sql<{ id: string }>`with revoked as (${revoke.returning('id')}) select id, pg_notify(${CREDENTIALS_CHANNEL}, id) from revoked`.execute(db);
+      const { rows } = await sql<{
+        id: string;
+      }>`with revoked as (${revoke.returning('id')}) select id, pg_notify(${CREDENTIALS_CHANNEL}, id) from revoked`.execute(
+        db,
+      );
       return rows.length > 0;
     },
 
@@ -41,10 +55,18 @@ export function createApiKeysRepository(db: Executor, engine: Engine) {
     },
 
     async findAdminTokenForAuthentication(id: string) {
-      return db.selectFrom('admin_tokens')
+      return db
+        .selectFrom('admin_tokens')
         .innerJoin('users', 'users.id', 'admin_tokens.user_id')
-        .select(['admin_tokens.id', 'admin_tokens.company_id', 'admin_tokens.user_id', 'admin_tokens.secret_hash',
-          'admin_tokens.revoked_at', 'admin_tokens.last_used_at', 'users.role'])
+        .select([
+          'admin_tokens.id',
+          'admin_tokens.company_id',
+          'admin_tokens.user_id',
+          'admin_tokens.secret_hash',
+          'admin_tokens.revoked_at',
+          'admin_tokens.last_used_at',
+          'users.role',
+        ])
         .where('admin_tokens.id', '=', id)
         .executeTakeFirst();
     },

@@ -54,15 +54,24 @@ export function createApiKeysService(deps: {
   }
 
   return {
-    async createApiKey(companyId: string, input: { locationId: string; name: string }): Promise<ApiKeySummary & { key: string }> {
+    async createApiKey(
+      companyId: string,
+      input: { locationId: string; name: string },
+    ): Promise<ApiKeySummary & { key: string }> {
       if (!(await deps.locationExists(companyId, input.locationId))) {
         throw AppError.invalid({ locationId: ['No such location.'] });
       }
       const id = newId('apiKey');
       const { token, secretHash } = issueCredential('apiKey', id);
       const row: ApiKeyRow = {
-        id, company_id: companyId, location_id: input.locationId, name: input.name, secret_hash: secretHash,
-        created_at: clock.now().toISOString(), last_used_at: null, revoked_at: null,
+        id,
+        company_id: companyId,
+        location_id: input.locationId,
+        name: input.name,
+        secret_hash: secretHash,
+        created_at: clock.now().toISOString(),
+        last_used_at: null,
+        revoked_at: null,
       };
       await repository.insertApiKey(row);
       return { ...toSummary(row), key: token };
@@ -73,7 +82,8 @@ export function createApiKeysService(deps: {
     },
 
     async revokeApiKey(companyId: string, id: string): Promise<void> {
-      if (!(await repository.revokeApiKey(companyId, id, clock.now().toISOString()))) throw AppError.notFound('API key');
+      if (!(await repository.revokeApiKey(companyId, id, clock.now().toISOString())))
+        throw AppError.notFound('API key');
       deps.cache?.revoked(id);
     },
 
@@ -95,13 +105,22 @@ export function createApiKeysService(deps: {
       return { companyId: key.companyId, locationId: key.locationId, apiKeyId: key.apiKeyId };
     },
 
-    async createAdminToken(companyId: string, input: { userId: string; name: string }): Promise<{ id: string; token: string }> {
+    async createAdminToken(
+      companyId: string,
+      input: { userId: string; name: string },
+    ): Promise<{ id: string; token: string }> {
       if (!(await deps.userExists(companyId, input.userId))) throw AppError.invalid({ userId: ['No such user.'] });
       const id = newId('adminToken');
       const { token, secretHash } = issueCredential('adminToken', id);
       await repository.insertAdminToken({
-        id, company_id: companyId, user_id: input.userId, name: input.name, secret_hash: secretHash,
-        created_at: clock.now().toISOString(), last_used_at: null, revoked_at: null,
+        id,
+        company_id: companyId,
+        user_id: input.userId,
+        name: input.name,
+        secret_hash: secretHash,
+        created_at: clock.now().toISOString(),
+        last_used_at: null,
+        revoked_at: null,
       });
       return { id, token };
     },
@@ -120,7 +139,11 @@ export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 
 function toSummary(row: ApiKeyRow): ApiKeySummary {
   return {
-    id: row.id, name: row.name, locationId: row.location_id, createdAt: row.created_at,
-    lastUsedAt: row.last_used_at, revokedAt: row.revoked_at,
+    id: row.id,
+    name: row.name,
+    locationId: row.location_id,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
   };
 }

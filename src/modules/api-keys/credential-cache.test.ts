@@ -39,7 +39,7 @@ test('the oldest entry makes room when full', () => {
   assert.equal(cache.get('c', 0)?.apiKeyId, 'c');
 });
 
-test('SQLite: a key revoked through another process\'s cache is no longer served from this one after a millisecond', async () => {
+test("SQLite: a key revoked through another process's cache is no longer served from this one after a millisecond", async () => {
   const { createSqliteKeyCache } = await import('./revocation-watch.ts');
   const fs = await import('node:fs');
   const os = await import('node:os');
@@ -56,7 +56,7 @@ test('SQLite: a key revoked through another process\'s cache is no longer served
     there.revoked('key_1');
     const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2)); // the file is checked once a millisecond
     await nextMillisecond();
-    assert.equal(here.get('key_1', 2), undefined, 'the other process\'s revocation is seen within a millisecond');
+    assert.equal(here.get('key_1', 2), undefined, "the other process's revocation is seen within a millisecond");
     assert.equal(here.get('key_2', 2), undefined, 'the whole cache is dropped; other keys are simply read again');
     here.set('key_2', { ...key, apiKeyId: 'key_2' }, 2, here.version());
     assert.equal(here.get('key_2', 3)?.apiKeyId, 'key_2');

@@ -10,7 +10,12 @@ test('an issued key parses back and verifies only with its own secret', () => {
   const parsed = parseCredential('apiKey', token);
   assert.deepEqual(parsed?.recordId, id);
   assert.ok(secretMatches(parsed!.secret, secretHash));
-  assert.ok(!secretMatches(parsed!.secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')), secretHash));
+  assert.ok(
+    !secretMatches(
+      parsed!.secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')),
+      secretHash,
+    ),
+  );
   assert.ok(!secretHash.includes(parsed!.secret));
 });
 

@@ -28,17 +28,24 @@ export function createPgKeyCache(pool: pg.Pool, logger: Logger): KeyCache {
   let listener: PgListener | null = null;
   return {
     get(id, nowMs) {
-      listener ??= listenPg(pool, CREDENTIALS_CHANNEL, {
-        onNotify: (revokedId) => keys.forget(revokedId),
-        onListening: () => keys.setTrusted(true),
-        onLost: () => keys.setTrusted(false),
-      }, logger);
+      listener ??= listenPg(
+        pool,
+        CREDENTIALS_CHANNEL,
+        {
+          onNotify: (revokedId) => keys.forget(revokedId),
+          onListening: () => keys.setTrusted(true),
+          onLost: () => keys.setTrusted(false),
+        },
+        logger,
+      );
       return keys.get(id, nowMs);
     },
     version: () => keys.version(),
     set: (id, value, nowMs, seenVersion) => keys.set(id, value, nowMs, seenVersion),
     revoked: (id) => keys.forget(id),
-    stop: async () => { await listener?.stop(); },
+    stop: async () => {
+      await listener?.stop();
+    },
   };
 }
 

@@ -21,7 +21,11 @@ export interface NewProduct {
   units: Array<{ name: string; price: string }>;
 }
 
-export interface AdminUnit { id: string; name: string; price: string }
+export interface AdminUnit {
+  id: string;
+  name: string;
+  price: string;
+}
 
 /** The admin's view of a product: inactive ones included, references by id. */
 export interface AdminProduct extends ProductBasics {
@@ -53,24 +57,41 @@ export interface AdminProductQuery {
 }
 
 /** Catalog administration: how a company keeps its own products, prices and datasheets. */
-export function createCatalogAdminService(deps: { store: Store; clock: Clock; newId: IdGenerator; datasheets: DatasheetFiles }) {
+export function createCatalogAdminService(deps: {
+  store: Store;
+  clock: Clock;
+  newId: IdGenerator;
+  datasheets: DatasheetFiles;
+}) {
   const { store, clock, newId } = deps;
   const now = () => clock.now().toISOString();
 
   // Null clears a reference and undefined leaves it; every other value, the empty string
   // included, must name an existing record (a truthiness test let "" through to the foreign key).
-  async function checkReferences(repos: Repositories, companyId: string, input: { categoryId?: string | null; modelId?: string | null; taxRateId?: string }) {
+  async function checkReferences(
+    repos: Repositories,
+    companyId: string,
+    input: { categoryId?: string | null; modelId?: string | null; taxRateId?: string },
+  ) {
     const details = fieldErrors();
-    if (input.categoryId != null && !(await repos.catalog.findCategory(companyId, input.categoryId))) details.categoryId = ['No such category.'];
-    if (input.modelId != null && !(await repos.catalog.findModel(companyId, input.modelId))) details.modelId = ['No such model.'];
-    if (input.taxRateId !== undefined && !(await repos.catalog.findTaxRate(companyId, input.taxRateId))) details.taxRateId = ['No such tax rate.'];
+    if (input.categoryId != null && !(await repos.catalog.findCategory(companyId, input.categoryId)))
+      details.categoryId = ['No such category.'];
+    if (input.modelId != null && !(await repos.catalog.findModel(companyId, input.modelId)))
+      details.modelId = ['No such model.'];
+    if (input.taxRateId !== undefined && !(await repos.catalog.findTaxRate(companyId, input.taxRateId)))
+      details.taxRateId = ['No such tax rate.'];
     if (Object.keys(details).length > 0) throw AppError.invalid(details);
   }
 
   function unitRows(companyId: string, productId: string, units: NewProduct['units'], at: string): UnitRow[] {
     return units.map((unit, i) => ({
-      id: newId('unit'), company_id: companyId, product_id: productId, name: unit.name,
-      price_minor: Number(parsePrice(unit.price, `units[${i}].price`)), position: i, created_at: at,
+      id: newId('unit'),
+      company_id: companyId,
+      product_id: productId,
+      name: unit.name,
+      price_minor: Number(parsePrice(unit.price, `units[${i}].price`)),
+      position: i,
+      created_at: at,
     }));
   }
 
@@ -85,7 +106,13 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
       if (input.parentId != null && !(await store.repos.catalog.findCategory(companyId, input.parentId))) {
         throw AppError.invalid({ parentId: ['No such category.'] });
       }
-      const row = { id: newId('category'), company_id: companyId, parent_id: input.parentId ?? null, name: input.name, created_at: now() };
+      const row = {
+        id: newId('category'),
+        company_id: companyId,
+        parent_id: input.parentId ?? null,
+        name: input.name,
+        created_at: now(),
+      };
       await store.repos.catalog.insertCategory(row);
       return { id: row.id, name: row.name, parentId: row.parent_id };
     },
@@ -104,17 +131,36 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
     },
 
     /** A product and its units commit together. */
-    async createProduct(companyId: string, input: NewProduct, repos?: Repositories): Promise<{ id: string; unitIds: string[] }> {
+    async createProduct(
+      companyId: string,
+      input: NewProduct,
+      repos?: Repositories,
+    ): Promise<{ id: string; unitIds: string[] }> {
       if (input.units.length === 0) throw AppError.invalid({ units: ['A product needs at least one unit.'] });
-      const twins = input.units.flatMap((u, i) => (input.units.findIndex((v) => v.name === u.name) < i ? [`units[${i}].name`] : []));
-      if (twins.length > 0) throw AppError.invalid(Object.fromEntries(twins.map((path) => [path, ['Another unit of this product has the same name.']])));
+      const twins = input.units.flatMap((u, i) =>
+        input.units.findIndex((v) => v.name === u.name) < i ? [`units[${i}].name`] : [],
+      );
+      if (twins.length > 0)
+        throw AppError.invalid(
+          Object.fromEntries(twins.map((path) => [path, ['Another unit of this product has the same name.']])),
+        );
       const work = async (r: Repositories) => {
         await checkReferences(r, companyId, input);
         const at = now();
         const row: ProductRow = {
-          id: newId('product'), company_id: companyId, sku: input.sku ?? null, name: input.name, description: input.description ?? null,
-          category_id: input.categoryId ?? null, model_id: input.modelId ?? null, tax_rate_id: input.taxRateId,
-          datasheet_file: null, datasheet_name: null, active: true, created_at: at, updated_at: at,
+          id: newId('product'),
+          company_id: companyId,
+          sku: input.sku ?? null,
+          name: input.name,
+          description: input.description ?? null,
+          category_id: input.categoryId ?? null,
+          model_id: input.modelId ?? null,
+          tax_rate_id: input.taxRateId,
+          datasheet_file: null,
+          datasheet_name: null,
+          active: true,
+          created_at: at,
+          updated_at: at,
         };
         const units = unitRows(companyId, row.id, input.units, at);
         await r.catalog.insertProduct(row);
@@ -125,7 +171,11 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
     },
 
     async listCategories(companyId: string) {
-      return (await store.repos.catalog.listCategories(companyId)).map((c) => ({ id: c.id, name: c.name, parentId: c.parent_id }));
+      return (await store.repos.catalog.listCategories(companyId)).map((c) => ({
+        id: c.id,
+        name: c.name,
+        parentId: c.parent_id,
+      }));
     },
 
     /** A new parent may not be the category itself or one of its descendants: the tree stays a tree. */
@@ -136,8 +186,12 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
         if (!current) throw AppError.notFound('Category');
         if (patch.parentId != null) {
           if (!all.some((c) => c.id === patch.parentId)) throw AppError.invalid({ parentId: ['No such category.'] });
-          const subtree = expandCategoryIds(all.map((c) => ({ id: c.id, parentId: c.parent_id })), [id]);
-          if (subtree.has(patch.parentId)) throw AppError.invalid({ parentId: ['A category cannot sit under itself or one of its sub-categories.'] });
+          const subtree = expandCategoryIds(
+            all.map((c) => ({ id: c.id, parentId: c.parent_id })),
+            [id],
+          );
+          if (subtree.has(patch.parentId))
+            throw AppError.invalid({ parentId: ['A category cannot sit under itself or one of its sub-categories.'] });
         }
         const name = patch.name ?? current.name;
         const parentId = patch.parentId === undefined ? current.parent_id : patch.parentId;
@@ -149,7 +203,8 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
     async deleteCategory(companyId: string, id: string): Promise<void> {
       await store.transaction(async (r) => {
         if (!(await r.catalog.findCategory(companyId, id))) throw AppError.notFound('Category');
-        if (await r.catalog.categoryInUse(companyId, id)) throw new AppError('conflict', 'The category still has products or sub-categories; move them first.');
+        if (await r.catalog.categoryInUse(companyId, id))
+          throw new AppError('conflict', 'The category still has products or sub-categories; move them first.');
         await r.catalog.deleteCategory(companyId, id);
       });
     },
@@ -167,13 +222,18 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
     async deleteModel(companyId: string, id: string): Promise<void> {
       await store.transaction(async (r) => {
         if (!(await r.catalog.findModel(companyId, id))) throw AppError.notFound('Model');
-        if (await r.catalog.modelInUse(companyId, id)) throw new AppError('conflict', 'Products still use this model; change them first.');
+        if (await r.catalog.modelInUse(companyId, id))
+          throw new AppError('conflict', 'Products still use this model; change them first.');
         await r.catalog.deleteModel(companyId, id);
       });
     },
 
     async listTaxRates(companyId: string) {
-      return (await store.repos.catalog.listTaxRates(companyId)).map((t) => ({ id: t.id, name: t.name, rate: formatRate(t.rate_bp) }));
+      return (await store.repos.catalog.listTaxRates(companyId)).map((t) => ({
+        id: t.id,
+        name: t.name,
+        rate: formatRate(t.rate_bp),
+      }));
     },
 
     /** Quotations and orders keep the rate they were priced with, so a change only affects new documents. */
@@ -186,18 +246,39 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
       return { id, name, rate: formatRate(rateBp) };
     },
 
-    async listProducts(companyId: string, query: AdminProductQuery): Promise<{ data: AdminProduct[]; nextCursor: string | null }> {
-      const after = query.cursor ? (([name, id]) => ({ name: name!, id: id! }))(decodeCursor(query.cursor, 2)) : undefined;
+    async listProducts(
+      companyId: string,
+      query: AdminProductQuery,
+    ): Promise<{ data: AdminProduct[]; nextCursor: string | null }> {
+      const after = query.cursor
+        ? (([name, id]) => ({ name: name!, id: id! }))(decodeCursor(query.cursor, 2))
+        : undefined;
       const categoryIds = query.categoryId
-        ? [...expandCategoryIds((await store.repos.catalog.listCategories(companyId)).map((c) => ({ id: c.id, parentId: c.parent_id })), [query.categoryId])]
+        ? [
+            ...expandCategoryIds(
+              (await store.repos.catalog.listCategories(companyId)).map((c) => ({ id: c.id, parentId: c.parent_id })),
+              [query.categoryId],
+            ),
+          ]
         : undefined;
       const rows = await store.repos.catalog.listAllProducts(companyId, {
-        text: query.q, active: query.active, categoryIds, modelId: query.modelId, limit: query.limit + 1, after,
+        text: query.q,
+        active: query.active,
+        categoryIds,
+        modelId: query.modelId,
+        limit: query.limit + 1,
+        after,
       });
       const page = rows.slice(0, query.limit);
-      const units = await store.repos.catalog.listUnits(companyId, page.map((p) => p.id));
+      const units = await store.repos.catalog.listUnits(
+        companyId,
+        page.map((p) => p.id),
+      );
       const last = page.at(-1);
-      return { data: page.map((p) => toAdminProduct(p, units)), nextCursor: rows.length > query.limit && last ? encodeCursor([last.name, last.id]) : null };
+      return {
+        data: page.map((p) => toAdminProduct(p, units)),
+        nextCursor: rows.length > query.limit && last ? encodeCursor([last.name, last.id]) : null,
+      };
     },
 
     getProduct: (companyId: string, productId: string) => readProduct(store.repos, companyId, productId),
@@ -231,10 +312,16 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
       return store.transaction(async (r) => {
         if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
         const units = await r.catalog.listUnits(companyId, [productId]);
-        if (units.some((u) => u.name === input.name)) throw AppError.invalid({ name: ['The product already has a unit with this name.'] });
+        if (units.some((u) => u.name === input.name))
+          throw AppError.invalid({ name: ['The product already has a unit with this name.'] });
         const row: UnitRow = {
-          id: newId('unit'), company_id: companyId, product_id: productId, name: input.name, price_minor: priceMinor,
-          position: Math.max(-1, ...units.map((u) => u.position)) + 1, created_at: now(),
+          id: newId('unit'),
+          company_id: companyId,
+          product_id: productId,
+          name: input.name,
+          price_minor: priceMinor,
+          position: Math.max(-1, ...units.map((u) => u.position)) + 1,
+          created_at: now(),
         };
         await r.catalog.insertUnits([row]);
         await r.catalog.updateProduct(companyId, productId, { updated_at: row.created_at });
@@ -250,7 +337,8 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
         if (!unit) throw AppError.notFound('Unit');
         if (patch.name !== undefined && patch.name !== unit.name) {
           const siblings = await r.catalog.listUnits(companyId, [unit.product_id]);
-          if (siblings.some((u) => u.name === patch.name)) throw AppError.invalid({ name: ['The product already has a unit with this name.'] });
+          if (siblings.some((u) => u.name === patch.name))
+            throw AppError.invalid({ name: ['The product already has a unit with this name.'] });
         }
         const next = { ...unit, name: patch.name ?? unit.name, price_minor: priceMinor ?? unit.price_minor };
         await r.catalog.updateUnit(companyId, unitId, { name: next.name, price_minor: next.price_minor });
@@ -265,7 +353,11 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
         const unit = await r.catalog.findUnit(companyId, unitId);
         if (!unit) throw AppError.notFound('Unit');
         const siblings = await r.catalog.listUnits(companyId, [unit.product_id]);
-        if (siblings.length <= 1) throw new AppError('conflict', 'This is the product\'s last unit; add another first or deactivate the product.');
+        if (siblings.length <= 1)
+          throw new AppError(
+            'conflict',
+            "This is the product's last unit; add another first or deactivate the product.",
+          );
         await r.catalog.deleteUnit(companyId, unitId);
         await r.catalog.updateProduct(companyId, unit.product_id, { updated_at: now() });
       });
@@ -280,13 +372,24 @@ export function createCatalogAdminService(deps: { store: Store; clock: Clock; ne
     },
 
     /** Stores a datasheet PDF for a product; only real PDFs within the size limit are taken. */
-    async setDatasheet(companyId: string, productId: string, file: { name: string; bytes: Buffer }, maxBytes: number): Promise<void> {
+    async setDatasheet(
+      companyId: string,
+      productId: string,
+      file: { name: string; bytes: Buffer },
+      maxBytes: number,
+    ): Promise<void> {
       const product = await store.repos.catalog.findProduct(companyId, productId);
       if (!product) throw AppError.notFound('Product');
-      if (file.bytes.length > maxBytes) throw new AppError('payload_too_large', `A datasheet may be at most ${maxBytes} bytes.`);
-      if (file.bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw AppError.invalid({ file: ['Only PDF datasheets are accepted.'] });
+      if (file.bytes.length > maxBytes)
+        throw new AppError('payload_too_large', `A datasheet may be at most ${maxBytes} bytes.`);
+      if (file.bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+        throw AppError.invalid({ file: ['Only PDF datasheets are accepted.'] });
       const relative = await deps.datasheets.write(companyId, productId, file.bytes);
-      await store.repos.catalog.updateProduct(companyId, productId, { datasheet_file: relative, datasheet_name: file.name, updated_at: now() });
+      await store.repos.catalog.updateProduct(companyId, productId, {
+        datasheet_file: relative,
+        datasheet_name: file.name,
+        updated_at: now(),
+      });
     },
   };
 }
@@ -298,9 +401,18 @@ function toAdminUnit(u: UnitRow): AdminUnit {
 
 function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminProduct {
   return {
-    id: p.id, name: p.name, sku: p.sku, description: p.description, categoryId: p.category_id, modelId: p.model_id,
-    taxRateId: p.tax_rate_id, taxRate: formatRate(p.rate_bp), active: Boolean(p.active), hasDatasheet: p.datasheet_file !== null,
-    createdAt: p.created_at, updatedAt: p.updated_at,
+    id: p.id,
+    name: p.name,
+    sku: p.sku,
+    description: p.description,
+    categoryId: p.category_id,
+    modelId: p.model_id,
+    taxRateId: p.tax_rate_id,
+    taxRate: formatRate(p.rate_bp),
+    active: Boolean(p.active),
+    hasDatasheet: p.datasheet_file !== null,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
     units: units.filter((u) => u.product_id === p.id).map(toAdminUnit),
   };
 }
@@ -312,7 +424,9 @@ export function parsePrice(text: string, field = 'price'): bigint {
     if (value < 0n || value > 99_999_999_999n) throw new RangeError('out of range');
     return value;
   } catch {
-    throw AppError.invalid({ [field]: ['Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".'] });
+    throw AppError.invalid({
+      [field]: ['Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".'],
+    });
   }
 }
 
@@ -322,6 +436,8 @@ export function parseRate(text: string, field = 'rate'): number {
     if (value < 0n || value > 10_000n) throw new RangeError('out of range');
     return Number(value);
   } catch {
-    throw AppError.invalid({ [field]: ['Use a percentage from 0 to 100 with at most 2 decimal places, e.g. "25" or "9.5".'] });
+    throw AppError.invalid({
+      [field]: ['Use a percentage from 0 to 100 with at most 2 decimal places, e.g. "25" or "9.5".'],
+    });
   }
 }

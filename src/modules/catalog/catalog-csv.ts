@@ -8,17 +8,39 @@ import { parsePrice, parseRate } from './catalog-admin.service.ts';
  * report points at the line to fix.
  */
 
-export const CSV_COLUMNS = ['sku', 'name', 'category', 'parent_category', 'model', 'tax_rate', 'unit', 'price', 'description'] as const;
+export const CSV_COLUMNS = [
+  'sku',
+  'name',
+  'category',
+  'parent_category',
+  'model',
+  'tax_rate',
+  'unit',
+  'price',
+  'description',
+] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const REQUIRED: readonly Column[] = ['sku', 'name', 'tax_rate', 'unit', 'price'];
 // The same limits as the admin API, so an imported product can be edited there unchanged.
 const MAX_LENGTH: Record<Column, number> = {
-  sku: 100, name: 300, category: 200, parent_category: 200, model: 200, tax_rate: 10, unit: 50, price: 20, description: 5000,
+  sku: 100,
+  name: 300,
+  category: 200,
+  parent_category: 200,
+  model: 200,
+  tax_rate: 10,
+  unit: 50,
+  price: 20,
+  description: 5000,
 };
 export const MAX_ROWS = 20_000;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-export interface ImportError { row: number; field?: string; message: string }
+export interface ImportError {
+  row: number;
+  field?: string;
+  message: string;
+}
 
 /**
  * One valid data row. `undefined` means the file has no such column (the import leaves that
@@ -51,20 +73,31 @@ export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: 
     return { rows: [], errors: [{ row: (e.records ?? 0) + 1, message: `Not readable as CSV: ${e.message}` }] };
   }
   const header = records[0];
-  if (!header || header.every((h) => h === '')) return { rows: [], errors: [{ row: 1, message: `The header row is missing; expected columns: ${CSV_COLUMNS.join(',')}.` }] };
+  if (!header || header.every((h) => h === ''))
+    return {
+      rows: [],
+      errors: [{ row: 1, message: `The header row is missing; expected columns: ${CSV_COLUMNS.join(',')}.` }],
+    };
 
   const errors: ImportError[] = [];
   const index = new Map<Column, number>();
   header.forEach((raw, i) => {
     const name = raw.toLowerCase() as Column;
-    if (!CSV_COLUMNS.includes(name)) errors.push({ row: 1, field: raw, message: `Unknown column; expected: ${CSV_COLUMNS.join(', ')}.` });
+    if (!CSV_COLUMNS.includes(name))
+      errors.push({ row: 1, field: raw, message: `Unknown column; expected: ${CSV_COLUMNS.join(', ')}.` });
     else if (index.has(name)) errors.push({ row: 1, field: raw, message: 'The column appears twice.' });
     else index.set(name, i);
   });
-  for (const column of REQUIRED) if (!index.has(column)) errors.push({ row: 1, field: column, message: 'Required column is missing.' });
-  if (index.has('parent_category') && !index.has('category')) errors.push({ row: 1, field: 'parent_category', message: 'Needs a category column too.' });
+  for (const column of REQUIRED)
+    if (!index.has(column)) errors.push({ row: 1, field: column, message: 'Required column is missing.' });
+  if (index.has('parent_category') && !index.has('category'))
+    errors.push({ row: 1, field: 'parent_category', message: 'Needs a category column too.' });
   if (errors.length > 0) return { rows: [], errors };
-  if (records.length - 1 > MAX_ROWS) return { rows: [], errors: [{ row: MAX_ROWS + 2, message: `At most ${MAX_ROWS} data rows per file; split the file.` }] };
+  if (records.length - 1 > MAX_ROWS)
+    return {
+      rows: [],
+      errors: [{ row: MAX_ROWS + 2, message: `At most ${MAX_ROWS} data rows per file; split the file.` }],
+    };
 
   const rows: CatalogCsvRow[] = [];
   records.slice(1).forEach((record, i) => {
@@ -72,7 +105,10 @@ export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: 
     if (record.every((cell) => cell === '')) return; // a blank line between groups is harmless
     const rowErrors: ImportError[] = [];
     if (record.length !== header.length) {
-      rowErrors.push({ row, message: `Has ${record.length} fields; the header has ${header.length}. Quote cells that contain commas.` });
+      rowErrors.push({
+        row,
+        message: `Has ${record.length} fields; the header has ${header.length}. Quote cells that contain commas.`,
+      });
     }
     const cell = (column: Column): string | null | undefined => {
       const at = index.get(column);
@@ -82,18 +118,30 @@ export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: 
         if (REQUIRED.includes(column)) rowErrors.push({ row, field: column, message: 'Is required.' });
         return null;
       }
-      if (value.length > MAX_LENGTH[column]) rowErrors.push({ row, field: column, message: `Must be at most ${MAX_LENGTH[column]} characters.` });
+      if (value.length > MAX_LENGTH[column])
+        rowErrors.push({ row, field: column, message: `Must be at most ${MAX_LENGTH[column]} characters.` });
       // PostgreSQL cannot store NUL, and other control characters are always a copy-paste accident.
       if (CONTROL.test(value)) rowErrors.push({ row, field: column, message: 'Contains a control character.' });
       return value;
     };
-    const sku = cell('sku'), name = cell('name'), unit = cell('unit'), description = cell('description');
-    const category = cell('category'), parentCategory = cell('parent_category'), model = cell('model');
-    const rateText = cell('tax_rate'), priceText = cell('price');
-    if (parentCategory && !category) rowErrors.push({ row, field: 'parent_category', message: 'A parent category needs a category.' });
+    const sku = cell('sku'),
+      name = cell('name'),
+      unit = cell('unit'),
+      description = cell('description');
+    const category = cell('category'),
+      parentCategory = cell('parent_category'),
+      model = cell('model');
+    const rateText = cell('tax_rate'),
+      priceText = cell('price');
+    if (parentCategory && !category)
+      rowErrors.push({ row, field: 'parent_category', message: 'A parent category needs a category.' });
     // "25 %" is how people write a rate; the number is what counts.
-    const rateBp = rateText ? attempt(() => parseRate(rateText.replace(/\s*%$/, ''), 'tax_rate'), row, 'tax_rate', rowErrors) : undefined;
-    const priceMinor = priceText ? attempt(() => Number(parsePrice(priceText, 'price')), row, 'price', rowErrors) : undefined;
+    const rateBp = rateText
+      ? attempt(() => parseRate(rateText.replace(/\s*%$/, ''), 'tax_rate'), row, 'tax_rate', rowErrors)
+      : undefined;
+    const priceMinor = priceText
+      ? attempt(() => Number(parsePrice(priceText, 'price')), row, 'price', rowErrors)
+      : undefined;
     if (rowErrors.length > 0 || !sku || !name || !unit || rateBp === undefined || priceMinor === undefined) {
       errors.push(...rowErrors);
       return;
@@ -105,7 +153,12 @@ export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: 
 }
 
 const PRODUCT_FIELDS = [
-  ['name', 'name'], ['category', 'category'], ['parentCategory', 'parent_category'], ['model', 'model'], ['rateBp', 'tax_rate'], ['description', 'description'],
+  ['name', 'name'],
+  ['category', 'category'],
+  ['parentCategory', 'parent_category'],
+  ['model', 'model'],
+  ['rateBp', 'tax_rate'],
+  ['description', 'description'],
 ] as const;
 
 /** Rows sharing a SKU become one product; they must agree on the product's fields and not repeat a unit. */
@@ -120,10 +173,20 @@ export function groupBySku(rows: readonly CatalogCsvRow[]): { products: CsvProdu
       continue;
     }
     for (const [key, column] of PRODUCT_FIELDS) {
-      if (r[key] !== product[key]) errors.push({ row: r.row, field: column, message: `Differs from row ${product.row}, the first row of SKU "${r.sku}"; rows of one product must agree.` });
+      if (r[key] !== product[key])
+        errors.push({
+          row: r.row,
+          field: column,
+          message: `Differs from row ${product.row}, the first row of SKU "${r.sku}"; rows of one product must agree.`,
+        });
     }
     const twin = product.units.find((u) => u.name === r.unit);
-    if (twin) errors.push({ row: r.row, field: 'unit', message: `Unit "${r.unit}" is already in row ${twin.row} for SKU "${r.sku}".` });
+    if (twin)
+      errors.push({
+        row: r.row,
+        field: 'unit',
+        message: `Unit "${r.unit}" is already in row ${twin.row} for SKU "${r.sku}".`,
+      });
     else product.units.push({ row: r.row, name: r.unit, priceMinor: r.priceMinor });
   }
   return { products: [...bySku.values()], errors };

@@ -34,7 +34,8 @@ export function createCatalogImport(deps: CatalogImportDeps) {
   return {
     importCsv: (companyId: string, file: string) => importCatalogCsv(deps, companyId, file),
     /** The same import from text already in memory (an upload), telling `onProgress` how far the writes are. */
-    importText: (companyId: string, text: string, onProgress?: ImportProgress) => importCatalogText(deps, companyId, text, onProgress),
+    importText: (companyId: string, text: string, onProgress?: ImportProgress) =>
+      importCatalogText(deps, companyId, text, onProgress),
   };
 }
 
@@ -55,7 +56,12 @@ async function importCatalogCsv(deps: CatalogImportDeps, companyId: string, file
   return importCatalogText(deps, companyId, text);
 }
 
-async function importCatalogText(deps: CatalogImportDeps, companyId: string, text: string, onProgress: ImportProgress = () => {}): Promise<ImportReport> {
+async function importCatalogText(
+  deps: CatalogImportDeps,
+  companyId: string,
+  text: string,
+  onProgress: ImportProgress = () => {},
+): Promise<ImportReport> {
   if (!(await deps.store.repos.companies.findCompany(companyId))) throw AppError.notFound('Company');
 
   onProgress({ phase: 'checking', done: 0, total: 0 });
@@ -68,17 +74,41 @@ async function importCatalogText(deps: CatalogImportDeps, companyId: string, tex
   return deps.store.transaction(async (repos) => {
     const plan = await planImport(repos, companyId, grouped.products, { at, newId: deps.newId });
     if (plan.errors.length > 0) return failed(plan.errors);
-    const total = plan.categories.length + plan.models.length + plan.taxRates.length + plan.newProducts.length
-      + plan.productUpdates.length + plan.priceUpdates.length + plan.newUnits.length;
+    const total =
+      plan.categories.length +
+      plan.models.length +
+      plan.taxRates.length +
+      plan.newProducts.length +
+      plan.productUpdates.length +
+      plan.priceUpdates.length +
+      plan.newUnits.length;
     let done = 0;
     const wrote = (rows: number) => onProgress({ phase: 'writing', done: (done += rows), total });
     onProgress({ phase: 'writing', done, total });
-    for (const row of plan.categories) { await repos.catalog.insertCategory(row); wrote(1); }
-    for (const row of plan.models) { await repos.catalog.insertModel(row); wrote(1); }
-    for (const row of plan.taxRates) { await repos.catalog.insertTaxRate(row); wrote(1); }
-    for (const row of plan.newProducts) { await repos.catalog.insertProduct(row); wrote(1); }
-    for (const { id, patch } of plan.productUpdates) { await repos.catalog.updateProduct(companyId, id, patch); wrote(1); }
-    for (const { id, priceMinor } of plan.priceUpdates) { await repos.catalog.updateUnit(companyId, id, { price_minor: priceMinor }); wrote(1); }
+    for (const row of plan.categories) {
+      await repos.catalog.insertCategory(row);
+      wrote(1);
+    }
+    for (const row of plan.models) {
+      await repos.catalog.insertModel(row);
+      wrote(1);
+    }
+    for (const row of plan.taxRates) {
+      await repos.catalog.insertTaxRate(row);
+      wrote(1);
+    }
+    for (const row of plan.newProducts) {
+      await repos.catalog.insertProduct(row);
+      wrote(1);
+    }
+    for (const { id, patch } of plan.productUpdates) {
+      await repos.catalog.updateProduct(companyId, id, patch);
+      wrote(1);
+    }
+    for (const { id, priceMinor } of plan.priceUpdates) {
+      await repos.catalog.updateUnit(companyId, id, { price_minor: priceMinor });
+      wrote(1);
+    }
     for (let i = 0; i < plan.newUnits.length; i += CHUNK) {
       const chunk = plan.newUnits.slice(i, i + CHUNK);
       await repos.catalog.insertUnits(chunk);
@@ -94,38 +124,76 @@ function failed(errors: ImportError[]): ImportReport {
   return { imported: 0, created: 0, updated: 0, errors };
 }
 
-type ProductUpdate = { id: string; patch: Partial<Pick<ProductRow, 'name' | 'category_id' | 'model_id' | 'tax_rate_id' | 'description' | 'updated_at'>> };
+type ProductUpdate = {
+  id: string;
+  patch: Partial<Pick<ProductRow, 'name' | 'category_id' | 'model_id' | 'tax_rate_id' | 'description' | 'updated_at'>>;
+};
 
 /** Matches the file's names against the catalog and lists every write, or every reason not to write. */
-async function planImport(repos: Repositories, companyId: string, products: readonly CsvProduct[], opts: { at: string; newId: IdGenerator }) {
+async function planImport(
+  repos: Repositories,
+  companyId: string,
+  products: readonly CsvProduct[],
+  opts: { at: string; newId: IdGenerator },
+) {
   const { at, newId } = opts;
   const errors: ImportError[] = [];
   const [categories, models, taxRates] = await Promise.all([
-    repos.catalog.listCategories(companyId), repos.catalog.listModels(companyId), repos.catalog.listTaxRates(companyId),
+    repos.catalog.listCategories(companyId),
+    repos.catalog.listModels(companyId),
+    repos.catalog.listTaxRates(companyId),
   ]);
   const skus = products.map((p) => p.sku);
   const existing: ProductRow[] = [];
-  for (let i = 0; i < skus.length; i += CHUNK) existing.push(...(await repos.catalog.findProductsBySku(companyId, skus.slice(i, i + CHUNK))));
+  for (let i = 0; i < skus.length; i += CHUNK)
+    existing.push(...(await repos.catalog.findProductsBySku(companyId, skus.slice(i, i + CHUNK))));
   const existingUnits: UnitRow[] = [];
-  for (let i = 0; i < existing.length; i += CHUNK) existingUnits.push(...(await repos.catalog.listUnits(companyId, existing.slice(i, i + CHUNK).map((p) => p.id))));
+  for (let i = 0; i < existing.length; i += CHUNK)
+    existingUnits.push(
+      ...(await repos.catalog.listUnits(
+        companyId,
+        existing.slice(i, i + CHUNK).map((p) => p.id),
+      )),
+    );
 
   const plan = {
-    errors, categories: [] as CategoryRow[], models: [] as ModelRow[], taxRates: [] as TaxRateRow[],
-    newProducts: [] as ProductRow[], productUpdates: [] as ProductUpdate[], priceUpdates: [] as Array<{ id: string; priceMinor: number }>, newUnits: [] as UnitRow[],
+    errors,
+    categories: [] as CategoryRow[],
+    models: [] as ModelRow[],
+    taxRates: [] as TaxRateRow[],
+    newProducts: [] as ProductRow[],
+    productUpdates: [] as ProductUpdate[],
+    priceUpdates: [] as Array<{ id: string; priceMinor: number }>,
+    newUnits: [] as UnitRow[],
   };
   const key = (name: string) => name.toLowerCase();
   const allCategories = [...categories];
 
   /** By name, case-insensitively; without a parent, a root category wins, and two equal candidates are an error. */
   function category(name: string, parentId: string | null | undefined, row: number, field: string): string | null {
-    const named = allCategories.filter((c) => key(c.name) === key(name) && (parentId === undefined || c.parent_id === parentId));
-    const candidates = parentId === undefined && named.some((c) => c.parent_id === null) ? named.filter((c) => c.parent_id === null) : named;
+    const named = allCategories.filter(
+      (c) => key(c.name) === key(name) && (parentId === undefined || c.parent_id === parentId),
+    );
+    const candidates =
+      parentId === undefined && named.some((c) => c.parent_id === null)
+        ? named.filter((c) => c.parent_id === null)
+        : named;
     if (candidates.length > 1 && parentId === undefined) {
-      errors.push({ row, field, message: `Several categories are named "${name}"; add a parent_category to say which.` });
+      errors.push({
+        row,
+        field,
+        message: `Several categories are named "${name}"; add a parent_category to say which.`,
+      });
       return null;
     }
     if (candidates[0]) return candidates[0].id;
-    const created: CategoryRow = { id: newId('category'), company_id: companyId, parent_id: parentId ?? null, name, created_at: at };
+    const created: CategoryRow = {
+      id: newId('category'),
+      company_id: companyId,
+      parent_id: parentId ?? null,
+      name,
+      created_at: at,
+    };
     allCategories.push(created);
     plan.categories.push(created);
     return created.id;
@@ -149,7 +217,13 @@ async function planImport(repos: Repositories, companyId: string, products: read
     if (!id) {
       id = newId('taxRate');
       taxRateIds.set(rateBp, id);
-      plan.taxRates.push({ id, company_id: companyId, name: `Tax ${formatRate(rateBp)} %`, rate_bp: rateBp, created_at: at });
+      plan.taxRates.push({
+        id,
+        company_id: companyId,
+        name: `Tax ${formatRate(rateBp)} %`,
+        rate_bp: rateBp,
+        created_at: at,
+      });
     }
     return id;
   }
@@ -157,7 +231,11 @@ async function planImport(repos: Repositories, companyId: string, products: read
   for (const p of products) {
     const matches = existing.filter((e) => e.sku === p.sku);
     if (matches.length > 1) {
-      errors.push({ row: p.row, field: 'sku', message: `${matches.length} products already have SKU "${p.sku}"; give them distinct SKUs in the admin first.` });
+      errors.push({
+        row: p.row,
+        field: 'sku',
+        message: `${matches.length} products already have SKU "${p.sku}"; give them distinct SKUs in the admin first.`,
+      });
       continue;
     }
     let categoryId: string | null | undefined = p.category === undefined ? undefined : null;
@@ -178,7 +256,15 @@ async function planImport(repos: Repositories, companyId: string, products: read
       if (same) {
         if (same.price_minor !== u.priceMinor) plan.priceUpdates.push({ id: same.id, priceMinor: u.priceMinor });
       } else {
-        plan.newUnits.push({ id: newId('unit'), company_id: companyId, product_id: productId, name: u.name, price_minor: u.priceMinor, position: ++position, created_at: at });
+        plan.newUnits.push({
+          id: newId('unit'),
+          company_id: companyId,
+          product_id: productId,
+          name: u.name,
+          price_minor: u.priceMinor,
+          position: ++position,
+          created_at: at,
+        });
       }
     }
     if (current) {
@@ -190,8 +276,19 @@ async function planImport(repos: Repositories, companyId: string, products: read
       plan.productUpdates.push({ id: current.id, patch });
     } else {
       plan.newProducts.push({
-        id: productId, company_id: companyId, sku: p.sku, name: p.name, description: p.description ?? null, category_id: categoryId ?? null,
-        model_id: modelId ?? null, tax_rate_id: taxRateId, datasheet_file: null, datasheet_name: null, active: true, created_at: at, updated_at: at,
+        id: productId,
+        company_id: companyId,
+        sku: p.sku,
+        name: p.name,
+        description: p.description ?? null,
+        category_id: categoryId ?? null,
+        model_id: modelId ?? null,
+        tax_rate_id: taxRateId,
+        datasheet_file: null,
+        datasheet_name: null,
+        active: true,
+        created_at: at,
+        updated_at: at,
       });
     }
   }

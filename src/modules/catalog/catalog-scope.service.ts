@@ -2,17 +2,28 @@ import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
 import type { CatalogScope, CatalogScopeKind, CompaniesService } from '../companies/index.ts';
 import type { Store } from '../store.ts';
 
-const NAMED: Record<Exclude<CatalogScopeKind, 'all'>, string> = { products: 'product', categories: 'category', models: 'model' };
+const NAMED: Record<Exclude<CatalogScopeKind, 'all'>, string> = {
+  products: 'product',
+  categories: 'category',
+  models: 'model',
+};
 
 /** What the public API exposes of a company's catalog: `all`, or the products, categories or models chosen. */
 export function createCatalogScopeService(deps: { store: Store; companies: CompaniesService }) {
   const { store, companies } = deps;
 
   /** Each id must name one of the company's own products, categories or models (as the kind says). */
-  async function knownIds(companyId: string, kind: Exclude<CatalogScopeKind, 'all'>, ids: readonly string[]): Promise<Set<string>> {
-    const rows = kind === 'products' ? await store.repos.catalog.findProducts(companyId, [...ids])
-      : kind === 'categories' ? await store.repos.catalog.listCategories(companyId)
-        : await store.repos.catalog.listModels(companyId);
+  async function knownIds(
+    companyId: string,
+    kind: Exclude<CatalogScopeKind, 'all'>,
+    ids: readonly string[],
+  ): Promise<Set<string>> {
+    const rows =
+      kind === 'products'
+        ? await store.repos.catalog.findProducts(companyId, [...ids])
+        : kind === 'categories'
+          ? await store.repos.catalog.listCategories(companyId)
+          : await store.repos.catalog.listModels(companyId);
     return new Set(rows.map((r) => r.id));
   }
 

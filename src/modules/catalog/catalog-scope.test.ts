@@ -21,8 +21,18 @@ test('each scope kind decides on its own column', () => {
   assert.ok(productInScope(product, scopeFilter({ kind: 'all', ids: [] }, null)));
   assert.ok(productInScope(product, scopeFilter({ kind: 'products', ids: ['p1'] }, null)));
   assert.ok(!productInScope(product, scopeFilter({ kind: 'products', ids: ['p2'] }, null)));
-  assert.ok(productInScope(product, scopeFilter({ kind: 'categories', ids: ['paint'] }, expandCategoryIds(categories, ['paint']))));
-  assert.ok(!productInScope(product, scopeFilter({ kind: 'categories', ids: ['tools'] }, expandCategoryIds(categories, ['tools']))));
+  assert.ok(
+    productInScope(
+      product,
+      scopeFilter({ kind: 'categories', ids: ['paint'] }, expandCategoryIds(categories, ['paint'])),
+    ),
+  );
+  assert.ok(
+    !productInScope(
+      product,
+      scopeFilter({ kind: 'categories', ids: ['tools'] }, expandCategoryIds(categories, ['tools'])),
+    ),
+  );
   assert.ok(productInScope(product, scopeFilter({ kind: 'models', ids: ['m1'] }, null)));
   assert.ok(!productInScope({ ...product, modelId: null }, scopeFilter({ kind: 'models', ids: ['m1'] }, null)));
 });

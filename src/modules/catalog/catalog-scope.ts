@@ -7,7 +7,10 @@ export interface ScopedProductFacts {
 }
 
 /** Chosen categories plus every category beneath them, so the categories scope is dynamic. */
-export function expandCategoryIds(categories: ReadonlyArray<{ id: string; parentId: string | null }>, roots: readonly string[]): Set<string> {
+export function expandCategoryIds(
+  categories: ReadonlyArray<{ id: string; parentId: string | null }>,
+  roots: readonly string[],
+): Set<string> {
   const children = new Map<string, string[]>();
   for (const c of categories) {
     if (c.parentId) (children.get(c.parentId) ?? children.set(c.parentId, []).get(c.parentId)!).push(c.id);
@@ -47,6 +50,7 @@ export function scopeFilter(scope: CatalogScope, expandedCategories: Set<string>
 
 export function productInScope(product: ScopedProductFacts, filter: ScopeFilter | null): boolean {
   if (!filter) return true;
-  const value = filter.column === 'id' ? product.id : filter.column === 'category_id' ? product.categoryId : product.modelId;
+  const value =
+    filter.column === 'id' ? product.id : filter.column === 'category_id' ? product.categoryId : product.modelId;
   return value !== null && filter.ids.includes(value);
 }

@@ -21,7 +21,8 @@ export interface ProductQuery {
 
 export function createCatalogRepository(db: Executor) {
   const products = (companyId: string) =>
-    db.selectFrom('products')
+    db
+      .selectFrom('products')
       .innerJoin('tax_rates', 'tax_rates.id', 'products.tax_rate_id')
       .selectAll('products')
       .select('tax_rates.rate_bp')
@@ -41,15 +42,19 @@ export function createCatalogRepository(db: Executor) {
     if (q.modelId) query = query.where('products.model_id', '=', q.modelId);
     if (q.text) {
       const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) => eb.or([
-        // ESCAPE must be named: SQLite's LIKE has no default escape character.
-        eb(eb.fn('lower', ['products.name']), 'like', sql<string>`${pattern} escape '\\'`),
-        eb(eb.fn('lower', ['products.sku']), 'like', sql<string>`${pattern} escape '\\'`),
-      ]));
+      query = query.where((eb) =>
+        eb.or([
+          // ESCAPE must be named: SQLite's LIKE has no default escape character.
+          eb(eb.fn('lower', ['products.name']), 'like', sql<string>`${pattern} escape '\\'`),
+          eb(eb.fn('lower', ['products.sku']), 'like', sql<string>`${pattern} escape '\\'`),
+        ]),
+      );
     }
     if (q.after) {
       const { name, id } = q.after;
-      query = query.where((eb) => eb.or([eb('products.name', '>', name), eb.and([eb('products.name', '=', name), eb('products.id', '>', id)])]));
+      query = query.where((eb) =>
+        eb.or([eb('products.name', '>', name), eb.and([eb('products.name', '=', name), eb('products.id', '>', id)])]),
+      );
     }
     return query.orderBy('products.name').orderBy('products.id').limit(q.limit).execute();
   }
@@ -57,16 +62,44 @@ export function createCatalogRepository(db: Executor) {
   return {
     insertCategory: async (row: CategoryRow) => void (await db.insertInto('categories').values(row).execute()),
     listCategories: (companyId: string) =>
-      db.selectFrom('categories').selectAll().where('company_id', '=', companyId).orderBy('name').orderBy('id').execute(),
+      db
+        .selectFrom('categories')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .orderBy('name')
+        .orderBy('id')
+        .execute(),
     findCategory: (companyId: string, id: string) =>
-      db.selectFrom('categories').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+      db
+        .selectFrom('categories')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .executeTakeFirst(),
     updateCategory: async (companyId: string, id: string, patch: Partial<Pick<CategoryRow, 'name' | 'parent_id'>>) =>
-      void (await db.updateTable('categories').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+      void (await db
+        .updateTable('categories')
+        .set(patch)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute()),
     deleteCategory: async (companyId: string, id: string) =>
       void (await db.deleteFrom('categories').where('company_id', '=', companyId).where('id', '=', id).execute()),
     categoryInUse: async (companyId: string, id: string): Promise<boolean> => {
-      const child = await db.selectFrom('categories').select('id').where('company_id', '=', companyId).where('parent_id', '=', id).limit(1).executeTakeFirst();
-      const product = await db.selectFrom('products').select('id').where('company_id', '=', companyId).where('category_id', '=', id).limit(1).executeTakeFirst();
+      const child = await db
+        .selectFrom('categories')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('parent_id', '=', id)
+        .limit(1)
+        .executeTakeFirst();
+      const product = await db
+        .selectFrom('products')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('category_id', '=', id)
+        .limit(1)
+        .executeTakeFirst();
       return Boolean(child || product);
     },
 
@@ -76,60 +109,129 @@ export function createCatalogRepository(db: Executor) {
     findModel: (companyId: string, id: string) =>
       db.selectFrom('models').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
     updateModel: async (companyId: string, id: string, patch: Pick<ModelRow, 'name'>) =>
-      void (await db.updateTable('models').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+      void (await db
+        .updateTable('models')
+        .set(patch)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute()),
     deleteModel: async (companyId: string, id: string) =>
       void (await db.deleteFrom('models').where('company_id', '=', companyId).where('id', '=', id).execute()),
     modelInUse: async (companyId: string, id: string): Promise<boolean> =>
-      Boolean(await db.selectFrom('products').select('id').where('company_id', '=', companyId).where('model_id', '=', id).limit(1).executeTakeFirst()),
+      Boolean(
+        await db
+          .selectFrom('products')
+          .select('id')
+          .where('company_id', '=', companyId)
+          .where('model_id', '=', id)
+          .limit(1)
+          .executeTakeFirst(),
+      ),
 
     insertTaxRate: async (row: TaxRateRow) => void (await db.insertInto('tax_rates').values(row).execute()),
     listTaxRates: (companyId: string) =>
-      db.selectFrom('tax_rates').selectAll().where('company_id', '=', companyId).orderBy('rate_bp').orderBy('id').execute(),
+      db
+        .selectFrom('tax_rates')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .orderBy('rate_bp')
+        .orderBy('id')
+        .execute(),
     findTaxRate: (companyId: string, id: string) =>
-      db.selectFrom('tax_rates').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
+      db
+        .selectFrom('tax_rates')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .executeTakeFirst(),
     updateTaxRate: async (companyId: string, id: string, patch: Partial<Pick<TaxRateRow, 'name' | 'rate_bp'>>) =>
-      void (await db.updateTable('tax_rates').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+      void (await db
+        .updateTable('tax_rates')
+        .set(patch)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute()),
 
     insertProduct: async (row: ProductRow) => void (await db.insertInto('products').values(row).execute()),
-    updateProduct: async (companyId: string, id: string, patch: Partial<Omit<ProductRow, 'id' | 'company_id' | 'created_at'>>) =>
-      void (await db.updateTable('products').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+    updateProduct: async (
+      companyId: string,
+      id: string,
+      patch: Partial<Omit<ProductRow, 'id' | 'company_id' | 'created_at'>>,
+    ) =>
+      void (await db
+        .updateTable('products')
+        .set(patch)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute()),
     findProduct: (companyId: string, id: string): Promise<ProductWithRate | undefined> =>
       products(companyId).where('products.id', '=', id).executeTakeFirst(),
     findProducts: (companyId: string, ids: readonly string[]): Promise<ProductWithRate[]> =>
       ids.length === 0 ? Promise.resolve([]) : products(companyId).where('products.id', 'in', ids).execute(),
 
     /** Active products, by name, keyset-paginated; the scope is one more WHERE, never a post-filter. */
-    listProducts: (companyId: string, q: ProductQuery): Promise<ProductWithRate[]> => pageOfProducts(companyId, { ...q, active: true }),
+    listProducts: (companyId: string, q: ProductQuery): Promise<ProductWithRate[]> =>
+      pageOfProducts(companyId, { ...q, active: true }),
 
     /** Every product, active or not, for the admin; `active` narrows to one state. */
-    listAllProducts: (companyId: string, q: Omit<ProductQuery, 'scope'> & { active?: boolean }): Promise<ProductWithRate[]> =>
-      pageOfProducts(companyId, { ...q, scope: null }),
+    listAllProducts: (
+      companyId: string,
+      q: Omit<ProductQuery, 'scope'> & { active?: boolean },
+    ): Promise<ProductWithRate[]> => pageOfProducts(companyId, { ...q, scope: null }),
 
     /** SKUs are not unique in the schema, so a SKU may answer with several products. */
     findProductsBySku: (companyId: string, skus: readonly string[]): Promise<ProductRow[]> =>
       skus.length === 0
         ? Promise.resolve([])
-        : db.selectFrom('products').selectAll().where('company_id', '=', companyId).where('sku', 'in', skus).orderBy('id').execute(),
+        : db
+            .selectFrom('products')
+            .selectAll()
+            .where('company_id', '=', companyId)
+            .where('sku', 'in', skus)
+            .orderBy('id')
+            .execute(),
 
     /** Distinct categories or models of the active products a scope shows: one query, any catalog size. */
     async usedBy(companyId: string, scope: ScopeFilter, column: 'category_id' | 'model_id'): Promise<string[]> {
       if (scope.ids.length === 0) return [];
-      const rows = await db.selectFrom('products').select(column).distinct()
-        .where('company_id', '=', companyId).where('active', '=', true).where(scope.column, 'in', scope.ids).where(column, 'is not', null)
+      const rows = await db
+        .selectFrom('products')
+        .select(column)
+        .distinct()
+        .where('company_id', '=', companyId)
+        .where('active', '=', true)
+        .where(scope.column, 'in', scope.ids)
+        .where(column, 'is not', null)
         .execute();
       return rows.map((r) => (r as Record<string, string>)[column]!);
     },
 
-    insertUnits: async (rows: UnitRow[]) => void (rows.length > 0 && (await db.insertInto('units').values(rows).execute())),
+    insertUnits: async (rows: UnitRow[]) =>
+      void (rows.length > 0 && (await db.insertInto('units').values(rows).execute())),
     listUnits: (companyId: string, productIds: readonly string[]): Promise<UnitRow[]> =>
       productIds.length === 0
         ? Promise.resolve([])
-        : db.selectFrom('units').selectAll().where('company_id', '=', companyId).where('product_id', 'in', productIds)
-          .orderBy('position').orderBy('id').execute(),
+        : db
+            .selectFrom('units')
+            .selectAll()
+            .where('company_id', '=', companyId)
+            .where('product_id', 'in', productIds)
+            .orderBy('position')
+            .orderBy('id')
+            .execute(),
     findUnit: (companyId: string, id: string) =>
       db.selectFrom('units').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst(),
-    updateUnit: async (companyId: string, id: string, patch: Partial<Pick<UnitRow, 'name' | 'price_minor' | 'position'>>) =>
-      void (await db.updateTable('units').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute()),
+    updateUnit: async (
+      companyId: string,
+      id: string,
+      patch: Partial<Pick<UnitRow, 'name' | 'price_minor' | 'position'>>,
+    ) =>
+      void (await db
+        .updateTable('units')
+        .set(patch)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute()),
     deleteUnit: async (companyId: string, id: string) =>
       void (await db.deleteFrom('units').where('company_id', '=', companyId).where('id', '=', id).execute()),
   };

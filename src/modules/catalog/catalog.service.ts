@@ -64,14 +64,24 @@ export function createCatalogService(deps: { store: Store; datasheets: Datasheet
     if (!row) throw AppError.notFound('Company');
     const company = toCompany(row);
     const scope = company.catalogScope;
-    const expanded = scope.kind === 'categories'
-      ? expandCategoryIds((await store.repos.catalog.listCategories(companyId)).map((c) => ({ id: c.id, parentId: c.parent_id })), scope.ids)
-      : null;
+    const expanded =
+      scope.kind === 'categories'
+        ? expandCategoryIds(
+            (await store.repos.catalog.listCategories(companyId)).map((c) => ({ id: c.id, parentId: c.parent_id })),
+            scope.ids,
+          )
+        : null;
     return { company, filter: scopeFilter(scope, expanded) };
   }
 
-  async function visibleProduct(companyId: string, productId: string): Promise<{ product: ProductWithRate; company: Company } | null> {
-    const [{ company, filter }, product] = await Promise.all([resolveScope(companyId), store.repos.catalog.findProduct(companyId, productId)]);
+  async function visibleProduct(
+    companyId: string,
+    productId: string,
+  ): Promise<{ product: ProductWithRate; company: Company } | null> {
+    const [{ company, filter }, product] = await Promise.all([
+      resolveScope(companyId),
+      store.repos.catalog.findProduct(companyId, productId),
+    ]);
     if (!product || !product.active || !productInScope(toFacts(product), filter)) return null;
     return { product, company };
   }
@@ -79,19 +89,35 @@ export function createCatalogService(deps: { store: Store; datasheets: Datasheet
   return {
     resolveScope,
 
-    async listProducts(companyId: string, query: ProductListQuery): Promise<{ data: PublicProduct[]; nextCursor: string | null }> {
+    async listProducts(
+      companyId: string,
+      query: ProductListQuery,
+    ): Promise<{ data: PublicProduct[]; nextCursor: string | null }> {
       const { company, filter } = await resolveScope(companyId);
       let categoryIds: string[] | undefined;
       if (query.categoryId) {
-        const all = (await store.repos.catalog.listCategories(companyId)).map((c) => ({ id: c.id, parentId: c.parent_id }));
+        const all = (await store.repos.catalog.listCategories(companyId)).map((c) => ({
+          id: c.id,
+          parentId: c.parent_id,
+        }));
         categoryIds = [...expandCategoryIds(all, [query.categoryId])];
       }
-      const after = query.cursor ? (([name, id]) => ({ name: name!, id: id! }))(decodeCursor(query.cursor, 2)) : undefined;
+      const after = query.cursor
+        ? (([name, id]) => ({ name: name!, id: id! }))(decodeCursor(query.cursor, 2))
+        : undefined;
       const rows = await store.repos.catalog.listProducts(companyId, {
-        scope: filter, categoryIds, modelId: query.modelId, text: query.q, limit: query.limit + 1, after,
+        scope: filter,
+        categoryIds,
+        modelId: query.modelId,
+        text: query.q,
+        limit: query.limit + 1,
+        after,
       });
       const page = rows.slice(0, query.limit);
-      const units = await store.repos.catalog.listUnits(companyId, page.map((p) => p.id));
+      const units = await store.repos.catalog.listUnits(
+        companyId,
+        page.map((p) => p.id),
+      );
       const last = page.at(-1);
       return {
         data: page.map((p) => toPublicProduct(p, units, company.pricesIncludeTax)),
@@ -149,7 +175,10 @@ export function createCatalogService(deps: { store: Store; datasheets: Datasheet
      * outside the scope, inactive, unknown or of another company reads exactly like one that does
      * not exist, so the public API never reveals what is hidden.
      */
-    async resolveLines(companyId: string, lines: ReadonlyArray<{ productId: string; unitId: string }>): Promise<{ company: Company; lines: ResolvedLine[] }> {
+    async resolveLines(
+      companyId: string,
+      lines: ReadonlyArray<{ productId: string; unitId: string }>,
+    ): Promise<{ company: Company; lines: ResolvedLine[] }> {
       const { company, filter } = await resolveScope(companyId);
       const ids = [...new Set(lines.map((l) => l.productId))];
       const [products, units] = await Promise.all([
@@ -172,11 +201,19 @@ export function createCatalogService(deps: { store: Store; datasheets: Datasheet
           return;
         }
         resolved.push({
-          productId: product.id, unitId: unit.id, productName: product.name, productCode: product.sku, unitName: unit.name,
-          unitPriceMinor: unit.price_minor, taxRateBp: product.rate_bp, datasheetFile: product.datasheet_file, datasheetName: product.datasheet_name,
+          productId: product.id,
+          unitId: unit.id,
+          productName: product.name,
+          productCode: product.sku,
+          unitName: unit.name,
+          unitPriceMinor: unit.price_minor,
+          taxRateBp: product.rate_bp,
+          datasheetFile: product.datasheet_file,
+          datasheetName: product.datasheet_name,
         });
       });
-      if (Object.keys(details).length > 0) throw AppError.invalid(details, 'Some lines refer to products that do not exist.');
+      if (Object.keys(details).length > 0)
+        throw AppError.invalid(details, 'Some lines refer to products that do not exist.');
       return { company, lines: resolved };
     },
   };
@@ -197,9 +234,17 @@ function toPublicProduct(p: ProductWithRate, units: readonly UnitRow[], pricesIn
     modelId: p.model_id,
     taxRate: formatRate(p.rate_bp),
     hasDatasheet: p.datasheet_file !== null,
-    units: units.filter((u) => u.product_id === p.id).map((u) => {
-      const both = unitPriceBothWays(u.price_minor, p.rate_bp, pricesIncludeTax);
-      return { id: u.id, name: u.name, price: formatMoney(u.price_minor), priceWithoutTax: formatMoney(both.net), priceWithTax: formatMoney(both.gross) };
-    }),
+    units: units
+      .filter((u) => u.product_id === p.id)
+      .map((u) => {
+        const both = unitPriceBothWays(u.price_minor, p.rate_bp, pricesIncludeTax);
+        return {
+          id: u.id,
+          name: u.name,
+          price: formatMoney(u.price_minor),
+          priceWithoutTax: formatMoney(both.net),
+          priceWithTax: formatMoney(both.gross),
+        };
+      }),
   };
 }

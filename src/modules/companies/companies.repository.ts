@@ -20,7 +20,10 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
       return db.selectFrom('companies').selectAll().orderBy('created_at').orderBy('id').execute();
     },
     async countCompanies(): Promise<number> {
-      const row = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('companies')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     async updateCompany(companyId: string, patch: Partial<Omit<CompanyRow, 'id' | 'created_at'>>): Promise<void> {
@@ -31,26 +34,58 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
       await db.insertInto('locations').values(row).execute();
     },
     async findLocation(companyId: string, locationId: string): Promise<LocationRow | undefined> {
-      return db.selectFrom('locations').selectAll().where('company_id', '=', companyId).where('id', '=', locationId).executeTakeFirst();
+      return db
+        .selectFrom('locations')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', locationId)
+        .executeTakeFirst();
     },
     async findLocationByCode(companyId: string, code: string): Promise<LocationRow | undefined> {
-      return db.selectFrom('locations').selectAll().where('company_id', '=', companyId).where('code', '=', code).executeTakeFirst();
+      return db
+        .selectFrom('locations')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('code', '=', code)
+        .executeTakeFirst();
     },
     async listLocations(companyId: string): Promise<LocationRow[]> {
-      return db.selectFrom('locations').selectAll().where('company_id', '=', companyId).orderBy('created_at').orderBy('id').execute();
+      return db
+        .selectFrom('locations')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
     },
 
     async insertUser(row: UserRow): Promise<void> {
       await db.insertInto('users').values(row).execute();
     },
     async findUser(companyId: string, userId: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('id', '=', userId).executeTakeFirst();
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', userId)
+        .executeTakeFirst();
     },
     async findUserByEmail(companyId: string, email: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('email', '=', email).executeTakeFirst();
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('email', '=', email)
+        .executeTakeFirst();
     },
     async listUsersWithRoles(companyId: string, roles: readonly string[]): Promise<UserRow[]> {
-      return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('role', 'in', roles).orderBy('id').execute();
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('role', 'in', roles)
+        .orderBy('id')
+        .execute();
     },
 
     /**
@@ -60,8 +95,11 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
      * once a migration adds a column.
      */
     async listRecipients(companyIds: readonly string[], roles: readonly string[]): Promise<Recipient[]> {
-      const text = cachedText(`${engine}:recipients:${companyIds.length}:${roles.length}`, () =>
-        `select id, company_id, email from users where company_id in ${valuesList(engine, 1, companyIds.length)} and role in ${valuesList(engine, 1, roles.length, companyIds.length + 1)} order by id`);
+      const text = cachedText(
+        `${engine}:recipients:${companyIds.length}:${roles.length}`,
+        () =>
+          `select id, company_id, email from users where company_id in ${valuesList(engine, 1, companyIds.length)} and role in ${valuesList(engine, 1, roles.length, companyIds.length + 1)} order by id`,
+      );
       return (await db.executeQuery<Recipient>(CompiledQuery.raw(text, [...companyIds, ...roles]))).rows;
     },
   };

@@ -113,10 +113,21 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         created_at: clock.now().toISOString(),
       };
       const details = validateCompany(row);
-      Object.assign(row, profileChanges({
-        address: input.address, country: input.country, taxId: input.taxId, bankAccount: input.bankAccount, locale: input.locale,
-        printTemplate: input.template,
-      }, null, details));
+      Object.assign(
+        row,
+        profileChanges(
+          {
+            address: input.address,
+            country: input.country,
+            taxId: input.taxId,
+            bankAccount: input.bankAccount,
+            locale: input.locale,
+            printTemplate: input.template,
+          },
+          null,
+          details,
+        ),
+      );
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       await repository.insertCompany(row);
       return toCompany(row);
@@ -133,7 +144,10 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
     },
 
     async setCatalogScope(companyId: string, scope: CatalogScope): Promise<void> {
-      await repository.updateCompany(companyId, { catalog_scope_kind: scope.kind, catalog_scope_ids: JSON.stringify([...new Set(scope.ids)]) });
+      await repository.updateCompany(companyId, {
+        catalog_scope_kind: scope.kind,
+        catalog_scope_ids: JSON.stringify([...new Set(scope.ids)]),
+      });
     },
 
     /** Every company, oldest first: how an operator finds an id without SQL. */
@@ -157,7 +171,16 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       if (patch.quotationValidityDays !== undefined) {
         // Bounded here, not only in the admin API's schema: the hub and the CLI call this too, and
         // a validity past the year 9999 would make every new quotation's expiry unprintable.
-        if (!Number.isInteger(patch.quotationValidityDays) || patch.quotationValidityDays < 1 || patch.quotationValidityDays > MAX_VALIDITY_DAYS) addFieldError(details, 'quotationValidityDays', `Must be a whole number of days from 1 to ${MAX_VALIDITY_DAYS}.`);
+        if (
+          !Number.isInteger(patch.quotationValidityDays) ||
+          patch.quotationValidityDays < 1 ||
+          patch.quotationValidityDays > MAX_VALIDITY_DAYS
+        )
+          addFieldError(
+            details,
+            'quotationValidityDays',
+            `Must be a whole number of days from 1 to ${MAX_VALIDITY_DAYS}.`,
+          );
         else changes.quotation_validity_days = patch.quotationValidityDays;
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
@@ -165,13 +188,21 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       return this.getCompany(companyId);
     },
 
-    async createLocation(companyId: string, input: { name: string; code: string; address?: string | null }): Promise<Location> {
+    async createLocation(
+      companyId: string,
+      input: { name: string; code: string; address?: string | null },
+    ): Promise<Location> {
       await this.getCompany(companyId);
       const code = input.code.toUpperCase();
       if (!/^[A-Z0-9]{1,10}$/.test(code)) throw AppError.invalid({ code: ['Use 1 to 10 letters or digits.'] });
-      if (await repository.findLocationByCode(companyId, code)) throw AppError.invalid({ code: ['Already used by another location.'] });
+      if (await repository.findLocationByCode(companyId, code))
+        throw AppError.invalid({ code: ['Already used by another location.'] });
       const row: LocationRow = {
-        id: newId('location'), company_id: companyId, name: input.name, code, address: input.address ?? null,
+        id: newId('location'),
+        company_id: companyId,
+        name: input.name,
+        code,
+        address: input.address ?? null,
         created_at: clock.now().toISOString(),
       };
       await repository.insertLocation(row);
@@ -192,15 +223,27 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       return (await repository.listLocations(companyId)).map(toLocation);
     },
 
-    async createUser(companyId: string, input: { email: string; name: string; role: string; password?: string }): Promise<User> {
+    async createUser(
+      companyId: string,
+      input: { email: string; name: string; role: string; password?: string },
+    ): Promise<User> {
       await this.getCompany(companyId);
-      if (!(USER_ROLES as readonly string[]).includes(input.role)) throw AppError.invalid({ role: [`Use one of ${USER_ROLES.join(', ')}.`] });
+      if (!(USER_ROLES as readonly string[]).includes(input.role))
+        throw AppError.invalid({ role: [`Use one of ${USER_ROLES.join(', ')}.`] });
       const email = input.email.trim().toLowerCase();
       if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw AppError.invalid({ email: ['Not an e-mail address.'] });
-      if (await repository.findUserByEmail(companyId, email)) throw AppError.invalid({ email: ['Already a user of this company.'] });
+      if (await repository.findUserByEmail(companyId, email))
+        throw AppError.invalid({ email: ['Already a user of this company.'] });
       const row: UserRow = {
-        id: newId('user'), company_id: companyId, email, name: input.name, role: input.role,
-        password_hash: input.password ? await hashPassword(input.password) : null, created_at: clock.now().toISOString(), disabled_at: null, locale: null,
+        id: newId('user'),
+        company_id: companyId,
+        email,
+        name: input.name,
+        role: input.role,
+        password_hash: input.password ? await hashPassword(input.password) : null,
+        created_at: clock.now().toISOString(),
+        disabled_at: null,
+        locale: null,
       };
       await repository.insertUser(row);
       return toUser(row);
@@ -226,10 +269,18 @@ export interface SettingsPatch {
 
 type CompanyChanges = Partial<Omit<CompanyRow, 'id' | 'created_at'>>;
 
-const TEMPLATE_COLUMNS = { header: 'template_header', footer: 'template_footer', paymentInstructions: 'template_payment_instructions' } as const;
+const TEMPLATE_COLUMNS = {
+  header: 'template_header',
+  footer: 'template_footer',
+  paymentInstructions: 'template_payment_instructions',
+} as const;
 
 /** The columns a profile patch changes, checking each field; problems go to `details` by the field's name. */
-function profileChanges(patch: Omit<SettingsPatch, 'name' | 'quotationValidityDays'>, current: CompanyRow | null, details: FieldErrors): CompanyChanges {
+function profileChanges(
+  patch: Omit<SettingsPatch, 'name' | 'quotationValidityDays'>,
+  current: CompanyRow | null,
+  details: FieldErrors,
+): CompanyChanges {
   const changes: CompanyChanges = {};
   const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
   if (patch.locale !== undefined) {
@@ -239,12 +290,14 @@ function profileChanges(patch: Omit<SettingsPatch, 'name' | 'quotationValidityDa
   }
   if (patch.country !== undefined) {
     const country = text(patch.country)?.toUpperCase() ?? null;
-    if (country !== null && !isRegion(country)) addFieldError(details, 'country', 'Must be an ISO 3166 country code of two letters, such as HR or DE.');
+    if (country !== null && !isRegion(country))
+      addFieldError(details, 'country', 'Must be an ISO 3166 country code of two letters, such as HR or DE.');
     else changes.country = country;
   }
   if (patch.address !== undefined) {
     const street = text(patch.address?.street);
-    if (patch.address !== null && street === null) addFieldError(details, 'address.street', 'Must not be empty; send address null to remove the address.');
+    if (patch.address !== null && street === null)
+      addFieldError(details, 'address.street', 'Must not be empty; send address null to remove the address.');
     changes.address_street = street;
     changes.address_postal_code = patch.address === null ? null : text(patch.address.postalCode);
     changes.address_city = patch.address === null ? null : text(patch.address.city);
@@ -271,16 +324,24 @@ function profileChanges(patch: Omit<SettingsPatch, 'name' | 'quotationValidityDa
         else addFieldError(details, 'bankAccount.bic', checked.message);
       }
       const holder = text(account.holder);
-      if (holder === null) addFieldError(details, 'bankAccount.holder', 'Must not be empty: payment codes name the recipient.');
-      if (iban.ok && holder !== null) Object.assign(changes, { bank_iban: iban.iban, bank_bic: bic, bank_holder: holder });
+      if (holder === null)
+        addFieldError(details, 'bankAccount.holder', 'Must not be empty: payment codes name the recipient.');
+      if (iban.ok && holder !== null)
+        Object.assign(changes, { bank_iban: iban.iban, bank_bic: bic, bank_holder: holder });
     }
   }
-  for (const [field, column] of Object.entries(TEMPLATE_COLUMNS) as Array<[keyof typeof TEMPLATE_COLUMNS, (typeof TEMPLATE_COLUMNS)[keyof typeof TEMPLATE_COLUMNS]]>) {
+  for (const [field, column] of Object.entries(TEMPLATE_COLUMNS) as Array<
+    [keyof typeof TEMPLATE_COLUMNS, (typeof TEMPLATE_COLUMNS)[keyof typeof TEMPLATE_COLUMNS]]
+  >) {
     const value = patch.printTemplate?.[field];
     if (value === undefined) continue;
     const unknown = value === null ? [] : unknownPlaceholders(value);
     if (unknown.length > 0) {
-      addFieldError(details, `printTemplate.${field}`, `Unknown placeholder ${unknown.join(', ')}; use {number}, {total}, {dueDate} or {customerName}.`);
+      addFieldError(
+        details,
+        `printTemplate.${field}`,
+        `Unknown placeholder ${unknown.join(', ')}; use {number}, {total}, {dueDate} or {customerName}.`,
+      );
     } else changes[column] = value;
   }
   return changes;
@@ -304,7 +365,8 @@ function validateCompany(row: CompanyRow): FieldErrors {
   } catch {
     details.timezone = ['Not an IANA time zone.'];
   }
-  if (!Number.isInteger(row.quotation_validity_days) || row.quotation_validity_days < 1) details.quotationValidityDays = ['Must be a positive whole number of days.'];
+  if (!Number.isInteger(row.quotation_validity_days) || row.quotation_validity_days < 1)
+    details.quotationValidityDays = ['Must be a positive whole number of days.'];
   return details;
 }
 
@@ -312,17 +374,28 @@ export function toCompany(row: CompanyRow): Company {
   return {
     id: row.id,
     name: row.name,
-    address: row.address_street === null ? null : { street: row.address_street, postalCode: row.address_postal_code, city: row.address_city },
+    address:
+      row.address_street === null
+        ? null
+        : { street: row.address_street, postalCode: row.address_postal_code, city: row.address_city },
     country: row.country,
     taxId: row.tax_id,
-    bankAccount: row.bank_iban === null ? null : { iban: row.bank_iban, bic: row.bank_bic, holder: row.bank_holder ?? row.name },
+    bankAccount:
+      row.bank_iban === null ? null : { iban: row.bank_iban, bic: row.bank_bic, holder: row.bank_holder ?? row.name },
     currency: row.currency,
     locale: row.locale,
     timezone: row.timezone,
     pricesIncludeTax: Boolean(row.prices_include_tax),
     quotationValidityDays: row.quotation_validity_days,
-    template: { header: row.template_header, footer: row.template_footer, paymentInstructions: row.template_payment_instructions },
-    catalogScope: { kind: row.catalog_scope_kind as CatalogScopeKind, ids: JSON.parse(row.catalog_scope_ids) as string[] },
+    template: {
+      header: row.template_header,
+      footer: row.template_footer,
+      paymentInstructions: row.template_payment_instructions,
+    },
+    catalogScope: {
+      kind: row.catalog_scope_kind as CatalogScopeKind,
+      ids: JSON.parse(row.catalog_scope_ids) as string[],
+    },
     createdAt: row.created_at,
   };
 }

@@ -1,6 +1,29 @@
-export { createCompaniesRepository, type CompaniesRepository, type LocationRow, type Recipient } from './companies.repository.ts';
 export {
-  createCompaniesService, toCompany, USER_ROLES, CATALOG_SCOPE_KINDS,
-  type BankAccount, type CompaniesService, type Company, type CompanyAddress, type SettingsPatch, type Location, type User, type UserRole, type CatalogScope, type CatalogScopeKind, type NewCompany,
+  createCompaniesRepository,
+  type CompaniesRepository,
+  type LocationRow,
+  type Recipient,
+} from './companies.repository.ts';
+export {
+  createCompaniesService,
+  toCompany,
+  USER_ROLES,
+  CATALOG_SCOPE_KINDS,
+  type BankAccount,
+  type CompaniesService,
+  type Company,
+  type CompanyAddress,
+  type SettingsPatch,
+  type Location,
+  type User,
+  type UserRole,
+  type CatalogScope,
+  type CatalogScopeKind,
+  type NewCompany,
 } from './companies.service.ts';
-export { fillPrintTemplate, PRINT_TEMPLATE_PLACEHOLDERS, unknownPlaceholders, type PrintTemplatePlaceholder } from './print-template.ts';
+export {
+  fillPrintTemplate,
+  PRINT_TEMPLATE_PLACEHOLDERS,
+  unknownPlaceholders,
+  type PrintTemplatePlaceholder,
+} from './print-template.ts';

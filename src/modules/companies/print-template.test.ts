@@ -9,7 +9,11 @@ test('every known placeholder is filled, as often as it appears', () => {
     fillPrintTemplate('Poziv na broj: {number}. Iznos {total} do {dueDate}, {customerName} ({number})', values),
     'Poziv na broj: Q-ZG1-2026-00042. Iznos 155,25 € do 24. 12. 2026., Ana Horvat (Q-ZG1-2026-00042)',
   );
-  assert.equal(fillPrintTemplate('Rok plaćanja: {dueDate}.', values), 'Rok plaćanja: 24. 12. 2026.', 'one full stop after a date that ends in one');
+  assert.equal(
+    fillPrintTemplate('Rok plaćanja: {dueDate}.', values),
+    'Rok plaćanja: 24. 12. 2026.',
+    'one full stop after a date that ends in one',
+  );
   assert.equal(fillPrintTemplate(null, values), null);
   assert.equal(fillPrintTemplate('no placeholders { here }', values), 'no placeholders { here }');
 });

@@ -18,7 +18,10 @@ export function unknownPlaceholders(text: string): string[] {
 }
 
 /** Fills every known placeholder; a text saved before the check may hold unknown ones, which stay as written. */
-export function fillPrintTemplate(text: string | null, values: Readonly<Record<PrintTemplatePlaceholder, string>>): string | null {
+export function fillPrintTemplate(
+  text: string | null,
+  values: Readonly<Record<PrintTemplatePlaceholder, string>>,
+): string | null {
   if (text === null) return null;
   return text.replace(PLACEHOLDER, (whole, name: string, at: number, all: string) => {
     if (!Object.hasOwn(values, name)) return whole;

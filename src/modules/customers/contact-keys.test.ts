@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { emailKey, phoneKey, phoneSearch } from './contact-keys.ts';
 
 test('one Croatian mobile number written three ways has one key', () => {
-  const keys = ['+385 91 234 5678', '00385912345678', '091 234 5678', '091/234-5678', '(091) 234 5678'].map((p) => phoneKey(p, 'HR'));
+  const keys = ['+385 91 234 5678', '00385912345678', '091 234 5678', '091/234-5678', '(091) 234 5678'].map((p) =>
+    phoneKey(p, 'HR'),
+  );
   assert.deepEqual(new Set(keys), new Set(['+385912345678']));
 });
 

@@ -1,5 +1,10 @@
 import { nameWords } from './name-similarity.ts';
-import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import {
+  getCountryCallingCode,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  type CountryCode,
+} from 'libphonenumber-js';
 
 /**
  * The keys customers are searched and matched by. People write the same phone number as
@@ -28,7 +33,10 @@ export function phoneKey(text: string, defaultCountry?: string | null): string |
  * `{ digits }` when the text carries no prefix and may match anywhere; null when it is not a
  * phone number at all (letters, or fewer than three digits).
  */
-export function phoneSearch(text: string, defaultCountry?: string | null): { prefix: string } | { digits: string } | null {
+export function phoneSearch(
+  text: string,
+  defaultCountry?: string | null,
+): { prefix: string } | { digits: string } | null {
   const trimmed = text.trim();
   if (!/^[+0-9 ()./-]+$/.test(trimmed)) return null;
   const digits = trimmed.replace(/\D+/g, '');

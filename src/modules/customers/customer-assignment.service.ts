@@ -6,7 +6,14 @@ import { emailKey, nameKey, phoneKey, prefixEnd } from './contact-keys.ts';
 import { rankCustomerMatches, type CustomerMatch, type Placeholder } from './customer-matches.ts';
 import { nameWords } from './name-similarity.ts';
 import { TaxIdTaken, type KeyRange } from './customers.repository.ts';
-import { companyCountry, customerRow, taxIdConflict, toCustomer, type Customer, type NewCustomer } from './customers.service.ts';
+import {
+  companyCountry,
+  customerRow,
+  taxIdConflict,
+  toCustomer,
+  type Customer,
+  type NewCustomer,
+} from './customers.service.ts';
 
 /** The sales documents that arrive with a placeholder customer. */
 export type DocumentKind = 'quotation' | 'order';
@@ -25,16 +32,31 @@ interface DocumentRecord {
   placeholder: Placeholder;
 }
 
-async function findDocument(repos: Repositories, companyId: string, kind: DocumentKind, id: string): Promise<DocumentRecord> {
-  const row = kind === 'quotation' ? await repos.quotations.find(companyId, id) : await repos.orders.find(companyId, id);
+async function findDocument(
+  repos: Repositories,
+  companyId: string,
+  kind: DocumentKind,
+  id: string,
+): Promise<DocumentRecord> {
+  const row =
+    kind === 'quotation' ? await repos.quotations.find(companyId, id) : await repos.orders.find(companyId, id);
   if (!row) throw AppError.notFound(kind === 'quotation' ? 'Quotation' : 'Order');
-  return { status: row.status, placeholder: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone } };
+  return {
+    status: row.status,
+    placeholder: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
+  };
 }
 
 function notOpen(kind: DocumentKind, status: string): AppError {
   return kind === 'quotation'
-    ? new AppError('quotation_not_open', `The quotation is ${status}: only an approved quotation can change its customer.`)
-    : new AppError('order_not_open', `The order is ${status}: only a received or accepted order can change its customer.`);
+    ? new AppError(
+        'quotation_not_open',
+        `The quotation is ${status}: only an approved quotation can change its customer.`,
+      )
+    : new AppError(
+        'order_not_open',
+        `The order is ${status}: only a received or accepted order can change its customer.`,
+      );
 }
 
 /**
@@ -67,7 +89,8 @@ export function createCustomerAssignmentService(deps: { store: Store; clock: Clo
       const country = await companyCountry(store.repos, companyId);
       const seen = new Map<string, Customer>();
       for (const probe of matchProbes(document.placeholder, country)) {
-        for (const row of await store.repos.customers.page(companyId, { ...probe, limit: PER_PROBE })) seen.set(row.id, toCustomer(row));
+        for (const row of await store.repos.customers.page(companyId, { ...probe, limit: PER_PROBE }))
+          seen.set(row.id, toCustomer(row));
       }
       return rankCustomerMatches(document.placeholder, [...seen.values()], { defaultCountry: country, limit: MATCHES });
     },
@@ -99,8 +122,8 @@ export function createCustomerAssignmentService(deps: { store: Store; clock: Clo
             const input: NewCustomer = {
               kind: given.kind ?? 'person',
               name: given.name ?? document.placeholder.name,
-              email: given.email === undefined ? document.placeholder.email ?? null : given.email,
-              phone: given.phone === undefined ? document.placeholder.phone ?? null : given.phone,
+              email: given.email === undefined ? (document.placeholder.email ?? null) : given.email,
+              phone: given.phone === undefined ? (document.placeholder.phone ?? null) : given.phone,
               taxId: given.taxId ?? null,
               address: given.address ?? null,
               note: given.note ?? null,
@@ -109,9 +132,10 @@ export function createCustomerAssignmentService(deps: { store: Store; clock: Clo
             await repos.customers.insert(row);
             customer = toCustomer(row);
           }
-          const linked = kind === 'quotation'
-            ? await repos.quotations.assignCustomer(companyId, id, customer.id, OPEN.quotation)
-            : await repos.orders.assignCustomer(companyId, id, customer.id, OPEN.order);
+          const linked =
+            kind === 'quotation'
+              ? await repos.quotations.assignCustomer(companyId, id, customer.id, OPEN.quotation)
+              : await repos.orders.assignCustomer(companyId, id, customer.id, OPEN.order);
           if (!linked) throw notOpen(kind, (await findDocument(repos, companyId, kind, id)).status);
           return customer;
         });

@@ -35,12 +35,15 @@ test('a tax id outranks an e-mail, an e-mail a phone, a phone a name', () => {
     directory,
     { defaultCountry: 'HR' },
   );
-  assert.deepEqual(matches.map((m) => [m.customer.id, m.reasons, m.score]), [
-    ['cus_3', ['same_tax_id'], 100],
-    ['cus_1', ['same_email', 'same_phone', 'similar_name'], 90],
-    ['cus_5', ['same_phone'], 30],
-    ['cus_6', ['similar_name'], 13.33],
-  ]);
+  assert.deepEqual(
+    matches.map((m) => [m.customer.id, m.reasons, m.score]),
+    [
+      ['cus_3', ['same_tax_id'], 100],
+      ['cus_1', ['same_email', 'same_phone', 'similar_name'], 90],
+      ['cus_5', ['same_phone'], 30],
+      ['cus_6', ['similar_name'], 13.33],
+    ],
+  );
 });
 
 test('Kovacevic typed without diacritics finds Kovačević by name alone', () => {
@@ -58,7 +61,10 @@ test('one shared surname of two-word names is not a suggestion; against a one-wo
 });
 
 test('the same phone written another way, and the Croatian VAT id against a bare OIB, match', () => {
-  assert.deepEqual(rank({ name: 'P. B.', phone: '00385 91 234 5678' }), [['cus_1', ['same_phone']], ['cus_5', ['same_phone']]]);
+  assert.deepEqual(rank({ name: 'P. B.', phone: '00385 91 234 5678' }), [
+    ['cus_1', ['same_phone']],
+    ['cus_5', ['same_phone']],
+  ]);
   assert.deepEqual(rank({ name: 'Boje', taxId: '85821130368' }), [['cus_4', ['same_tax_id']]]);
   assert.deepEqual(rank({ name: 'Nobody', phone: '(01) 555-1234' }), [['cus_3', ['same_phone']]]);
 });
@@ -69,5 +75,8 @@ test('empty identifiers never match each other', () => {
 
 test('limit keeps the best', () => {
   const top = rankCustomerMatches({ name: 'Horvat' }, directory, { limit: 1 });
-  assert.deepEqual(top.map((m) => m.customer.id), ['cus_6']);
+  assert.deepEqual(
+    top.map((m) => m.customer.id),
+    ['cus_6'],
+  );
 });

@@ -47,7 +47,11 @@ export interface MatchOptions {
 
 const WEIGHTS = { same_tax_id: 100, same_email: 40, same_phone: 30, name: 20 } as const;
 
-export function rankCustomerMatches<C extends MatchCandidate>(placeholder: Placeholder, candidates: readonly C[], options: MatchOptions = {}): CustomerMatch<C>[] {
+export function rankCustomerMatches<C extends MatchCandidate>(
+  placeholder: Placeholder,
+  candidates: readonly C[],
+  options: MatchOptions = {},
+): CustomerMatch<C>[] {
   const minName = options.minNameSimilarity ?? 0.6;
   const wanted = {
     taxId: nonEmpty(placeholder.taxId) ? taxIdKey(placeholder.taxId) : null,
@@ -74,10 +78,20 @@ export function rankCustomerMatches<C extends MatchCandidate>(placeholder: Place
     if (similarity >= minName) reasons.push('similar_name');
     if (reasons.length === 0) continue;
     score += WEIGHTS.name * similarity;
-    matches.push({ customer, score: Math.round(score * 100) / 100, reasons, nameSimilarity: Math.round(similarity * 100) / 100 });
+    matches.push({
+      customer,
+      score: Math.round(score * 100) / 100,
+      reasons,
+      nameSimilarity: Math.round(similarity * 100) / 100,
+    });
   }
-  matches.sort((a, b) => b.score - a.score || b.nameSimilarity - a.nameSimilarity
-    || a.customer.name.localeCompare(b.customer.name) || (a.customer.id < b.customer.id ? -1 : a.customer.id > b.customer.id ? 1 : 0));
+  matches.sort(
+    (a, b) =>
+      b.score - a.score ||
+      b.nameSimilarity - a.nameSimilarity ||
+      a.customer.name.localeCompare(b.customer.name) ||
+      (a.customer.id < b.customer.id ? -1 : a.customer.id > b.customer.id ? 1 : 0),
+  );
   return options.limit === undefined ? matches : matches.slice(0, options.limit);
 }
 

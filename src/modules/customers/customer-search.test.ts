@@ -33,15 +33,26 @@ test('a prefix range ends at the next text by code point, and folded names compa
   assert.equal(prefixEnd('\u{10FFFF}'), null);
   assert.equal(prefixEnd('\uD7FF'), '\uE000');
   assert.equal(nameKey('  Đurđević-Kovač,  Ana  d.o.o. '), 'durdevic kovac ana doo');
-  for (const name of ['kova', 'kovac ivan', 'kovacevic', 'kovaz']) assert.ok(name >= 'kova' && name < prefixEnd('kova')!, name);
+  for (const name of ['kova', 'kovac ivan', 'kovacevic', 'kovaz'])
+    assert.ok(name >= 'kova' && name < prefixEnd('kova')!, name);
   assert.ok(!('kovb' < prefixEnd('kova')!));
 });
 
 test('a placeholder is looked for by its e-mail, its phone, its name in both orders and each longer word; nothing else', () => {
   const probes = matchProbes({ name: 'Ivan Horvat', email: 'Ivan@X.hr', phone: '091 234 5678' }, 'HR');
-  assert.deepEqual(probes.map((p) => [p.key, p.from]), [
-    ['email_key', 'ivan@x.hr'], ['phone_key', '+385912345678'],
-    ['name_key', 'ivan horvat'], ['name_key', 'horvat ivan'], ['name_key', 'ivan'], ['name_key', 'horvat'],
-  ]);
-  assert.deepEqual(matchProbes({ name: 'Al', email: null, phone: '  ' }, null).map((p) => p.from), ['al']);
+  assert.deepEqual(
+    probes.map((p) => [p.key, p.from]),
+    [
+      ['email_key', 'ivan@x.hr'],
+      ['phone_key', '+385912345678'],
+      ['name_key', 'ivan horvat'],
+      ['name_key', 'horvat ivan'],
+      ['name_key', 'ivan'],
+      ['name_key', 'horvat'],
+    ],
+  );
+  assert.deepEqual(
+    matchProbes({ name: 'Al', email: null, phone: '  ' }, null).map((p) => p.from),
+    ['al'],
+  );
 });

@@ -54,18 +54,39 @@ export function createCustomersRepository(db: Executor) {
     },
 
     /** False when no such customer; throws TaxIdTaken as insert does. */
-    async update(companyId: string, id: string, changes: Partial<Omit<CustomerRow, 'id' | 'company_id' | 'created_at'>>): Promise<boolean> {
-      const result = await guardTaxId(db.updateTable('customers').set(changes).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst());
+    async update(
+      companyId: string,
+      id: string,
+      changes: Partial<Omit<CustomerRow, 'id' | 'company_id' | 'created_at'>>,
+    ): Promise<boolean> {
+      const result = await guardTaxId(
+        db
+          .updateTable('customers')
+          .set(changes)
+          .where('company_id', '=', companyId)
+          .where('id', '=', id)
+          .executeTakeFirst(),
+      );
       return result.numUpdatedRows > 0n;
     },
 
     async find(companyId: string, id: string): Promise<CustomerRow | undefined> {
-      return db.selectFrom('customers').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('customers')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
     async findMany(companyId: string, ids: readonly string[]): Promise<CustomerRow[]> {
       if (ids.length === 0) return [];
-      return db.selectFrom('customers').selectAll().where('company_id', '=', companyId).where('id', 'in', [...new Set(ids)]).execute();
+      return db
+        .selectFrom('customers')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
     },
 
     /**
@@ -80,8 +101,10 @@ export function createCustomersRepository(db: Executor) {
       // A tax id names one customer of the company (its index is unique and has no id column):
       // the key alone orders and resumes.
       const unique = page.key === 'tax_id_key';
-      query = !page.after ? query.where(page.key, '>=', page.from)
-        : unique ? query.where(page.key, '>', page.after.key)
+      query = !page.after
+        ? query.where(page.key, '>=', page.from)
+        : unique
+          ? query.where(page.key, '>', page.after.key)
           : query.where(sql<boolean>`(${column}, id) > (${page.after.key}, ${page.after.id})`);
       if (page.to !== null) query = query.where(page.key, '<', page.to);
       query = query.orderBy(page.key);

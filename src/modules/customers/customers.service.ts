@@ -63,7 +63,12 @@ export async function companyCountry(repos: Repositories, companyId: string): Pr
  * The directory row for a customer, its keys worked out, or the field errors. `prefix` names
  * the fields where the input sits in the request (`newCustomer.` when created from a document).
  */
-export function customerRow(input: NewCustomer, base: { id: string; companyId: string; now: string; createdAt?: string }, country: string | null, prefix = ''): CustomerRow {
+export function customerRow(
+  input: NewCustomer,
+  base: { id: string; companyId: string; now: string; createdAt?: string },
+  country: string | null,
+  prefix = '',
+): CustomerRow {
   const details: FieldErrors = fieldErrors();
   const address = input.address ? { ...input.address, country: input.address.country.toUpperCase() } : null;
   let taxId: string | null = null;
@@ -76,13 +81,24 @@ export function customerRow(input: NewCustomer, base: { id: string; companyId: s
   const phone = blankToNull(input.phone);
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
   return {
-    id: base.id, company_id: base.companyId, kind: input.kind, name: input.name.trim(), name_key: nameKey(input.name),
-    tax_id: taxId, tax_id_key: taxId === null ? null : taxIdKey(taxId),
-    email, email_key: email === null ? null : emailKey(email),
-    phone, phone_key: phone === null ? null : phoneKey(phone, country),
-    address_street: address?.street ?? null, address_postal_code: address?.postalCode ?? null,
-    address_city: address?.city ?? null, address_country: address?.country ?? null,
-    note: blankToNull(input.note), created_at: base.createdAt ?? base.now, updated_at: base.now,
+    id: base.id,
+    company_id: base.companyId,
+    kind: input.kind,
+    name: input.name.trim(),
+    name_key: nameKey(input.name),
+    tax_id: taxId,
+    tax_id_key: taxId === null ? null : taxIdKey(taxId),
+    email,
+    email_key: email === null ? null : emailKey(email),
+    phone,
+    phone_key: phone === null ? null : phoneKey(phone, country),
+    address_street: address?.street ?? null,
+    address_postal_code: address?.postalCode ?? null,
+    address_city: address?.city ?? null,
+    address_country: address?.country ?? null,
+    note: blankToNull(input.note),
+    created_at: base.createdAt ?? base.now,
+    updated_at: base.now,
   };
 }
 
@@ -94,11 +110,24 @@ export function taxIdConflict(prefix = ''): AppError {
 
 export function toCustomer(row: CustomerRow): Customer {
   return {
-    id: row.id, kind: row.kind as CustomerKind, name: row.name, taxId: row.tax_id, email: row.email, phone: row.phone,
-    address: row.address_country === null ? null : {
-      street: row.address_street ?? '', postalCode: row.address_postal_code ?? '', city: row.address_city ?? '', country: row.address_country,
-    },
-    note: row.note, createdAt: row.created_at, updatedAt: row.updated_at,
+    id: row.id,
+    kind: row.kind as CustomerKind,
+    name: row.name,
+    taxId: row.tax_id,
+    email: row.email,
+    phone: row.phone,
+    address:
+      row.address_country === null
+        ? null
+        : {
+            street: row.address_street ?? '',
+            postalCode: row.address_postal_code ?? '',
+            city: row.address_city ?? '',
+            country: row.address_country,
+          },
+    note: row.note,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -131,7 +160,8 @@ export function createCustomersService(deps: { store: Store; clock: Clock; newId
     async update(companyId: string, id: string, patch: CustomerPatch): Promise<Customer> {
       const current = await get(companyId, id);
       const merged: NewCustomer = {
-        kind: patch.kind ?? current.kind, name: patch.name ?? current.name,
+        kind: patch.kind ?? current.kind,
+        name: patch.name ?? current.name,
         taxId: patch.taxId === undefined ? current.taxId : patch.taxId,
         email: patch.email === undefined ? current.email : patch.email,
         phone: patch.phone === undefined ? current.phone : patch.phone,
@@ -139,7 +169,11 @@ export function createCustomersService(deps: { store: Store; clock: Clock; newId
         note: patch.note === undefined ? current.note : patch.note,
       };
       const country = await companyCountry(store.repos, companyId);
-      const row = customerRow(merged, { id, companyId, now: clock.now().toISOString(), createdAt: current.createdAt }, country);
+      const row = customerRow(
+        merged,
+        { id, companyId, now: clock.now().toISOString(), createdAt: current.createdAt },
+        country,
+      );
       const { id: _id, company_id: _company, created_at: _created, ...changes } = row;
       try {
         if (!(await store.repos.customers.update(companyId, id, changes))) throw AppError.notFound('Customer');
@@ -154,22 +188,31 @@ export function createCustomersService(deps: { store: Store; clock: Clock; newId
      * One page of the search, in the order of the key searched (see customer-search.ts); the
      * cursor holds that key's value and the id of the page's last customer.
      */
-    async search(companyId: string, opts: { q?: string; limit: number; cursor?: string }): Promise<{ data: Customer[]; nextCursor: string | null }> {
+    async search(
+      companyId: string,
+      opts: { q?: string; limit: number; cursor?: string },
+    ): Promise<{ data: Customer[]; nextCursor: string | null }> {
       const country = await companyCountry(store.repos, companyId);
       const range = classifySearch(opts.q ?? '', country);
       let after: { key: string; id: string } | undefined;
       if (opts.cursor) {
         const [key, value, id] = decodeCursor(opts.cursor, 3) as [string, string, string];
         // A row of this search has a key that starts with the searched prefix: anything else is another search's cursor, or forged.
-        if (key !== range.key || !value.startsWith(range.from)) throw AppError.invalid({ cursor: ['This cursor belongs to another search; start again without it.'] });
+        if (key !== range.key || !value.startsWith(range.from))
+          throw AppError.invalid({ cursor: ['This cursor belongs to another search; start again without it.'] });
         after = { key: value, id };
       }
-      const rows = await store.repos.customers.page(companyId, { ...range, limit: opts.limit + 1, ...(after ? { after } : {}) });
+      const rows = await store.repos.customers.page(companyId, {
+        ...range,
+        limit: opts.limit + 1,
+        ...(after ? { after } : {}),
+      });
       const data = rows.slice(0, opts.limit);
       const last = data.at(-1);
       return {
         data: data.map(toCustomer),
-        nextCursor: rows.length > opts.limit && last ? encodeCursor([range.key, keyValue(last, range.key), last.id]) : null,
+        nextCursor:
+          rows.length > opts.limit && last ? encodeCursor([range.key, keyValue(last, range.key), last.id]) : null,
       };
     },
   };

@@ -9,8 +9,29 @@
  */
 
 const LEGAL_FORMS = new Set([
-  'doo', 'jdoo', 'dd', 'obrt', 'vl', 'kd', 'jtd', 'zadruga', 'udruga',
-  'gmbh', 'ag', 'kg', 'ohg', 'ug', 'ev', 'eg', 'mbh', 'co', 'ltd', 'llc', 'inc', 'plc', 'sro',
+  'doo',
+  'jdoo',
+  'dd',
+  'obrt',
+  'vl',
+  'kd',
+  'jtd',
+  'zadruga',
+  'udruga',
+  'gmbh',
+  'ag',
+  'kg',
+  'ohg',
+  'ug',
+  'ev',
+  'eg',
+  'mbh',
+  'co',
+  'ltd',
+  'llc',
+  'inc',
+  'plc',
+  'sro',
 ]);
 
 const FOLD: Readonly<Record<string, string>> = { đ: 'd', ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe', ł: 'l', ı: 'i', þ: 'th' };
@@ -27,7 +48,9 @@ export function foldName(name: string): string {
 
 /** Every word of a folded name, legal forms included, in order. */
 export function nameWords(name: string): string[] {
-  return foldName(name).split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
+  return foldName(name)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t !== '');
 }
 
 /** Lower-case ASCII words of a name, diacritics folded and legal forms dropped. */

@@ -50,7 +50,8 @@ export function validateTaxId(text: string, country?: string | null): TaxIdResul
   }
   if (/^DE\d/.test(key)) {
     if (!/^DE\d{9}$/.test(key)) return { ok: false, message: 'A German VAT id is "DE" followed by 9 digits.' };
-    if (!iso7064Mod11_10(key.slice(2))) return { ok: false, message: 'Is not a valid German VAT id: the check digit does not match.' };
+    if (!iso7064Mod11_10(key.slice(2)))
+      return { ok: false, message: 'Is not a valid German VAT id: the check digit does not match.' };
     return { ok: true, value: key, kind: 'de_vat' };
   }
   return { ok: true, value: trimmed, kind: 'other' };

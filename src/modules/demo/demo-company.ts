@@ -21,7 +21,12 @@ export interface DemoCompany {
   categories: Array<{ id: string; name: string; parentId: string | null }>;
   models: Array<{ id: string; name: string }>;
   products: Array<{
-    id: string; name: string; categoryId: string | null; modelId: string | null; hasDatasheet: boolean; taxRate: string;
+    id: string;
+    name: string;
+    categoryId: string | null;
+    modelId: string | null;
+    hasDatasheet: boolean;
+    taxRate: string;
     units: Array<{ id: string; name: string; price: string }>;
   }>;
 }
@@ -47,7 +52,8 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     template: {
       header: 'Boje, lakovi, alati i okovi — od 1998.',
       footer: 'Hvala na povjerenju! Šišić d.o.o. · www.sisic-boje.example',
-      paymentInstructions: 'Plaćanje na IBAN HR12 1001 0051 8630 0016 0, poziv na broj: {number}. Iznos {total}, rok plaćanja: {dueDate}',
+      paymentInstructions:
+        'Plaćanje na IBAN HR12 1001 0051 8630 0016 0, poziv na broj: {number}. Iznos {total}, rok plaćanja: {dueDate}',
     },
   });
   const companyId = company.id;
@@ -59,7 +65,10 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     { name: 'Split – Poljud', code: 'ST1', address: 'Poljudsko šetalište 5, 21000 Split' },
   ]) {
     const location = await c.companies.createLocation(companyId, l);
-    const key = await c.apiKeys.createApiKey(companyId, { locationId: location.id, name: `Website (${location.code})` });
+    const key = await c.apiKeys.createApiKey(companyId, {
+      locationId: location.id,
+      name: `Website (${location.code})`,
+    });
     locations.push({ id: location.id, name: location.name, code: location.code, apiKey: key.key });
   }
 
@@ -91,19 +100,86 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
   const reduced = await c.catalogAdmin.createTaxRate(companyId, { name: 'PDV 5 %', rate: '5' });
 
   const specs = [
-    { name: 'Boja za drvo Šišmiš — orah, 0,75 L', sku: 'BZD-075-OR', categoryId: woodPaint.id, modelId: chromos.id, tax: standard, units: [{ name: 'kom', price: '12.40' }], datasheet: true },
-    { name: 'Lak za parket Žuti čvor, 2,5 L', sku: 'LAK-25-ZC', categoryId: paint.id, modelId: helios.id, tax: standard, units: [{ name: 'kom', price: '34.90' }, { name: 'karton (6 kom)', price: '199.00' }], datasheet: false },
-    { name: 'Fasadna boja bijela, 15 L', sku: 'FAS-15-BI', categoryId: paint.id, modelId: helios.id, tax: standard, units: [{ name: 'kom', price: '89.00' }, { name: 'L', price: '6.20' }], datasheet: false },
-    { name: 'Akumulatorska bušilica GSB 18V-55', sku: 'BOS-GSB18', categoryId: tools.id, modelId: bosch.id, tax: standard, units: [{ name: 'kom', price: '149.99' }], datasheet: false },
-    { name: 'Vijci za drvo 4×40 mm (200 kom)', sku: 'VIJ-4X40', categoryId: hardware.id, modelId: null, tax: standard, units: [{ name: 'pak', price: '6.49' }], datasheet: false },
-    { name: 'Dübel-Füller Größe M, weiß — 250 g', sku: 'DUB-250', categoryId: hardware.id, modelId: null, tax: standard, units: [{ name: 'kom', price: '4.75' }], datasheet: false },
-    { name: 'Priručnik „Bojanje bez mrlja”', sku: 'KNJ-BOJ', categoryId: paint.id, modelId: null, tax: reduced, units: [{ name: 'kom', price: '18.00' }], datasheet: false },
+    {
+      name: 'Boja za drvo Šišmiš — orah, 0,75 L',
+      sku: 'BZD-075-OR',
+      categoryId: woodPaint.id,
+      modelId: chromos.id,
+      tax: standard,
+      units: [{ name: 'kom', price: '12.40' }],
+      datasheet: true,
+    },
+    {
+      name: 'Lak za parket Žuti čvor, 2,5 L',
+      sku: 'LAK-25-ZC',
+      categoryId: paint.id,
+      modelId: helios.id,
+      tax: standard,
+      units: [
+        { name: 'kom', price: '34.90' },
+        { name: 'karton (6 kom)', price: '199.00' },
+      ],
+      datasheet: false,
+    },
+    {
+      name: 'Fasadna boja bijela, 15 L',
+      sku: 'FAS-15-BI',
+      categoryId: paint.id,
+      modelId: helios.id,
+      tax: standard,
+      units: [
+        { name: 'kom', price: '89.00' },
+        { name: 'L', price: '6.20' },
+      ],
+      datasheet: false,
+    },
+    {
+      name: 'Akumulatorska bušilica GSB 18V-55',
+      sku: 'BOS-GSB18',
+      categoryId: tools.id,
+      modelId: bosch.id,
+      tax: standard,
+      units: [{ name: 'kom', price: '149.99' }],
+      datasheet: false,
+    },
+    {
+      name: 'Vijci za drvo 4×40 mm (200 kom)',
+      sku: 'VIJ-4X40',
+      categoryId: hardware.id,
+      modelId: null,
+      tax: standard,
+      units: [{ name: 'pak', price: '6.49' }],
+      datasheet: false,
+    },
+    {
+      name: 'Dübel-Füller Größe M, weiß — 250 g',
+      sku: 'DUB-250',
+      categoryId: hardware.id,
+      modelId: null,
+      tax: standard,
+      units: [{ name: 'kom', price: '4.75' }],
+      datasheet: false,
+    },
+    {
+      name: 'Priručnik „Bojanje bez mrlja”',
+      sku: 'KNJ-BOJ',
+      categoryId: paint.id,
+      modelId: null,
+      tax: reduced,
+      units: [{ name: 'kom', price: '18.00' }],
+      datasheet: false,
+    },
   ];
 
   const products = [];
   for (const spec of specs) {
     const { id, unitIds } = await c.catalogAdmin.createProduct(companyId, {
-      name: spec.name, sku: spec.sku, categoryId: spec.categoryId, modelId: spec.modelId, taxRateId: spec.tax.id, units: spec.units,
+      name: spec.name,
+      sku: spec.sku,
+      categoryId: spec.categoryId,
+      modelId: spec.modelId,
+      taxRateId: spec.tax.id,
+      units: spec.units,
     });
     if (spec.datasheet) {
       const pdf = await buildSampleDatasheet(spec.name, [
@@ -112,10 +188,20 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
         'Apply at 10-30 C on clean, dry wood. Two coats recommended.',
         `Product code ${spec.sku}.`,
       ]);
-      await c.catalogAdmin.setDatasheet(companyId, id, { name: `${spec.sku}-datasheet.pdf`, bytes: pdf }, c.config.datasheetMaxBytes);
+      await c.catalogAdmin.setDatasheet(
+        companyId,
+        id,
+        { name: `${spec.sku}-datasheet.pdf`, bytes: pdf },
+        c.config.datasheetMaxBytes,
+      );
     }
     products.push({
-      id, name: spec.name, categoryId: spec.categoryId, modelId: spec.modelId, hasDatasheet: spec.datasheet, taxRate: spec.tax.rate,
+      id,
+      name: spec.name,
+      categoryId: spec.categoryId,
+      modelId: spec.modelId,
+      hasDatasheet: spec.datasheet,
+      taxRate: spec.tax.rate,
       units: spec.units.map((u, i) => ({ id: unitIds[i]!, name: u.name, price: u.price })),
     });
   }

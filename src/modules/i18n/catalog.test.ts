@@ -11,7 +11,11 @@ test('every language has every key, no empty text, and the same placeholders as 
     for (const key of keys) {
       const text = catalog[key as keyof Catalog];
       assert.ok(text.trim() !== '', `${language} ${key} is empty`);
-      assert.deepEqual(placeholdersOf(text).sort(), placeholdersOf(catalogs.en[key as keyof Catalog]).sort(), `${language} ${key}`);
+      assert.deepEqual(
+        placeholdersOf(text).sort(),
+        placeholdersOf(catalogs.en[key as keyof Catalog]).sort(),
+        `${language} ${key}`,
+      );
     }
   }
 });
@@ -21,21 +25,34 @@ test('the translations are the languages they claim, with their letters', () => 
   for (const letter of 'čćđšž') assert.ok(all('hr').toLowerCase().includes(letter), `hr lacks ${letter}`);
   for (const letter of 'äöüß') assert.ok(all('de').includes(letter), `de lacks ${letter}`);
   // Words that differ in every language must not be left in English.
-  for (const key of ['document.quotation', 'print.validUntil', 'print.page', 'print.total', 'status.sale.partially_paid', 'action.convert'] as const) {
+  for (const key of [
+    'document.quotation',
+    'print.validUntil',
+    'print.page',
+    'print.total',
+    'status.sale.partially_paid',
+    'action.convert',
+  ] as const) {
     assert.notEqual(catalogs.hr[key], catalogs.en[key], `hr ${key}`);
     assert.notEqual(catalogs.de[key], catalogs.en[key], `de ${key}`);
   }
 });
 
-test('placeholders are filled, numbers in the language\'s format', () => {
+test("placeholders are filled, numbers in the language's format", () => {
   assert.equal(translate('hr', 'print.page', { page: 1, pages: 12 }), 'Stranica 1 od 12');
   assert.equal(translate('de', 'print.page', { page: 2, pages: 2 }), 'Seite 2 von 2');
   assert.equal(translate('en', 'print.taxOnBase', { rate: '25%', base: '€124.20' }), 'Tax 25% on €124.20');
   assert.equal(translate('hr', 'print.taxOnBase', { rate: '25 %', base: '124,20 €' }), 'PDV 25 % na osnovicu 124,20 €');
   assert.equal(translate('de', 'print.page', { page: 1234, pages: 5678 }), 'Seite 1.234 von 5.678');
-  assert.equal(translate('hr', 'print.payment.referenceWithModel', { model: 'HR00', reference: '2635161-2026-00042' }), 'Poziv na broj: HR00 2635161-2026-00042');
+  assert.equal(
+    translate('hr', 'print.payment.referenceWithModel', { model: 'HR00', reference: '2635161-2026-00042' }),
+    'Poziv na broj: HR00 2635161-2026-00042',
+  );
   const t = translator('de');
-  assert.equal(t('document.titleWithNumber', { title: t('document.quotation'), number: 'Q-ZG1-2026-00042' }), 'Angebot Q-ZG1-2026-00042');
+  assert.equal(
+    t('document.titleWithNumber', { title: t('document.quotation'), number: 'Q-ZG1-2026-00042' }),
+    'Angebot Q-ZG1-2026-00042',
+  );
   assert.equal(t('status.sale.partially_paid'), 'Teilweise bezahlt');
 });
 
@@ -55,5 +72,8 @@ test('the types refuse a missing key, a missing placeholder and an unknown key',
   const unknown = () => translate('hr', 'print.nothing');
   // @ts-expect-error this message has no placeholders to fill
   const extra = () => translate('hr', 'nav.today', { x: 1 });
-  assert.deepEqual([typeof partial, typeof missing, typeof unknown, typeof extra], ['object', 'function', 'function', 'function']);
+  assert.deepEqual(
+    [typeof partial, typeof missing, typeof unknown, typeof extra],
+    ['object', 'function', 'function', 'function'],
+  );
 });

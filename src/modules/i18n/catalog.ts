@@ -14,7 +14,8 @@ import { HUB_MESSAGES } from './hub/index.ts';
 type HubAreas = typeof HUB_MESSAGES;
 type Merge<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 // The print's messages (messages.*.ts) and the hub's, one file per area with its three languages.
-const en = Object.assign({}, printEn, ...HUB_MESSAGES.map((area) => area.en)) as typeof printEn & Merge<HubAreas[number]['en']>;
+const en = Object.assign({}, printEn, ...HUB_MESSAGES.map((area) => area.en)) as typeof printEn &
+  Merge<HubAreas[number]['en']>;
 const hr = Object.assign({}, printHr, ...HUB_MESSAGES.map((area) => area.hr)) as Catalog;
 const de = Object.assign({}, printDe, ...HUB_MESSAGES.map((area) => area.de)) as Catalog;
 

@@ -6,6 +6,10 @@ export type Translation<Source> = { readonly [K in keyof Source]: string };
  * literal types (placeholders are read from them); a key missing or extra in Croatian or
  * German does not compile. The catalog test checks placeholders and non-empty texts.
  */
-export function messages<const En extends Record<string, string>>(m: { en: En; hr: Translation<En>; de: Translation<En> }) {
+export function messages<const En extends Record<string, string>>(m: {
+  en: En;
+  hr: Translation<En>;
+  de: Translation<En>;
+}) {
   return m;
 }

@@ -7,7 +7,7 @@ const zagreb = { currency: 'EUR', timeZone: 'Europe/Zagreb' };
 /** Intl separates number and unit with no-break spaces (so a print never splits "25 %"); compared as spaces. */
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
-test('money from integer cents, in each locale\'s notation', () => {
+test("money from integer cents, in each locale's notation", () => {
   assert.equal(plain(createFormatter('hr-HR', zagreb).money(123450)), '1.234,50 €');
   assert.equal(createFormatter('hr-HR', zagreb).money(123450), '1.234,50\u00a0€');
   assert.equal(plain(createFormatter('de-DE', zagreb).money(123450)), '1.234,50 €');

@@ -53,7 +53,8 @@ const formatters = new Map<string, Formatter>();
 
 function buildFormatter(localeTag: string, options: { currency: string; timeZone: string }): Formatter {
   const canonical = canonicalLocaleTag(localeTag);
-  const locale = canonical !== null && resolveLanguage(canonical) === new Intl.Locale(canonical).language ? canonical : 'en';
+  const locale =
+    canonical !== null && resolveLanguage(canonical) === new Intl.Locale(canonical).language ? canonical : 'en';
   const key = `${locale}\u0000${options.currency}\u0000${options.timeZone}`;
   let f = cache.get(key);
   if (!f) {
@@ -62,7 +63,11 @@ function buildFormatter(localeTag: string, options: { currency: string; timeZone
       quantity: new Intl.NumberFormat(locale, { maximumFractionDigits: QUANTITY_SCALE }),
       percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }),
       date: new Intl.DateTimeFormat(locale, { timeZone: options.timeZone, dateStyle: 'medium' }),
-      dateTime: new Intl.DateTimeFormat(locale, { timeZone: options.timeZone, dateStyle: 'medium', timeStyle: 'short' }),
+      dateTime: new Intl.DateTimeFormat(locale, {
+        timeZone: options.timeZone,
+        dateStyle: 'medium',
+        timeStyle: 'short',
+      }),
       number: new Intl.NumberFormat(locale),
     };
     if (cache.size > 256) cache.clear();

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalLocaleTag, checkLocaleTag, isSupportedLocaleTag, negotiateLanguage, resolveLanguage } from './locale.ts';
+import {
+  canonicalLocaleTag,
+  checkLocaleTag,
+  isSupportedLocaleTag,
+  negotiateLanguage,
+  resolveLanguage,
+} from './locale.ts';
 
 test('a tag resolves to the catalog of its language; anything else to English', () => {
   assert.equal(resolveLanguage('hr-HR'), 'hr');
@@ -29,7 +35,7 @@ test('settings accept a well-formed tag whose language has a catalog, in canonic
   assert.equal(canonicalLocaleTag('not a tag'), null);
 });
 
-test('the hub picks the browser\'s best language that has a catalog, else the company\'s', () => {
+test("the hub picks the browser's best language that has a catalog, else the company's", () => {
   assert.equal(negotiateLanguage('de-AT,de;q=0.9,en;q=0.8', 'hr'), 'de');
   assert.equal(negotiateLanguage('sl-SI,sl;q=0.9,en;q=0.5,hr;q=0.7', 'de'), 'hr');
   assert.equal(negotiateLanguage('en;q=0.2, hr;q=0.8', 'de'), 'hr');

@@ -49,7 +49,11 @@ export function checkLocaleTag(tag: string): LocaleTagCheck {
   const canonical = canonicalLocaleTag(tag);
   if (canonical === null) return { ok: false, message: 'Must be a BCP 47 language tag, such as hr-HR, de-AT or en.' };
   const language = new Intl.Locale(canonical).language;
-  if (!isLanguage(language)) return { ok: false, message: `No messages in "${language}" yet; use ${LANGUAGES.join(', ')} (with any region, such as hr-HR).` };
+  if (!isLanguage(language))
+    return {
+      ok: false,
+      message: `No messages in "${language}" yet; use ${LANGUAGES.join(', ')} (with any region, such as hr-HR).`,
+    };
   return { ok: true, tag: canonical, language };
 }
 

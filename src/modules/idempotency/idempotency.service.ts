@@ -11,20 +11,27 @@ const LEASE_MS = 60_000;
  * `new`: the caller holds the key; `claim` identifies this holding (its lease end), so that a
  * request whose lease ran out and was taken over cannot complete or release the new holder's key.
  */
-export type IdempotencyOutcome = { kind: 'new'; claim: string } | { kind: 'replay'; resourceId: string; status: number };
+export type IdempotencyOutcome =
+  | { kind: 'new'; claim: string }
+  | { kind: 'replay'; resourceId: string; status: number };
 
 /**
  * Fingerprint of what was asked: the same key with another body is a client bug (422). Keys are
  * sorted first, so a client that serialises the same object in another order is not refused.
  */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -42,11 +49,17 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
       for (let round = 0; round < 3; round++) {
         const now = clock.now();
         const fresh = {
-          request_hash: fingerprint, state: 'in_flight', locked_until: new Date(now.getTime() + LEASE_MS).toISOString(),
-          response_status: null, response_body: null, resource_id: null,
-          created_at: now.toISOString(), expires_at: new Date(now.getTime() + RETENTION_MS).toISOString(),
+          request_hash: fingerprint,
+          state: 'in_flight',
+          locked_until: new Date(now.getTime() + LEASE_MS).toISOString(),
+          response_status: null,
+          response_body: null,
+          resource_id: null,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + RETENTION_MS).toISOString(),
         };
-        if (await store.repos.idempotency.tryInsert({ company_id: companyId, key, ...fresh })) return { kind: 'new', claim: fresh.locked_until };
+        if (await store.repos.idempotency.tryInsert({ company_id: companyId, key, ...fresh }))
+          return { kind: 'new', claim: fresh.locked_until };
         const existing = await store.repos.idempotency.find(companyId, key);
         if (!existing) continue; // released between our insert and read: try again
         const expired = existing.expires_at <= now.toISOString();
@@ -58,11 +71,18 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
         }
         const abandoned = existing.state === 'in_flight' && existing.locked_until <= now.toISOString();
         if (!expired && !abandoned) {
-          throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry later.');
+          throw new AppError(
+            'idempotency_key_in_use',
+            'A request with this Idempotency-Key is still in progress; retry later.',
+          );
         }
-        if (await store.repos.idempotency.takeOver(companyId, key, existing.locked_until, fresh)) return { kind: 'new', claim: fresh.locked_until };
+        if (await store.repos.idempotency.takeOver(companyId, key, existing.locked_until, fresh))
+          return { kind: 'new', claim: fresh.locked_until };
       }
-      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry later.');
+      throw new AppError(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still in progress; retry later.',
+      );
     },
 
     /**
@@ -75,13 +95,19 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
       let completed = false;
       const created = await store.withCommitHook(async (repos, resourceId) => {
         if (!(await repos.idempotency.complete(companyId, key, claim, resourceId, 201))) {
-          throw new AppError('idempotency_key_in_use', 'This request took too long and another request with the same Idempotency-Key took over; retry to get its result.');
+          throw new AppError(
+            'idempotency_key_in_use',
+            'This request took too long and another request with the same Idempotency-Key took over; retry to get its result.',
+          );
         }
         completed = true;
       }, create);
       // A create whose unit of work does not say what it `creates` would leave the key in flight,
       // and a retry after the lease would create the resource twice: fail loudly instead.
-      if (!completed) throw new Error('The create committed without completing its Idempotency-Key: its unit of work names nothing it creates.');
+      if (!completed)
+        throw new Error(
+          'The create committed without completing its Idempotency-Key: its unit of work names nothing it creates.',
+        );
       return created;
     },
 

@@ -1,1 +1,6 @@
-export { createIdempotencyService, requestFingerprint, type IdempotencyService, type IdempotencyOutcome } from './idempotency.service.ts';
+export {
+  createIdempotencyService,
+  requestFingerprint,
+  type IdempotencyService,
+  type IdempotencyOutcome,
+} from './idempotency.service.ts';

@@ -4,13 +4,30 @@ import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import type { InquiriesTable } from '../../db/schema.ts';
-import { EMAIL_COLUMNS, NOTIFICATION_COLUMNS, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
+import {
+  EMAIL_COLUMNS,
+  NOTIFICATION_COLUMNS,
+  type EmailMessageRow,
+  type NotificationRow,
+} from '../notifications/index.ts';
 
 export type InquiryRow = InquiriesTable;
 
 const INQUIRY_COLUMNS = allColumns<InquiryRow>()([
-  'id', 'company_id', 'location_id', 'api_key_id', 'topic', 'subject', 'message', 'email', 'phone', 'name', 'product_photo_url', 'created_at',
-  'handled_at', 'handled_by',
+  'id',
+  'company_id',
+  'location_id',
+  'api_key_id',
+  'topic',
+  'subject',
+  'message',
+  'email',
+  'phone',
+  'name',
+  'product_photo_url',
+  'created_at',
+  'handled_at',
+  'handled_by',
 ]);
 
 /** The hub's inquiry list filters; every one optional. */
@@ -26,14 +43,17 @@ export interface InquiryFilter {
   to?: string;
 }
 
-
 export function createInquiriesRepository(db: Executor, engine: Engine) {
   return {
     /**
      * A group-committed batch of inquiries with their notifications and e-mails, as one unit
      * (insertTogether): one statement on PostgreSQL; on SQLite, call it inside a transaction.
      */
-    async insertWithNotifications(rows: readonly InquiryRow[], notifications: readonly NotificationRow[], emails: readonly EmailMessageRow[]): Promise<void> {
+    async insertWithNotifications(
+      rows: readonly InquiryRow[],
+      notifications: readonly NotificationRow[],
+      emails: readonly EmailMessageRow[],
+    ): Promise<void> {
       await insertTogether(db, engine, [
         { table: 'inquiries', columns: INQUIRY_COLUMNS, rows },
         { table: 'notifications', columns: NOTIFICATION_COLUMNS, rows: notifications },
@@ -41,7 +61,12 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
       ]);
     },
     async find(companyId: string, id: string): Promise<InquiryRow | undefined> {
-      return db.selectFrom('inquiries').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('inquiries')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     /**
      * Newest first. The state and dates narrow the index range (open ones have their own
@@ -50,25 +75,40 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
      */
     async list(companyId: string, page: NewestFirstPage, filter: InquiryFilter = {}): Promise<InquiryRow[]> {
       const like = filter.q ? `%${filter.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : undefined;
-      const query = db.selectFrom('inquiries').selectAll().where('company_id', '=', companyId)
+      const query = db
+        .selectFrom('inquiries')
+        .selectAll()
+        .where('company_id', '=', companyId)
         .$if(filter.topic !== undefined, (q) => q.where('topic', '=', filter.topic!))
         .$if(filter.state === 'open', (q) => q.where('handled_at', 'is', null))
         .$if(filter.state === 'handled', (q) => q.where('handled_at', 'is not', null))
         .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
         .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!))
-        .$if(like !== undefined, (q) => q.where(sql<SqlBool>`(lower(subject) like ${like} escape '\\' or lower(email) like ${like} escape '\\' or lower(coalesce(name, '')) like ${like} escape '\\')`));
+        .$if(like !== undefined, (q) =>
+          q.where(
+            sql<SqlBool>`(lower(subject) like ${like} escape '\\' or lower(email) like ${like} escape '\\' or lower(coalesce(name, '')) like ${like} escape '\\')`,
+          ),
+        );
       return newestFirst(query, page).execute();
     },
 
     /** Open (unhandled) inquiries, counted up to COUNT_CAP. */
     async countOpen(companyId: string): Promise<number> {
-      return cappedCount(db, db.selectFrom('inquiries').select('id').where('company_id', '=', companyId).where('handled_at', 'is', null));
+      return cappedCount(
+        db,
+        db.selectFrom('inquiries').select('id').where('company_id', '=', companyId).where('handled_at', 'is', null),
+      );
     },
 
     /** Only an open one changes: of two people marking it at once, the first one's name stays. */
     async markHandled(companyId: string, id: string, userId: string, at: string): Promise<void> {
-      await db.updateTable('inquiries').set({ handled_at: at, handled_by: userId })
-        .where('company_id', '=', companyId).where('id', '=', id).where('handled_at', 'is', null).execute();
+      await db
+        .updateTable('inquiries')
+        .set({ handled_at: at, handled_by: userId })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('handled_at', 'is', null)
+        .execute();
     },
   };
 }

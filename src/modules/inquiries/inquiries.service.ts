@@ -52,7 +52,9 @@ export function createInquiriesService(deps: {
   const { store, clock, newId } = deps;
 
   /** A notification for every admin and support user of each inquiry's company, and their e-mails when mail is on. */
-  async function notificationsFor(rows: readonly InquiryRow[]): Promise<{ notifications: NotificationRow[]; emails: EmailMessageRow[] }> {
+  async function notificationsFor(
+    rows: readonly InquiryRow[],
+  ): Promise<{ notifications: NotificationRow[]; emails: EmailMessageRow[] }> {
     const recipients = Map.groupBy(
       await store.repos.companies.listRecipients([...new Set(rows.map((r) => r.company_id))], RECIPIENT_ROLES),
       (user) => user.company_id,
@@ -60,7 +62,11 @@ export function createInquiriesService(deps: {
     const notifications: NotificationRow[] = [];
     const emails: EmailMessageRow[] = [];
     for (const row of rows) {
-      const made = inquiryNotifications(row, recipients.get(row.company_id) ?? [], { now: row.created_at, newId, withEmail: deps.emailEnabled });
+      const made = inquiryNotifications(row, recipients.get(row.company_id) ?? [], {
+        now: row.created_at,
+        newId,
+        withEmail: deps.emailEnabled,
+      });
       notifications.push(...made.notifications);
       emails.push(...made.emails);
     }
@@ -72,18 +78,21 @@ export function createInquiriesService(deps: {
   // instead of one each. On SQLite the batch commits on the event loop: a commit of a few dozen inquiries takes a few hundred
   // microseconds, less than handing it to another thread and waking this one again costs when
   // the cores are busy (measured; see bench/README.md).
-  const writes = createGroupCommit<PendingInquiry, void>(async (batch) => {
-    const rows = batch.map((p) => p.row);
-    // Who is told is read before the write, as READ COMMITTED would see it at the start of the
-    // INSERT anyway; the write then holds no lock while it waits for the read.
-    const { notifications, emails } = await notificationsFor(rows);
-    await store.unitOfWork((repos) => repos.inquiries.insertWithNotifications(rows, notifications, emails), {
-      creates: batch.map((p) => ({ id: p.row.id, hooks: p.hooks })),
-      oneStatement: true,
-    });
-    if (emails.length > 0) deps.onEmailQueued();
-    return batch.map(() => undefined);
-  }, { maxBatch: 64, maxInFlight: store.writeConcurrency });
+  const writes = createGroupCommit<PendingInquiry, void>(
+    async (batch) => {
+      const rows = batch.map((p) => p.row);
+      // Who is told is read before the write, as READ COMMITTED would see it at the start of the
+      // INSERT anyway; the write then holds no lock while it waits for the read.
+      const { notifications, emails } = await notificationsFor(rows);
+      await store.unitOfWork((repos) => repos.inquiries.insertWithNotifications(rows, notifications, emails), {
+        creates: batch.map((p) => ({ id: p.row.id, hooks: p.hooks })),
+        oneStatement: true,
+      });
+      if (emails.length > 0) deps.onEmailQueued();
+      return batch.map(() => undefined);
+    },
+    { maxBatch: 64, maxInFlight: store.writeConcurrency },
+  );
 
   return {
     /**
@@ -122,7 +131,11 @@ export function createInquiriesService(deps: {
       return toInquiry(row);
     },
 
-    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }, filter: InquiryFilter = {}): Promise<Inquiry[]> {
+    async list(
+      companyId: string,
+      opts: { limit: number; before?: { createdAt: string; id: string } },
+      filter: InquiryFilter = {},
+    ): Promise<Inquiry[]> {
       return (await store.repos.inquiries.list(companyId, opts, filter)).map(toInquiry);
     },
 
@@ -143,8 +156,17 @@ export type InquiriesService = ReturnType<typeof createInquiriesService>;
 
 function toInquiry(row: InquiryRow): Inquiry {
   return {
-    id: row.id, locationId: row.location_id, topic: row.topic, subject: row.subject, message: row.message,
-    email: row.email, phone: row.phone, name: row.name, productPhotoUrl: row.product_photo_url, createdAt: row.created_at,
-    handledAt: row.handled_at, handledBy: row.handled_by,
+    id: row.id,
+    locationId: row.location_id,
+    topic: row.topic,
+    subject: row.subject,
+    message: row.message,
+    email: row.email,
+    phone: row.phone,
+    name: row.name,
+    productPhotoUrl: row.product_photo_url,
+    createdAt: row.created_at,
+    handledAt: row.handled_at,
+    handledBy: row.handled_by,
   };
 }

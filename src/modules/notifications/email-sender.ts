@@ -17,7 +17,14 @@ export interface EmailLogger {
 }
 
 /** Sends queued e-mails after their transaction committed, with retries; never on a request's path. */
-export function createEmailSender(deps: { store: Store; clock: Clock; transport: Transporter; from: string; logger: EmailLogger; retryDelaysMs?: readonly number[] }): Poller {
+export function createEmailSender(deps: {
+  store: Store;
+  clock: Clock;
+  transport: Transporter;
+  from: string;
+  logger: EmailLogger;
+  retryDelaysMs?: readonly number[];
+}): Poller {
   const { store, clock, transport, logger } = deps;
   const delays = deps.retryDelaysMs ?? RETRY_DELAYS_MS;
 
@@ -28,9 +35,18 @@ export function createEmailSender(deps: { store: Store; clock: Clock; transport:
     for (const email of batch) {
       const attempts = email.attempts + 1;
       try {
-        await transport.sendMail({ from: deps.from, to: email.to_address, subject: email.subject, text: email.text_body });
+        await transport.sendMail({
+          from: deps.from,
+          to: email.to_address,
+          subject: email.subject,
+          text: email.text_body,
+        });
         await store.repos.notifications.finishEmail(email.id, lease, {
-          status: 'sent', attempts, next_attempt_at: email.next_attempt_at, last_error: null, sent_at: clock.now().toISOString(),
+          status: 'sent',
+          attempts,
+          next_attempt_at: email.next_attempt_at,
+          last_error: null,
+          sent_at: clock.now().toISOString(),
         });
         logger.info({ emailId: email.id, attempts }, 'e-mail sent');
       } catch (error) {
@@ -43,11 +59,18 @@ export function createEmailSender(deps: { store: Store; clock: Clock; transport:
           last_error: message.slice(0, 500),
           sent_at: null,
         });
-        logger.warn({ emailId: email.id, attempts, err: message }, delay === undefined ? 'e-mail failed for good' : 'e-mail failed, will retry');
+        logger.warn(
+          { emailId: email.id, attempts, err: message },
+          delay === undefined ? 'e-mail failed for good' : 'e-mail failed, will retry',
+        );
       }
     }
     return batch.length === BATCH;
   }
 
-  return createPoller({ tick, idleMs: 5_000, onError: (error) => logger.error({ err: error }, 'e-mail sender tick failed') });
+  return createPoller({
+    tick,
+    idleMs: 5_000,
+    onError: (error) => logger.error({ err: error }, 'e-mail sender tick failed'),
+  });
 }

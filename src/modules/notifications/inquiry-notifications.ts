@@ -13,10 +13,20 @@ export function inquiryNotifications(
   const title = `New inquiry: ${inquiry.subject}`;
   const body = `${from} wrote about "${inquiry.topic}".`;
 
-  const notifications = recipients.map((user): NotificationRow => ({
-    id: opts.newId('notification'), company_id: inquiry.company_id, user_id: user.id, kind: 'inquiry.created',
-    title, body, subject_type: 'inquiry', subject_id: inquiry.id, read_at: null, created_at: opts.now,
-  }));
+  const notifications = recipients.map(
+    (user): NotificationRow => ({
+      id: opts.newId('notification'),
+      company_id: inquiry.company_id,
+      user_id: user.id,
+      kind: 'inquiry.created',
+      title,
+      body,
+      subject_type: 'inquiry',
+      subject_id: inquiry.id,
+      read_at: null,
+      created_at: opts.now,
+    }),
+  );
   if (!opts.withEmail) return { notifications, emails: [] };
 
   const text = [
@@ -32,10 +42,21 @@ export function inquiryNotifications(
     '',
     `Inquiry ${inquiry.id}`,
   ].join('\n');
-  const emails = recipients.map((user): EmailMessageRow => ({
-    id: opts.newId('email'), company_id: inquiry.company_id, to_address: user.email, subject: title, text_body: text,
-    status: 'pending', attempts: 0, next_attempt_at: opts.now, locked_until: null, last_error: null, sent_at: null,
-    created_at: opts.now,
-  }));
+  const emails = recipients.map(
+    (user): EmailMessageRow => ({
+      id: opts.newId('email'),
+      company_id: inquiry.company_id,
+      to_address: user.email,
+      subject: title,
+      text_body: text,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: opts.now,
+      locked_until: null,
+      last_error: null,
+      sent_at: null,
+      created_at: opts.now,
+    }),
+  );
   return { notifications, emails };
 }

@@ -9,10 +9,30 @@ export type EmailMessageRow = EmailMessagesTable;
 
 // Written out (written-statements.ts): a group-committed batch of inquiries inserts many at once.
 export const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
-  'id', 'company_id', 'user_id', 'kind', 'title', 'body', 'subject_type', 'subject_id', 'read_at', 'created_at',
+  'id',
+  'company_id',
+  'user_id',
+  'kind',
+  'title',
+  'body',
+  'subject_type',
+  'subject_id',
+  'read_at',
+  'created_at',
 ]);
 export const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
-  'id', 'company_id', 'to_address', 'subject', 'text_body', 'status', 'attempts', 'next_attempt_at', 'locked_until', 'last_error', 'sent_at', 'created_at',
+  'id',
+  'company_id',
+  'to_address',
+  'subject',
+  'text_body',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'locked_until',
+  'last_error',
+  'sent_at',
+  'created_at',
 ]);
 
 export function createNotificationsRepository(db: Executor, engine: Engine) {
@@ -22,58 +42,107 @@ export function createNotificationsRepository(db: Executor, engine: Engine) {
     },
 
     async listForUser(companyId: string, userId: string, opts: NewestFirstPage & { unreadOnly: boolean }) {
-      let query = db.selectFrom('notifications').selectAll().where('company_id', '=', companyId).where('user_id', '=', userId);
+      let query = db
+        .selectFrom('notifications')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('user_id', '=', userId);
       if (opts.unreadOnly) query = query.where('read_at', 'is', null);
       return newestFirst(query, opts).execute();
     },
 
     async findForUser(companyId: string, userId: string, id: string): Promise<NotificationRow | undefined> {
-      return db.selectFrom('notifications').selectAll()
-        .where('company_id', '=', companyId).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('notifications')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
     async markRead(companyId: string, userId: string, id: string, at: string): Promise<void> {
-      await db.updateTable('notifications').set({ read_at: at })
-        .where('company_id', '=', companyId).where('user_id', '=', userId).where('id', '=', id).where('read_at', 'is', null)
+      await db
+        .updateTable('notifications')
+        .set({ read_at: at })
+        .where('company_id', '=', companyId)
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .where('read_at', 'is', null)
         .execute();
     },
 
     /** Unread ones, counted up to COUNT_CAP on the unread-only index: the header asks every 15 s. */
     async countUnread(companyId: string, userId: string): Promise<number> {
-      return cappedCount(db, db.selectFrom('notifications').select('id')
-        .where('company_id', '=', companyId).where('user_id', '=', userId).where('read_at', 'is', null));
+      return cappedCount(
+        db,
+        db
+          .selectFrom('notifications')
+          .select('id')
+          .where('company_id', '=', companyId)
+          .where('user_id', '=', userId)
+          .where('read_at', 'is', null),
+      );
     },
 
     async markAllRead(companyId: string, userId: string, at: string): Promise<void> {
-      await db.updateTable('notifications').set({ read_at: at })
-        .where('company_id', '=', companyId).where('user_id', '=', userId).where('read_at', 'is', null).execute();
+      await db
+        .updateTable('notifications')
+        .set({ read_at: at })
+        .where('company_id', '=', companyId)
+        .where('user_id', '=', userId)
+        .where('read_at', 'is', null)
+        .execute();
     },
 
     /** Takes up to `limit` due e-mails for `leaseMs`; a crashed sender's lease simply runs out. */
     async claimDueEmails(now: string, leaseUntil: string, limit: number): Promise<EmailMessageRow[]> {
-      const due = await db.selectFrom('email_messages').select('id')
-        .where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+      const due = await db
+        .selectFrom('email_messages')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-        .orderBy('next_attempt_at').limit(limit).execute();
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .execute();
       const claimed: EmailMessageRow[] = [];
       for (const { id } of due) {
         // Conditional update: of two senders racing for one row, only one changes it.
-        const row = await db.updateTable('email_messages').set({ locked_until: leaseUntil })
-          .where('id', '=', id).where('status', '=', 'pending')
+        const row = await db
+          .updateTable('email_messages')
+          .set({ locked_until: leaseUntil })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
           .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-          .returningAll().executeTakeFirst();
+          .returningAll()
+          .executeTakeFirst();
         if (row) claimed.push(row);
       }
       return claimed;
     },
 
     /** Only while the sender's lease (the locked_until it claimed with) is still the row's. */
-    async finishEmail(id: string, lease: string, patch: Pick<EmailMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at'>): Promise<void> {
-      await db.updateTable('email_messages').set({ ...patch, locked_until: null }).where('id', '=', id).where('locked_until', '=', lease).execute();
+    async finishEmail(
+      id: string,
+      lease: string,
+      patch: Pick<EmailMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at'>,
+    ): Promise<void> {
+      await db
+        .updateTable('email_messages')
+        .set({ ...patch, locked_until: null })
+        .where('id', '=', id)
+        .where('locked_until', '=', lease)
+        .execute();
     },
 
     async listEmails(companyId: string): Promise<EmailMessageRow[]> {
-      return db.selectFrom('email_messages').selectAll().where('company_id', '=', companyId).orderBy('created_at').execute();
+      return db
+        .selectFrom('email_messages')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .orderBy('created_at')
+        .execute();
     },
   };
 }

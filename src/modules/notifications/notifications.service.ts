@@ -17,7 +17,11 @@ export interface Notification {
 export function createNotificationsService(deps: { store: Store; clock: Clock; newId: IdGenerator }) {
   const { store, clock } = deps;
   return {
-    async listForUser(companyId: string, userId: string, opts: { unreadOnly: boolean; limit: number; before?: { createdAt: string; id: string } }) {
+    async listForUser(
+      companyId: string,
+      userId: string,
+      opts: { unreadOnly: boolean; limit: number; before?: { createdAt: string; id: string } },
+    ) {
       return (await store.repos.notifications.listForUser(companyId, userId, opts)).map(toNotification);
     },
 
@@ -38,13 +42,27 @@ export function createNotificationsService(deps: { store: Store; clock: Clock; n
     },
 
     /** Tells every admin of the company, in the caller's transaction (a failing webhook, for one). */
-    async notifyAdmins(repos: Repositories, companyId: string, note: { kind: string; title: string; body: string; subject?: { type: string; id: string } }) {
+    async notifyAdmins(
+      repos: Repositories,
+      companyId: string,
+      note: { kind: string; title: string; body: string; subject?: { type: string; id: string } },
+    ) {
       const admins = await repos.companies.listUsersWithRoles(companyId, ['admin']);
       const now = clock.now().toISOString();
-      await repos.notifications.insertNotifications(admins.map((user) => ({
-        id: deps.newId('notification'), company_id: companyId, user_id: user.id, kind: note.kind, title: note.title, body: note.body,
-        subject_type: note.subject?.type ?? null, subject_id: note.subject?.id ?? null, read_at: null, created_at: now,
-      })));
+      await repos.notifications.insertNotifications(
+        admins.map((user) => ({
+          id: deps.newId('notification'),
+          company_id: companyId,
+          user_id: user.id,
+          kind: note.kind,
+          title: note.title,
+          body: note.body,
+          subject_type: note.subject?.type ?? null,
+          subject_id: note.subject?.id ?? null,
+          read_at: null,
+          created_at: now,
+        })),
+      );
     },
   };
 }
@@ -52,8 +70,12 @@ export type NotificationsService = ReturnType<typeof createNotificationsService>
 
 function toNotification(row: NotificationRow): Notification {
   return {
-    id: row.id, kind: row.kind, title: row.title, body: row.body,
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    body: row.body,
     subject: row.subject_type && row.subject_id ? { type: row.subject_type, id: row.subject_id } : null,
-    readAt: row.read_at, createdAt: row.created_at,
+    readAt: row.read_at,
+    createdAt: row.created_at,
   };
 }

@@ -1,1 +1,10 @@
-export { createOrdersService, isOrderOpen, ORDER_OPEN_STATUSES, ORDER_STATUSES, type OrderStatus, type OrdersService, type OrderView, type NewOrder } from './orders.service.ts';
+export {
+  createOrdersService,
+  isOrderOpen,
+  ORDER_OPEN_STATUSES,
+  ORDER_STATUSES,
+  type OrderStatus,
+  type OrdersService,
+  type OrderView,
+  type NewOrder,
+} from './orders.service.ts';

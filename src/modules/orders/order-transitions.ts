@@ -30,7 +30,13 @@ function notOpen(row: OrderRow, to: keyof typeof FROM): AppError {
  * still be in a state it may leave), with its `order.status_changed` event in the same unit of
  * work, so two concurrent changes never both pass and no change goes unannounced.
  */
-export function createOrderTransitions(deps: { store: Store; clock: Clock; newId: IdGenerator; customers: CustomerDirectory; onEventQueued: () => void }) {
+export function createOrderTransitions(deps: {
+  store: Store;
+  clock: Clock;
+  newId: IdGenerator;
+  customers: CustomerDirectory;
+  onEventQueued: () => void;
+}) {
   const { store, clock, newId } = deps;
 
   async function find(companyId: string, id: string): Promise<OrderRow> {
@@ -44,16 +50,29 @@ export function createOrderTransitions(deps: { store: Store; clock: Clock; newId
    * and announces it with that status as `previousStatus`. The update is conditional on the
    * status just read, so a change made in between fails this one rather than being misreported.
    */
-  async function move(repos: Repositories, companyId: string, id: string, to: keyof typeof FROM, change: Parameters<Repositories['orders']['transition']>[3], now: string): Promise<OrderRow> {
+  async function move(
+    repos: Repositories,
+    companyId: string,
+    id: string,
+    to: keyof typeof FROM,
+    change: Parameters<Repositories['orders']['transition']>[3],
+    now: string,
+  ): Promise<OrderRow> {
     const row = await repos.orders.find(companyId, id);
     if (!row) throw AppError.notFound('Order');
     if (!FROM[to].includes(row.status) || !(await repos.orders.transition(companyId, id, row.status, change))) {
       throw notOpen((await repos.orders.find(companyId, id))!, to);
     }
-    await enqueueEvent(repos, {
-      companyId, locationId: row.location_id, type: 'order.status_changed',
-      data: { orderId: row.id, number: row.number, status: to, previousStatus: row.status as OrderStatus },
-    }, { now, newId });
+    await enqueueEvent(
+      repos,
+      {
+        companyId,
+        locationId: row.location_id,
+        type: 'order.status_changed',
+        data: { orderId: row.id, number: row.number, status: to, previousStatus: row.status as OrderStatus },
+      },
+      { now, newId },
+    );
     return row;
   }
 
@@ -62,7 +81,16 @@ export function createOrderTransitions(deps: { store: Store; clock: Clock; newId
     if (!FROM[to].includes(row.status)) throw notOpen(row, to);
     const now = clock.now().toISOString();
     await store.unitOfWork(async (repos) => {
-      await move(repos, companyId, id, to, to === 'accepted' ? { status: to, accepted_at: now } : { status: to, cancelled_at: now, cancellation_reason: reason ?? null }, now);
+      await move(
+        repos,
+        companyId,
+        id,
+        to,
+        to === 'accepted'
+          ? { status: to, accepted_at: now }
+          : { status: to, cancelled_at: now, cancellation_reason: reason ?? null },
+        now,
+      );
     });
     deps.onEventQueued();
   }
@@ -79,17 +107,43 @@ export function createOrderTransitions(deps: { store: Store; clock: Clock; newId
       const company = toCompany((await store.repos.companies.findCompany(actor.companyId))!);
       const now = clock.now();
       const saleId = newId('sale');
-      const result = await store.unitOfWork(async (repos) => {
-        await move(repos, actor.companyId, id, 'converted', { status: 'converted', sale_id: saleId }, now.toISOString());
-        const lines = await repos.orders.listLines(actor.companyId, id);
-        return insertSale(repos, {
-          companyId: actor.companyId, saleId, customer, repriced: false, createdBy: actor.userId, now, timezone: company.timezone,
-          source: {
-            type: 'order', id, number: row.number, locationId: row.location_id, note: row.note, currency: row.currency,
-            pricesIncludeTax: Boolean(row.prices_include_tax), lines,
-          },
-        }, newId);
-      }, { creates: saleId });
+      const result = await store.unitOfWork(
+        async (repos) => {
+          await move(
+            repos,
+            actor.companyId,
+            id,
+            'converted',
+            { status: 'converted', sale_id: saleId },
+            now.toISOString(),
+          );
+          const lines = await repos.orders.listLines(actor.companyId, id);
+          return insertSale(
+            repos,
+            {
+              companyId: actor.companyId,
+              saleId,
+              customer,
+              repriced: false,
+              createdBy: actor.userId,
+              now,
+              timezone: company.timezone,
+              source: {
+                type: 'order',
+                id,
+                number: row.number,
+                locationId: row.location_id,
+                note: row.note,
+                currency: row.currency,
+                pricesIncludeTax: Boolean(row.prices_include_tax),
+                lines,
+              },
+            },
+            newId,
+          );
+        },
+        { creates: saleId },
+      );
       deps.onEventQueued();
       return toSaleView(result.row, result.lines, []);
     },

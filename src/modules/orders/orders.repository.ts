@@ -21,20 +21,36 @@ export function createOrdersRepository(db: Executor, engine: Engine) {
     },
     /** With `atLocation`, a record created at another location of the company is not found. */
     async find(companyId: string, id: string, atLocation?: string): Promise<OrderRow | undefined> {
-      return db.selectFrom('orders').selectAll().where('company_id', '=', companyId).where('id', '=', id)
+      return db
+        .selectFrom('orders')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
         .$if(atLocation !== undefined, (q) => q.where('location_id', '=', atLocation!))
         .executeTakeFirst();
     },
     /** Links a directory customer while the document is in one of `openStatuses`; false if it is not (or not found). */
-    async assignCustomer(companyId: string, id: string, customerId: string, openStatuses: readonly string[]): Promise<boolean> {
-      const result = await db.updateTable('orders').set({ directory_customer_id: customerId })
-        .where('company_id', '=', companyId).where('id', '=', id).where('status', 'in', [...openStatuses])
+    async assignCustomer(
+      companyId: string,
+      id: string,
+      customerId: string,
+      openStatuses: readonly string[],
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('orders')
+        .set({ directory_customer_id: customerId })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('status', 'in', [...openStatuses])
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
     async list(companyId: string, page: NewestFirstPage, filter: OrderFilter = {}): Promise<OrderRow[]> {
       const search = filter.q === undefined ? undefined : documentSearch(engine, filter.q);
-      const query = db.selectFrom('orders').selectAll().where('company_id', '=', companyId)
+      const query = db
+        .selectFrom('orders')
+        .selectAll()
+        .where('company_id', '=', companyId)
         .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
         .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
@@ -42,18 +58,29 @@ export function createOrdersRepository(db: Executor, engine: Engine) {
     },
     /** How many are in one of `statuses`, up to COUNT_CAP (Today's cards), on the status index. */
     async countWithStatus(companyId: string, statuses: readonly string[]): Promise<number> {
-      return cappedCount(db, db.selectFrom('orders').select('id').where('company_id', '=', companyId).where('status', 'in', statuses));
+      return cappedCount(
+        db,
+        db.selectFrom('orders').select('id').where('company_id', '=', companyId).where('status', 'in', statuses),
+      );
     },
     /**
      * Moves an order from status `from` only if it still has it: of two concurrent transitions
      * exactly one passes (PostgreSQL locks the row until commit; SQLite has one writer).
      */
     async transition(
-      companyId: string, id: string, from: string,
-      change: Partial<Pick<OrderRow, 'accepted_at' | 'sale_id' | 'cancelled_at' | 'cancellation_reason'>> & { status: string },
+      companyId: string,
+      id: string,
+      from: string,
+      change: Partial<Pick<OrderRow, 'accepted_at' | 'sale_id' | 'cancelled_at' | 'cancellation_reason'>> & {
+        status: string;
+      },
     ): Promise<boolean> {
-      const result = await db.updateTable('orders').set(change)
-        .where('company_id', '=', companyId).where('id', '=', id).where('status', '=', from)
+      const result = await db
+        .updateTable('orders')
+        .set(change)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('status', '=', from)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

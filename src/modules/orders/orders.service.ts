@@ -7,8 +7,17 @@ import type { Store } from '../store.ts';
 import type { CatalogService } from '../catalog/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import {
-  formatDocumentNumber, lineRows, priceLines, toLineView, totalsView, yearIn,
-  type CustomerDirectory, type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
+  formatDocumentNumber,
+  lineRows,
+  priceLines,
+  toLineView,
+  totalsView,
+  yearIn,
+  type CustomerDirectory,
+  type DocumentLineRow,
+  type LineRequest,
+  type LineView,
+  type TotalsView,
 } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { OrderFilter, OrderRow } from './orders.repository.ts';
@@ -52,7 +61,11 @@ export interface OrderView {
 }
 
 export function createOrdersService(deps: {
-  store: Store; clock: Clock; newId: IdGenerator; catalog: CatalogService; onEventQueued: () => void;
+  store: Store;
+  clock: Clock;
+  newId: IdGenerator;
+  catalog: CatalogService;
+  onEventQueued: () => void;
   /** Where conversion reads the directory customer a sale snapshots. */
   customers: CustomerDirectory;
 }) {
@@ -73,32 +86,63 @@ export function createOrdersService(deps: {
       const priced = await priceLines(deps.catalog, caller.companyId, input.lines);
       const id = newId('order');
       const createdAt = now.toISOString();
-      const result = await store.unitOfWork(async (repos) => {
-        const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
-        if (!location) throw AppError.notFound('Location');
-        const year = yearIn(now, priced.company.timezone);
-        const seq = await repos.sequences.next(caller.companyId, location.id, 'order', year);
-        const row: OrderRow = {
-          id, company_id: caller.companyId, location_id: location.id, api_key_id: caller.apiKeyId,
-          number: formatDocumentNumber('O', location.code, year, seq), status: 'received',
-          customer_name: input.customer.name, customer_email: input.customer.email, customer_phone: input.customer.phone,
-          customer_address: input.customer.address ?? null, directory_customer_id: null, note: input.note ?? null, external_reference: input.externalReference ?? null,
-          currency: priced.company.currency, prices_include_tax: priced.company.pricesIncludeTax,
-          net_minor: priced.totals.net, tax_minor: priced.totals.tax, total_minor: priced.totals.withTax, created_at: createdAt,
-          sale_id: null, accepted_at: null, cancelled_at: null, cancellation_reason: null, customer_name_key: searchKey(input.customer.name),
-        };
-        const lines = lineRows(priced.lines, caller.companyId, id, newId, 'orderLine');
-        await repos.orders.insert(row);
-        await repos.orders.insertLines(lines);
-        await enqueueEvent(repos, {
-          companyId: caller.companyId, locationId: location.id, type: 'order.created',
-          data: {
-            orderId: id, number: row.number, customerName: row.customer_name, totalWithTax: formatMoney(row.total_minor),
-            locationName: location.name, lineCount: lines.length, externalReference: row.external_reference,
-          },
-        }, { now: createdAt, newId });
-        return { row, lines };
-      }, { creates: id });
+      const result = await store.unitOfWork(
+        async (repos) => {
+          const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
+          if (!location) throw AppError.notFound('Location');
+          const year = yearIn(now, priced.company.timezone);
+          const seq = await repos.sequences.next(caller.companyId, location.id, 'order', year);
+          const row: OrderRow = {
+            id,
+            company_id: caller.companyId,
+            location_id: location.id,
+            api_key_id: caller.apiKeyId,
+            number: formatDocumentNumber('O', location.code, year, seq),
+            status: 'received',
+            customer_name: input.customer.name,
+            customer_email: input.customer.email,
+            customer_phone: input.customer.phone,
+            customer_address: input.customer.address ?? null,
+            directory_customer_id: null,
+            note: input.note ?? null,
+            external_reference: input.externalReference ?? null,
+            currency: priced.company.currency,
+            prices_include_tax: priced.company.pricesIncludeTax,
+            net_minor: priced.totals.net,
+            tax_minor: priced.totals.tax,
+            total_minor: priced.totals.withTax,
+            created_at: createdAt,
+            sale_id: null,
+            accepted_at: null,
+            cancelled_at: null,
+            cancellation_reason: null,
+            customer_name_key: searchKey(input.customer.name),
+          };
+          const lines = lineRows(priced.lines, caller.companyId, id, newId, 'orderLine');
+          await repos.orders.insert(row);
+          await repos.orders.insertLines(lines);
+          await enqueueEvent(
+            repos,
+            {
+              companyId: caller.companyId,
+              locationId: location.id,
+              type: 'order.created',
+              data: {
+                orderId: id,
+                number: row.number,
+                customerName: row.customer_name,
+                totalWithTax: formatMoney(row.total_minor),
+                locationName: location.name,
+                lineCount: lines.length,
+                externalReference: row.external_reference,
+              },
+            },
+            { now: createdAt, newId },
+          );
+          return { row, lines };
+        },
+        { creates: id },
+      );
       deps.onEventQueued();
       return toView(result.row, result.lines, new Map());
     },
@@ -111,11 +155,24 @@ export function createOrdersService(deps: {
     },
 
     /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
-    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }, filter: OrderFilter = {}): Promise<OrderView[]> {
+    async list(
+      companyId: string,
+      opts: { limit: number; before?: { createdAt: string; id: string } },
+      filter: OrderFilter = {},
+    ): Promise<OrderView[]> {
       const rows = await store.repos.orders.list(companyId, opts, filter);
-      const lines = await store.repos.orders.listLinesOf(companyId, rows.map((r) => r.id));
+      const lines = await store.repos.orders.listLinesOf(
+        companyId,
+        rows.map((r) => r.id),
+      );
       const names = await assignedNames(companyId, rows);
-      return rows.map((row) => toView(row, lines.filter((l) => l.document_id === row.id), names));
+      return rows.map((row) =>
+        toView(
+          row,
+          lines.filter((l) => l.document_id === row.id),
+          names,
+        ),
+      );
     },
 
     /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
@@ -129,11 +186,26 @@ export type OrdersService = ReturnType<typeof createOrdersService>;
 function toView(row: OrderRow, lines: DocumentLineRow[], customerNames: ReadonlyMap<string, string>): OrderView {
   const assignedName = row.directory_customer_id === null ? undefined : customerNames.get(row.directory_customer_id);
   return {
-    id: row.id, number: row.number, status: row.status as OrderStatus, locationId: row.location_id, createdAt: row.created_at,
-    customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone, address: row.customer_address },
+    id: row.id,
+    number: row.number,
+    status: row.status as OrderStatus,
+    locationId: row.location_id,
+    createdAt: row.created_at,
+    customer: {
+      name: row.customer_name,
+      email: row.customer_email,
+      phone: row.customer_phone,
+      address: row.customer_address,
+    },
     directoryCustomer: assignedName === undefined ? null : { id: row.directory_customer_id!, name: assignedName },
-    note: row.note, externalReference: row.external_reference,
-    acceptedAt: row.accepted_at, saleId: row.sale_id, cancelledAt: row.cancelled_at, cancellationReason: row.cancellation_reason, currency: row.currency,
-    lines: lines.map(toLineView), totals: totalsView(lines),
+    note: row.note,
+    externalReference: row.external_reference,
+    acceptedAt: row.accepted_at,
+    saleId: row.sale_id,
+    cancelledAt: row.cancelled_at,
+    cancellationReason: row.cancellation_reason,
+    currency: row.currency,
+    lines: lines.map(toLineView),
+    totals: totalsView(lines),
   };
 }

@@ -10,16 +10,34 @@ import type { PaymentDetails } from './pdf/index.ts';
  * broj" of model HR00 (payment-reference.ts); the EPC code carries it in its remittance text.
  * Null without a bank account.
  */
-export function paymentDetails(company: Company, document: { title: string; number: string; totalMinor: number }): PaymentDetails | null {
+export function paymentDetails(
+  company: Company,
+  document: { title: string; number: string; totalMinor: number },
+): PaymentDetails | null {
   const account = company.bankAccount;
   if (!account) return null;
   const language = resolveLanguage(company.locale);
-  const description = translate(language, 'print.payment.description', { title: document.title, number: document.number });
+  const description = translate(language, 'print.payment.description', {
+    title: document.title,
+    number: document.number,
+  });
   const codes: PaymentDetails['codes'] = [];
   let reference: PaymentDetails['reference'] = { model: null, value: document.number };
-  for (const kind of choosePaymentCodes({ currency: company.currency, country: company.country, iban: account.iban }, document.totalMinor)) {
+  for (const kind of choosePaymentCodes(
+    { currency: company.currency, country: company.country, iban: account.iban },
+    document.totalMinor,
+  )) {
     if (kind === 'epc_qr') {
-      codes.push({ kind, payload: buildEpcQrPayload({ iban: account.iban, bic: account.bic, beneficiaryName: account.holder, amountCents: document.totalMinor, remittanceText: description }) });
+      codes.push({
+        kind,
+        payload: buildEpcQrPayload({
+          iban: account.iban,
+          bic: account.bic,
+          beneficiaryName: account.holder,
+          amountCents: document.totalMinor,
+          remittanceText: description,
+        }),
+      });
     } else {
       const hr00 = hub3Reference(document.number);
       if (hr00 === null) continue;
@@ -27,8 +45,13 @@ export function paymentDetails(company: Company, document: { title: string; numb
       codes.push({
         kind,
         payload: buildHub3Payload({
-          amountCents: document.totalMinor, payer: null, recipient: { name: account.holder, street: company.address?.street ?? null, place },
-          iban: account.iban, model: 'HR00', reference: hr00, description,
+          amountCents: document.totalMinor,
+          payer: null,
+          recipient: { name: account.holder, street: company.address?.street ?? null, place },
+          iban: account.iban,
+          model: 'HR00',
+          reference: hr00,
+          description,
         }),
       });
       reference = { model: 'HR00', value: hr00 };

@@ -4,8 +4,14 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../store.ts';
 import { toCompany } from '../companies/index.ts';
 import {
-  customerForSale, insertSale, previewConversion, repriceLines, toSaleView,
-  type ConversionPreview, type CustomerDirectory, type SaleView,
+  customerForSale,
+  insertSale,
+  previewConversion,
+  repriceLines,
+  toSaleView,
+  type ConversionPreview,
+  type CustomerDirectory,
+  type SaleView,
 } from '../sales/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 
@@ -17,14 +23,23 @@ export interface Actor {
 
 function notOpen(row: QuotationRow): AppError {
   const why = row.status === 'converted' ? `it was converted to a sale (${row.sale_id})` : `it is ${row.status}`;
-  return new AppError('quotation_not_open', `Quotation ${row.number} cannot change: ${why}. Only an approved quotation can be converted or cancelled.`);
+  return new AppError(
+    'quotation_not_open',
+    `Quotation ${row.number} cannot change: ${why}. Only an approved quotation can be converted or cancelled.`,
+  );
 }
 
 /**
  * A quotation's way out of `approved`: converted into a sale, or cancelled. Both are read-only
  * afterwards; expiry is derived from `expiresAt`, never stored.
  */
-export function createQuotationConversion(deps: { store: Store; clock: Clock; newId: IdGenerator; customers: CustomerDirectory; onEventQueued: () => void }) {
+export function createQuotationConversion(deps: {
+  store: Store;
+  clock: Clock;
+  newId: IdGenerator;
+  customers: CustomerDirectory;
+  onEventQueued: () => void;
+}) {
   const { store, clock, newId } = deps;
 
   async function find(companyId: string, id: string): Promise<QuotationRow> {
@@ -35,7 +50,10 @@ export function createQuotationConversion(deps: { store: Store; clock: Clock; ne
 
   return {
     /** Line by line the quoted and today's unit price, lines whose product or unit is gone, both totals. */
-    async conversionPreview(companyId: string, id: string): Promise<ConversionPreview & { expired: boolean; status: string }> {
+    async conversionPreview(
+      companyId: string,
+      id: string,
+    ): Promise<ConversionPreview & { expired: boolean; status: string }> {
       const row = await find(companyId, id);
       const companyRow = await store.repos.companies.findCompany(companyId);
       const lines = await store.repos.quotations.listLines(companyId, id);
@@ -53,26 +71,50 @@ export function createQuotationConversion(deps: { store: Store; clock: Clock; ne
       if (row.status !== 'approved') throw notOpen(row);
       const now = clock.now();
       if (row.expires_at <= now.toISOString() && !opts.reprice) {
-        throw new AppError('quotation_expired', `Quotation ${row.number} expired on ${row.expires_at}; its prices no longer hold. An admin can convert it at today's prices with {"reprice": true}.`);
+        throw new AppError(
+          'quotation_expired',
+          `Quotation ${row.number} expired on ${row.expires_at}; its prices no longer hold. An admin can convert it at today's prices with {"reprice": true}.`,
+        );
       }
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'quotation');
       const company = toCompany((await store.repos.companies.findCompany(actor.companyId))!);
       const saleId = newId('sale');
-      const result = await store.unitOfWork(async (repos) => {
-        const quoted = await repos.quotations.listLines(actor.companyId, id);
-        const lines = opts.reprice ? await repriceLines(repos, actor.companyId, quoted, company.pricesIncludeTax) : quoted;
-        // The conditional update is the gate: of two concurrent converts one moves the row, the other finds it moved.
-        if (!(await repos.quotations.close(actor.companyId, id, { status: 'converted', sale_id: saleId }))) {
-          throw notOpen((await repos.quotations.find(actor.companyId, id))!);
-        }
-        return insertSale(repos, {
-          companyId: actor.companyId, saleId, customer, repriced: opts.reprice, createdBy: actor.userId, now, timezone: company.timezone,
-          source: {
-            type: 'quotation', id, number: row.number, locationId: row.location_id, note: row.note, currency: row.currency,
-            pricesIncludeTax: opts.reprice ? company.pricesIncludeTax : Boolean(row.prices_include_tax), lines,
-          },
-        }, newId);
-      }, { creates: saleId });
+      const result = await store.unitOfWork(
+        async (repos) => {
+          const quoted = await repos.quotations.listLines(actor.companyId, id);
+          const lines = opts.reprice
+            ? await repriceLines(repos, actor.companyId, quoted, company.pricesIncludeTax)
+            : quoted;
+          // The conditional update is the gate: of two concurrent converts one moves the row, the other finds it moved.
+          if (!(await repos.quotations.close(actor.companyId, id, { status: 'converted', sale_id: saleId }))) {
+            throw notOpen((await repos.quotations.find(actor.companyId, id))!);
+          }
+          return insertSale(
+            repos,
+            {
+              companyId: actor.companyId,
+              saleId,
+              customer,
+              repriced: opts.reprice,
+              createdBy: actor.userId,
+              now,
+              timezone: company.timezone,
+              source: {
+                type: 'quotation',
+                id,
+                number: row.number,
+                locationId: row.location_id,
+                note: row.note,
+                currency: row.currency,
+                pricesIncludeTax: opts.reprice ? company.pricesIncludeTax : Boolean(row.prices_include_tax),
+                lines,
+              },
+            },
+            newId,
+          );
+        },
+        { creates: saleId },
+      );
       deps.onEventQueued();
       return toSaleView(result.row, result.lines, []);
     },
@@ -80,7 +122,11 @@ export function createQuotationConversion(deps: { store: Store; clock: Clock; ne
     async cancel(companyId: string, id: string, reason: string): Promise<void> {
       const row = await find(companyId, id);
       if (row.status !== 'approved') throw notOpen(row);
-      const changed = await store.repos.quotations.close(companyId, id, { status: 'cancelled', cancelled_at: clock.now().toISOString(), cancellation_reason: reason });
+      const changed = await store.repos.quotations.close(companyId, id, {
+        status: 'cancelled',
+        cancelled_at: clock.now().toISOString(),
+        cancellation_reason: reason,
+      });
       if (!changed) throw notOpen((await store.repos.quotations.find(companyId, id))!);
     },
   };

@@ -7,12 +7,30 @@ import type { QuotationDocument } from './pdf/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 
 /** What the print shows of a quotation, taken only from stored rows (never from the clock or the live catalog). */
-export function toQuotationDocument(row: QuotationRow, lines: readonly DocumentLineRow[], company: Company, location: LocationRow): QuotationDocument {
-  return printedDocument({
-    kind: 'quotation', source: null, number: row.number, issuedAt: row.created_at, expiresAt: row.expires_at, dueDate: row.expires_at,
-    currency: row.currency, pricesIncludeTax: Boolean(row.prices_include_tax), totalMinor: Number(row.total_minor),
-    customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone }, note: row.note,
-  }, lines, company, location);
+export function toQuotationDocument(
+  row: QuotationRow,
+  lines: readonly DocumentLineRow[],
+  company: Company,
+  location: LocationRow,
+): QuotationDocument {
+  return printedDocument(
+    {
+      kind: 'quotation',
+      source: null,
+      number: row.number,
+      issuedAt: row.created_at,
+      expiresAt: row.expires_at,
+      dueDate: row.expires_at,
+      currency: row.currency,
+      pricesIncludeTax: Boolean(row.prices_include_tax),
+      totalMinor: Number(row.total_minor),
+      customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
+      note: row.note,
+    },
+    lines,
+    company,
+    location,
+  );
 }
 
 /** What a stored sales document's row says about its print: the parts its kind decides. */
@@ -35,10 +53,23 @@ export interface PrintedHead {
  * The one print model of every sales document: the company's header, its template filled with
  * this document's values, the stored lines and totals, and the payment code for the total.
  */
-export function printedDocument(head: PrintedHead, lines: readonly DocumentLineRow[], company: Company, location: LocationRow): QuotationDocument {
+export function printedDocument(
+  head: PrintedHead,
+  lines: readonly DocumentLineRow[],
+  company: Company,
+  location: LocationRow,
+): QuotationDocument {
   const format = createFormatter(company.locale, { currency: head.currency, timeZone: company.timezone });
-  const title = translate(resolveLanguage(company.locale), head.kind === 'sale' ? 'document.sale' : 'document.quotation');
-  const values = { number: head.number, total: format.money(head.totalMinor), dueDate: format.date(head.dueDate), customerName: head.customer.name };
+  const title = translate(
+    resolveLanguage(company.locale),
+    head.kind === 'sale' ? 'document.sale' : 'document.quotation',
+  );
+  const values = {
+    number: head.number,
+    total: format.money(head.totalMinor),
+    dueDate: format.date(head.dueDate),
+    customerName: head.customer.name,
+  };
   return {
     kind: head.kind,
     ...(head.source ? { source: head.source } : {}),
@@ -49,7 +80,11 @@ export function printedDocument(head: PrintedHead, lines: readonly DocumentLineR
     locale: company.locale,
     timezone: company.timezone,
     pricesIncludeTax: head.pricesIncludeTax,
-    company: { name: company.name, address: addressText(company.address, company.country, company.locale), taxId: company.taxId },
+    company: {
+      name: company.name,
+      address: addressText(company.address, company.country, company.locale),
+      taxId: company.taxId,
+    },
     template: filledTemplate(company, values),
     location: { name: location.name, code: location.code, address: location.address },
     customer: head.customer,
@@ -61,7 +96,10 @@ export function printedDocument(head: PrintedHead, lines: readonly DocumentLineR
 }
 
 /** The company's print template with one document's values in its placeholders. */
-function filledTemplate(company: Company, values: Parameters<typeof fillPrintTemplate>[1]): QuotationDocument['template'] {
+function filledTemplate(
+  company: Company,
+  values: Parameters<typeof fillPrintTemplate>[1],
+): QuotationDocument['template'] {
   return {
     header: fillPrintTemplate(company.template.header, values),
     footer: fillPrintTemplate(company.template.footer, values),

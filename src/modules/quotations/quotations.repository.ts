@@ -21,20 +21,36 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
     },
     /** With `atLocation`, a record created at another location of the company is not found. */
     async find(companyId: string, id: string, atLocation?: string): Promise<QuotationRow | undefined> {
-      return db.selectFrom('quotations').selectAll().where('company_id', '=', companyId).where('id', '=', id)
+      return db
+        .selectFrom('quotations')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
         .$if(atLocation !== undefined, (q) => q.where('location_id', '=', atLocation!))
         .executeTakeFirst();
     },
     /** Links a directory customer while the document is in one of `openStatuses`; false if it is not (or not found). */
-    async assignCustomer(companyId: string, id: string, customerId: string, openStatuses: readonly string[]): Promise<boolean> {
-      const result = await db.updateTable('quotations').set({ directory_customer_id: customerId })
-        .where('company_id', '=', companyId).where('id', '=', id).where('status', 'in', [...openStatuses])
+    async assignCustomer(
+      companyId: string,
+      id: string,
+      customerId: string,
+      openStatuses: readonly string[],
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('quotations')
+        .set({ directory_customer_id: customerId })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('status', 'in', [...openStatuses])
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
     async list(companyId: string, page: NewestFirstPage, filter: QuotationFilter = {}): Promise<QuotationRow[]> {
       const search = filter.q === undefined ? undefined : documentSearch(engine, filter.q);
-      const query = db.selectFrom('quotations').selectAll().where('company_id', '=', companyId)
+      const query = db
+        .selectFrom('quotations')
+        .selectAll()
+        .where('company_id', '=', companyId)
         .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
         .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
@@ -42,15 +58,28 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
     },
     /** How many are in one of `statuses`, up to COUNT_CAP (Today's cards), on the status index. */
     async countWithStatus(companyId: string, statuses: readonly string[]): Promise<number> {
-      return cappedCount(db, db.selectFrom('quotations').select('id').where('company_id', '=', companyId).where('status', 'in', statuses));
+      return cappedCount(
+        db,
+        db.selectFrom('quotations').select('id').where('company_id', '=', companyId).where('status', 'in', statuses),
+      );
     },
     /**
      * Moves a quotation out of `approved` only if it still is: the one check two concurrent
      * requests cannot both pass (PostgreSQL locks the row until commit; SQLite has one writer).
      */
-    async close(companyId: string, id: string, change: { status: 'converted'; sale_id: string } | { status: 'cancelled'; cancelled_at: string; cancellation_reason: string }): Promise<boolean> {
-      const result = await db.updateTable('quotations').set(change)
-        .where('company_id', '=', companyId).where('id', '=', id).where('status', '=', 'approved')
+    async close(
+      companyId: string,
+      id: string,
+      change:
+        | { status: 'converted'; sale_id: string }
+        | { status: 'cancelled'; cancelled_at: string; cancellation_reason: string },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('quotations')
+        .set(change)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('status', '=', 'approved')
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

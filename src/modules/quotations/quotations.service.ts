@@ -7,8 +7,17 @@ import type { Store } from '../store.ts';
 import type { CatalogService, DatasheetFiles } from '../catalog/index.ts';
 import { toCompany, type Company } from '../companies/index.ts';
 import {
-  formatDocumentNumber, lineRows, priceLines, toLineView, totalsView, yearIn,
-  type CustomerDirectory, type DocumentLineRow, type LineRequest, type LineView, type TotalsView,
+  formatDocumentNumber,
+  lineRows,
+  priceLines,
+  toLineView,
+  totalsView,
+  yearIn,
+  type CustomerDirectory,
+  type DocumentLineRow,
+  type LineRequest,
+  type LineView,
+  type TotalsView,
 } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
@@ -40,7 +49,10 @@ export function isQuotationOpen(status: string): boolean {
  * Whether this user may convert the quotation: it is open, they handle quotations, and an
  * expired one converts only at today's prices, which needs the right to reprice.
  */
-export function mayConvertQuotation(q: { status: string; expired: boolean }, may: { handle: boolean; reprice: boolean }): boolean {
+export function mayConvertQuotation(
+  q: { status: string; expired: boolean },
+  may: { handle: boolean; reprice: boolean },
+): boolean {
   return isQuotationOpen(q.status) && may.handle && (!q.expired || may.reprice);
 }
 
@@ -106,10 +118,14 @@ export function createQuotationsService(deps: {
     const byId = new Map(products.map((p) => [p.id, p]));
     const sheets = ordered.flatMap((productId) => {
       const product = byId.get(productId);
-      return product?.datasheet_file ? [{ productId, name: product.datasheet_name ?? product.name, file: product.datasheet_file }] : [];
+      return product?.datasheet_file
+        ? [{ productId, name: product.datasheet_name ?? product.name, file: product.datasheet_file }]
+        : [];
     });
     // A file that cannot be looked at counts as missing: it never breaks the quote it belongs to.
-    return Promise.all(sheets.map(async (sheet) => ({ ...sheet, size: await deps.datasheets.size(sheet.file).catch(() => null) })));
+    return Promise.all(
+      sheets.map(async (sheet) => ({ ...sheet, size: await deps.datasheets.size(sheet.file).catch(() => null) })),
+    );
   }
 
   /**
@@ -122,7 +138,7 @@ export function createQuotationsService(deps: {
     const details = fieldErrors();
     details.includeDatasheets = [
       `The quoted products' datasheets total ${megabytes(total)}; a quotation PDF appends at most ${megabytes(deps.datasheetsMaxBytes)}. ` +
-      'Leave includeDatasheets out (each datasheet can be downloaded from its product), or ask for format json to get links.',
+        'Leave includeDatasheets out (each datasheet can be downloaded from its product), or ask for format json to get links.',
     ];
     throw AppError.invalid(details, 'The datasheets are too large to append to one PDF.');
   }
@@ -131,30 +147,44 @@ export function createQuotationsService(deps: {
    * What a print appends: the datasheets that fit the size limit, in order. A quotation made as
    * JSON, or whose datasheets grew since, can exceed it; those past the limit are left out.
    */
-  async function printableDatasheets(companyId: string, quotationId: string, lines: readonly DocumentLineRow[]): Promise<DatasheetSource[]> {
+  async function printableDatasheets(
+    companyId: string,
+    quotationId: string,
+    lines: readonly DocumentLineRow[],
+  ): Promise<DatasheetSource[]> {
     let left = deps.datasheetsMaxBytes;
     const sources: DatasheetSource[] = [];
-    for (const sheet of await datasheetsOf(companyId, lines.map((l) => l.product_id))) {
+    for (const sheet of await datasheetsOf(
+      companyId,
+      lines.map((l) => l.product_id),
+    )) {
       const context = { quotationId, productId: sheet.productId };
       if (sheet.size === null) {
         deps.logger.warn(context, 'datasheet file missing or unreadable; skipped');
         continue;
       }
       if (sheet.size > left) {
-        deps.logger.warn({ ...context, bytes: sheet.size, limit: deps.datasheetsMaxBytes }, 'datasheet past the quotation\'s size limit; skipped');
+        deps.logger.warn(
+          { ...context, bytes: sheet.size, limit: deps.datasheetsMaxBytes },
+          "datasheet past the quotation's size limit; skipped",
+        );
         continue;
       }
       left -= sheet.size;
       sources.push({
         name: sheet.name,
         // A datasheet that cannot be read never breaks the quote it belongs to.
-        read: () => deps.datasheets.read(sheet.file).then((bytes) => {
-          if (!bytes) deps.logger.warn(context, 'datasheet file missing; skipped');
-          return bytes;
-        }, (error: unknown) => {
-          deps.logger.warn({ ...context, err: error }, 'datasheet unreadable; skipped');
-          return null;
-        }),
+        read: () =>
+          deps.datasheets.read(sheet.file).then(
+            (bytes) => {
+              if (!bytes) deps.logger.warn(context, 'datasheet file missing; skipped');
+              return bytes;
+            },
+            (error: unknown) => {
+              deps.logger.warn({ ...context, err: error }, 'datasheet unreadable; skipped');
+              return null;
+            },
+          ),
       });
     }
     return sources;
@@ -167,13 +197,23 @@ export function createQuotationsService(deps: {
   }
 
   /** `datasheets` and `customerNames`: what a list reads once for the whole page. */
-  async function view(row: QuotationRow, lines: DocumentLineRow[], datasheets?: Set<string>, customerNames?: ReadonlyMap<string, string>): Promise<QuotationView> {
-    const withDatasheet = datasheets ?? await withDatasheets(row.company_id, lines);
+  async function view(
+    row: QuotationRow,
+    lines: DocumentLineRow[],
+    datasheets?: Set<string>,
+    customerNames?: ReadonlyMap<string, string>,
+  ): Promise<QuotationView> {
+    const withDatasheet = datasheets ?? (await withDatasheets(row.company_id, lines));
     const customerId = row.directory_customer_id;
     const named = customerId === null || !customerNames ? undefined : customerNames.get(customerId);
-    const assigned = customerId === null ? undefined
-      : customerNames ? (named === undefined ? undefined : { id: customerId, name: named })
-        : await store.repos.customers.find(row.company_id, customerId);
+    const assigned =
+      customerId === null
+        ? undefined
+        : customerNames
+          ? named === undefined
+            ? undefined
+            : { id: customerId, name: named }
+          : await store.repos.customers.find(row.company_id, customerId);
     return {
       id: row.id,
       number: row.number,
@@ -208,40 +248,74 @@ export function createQuotationsService(deps: {
       if (expiry !== null && !Number.isFinite(expiry)) details.expiresAt = ['Not a representable timestamp.'];
       else if (expiry !== null && expiry <= now.getTime()) details.expiresAt = ['Must be in the future.'];
       const priced = await priceLines(catalog, caller.companyId, input.lines, details);
-      if (input.includeDatasheets && input.format !== 'json') await assertDatasheetsFit(caller.companyId, priced.lines.map((l) => l.productId));
+      if (input.includeDatasheets && input.format !== 'json')
+        await assertDatasheetsFit(
+          caller.companyId,
+          priced.lines.map((l) => l.productId),
+        );
       const company: Company = priced.company;
-      const expiresAt = input.expiresAt !== undefined
-        ? new Date(input.expiresAt).toISOString()
-        : new Date(now.getTime() + company.quotationValidityDays * 86_400_000).toISOString();
+      const expiresAt =
+        input.expiresAt !== undefined
+          ? new Date(input.expiresAt).toISOString()
+          : new Date(now.getTime() + company.quotationValidityDays * 86_400_000).toISOString();
       const id = newId('quotation');
       const createdAt = now.toISOString();
 
-      const result = await store.unitOfWork(async (repos) => {
-        const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
-        if (!location) throw AppError.notFound('Location');
-        const year = yearIn(now, company.timezone);
-        const seq = await repos.sequences.next(caller.companyId, location.id, 'quotation', year);
-        const row: QuotationRow = {
-          id, company_id: caller.companyId, location_id: location.id, api_key_id: caller.apiKeyId,
-          number: formatDocumentNumber('Q', location.code, year, seq), status: 'approved',
-          customer_name: input.customer.name, customer_email: input.customer.email ?? null, customer_phone: input.customer.phone ?? null,
-          directory_customer_id: null, note: input.note ?? null, currency: company.currency, prices_include_tax: company.pricesIncludeTax,
-          include_datasheets: input.includeDatasheets, net_minor: priced.totals.net, tax_minor: priced.totals.tax,
-          total_minor: priced.totals.withTax, expires_at: expiresAt, created_at: createdAt,
-          sale_id: null, cancelled_at: null, cancellation_reason: null, customer_name_key: searchKey(input.customer.name),
-        };
-        const lines = lineRows(priced.lines, caller.companyId, id, newId, 'quotationLine');
-        await repos.quotations.insert(row);
-        await repos.quotations.insertLines(lines);
-        await enqueueEvent(repos, {
-          companyId: caller.companyId, locationId: location.id, type: 'quote.created',
-          data: {
-            quotationId: id, number: row.number, customerName: row.customer_name, totalWithTax: formatMoney(row.total_minor),
-            locationName: location.name, lineCount: lines.length,
-          },
-        }, { now: createdAt, newId });
-        return { row, lines };
-      }, { creates: id });
+      const result = await store.unitOfWork(
+        async (repos) => {
+          const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
+          if (!location) throw AppError.notFound('Location');
+          const year = yearIn(now, company.timezone);
+          const seq = await repos.sequences.next(caller.companyId, location.id, 'quotation', year);
+          const row: QuotationRow = {
+            id,
+            company_id: caller.companyId,
+            location_id: location.id,
+            api_key_id: caller.apiKeyId,
+            number: formatDocumentNumber('Q', location.code, year, seq),
+            status: 'approved',
+            customer_name: input.customer.name,
+            customer_email: input.customer.email ?? null,
+            customer_phone: input.customer.phone ?? null,
+            directory_customer_id: null,
+            note: input.note ?? null,
+            currency: company.currency,
+            prices_include_tax: company.pricesIncludeTax,
+            include_datasheets: input.includeDatasheets,
+            net_minor: priced.totals.net,
+            tax_minor: priced.totals.tax,
+            total_minor: priced.totals.withTax,
+            expires_at: expiresAt,
+            created_at: createdAt,
+            sale_id: null,
+            cancelled_at: null,
+            cancellation_reason: null,
+            customer_name_key: searchKey(input.customer.name),
+          };
+          const lines = lineRows(priced.lines, caller.companyId, id, newId, 'quotationLine');
+          await repos.quotations.insert(row);
+          await repos.quotations.insertLines(lines);
+          await enqueueEvent(
+            repos,
+            {
+              companyId: caller.companyId,
+              locationId: location.id,
+              type: 'quote.created',
+              data: {
+                quotationId: id,
+                number: row.number,
+                customerName: row.customer_name,
+                totalWithTax: formatMoney(row.total_minor),
+                locationName: location.name,
+                lineCount: lines.length,
+              },
+            },
+            { now: createdAt, newId },
+          );
+          return { row, lines };
+        },
+        { creates: id },
+      );
       deps.onEventQueued();
       return view(result.row, result.lines);
     },
@@ -253,13 +327,29 @@ export function createQuotationsService(deps: {
     },
 
     /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
-    async list(companyId: string, opts: { limit: number; before?: { createdAt: string; id: string } }, filter: QuotationFilter = {}): Promise<QuotationView[]> {
+    async list(
+      companyId: string,
+      opts: { limit: number; before?: { createdAt: string; id: string } },
+      filter: QuotationFilter = {},
+    ): Promise<QuotationView[]> {
       const rows = await store.repos.quotations.list(companyId, opts, filter);
-      const lines = await store.repos.quotations.listLinesOf(companyId, rows.map((r) => r.id));
+      const lines = await store.repos.quotations.listLinesOf(
+        companyId,
+        rows.map((r) => r.id),
+      );
       const datasheets = await withDatasheets(companyId, lines);
       const assigned = rows.flatMap((r) => (r.directory_customer_id === null ? [] : [r.directory_customer_id]));
       const names = new Map((await store.repos.customers.findMany(companyId, assigned)).map((c) => [c.id, c.name]));
-      return Promise.all(rows.map((row) => view(row, lines.filter((l) => l.document_id === row.id), datasheets, names)));
+      return Promise.all(
+        rows.map((row) =>
+          view(
+            row,
+            lines.filter((l) => l.document_id === row.id),
+            datasheets,
+            names,
+          ),
+        ),
+      );
     },
 
     /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
@@ -280,20 +370,37 @@ export function createQuotationsService(deps: {
       const { row, lines, company, location } = await load(companyId, id);
       const datasheets = row.include_datasheets ? await printableDatasheets(companyId, id, lines) : [];
       const printed = await slot.print({ document: toQuotationDocument(row, lines, company, location), datasheets });
-      for (const skipped of printed.skipped) deps.logger.warn({ quotationId: id, datasheet: skipped.name, err: skipped.reason }, 'datasheet unreadable; skipped');
-      return { number: row.number, pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength) };
+      for (const skipped of printed.skipped)
+        deps.logger.warn(
+          { quotationId: id, datasheet: skipped.name, err: skipped.reason },
+          'datasheet unreadable; skipped',
+        );
+      return {
+        number: row.number,
+        pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
+      };
     },
 
     /**
      * A made-up quotation printed with print settings not saved yet (the hub's live preview):
      * the company's own header, locale and currency, the draft's template and bank account.
      */
-    async renderSamplePdf(companyId: string, draft: PrintDraft, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
-      const [companyRow, locations] = await Promise.all([store.repos.companies.findCompany(companyId), store.repos.companies.listLocations(companyId)]);
+    async renderSamplePdf(
+      companyId: string,
+      draft: PrintDraft,
+      slot: PrintSlot,
+    ): Promise<{ number: string; pdf: Buffer }> {
+      const [companyRow, locations] = await Promise.all([
+        store.repos.companies.findCompany(companyId),
+        store.repos.companies.listLocations(companyId),
+      ]);
       if (!companyRow) throw AppError.notFound('Company');
       const document = sampleQuotationDocument(toCompany(companyRow), locations[0] ?? null, draft, clock.now());
       const printed = await slot.print({ document, datasheets: [] });
-      return { number: document.number, pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength) };
+      return {
+        number: document.number,
+        pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
+      };
     },
   };
 }

@@ -17,26 +17,55 @@ export interface PrintDraft {
  * that is not valid yet prints without payment codes instead of failing the preview: the form
  * names the problem when it is saved.
  */
-export function sampleQuotationDocument(company: Company, location: LocationRow | null, draft: PrintDraft, now: Date): QuotationDocument {
+export function sampleQuotationDocument(
+  company: Company,
+  location: LocationRow | null,
+  draft: PrintDraft,
+  now: Date,
+): QuotationDocument {
   const language = resolveLanguage(company.locale);
   const iban = draft.bankAccount ? validateIban(draft.bankAccount.iban) : null;
   const bic = draft.bankAccount?.bic ? validateBic(draft.bankAccount.bic) : null;
-  const bankAccount = draft.bankAccount && iban?.ok && draft.bankAccount.holder.trim() !== ''
-    ? { iban: iban.iban, bic: bic?.ok ? bic.bic : null, holder: draft.bankAccount.holder.trim() }
-    : null;
+  const bankAccount =
+    draft.bankAccount && iban?.ok && draft.bankAccount.holder.trim() !== ''
+      ? { iban: iban.iban, bic: bic?.ok ? bic.bic : null, holder: draft.bankAccount.holder.trim() }
+      : null;
   const issuedAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + company.quotationValidityDays * 86_400_000).toISOString();
   const unit = translate(language, 'hub.developer.print.sampleUnit');
-  const lines = SAMPLE_LINES.map((l, i) => sampleLine(company.id, i + 1, l, translate(language, 'hub.developer.print.sampleProduct', { n: i + 1 }), unit));
+  const lines = SAMPLE_LINES.map((l, i) =>
+    sampleLine(company.id, i + 1, l, translate(language, 'hub.developer.print.sampleProduct', { n: i + 1 }), unit),
+  );
   const totalMinor = lines.reduce((sum, l) => sum + l.total_minor, 0);
-  return printedDocument({
-    kind: 'quotation', source: null, number: 'Q-SAMPLE-0001', issuedAt, expiresAt, dueDate: expiresAt,
-    currency: company.currency, pricesIncludeTax: company.pricesIncludeTax, totalMinor,
-    customer: { name: translate(language, 'hub.developer.print.sampleCustomer'), email: 'customer@example.com', phone: null },
-    note: null,
-  }, lines, { ...company, template: draft.template, bankAccount }, location ?? {
-    id: 'sample', company_id: company.id, name: company.name, code: 'SAMPLE', address: null,
-  } as LocationRow);
+  return printedDocument(
+    {
+      kind: 'quotation',
+      source: null,
+      number: 'Q-SAMPLE-0001',
+      issuedAt,
+      expiresAt,
+      dueDate: expiresAt,
+      currency: company.currency,
+      pricesIncludeTax: company.pricesIncludeTax,
+      totalMinor,
+      customer: {
+        name: translate(language, 'hub.developer.print.sampleCustomer'),
+        email: 'customer@example.com',
+        phone: null,
+      },
+      note: null,
+    },
+    lines,
+    { ...company, template: draft.template, bankAccount },
+    location ??
+      ({
+        id: 'sample',
+        company_id: company.id,
+        name: company.name,
+        code: 'SAMPLE',
+        address: null,
+      } as LocationRow),
+  );
 }
 
 const SAMPLE_LINES = [
@@ -44,12 +73,31 @@ const SAMPLE_LINES = [
   { quantityMilli: 1000, unitPriceMinor: 12900, taxRateBp: 2500 },
 ] as const;
 
-function sampleLine(companyId: string, position: number, l: (typeof SAMPLE_LINES)[number], name: string, unit: string): DocumentLineRow {
+function sampleLine(
+  companyId: string,
+  position: number,
+  l: (typeof SAMPLE_LINES)[number],
+  name: string,
+  unit: string,
+): DocumentLineRow {
   const net = Math.round((l.unitPriceMinor * l.quantityMilli) / 1000);
   const tax = Math.round((net * l.taxRateBp) / 10_000);
   return {
-    id: `sample-${position}`, company_id: companyId, document_id: 'sample', position, product_id: `sample-${position}`, unit_id: `sample-${position}`,
-    product_name: name, product_code: `S-${position}`, unit_name: unit, quantity_milli: l.quantityMilli, unit_price_minor: l.unitPriceMinor,
-    tax_rate_bp: l.taxRateBp, net_minor: net, tax_minor: tax, total_minor: net + tax, note: null,
+    id: `sample-${position}`,
+    company_id: companyId,
+    document_id: 'sample',
+    position,
+    product_id: `sample-${position}`,
+    unit_id: `sample-${position}`,
+    product_name: name,
+    product_code: `S-${position}`,
+    unit_name: unit,
+    quantity_milli: l.quantityMilli,
+    unit_price_minor: l.unitPriceMinor,
+    tax_rate_bp: l.taxRateBp,
+    net_minor: net,
+    tax_minor: tax,
+    total_minor: net + tax,
+    note: null,
   };
 }

@@ -28,12 +28,25 @@ export interface ConversionPreview {
   currentTotal: string | null;
 }
 
-interface Current { unitPriceMinor: number; taxRateBp: number; productName: string; unitName: string; productCode: string | null }
+interface Current {
+  unitPriceMinor: number;
+  taxRateBp: number;
+  productName: string;
+  unitName: string;
+  productCode: string | null;
+}
 
 /** Today's price of each line's product and unit, or why there is none. */
-async function currentPrices(repos: Repositories, companyId: string, lines: readonly DocumentLineRow[]): Promise<Array<Current | 'product_removed' | 'unit_removed'>> {
+async function currentPrices(
+  repos: Repositories,
+  companyId: string,
+  lines: readonly DocumentLineRow[],
+): Promise<Array<Current | 'product_removed' | 'unit_removed'>> {
   const ids = [...new Set(lines.map((l) => l.product_id))];
-  const [products, units] = await Promise.all([repos.catalog.findProducts(companyId, ids), repos.catalog.listUnits(companyId, ids)]);
+  const [products, units] = await Promise.all([
+    repos.catalog.findProducts(companyId, ids),
+    repos.catalog.listUnits(companyId, ids),
+  ]);
   const productById = new Map(products.map((p) => [p.id, p]));
   const unitById = new Map(units.map((u) => [u.id, u]));
   return lines.map((line) => {
@@ -41,54 +54,112 @@ async function currentPrices(repos: Repositories, companyId: string, lines: read
     if (!product || !product.active) return 'product_removed';
     const unit = unitById.get(line.unit_id);
     if (!unit || unit.product_id !== product.id) return 'unit_removed';
-    return { unitPriceMinor: unit.price_minor, taxRateBp: product.rate_bp, productName: product.name, unitName: unit.name, productCode: product.sku };
+    return {
+      unitPriceMinor: unit.price_minor,
+      taxRateBp: product.rate_bp,
+      productName: product.name,
+      unitName: unit.name,
+      productCode: product.sku,
+    };
   });
 }
 
 /** Line by line, what the document quoted and what the catalog asks today; both totals. */
-export async function previewConversion(repos: Repositories, companyId: string, lines: readonly DocumentLineRow[], pricesIncludeTax: boolean): Promise<ConversionPreview> {
+export async function previewConversion(
+  repos: Repositories,
+  companyId: string,
+  lines: readonly DocumentLineRow[],
+  pricesIncludeTax: boolean,
+): Promise<ConversionPreview> {
   const current = await currentPrices(repos, companyId, lines);
-  const quoted = summarize(lines.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })));
+  const quoted = summarize(
+    lines.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),
+  );
   let priceable = true;
   const repriced: Array<ReturnType<typeof priceLine> & { taxRateBp: number }> = [];
   const out = lines.map((line, i): ConversionLine => {
     const now = current[i]!;
     const base = {
-      position: line.position, productId: line.product_id, unitId: line.unit_id, productName: line.product_name, unitName: line.unit_name,
-      quantity: formatScaledTrimmed(line.quantity_milli, QUANTITY_SCALE), note: line.note, quotedUnitPrice: formatMoney(line.unit_price_minor),
+      position: line.position,
+      productId: line.product_id,
+      unitId: line.unit_id,
+      productName: line.product_name,
+      unitName: line.unit_name,
+      quantity: formatScaledTrimmed(line.quantity_milli, QUANTITY_SCALE),
+      note: line.note,
+      quotedUnitPrice: formatMoney(line.unit_price_minor),
     };
     if (typeof now === 'string') {
       priceable = false;
       return { ...base, currentUnitPrice: null, change: now };
     }
-    repriced.push({ ...priceLine({ unitPriceMinor: now.unitPriceMinor, quantityMilli: line.quantity_milli, taxRateBp: now.taxRateBp }, pricesIncludeTax), taxRateBp: now.taxRateBp });
-    const change: LineChange = now.unitPriceMinor !== line.unit_price_minor ? 'price_changed' : now.taxRateBp !== line.tax_rate_bp ? 'tax_changed' : 'unchanged';
+    repriced.push({
+      ...priceLine(
+        { unitPriceMinor: now.unitPriceMinor, quantityMilli: line.quantity_milli, taxRateBp: now.taxRateBp },
+        pricesIncludeTax,
+      ),
+      taxRateBp: now.taxRateBp,
+    });
+    const change: LineChange =
+      now.unitPriceMinor !== line.unit_price_minor
+        ? 'price_changed'
+        : now.taxRateBp !== line.tax_rate_bp
+          ? 'tax_changed'
+          : 'unchanged';
     return { ...base, currentUnitPrice: formatMoney(now.unitPriceMinor), change };
   });
-  return { lines: out, quotedTotal: formatMoney(quoted.withTax), currentTotal: priceable ? formatMoney(summarize(repriced).withTax) : null };
+  return {
+    lines: out,
+    quotedTotal: formatMoney(quoted.withTax),
+    currentTotal: priceable ? formatMoney(summarize(repriced).withTax) : null,
+  };
 }
 
 /**
  * The lines priced at today's catalog prices and tax rates, quantities and notes kept. A line
  * whose product or unit is gone cannot be priced: a 409 naming each such line.
  */
-export async function repriceLines(repos: Repositories, companyId: string, lines: readonly DocumentLineRow[], pricesIncludeTax: boolean): Promise<DocumentLineRow[]> {
+export async function repriceLines(
+  repos: Repositories,
+  companyId: string,
+  lines: readonly DocumentLineRow[],
+  pricesIncludeTax: boolean,
+): Promise<DocumentLineRow[]> {
   const current = await currentPrices(repos, companyId, lines);
   const details = fieldErrors();
   const out = lines.map((line, i): DocumentLineRow => {
     const now = current[i]!;
     if (typeof now === 'string') {
-      addFieldError(details, `lines[${i}]`, now === 'product_removed'
-        ? `Line ${line.position} (${line.product_name}): the product was removed from the catalog, so it has no price today.`
-        : `Line ${line.position} (${line.product_name}, ${line.unit_name}): the unit was removed from the product, so it has no price today.`);
+      addFieldError(
+        details,
+        `lines[${i}]`,
+        now === 'product_removed'
+          ? `Line ${line.position} (${line.product_name}): the product was removed from the catalog, so it has no price today.`
+          : `Line ${line.position} (${line.product_name}, ${line.unit_name}): the unit was removed from the product, so it has no price today.`,
+      );
       return line;
     }
-    const amounts = priceLine({ unitPriceMinor: now.unitPriceMinor, quantityMilli: line.quantity_milli, taxRateBp: now.taxRateBp }, pricesIncludeTax);
+    const amounts = priceLine(
+      { unitPriceMinor: now.unitPriceMinor, quantityMilli: line.quantity_milli, taxRateBp: now.taxRateBp },
+      pricesIncludeTax,
+    );
     return {
-      ...line, product_name: now.productName, product_code: now.productCode, unit_name: now.unitName, unit_price_minor: now.unitPriceMinor,
-      tax_rate_bp: now.taxRateBp, net_minor: amounts.net, tax_minor: amounts.tax, total_minor: amounts.total,
+      ...line,
+      product_name: now.productName,
+      product_code: now.productCode,
+      unit_name: now.unitName,
+      unit_price_minor: now.unitPriceMinor,
+      tax_rate_bp: now.taxRateBp,
+      net_minor: amounts.net,
+      tax_minor: amounts.tax,
+      total_minor: amounts.total,
     };
   });
-  if (Object.keys(details).length > 0) throw new AppError('conflict', 'Some lines cannot be priced today: their products or units were removed from the catalog.', details);
+  if (Object.keys(details).length > 0)
+    throw new AppError(
+      'conflict',
+      'Some lines cannot be priced today: their products or units were removed from the catalog.',
+      details,
+    );
   return out;
 }

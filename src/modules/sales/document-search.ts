@@ -10,7 +10,10 @@ import { searchKey } from '../../lib/search-key.ts';
  * newest first. Returns null when `q` holds nothing searchable.
  */
 export function documentSearch(engine: Engine, q: string): Expression<SqlBool> | null {
-  const number = q.trim().toUpperCase().replace(/[^A-Z0-9-]/g, '');
+  const number = q
+    .trim()
+    .toUpperCase()
+    .replace(/[^A-Z0-9-]/g, '');
   const name = searchKey(q);
   const terms: Array<Expression<SqlBool>> = [];
   if (number) terms.push(prefix(engine, 'number', number));

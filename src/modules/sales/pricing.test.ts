@@ -4,18 +4,38 @@ import { priceLine, summarize, unitPriceBothWays } from './pricing.ts';
 
 test('net prices: tax is added on top and rounded half-up per line', () => {
   // 12.99 × 1.5 = 19.485 → 19.49; 25 % of 19.49 = 4.8725 → 4.87
-  assert.deepEqual(priceLine({ unitPriceMinor: 1299, quantityMilli: 1500, taxRateBp: 2500 }, false), { net: 1949, tax: 487, total: 2436 });
+  assert.deepEqual(priceLine({ unitPriceMinor: 1299, quantityMilli: 1500, taxRateBp: 2500 }, false), {
+    net: 1949,
+    tax: 487,
+    total: 2436,
+  });
   // 10.00 × 0.333 = 3.33; 13 % = 0.4329 → 0.43
-  assert.deepEqual(priceLine({ unitPriceMinor: 1000, quantityMilli: 333, taxRateBp: 1300 }, false), { net: 333, tax: 43, total: 376 });
+  assert.deepEqual(priceLine({ unitPriceMinor: 1000, quantityMilli: 333, taxRateBp: 1300 }, false), {
+    net: 333,
+    tax: 43,
+    total: 376,
+  });
   // half exactly: 0.05 × 0.5 = 0.025 → 0.03
-  assert.deepEqual(priceLine({ unitPriceMinor: 5, quantityMilli: 500, taxRateBp: 0 }, false), { net: 3, tax: 0, total: 3 });
+  assert.deepEqual(priceLine({ unitPriceMinor: 5, quantityMilli: 500, taxRateBp: 0 }, false), {
+    net: 3,
+    tax: 0,
+    total: 3,
+  });
 });
 
 test('gross prices: the total is price × quantity and net is backed out', () => {
   // 12.50 × 1.5 = 18.75 gross; net = 18.75 / 1.25 = 15.00
-  assert.deepEqual(priceLine({ unitPriceMinor: 1250, quantityMilli: 1500, taxRateBp: 2500 }, true), { net: 1500, tax: 375, total: 1875 });
+  assert.deepEqual(priceLine({ unitPriceMinor: 1250, quantityMilli: 1500, taxRateBp: 2500 }, true), {
+    net: 1500,
+    tax: 375,
+    total: 1875,
+  });
   // 9.99 × 0.333 = 3.32667 → 3.33 gross; net = 3.33 / 1.095 = 3.0411 → 3.04
-  assert.deepEqual(priceLine({ unitPriceMinor: 999, quantityMilli: 333, taxRateBp: 950 }, true), { net: 304, tax: 29, total: 333 });
+  assert.deepEqual(priceLine({ unitPriceMinor: 999, quantityMilli: 333, taxRateBp: 950 }, true), {
+    net: 304,
+    tax: 29,
+    total: 333,
+  });
 });
 
 test('two tax rates on one document give a summary per rate that adds up', () => {

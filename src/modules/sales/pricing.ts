@@ -65,7 +65,11 @@ export function summarize(lines: ReadonlyArray<LineAmounts & { taxRateBp: number
 }
 
 /** Unit price shown both ways for the public catalog. */
-export function unitPriceBothWays(priceMinor: number, taxRateBp: number, pricesIncludeTax: boolean): { net: number; gross: number } {
+export function unitPriceBothWays(
+  priceMinor: number,
+  taxRateBp: number,
+  pricesIncludeTax: boolean,
+): { net: number; gross: number } {
   const one = priceLine({ unitPriceMinor: priceMinor, quantityMilli: 1000, taxRateBp }, pricesIncludeTax);
   return { net: one.net, gross: one.total };
 }

@@ -41,7 +41,16 @@ export interface SaleSource {
  */
 export async function insertSale(
   repos: Repositories,
-  input: { companyId: string; saleId: string; source: SaleSource; customer: CustomerSnapshot; repriced: boolean; createdBy: string | null; now: Date; timezone: string },
+  input: {
+    companyId: string;
+    saleId: string;
+    source: SaleSource;
+    customer: CustomerSnapshot;
+    repriced: boolean;
+    createdBy: string | null;
+    now: Date;
+    timezone: string;
+  },
   newId: IdGenerator,
 ): Promise<{ row: SaleRow; lines: DocumentLineRow[] }> {
   const { companyId, saleId, source, customer, now } = input;
@@ -49,28 +58,66 @@ export async function insertSale(
   if (!location) throw new Error(`location ${source.locationId} of ${source.type} ${source.id} is gone`);
   const year = yearIn(now, input.timezone);
   const seq = await repos.sequences.next(companyId, location.id, 'sale', year);
-  const lines: DocumentLineRow[] = source.lines.map((l, i) => ({ ...l, id: newId('saleLine'), company_id: companyId, document_id: saleId, position: i + 1 }));
+  const lines: DocumentLineRow[] = source.lines.map((l, i) => ({
+    ...l,
+    id: newId('saleLine'),
+    company_id: companyId,
+    document_id: saleId,
+    position: i + 1,
+  }));
   // The totals the sale's JSON and print show (totalsView), so payments settle exactly what they say.
   const totals = totalsView(lines);
-  const [net, tax, withTax] = [totals.net, totals.tax, totals.withTax].map((amount) => Number(parseScaled(amount, MONEY_SCALE))) as [number, number, number];
+  const [net, tax, withTax] = [totals.net, totals.tax, totals.withTax].map((amount) =>
+    Number(parseScaled(amount, MONEY_SCALE)),
+  ) as [number, number, number];
   const createdAt = now.toISOString();
   const row: SaleRow = {
-    id: saleId, company_id: companyId, location_id: location.id, number: formatDocumentNumber('S', location.code, year, seq), status: 'unpaid',
-    source_type: source.type, source_id: source.id, source_number: source.number,
-    customer_id: customer.id, customer_kind: customer.kind, customer_name: customer.name, customer_tax_id: customer.taxId,
-    customer_email: customer.email, customer_phone: customer.phone, customer_address: customer.address ? JSON.stringify(customer.address) : null,
-    note: source.note, currency: source.currency, prices_include_tax: source.pricesIncludeTax, repriced: input.repriced,
-    net_minor: net, tax_minor: tax, total_minor: withTax, paid_minor: 0, created_by: input.createdBy, created_at: createdAt,
+    id: saleId,
+    company_id: companyId,
+    location_id: location.id,
+    number: formatDocumentNumber('S', location.code, year, seq),
+    status: 'unpaid',
+    source_type: source.type,
+    source_id: source.id,
+    source_number: source.number,
+    customer_id: customer.id,
+    customer_kind: customer.kind,
+    customer_name: customer.name,
+    customer_tax_id: customer.taxId,
+    customer_email: customer.email,
+    customer_phone: customer.phone,
+    customer_address: customer.address ? JSON.stringify(customer.address) : null,
+    note: source.note,
+    currency: source.currency,
+    prices_include_tax: source.pricesIncludeTax,
+    repriced: input.repriced,
+    net_minor: net,
+    tax_minor: tax,
+    total_minor: withTax,
+    paid_minor: 0,
+    created_by: input.createdBy,
+    created_at: createdAt,
   };
   await repos.sales.insert(row);
   await repos.sales.insertLines(lines);
-  await enqueueEvent(repos, {
-    companyId, locationId: location.id, type: 'sale.created',
-    data: {
-      saleId, number: row.number, source: { type: source.type, id: source.id, number: source.number }, customerName: customer.name,
-      totalWithTax: formatMoney(row.total_minor), locationName: location.name, lineCount: lines.length,
+  await enqueueEvent(
+    repos,
+    {
+      companyId,
+      locationId: location.id,
+      type: 'sale.created',
+      data: {
+        saleId,
+        number: row.number,
+        source: { type: source.type, id: source.id, number: source.number },
+        customerName: customer.name,
+        totalWithTax: formatMoney(row.total_minor),
+        locationName: location.name,
+        lineCount: lines.length,
+      },
     },
-  }, { now: createdAt, newId });
+    { now: createdAt, newId },
+  );
   return { row, lines };
 }
 
@@ -80,9 +127,17 @@ export interface CustomerDirectory {
 }
 
 /** The directory customer as the sale snapshots it, or 409 `customer_required` when the document has none. */
-export async function customerForSale(directory: CustomerDirectory, companyId: string, customerId: string | null, what: string): Promise<CustomerSnapshot> {
+export async function customerForSale(
+  directory: CustomerDirectory,
+  companyId: string,
+  customerId: string | null,
+  what: string,
+): Promise<CustomerSnapshot> {
   if (!customerId) {
-    throw new AppError('customer_required', `Assign a directory customer to the ${what} before converting it (PUT …/customer).`);
+    throw new AppError(
+      'customer_required',
+      `Assign a directory customer to the ${what} before converting it (PUT …/customer).`,
+    );
   }
   const c = await directory.get(companyId, customerId);
   return { id: c.id, kind: c.kind, name: c.name, taxId: c.taxId, email: c.email, phone: c.phone, address: c.address };

@@ -46,20 +46,30 @@ export function parseQuantities(lines: readonly LineRequest[], details: FieldErr
  * (tax-summary.ts), so the stored lines add up to the printed summary. `details` may carry
  * the caller's own findings (a past expiry, say): the client hears about every bad field at once.
  */
-export async function priceLines(catalog: CatalogService, companyId: string, lines: readonly LineRequest[], details: FieldErrors = {}): Promise<{ company: Company; lines: PricedLine[]; totals: DocumentTotals }> {
+export async function priceLines(
+  catalog: CatalogService,
+  companyId: string,
+  lines: readonly LineRequest[],
+  details: FieldErrors = {},
+): Promise<{ company: Company; lines: PricedLine[]; totals: DocumentTotals }> {
   const quantities = parseQuantities(lines, details);
   let resolved: Awaited<ReturnType<CatalogService['resolveLines']>>;
   try {
     resolved = await catalog.resolveLines(companyId, lines);
   } catch (error) {
-    if (error instanceof AppError && error.details) throw AppError.invalid({ ...details, ...error.details }, error.message);
+    if (error instanceof AppError && error.details)
+      throw AppError.invalid({ ...details, ...error.details }, error.message);
     throw error;
   }
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
   const priced = resolved.lines.map((line, i): PricedLine => {
     const quantityMilli = quantities[i]!;
-    const amounts = priceLine({ unitPriceMinor: line.unitPriceMinor, quantityMilli, taxRateBp: line.taxRateBp }, resolved.company.pricesIncludeTax);
-    if (!Number.isSafeInteger(amounts.total)) addFieldError(details, `lines[${i}].quantity`, 'The line amount is too large.');
+    const amounts = priceLine(
+      { unitPriceMinor: line.unitPriceMinor, quantityMilli, taxRateBp: line.taxRateBp },
+      resolved.company.pricesIncludeTax,
+    );
+    if (!Number.isSafeInteger(amounts.total))
+      addFieldError(details, `lines[${i}].quantity`, 'The line amount is too large.');
     return { ...line, quantityMilli, ...amounts, note: lines[i]!.note ?? null };
   });
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
@@ -77,11 +87,30 @@ export async function priceLines(catalog: CatalogService, companyId: string, lin
   return { company: resolved.company, lines: shared, totals };
 }
 
-export function lineRows(lines: readonly PricedLine[], companyId: string, documentId: string, newId: IdGenerator, kind: 'quotationLine' | 'orderLine'): DocumentLineRow[] {
+export function lineRows(
+  lines: readonly PricedLine[],
+  companyId: string,
+  documentId: string,
+  newId: IdGenerator,
+  kind: 'quotationLine' | 'orderLine',
+): DocumentLineRow[] {
   return lines.map((l, i) => ({
-    id: newId(kind), company_id: companyId, document_id: documentId, position: i + 1, product_id: l.productId, unit_id: l.unitId,
-    product_name: l.productName, product_code: l.productCode, unit_name: l.unitName, quantity_milli: l.quantityMilli,
-    unit_price_minor: l.unitPriceMinor, tax_rate_bp: l.taxRateBp, net_minor: l.net, tax_minor: l.tax, total_minor: l.total, note: l.note,
+    id: newId(kind),
+    company_id: companyId,
+    document_id: documentId,
+    position: i + 1,
+    product_id: l.productId,
+    unit_id: l.unitId,
+    product_name: l.productName,
+    product_code: l.productCode,
+    unit_name: l.unitName,
+    quantity_milli: l.quantityMilli,
+    unit_price_minor: l.unitPriceMinor,
+    tax_rate_bp: l.taxRateBp,
+    net_minor: l.net,
+    tax_minor: l.tax,
+    total_minor: l.total,
+    note: l.note,
   }));
 }
 
@@ -109,9 +138,17 @@ export interface TotalsView {
 
 export function toLineView(row: DocumentLineRow): LineView {
   return {
-    productId: row.product_id, unitId: row.unit_id, productName: row.product_name, productCode: row.product_code, unitName: row.unit_name,
-    quantity: formatScaledTrimmed(row.quantity_milli, QUANTITY_SCALE), unitPrice: formatMoney(row.unit_price_minor),
-    taxRate: formatRate(row.tax_rate_bp), net: formatMoney(row.net_minor), tax: formatMoney(row.tax_minor), total: formatMoney(row.total_minor),
+    productId: row.product_id,
+    unitId: row.unit_id,
+    productName: row.product_name,
+    productCode: row.product_code,
+    unitName: row.unit_name,
+    quantity: formatScaledTrimmed(row.quantity_milli, QUANTITY_SCALE),
+    unitPrice: formatMoney(row.unit_price_minor),
+    taxRate: formatRate(row.tax_rate_bp),
+    net: formatMoney(row.net_minor),
+    tax: formatMoney(row.tax_minor),
+    total: formatMoney(row.total_minor),
     note: row.note,
   };
 }
@@ -122,9 +159,17 @@ export function toLineView(row: DocumentLineRow): LineView {
  * taxes, as they were printed then.
  */
 export function totalsView(rows: readonly DocumentLineRow[]): TotalsView {
-  const totals = summarize(rows.map((r) => ({ net: r.net_minor, tax: r.tax_minor, total: r.total_minor, taxRateBp: r.tax_rate_bp })));
+  const totals = summarize(
+    rows.map((r) => ({ net: r.net_minor, tax: r.tax_minor, total: r.total_minor, taxRateBp: r.tax_rate_bp })),
+  );
   return {
-    net: formatMoney(totals.net), tax: formatMoney(totals.tax), withTax: formatMoney(totals.withTax),
-    taxes: totals.taxes.map((t) => ({ rate: formatRate(t.rateBp), base: formatMoney(t.base), tax: formatMoney(t.tax) })),
+    net: formatMoney(totals.net),
+    tax: formatMoney(totals.tax),
+    withTax: formatMoney(totals.withTax),
+    taxes: totals.taxes.map((t) => ({
+      rate: formatRate(t.rateBp),
+      base: formatMoney(t.base),
+      tax: formatMoney(t.tax),
+    })),
   };
 }

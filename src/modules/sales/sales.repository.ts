@@ -25,11 +25,19 @@ export function createSalesRepository(db: Executor) {
       await db.insertInto('sales').values(row).execute();
     },
     async find(companyId: string, id: string): Promise<SaleRow | undefined> {
-      return db.selectFrom('sales').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('sales')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     /** Each filter is an equality on a column the tenant's indexes lead with, so a page is one index range. */
     async list(companyId: string, filter: SaleFilter, page: NewestFirstPage): Promise<SaleRow[]> {
-      const query = db.selectFrom('sales').selectAll().where('company_id', '=', companyId)
+      const query = db
+        .selectFrom('sales')
+        .selectAll()
+        .where('company_id', '=', companyId)
         .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
         .$if(filter.customerId !== undefined, (q) => q.where('customer_id', '=', filter.customerId!))
@@ -39,7 +47,10 @@ export function createSalesRepository(db: Executor) {
     },
     /** How many are in one of `statuses`, up to COUNT_CAP (Today's cards), on the status index. */
     async countWithStatus(companyId: string, statuses: readonly string[]): Promise<number> {
-      return cappedCount(db, db.selectFrom('sales').select('id').where('company_id', '=', companyId).where('status', 'in', statuses));
+      return cappedCount(
+        db,
+        db.selectFrom('sales').select('id').where('company_id', '=', companyId).where('status', 'in', statuses),
+      );
     },
     /**
      * Adds a payment to the sale's paid amount only while it stays within the total, in one
@@ -47,12 +58,14 @@ export function createSalesRepository(db: Executor) {
      * Returns the sale as updated, or undefined when the amount does not fit.
      */
     async addPaid(companyId: string, id: string, amountMinor: number): Promise<SaleRow | undefined> {
-      return db.updateTable('sales')
+      return db
+        .updateTable('sales')
         .set({
           paid_minor: sql<number>`paid_minor + ${amountMinor}`,
           status: sql<string>`case when paid_minor + ${amountMinor} = total_minor then 'paid' else 'partially_paid' end`,
         })
-        .where('company_id', '=', companyId).where('id', '=', id)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
         .where(sql<boolean>`paid_minor + ${amountMinor} <= total_minor`)
         .returningAll()
         .executeTakeFirst();
@@ -62,12 +75,24 @@ export function createSalesRepository(db: Executor) {
     },
     async listPaymentsOf(companyId: string, saleIds: readonly string[]): Promise<PaymentRow[]> {
       if (saleIds.length === 0) return [];
-      return db.selectFrom('sale_payments').selectAll().where('company_id', '=', companyId).where('sale_id', 'in', saleIds)
-        .orderBy('created_at').orderBy('id').execute();
+      return db
+        .selectFrom('sale_payments')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('sale_id', 'in', saleIds)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
     },
     async listPayments(companyId: string, saleId: string): Promise<PaymentRow[]> {
-      return db.selectFrom('sale_payments').selectAll().where('company_id', '=', companyId).where('sale_id', '=', saleId)
-        .orderBy('created_at').orderBy('id').execute();
+      return db
+        .selectFrom('sale_payments')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('sale_id', '=', saleId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
     },
   };
 }

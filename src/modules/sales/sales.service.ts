@@ -31,7 +31,12 @@ export interface SaleView {
   createdAt: string;
   source: { type: SaleSourceType; id: string; number: string };
   customer: {
-    id: string; kind: string; name: string; taxId: string | null; email: string | null; phone: string | null;
+    id: string;
+    kind: string;
+    name: string;
+    taxId: string | null;
+    email: string | null;
+    phone: string | null;
     address: { street: string; postalCode: string; city: string; country: string } | null;
   };
   note: string | null;
@@ -47,23 +52,51 @@ export interface SaleView {
 
 export function toSaleView(row: SaleRow, lines: readonly DocumentLineRow[], payments: readonly PaymentRow[]): SaleView {
   return {
-    id: row.id, number: row.number, status: row.status as SaleStatus, locationId: row.location_id, createdAt: row.created_at,
+    id: row.id,
+    number: row.number,
+    status: row.status as SaleStatus,
+    locationId: row.location_id,
+    createdAt: row.created_at,
     source: { type: row.source_type as SaleSourceType, id: row.source_id, number: row.source_number },
     customer: {
-      id: row.customer_id, kind: row.customer_kind, name: row.customer_name, taxId: row.customer_tax_id, email: row.customer_email,
-      phone: row.customer_phone, address: row.customer_address ? JSON.parse(row.customer_address) as SaleView['customer']['address'] : null,
+      id: row.customer_id,
+      kind: row.customer_kind,
+      name: row.customer_name,
+      taxId: row.customer_tax_id,
+      email: row.customer_email,
+      phone: row.customer_phone,
+      address: row.customer_address ? (JSON.parse(row.customer_address) as SaleView['customer']['address']) : null,
     },
-    note: row.note, currency: row.currency, repriced: Boolean(row.repriced),
-    lines: lines.map(toLineView), totals: totalsView(lines),
-    paid: formatMoney(row.paid_minor), balance: formatMoney(row.total_minor - row.paid_minor),
-    payments: payments.map((p) => ({ id: p.id, method: p.method as PaymentMethod, amount: formatMoney(p.amount_minor), createdAt: p.created_at })),
+    note: row.note,
+    currency: row.currency,
+    repriced: Boolean(row.repriced),
+    lines: lines.map(toLineView),
+    totals: totalsView(lines),
+    paid: formatMoney(row.paid_minor),
+    balance: formatMoney(row.total_minor - row.paid_minor),
+    payments: payments.map((p) => ({
+      id: p.id,
+      method: p.method as PaymentMethod,
+      amount: formatMoney(p.amount_minor),
+      createdAt: p.created_at,
+    })),
   };
 }
 
 /** The print model of a sale (the quotations module's, handed in by the composition root). */
-export type SaleDocumentBuilder = (row: SaleRow, lines: readonly DocumentLineRow[], company: Company, location: LocationRow) => QuotationDocument;
+export type SaleDocumentBuilder = (
+  row: SaleRow,
+  lines: readonly DocumentLineRow[],
+  company: Company,
+  location: LocationRow,
+) => QuotationDocument;
 
-export function createSalesService(deps: { store: Store; clock: Clock; newId: IdGenerator; toSaleDocument: SaleDocumentBuilder }) {
+export function createSalesService(deps: {
+  store: Store;
+  clock: Clock;
+  newId: IdGenerator;
+  toSaleDocument: SaleDocumentBuilder;
+}) {
   const { store, clock, newId } = deps;
 
   async function load(companyId: string, id: string) {
@@ -74,18 +107,34 @@ export function createSalesService(deps: { store: Store; clock: Clock; newId: Id
 
   async function get(companyId: string, id: string): Promise<SaleView> {
     const row = await load(companyId, id);
-    const [lines, payments] = await Promise.all([store.repos.sales.listLines(companyId, id), store.repos.sales.listPayments(companyId, id)]);
+    const [lines, payments] = await Promise.all([
+      store.repos.sales.listLines(companyId, id),
+      store.repos.sales.listPayments(companyId, id),
+    ]);
     return toSaleView(row, lines, payments);
   }
 
   return {
     get,
 
-    async list(companyId: string, filter: SaleFilter, page: { limit: number; before?: { createdAt: string; id: string } }): Promise<SaleView[]> {
+    async list(
+      companyId: string,
+      filter: SaleFilter,
+      page: { limit: number; before?: { createdAt: string; id: string } },
+    ): Promise<SaleView[]> {
       const rows = await store.repos.sales.list(companyId, filter, page);
       const ids = rows.map((r) => r.id);
-      const [lines, payments] = await Promise.all([store.repos.sales.listLinesOf(companyId, ids), store.repos.sales.listPaymentsOf(companyId, ids)]);
-      return rows.map((row) => toSaleView(row, lines.filter((l) => l.document_id === row.id), payments.filter((p) => p.sale_id === row.id)));
+      const [lines, payments] = await Promise.all([
+        store.repos.sales.listLinesOf(companyId, ids),
+        store.repos.sales.listPaymentsOf(companyId, ids),
+      ]);
+      return rows.map((row) =>
+        toSaleView(
+          row,
+          lines.filter((l) => l.document_id === row.id),
+          payments.filter((p) => p.sale_id === row.id),
+        ),
+      );
     },
 
     /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
@@ -97,7 +146,12 @@ export function createSalesService(deps: { store: Store; clock: Clock; newId: Id
      * Records a payment: `unpaid` → `partially_paid` → `paid`. The amount is a decimal string of
      * the currency (like every money field); more than the balance is a 400 naming `amount`.
      */
-    async recordPayment(companyId: string, saleId: string, input: { method: PaymentMethod; amount: string }, recordedBy: string | null): Promise<SaleView> {
+    async recordPayment(
+      companyId: string,
+      saleId: string,
+      input: { method: PaymentMethod; amount: string },
+      recordedBy: string | null,
+    ): Promise<SaleView> {
       const details = fieldErrors();
       let amountMinor = 0;
       try {
@@ -116,12 +170,22 @@ export function createSalesService(deps: { store: Store; clock: Clock; newId: Id
         if (!updated) {
           const balance = sale.total_minor - sale.paid_minor;
           const invalid = fieldErrors();
-          invalid.amount = [balance === 0
-            ? 'The sale is paid in full; nothing is left to pay.'
-            : `Is more than the balance of ${formatMoney(balance)} ${sale.currency}.`];
-          throw AppError.invalid(invalid, 'The payment is more than the sale\'s balance.');
+          invalid.amount = [
+            balance === 0
+              ? 'The sale is paid in full; nothing is left to pay.'
+              : `Is more than the balance of ${formatMoney(balance)} ${sale.currency}.`,
+          ];
+          throw AppError.invalid(invalid, "The payment is more than the sale's balance.");
         }
-        await repos.sales.insertPayment({ id: newId('payment'), company_id: companyId, sale_id: saleId, method: input.method, amount_minor: amountMinor, recorded_by: recordedBy, created_at: now });
+        await repos.sales.insertPayment({
+          id: newId('payment'),
+          company_id: companyId,
+          sale_id: saleId,
+          method: input.method,
+          amount_minor: amountMinor,
+          recorded_by: recordedBy,
+          created_at: now,
+        });
       });
       return get(companyId, saleId);
     },
@@ -134,8 +198,14 @@ export function createSalesService(deps: { store: Store; clock: Clock; newId: Id
         store.repos.companies.findCompany(companyId),
         store.repos.companies.findLocation(companyId, row.location_id),
       ]);
-      const printed = await slot.print({ document: deps.toSaleDocument(row, lines, toCompany(companyRow!), location!), datasheets: [] });
-      return { number: row.number, pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength) };
+      const printed = await slot.print({
+        document: deps.toSaleDocument(row, lines, toCompany(companyRow!), location!),
+        datasheets: [],
+      });
+      return {
+        number: row.number,
+        pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
+      };
     },
   };
 }

@@ -9,9 +9,14 @@ export function createSequencesRepository(db: Executor) {
      * write lock (SQLite), and a rollback gives the number back, so numbers have no gaps.
      */
     async next(companyId: string, locationId: string, kind: string, year: number): Promise<number> {
-      const row = await db.insertInto('number_sequences')
+      const row = await db
+        .insertInto('number_sequences')
         .values({ company_id: companyId, location_id: locationId, kind, year, last_value: 1 })
-        .onConflict((oc) => oc.columns(['location_id', 'kind', 'year']).doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }))
+        .onConflict((oc) =>
+          oc
+            .columns(['location_id', 'kind', 'year'])
+            .doUpdateSet({ last_value: sql<number>`number_sequences.last_value + 1` }),
+        )
         .returning('last_value')
         .executeTakeFirstOrThrow();
       return Number(row.last_value);

@@ -123,7 +123,9 @@ export function apportionLines(lines: readonly SummaryLine[], pricesIncludeTax: 
     });
     let left = rowTax - shares.reduce((a, s) => a + s.floor, 0n);
     const taxes = shares.map((s) => s.floor);
-    const ranked = [...shares].sort((a, b) => (a.remainder === b.remainder ? a.k - b.k : a.remainder > b.remainder ? -1 : 1));
+    const ranked = [...shares].sort((a, b) =>
+      a.remainder === b.remainder ? a.k - b.k : a.remainder > b.remainder ? -1 : 1,
+    );
     for (const share of ranked) {
       if (left <= 0n) break;
       taxes[share.k]! += 1n;
@@ -142,5 +144,5 @@ export function apportionLines(lines: readonly SummaryLine[], pricesIncludeTax: 
 
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }

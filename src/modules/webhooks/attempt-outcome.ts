@@ -5,35 +5,76 @@ import type { AttemptOutcome, EndpointWork, FinishedAttempt } from './queue/deli
 export type { AttemptOutcome, EndpointWork } from './queue/delivery-queue.ts';
 
 export const ENDPOINT_GONE: DeliveryResult = {
-  ok: false, statusCode: null, durationMs: 0, error: 'endpoint disabled or removed', responseExcerpt: null, retryAfterMs: null, permanent: null,
+  ok: false,
+  statusCode: null,
+  durationMs: 0,
+  error: 'endpoint disabled or removed',
+  responseExcerpt: null,
+  retryAfterMs: null,
+  permanent: null,
 };
 
 /** The retry decision for a result: none after a success or a permanent failure, else the schedule (and Retry-After). */
-export function decideRetry(result: DeliveryResult, attemptNo: number, nowMs: number, delaysMs: readonly number[], random: () => number): { failedAt: number | null; retryAt: number | null } {
+export function decideRetry(
+  result: DeliveryResult,
+  attemptNo: number,
+  nowMs: number,
+  delaysMs: readonly number[],
+  random: () => number,
+): { failedAt: number | null; retryAt: number | null } {
   if (result.ok) return { failedAt: null, retryAt: null };
   const delay = result.permanent ? null : nextRetryDelay(attemptNo, delaysMs, random, result.retryAfterMs);
   return { failedAt: nowMs, retryAt: delay === null ? null : nowMs + delay };
 }
 
 /** The delivery's new state and its attempt-log line. */
-export function finishedAttempt(o: AttemptOutcome, ids: { attemptId: string; workerId: string; deliveredAt: string }): FinishedAttempt {
+export function finishedAttempt(
+  o: AttemptOutcome,
+  ids: { attemptId: string; workerId: string; deliveredAt: string },
+): FinishedAttempt {
   const { delivery, result } = o;
   const cancelled = o.endpoint === null;
   return {
     deliveryId: delivery.id,
     patch: cancelled
-      ? { status: 'cancelled', attempts: delivery.attempts, next_attempt_at: delivery.next_attempt_at, last_status_code: null, last_error: result.error, delivered_at: null }
+      ? {
+          status: 'cancelled',
+          attempts: delivery.attempts,
+          next_attempt_at: delivery.next_attempt_at,
+          last_status_code: null,
+          last_error: result.error,
+          delivered_at: null,
+        }
       : result.ok
-        ? { status: 'delivered', attempts: o.attemptNo, next_attempt_at: delivery.next_attempt_at, last_status_code: result.statusCode, last_error: null, delivered_at: ids.deliveredAt }
+        ? {
+            status: 'delivered',
+            attempts: o.attemptNo,
+            next_attempt_at: delivery.next_attempt_at,
+            last_status_code: result.statusCode,
+            last_error: null,
+            delivered_at: ids.deliveredAt,
+          }
         : {
-          status: o.retryAt === null ? 'failed' : 'pending', attempts: o.attemptNo,
-          next_attempt_at: new Date(o.retryAt ?? o.failedAt!).toISOString(),
-          last_status_code: result.statusCode, last_error: result.error, delivered_at: null,
-        },
+            status: o.retryAt === null ? 'failed' : 'pending',
+            attempts: o.attemptNo,
+            next_attempt_at: new Date(o.retryAt ?? o.failedAt!).toISOString(),
+            last_status_code: result.statusCode,
+            last_error: result.error,
+            delivered_at: null,
+          },
     attempt: {
-      id: ids.attemptId, company_id: delivery.company_id, delivery_id: delivery.id, endpoint_id: delivery.endpoint_id,
-      attempt: o.attemptNo, worker_id: ids.workerId, started_at: o.startedAt, duration_ms: Math.round(result.durationMs),
-      status_code: result.statusCode, error: result.error, response_excerpt: result.responseExcerpt, success: result.ok,
+      id: ids.attemptId,
+      company_id: delivery.company_id,
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpoint_id,
+      attempt: o.attemptNo,
+      worker_id: ids.workerId,
+      started_at: o.startedAt,
+      duration_ms: Math.round(result.durationMs),
+      status_code: result.statusCode,
+      error: result.error,
+      response_excerpt: result.responseExcerpt,
+      success: result.ok,
     },
   };
 }
@@ -66,7 +107,8 @@ export function planEndpointWork(outcomes: readonly AttemptOutcome[]): EndpointW
       if (endpoint.failing_since) work.push({ kind: 'clear-failing', endpoint });
     } else {
       const since = endpoint.failing_since ?? new Date(o.failedAt!).toISOString();
-      if (o.failedAt! - Date.parse(since) >= FAILING_LIMIT_MS) work.push({ kind: 'disable', endpoint, reason: 'failing for more than 5 days' });
+      if (o.failedAt! - Date.parse(since) >= FAILING_LIMIT_MS)
+        work.push({ kind: 'disable', endpoint, reason: 'failing for more than 5 days' });
       else if (!endpoint.failing_since) work.push({ kind: 'mark-failing', endpoint, since });
     }
   }
@@ -75,10 +117,15 @@ export function planEndpointWork(outcomes: readonly AttemptOutcome[]): EndpointW
 
 export function permanentReason(result: DeliveryResult): string {
   switch (result.permanent) {
-    case 'gone': return 'the receiver answered 410 Gone';
-    case 'unauthorized': return 'the bot token was refused by Telegram';
-    case 'chat-not-found': return 'Telegram does not know the chat (was the bot removed?)';
-    case 'forbidden-target': return 'the URL resolves to a private or reserved address';
-    default: return result.error ?? 'permanent failure';
+    case 'gone':
+      return 'the receiver answered 410 Gone';
+    case 'unauthorized':
+      return 'the bot token was refused by Telegram';
+    case 'chat-not-found':
+      return 'Telegram does not know the chat (was the bot removed?)';
+    case 'forbidden-target':
+      return 'the URL resolves to a private or reserved address';
+    default:
+      return result.error ?? 'permanent failure';
   }
 }

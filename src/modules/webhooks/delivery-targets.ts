@@ -40,11 +40,13 @@ export interface TargetDeps {
 }
 
 /** Resolves endpoints into targets and sends one event to a target over its channel. */
-export function createTargets(deps: TargetDeps & {
-  logger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
-  timeoutMs: number;
-  telegramApiUrl: string;
-}) {
+export function createTargets(
+  deps: TargetDeps & {
+    logger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+    timeoutMs: number;
+    telegramApiUrl: string;
+  },
+) {
   const { store, clock, logger } = deps;
 
   // Decrypted secrets by sealed value: a changed secret is a new sealed value, so this never goes stale.
@@ -70,7 +72,12 @@ export function createTargets(deps: TargetDeps & {
   /** What sending to `endpoint` needs; the company is read for Telegram only (its message names it). */
   async function resolve(endpoint: EndpointRow): Promise<Target> {
     const company = endpoint.kind === 'telegram' ? await store.repos.companies.findCompany(endpoint.company_id) : null;
-    return { endpoint, url: endpoint.kind === 'http' ? new URL(endpoint.url!) : null, company: company ? toCompany(company) : null, ...openSecret(endpoint) };
+    return {
+      endpoint,
+      url: endpoint.kind === 'http' ? new URL(endpoint.url!) : null,
+      company: company ? toCompany(company) : null,
+      ...openSecret(endpoint),
+    };
   }
 
   /** The target of one company's endpoint, or null when the endpoint was removed or disabled. */
@@ -79,27 +86,65 @@ export function createTargets(deps: TargetDeps & {
     return endpoint?.enabled ? resolve(endpoint) : null;
   }
 
-  async function send(target: Target, eventId: string, payload: string, timestampSeconds: number): Promise<DeliveryResult> {
+  async function send(
+    target: Target,
+    eventId: string,
+    payload: string,
+    timestampSeconds: number,
+  ): Promise<DeliveryResult> {
     const { endpoint, secret } = target;
-    if (secret instanceof Error) return { ok: false, statusCode: null, durationMs: 0, error: secret.message, responseExcerpt: null, retryAfterMs: null, permanent: null };
+    if (secret instanceof Error)
+      return {
+        ok: false,
+        statusCode: null,
+        durationMs: 0,
+        error: secret.message,
+        responseExcerpt: null,
+        retryAfterMs: null,
+        permanent: null,
+      };
     if (endpoint.kind === 'http') {
       return deliverHttp({
-        url: target.url!, secret, signingKey: target.key, eventId, timestampSeconds,
-        body: payload, timeoutMs: deps.timeoutMs, agent: deps.agent, userAgent: USER_AGENT,
+        url: target.url!,
+        secret,
+        signingKey: target.key,
+        eventId,
+        timestampSeconds,
+        body: payload,
+        timeoutMs: deps.timeoutMs,
+        agent: deps.agent,
+        userAgent: USER_AGENT,
       });
     }
     if (!target.company) return { ...ENDPOINT_GONE, error: 'company not found' };
     const body = JSON.parse(payload) as { event: string; data: unknown };
     const text = formatTelegramMessage(body.event, body.data, target.company);
     let chatId = endpoint.chat_id!;
-    let result = await deliverTelegram({ apiBaseUrl: deps.telegramApiUrl, botToken: secret as string, chatId, text, timeoutMs: deps.timeoutMs, agent: deps.telegramAgent });
+    let result = await deliverTelegram({
+      apiBaseUrl: deps.telegramApiUrl,
+      botToken: secret as string,
+      chatId,
+      text,
+      timeoutMs: deps.timeoutMs,
+      agent: deps.telegramAgent,
+    });
     if (result.migrateToChatId && result.migrateToChatId !== chatId) {
       // The group became a supergroup: follow it for good and resend at once.
       chatId = result.migrateToChatId;
-      await store.repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, { chat_id: chatId, updated_at: clock.now().toISOString() });
+      await store.repos.webhooks.updateEndpoint(endpoint.company_id, endpoint.id, {
+        chat_id: chatId,
+        updated_at: clock.now().toISOString(),
+      });
       endpoint.chat_id = chatId;
       logger.info({ endpointId: endpoint.id }, 'telegram chat migrated; endpoint updated');
-      result = await deliverTelegram({ apiBaseUrl: deps.telegramApiUrl, botToken: secret as string, chatId, text, timeoutMs: deps.timeoutMs, agent: deps.telegramAgent });
+      result = await deliverTelegram({
+        apiBaseUrl: deps.telegramApiUrl,
+        botToken: secret as string,
+        chatId,
+        text,
+        timeoutMs: deps.timeoutMs,
+        agent: deps.telegramAgent,
+      });
     }
     return result;
   }
@@ -112,9 +157,24 @@ export function createTargets(deps: TargetDeps & {
     const eventId = deps.newId('event');
     const now = clock.now();
     const data: PingData = { endpointId };
-    const payload = serializeBody({ id: eventId, event: 'ping', companyId, locationId: null, timestamp: now.toISOString(), data });
+    const payload = serializeBody({
+      id: eventId,
+      event: 'ping',
+      companyId,
+      locationId: null,
+      timestamp: now.toISOString(),
+      data,
+    });
     const target = await resolve(endpoint);
-    return { ...(await send({ ...target, company: toCompany(companyRow) }, eventId, payload, Math.floor(now.getTime() / 1000))), eventId };
+    return {
+      ...(await send(
+        { ...target, company: toCompany(companyRow) },
+        eventId,
+        payload,
+        Math.floor(now.getTime() / 1000),
+      )),
+      eventId,
+    };
   }
 
   return { forEndpoint, send, ping };

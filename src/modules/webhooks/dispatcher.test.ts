@@ -11,25 +11,55 @@ import type { EndpointRow } from './webhooks.repository.ts';
 // The dispatcher's pipeline over the in-memory queue: no database, no network, a clock the test
 // moves. What the real queues do is proved by test/modules/webhooks/delivery-queue.test.ts, against the same contract.
 
-const OK: DeliveryResult = { ok: true, statusCode: 200, durationMs: 1, error: null, responseExcerpt: null, retryAfterMs: null, permanent: null };
-const FAIL: DeliveryResult = { ok: false, statusCode: 500, durationMs: 1, error: 'HTTP 500', responseExcerpt: null, retryAfterMs: null, permanent: null };
+const OK: DeliveryResult = {
+  ok: true,
+  statusCode: 200,
+  durationMs: 1,
+  error: null,
+  responseExcerpt: null,
+  retryAfterMs: null,
+  permanent: null,
+};
+const FAIL: DeliveryResult = {
+  ok: false,
+  statusCode: 500,
+  durationMs: 1,
+  error: 'HTTP 500',
+  responseExcerpt: null,
+  retryAfterMs: null,
+  permanent: null,
+};
 const T0 = Date.parse('2026-03-02T08:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function endpoint(id: string): EndpointRow {
   return {
-    id, company_id: 'cmp_test', kind: 'http', description: null, url: `http://127.0.0.1:9/${id}`, secret_sealed: null, secret_hint: null, chat_id: null,
-    events: '[]', enabled: true, disabled_reason: null, failing_since: null, created_at: iso(T0), updated_at: iso(T0),
+    id,
+    company_id: 'cmp_test',
+    kind: 'http',
+    description: null,
+    url: `http://127.0.0.1:9/${id}`,
+    secret_sealed: null,
+    secret_hint: null,
+    chat_id: null,
+    events: '[]',
+    enabled: true,
+    disabled_reason: null,
+    failing_since: null,
+    created_at: iso(T0),
+    updated_at: iso(T0),
   };
 }
 
 /** A dispatcher over an in-memory queue; `respond` answers each send (a promise the test may hold). */
-function setup(opts: {
-  respond?: (endpointId: string, eventId: string) => DeliveryResult | Promise<DeliveryResult>;
-  window?: DeliveryQueue['window'];
-  retryDelaysMs?: number[];
-  perEndpoint?: number;
-} = {}) {
+function setup(
+  opts: {
+    respond?: (endpointId: string, eventId: string) => DeliveryResult | Promise<DeliveryResult>;
+    window?: DeliveryQueue['window'];
+    retryDelaysMs?: number[];
+    perEndpoint?: number;
+  } = {},
+) {
   const memory = createMemoryQueues();
   let now = T0;
   const clock = { now: () => new Date(now) };
@@ -41,46 +71,83 @@ function setup(opts: {
   const sender: Sender = {
     async forEndpoint(_companyId, endpointId) {
       const row = endpoints.get(endpointId);
-      return row?.enabled ? ({ endpoint: row, url: null, company: null, secret: null, key: undefined } satisfies Target) : null;
+      return row?.enabled
+        ? ({ endpoint: row, url: null, company: null, secret: null, key: undefined } satisfies Target)
+        : null;
     },
     async send(target, eventId) {
       const id = target.endpoint.id;
       sends.push({ endpointId: id, eventId });
       sending.set(id, (sending.get(id) ?? 0) + 1);
       most.set(id, Math.max(most.get(id) ?? 0, sending.get(id)!));
-      mostInFlight = Math.max(mostInFlight, [...sending.values()].reduce((a, b) => a + b, 0));
+      mostInFlight = Math.max(
+        mostInFlight,
+        [...sending.values()].reduce((a, b) => a + b, 0),
+      );
       try {
         return await (opts.respond?.(id, eventId) ?? OK);
       } finally {
         sending.set(id, sending.get(id)! - 1);
       }
     },
-    ping: async () => { throw new Error('not in these tests'); },
+    ping: async () => {
+      throw new Error('not in these tests');
+    },
   };
   // Every claim's `skip`, as the dispatcher asked for it (undefined: a plain claim).
   const inner = memory.queue('w', opts.window);
   const claims: Array<readonly string[] | undefined> = [];
-  const queue: DeliveryQueue = { ...inner, claim: (limit, lease, skip) => (claims.push(skip), inner.claim(limit, lease, skip)) };
+  const queue: DeliveryQueue = {
+    ...inner,
+    claim: (limit, lease, skip) => (claims.push(skip), inner.claim(limit, lease, skip)),
+  };
   const dispatcher = createDispatcher({
-    queue, sender, clock, newId, logger: { info() {}, warn() {}, error() {} },
-    options: { timeoutMs: 1_000, retryDelaysMs: opts.retryDelaysMs ?? [1_000], perEndpoint: opts.perEndpoint, random: () => 0.5 },
+    queue,
+    sender,
+    clock,
+    newId,
+    logger: { info() {}, warn() {}, error() {} },
+    options: {
+      timeoutMs: 1_000,
+      retryDelaysMs: opts.retryDelaysMs ?? [1_000],
+      perEndpoint: opts.perEndpoint,
+      random: () => 0.5,
+    },
   });
   let n = 0;
   return {
-    memory, dispatcher, sends, most, claims,
-    get mostInFlight() { return mostInFlight; },
-    advance(ms: number) { now += ms; },
+    memory,
+    dispatcher,
+    sends,
+    most,
+    claims,
+    get mostInFlight() {
+      return mostInFlight;
+    },
+    advance(ms: number) {
+      now += ms;
+    },
     enqueue(endpointId: string, count: number, due = now) {
       if (!endpoints.has(endpointId)) endpoints.set(endpointId, endpoint(endpointId));
       for (let i = 0; i < count; i++) {
         const id = `whd_${String(n++).padStart(4, '0')}`;
-        memory.enqueue({ id, company_id: 'cmp_test', endpoint_id: endpointId, event_id: `evt_${id.slice(4)}`, due: iso(due) });
+        memory.enqueue({
+          id,
+          company_id: 'cmp_test',
+          endpoint_id: endpointId,
+          event_id: `evt_${id.slice(4)}`,
+          due: iso(due),
+        });
       }
     },
     status: (id: string) => memory.deliveries.get(id)!.status,
     sent: (endpointId: string) => sends.filter((x) => x.endpointId === endpointId).length,
     /** Deliveries leased to this dispatcher and not yet recorded: sending or waiting in its hands. */
-    inHand: (endpointId?: string) => [...memory.deliveries.values()].filter((d) => (endpointId === undefined || d.endpoint_id === endpointId) && d.status === 'pending' && d.locked_by === 'w').length,
+    inHand: (endpointId?: string) =>
+      [...memory.deliveries.values()].filter(
+        (d) =>
+          (endpointId === undefined || d.endpoint_id === endpointId) && d.status === 'pending' && d.locked_by === 'w',
+      ).length,
   };
 }
 
@@ -89,7 +156,9 @@ function gates() {
   const waiting: Array<() => void> = [];
   return {
     wait: () => new Promise<DeliveryResult>((resolve) => waiting.push(() => resolve(OK))),
-    get waiting() { return waiting.length; },
+    get waiting() {
+      return waiting.length;
+    },
     open(count = Infinity) {
       for (let i = 0; i < count && waiting.length > 0; i++) waiting.shift()!();
     },
@@ -108,10 +177,20 @@ test('due deliveries are sent earliest due first, recorded as delivered with the
   s.enqueue('whe_b', 1, T0 - 2_000);
   s.enqueue('whe_b', 1, T0 + 1_000); // not yet due
   assert.equal(await s.dispatcher.runOnce(), false);
-  assert.deepEqual(s.sends.map((x) => x.eventId), ['evt_0001', 'evt_0002', 'evt_0000']);
-  assert.deepEqual(['whd_0000', 'whd_0001', 'whd_0002', 'whd_0003'].map(s.status), ['delivered', 'delivered', 'delivered', 'pending']);
+  assert.deepEqual(
+    s.sends.map((x) => x.eventId),
+    ['evt_0001', 'evt_0002', 'evt_0000'],
+  );
+  assert.deepEqual(['whd_0000', 'whd_0001', 'whd_0002', 'whd_0003'].map(s.status), [
+    'delivered',
+    'delivered',
+    'delivered',
+    'pending',
+  ]);
   assert.deepEqual(s.memory.attempts.map((a) => [a.delivery_id, a.attempt, a.success, a.worker_id]).sort(), [
-    ['whd_0000', 1, true, 'w'], ['whd_0001', 1, true, 'w'], ['whd_0002', 1, true, 'w'],
+    ['whd_0000', 1, true, 'w'],
+    ['whd_0001', 1, true, 'w'],
+    ['whd_0002', 1, true, 'w'],
   ]);
 });
 
@@ -142,7 +221,10 @@ test('a failed attempt is retried on schedule with the same event; after the las
   await s.dispatcher.runOnce();
   const d = s.memory.deliveries.get('whd_0000')!;
   assert.deepEqual([d.status, d.attempts, d.next_attempt_at, d.last_status_code], ['pending', 1, iso(T0 + 1_000), 500]);
-  assert.deepEqual(s.memory.endpointWork.map((w) => w.kind), ['mark-failing']);
+  assert.deepEqual(
+    s.memory.endpointWork.map((w) => w.kind),
+    ['mark-failing'],
+  );
 
   await s.dispatcher.runOnce();
   assert.equal(s.sends.length, 1, 'not before its time');
@@ -152,9 +234,23 @@ test('a failed attempt is retried on schedule with the same event; after the las
   s.advance(5_000);
   await s.dispatcher.runOnce();
   assert.deepEqual([d.status, d.attempts], ['failed', 3]);
-  assert.deepEqual(s.sends.map((x) => x.eventId), ['evt_0000', 'evt_0000', 'evt_0000']);
-  assert.deepEqual(s.memory.attempts.map((a) => [a.attempt, a.status_code, a.success]), [[1, 500, false], [2, 500, false], [3, 500, false]]);
-  assert.deepEqual(s.memory.endpointWork.map((w) => w.kind), ['mark-failing', 'give-up'], 'told once it gave up; the streak was already marked');
+  assert.deepEqual(
+    s.sends.map((x) => x.eventId),
+    ['evt_0000', 'evt_0000', 'evt_0000'],
+  );
+  assert.deepEqual(
+    s.memory.attempts.map((a) => [a.attempt, a.status_code, a.success]),
+    [
+      [1, 500, false],
+      [2, 500, false],
+      [3, 500, false],
+    ],
+  );
+  assert.deepEqual(
+    s.memory.endpointWork.map((w) => w.kind),
+    ['mark-failing', 'give-up'],
+    'told once it gave up; the streak was already marked',
+  );
   s.advance(60_000);
   await s.dispatcher.runOnce();
   assert.equal(s.sends.length, 3, 'a given-up delivery is not sent again');
@@ -174,7 +270,7 @@ test('a delivery leased to a worker that died is sent once its lease runs out, n
   assert.equal((await crashed.record([])).size, 0);
 });
 
-test('per endpoint at most `perEndpoint` sends at once; the others\' deliveries flow meanwhile', async () => {
+test("per endpoint at most `perEndpoint` sends at once; the others' deliveries flow meanwhile", async () => {
   const slow = gates();
   const s = setup({ respond: (endpointId) => (endpointId === 'whe_slow' ? slow.wait() : OK), perEndpoint: 2 });
   s.enqueue('whe_slow', 6);
@@ -188,7 +284,11 @@ test('per endpoint at most `perEndpoint` sends at once; the others\' deliveries 
   }
   await pass;
   assert.equal(s.most.get('whe_slow'), 2);
-  assert.deepEqual(s.sends.filter((x) => x.endpointId === 'whe_slow').map((x) => x.eventId), ['evt_0000', 'evt_0001', 'evt_0002', 'evt_0003', 'evt_0004', 'evt_0005'], 'in order');
+  assert.deepEqual(
+    s.sends.filter((x) => x.endpointId === 'whe_slow').map((x) => x.eventId),
+    ['evt_0000', 'evt_0001', 'evt_0002', 'evt_0003', 'evt_0004', 'evt_0005'],
+    'in order',
+  );
   assert.ok([...s.memory.deliveries.values()].every((d) => d.status === 'delivered'));
 });
 
@@ -218,7 +318,7 @@ test('a delivery waiting for its endpoint is let go once its lease could run out
   assert.deepEqual(['whd_0000', 'whd_0001', 'whd_0002'].map(s.status), ['delivered', 'delivered', 'delivered']);
 });
 
-test('one slow endpoint with a backlog of 1,000 does not take the window: another endpoint\'s 50 due behind it are all sent while the slow one is stuck', async () => {
+test("one slow endpoint with a backlog of 1,000 does not take the window: another endpoint's 50 due behind it are all sent while the slow one is stuck", async () => {
   const slow = gates();
   const s = setup({ respond: (endpointId) => (endpointId === 'whe_slow' ? slow.wait() : OK) });
   s.enqueue('whe_slow', 1_000);
@@ -228,7 +328,11 @@ test('one slow endpoint with a backlog of 1,000 does not take the window: anothe
   assert.equal(s.sent('whe_slow'), 16, 'the slow endpoint is still stuck on its first 16 sends');
   assert.equal(slow.waiting, 16);
   assert.equal(s.inHand('whe_slow'), 128, 'its backlog fills the window of 128 (16 sending, 112 waiting)');
-  assert.deepEqual(s.claims.slice(0, 2), [undefined, ['whe_slow']], 'a plain claim, then one looking past the saturated endpoint');
+  assert.deepEqual(
+    s.claims.slice(0, 2),
+    [undefined, ['whe_slow']],
+    'a plain claim, then one looking past the saturated endpoint',
+  );
 
   // Later events of the fast endpoint (a commit wakes the dispatcher) while the slow one still hangs.
   s.enqueue('whe_fast', 50);

@@ -3,7 +3,13 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { ENDPOINT_GONE, decideRetry, finishedAttempt, planEndpointWork } from './attempt-outcome.ts';
 import type { Target } from './delivery-targets.ts';
-import type { AttemptOutcome, ClaimedDelivery, DeliveryQueue, EndpointWork, QueueWatch } from './queue/delivery-queue.ts';
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  DeliveryQueue,
+  EndpointWork,
+  QueueWatch,
+} from './queue/delivery-queue.ts';
 
 // A claim also waits until CLAIM_SPACING_MS after the previous one: a claim costs a few hundred
 // microseconds whatever its size, so at thousands of commits a second one claim per wake-up
@@ -117,7 +123,11 @@ export function createDispatcher(deps: {
   /** Claims up to `limit` (passing over the endpoints in `skip`) and starts them; the claim stays open until they are in hand. */
   async function claim(limit: number, skip?: readonly string[]): Promise<number> {
     const now = clock.now();
-    const batch = await queue.claim(limit, { now: now.toISOString(), until: new Date(now.getTime() + leaseMs).toISOString() }, skip);
+    const batch = await queue.claim(
+      limit,
+      { now: now.toISOString(), until: new Date(now.getTime() + leaseMs).toISOString() },
+      skip,
+    );
     lastClaimAt = Date.now();
     await hold(batch, now.getTime());
     return batch.length;
@@ -127,7 +137,8 @@ export function createDispatcher(deps: {
   async function hold(batch: readonly ClaimedDelivery[], claimedAt: number): Promise<void> {
     const targets = new Map<string, Target | null>();
     for (const d of batch) {
-      if (!targets.has(d.endpoint_id)) targets.set(d.endpoint_id, await sender.forEndpoint(d.company_id, d.endpoint_id));
+      if (!targets.has(d.endpoint_id))
+        targets.set(d.endpoint_id, await sender.forEndpoint(d.company_id, d.endpoint_id));
     }
     // The clock once per claim rather than per delivery: those that start now all start now.
     const startedAt = clock.now();
@@ -196,21 +207,40 @@ export function createDispatcher(deps: {
     if (target) endpointSlot(delivery.endpoint_id).sending++;
     const sent: Promise<DeliveryResult> = target
       ? sender.send(target, delivery.event_id, delivery.payload, stamp.seconds).catch((error: unknown) => {
-        // The channels report network trouble as results; a throw here is our own bug.
-        logger.error({ err: error, deliveryId: delivery.id }, 'webhook send failed unexpectedly');
-        return { ok: false, statusCode: null, durationMs: 0, error: 'internal error while sending', responseExcerpt: null, retryAfterMs: null, permanent: null };
-      })
+          // The channels report network trouble as results; a throw here is our own bug.
+          logger.error({ err: error, deliveryId: delivery.id }, 'webhook send failed unexpectedly');
+          return {
+            ok: false,
+            statusCode: null,
+            durationMs: 0,
+            error: 'internal error while sending',
+            responseExcerpt: null,
+            retryAfterMs: null,
+            permanent: null,
+          };
+        })
       : Promise.resolve(ENDPOINT_GONE);
     void sent.then((result) => {
-      const retry = target && !result.ok ? decideRetry(result, attemptNo, clock.now().getTime(), options.retryDelaysMs, random) : NO_RETRY;
-      finished.push({ delivery, endpoint: target?.endpoint ?? null, attemptNo, startedAt: stamp.iso, result, ...retry });
+      const retry =
+        target && !result.ok
+          ? decideRetry(result, attemptNo, clock.now().getTime(), options.retryDelaysMs, random)
+          : NO_RETRY;
+      finished.push({
+        delivery,
+        endpoint: target?.endpoint ?? null,
+        attemptNo,
+        startedAt: stamp.iso,
+        result,
+        ...retry,
+      });
       held.delete(delivery.id);
       if (target) {
         endpointSlot(delivery.endpoint_id).sending--;
         startWaiting(delivery.endpoint_id);
       }
       // A retry due before the next idle poll gets a wake-up of its own.
-      if (retry.retryAt !== null && retry.retryAt - retry.failedAt! < IDLE_POLL_MS) setTimeout(wake, retry.retryAt - retry.failedAt!).unref();
+      if (retry.retryAt !== null && retry.retryAt - retry.failedAt! < IDLE_POLL_MS)
+        setTimeout(wake, retry.retryAt - retry.failedAt!).unref();
       pump();
       notifyIfQuiet();
     });
@@ -231,7 +261,8 @@ export function createDispatcher(deps: {
       past = null;
       schedulePump(spacing);
     }
-    const recordNow = !recording && finished.length > 0 && (finished.length >= RECORD_AT || recordDue || claimNow || past !== null);
+    const recordNow =
+      !recording && finished.length > 0 && (finished.length >= RECORD_AT || recordDue || claimNow || past !== null);
     // Both in the same turn: a queue that can commits them together.
     if (recordNow) runRecord(!active || recordDue ? finished.length : queue.recordBatch(finished.length));
     if (claimNow) runClaim(room);
@@ -283,30 +314,35 @@ export function createDispatcher(deps: {
     claiming = true;
     woken = false;
     lastClaimStart = performance.now();
-    claim(limit, skip).then((claimed) => {
-      claiming = false;
-      if (skip && claimed < limit) {
-        // Nothing more due but the saturated endpoints' (as far as it saw): look past them again
-        // after a wake-up, or once one of them has room, and not too often.
-        lookPastAfter = performance.now() + Math.max(LOOK_PAST_SPACING_MS, LOOK_PAST_COST_FACTOR * (performance.now() - lastClaimStart));
-        passedOver = woken ? null : new Set(skip);
-        armPoll();
-      } else if (!skip && claimed < limit && !woken) {
+    claim(limit, skip).then(
+      (claimed) => {
+        claiming = false;
+        if (skip && claimed < limit) {
+          // Nothing more due but the saturated endpoints' (as far as it saw): look past them again
+          // after a wake-up, or once one of them has room, and not too often.
+          lookPastAfter =
+            performance.now() +
+            Math.max(LOOK_PAST_SPACING_MS, LOOK_PAST_COST_FACTOR * (performance.now() - lastClaimStart));
+          passedOver = woken ? null : new Set(skip);
+          armPoll();
+        } else if (!skip && claimed < limit && !woken) {
+          drained = true;
+          armPoll();
+        }
+        pump();
+        notifyIfQuiet();
+      },
+      (error: unknown) => {
+        // A failed claim is tried again after a pause.
+        claiming = false;
+        logger.error({ err: error }, 'claiming webhook deliveries failed');
         drained = true;
+        backoffUntil = Date.now() + IDLE_POLL_MS;
         armPoll();
-      }
-      pump();
-      notifyIfQuiet();
-    }, (error: unknown) => {
-      // A failed claim is tried again after a pause.
-      claiming = false;
-      logger.error({ err: error }, 'claiming webhook deliveries failed');
-      drained = true;
-      backoffUntil = Date.now() + IDLE_POLL_MS;
-      armPoll();
-      pump();
-      notifyIfQuiet();
-    });
+        pump();
+        notifyIfQuiet();
+      },
+    );
   }
 
   function runRecord(take: number): void {
@@ -316,32 +352,42 @@ export function createDispatcher(deps: {
     recordTimer = null;
     const outcomes = finished.splice(0, take);
     const deliveredAt = clock.now().toISOString();
-    const rows = outcomes.map((o) => finishedAttempt(o, { attemptId: deps.newId('attempt'), workerId: queue.worker, deliveredAt }));
+    const rows = outcomes.map((o) =>
+      finishedAttempt(o, { attemptId: deps.newId('attempt'), workerId: queue.worker, deliveredAt }),
+    );
     let applied: readonly EndpointWork[] = [];
     // Rare (failures, recoveries): the endpoints' changes and notifications commit with the outcomes.
-    const consequences = planEndpointWork(outcomes).length > 0
-      ? (recorded: ReadonlySet<string>) => (applied = planEndpointWork(outcomes.filter((o) => recorded.has(o.delivery.id))))
-      : undefined;
-    queue.record(rows, consequences).then((recorded) => {
-      recording = false;
-      // The endpoint rows of the targets in hand now match the database, so the next batch of
-      // the same endpoint does not plan the same change again.
-      for (const w of applied) {
-        if (w.kind === 'mark-failing') w.endpoint.failing_since = w.since;
-        else if (w.kind === 'clear-failing') w.endpoint.failing_since = null;
-        else if (w.kind === 'disable') w.endpoint.enabled = false;
-      }
-      logOutcomes(outcomes, recorded);
-      pump();
-      notifyIfQuiet();
-    }, (error: unknown) => {
-      // Not recorded means not marked delivered: the leases return those deliveries and they
-      // are sent again (at least once).
-      recording = false;
-      logger.error({ err: error, unrecorded: outcomes.length }, 'recording webhook attempts failed; unrecorded attempts return when their leases run out');
-      pump();
-      notifyIfQuiet();
-    });
+    const consequences =
+      planEndpointWork(outcomes).length > 0
+        ? (recorded: ReadonlySet<string>) =>
+            (applied = planEndpointWork(outcomes.filter((o) => recorded.has(o.delivery.id))))
+        : undefined;
+    queue.record(rows, consequences).then(
+      (recorded) => {
+        recording = false;
+        // The endpoint rows of the targets in hand now match the database, so the next batch of
+        // the same endpoint does not plan the same change again.
+        for (const w of applied) {
+          if (w.kind === 'mark-failing') w.endpoint.failing_since = w.since;
+          else if (w.kind === 'clear-failing') w.endpoint.failing_since = null;
+          else if (w.kind === 'disable') w.endpoint.enabled = false;
+        }
+        logOutcomes(outcomes, recorded);
+        pump();
+        notifyIfQuiet();
+      },
+      (error: unknown) => {
+        // Not recorded means not marked delivered: the leases return those deliveries and they
+        // are sent again (at least once).
+        recording = false;
+        logger.error(
+          { err: error, unrecorded: outcomes.length },
+          'recording webhook attempts failed; unrecorded attempts return when their leases run out',
+        );
+        pump();
+        notifyIfQuiet();
+      },
+    );
   }
 
   /** New work may be due: claim on the next turn of the event loop (wake-ups in one turn make one claim). */
@@ -365,10 +411,13 @@ export function createDispatcher(deps: {
   function armPoll(): void {
     if (!active) return;
     if (pollTimer) clearTimeout(pollTimer);
-    pollTimer = setTimeout(() => {
-      pollTimer = null;
-      if (drained || passedOver) wake();
-    }, Math.max(IDLE_POLL_MS - (Date.now() - lastClaimAt), 0));
+    pollTimer = setTimeout(
+      () => {
+        pollTimer = null;
+        if (drained || passedOver) wake();
+      },
+      Math.max(IDLE_POLL_MS - (Date.now() - lastClaimAt), 0),
+    );
     pollTimer.unref(); // the idle timer alone must not keep a process alive
   }
 
@@ -379,9 +428,28 @@ export function createDispatcher(deps: {
       if (r.ok && !logDelivered) continue;
       if (!recorded.has(o.delivery.id)) continue; // another worker owns it now; its outcome is the one that counts
       if (r.ok) {
-        logger.info({ deliveryId: o.delivery.id, eventId: o.delivery.event_id, attempt: o.attemptNo, status: r.statusCode, ms: r.durationMs }, 'webhook delivered');
+        logger.info(
+          {
+            deliveryId: o.delivery.id,
+            eventId: o.delivery.event_id,
+            attempt: o.attemptNo,
+            status: r.statusCode,
+            ms: r.durationMs,
+          },
+          'webhook delivered',
+        );
       } else if (o.endpoint) {
-        logger.warn({ deliveryId: o.delivery.id, eventId: o.delivery.event_id, attempt: o.attemptNo, status: r.statusCode, error: r.error, retryAt: o.retryAt === null ? null : new Date(o.retryAt).toISOString() }, 'webhook attempt failed');
+        logger.warn(
+          {
+            deliveryId: o.delivery.id,
+            eventId: o.delivery.event_id,
+            attempt: o.attemptNo,
+            status: r.statusCode,
+            error: r.error,
+            retryAt: o.retryAt === null ? null : new Date(o.retryAt).toISOString(),
+          },
+          'webhook attempt failed',
+        );
       }
     }
   }

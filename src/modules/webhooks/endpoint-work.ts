@@ -30,9 +30,15 @@ export async function applyEndpointWork(
   }
 }
 
-async function disableEndpoint(repos: Repositories, endpoint: EndpointRow, reason: string, deps: Parameters<typeof applyEndpointWork>[2]): Promise<void> {
+async function disableEndpoint(
+  repos: Repositories,
+  endpoint: EndpointRow,
+  reason: string,
+  deps: Parameters<typeof applyEndpointWork>[2],
+): Promise<void> {
   // Several deliveries may fail the same way, in one batch or in several: the first disables and tells, once.
-  if (!(await repos.webhooks.disableEndpoint(endpoint.company_id, endpoint.id, reason, deps.clock.now().toISOString()))) return;
+  if (!(await repos.webhooks.disableEndpoint(endpoint.company_id, endpoint.id, reason, deps.clock.now().toISOString())))
+    return;
   await repos.webhooks.cancelPending(endpoint.company_id, endpoint.id);
   await deps.notifications.notifyAdmins(repos, endpoint.company_id, {
     kind: 'webhook.disabled',

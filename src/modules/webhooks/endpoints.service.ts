@@ -43,7 +43,9 @@ const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{4,})$/;
 // The secret travels as a header (X-Service-Webhook-Secret), which carries printable ASCII only
 // and loses spaces at its ends: anything else would be accepted here and fail every delivery.
 export const SECRET_RULE = {
-  minLength: 16, maxLength: 200, pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$',
+  minLength: 16,
+  maxLength: 200,
+  pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$',
   message: 'Must be 16 to 200 printable ASCII characters, not starting or ending with a space.',
 } as const;
 const SECRET = new RegExp(SECRET_RULE.pattern);
@@ -53,13 +55,22 @@ export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-export function createEndpointsService(deps: { store: Store; clock: Clock; newId: IdGenerator; secretBox: SecretBox; allowPrivateTargets: boolean }) {
+export function createEndpointsService(deps: {
+  store: Store;
+  clock: Clock;
+  newId: IdGenerator;
+  secretBox: SecretBox;
+  allowPrivateTargets: boolean;
+}) {
   const { store, clock, newId, secretBox } = deps;
 
   function checkEvents(events: string[] | undefined): string[] {
     const list = events ?? [];
     const unknown = list.filter((e) => !isEventName(e));
-    if (unknown.length > 0) throw AppError.invalid({ events: [`Unknown event(s): ${unknown.join(', ')}. Known: ${EVENT_NAMES.join(', ')}.`] });
+    if (unknown.length > 0)
+      throw AppError.invalid({
+        events: [`Unknown event(s): ${unknown.join(', ')}. Known: ${EVENT_NAMES.join(', ')}.`],
+      });
     return [...new Set(list)];
   }
 
@@ -69,15 +80,20 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
   }
 
   function checkSecret(secret: string | null | undefined): void {
-    if (secret && (secret.length < SECRET_RULE.minLength || secret.length > SECRET_RULE.maxLength || !SECRET.test(secret))) {
+    if (
+      secret &&
+      (secret.length < SECRET_RULE.minLength || secret.length > SECRET_RULE.maxLength || !SECRET.test(secret))
+    ) {
       throw AppError.invalid({ secret: [SECRET_RULE.message] });
     }
   }
 
   function checkTelegram(input: { botToken?: string; chatId?: string }): void {
     const details: Record<string, string[]> = {};
-    if (input.botToken !== undefined && !BOT_TOKEN.test(input.botToken)) details.botToken = ['Not a Telegram bot token (123456:ABC…).'];
-    if (input.chatId !== undefined && !CHAT_ID.test(input.chatId)) details.chatId = ['Use a numeric chat id or an @channel name.'];
+    if (input.botToken !== undefined && !BOT_TOKEN.test(input.botToken))
+      details.botToken = ['Not a Telegram bot token (123456:ABC…).'];
+    if (input.chatId !== undefined && !CHAT_ID.test(input.chatId))
+      details.chatId = ['Use a numeric chat id or an @channel name.'];
     if (Object.keys(details).length > 0) throw AppError.invalid(details);
   }
 
@@ -101,11 +117,20 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
         secret = input.botToken;
       }
       const row: EndpointRow = {
-        id: newId('webhook'), company_id: companyId, kind: input.kind, description: input.description ?? null,
+        id: newId('webhook'),
+        company_id: companyId,
+        kind: input.kind,
+        description: input.description ?? null,
         url: input.kind === 'http' ? input.url : null,
-        secret_sealed: secret ? secretBox.seal(secret) : null, secret_hint: secret ? maskSecret(secret) : null,
+        secret_sealed: secret ? secretBox.seal(secret) : null,
+        secret_hint: secret ? maskSecret(secret) : null,
         chat_id: input.kind === 'telegram' ? input.chatId : null,
-        events: JSON.stringify(events), enabled: true, disabled_reason: null, failing_since: null, created_at: now, updated_at: now,
+        events: JSON.stringify(events),
+        enabled: true,
+        disabled_reason: null,
+        failing_since: null,
+        created_at: now,
+        updated_at: now,
       };
       await store.repos.webhooks.insertEndpoint(row);
       return toView(row);
@@ -122,9 +147,11 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
     async update(companyId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
       const row = await find(companyId, id);
       const changes: Partial<EndpointRow> = { updated_at: clock.now().toISOString() };
-      const wrongKind = (fields: string[]) => AppError.invalid(Object.fromEntries(fields.map((f) => [f, [`Not a field of ${row.kind} endpoints.`]])));
+      const wrongKind = (fields: string[]) =>
+        AppError.invalid(Object.fromEntries(fields.map((f) => [f, [`Not a field of ${row.kind} endpoints.`]])));
       if (row.kind === 'http') {
-        if (patch.botToken !== undefined || patch.chatId !== undefined) throw wrongKind(['botToken', 'chatId'].filter((f) => f in patch));
+        if (patch.botToken !== undefined || patch.chatId !== undefined)
+          throw wrongKind(['botToken', 'chatId'].filter((f) => f in patch));
         if (patch.url !== undefined) {
           checkUrl(patch.url);
           changes.url = patch.url;
@@ -135,7 +162,8 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
           changes.secret_hint = patch.secret ? maskSecret(patch.secret) : null;
         }
       } else {
-        if (patch.url !== undefined || patch.secret !== undefined) throw wrongKind(['url', 'secret'].filter((f) => f in patch));
+        if (patch.url !== undefined || patch.secret !== undefined)
+          throw wrongKind(['url', 'secret'].filter((f) => f in patch));
         checkTelegram(patch);
         if (patch.botToken !== undefined) {
           changes.secret_sealed = secretBox.seal(patch.botToken);
@@ -178,8 +206,16 @@ export function createEndpointsService(deps: { store: Store; clock: Clock; newId
     async deliveries(companyId: string, id: string, limit: number) {
       await find(companyId, id);
       const deliveries = await store.repos.webhooks.listDeliveries(companyId, id, limit);
-      const attempts = await store.repos.webhooks.listAttempts(companyId, deliveries.map((d) => d.id));
-      return deliveries.map((d) => toDeliveryView(d, attempts.filter((a) => a.delivery_id === d.id)));
+      const attempts = await store.repos.webhooks.listAttempts(
+        companyId,
+        deliveries.map((d) => d.id),
+      );
+      return deliveries.map((d) =>
+        toDeliveryView(
+          d,
+          attempts.filter((a) => a.delivery_id === d.id),
+        ),
+      );
     },
 
     /** Queues a delivery again (a failed one, or a delivered one the receiver lost), due now. */
@@ -198,19 +234,40 @@ export type EndpointsService = ReturnType<typeof createEndpointsService>;
 
 export function toView(row: EndpointRow): EndpointView {
   return {
-    id: row.id, kind: row.kind as 'http' | 'telegram', url: row.url, chatId: row.chat_id, events: JSON.parse(row.events) as string[],
-    description: row.description, enabled: Boolean(row.enabled), disabledReason: row.disabled_reason, failingSince: row.failing_since,
-    secretHint: row.secret_hint, createdAt: row.created_at, updatedAt: row.updated_at,
+    id: row.id,
+    kind: row.kind as 'http' | 'telegram',
+    url: row.url,
+    chatId: row.chat_id,
+    events: JSON.parse(row.events) as string[],
+    description: row.description,
+    enabled: Boolean(row.enabled),
+    disabledReason: row.disabled_reason,
+    failingSince: row.failing_since,
+    secretHint: row.secret_hint,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
 function toDeliveryView(d: DeliveryRow, attempts: AttemptRow[]) {
   return {
-    id: d.id, eventId: d.event_id, status: d.status, attempts: d.attempts, nextAttemptAt: d.status === 'pending' ? d.next_attempt_at : null,
-    lastStatusCode: d.last_status_code, lastError: d.last_error, deliveredAt: d.delivered_at, createdAt: d.created_at,
+    id: d.id,
+    eventId: d.event_id,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.status === 'pending' ? d.next_attempt_at : null,
+    lastStatusCode: d.last_status_code,
+    lastError: d.last_error,
+    deliveredAt: d.delivered_at,
+    createdAt: d.created_at,
     attemptLog: attempts.map((a) => ({
-      attempt: a.attempt, startedAt: a.started_at, durationMs: a.duration_ms, statusCode: a.status_code, success: Boolean(a.success),
-      error: a.error, responseExcerpt: a.response_excerpt,
+      attempt: a.attempt,
+      startedAt: a.started_at,
+      durationMs: a.duration_ms,
+      statusCode: a.status_code,
+      success: Boolean(a.success),
+      error: a.error,
+      responseExcerpt: a.response_excerpt,
     })),
   };
 }

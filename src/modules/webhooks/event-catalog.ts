@@ -28,7 +28,11 @@ const define = <S extends TSchema>(definition: EventDefinition<S>): EventDefinit
 // Escaped-length limits per field; their sum keeps every message far below Telegram's 4096.
 const LIMITS = { company: 200, number: 100, customer: 1000, total: 100, location: 300, reference: 300 } as const;
 
-const Money = Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'Decimal amount in the company currency, two places.', examples: ['1234.50'] });
+const Money = Type.String({
+  pattern: '^-?\\d+\\.\\d{2}$',
+  description: 'Decimal amount in the company currency, two places.',
+  examples: ['1234.50'],
+});
 const DocumentFacts = {
   customerName: Type.String({ description: 'The customer as the website sent it.' }),
   totalWithTax: Money,
@@ -36,12 +40,21 @@ const DocumentFacts = {
   lineCount: Type.Integer({ minimum: 1 }),
 };
 
-const ORDER_STATUS = Type.Enum(['received', 'accepted', 'converted', 'cancelled'] as const, { description: '`received` → `accepted` → `converted`, or `cancelled` from either open state.' });
+const ORDER_STATUS = Type.Enum(['received', 'accepted', 'converted', 'cancelled'] as const, {
+  description: '`received` → `accepted` → `converted`, or `cancelled` from either open state.',
+});
 
 /** A new sales document arriving from the website: what the counter wants to see at a glance. */
 function documentLines(
   title: string,
-  d: { number: string; customerName: string; totalWithTax: string; locationName: string; lineCount: number; externalReference?: string | null },
+  d: {
+    number: string;
+    customerName: string;
+    totalWithTax: string;
+    locationName: string;
+    lineCount: number;
+    externalReference?: string | null;
+  },
   company: MessageCompany,
 ): string[] {
   const number = escapeClipped(d.number, LIMITS.number);
@@ -50,56 +63,92 @@ function documentLines(
   if (name) lines.push(`<i>${name}</i>`);
   lines.push('');
   lines.push(`👤 Customer: <b>${escapeClipped(d.customerName, LIMITS.customer)}</b>`);
-  lines.push(`💰 Total (incl. tax): <b>${escapeClipped(formatTotal(d.totalWithTax, company.currency, company.locale), LIMITS.total)}</b>`);
+  lines.push(
+    `💰 Total (incl. tax): <b>${escapeClipped(formatTotal(d.totalWithTax, company.currency, company.locale), LIMITS.total)}</b>`,
+  );
   if (d.locationName) lines.push(`📍 Location: ${escapeClipped(d.locationName, LIMITS.location)}`);
   lines.push(`📦 Lines: ${escapeTelegramHtml(formatCount(d.lineCount, company.locale))}`);
-  if (d.externalReference) lines.push(`🔖 Reference: <code>${escapeClipped(d.externalReference, LIMITS.reference)}</code>`);
+  if (d.externalReference)
+    lines.push(`🔖 Reference: <code>${escapeClipped(d.externalReference, LIMITS.reference)}</code>`);
   return lines;
 }
 
 export const EVENTS = {
   'quote.created': define({
     description: 'A quotation was created through `POST /quotes`.',
-    data: Type.Object({
-      quotationId: Type.String({ description: 'The quotation (`qt_…`); `GET /quotes/{id}` returns it.' }),
-      number: Type.String({ description: 'Quotation number, `Q-{location code}-{year}-{sequence}`.' }),
-      ...DocumentFacts,
-    }, { additionalProperties: false }),
-    example: { quotationId: 'qt_4fJ2kq9XbR0mW8tLz1cA', number: 'Q-ZG1-2026-00042', customerName: 'Ana Kovač', totalWithTax: '1234.50', locationName: 'Zagreb', lineCount: 3 },
+    data: Type.Object(
+      {
+        quotationId: Type.String({ description: 'The quotation (`qt_…`); `GET /quotes/{id}` returns it.' }),
+        number: Type.String({ description: 'Quotation number, `Q-{location code}-{year}-{sequence}`.' }),
+        ...DocumentFacts,
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      quotationId: 'qt_4fJ2kq9XbR0mW8tLz1cA',
+      number: 'Q-ZG1-2026-00042',
+      customerName: 'Ana Kovač',
+      totalWithTax: '1234.50',
+      locationName: 'Zagreb',
+      lineCount: 3,
+    },
     telegram: (d, company) => documentLines('🧾 New quotation', d, company),
   }),
   'order.created': define({
     description: 'A web order was placed through `POST /orders`.',
-    data: Type.Object({
-      orderId: Type.String({ description: 'The order (`ord_…`); `GET /orders/{id}` returns it.' }),
-      number: Type.String({ description: 'Order number, `O-{location code}-{year}-{sequence}`.' }),
-      ...DocumentFacts,
-      externalReference: Type.Union([Type.String(), Type.Null()], { description: 'The website\'s own reference, when it sent one.' }),
-    }, { additionalProperties: false }),
+    data: Type.Object(
+      {
+        orderId: Type.String({ description: 'The order (`ord_…`); `GET /orders/{id}` returns it.' }),
+        number: Type.String({ description: 'Order number, `O-{location code}-{year}-{sequence}`.' }),
+        ...DocumentFacts,
+        externalReference: Type.Union([Type.String(), Type.Null()], {
+          description: "The website's own reference, when it sent one.",
+        }),
+      },
+      { additionalProperties: false },
+    ),
     example: {
-      orderId: 'ord_4fJ2kq9XbR0mW8tLz1cA', number: 'O-ZG1-2026-00017', customerName: 'Ana Kovač', totalWithTax: '89.90', locationName: 'Zagreb',
-      lineCount: 2, externalReference: 'WEB-10442',
+      orderId: 'ord_4fJ2kq9XbR0mW8tLz1cA',
+      number: 'O-ZG1-2026-00017',
+      customerName: 'Ana Kovač',
+      totalWithTax: '89.90',
+      locationName: 'Zagreb',
+      lineCount: 2,
+      externalReference: 'WEB-10442',
     },
     telegram: (d, company) => documentLines('🛒 New web order', d, company),
   }),
   'sale.created': define({
     description: 'A quotation or a web order was converted into a sale in the hub.',
-    data: Type.Object({
-      saleId: Type.String({ description: 'The sale (`sale_…`); `GET /admin/sales/{id}` returns it.' }),
-      number: Type.String({ description: 'Sale number, `S-{location code}-{year}-{sequence}`.' }),
-      source: Type.Object({
-        type: Type.Union([Type.Literal('quotation'), Type.Literal('order')], { description: 'What was converted.' }),
-        id: Type.String({ description: 'The quotation (`qt_…`) or order (`ord_…`).' }),
-        number: Type.String({ description: 'Its number.' }),
-      }, { additionalProperties: false }),
-      customerName: Type.String({ description: 'The directory customer the sale is made out to.' }),
-      totalWithTax: Money,
-      locationName: Type.String({ description: 'The location the source document was created at.' }),
-      lineCount: Type.Integer({ minimum: 1 }),
-    }, { additionalProperties: false }),
+    data: Type.Object(
+      {
+        saleId: Type.String({ description: 'The sale (`sale_…`); `GET /admin/sales/{id}` returns it.' }),
+        number: Type.String({ description: 'Sale number, `S-{location code}-{year}-{sequence}`.' }),
+        source: Type.Object(
+          {
+            type: Type.Union([Type.Literal('quotation'), Type.Literal('order')], {
+              description: 'What was converted.',
+            }),
+            id: Type.String({ description: 'The quotation (`qt_…`) or order (`ord_…`).' }),
+            number: Type.String({ description: 'Its number.' }),
+          },
+          { additionalProperties: false },
+        ),
+        customerName: Type.String({ description: 'The directory customer the sale is made out to.' }),
+        totalWithTax: Money,
+        locationName: Type.String({ description: 'The location the source document was created at.' }),
+        lineCount: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
     example: {
-      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA', number: 'S-ZG1-2026-00007', source: { type: 'quotation', id: 'qt_4fJ2kq9XbR0mW8tLz1cA', number: 'Q-ZG1-2026-00042' },
-      customerName: 'Kovač obrt', totalWithTax: '1234.50', locationName: 'Zagreb', lineCount: 3,
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
+      number: 'S-ZG1-2026-00007',
+      source: { type: 'quotation', id: 'qt_4fJ2kq9XbR0mW8tLz1cA', number: 'Q-ZG1-2026-00042' },
+      customerName: 'Kovač obrt',
+      totalWithTax: '1234.50',
+      locationName: 'Zagreb',
+      lineCount: 3,
     },
     telegram: (d, company) => {
       const lines = documentLines('✅ New sale', d, company);
@@ -110,13 +159,21 @@ export const EVENTS = {
   }),
   'order.status_changed': define({
     description: 'A web order moved on in the hub: accepted, converted into a sale, or cancelled.',
-    data: Type.Object({
-      orderId: Type.String({ description: 'The order (`ord_…`).' }),
-      number: Type.String({ description: 'Order number, `O-{location code}-{year}-{sequence}`.' }),
-      status: ORDER_STATUS,
-      previousStatus: ORDER_STATUS,
-    }, { additionalProperties: false }),
-    example: { orderId: 'ord_4fJ2kq9XbR0mW8tLz1cA', number: 'O-ZG1-2026-00017', status: 'accepted', previousStatus: 'received' },
+    data: Type.Object(
+      {
+        orderId: Type.String({ description: 'The order (`ord_…`).' }),
+        number: Type.String({ description: 'Order number, `O-{location code}-{year}-{sequence}`.' }),
+        status: ORDER_STATUS,
+        previousStatus: ORDER_STATUS,
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      orderId: 'ord_4fJ2kq9XbR0mW8tLz1cA',
+      number: 'O-ZG1-2026-00017',
+      status: 'accepted',
+      previousStatus: 'received',
+    },
     telegram: (d, company) => {
       const name = escapeClipped(company.name, LIMITS.company);
       const lines = [`<b>🔄 Web order ${escapeClipped(d.number, LIMITS.number)}</b>`];
@@ -136,50 +193,93 @@ export const isEventName = (name: string): name is EventName => Object.hasOwn(EV
 /** Not an event one subscribes to: "Send a test" delivers it to one endpoint at once, outside the queue. */
 export const PING = define({
   description: 'A test sent to one endpoint by `POST /admin/webhooks/{id}/test`; answered inline, never retried.',
-  data: Type.Object({ endpointId: Type.String({ description: 'The endpoint tested (`whe_…`).' }) }, { additionalProperties: false }),
+  data: Type.Object(
+    { endpointId: Type.String({ description: 'The endpoint tested (`whe_…`).' }) },
+    { additionalProperties: false },
+  ),
   example: { endpointId: 'whe_4fJ2kq9XbR0mW8tLz1cA' },
   telegram: (_d, company) => {
     const name = escapeClipped(company.name, LIMITS.company);
-    return ['<b>🔔 Test notification</b>', name ? `Notifications from <b>${name}</b> reach this chat.` : 'Notifications reach this chat.'];
+    return [
+      '<b>🔔 Test notification</b>',
+      name ? `Notifications from <b>${name}</b> reach this chat.` : 'Notifications reach this chat.',
+    ];
   },
 });
 
 export type PingData = Static<typeof PING.data>;
 
 /** The body a receiver gets: exactly the spec's shape plus the event id, in this order. */
-export interface WebhookEnvelope { id: string; event: string; companyId: string; locationId: string | null; timestamp: string; data: unknown }
-
-export function serializeBody(b: WebhookEnvelope): string {
-  return JSON.stringify({ id: b.id, event: b.event, companyId: b.companyId, locationId: b.locationId, timestamp: b.timestamp, data: b.data });
+export interface WebhookEnvelope {
+  id: string;
+  event: string;
+  companyId: string;
+  locationId: string | null;
+  timestamp: string;
+  data: unknown;
 }
 
-const bodySchema = (name: string, definition: EventDefinition, locationId: TSchema) => Type.Object({
-  id: Type.String({ description: 'The event id (`evt_…`), also sent as `webhook-id`: the same on every retry, so a receiver can drop duplicates.' }),
-  event: Type.Literal(name),
-  companyId: Type.String(),
-  locationId,
-  timestamp: Type.String({ format: 'date-time', description: 'When the event happened, ISO 8601 UTC.' }),
-  data: definition.data,
-}, { additionalProperties: false, description: definition.description });
+export function serializeBody(b: WebhookEnvelope): string {
+  return JSON.stringify({
+    id: b.id,
+    event: b.event,
+    companyId: b.companyId,
+    locationId: b.locationId,
+    timestamp: b.timestamp,
+    data: b.data,
+  });
+}
+
+const bodySchema = (name: string, definition: EventDefinition, locationId: TSchema) =>
+  Type.Object(
+    {
+      id: Type.String({
+        description:
+          'The event id (`evt_…`), also sent as `webhook-id`: the same on every retry, so a receiver can drop duplicates.',
+      }),
+      event: Type.Literal(name),
+      companyId: Type.String(),
+      locationId,
+      timestamp: Type.String({ format: 'date-time', description: 'When the event happened, ISO 8601 UTC.' }),
+      data: definition.data,
+    },
+    { additionalProperties: false, description: definition.description },
+  );
 
 /** How a receiver sees an event: its body's schema, and an example body. */
-export interface WebhookBody { name: string; description: string; schema: TSchema; example: Record<string, unknown> }
+export interface WebhookBody {
+  name: string;
+  description: string;
+  schema: TSchema;
+  example: Record<string, unknown>;
+}
 
-function documented(name: string, definition: EventDefinition, locationId: TSchema, exampleLocationId: string | null): WebhookBody {
+function documented(
+  name: string,
+  definition: EventDefinition,
+  locationId: TSchema,
+  exampleLocationId: string | null,
+): WebhookBody {
   return {
     name,
     description: definition.description,
     schema: bodySchema(name, definition, locationId),
     example: {
-      id: 'evt_0Pq5sT8uVwXyZ1a2B3c4D5', event: name, companyId: 'cmp_2bN6vX1kLq8sD3fG5hJ7', locationId: exampleLocationId,
-      timestamp: '2026-11-21T10:15:30.123Z', data: definition.example,
+      id: 'evt_0Pq5sT8uVwXyZ1a2B3c4D5',
+      event: name,
+      companyId: 'cmp_2bN6vX1kLq8sD3fG5hJ7',
+      locationId: exampleLocationId,
+      timestamp: '2026-11-21T10:15:30.123Z',
+      data: definition.example,
     },
   };
 }
 
 /** Every body a receiver can get: the events, and the ping (which belongs to no location). */
 export const WEBHOOK_BODIES: readonly WebhookBody[] = [
-  ...Object.entries(EVENTS).map(([name, definition]) => documented(name, definition, Type.String(), 'loc_7hQ2mZ0cW4xYp9RtK3vB')),
+  ...Object.entries(EVENTS).map(([name, definition]) =>
+    documented(name, definition, Type.String(), 'loc_7hQ2mZ0cW4xYp9RtK3vB'),
+  ),
   documented('ping', PING, Type.Null(), null),
 ];
 
@@ -188,7 +288,8 @@ export const WEBHOOK_BODIES: readonly WebhookBody[] = [
  * its schema (a body stored by another version): the channel then sends a plain notice.
  */
 export function telegramLines(event: string, data: unknown, company: MessageCompany): string[] | null {
-  const definition: EventDefinition | undefined = event === 'ping' ? PING : isEventName(event) ? EVENTS[event] : undefined;
+  const definition: EventDefinition | undefined =
+    event === 'ping' ? PING : isEventName(event) ? EVENTS[event] : undefined;
   if (!definition || !Value.Check(definition.data, data)) return null;
   return definition.telegram(data, company);
 }

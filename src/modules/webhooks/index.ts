@@ -1,4 +1,12 @@
-export { createEndpointsService, generateWebhookSecret, SECRET_RULE, type EndpointsService, type EndpointView, type NewEndpoint, type EndpointPatch } from './endpoints.service.ts';
+export {
+  createEndpointsService,
+  generateWebhookSecret,
+  SECRET_RULE,
+  type EndpointsService,
+  type EndpointView,
+  type NewEndpoint,
+  type EndpointPatch,
+} from './endpoints.service.ts';
 export { createDispatcher, type WebhookDispatcher } from './dispatcher.ts';
 export { createTargets } from './delivery-targets.ts';
 export { applyEndpointWork } from './endpoint-work.ts';
@@ -9,4 +17,14 @@ export { USER_AGENT } from './delivery-targets.ts';
 export { createGuardedAgent } from './target-guard.ts';
 export { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.ts';
 export { enqueueEvent, type OutboxEvent } from './outbox.ts';
-export { EVENTS, EVENT_NAMES, PING, WEBHOOK_BODIES, isEventName, type EventName, type EventData, type EventDefinition, type WebhookBody } from './event-catalog.ts';
+export {
+  EVENTS,
+  EVENT_NAMES,
+  PING,
+  WEBHOOK_BODIES,
+  isEventName,
+  type EventName,
+  type EventData,
+  type EventDefinition,
+  type WebhookBody,
+} from './event-catalog.ts';

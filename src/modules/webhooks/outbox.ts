@@ -3,27 +3,59 @@ import type { Repositories } from '../store.ts';
 import { serializeBody, type EventData, type EventName } from './event-catalog.ts';
 
 /** An event to announce; its `data` is typed by the event's schema in the catalog. */
-export type OutboxEvent = { [E in EventName]: { companyId: string; locationId: string; type: E; data: EventData<E> } }[EventName];
+export type OutboxEvent = {
+  [E in EventName]: { companyId: string; locationId: string; type: E; data: EventData<E> };
+}[EventName];
 
 /**
  * Writes an event and one delivery per subscribed, enabled endpoint, in the caller's
  * transaction: the record and its announcement commit together or not at all. The body is
  * frozen here, so every retry sends the same bytes.
  */
-export async function enqueueEvent(repos: Repositories, event: OutboxEvent, opts: { now: string; newId: IdGenerator }): Promise<string> {
+export async function enqueueEvent(
+  repos: Repositories,
+  event: OutboxEvent,
+  opts: { now: string; newId: IdGenerator },
+): Promise<string> {
   const id = opts.newId('event');
-  const payload = serializeBody({ id, event: event.type, companyId: event.companyId, locationId: event.locationId, timestamp: opts.now, data: event.data });
-  await repos.webhooks.insertEvent({ id, company_id: event.companyId, location_id: event.locationId, type: event.type, payload, created_at: opts.now });
+  const payload = serializeBody({
+    id,
+    event: event.type,
+    companyId: event.companyId,
+    locationId: event.locationId,
+    timestamp: opts.now,
+    data: event.data,
+  });
+  await repos.webhooks.insertEvent({
+    id,
+    company_id: event.companyId,
+    location_id: event.locationId,
+    type: event.type,
+    payload,
+    created_at: opts.now,
+  });
   const endpoints = await repos.webhooks.listSubscriptions(event.companyId);
   const subscribed = endpoints.filter((e) => {
     const events = JSON.parse(e.events) as string[];
     return events.length === 0 || events.includes(event.type);
   });
-  await repos.webhooks.insertDeliveries(subscribed.map((endpoint) => ({
-    id: opts.newId('delivery'), company_id: event.companyId, event_id: id, endpoint_id: endpoint.id, status: 'pending', attempts: 0,
-    next_attempt_at: opts.now, locked_until: null, locked_by: null, last_status_code: null, last_error: null, delivered_at: null,
-    created_at: opts.now,
-  })));
+  await repos.webhooks.insertDeliveries(
+    subscribed.map((endpoint) => ({
+      id: opts.newId('delivery'),
+      company_id: event.companyId,
+      event_id: id,
+      endpoint_id: endpoint.id,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: opts.now,
+      locked_until: null,
+      locked_by: null,
+      last_status_code: null,
+      last_error: null,
+      delivered_at: null,
+      created_at: opts.now,
+    })),
+  );
   if (subscribed.length > 0) await repos.webhooks.announce();
   return id;
 }

@@ -6,7 +6,10 @@ const H = 3_600_000;
 const mid = (): number => 0.5; // no jitter
 
 test('default schedule', () => {
-  assert.deepEqual([...DEFAULT_RETRY_DELAYS_MS], [5_000, 300_000, 1_800_000, 2 * H, 5 * H, 10 * H, 10 * H, 14 * H, 20 * H, 24 * H]);
+  assert.deepEqual(
+    [...DEFAULT_RETRY_DELAYS_MS],
+    [5_000, 300_000, 1_800_000, 2 * H, 5 * H, 10 * H, 10 * H, 14 * H, 20 * H, 24 * H],
+  );
 });
 
 test('attempt n failed → delays[n-1]; exhausted → null', () => {
@@ -22,14 +25,26 @@ test('attempt n failed → delays[n-1]; exhausted → null', () => {
 
 test('jitter stays within ±20% and never below 0', () => {
   const d = [10_000];
-  assert.equal(nextRetryDelay(1, d, () => 0, null), 8_000);
-  assert.equal(nextRetryDelay(1, d, () => 0.999999, null), 12_000);
+  assert.equal(
+    nextRetryDelay(1, d, () => 0, null),
+    8_000,
+  );
+  assert.equal(
+    nextRetryDelay(1, d, () => 0.999999, null),
+    12_000,
+  );
   for (let i = 0; i < 1000; i++) {
     const v = nextRetryDelay(1, d, Math.random, null)!;
     assert.ok(v >= 8_000 && v <= 12_000, String(v));
   }
-  assert.equal(nextRetryDelay(1, [0], () => 0, null), 0);
-  assert.equal(nextRetryDelay(1, [10_000], () => -5, null), 8_000);
+  assert.equal(
+    nextRetryDelay(1, [0], () => 0, null),
+    0,
+  );
+  assert.equal(
+    nextRetryDelay(1, [10_000], () => -5, null),
+    8_000,
+  );
 });
 
 test('Retry-After: max(retryAfter, jittered), capped at 24h', () => {
@@ -38,7 +53,10 @@ test('Retry-After: max(retryAfter, jittered), capped at 24h', () => {
   assert.equal(nextRetryDelay(2, d, mid, 60_000), 300_000);
   assert.equal(nextRetryDelay(1, d, mid, 0), 5_000);
   assert.equal(nextRetryDelay(1, d, mid, 7 * 24 * H), 24 * H);
-  assert.equal(nextRetryDelay(1, [30 * H], () => 0.99, 1_000), 24 * H);
+  assert.equal(
+    nextRetryDelay(1, [30 * H], () => 0.99, 1_000),
+    24 * H,
+  );
   assert.equal(nextRetryDelay(3, d, mid, 60_000), null);
 });
 

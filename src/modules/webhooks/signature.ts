@@ -6,9 +6,9 @@ import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
  * keeping per endpoint: the dispatcher signs every delivery with it.
  */
 export function signingKey(secret: string): KeyObject {
-  return createSecretKey(secret.startsWith('whsec_')
-    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
-    : Buffer.from(secret, 'utf8'));
+  return createSecretKey(
+    secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8'),
+  );
 }
 
 /**

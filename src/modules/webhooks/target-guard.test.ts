@@ -47,7 +47,17 @@ test('isForbiddenAddress: forbidden ranges', () => {
 });
 
 test('isForbiddenAddress: public addresses allowed', () => {
-  for (const ip of ['93.184.216.34', '1.1.1.1', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001:81c::200e', '::ffff:1.1.1.1', '2002:0101:0101::1']) {
+  for (const ip of [
+    '93.184.216.34',
+    '1.1.1.1',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '2a00:1450:4001:81c::200e',
+    '::ffff:1.1.1.1',
+    '2002:0101:0101::1',
+  ]) {
     assert.equal(isForbiddenAddress(ip), false, ip);
   }
 });
@@ -55,7 +65,10 @@ test('isForbiddenAddress: public addresses allowed', () => {
 // Teredo (RFC 4380): 2001:0:<server v4>:<flags>:<port ^ ffff>:<client v4 ^ ffff:ffff>.
 const teredo = (server: string, client: string) => {
   const hex = (ip: string, invert: boolean) => {
-    const n = ip.split('.').map(Number).map((b) => (invert ? b ^ 0xff : b));
+    const n = ip
+      .split('.')
+      .map(Number)
+      .map((b) => (invert ? b ^ 0xff : b));
     return `${((n[0]! << 8) | n[1]!).toString(16)}:${((n[2]! << 8) | n[3]!).toString(16)}`;
   };
   return `2001:0:${hex(server, false)}:8000:63bf:${hex(client, true)}`;
@@ -78,11 +91,19 @@ test('isForbiddenAddress: IPv4-translated and Teredo addresses are judged by the
   ]) {
     assert.equal(isForbiddenAddress(ip), true, ip);
   }
-  for (const ip of ['::ffff:0:1.1.1.1', '::ffff:0:5db8:d822', teredo('65.54.227.120', '1.1.1.1'), teredo('65.54.227.120', '93.184.216.34')]) {
+  for (const ip of [
+    '::ffff:0:1.1.1.1',
+    '::ffff:0:5db8:d822',
+    teredo('65.54.227.120', '1.1.1.1'),
+    teredo('65.54.227.120', '93.184.216.34'),
+  ]) {
     assert.equal(isForbiddenAddress(ip), false, ip);
   }
   assert.match(checkTargetUrl('https://[::ffff:0:127.0.0.1]/', false) ?? '', /private|loopback|reserved/);
-  assert.match(checkTargetUrl(`https://[${teredo('65.54.227.120', '127.0.0.1')}]/`, false) ?? '', /private|loopback|reserved/);
+  assert.match(
+    checkTargetUrl(`https://[${teredo('65.54.227.120', '127.0.0.1')}]/`, false) ?? '',
+    /private|loopback|reserved/,
+  );
 });
 
 test('checkTargetUrl', () => {

@@ -60,7 +60,9 @@ function ipv6Groups(ip: string): number[] | null {
   const halves = s.split('::');
   if (halves.length > 2) return null;
   const parse = (part: string | undefined): number[] =>
-    part === undefined || part === '' ? [] : part.split(':').map((h) => (/^[0-9a-f]{1,4}$/i.test(h) ? parseInt(h, 16) : NaN));
+    part === undefined || part === ''
+      ? []
+      : part.split(':').map((h) => (/^[0-9a-f]{1,4}$/i.test(h) ? parseInt(h, 16) : NaN));
   const head = parse(halves[0]);
   const rest = parse(halves[1]);
   const missing = 8 - head.length - rest.length;

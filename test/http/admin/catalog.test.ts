@@ -10,7 +10,12 @@ const ADMIN = '/api/v1/admin';
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 function call(t: TestApp, d: DemoCompany, method: Method, url: string, payload?: object) {
-  return t.app.inject({ method, url: `${ADMIN}${url}`, headers: bearer(d.adminToken), ...(payload ? { payload } : {}) });
+  return t.app.inject({
+    method,
+    url: `${ADMIN}${url}`,
+    headers: bearer(d.adminToken),
+    ...(payload ? { payload } : {}),
+  });
 }
 
 /** A problem response with this status and code; returns its `details`. */
@@ -24,7 +29,9 @@ function problem(res: LightMyRequestResponse, status: number, code: string): Rec
 
 describe('catalog administration', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
+  before(async () => {
+    t = await createTestApp();
+  });
   after(() => t.close());
 
   test('categories: list, rename, move, no cycles, delete only when empty', async () => {
@@ -32,7 +39,10 @@ describe('catalog administration', () => {
     const [paint, woodPaint, tools] = [d.categories[0]!, d.categories[1]!, d.categories[2]!];
     const list = await call(t, d, 'GET', '/categories');
     assert.equal(list.statusCode, 200);
-    assert.deepEqual(new Set(list.json().data.map((c: { id: string }) => c.id)), new Set(d.categories.map((c) => c.id)));
+    assert.deepEqual(
+      new Set(list.json().data.map((c: { id: string }) => c.id)),
+      new Set(d.categories.map((c) => c.id)),
+    );
 
     const renamed = await call(t, d, 'PATCH', `/categories/${tools.id}`, { name: 'Ručni alati' });
     assert.equal(renamed.statusCode, 200, renamed.body);
@@ -40,13 +50,34 @@ describe('catalog administration', () => {
 
     const moved = await call(t, d, 'PATCH', `/categories/${tools.id}`, { parentId: paint.id });
     assert.deepEqual(moved.json().data, { id: tools.id, name: 'Ručni alati', parentId: paint.id });
-    assert.deepEqual((await call(t, d, 'PATCH', `/categories/${tools.id}`, { parentId: null })).json().data.parentId, null);
+    assert.deepEqual(
+      (await call(t, d, 'PATCH', `/categories/${tools.id}`, { parentId: null })).json().data.parentId,
+      null,
+    );
 
     // Under its own child, or under itself: the tree would become a loop.
-    assert.ok(problem(await call(t, d, 'PATCH', `/categories/${paint.id}`, { parentId: woodPaint.id }), 400, 'validation_failed').parentId);
-    assert.ok(problem(await call(t, d, 'PATCH', `/categories/${paint.id}`, { parentId: paint.id }), 400, 'validation_failed').parentId);
-    assert.ok(problem(await call(t, d, 'PATCH', `/categories/${paint.id}`, { parentId: 'cat_nope' }), 400, 'validation_failed').parentId);
-    assert.ok(problem(await call(t, d, 'PATCH', `/categories/${paint.id}`, { name: '  ', colour: 'red' }), 400, 'validation_failed').colour);
+    assert.ok(
+      problem(
+        await call(t, d, 'PATCH', `/categories/${paint.id}`, { parentId: woodPaint.id }),
+        400,
+        'validation_failed',
+      ).parentId,
+    );
+    assert.ok(
+      problem(await call(t, d, 'PATCH', `/categories/${paint.id}`, { parentId: paint.id }), 400, 'validation_failed')
+        .parentId,
+    );
+    assert.ok(
+      problem(await call(t, d, 'PATCH', `/categories/${paint.id}`, { parentId: 'cat_nope' }), 400, 'validation_failed')
+        .parentId,
+    );
+    assert.ok(
+      problem(
+        await call(t, d, 'PATCH', `/categories/${paint.id}`, { name: '  ', colour: 'red' }),
+        400,
+        'validation_failed',
+      ).colour,
+    );
 
     problem(await call(t, d, 'DELETE', `/categories/${woodPaint.id}`), 409, 'conflict'); // holds a product
     const empty = (await call(t, d, 'POST', '/categories', { name: 'Prazno', parentId: woodPaint.id })).json().data;
@@ -60,7 +91,10 @@ describe('catalog administration', () => {
     const d = await createTenant(t.c);
     const chromos = d.models[0]!;
     assert.equal((await call(t, d, 'GET', '/models')).json().data.length, 3);
-    assert.deepEqual((await call(t, d, 'PATCH', `/models/${chromos.id}`, { name: 'Chromos Ekol Plus' })).json().data, { id: chromos.id, name: 'Chromos Ekol Plus' });
+    assert.deepEqual((await call(t, d, 'PATCH', `/models/${chromos.id}`, { name: 'Chromos Ekol Plus' })).json().data, {
+      id: chromos.id,
+      name: 'Chromos Ekol Plus',
+    });
     assert.ok(problem(await call(t, d, 'PATCH', `/models/${chromos.id}`, {}), 400, 'validation_failed').name);
     problem(await call(t, d, 'DELETE', `/models/${chromos.id}`), 409, 'conflict');
     const unused = (await call(t, d, 'POST', '/models', { name: 'Makita' })).json().data;
@@ -70,13 +104,24 @@ describe('catalog administration', () => {
 
   test('tax rates: list and change; a bad rate names the field', async () => {
     const d = await createTenant(t.c);
-    const rates = (await call(t, d, 'GET', '/tax-rates')).json().data as Array<{ id: string; name: string; rate: string }>;
-    assert.deepEqual(rates.map((r) => r.rate), ['5', '25']);
+    const rates = (await call(t, d, 'GET', '/tax-rates')).json().data as Array<{
+      id: string;
+      name: string;
+      rate: string;
+    }>;
+    assert.deepEqual(
+      rates.map((r) => r.rate),
+      ['5', '25'],
+    );
     const reduced = rates[0]!;
     const changed = await call(t, d, 'PATCH', `/tax-rates/${reduced.id}`, { name: 'PDV 13 %', rate: '13' });
     assert.deepEqual(changed.json().data, { id: reduced.id, name: 'PDV 13 %', rate: '13' });
-    assert.ok(problem(await call(t, d, 'PATCH', `/tax-rates/${reduced.id}`, { rate: '12,5' }), 400, 'validation_failed').rate);
-    assert.ok(problem(await call(t, d, 'PATCH', `/tax-rates/${reduced.id}`, { rate: '101' }), 400, 'validation_failed').rate);
+    assert.ok(
+      problem(await call(t, d, 'PATCH', `/tax-rates/${reduced.id}`, { rate: '12,5' }), 400, 'validation_failed').rate,
+    );
+    assert.ok(
+      problem(await call(t, d, 'PATCH', `/tax-rates/${reduced.id}`, { rate: '101' }), 400, 'validation_failed').rate,
+    );
   });
 
   test('products: pages by name with a cursor, inactive ones included', async () => {
@@ -95,13 +140,23 @@ describe('catalog administration', () => {
       paged.push(...page.data.map((p: { id: string }) => p.id));
       cursor = page.nextCursor;
     } while (cursor);
-    assert.deepEqual(paged, everything.data.map((p: { id: string }) => p.id), 'pages join into the one ordered list');
+    assert.deepEqual(
+      paged,
+      everything.data.map((p: { id: string }) => p.id),
+      'pages join into the one ordered list',
+    );
 
     const inactive = (await call(t, d, 'GET', '/products?active=false')).json().data;
-    assert.deepEqual(inactive.map((p: { id: string }) => p.id), [d.products[4]!.id]);
+    assert.deepEqual(
+      inactive.map((p: { id: string }) => p.id),
+      [d.products[4]!.id],
+    );
     assert.equal((await call(t, d, 'GET', '/products?active=true')).json().data.length, 6);
     const bySku = (await call(t, d, 'GET', '/products?q=lak-25')).json().data;
-    assert.deepEqual(bySku.map((p: { id: string }) => p.id), [d.products[1]!.id]);
+    assert.deepEqual(
+      bySku.map((p: { id: string }) => p.id),
+      [d.products[1]!.id],
+    );
     const inPaint = (await call(t, d, 'GET', `/products?categoryId=${d.categories[0]!.id}`)).json().data;
     assert.equal(inPaint.length, 4, 'a category includes its sub-categories');
     assert.ok(problem(await call(t, d, 'GET', '/products?cursor=garbage'), 400, 'validation_failed').cursor);
@@ -120,8 +175,12 @@ describe('catalog administration', () => {
 
     const reduced = (await call(t, d, 'GET', '/tax-rates')).json().data.find((r: { rate: string }) => r.rate === '5');
     const res = await call(t, d, 'PATCH', `/products/${lak.id}`, {
-      name: 'Lak za parket Žuti čvor, 2,5 L — mat', sku: 'LAK-25-ZC-M', description: 'Vodeni lak, mat.',
-      categoryId: d.categories[1]!.id, modelId: null, taxRateId: reduced.id,
+      name: 'Lak za parket Žuti čvor, 2,5 L — mat',
+      sku: 'LAK-25-ZC-M',
+      description: 'Vodeni lak, mat.',
+      categoryId: d.categories[1]!.id,
+      modelId: null,
+      taxRateId: reduced.id,
     });
     assert.equal(res.statusCode, 200, res.body);
     const changed = res.json().data;
@@ -133,16 +192,34 @@ describe('catalog administration', () => {
     assert.equal(changed.taxRate, '5');
     assert.ok(changed.updatedAt >= product.updatedAt);
 
-    const bad = problem(await call(t, d, 'PATCH', `/products/${lak.id}`, { name: '', categoryId: 'cat_nope', price: '1.00' }), 400, 'validation_failed');
+    const bad = problem(
+      await call(t, d, 'PATCH', `/products/${lak.id}`, { name: '', categoryId: 'cat_nope', price: '1.00' }),
+      400,
+      'validation_failed',
+    );
     assert.ok(bad.name && bad.price);
-    assert.ok(problem(await call(t, d, 'PATCH', `/products/${lak.id}`, { categoryId: 'cat_nope', taxRateId: 'txr_nope' }), 400, 'validation_failed').taxRateId);
+    assert.ok(
+      problem(
+        await call(t, d, 'PATCH', `/products/${lak.id}`, { categoryId: 'cat_nope', taxRateId: 'txr_nope' }),
+        400,
+        'validation_failed',
+      ).taxRateId,
+    );
 
     assert.equal((await call(t, d, 'DELETE', `/products/${lak.id}`)).statusCode, 204);
     assert.equal((await call(t, d, 'GET', `/products/${lak.id}`)).json().data.active, false, 'kept, only inactive');
     const key = d.locations[0]!.apiKey;
-    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/public/products/${lak.id}`, headers: bearer(key) })).statusCode, 404);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/public/products/${lak.id}`, headers: bearer(key) }))
+        .statusCode,
+      404,
+    );
     assert.equal((await call(t, d, 'PATCH', `/products/${lak.id}`, { active: true })).json().data.active, true);
-    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/public/products/${lak.id}`, headers: bearer(key) })).statusCode, 200);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/public/products/${lak.id}`, headers: bearer(key) }))
+        .statusCode,
+      200,
+    );
   });
 
   test('units: add, rename, reprice, remove; never the last one', async () => {
@@ -152,22 +229,52 @@ describe('catalog administration', () => {
     assert.equal(added.statusCode, 201, added.body);
     const unit = added.json().data;
     assert.deepEqual(unit, { id: unit.id, name: 'karton (6 kom)', price: '70.00' });
-    assert.ok(problem(await call(t, d, 'POST', `/products/${stain.id}/units`, { name: 'kom', price: '1.00' }), 400, 'validation_failed').name);
-    assert.ok(problem(await call(t, d, 'POST', `/products/${stain.id}/units`, { name: 'L', price: '12,40' }), 400, 'validation_failed').price);
-    assert.ok(problem(await call(t, d, 'POST', `/products/${stain.id}/units`, { name: 'L', price: '-1.00' }), 400, 'validation_failed').price);
+    assert.ok(
+      problem(
+        await call(t, d, 'POST', `/products/${stain.id}/units`, { name: 'kom', price: '1.00' }),
+        400,
+        'validation_failed',
+      ).name,
+    );
+    assert.ok(
+      problem(
+        await call(t, d, 'POST', `/products/${stain.id}/units`, { name: 'L', price: '12,40' }),
+        400,
+        'validation_failed',
+      ).price,
+    );
+    assert.ok(
+      problem(
+        await call(t, d, 'POST', `/products/${stain.id}/units`, { name: 'L', price: '-1.00' }),
+        400,
+        'validation_failed',
+      ).price,
+    );
     const taxRateId = (await call(t, d, 'GET', '/tax-rates')).json().data[0].id;
-    const twins = await call(t, d, 'POST', '/products', { name: 'X', taxRateId, units: [{ name: 'kom', price: '1.00' }, { name: 'kom', price: '2.00' }] });
+    const twins = await call(t, d, 'POST', '/products', {
+      name: 'X',
+      taxRateId,
+      units: [
+        { name: 'kom', price: '1.00' },
+        { name: 'kom', price: '2.00' },
+      ],
+    });
     assert.ok(problem(twins, 400, 'validation_failed')['units[1].name']);
 
     const changed = await call(t, d, 'PATCH', `/units/${unit.id}`, { name: 'karton', price: '69.90' });
     assert.deepEqual(changed.json().data, { id: unit.id, name: 'karton', price: '69.90' });
     assert.ok(problem(await call(t, d, 'PATCH', `/units/${unit.id}`, { name: 'kom' }), 400, 'validation_failed').name);
     const units = (await call(t, d, 'GET', `/products/${stain.id}`)).json().data.units;
-    assert.deepEqual(units.map((u: { name: string }) => u.name), ['kom', 'karton']);
+    assert.deepEqual(
+      units.map((u: { name: string }) => u.name),
+      ['kom', 'karton'],
+    );
 
     assert.equal((await call(t, d, 'DELETE', `/units/${stain.units[0]!.id}`)).statusCode, 204);
     problem(await call(t, d, 'DELETE', `/units/${unit.id}`), 409, 'conflict');
-    assert.deepEqual((await call(t, d, 'GET', `/products/${stain.id}`)).json().data.units, [{ id: unit.id, name: 'karton', price: '69.90' }]);
+    assert.deepEqual((await call(t, d, 'GET', `/products/${stain.id}`)).json().data.units, [
+      { id: unit.id, name: 'karton', price: '69.90' },
+    ]);
   });
 
   test('a new unit price reaches new quotations only', async () => {
@@ -175,10 +282,17 @@ describe('catalog administration', () => {
     const bosch = d.products[3]!;
     const unit = bosch.units[0]!;
     const key = d.locations[0]!.apiKey;
-    const quote = () => t.app.inject({
-      method: 'POST', url: '/api/v1/public/quotes', headers: bearer(key),
-      payload: { format: 'json', customer: { name: 'Željko Šimić' }, lines: [{ productId: bosch.id, unitId: unit.id, quantity: 2 }] },
-    });
+    const quote = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/public/quotes',
+        headers: bearer(key),
+        payload: {
+          format: 'json',
+          customer: { name: 'Željko Šimić' },
+          lines: [{ productId: bosch.id, unitId: unit.id, quantity: 2 }],
+        },
+      });
     const old = await quote();
     assert.equal(old.statusCode, 201, old.body);
     const oldQuote = old.json().data;
@@ -187,7 +301,11 @@ describe('catalog administration', () => {
     assert.equal((await call(t, d, 'PATCH', `/units/${unit.id}`, { price: '129.00', name: 'komad' })).statusCode, 200);
     await call(t, d, 'PATCH', `/products/${bosch.id}`, { name: 'GSB 18V-55 (novo)' });
 
-    const again = await t.app.inject({ method: 'GET', url: `/api/v1/public/quotes/${oldQuote.id}`, headers: bearer(key) });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/public/quotes/${oldQuote.id}`,
+      headers: bearer(key),
+    });
     assert.equal(again.statusCode, 200, again.body);
     assert.deepEqual(again.json().data.lines, oldQuote.lines, 'the stored quotation keeps its price and names');
     assert.deepEqual(again.json().data.totals, oldQuote.totals);
@@ -196,7 +314,7 @@ describe('catalog administration', () => {
     assert.equal(fresh.lines[0].unitName, 'komad');
   });
 
-  test('another company\'s ids are not found, and not usable as references', async () => {
+  test("another company's ids are not found, and not usable as references", async () => {
     const mine = await createTenant(t.c);
     const theirs = await createTenant(t.c);
     const product = theirs.products[0]!;
@@ -217,11 +335,23 @@ describe('catalog administration', () => {
     attempts.push(['PATCH', `/tax-rates/${theirRates[0].id}`, { rate: '0' }]);
     for (const [method, url, body] of attempts) problem(await call(t, mine, method, url, body), 404, 'not_found');
 
-    const bad = problem(await call(t, mine, 'PATCH', `/products/${mine.products[0]!.id}`, {
-      categoryId: theirs.categories[0]!.id, modelId: theirs.models[0]!.id, taxRateId: theirRates[0].id,
-    }), 400, 'validation_failed');
+    const bad = problem(
+      await call(t, mine, 'PATCH', `/products/${mine.products[0]!.id}`, {
+        categoryId: theirs.categories[0]!.id,
+        modelId: theirs.models[0]!.id,
+        taxRateId: theirRates[0].id,
+      }),
+      400,
+      'validation_failed',
+    );
     assert.deepEqual(Object.keys(bad).sort(), ['categoryId', 'modelId', 'taxRateId']);
-    assert.ok(problem(await call(t, mine, 'PATCH', `/categories/${mine.categories[2]!.id}`, { parentId: theirs.categories[0]!.id }), 400, 'validation_failed').parentId);
+    assert.ok(
+      problem(
+        await call(t, mine, 'PATCH', `/categories/${mine.categories[2]!.id}`, { parentId: theirs.categories[0]!.id }),
+        400,
+        'validation_failed',
+      ).parentId,
+    );
 
     // Nothing of theirs changed.
     const after = (await call(t, theirs, 'GET', `/products/${product.id}`)).json().data;
@@ -235,9 +365,18 @@ describe('catalog administration', () => {
     const d = await createTenant(t.c);
     const support = d.users.find((u) => u.role === 'support')!;
     const { token } = await t.c.apiKeys.createAdminToken(d.companyId, { userId: support.id, name: 'support' });
-    const res = await t.app.inject({ method: 'PATCH', url: `${ADMIN}/models/${d.models[0]!.id}`, headers: bearer(token), payload: { name: 'x' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `${ADMIN}/models/${d.models[0]!.id}`,
+      headers: bearer(token),
+      payload: { name: 'x' },
+    });
     problem(res, 403, 'forbidden');
-    problem(await t.app.inject({ method: 'GET', url: `${ADMIN}/products`, headers: bearer(d.locations[0]!.apiKey) }), 403, 'forbidden');
+    problem(
+      await t.app.inject({ method: 'GET', url: `${ADMIN}/products`, headers: bearer(d.locations[0]!.apiKey) }),
+      403,
+      'forbidden',
+    );
   });
 });
 
@@ -253,16 +392,23 @@ describe('datasheet upload', () => {
   });
   after(() => t.close());
 
-  const put = (productId: string, body: Buffer | string, contentType: string, token = d.adminToken) => t.app.inject({
-    method: 'PUT', url: `${ADMIN}/products/${productId}/datasheet?filename=lak.pdf`,
-    headers: { ...bearer(token), 'content-type': contentType }, payload: body,
-  });
+  const put = (productId: string, body: Buffer | string, contentType: string, token = d.adminToken) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `${ADMIN}/products/${productId}/datasheet?filename=lak.pdf`,
+      headers: { ...bearer(token), 'content-type': contentType },
+      payload: body,
+    });
 
   test('a real PDF is stored and served back byte for byte', async () => {
     const product = d.products[1]!;
     const res = await put(product.id, pdf, 'application/pdf');
     assert.equal(res.statusCode, 204, res.body);
-    const got = await t.app.inject({ method: 'GET', url: `/api/v1/public/products/${product.id}/datasheet`, headers: bearer(d.locations[0]!.apiKey) });
+    const got = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/public/products/${product.id}/datasheet`,
+      headers: bearer(d.locations[0]!.apiKey),
+    });
     assert.equal(got.statusCode, 200, got.body);
     assert.match(String(got.headers['content-type']), /^application\/pdf/);
     assert.ok(got.rawPayload.equals(pdf));
@@ -270,12 +416,20 @@ describe('datasheet upload', () => {
   });
 
   test('bytes that are not a PDF: 400 on file', async () => {
-    const details = problem(await put(d.products[2]!.id, Buffer.from('GIF89a not a pdf at all'), 'application/pdf'), 400, 'validation_failed');
+    const details = problem(
+      await put(d.products[2]!.id, Buffer.from('GIF89a not a pdf at all'), 'application/pdf'),
+      400,
+      'validation_failed',
+    );
     assert.ok(details.file);
   });
 
   test('over DATASHEET_MAX_BYTES: 413', async () => {
-    problem(await put(d.products[2]!.id, Buffer.concat([pdf, Buffer.alloc(2048, 0x20)]), 'application/pdf'), 413, 'payload_too_large');
+    problem(
+      await put(d.products[2]!.id, Buffer.concat([pdf, Buffer.alloc(2048, 0x20)]), 'application/pdf'),
+      413,
+      'payload_too_large',
+    );
   });
 
   test('another content type: 415', async () => {
@@ -283,7 +437,7 @@ describe('datasheet upload', () => {
     problem(await put(d.products[2]!.id, '{"file":"x"}', 'application/json'), 415, 'unsupported_media_type');
   });
 
-  test('another company\'s product: 404', async () => {
+  test("another company's product: 404", async () => {
     const other = await createTenant(t.c);
     problem(await put(other.products[1]!.id, pdf, 'application/pdf'), 404, 'not_found');
     assert.equal((await call(t, other, 'GET', `/products/${other.products[1]!.id}`)).json().data.hasDatasheet, false);

@@ -23,10 +23,20 @@ async function customer(t: TestApp, d: DemoCompany, body: object): Promise<Recor
 const PLACEHOLDER = { name: 'Ivan Horvat', email: 'Ivan.Horvat@example.com', phone: '091 234 5678' };
 
 /** A quotation (JSON) or web order created through the public API, as a website would. */
-async function document(t: TestApp, d: DemoCompany, kind: Kind, placeholder: Record<string, string> = PLACEHOLDER): Promise<Record<string, any>> {
+async function document(
+  t: TestApp,
+  d: DemoCompany,
+  kind: Kind,
+  placeholder: Record<string, string> = PLACEHOLDER,
+): Promise<Record<string, any>> {
   const res = await t.app.inject({
-    method: 'POST', url: `/api/v1/public/${kind === 'quotation' ? 'quotes' : 'orders'}`, headers: bearer(d.locations[0]!.apiKey),
-    payload: kind === 'quotation' ? { format: 'json', customer: placeholder, lines: [line(d, 0)] } : { customer: placeholder, lines: [line(d, 0)] },
+    method: 'POST',
+    url: `/api/v1/public/${kind === 'quotation' ? 'quotes' : 'orders'}`,
+    headers: bearer(d.locations[0]!.apiKey),
+    payload:
+      kind === 'quotation'
+        ? { format: 'json', customer: placeholder, lines: [line(d, 0)] }
+        : { customer: placeholder, lines: [line(d, 0)] },
   });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().data;
@@ -34,7 +44,11 @@ async function document(t: TestApp, d: DemoCompany, kind: Kind, placeholder: Rec
 
 /** Settles a document the way converting or cancelling it will (those routes belong to the sales desk). */
 async function setStatus(t: TestApp, kind: Kind, id: string, status: string): Promise<void> {
-  await t.c.database.db.updateTable(kind === 'quotation' ? 'quotations' : 'orders').set({ status }).where('id', '=', id).execute();
+  await t.c.database.db
+    .updateTable(kind === 'quotation' ? 'quotations' : 'orders')
+    .set({ status })
+    .where('id', '=', id)
+    .execute();
 }
 
 async function customerCount(t: TestApp, d: DemoCompany): Promise<number> {
@@ -44,7 +58,9 @@ async function customerCount(t: TestApp, d: DemoCompany): Promise<number> {
 
 describe('assigning a directory customer to quotations and web orders', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
+  before(async () => {
+    t = await createTestApp();
+  });
   after(() => t.close());
 
   for (const kind of ['quotation', 'order'] as const) {
@@ -62,20 +78,38 @@ describe('assigning a directory customer to quotations and web orders', () => {
 
       const res = await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${doc.id}/customer-matches`);
       assert.equal(res.statusCode, 200, res.body);
-      const matches = res.json().data as Array<{ customer: { id: string; name: string }; score: number; reasons: string[]; nameSimilarity: number }>;
-      assert.deepEqual(matches.map((m) => [m.customer.id, m.reasons]), [
-        [byEmail.id, ['same_email']],
-        [byPhone.id, ['same_phone']],
-        [byName.id, ['similar_name']],
-        [typo.id, ['similar_name']],
-      ]);
-      assert.deepEqual(matches.map((m) => m.nameSimilarity), [0, 0, 1, 1]);
+      const matches = res.json().data as Array<{
+        customer: { id: string; name: string };
+        score: number;
+        reasons: string[];
+        nameSimilarity: number;
+      }>;
+      assert.deepEqual(
+        matches.map((m) => [m.customer.id, m.reasons]),
+        [
+          [byEmail.id, ['same_email']],
+          [byPhone.id, ['same_phone']],
+          [byName.id, ['similar_name']],
+          [typo.id, ['similar_name']],
+        ],
+      );
+      assert.deepEqual(
+        matches.map((m) => m.nameSimilarity),
+        [0, 0, 1, 1],
+      );
       assert.ok(matches[0]!.score > matches[1]!.score && matches[1]!.score > matches[2]!.score);
       assert.deepEqual(matches[0]!.customer, byEmail, 'the whole customer, as GET /customers/{id} shows it');
 
       // A document with nothing alike has no suggestions.
-      const stranger = await document(t, d, kind, { name: 'Zoran Zorić', email: 'zz@example.net', phone: '+49 30 1234567' });
-      assert.deepEqual((await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${stranger.id}/customer-matches`)).json().data, []);
+      const stranger = await document(t, d, kind, {
+        name: 'Zoran Zorić',
+        email: 'zz@example.net',
+        phone: '+49 30 1234567',
+      });
+      assert.deepEqual(
+        (await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${stranger.id}/customer-matches`)).json().data,
+        [],
+      );
     });
 
     test(`${kind}: assign an existing customer, then another; the placeholder stays as it arrived; the public API does not show it`, async () => {
@@ -95,8 +129,16 @@ describe('assigning a directory customer to quotations and web orders', () => {
       const again = await call(t, d.adminToken, 'PUT', `/${PATH[kind]}/${doc.id}/customer`, { customerId: second.id });
       assert.deepEqual(again.json().data.directoryCustomer, { id: second.id, name: 'Horvat obrt' });
       // The name shown is the directory's current one.
-      await t.app.inject({ method: 'PATCH', url: `${ADMIN}/customers/${second.id}`, headers: bearer(d.adminToken), payload: { name: 'Horvat obrt za bojanje' } });
-      assert.deepEqual((await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${doc.id}`)).json().data.directoryCustomer, { id: second.id, name: 'Horvat obrt za bojanje' });
+      await t.app.inject({
+        method: 'PATCH',
+        url: `${ADMIN}/customers/${second.id}`,
+        headers: bearer(d.adminToken),
+        payload: { name: 'Horvat obrt za bojanje' },
+      });
+      assert.deepEqual((await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${doc.id}`)).json().data.directoryCustomer, {
+        id: second.id,
+        name: 'Horvat obrt za bojanje',
+      });
 
       const publicUrl = `/api/v1/public/${kind === 'quotation' ? 'quotes' : 'orders'}/${doc.id}`;
       const pub = await t.app.inject({ method: 'GET', url: publicUrl, headers: bearer(d.locations[0]!.apiKey) });
@@ -105,11 +147,20 @@ describe('assigning a directory customer to quotations and web orders', () => {
       assert.deepEqual(pub.json().data.customer, doc.customer);
 
       if (kind === 'order') {
-        const list = (await call(t, d.adminToken, 'GET', '/orders')).json().data as Array<{ id: string; directoryCustomer: unknown }>;
-        assert.deepEqual(list.find((o) => o.id === doc.id)!.directoryCustomer, { id: second.id, name: 'Horvat obrt za bojanje' });
+        const list = (await call(t, d.adminToken, 'GET', '/orders')).json().data as Array<{
+          id: string;
+          directoryCustomer: unknown;
+        }>;
+        assert.deepEqual(list.find((o) => o.id === doc.id)!.directoryCustomer, {
+          id: second.id,
+          name: 'Horvat obrt za bojanje',
+        });
       } else {
         const unassigned = await document(t, d, kind);
-        assert.equal((await call(t, d.adminToken, 'GET', `/quotations/${unassigned.id}`)).json().data.directoryCustomer, null);
+        assert.equal(
+          (await call(t, d.adminToken, 'GET', `/quotations/${unassigned.id}`)).json().data.directoryCustomer,
+          null,
+        );
       }
     });
 
@@ -121,24 +172,53 @@ describe('assigning a directory customer to quotations and web orders', () => {
       const made = res.json().data.directoryCustomer;
       assert.equal(made.name, 'Ivan Horvat');
       const stored = (await call(t, d.adminToken, 'GET', `/customers/${made.id}`)).json().data;
-      assert.deepEqual([stored.kind, stored.name, stored.email, stored.phone, stored.taxId], ['person', 'Ivan Horvat', 'Ivan.Horvat@example.com', '091 234 5678', null]);
+      assert.deepEqual(
+        [stored.kind, stored.name, stored.email, stored.phone, stored.taxId],
+        ['person', 'Ivan Horvat', 'Ivan.Horvat@example.com', '091 234 5678', null],
+      );
 
       const business = await document(t, d, kind);
       const overridden = await call(t, d.adminToken, 'PUT', `/${PATH[kind]}/${business.id}/customer`, {
-        newCustomer: { kind: 'business', name: 'Horvat d.o.o.', taxId: 'HR94843213570', phone: null, address: { street: 'Ilica 5', postalCode: '10000', city: 'Zagreb', country: 'HR' } },
+        newCustomer: {
+          kind: 'business',
+          name: 'Horvat d.o.o.',
+          taxId: 'HR94843213570',
+          phone: null,
+          address: { street: 'Ilica 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+        },
       });
       assert.equal(overridden.statusCode, 200, overridden.body);
-      const company = (await call(t, d.adminToken, 'GET', `/customers/${overridden.json().data.directoryCustomer.id}`)).json().data;
-      assert.deepEqual([company.kind, company.name, company.email, company.phone, company.taxId], ['business', 'Horvat d.o.o.', 'Ivan.Horvat@example.com', null, 'HR94843213570']);
+      const company = (
+        await call(t, d.adminToken, 'GET', `/customers/${overridden.json().data.directoryCustomer.id}`)
+      ).json().data;
+      assert.deepEqual(
+        [company.kind, company.name, company.email, company.phone, company.taxId],
+        ['business', 'Horvat d.o.o.', 'Ivan.Horvat@example.com', null, 'HR94843213570'],
+      );
 
       const before = await customerCount(t, d);
       const third = await document(t, d, kind);
-      const clash = assertProblem(await call(t, d.adminToken, 'PUT', `/${PATH[kind]}/${third.id}/customer`, { newCustomer: { taxId: '94843213570' } }), 409, 'conflict');
+      const clash = assertProblem(
+        await call(t, d.adminToken, 'PUT', `/${PATH[kind]}/${third.id}/customer`, {
+          newCustomer: { taxId: '94843213570' },
+        }),
+        409,
+        'conflict',
+      );
       assert.ok(clash.details?.['newCustomer.taxId'], JSON.stringify(clash));
-      const invalid = assertProblem(await call(t, d.adminToken, 'PUT', `/${PATH[kind]}/${third.id}/customer`, { newCustomer: { taxId: '94843213571' } }), 400, 'validation_failed');
+      const invalid = assertProblem(
+        await call(t, d.adminToken, 'PUT', `/${PATH[kind]}/${third.id}/customer`, {
+          newCustomer: { taxId: '94843213571' },
+        }),
+        400,
+        'validation_failed',
+      );
       assert.ok(invalid.details?.['newCustomer.taxId'], JSON.stringify(invalid));
       assert.equal(await customerCount(t, d), before);
-      assert.equal((await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${third.id}`)).json().data.directoryCustomer, null);
+      assert.equal(
+        (await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${third.id}`)).json().data.directoryCustomer,
+        null,
+      );
     });
 
     test(`${kind}: refusals: no body, both forms, unknown or foreign customer, a settled document, another company's document`, async () => {
@@ -150,20 +230,44 @@ describe('assigning a directory customer to quotations and web orders', () => {
       const url = `/${PATH[kind]}/${doc.id}/customer`;
 
       assertProblem(await call(t, d.adminToken, 'PUT', url, {}), 400, 'validation_failed');
-      assertProblem(await call(t, d.adminToken, 'PUT', url, { customerId: mine.id, newCustomer: {} }), 400, 'validation_failed');
-      assertProblem(await call(t, d.adminToken, 'PUT', url, { newCustomer: { kind: 'robot' } }), 400, 'validation_failed');
-      assert.ok(assertProblem(await call(t, d.adminToken, 'PUT', url, { customerId: 'cus_nope' }), 400, 'validation_failed').details?.customerId);
+      assertProblem(
+        await call(t, d.adminToken, 'PUT', url, { customerId: mine.id, newCustomer: {} }),
+        400,
+        'validation_failed',
+      );
+      assertProblem(
+        await call(t, d.adminToken, 'PUT', url, { newCustomer: { kind: 'robot' } }),
+        400,
+        'validation_failed',
+      );
+      assert.ok(
+        assertProblem(await call(t, d.adminToken, 'PUT', url, { customerId: 'cus_nope' }), 400, 'validation_failed')
+          .details?.customerId,
+      );
       // Another company's customer id is no customer here.
-      assert.ok(assertProblem(await call(t, d.adminToken, 'PUT', url, { customerId: theirs.id }), 400, 'validation_failed').details?.customerId);
-      assert.equal((await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${doc.id}`)).json().data.directoryCustomer, null);
+      assert.ok(
+        assertProblem(await call(t, d.adminToken, 'PUT', url, { customerId: theirs.id }), 400, 'validation_failed')
+          .details?.customerId,
+      );
+      assert.equal(
+        (await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${doc.id}`)).json().data.directoryCustomer,
+        null,
+      );
 
       // Another company's document, or none at all: not found, for reading matches and for assigning.
       const foreign = await document(t, e, kind);
       for (const id of [foreign.id, 'nope_123']) {
         assertProblem(await call(t, d.adminToken, 'GET', `/${PATH[kind]}/${id}/customer-matches`), 404, 'not_found');
-        assertProblem(await call(t, d.adminToken, 'PUT', `/${PATH[kind]}/${id}/customer`, { customerId: mine.id }), 404, 'not_found');
+        assertProblem(
+          await call(t, d.adminToken, 'PUT', `/${PATH[kind]}/${id}/customer`, { customerId: mine.id }),
+          404,
+          'not_found',
+        );
       }
-      assert.equal((await call(t, e.adminToken, 'GET', `/${PATH[kind]}/${foreign.id}`)).json().data.directoryCustomer, null);
+      assert.equal(
+        (await call(t, e.adminToken, 'GET', `/${PATH[kind]}/${foreign.id}`)).json().data.directoryCustomer,
+        null,
+      );
 
       // Still open in every open state; refused once settled, and a refused newCustomer creates nothing.
       if (kind === 'order') {
@@ -190,7 +294,14 @@ describe('assigning a directory customer to quotations and web orders', () => {
     const support = await tokenForRole(t.c, d, 'support');
     const staff = await tokenForRole(t.c, d, 'staff');
     assert.equal((await call(t, support, 'GET', `/quotations/${doc.id}/customer-matches`)).statusCode, 200);
-    assertProblem(await call(t, support, 'PUT', `/quotations/${doc.id}/customer`, { customerId: someone.id }), 403, 'forbidden');
-    assert.equal((await call(t, staff, 'PUT', `/quotations/${doc.id}/customer`, { customerId: someone.id })).statusCode, 200);
+    assertProblem(
+      await call(t, support, 'PUT', `/quotations/${doc.id}/customer`, { customerId: someone.id }),
+      403,
+      'forbidden',
+    );
+    assert.equal(
+      (await call(t, staff, 'PUT', `/quotations/${doc.id}/customer`, { customerId: someone.id })).statusCode,
+      200,
+    );
   });
 });

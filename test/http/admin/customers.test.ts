@@ -34,27 +34,48 @@ async function searchAll(t: TestApp, d: DemoCompany, q: string, limit = 2): Prom
 
 describe('customer directory', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
+  before(async () => {
+    t = await createTestApp();
+  });
   after(() => t.close());
 
   test('create, read and change a customer; the tax id is checked and normalised, Location names the customer', async () => {
     const d = await createTenant(t.c);
     const res = await call(t, d.adminToken, 'POST', '/customers', {
-      kind: 'business', name: '  Kovačević d.o.o. ', taxId: 'HR 6982940101-2', email: 'Ured@Kovacevic.example', phone: '091 234 5678',
-      address: { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'hr' }, note: 'Pays on delivery',
+      kind: 'business',
+      name: '  Kovačević d.o.o. ',
+      taxId: 'HR 6982940101-2',
+      email: 'Ured@Kovacevic.example',
+      phone: '091 234 5678',
+      address: { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'hr' },
+      note: 'Pays on delivery',
     });
     assert.equal(res.statusCode, 201, res.body);
     const created = res.json().data;
     assert.match(created.id, /^cus_/);
     assert.equal(res.headers.location, `${ADMIN}/customers/${created.id}`);
-    assert.deepEqual({ ...created, createdAt: undefined, updatedAt: undefined }, {
-      id: created.id, kind: 'business', name: 'Kovačević d.o.o.', taxId: 'HR69829401012', email: 'Ured@Kovacevic.example', phone: '091 234 5678',
-      address: { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'HR' }, note: 'Pays on delivery',
-      createdAt: undefined, updatedAt: undefined,
-    });
+    assert.deepEqual(
+      { ...created, createdAt: undefined, updatedAt: undefined },
+      {
+        id: created.id,
+        kind: 'business',
+        name: 'Kovačević d.o.o.',
+        taxId: 'HR69829401012',
+        email: 'Ured@Kovacevic.example',
+        phone: '091 234 5678',
+        address: { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+        note: 'Pays on delivery',
+        createdAt: undefined,
+        updatedAt: undefined,
+      },
+    );
     assert.deepEqual((await call(t, d.adminToken, 'GET', `/customers/${created.id}`)).json().data, created);
 
-    const patched = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, { name: 'Kovačević i sinovi d.o.o.', note: null, address: null });
+    const patched = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, {
+      name: 'Kovačević i sinovi d.o.o.',
+      note: null,
+      address: null,
+    });
     assert.equal(patched.statusCode, 200, patched.body);
     const changed = patched.json().data;
     assert.equal(changed.name, 'Kovačević i sinovi d.o.o.');
@@ -69,7 +90,10 @@ describe('customer directory', () => {
     assert.equal(viaService.name, 'Kovačević i sinovi d.o.o.');
 
     const person = await create(t, d, { kind: 'person', name: 'Ana Horvat' });
-    assert.deepEqual([person.taxId, person.email, person.phone, person.address, person.note], [null, null, null, null, null]);
+    assert.deepEqual(
+      [person.taxId, person.email, person.phone, person.address, person.note],
+      [null, null, null, null, null],
+    );
   });
 
   test('bad input is a 400 naming each field: check digits, formats, kinds, unknown fields', async () => {
@@ -87,11 +111,29 @@ describe('customer directory', () => {
     await bad({ kind: 'person', name: '   ' }, 'name');
     await bad({ kind: 'person' }, 'name');
     await bad({ kind: 'person', name: 'Ana', colour: 'red' }, 'colour');
-    await bad({ kind: 'person', name: 'Ana', address: { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'Croatia' } }, 'address.country');
-    await bad({ kind: 'person', name: 'Ana', address: { street: 'Ilica 1', city: 'Zagreb', country: 'HR' } }, 'address.postalCode');
+    await bad(
+      {
+        kind: 'person',
+        name: 'Ana',
+        address: { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'Croatia' },
+      },
+      'address.country',
+    );
+    await bad(
+      { kind: 'person', name: 'Ana', address: { street: 'Ilica 1', city: 'Zagreb', country: 'HR' } },
+      'address.postalCode',
+    );
     // The same German id with its right check digit passes, and an 11-digit number of a customer abroad is not an OIB.
-    assert.equal((await create(t, d, { kind: 'business', name: 'Farben GmbH', taxId: 'DE 123 456 788' })).taxId, 'DE123456788');
-    const abroad = await create(t, d, { kind: 'person', name: 'Hans', taxId: '12345678901', address: { street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', country: 'DE' } });
+    assert.equal(
+      (await create(t, d, { kind: 'business', name: 'Farben GmbH', taxId: 'DE 123 456 788' })).taxId,
+      'DE123456788',
+    );
+    const abroad = await create(t, d, {
+      kind: 'person',
+      name: 'Hans',
+      taxId: '12345678901',
+      address: { street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', country: 'DE' },
+    });
     assert.equal(abroad.taxId, '12345678901');
 
     // A customer without an address is taken to be in the company's country: 11 digits are an OIB there.
@@ -99,23 +141,46 @@ describe('customer directory', () => {
     await bad({ taxId: '69829401013' }, 'taxId', 'PATCH', `/customers/${iva.id}`);
     await bad({ name: null }, 'name', 'PATCH', `/customers/${iva.id}`);
     await bad({ phone: '12' }, 'phone', 'PATCH', `/customers/${iva.id}`);
-    assert.equal((await call(t, d.adminToken, 'GET', `/customers/${iva.id}`)).json().data.taxId, null, 'a refused change changes nothing');
+    assert.equal(
+      (await call(t, d.adminToken, 'GET', `/customers/${iva.id}`)).json().data.taxId,
+      null,
+      'a refused change changes nothing',
+    );
     assertProblem(await call(t, d.adminToken, 'GET', '/customers?limit=0'), 400, 'validation_failed');
     assertProblem(await call(t, d.adminToken, 'GET', '/customers?cursor=garbage'), 400, 'validation_failed');
   });
 
-  test('one company\'s tax ids are unique, however they are spelled, and another company may hold the same one', async () => {
+  test("one company's tax ids are unique, however they are spelled, and another company may hold the same one", async () => {
     const d = await createTenant(t.c);
     const first = await create(t, d, { kind: 'business', name: 'Boje d.o.o.', taxId: '94843213570' });
-    const clash = assertProblem(await call(t, d.adminToken, 'POST', '/customers', { kind: 'business', name: 'Boje 2', taxId: 'HR 948-432-135-70' }), 409, 'conflict');
+    const clash = assertProblem(
+      await call(t, d.adminToken, 'POST', '/customers', {
+        kind: 'business',
+        name: 'Boje 2',
+        taxId: 'HR 948-432-135-70',
+      }),
+      409,
+      'conflict',
+    );
     assert.ok(clash.details?.taxId, JSON.stringify(clash));
     const other = await create(t, d, { kind: 'business', name: 'Lakovi d.o.o.', taxId: '23456789013' });
-    const patchClash = assertProblem(await call(t, d.adminToken, 'PATCH', `/customers/${other.id}`, { taxId: 'HR94843213570' }), 409, 'conflict');
+    const patchClash = assertProblem(
+      await call(t, d.adminToken, 'PATCH', `/customers/${other.id}`, { taxId: 'HR94843213570' }),
+      409,
+      'conflict',
+    );
     assert.ok(patchClash.details?.taxId);
-    assert.equal((await call(t, d.adminToken, 'GET', `/customers/${other.id}`)).json().data.taxId, '23456789013', 'a refused change changes nothing');
+    assert.equal(
+      (await call(t, d.adminToken, 'GET', `/customers/${other.id}`)).json().data.taxId,
+      '23456789013',
+      'a refused change changes nothing',
+    );
     // Clearing it frees it.
     assert.equal((await call(t, d.adminToken, 'PATCH', `/customers/${first.id}`, { taxId: null })).statusCode, 200);
-    assert.equal((await call(t, d.adminToken, 'PATCH', `/customers/${other.id}`, { taxId: 'HR94843213570' })).json().data.taxId, 'HR94843213570');
+    assert.equal(
+      (await call(t, d.adminToken, 'PATCH', `/customers/${other.id}`, { taxId: 'HR94843213570' })).json().data.taxId,
+      'HR94843213570',
+    );
 
     const e = await createTenant(t.c);
     await create(t, e, { kind: 'business', name: 'Boje d.o.o.', taxId: '94843213570' });
@@ -125,22 +190,37 @@ describe('customer directory', () => {
     const d = await createTenant(t.c);
     for (let round = 0; round < 3; round++) {
       const taxId = ['12345678903', '69829401012', '11111111119'][round]!;
-      const results = await Promise.all(Array.from({ length: 4 }, (_, i) =>
-        call(t, d.adminToken, 'POST', '/customers', { kind: 'business', name: `Racer ${round}.${i}`, taxId })));
+      const results = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          call(t, d.adminToken, 'POST', '/customers', { kind: 'business', name: `Racer ${round}.${i}`, taxId }),
+        ),
+      );
       const created = results.filter((r) => r.statusCode === 201);
       assert.equal(created.length, 1, results.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
-      for (const r of results.filter((x) => x.statusCode !== 201)) assert.ok(assertProblem(r, 409, 'conflict').details?.taxId);
+      for (const r of results.filter((x) => x.statusCode !== 201))
+        assert.ok(assertProblem(r, 409, 'conflict').details?.taxId);
     }
     assert.equal((await searchAll(t, d, '', 100)).length, 3);
   });
 
   test('search: name prefix with diacritics and case folded, e-mail, phone in any spelling, tax id; keyset pages in key order', async () => {
     const d = await createTenant(t.c);
-    const names = ['Kovačević, Ana', 'Kovač Ivan', 'kovacs Béla', 'Horvat Marko', 'Horvath GmbH', 'Đurđević Iva', 'Novak d.o.o.'];
+    const names = [
+      'Kovačević, Ana',
+      'Kovač Ivan',
+      'kovacs Béla',
+      'Horvat Marko',
+      'Horvath GmbH',
+      'Đurđević Iva',
+      'Novak d.o.o.',
+    ];
     const customers: Record<string, Record<string, any>> = {};
     for (const [i, name] of names.entries()) {
       customers[name] = await create(t, d, {
-        kind: 'person', name, email: `person${i}@Example.COM`, phone: i === 3 ? '+385 91 234 5678' : `01 555 ${String(1000 + i)}`,
+        kind: 'person',
+        name,
+        email: `person${i}@Example.COM`,
+        phone: i === 3 ? '+385 91 234 5678' : `01 555 ${String(1000 + i)}`,
         ...(i === 6 ? { kind: 'business', taxId: 'HR 23456789013' } : {}),
       });
     }
@@ -154,19 +234,28 @@ describe('customer directory', () => {
     // E-mail: case ignored, by its start.
     assert.deepEqual(await searchAll(t, d, 'PERSON3@example.com'), ['Horvat Marko']);
     assert.deepEqual((await searchAll(t, d, 'person')).length, 0, 'without an @ it is a name');
-    assert.deepEqual((await searchAll(t, d, 'person1@')), ['Kovač Ivan']);
+    assert.deepEqual(await searchAll(t, d, 'person1@'), ['Kovač Ivan']);
     // Phone: every spelling of the number, and a partly typed one by its start.
     for (const q of ['091 234 5678', '+385912345678', '00385 91 234-5678', '(091) 234 56', '+385 91']) {
       assert.deepEqual(await searchAll(t, d, q), ['Horvat Marko'], q);
     }
     assert.deepEqual((await searchAll(t, d, '01 555')).length, names.length - 1);
     // Tax id: with or without HR, separators ignored, by its start.
-    for (const q of ['23456789013', 'HR 2345', '234-567']) assert.deepEqual(await searchAll(t, d, q), ['Novak d.o.o.'], q);
+    for (const q of ['23456789013', 'HR 2345', '234-567'])
+      assert.deepEqual(await searchAll(t, d, q), ['Novak d.o.o.'], q);
 
     // A cursor of another search is refused rather than misread.
     const page = (await call(t, d.adminToken, 'GET', '/customers?q=kova&limit=1')).json();
-    assertProblem(await call(t, d.adminToken, 'GET', `/customers?q=person@&limit=1&cursor=${encodeURIComponent(page.nextCursor)}`), 400, 'validation_failed');
-    assertProblem(await call(t, d.adminToken, 'GET', `/customers?q=horvat&limit=1&cursor=${encodeURIComponent(page.nextCursor)}`), 400, 'validation_failed');
+    assertProblem(
+      await call(t, d.adminToken, 'GET', `/customers?q=person@&limit=1&cursor=${encodeURIComponent(page.nextCursor)}`),
+      400,
+      'validation_failed',
+    );
+    assertProblem(
+      await call(t, d.adminToken, 'GET', `/customers?q=horvat&limit=1&cursor=${encodeURIComponent(page.nextCursor)}`),
+      400,
+      'validation_failed',
+    );
     // Tax ids page by the key alone.
     const vienna = { street: 'Ring 1', postalCode: '1010', city: 'Wien', country: 'AT' };
     await create(t, d, { kind: 'business', name: 'Prvi', taxId: '23456789', address: vienna });
@@ -187,13 +276,23 @@ describe('customer directory', () => {
     assertProblem(await call(t, support, 'PATCH', `/customers/${id}`, { note: 'nope' }), 403, 'forbidden');
   });
 
-  test('tenancy: another company\'s customer is not found, not listed and cannot be changed', async () => {
+  test("tenancy: another company's customer is not found, not listed and cannot be changed", async () => {
     const d = await createTenant(t.c);
     const e = await createTenant(t.c);
-    const theirs = await create(t, e, { kind: 'person', name: 'Tuđi Kupac', email: 'tudji@example.com', taxId: '12345678903' });
+    const theirs = await create(t, e, {
+      kind: 'person',
+      name: 'Tuđi Kupac',
+      email: 'tudji@example.com',
+      taxId: '12345678903',
+    });
     assertProblem(await call(t, d.adminToken, 'GET', `/customers/${theirs.id}`), 404, 'not_found');
-    assertProblem(await call(t, d.adminToken, 'PATCH', `/customers/${theirs.id}`, { name: 'Mine now' }), 404, 'not_found');
-    for (const q of ['tudji', 'tudji@example.com', '12345678903', '']) assert.deepEqual(await searchAll(t, d, q), [], q);
+    assertProblem(
+      await call(t, d.adminToken, 'PATCH', `/customers/${theirs.id}`, { name: 'Mine now' }),
+      404,
+      'not_found',
+    );
+    for (const q of ['tudji', 'tudji@example.com', '12345678903', ''])
+      assert.deepEqual(await searchAll(t, d, q), [], q);
     assert.equal((await call(t, e.adminToken, 'GET', `/customers/${theirs.id}`)).json().data.name, 'Tuđi Kupac');
     await assert.rejects(t.c.customers.get(d.companyId, theirs.id), /not found/);
   });

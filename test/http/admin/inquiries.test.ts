@@ -1,7 +1,15 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
-import { ISO_MS_UTC, assertProblem, listAllInquiries, reachOut, tokenForRole, validReachOut, type Res } from '../../support/http-helpers.ts';
+import {
+  ISO_MS_UTC,
+  assertProblem,
+  listAllInquiries,
+  reachOut,
+  tokenForRole,
+  validReachOut,
+  type Res,
+} from '../../support/http-helpers.ts';
 import type { DemoCompany } from '../../../src/modules/demo/index.ts';
 import type { App } from '../../../src/http/build-app.ts';
 
@@ -14,11 +22,19 @@ async function list(app: App, token: string, query: string): Promise<{ data: Ite
 }
 
 /** Pages through /admin/inquiries with `limit`, returning each page. */
-async function pages(app: App, token: string, limit: number): Promise<Array<{ data: Item[]; nextCursor: string | null }>> {
+async function pages(
+  app: App,
+  token: string,
+  limit: number,
+): Promise<Array<{ data: Item[]; nextCursor: string | null }>> {
   const out = [];
   let cursor: string | null = null;
   do {
-    const res: Res = await app.inject({ method: 'GET', url: `/api/v1/admin/inquiries?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, headers: bearer(token) });
+    const res: Res = await app.inject({
+      method: 'GET',
+      url: `/api/v1/admin/inquiries?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+      headers: bearer(token),
+    });
     assert.equal(res.statusCode, 200, res.body);
     const page = res.json();
     out.push(page);
@@ -33,8 +49,12 @@ const newestFirst = (x: Item, y: Item) => (x.createdAt === y.createdAt ? 0 : x.c
 
 describe('notifications and inquiry pages', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
 
   test('a reach-out notifies the admin and the support user once each, not the staff user; each marks only their own read', async () => {
     const demo = await createTenant(t.c);
@@ -42,12 +62,19 @@ describe('notifications and inquiry pages', () => {
     const support = await tokenForRole(t.c, demo, 'support');
     const staff = await tokenForRole(t.c, demo, 'staff');
 
-    const res = await reachOut(t.app, demo.locations[0]!.apiKey, validReachOut({ subject: 'Colour chart', topic: 'Paint', name: 'Ana Kovač' }));
+    const res = await reachOut(
+      t.app,
+      demo.locations[0]!.apiKey,
+      validReachOut({ subject: 'Colour chart', topic: 'Paint', name: 'Ana Kovač' }),
+    );
     assert.equal(res.statusCode, 201, res.body);
     const inquiryId = res.json().data.id;
 
     const mine: Record<string, Item> = {};
-    for (const [role, token] of [['admin', admin], ['support', support]] as const) {
+    for (const [role, token] of [
+      ['admin', admin],
+      ['support', support],
+    ] as const) {
       const unread = await list(t.app, token, '?unread=true');
       assert.equal(unread.data.length, 1, `${role} has exactly one unread notification`);
       const note = unread.data[0]!;
@@ -64,12 +91,20 @@ describe('notifications and inquiry pages', () => {
 
     // Nobody else can mark a user's notification: not the staff user, not the other recipient.
     for (const token of [staff, support]) {
-      const denied = await t.app.inject({ method: 'POST', url: `/api/v1/admin/notifications/${mine.admin!.id}/read`, headers: bearer(token) });
+      const denied = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/admin/notifications/${mine.admin!.id}/read`,
+        headers: bearer(token),
+      });
       assertProblem(denied, 404, 'not_found');
     }
     assert.equal((await list(t.app, admin, '?unread=true')).data.length, 1, 'still unread after the refused attempts');
 
-    const read = await t.app.inject({ method: 'POST', url: `/api/v1/admin/notifications/${mine.admin!.id}/read`, headers: bearer(admin) });
+    const read = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/admin/notifications/${mine.admin!.id}/read`,
+      headers: bearer(admin),
+    });
     assert.equal(read.statusCode, 200, read.body);
     const readAt = read.json().data.readAt;
     assert.match(readAt, ISO_MS_UTC);
@@ -79,36 +114,65 @@ describe('notifications and inquiry pages', () => {
     const all = await list(t.app, admin, '');
     assert.equal(all.data.length, 1, 'it is still in the full list');
     assert.equal(all.data[0]!.readAt, readAt);
-    assert.equal((await list(t.app, support, '?unread=true')).data.length, 1, 'the support user\'s copy is untouched');
+    assert.equal((await list(t.app, support, '?unread=true')).data.length, 1, "the support user's copy is untouched");
 
-    const again = await t.app.inject({ method: 'POST', url: `/api/v1/admin/notifications/${mine.admin!.id}/read`, headers: bearer(admin) });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/admin/notifications/${mine.admin!.id}/read`,
+      headers: bearer(admin),
+    });
     assert.equal(again.statusCode, 200);
     assert.equal(again.json().data.readAt, readAt, 'marking read twice keeps the first time');
-    assertProblem(await t.app.inject({ method: 'POST', url: '/api/v1/admin/notifications/ntf_doesnotexist/read', headers: bearer(admin) }), 404, 'not_found');
+    assertProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/notifications/ntf_doesnotexist/read',
+        headers: bearer(admin),
+      }),
+      404,
+      'not_found',
+    );
   });
 
-  test('a burst of concurrent reach-outs from two companies: every inquiry stored once, with its own company\'s notifications only', async () => {
+  test("a burst of concurrent reach-outs from two companies: every inquiry stored once, with its own company's notifications only", async () => {
     // Concurrent inquiries share transactions (group commit); nothing may leak between them.
     const a = await createTenant(t.c);
     const b = await createTenant(t.c);
-    const sent = Array.from({ length: 40 }, (_, i) => ({ tenant: i % 2 ? b : a, body: validReachOut({ subject: `Burst ${i}` }) }));
-    const responses = await Promise.all(sent.map((s, i) => reachOut(t.app, s.tenant.locations[i % 4 < 2 ? 0 : 1]!.apiKey, s.body)));
-    const ids = responses.map((res) => { assert.equal(res.statusCode, 201, res.body); return res.json().data.id as string; });
+    const sent = Array.from({ length: 40 }, (_, i) => ({
+      tenant: i % 2 ? b : a,
+      body: validReachOut({ subject: `Burst ${i}` }),
+    }));
+    const responses = await Promise.all(
+      sent.map((s, i) => reachOut(t.app, s.tenant.locations[i % 4 < 2 ? 0 : 1]!.apiKey, s.body)),
+    );
+    const ids = responses.map((res) => {
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().data.id as string;
+    });
     assert.equal(new Set(ids).size, 40);
     // Straight from the tables: the API filters by company, so it would hide a cross-company row.
-    const rows = await t.c.database.db.selectFrom('notifications').innerJoin('users', 'users.id', 'notifications.user_id')
-      .select(['notifications.company_id as company', 'users.company_id as userCompany', 'notifications.subject_id as inquiry'])
-      .where('notifications.subject_id', 'in', ids).execute();
+    const rows = await t.c.database.db
+      .selectFrom('notifications')
+      .innerJoin('users', 'users.id', 'notifications.user_id')
+      .select([
+        'notifications.company_id as company',
+        'users.company_id as userCompany',
+        'notifications.subject_id as inquiry',
+      ])
+      .where('notifications.subject_id', 'in', ids)
+      .execute();
     assert.equal(rows.length, 40 * 2, 'an admin and a support user per inquiry');
     for (const row of rows) {
-      assert.equal(row.userCompany, row.company, 'recipients belong to the inquiry\'s company');
+      assert.equal(row.userCompany, row.company, "recipients belong to the inquiry's company");
       assert.equal(row.company, sent[ids.indexOf(row.inquiry!)]!.tenant.companyId);
     }
     for (const tenant of [a, b]) {
       const mine = sent.flatMap((s, i) => (s.tenant === tenant ? [ids[i]!] : []));
       for (const role of ['admin', 'support'] as const) {
         const token = role === 'admin' ? tenant.adminToken : await tokenForRole(t.c, tenant, role);
-        const seen = (await list(t.app, token, '?limit=100')).data.filter((n) => n.subject?.type === 'inquiry').map((n) => n.subject.id);
+        const seen = (await list(t.app, token, '?limit=100')).data
+          .filter((n) => n.subject?.type === 'inquiry')
+          .map((n) => n.subject.id);
         assert.deepEqual([...seen].sort(), [...mine].sort(), `${role} sees one notification per own inquiry`);
       }
     }
@@ -123,7 +187,10 @@ describe('notifications and inquiry pages', () => {
       created.push(res.json().data.id);
     }
     const result = await pages(t.app, demo.adminToken, 2);
-    assert.deepEqual(result.map((p) => p.data.length), [2, 2, 1]);
+    assert.deepEqual(
+      result.map((p) => p.data.length),
+      [2, 2, 1],
+    );
     assert.ok(result.slice(0, -1).every((p) => typeof p.nextCursor === 'string' && p.nextCursor.length > 0));
     assert.equal(result.at(-1)!.nextCursor, null);
     const seen = result.flatMap((p) => p.data);
@@ -135,8 +202,20 @@ describe('notifications and inquiry pages', () => {
     const exact = await pages(t.app, demo.adminToken, 5);
     assert.equal(exact.length, 1, 'a page that holds everything has no next page');
     assert.equal(exact[0]!.nextCursor, null);
-    assertProblem(await t.app.inject({ method: 'GET', url: '/api/v1/admin/inquiries?cursor=garbage', headers: bearer(demo.adminToken) }), 400, 'validation_failed');
-    assertProblem(await t.app.inject({ method: 'GET', url: '/api/v1/admin/inquiries?limit=0', headers: bearer(demo.adminToken) }), 400, 'validation_failed');
+    assertProblem(
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/admin/inquiries?cursor=garbage',
+        headers: bearer(demo.adminToken),
+      }),
+      400,
+      'validation_failed',
+    );
+    assertProblem(
+      await t.app.inject({ method: 'GET', url: '/api/v1/admin/inquiries?limit=0', headers: bearer(demo.adminToken) }),
+      400,
+      'validation_failed',
+    );
   });
 
   test('pages stay exact when every inquiry has the same timestamp (ties broken by id)', async () => {
@@ -145,7 +224,8 @@ describe('notifications and inquiry pages', () => {
     try {
       const demo = await createTenant(ft.c);
       const created: string[] = [];
-      for (let i = 0; i < 5; i++) created.push((await reachOut(ft.app, demo.locations[0]!.apiKey, validReachOut())).json().data.id);
+      for (let i = 0; i < 5; i++)
+        created.push((await reachOut(ft.app, demo.locations[0]!.apiKey, validReachOut())).json().data.id);
       const result = await pages(ft.app, demo.adminToken, 2);
       const seen = result.flatMap((p) => p.data.map((i) => i.id));
       assert.deepEqual([...seen].sort(), [...created].sort(), 'every id exactly once');
@@ -158,15 +238,19 @@ describe('notifications and inquiry pages', () => {
   });
 });
 
-describe('tenancy: one company never sees another\'s inquiries or notifications', () => {
+describe("tenancy: one company never sees another's inquiries or notifications", () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
   const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
   // Every test makes its own two tenants, so no test depends on another's data.
   const tenants = async (): Promise<[DemoCompany, DemoCompany]> => [await createTenant(t.c), await createTenant(t.c)];
 
-  test('inquiries: B\'s admin and support users never see A\'s, by list or by id', async () => {
+  test("inquiries: B's admin and support users never see A's, by list or by id", async () => {
     const [a, b] = await tenants();
     const fromA = await reachOut(t.app, a.locations[0]!.apiKey, validReachOut({ subject: 'Only for A' }));
     assert.equal(fromA.statusCode, 201);
@@ -177,10 +261,16 @@ describe('tenancy: one company never sees another\'s inquiries or notifications'
 
     const listA = await listAllInquiries(t.app, a.adminToken);
     const listB = await listAllInquiries(t.app, b.adminToken);
-    assert.ok(listA.some((i) => i.id === idA), 'A sees its own inquiry');
-    assert.ok(listB.some((i) => i.id === idB), 'B sees its own inquiry');
-    assert.ok(!listB.some((i) => i.id === idA), 'B never lists A\'s inquiry');
-    assert.ok(!listA.some((i) => i.id === idB), 'A never lists B\'s inquiry');
+    assert.ok(
+      listA.some((i) => i.id === idA),
+      'A sees its own inquiry',
+    );
+    assert.ok(
+      listB.some((i) => i.id === idB),
+      'B sees its own inquiry',
+    );
+    assert.ok(!listB.some((i) => i.id === idA), "B never lists A's inquiry");
+    assert.ok(!listA.some((i) => i.id === idB), "A never lists B's inquiry");
     const locationsA = new Set(a.locations.map((l) => l.id));
     assert.ok(listB.every((i) => !locationsA.has(i.locationId)));
 
@@ -193,7 +283,7 @@ describe('tenancy: one company never sees another\'s inquiries or notifications'
     assert.equal((await get(`/api/v1/admin/inquiries/${idA}`, a.adminToken)).statusCode, 200);
   });
 
-  test('notifications: B\'s users are never told of A\'s inquiries and cannot mark A\'s notifications read', async () => {
+  test("notifications: B's users are never told of A's inquiries and cannot mark A's notifications read", async () => {
     const [a, b] = await tenants();
     const fromA = await reachOut(t.app, a.locations[1]!.apiKey, validReachOut({ subject: 'Notify only A' }));
     assert.equal(fromA.statusCode, 201);
@@ -201,16 +291,23 @@ describe('tenancy: one company never sees another\'s inquiries or notifications'
 
     const mineA = (await get('/api/v1/admin/notifications?limit=100', a.adminToken)).json().data;
     const noteA = mineA.find((n: { subject: { id: string } | null }) => n.subject?.id === idA);
-    assert.ok(noteA, 'A\'s admin is notified');
+    assert.ok(noteA, "A's admin is notified");
 
     for (const token of [b.adminToken, await tokenForRole(t.c, b, 'support'), await tokenForRole(t.c, b, 'staff')]) {
       const res = await get('/api/v1/admin/notifications?limit=100', token);
       assert.equal(res.statusCode, 200, res.body);
-      assert.ok(!res.body.includes(idA) && !res.body.includes('Notify only A'), 'B sees nothing of A\'s inquiry');
-      const mark = await t.app.inject({ method: 'POST', url: `/api/v1/admin/notifications/${noteA.id}/read`, headers: bearer(token) });
+      assert.ok(!res.body.includes(idA) && !res.body.includes('Notify only A'), "B sees nothing of A's inquiry");
+      const mark = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/admin/notifications/${noteA.id}/read`,
+        headers: bearer(token),
+      });
       assertProblem(mark, 404, 'not_found');
     }
     const still = (await get('/api/v1/admin/notifications?unread=true&limit=100', a.adminToken)).json().data;
-    assert.ok(still.some((n: { id: string }) => n.id === noteA.id), 'A\'s notification is still unread');
+    assert.ok(
+      still.some((n: { id: string }) => n.id === noteA.id),
+      "A's notification is still unread",
+    );
   });
 });

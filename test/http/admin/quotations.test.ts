@@ -14,7 +14,9 @@ describe('admin quotations', () => {
   let staff: string;
   let support: string;
   let now = Date.parse('2026-03-10T09:00:00.000Z');
-  const later = (days: number) => { now += days * 86_400_000; };
+  const later = (days: number) => {
+    now += days * 86_400_000;
+  };
 
   before(async () => {
     t = await createTestApp({}, { clock: { now: () => new Date(now) } });
@@ -23,7 +25,9 @@ describe('admin quotations', () => {
     staff = await tokenForRole(t.c, demo, 'staff');
     support = await tokenForRole(t.c, demo, 'support');
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   test('the list: newest first by cursor, filtered by status, location and q (number or folded name prefix), one company only', async () => {
     const made = [];
@@ -35,12 +39,17 @@ describe('admin quotations', () => {
     const pages: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await adminCall(t.app, demo.adminToken, 'GET', `/quotations?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const res = await adminCall(
+        t.app,
+        demo.adminToken,
+        'GET',
+        `/quotations?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       assert.equal(res.statusCode, 200, res.body);
       pages.push(...res.json().data.map((q: { id: string }) => q.id));
       cursor = res.json().nextCursor;
     } while (cursor);
-    assert.deepEqual(pages.slice(0, 4), made.map((q) => q.id).reverse(), 'newest first, the other company\'s never');
+    assert.deepEqual(pages.slice(0, 4), made.map((q) => q.id).reverse(), "newest first, the other company's never");
     assert.equal(pages.length, new Set(pages).size);
 
     const ids = async (query: string, token = demo.adminToken) => {
@@ -58,7 +67,11 @@ describe('admin quotations', () => {
     assert.ok((await ids('status=approved')).length >= 4);
     assert.deepEqual(await ids('status=converted'), []);
     assert.deepEqual(await ids('q=ana', support), [made[2]!.id, made[1]!.id], 'support reads');
-    assertProblem(await adminCall(t.app, demo.adminToken, 'GET', '/quotations?status=expired'), 400, 'validation_failed');
+    assertProblem(
+      await adminCall(t.app, demo.adminToken, 'GET', '/quotations?status=expired'),
+      400,
+      'validation_failed',
+    );
     assertProblem(await adminCall(t.app, demo.adminToken, 'GET', '/quotations?cursor=nope'), 400, 'validation_failed');
   });
 
@@ -82,7 +95,16 @@ describe('admin quotations', () => {
       assert.match(text, new RegExp(`Ponuda ${q.number}`)); // the demo company prints in Croatian
       assert.match(text, /Colour: RAL 9010 - Reinweiß/);
     }
-    assert.equal((await adminCall(t.app, staff, 'GET', `/quotations/${q.id}?format=json`, undefined, { accept: 'application/pdf' })).headers['content-type']?.toString().startsWith('application/json'), true);
+    assert.equal(
+      (
+        await adminCall(t.app, staff, 'GET', `/quotations/${q.id}?format=json`, undefined, {
+          accept: 'application/pdf',
+        })
+      ).headers['content-type']
+        ?.toString()
+        .startsWith('application/json'),
+      true,
+    );
   });
 
   test('converting: customer required, then a sale with its own number, the lines, notes, tax and customer, linked both ways; read-only after', async () => {
@@ -90,7 +112,11 @@ describe('admin quotations', () => {
     assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, {}), 409, 'customer_required');
     const customerId = await assignCustomer(t.app, demo, 'quotations', q.id);
     const listed = (await adminCall(t.app, staff, 'GET', `/quotations?q=${q.number}`)).json().data;
-    assert.deepEqual(listed.map((x: { directoryCustomer: unknown }) => x.directoryCustomer), [{ id: customerId, name: 'Kovač obrt' }], 'the list names the assigned customer');
+    assert.deepEqual(
+      listed.map((x: { directoryCustomer: unknown }) => x.directoryCustomer),
+      [{ id: customerId, name: 'Kovač obrt' }],
+      'the list names the assigned customer',
+    );
     const res = await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, {});
     assert.equal(res.statusCode, 201, res.body);
     const sale = res.json().data;
@@ -101,7 +127,12 @@ describe('admin quotations', () => {
     assert.equal(sale.customer.id, customerId);
     assert.equal(sale.customer.name, 'Kovač obrt');
     assert.match(sale.customer.taxId, /^\d{11}$/);
-    assert.deepEqual(sale.customer.address, { street: 'Vlaška 12', postalCode: '10000', city: 'Zagreb', country: 'HR' });
+    assert.deepEqual(sale.customer.address, {
+      street: 'Vlaška 12',
+      postalCode: '10000',
+      city: 'Zagreb',
+      country: 'HR',
+    });
     assert.equal(sale.note, 'Dostava u petak.');
     assert.equal(sale.totals.withTax, q.totals.withTax);
     assert.equal(sale.balance, q.totals.withTax);
@@ -111,7 +142,11 @@ describe('admin quotations', () => {
     assert.equal(quoted.saleId, sale.id);
 
     assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, {}), 409, 'quotation_not_open');
-    assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/cancel`, { reason: 'too late' }), 409, 'quotation_not_open');
+    assertProblem(
+      await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/cancel`, { reason: 'too late' }),
+      409,
+      'quotation_not_open',
+    );
     const put = await adminCall(t.app, staff, 'PUT', `/quotations/${q.id}/customer`, { customerId });
     assert.equal(put.statusCode, 409, `a converted quotation keeps its customer: ${put.body}`);
     const got = (await adminCall(t.app, support, 'GET', `/sales/${sale.id}`)).json().data;
@@ -121,11 +156,15 @@ describe('admin quotations', () => {
   test('support may read but not convert or cancel', async () => {
     const q = await newQuotation(t.app, demo);
     assertProblem(await adminCall(t.app, support, 'POST', `/quotations/${q.id}/convert`, {}), 403, 'forbidden');
-    assertProblem(await adminCall(t.app, support, 'POST', `/quotations/${q.id}/cancel`, { reason: 'x' }), 403, 'forbidden');
+    assertProblem(
+      await adminCall(t.app, support, 'POST', `/quotations/${q.id}/cancel`, { reason: 'x' }),
+      403,
+      'forbidden',
+    );
     assert.equal((await adminCall(t.app, support, 'GET', `/quotations/${q.id}/conversion`)).statusCode, 200);
   });
 
-  test('expired: refused at stale prices; staff may not reprice; an admin reprices at today\'s prices; a removed product is named', async () => {
+  test("expired: refused at stale prices; staff may not reprice; an admin reprices at today's prices; a removed product is named", async () => {
     const start = now;
     const q = await newQuotation(t.app, demo, { expiresAt: new Date(now + 86_400_000).toISOString() });
     const gone = await newQuotation(t.app, demo, { expiresAt: new Date(now + 86_400_000).toISOString() });
@@ -136,17 +175,38 @@ describe('admin quotations', () => {
     assert.equal(view.expired, true);
     assert.equal(view.status, 'approved', 'expiry is derived, not stored');
     assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, {}), 409, 'quotation_expired');
-    assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, { reprice: true }), 403, 'forbidden');
-    assertProblem(await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {}), 409, 'quotation_expired');
+    assertProblem(
+      await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, { reprice: true }),
+      403,
+      'forbidden',
+    );
+    assertProblem(
+      await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {}),
+      409,
+      'quotation_expired',
+    );
 
     // Today's catalog: product 0's unit costs more, product 4 is deactivated.
     const unit0 = demo.products[0]!.units[0]!;
-    assert.equal((await adminCall(t.app, demo.adminToken, 'PATCH', `/units/${unit0.id}`, { price: '13.00' })).statusCode, 200);
+    assert.equal(
+      (await adminCall(t.app, demo.adminToken, 'PATCH', `/units/${unit0.id}`, { price: '13.00' })).statusCode,
+      200,
+    );
     const preview = (await adminCall(t.app, staff, 'GET', `/quotations/${q.id}/conversion`)).json().data;
     assert.equal(preview.expired, true);
-    assert.deepEqual(preview.lines.map((l: { change: string; quotedUnitPrice: string; currentUnitPrice: string | null; note: string | null }) => [l.change, l.quotedUnitPrice, l.currentUnitPrice]), [
-      ['price_changed', '12.40', '13.00'], ['unchanged', '6.49', '6.49'],
-    ]);
+    assert.deepEqual(
+      preview.lines.map(
+        (l: { change: string; quotedUnitPrice: string; currentUnitPrice: string | null; note: string | null }) => [
+          l.change,
+          l.quotedUnitPrice,
+          l.currentUnitPrice,
+        ],
+      ),
+      [
+        ['price_changed', '12.40', '13.00'],
+        ['unchanged', '6.49', '6.49'],
+      ],
+    );
     assert.equal(preview.lines[0].note, 'Colour: RAL 9010 - Reinweiß');
     assert.equal(preview.quotedTotal, q.totals.withTax);
     // 13.00 × 2 = 26.00 + 25 % = 32.50; 6.49 × 1.5 = 9.735 → 9.74 + 2.435 → 2.44 = 12.18
@@ -160,15 +220,26 @@ describe('admin quotations', () => {
     assert.equal(sale.lines[0].unitPrice, '13.00');
     assert.equal(sale.lines[0].note, 'Colour: RAL 9010 - Reinweiß');
 
-    assert.equal((await adminCall(t.app, demo.adminToken, 'DELETE', `/products/${demo.products[4]!.id}`)).statusCode < 300, true);
+    assert.equal(
+      (await adminCall(t.app, demo.adminToken, 'DELETE', `/products/${demo.products[4]!.id}`)).statusCode < 300,
+      true,
+    );
     const removed = (await adminCall(t.app, staff, 'GET', `/quotations/${gone.id}/conversion`)).json().data;
     assert.equal(removed.lines[1].change, 'product_removed');
     assert.equal(removed.lines[1].currentUnitPrice, null);
     assert.equal(removed.currentTotal, null);
-    const refused = assertProblem(await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${gone.id}/convert`, { reprice: true }), 409, 'conflict');
+    const refused = assertProblem(
+      await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${gone.id}/convert`, { reprice: true }),
+      409,
+      'conflict',
+    );
     assert.deepEqual(Object.keys(refused.details), ['lines[1]']);
     assert.match(refused.details['lines[1]'][0], /Line 2 .*removed/);
-    assert.equal((await adminCall(t.app, staff, 'GET', `/quotations/${gone.id}`)).json().data.status, 'approved', 'nothing changed');
+    assert.equal(
+      (await adminCall(t.app, staff, 'GET', `/quotations/${gone.id}`)).json().data.status,
+      'approved',
+      'nothing changed',
+    );
     // Put the catalog back for the other tests.
     await adminCall(t.app, demo.adminToken, 'PATCH', `/units/${unit0.id}`, { price: unit0.price });
     await adminCall(t.app, demo.adminToken, 'PATCH', `/products/${demo.products[4]!.id}`, { active: true });
@@ -177,14 +248,22 @@ describe('admin quotations', () => {
 
   test('cancel: approved → cancelled with its reason; then read-only; a reason is required', async () => {
     const q = await newQuotation(t.app, demo);
-    const bad = assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/cancel`, {}), 400, 'validation_failed');
+    const bad = assertProblem(
+      await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/cancel`, {}),
+      400,
+      'validation_failed',
+    );
     assert.ok(bad.details.reason);
     const res = await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/cancel`, { reason: 'Kupac odustao.' });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().data.status, 'cancelled');
     assert.equal(res.json().data.cancellationReason, 'Kupac odustao.');
     assert.equal(res.json().data.cancelledAt, new Date(now).toISOString());
-    assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/cancel`, { reason: 'again' }), 409, 'quotation_not_open');
+    assertProblem(
+      await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/cancel`, { reason: 'again' }),
+      409,
+      'quotation_not_open',
+    );
     await assignCustomer(t.app, demo, 'quotations', q.id).catch(() => undefined);
     assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, {}), 409, 'quotation_not_open');
   });
@@ -201,7 +280,11 @@ describe('admin quotations', () => {
     assert.equal(again.statusCode, 201, again.body);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.equal(again.json().data.id, first.json().data.id);
-    assertProblem(await adminCall(t.app, staff, 'POST', `/quotations/${q2.id}/convert`, {}, key), 422, 'idempotency_key_reused');
+    assertProblem(
+      await adminCall(t.app, staff, 'POST', `/quotations/${q2.id}/convert`, {}, key),
+      422,
+      'idempotency_key_reused',
+    );
     assert.equal((await adminCall(t.app, staff, 'GET', `/quotations/${q2.id}`)).json().data.status, 'approved');
   });
 
@@ -210,16 +293,25 @@ describe('admin quotations', () => {
     for (let round = 0; round < 3; round++) {
       const q = await newQuotation(t.app, demo);
       await assignCustomer(t.app, demo, 'quotations', q.id);
-      const convert = () => fetch(`${address}/api/v1/admin/quotations/${q.id}/convert`, {
-        method: 'POST', headers: { authorization: `Bearer ${demo.adminToken}`, 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(20_000),
-      }).then(async (r) => ({ status: r.status, body: await r.json() as Record<string, any> }));
+      const convert = () =>
+        fetch(`${address}/api/v1/admin/quotations/${q.id}/convert`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${demo.adminToken}`, 'content-type': 'application/json' },
+          body: '{}',
+          signal: AbortSignal.timeout(20_000),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
       const results = await Promise.all([convert(), convert(), convert()]);
       const statuses = results.map((r) => r.status).sort();
       assert.deepEqual(statuses, [201, 409, 409], JSON.stringify(results));
       for (const r of results) if (r.status === 409) assert.equal(r.body.code, 'quotation_not_open');
       const winner = results.find((r) => r.status === 201)!.body.data;
-      const sales = (await adminCall(t.app, demo.adminToken, 'GET', `/sales?limit=100`)).json().data.filter((s: { source: { id: string } }) => s.source.id === q.id);
-      assert.deepEqual(sales.map((s: { id: string }) => s.id), [winner.id]);
+      const sales = (await adminCall(t.app, demo.adminToken, 'GET', `/sales?limit=100`))
+        .json()
+        .data.filter((s: { source: { id: string } }) => s.source.id === q.id);
+      assert.deepEqual(
+        sales.map((s: { id: string }) => s.id),
+        [winner.id],
+      );
     }
   });
 
@@ -236,14 +328,20 @@ describe('admin quotations', () => {
     assert.match(numbers[2], /^S-ZG1-2026-/);
   });
 
-  test('tenancy: another company\'s quotation is not found on every route', async () => {
+  test("tenancy: another company's quotation is not found on every route", async () => {
     const q = await newQuotation(t.app, other);
     for (const [method, url, body] of [
-      ['GET', `/quotations/${q.id}`], ['GET', `/quotations/${q.id}?format=pdf`], ['GET', `/quotations/${q.id}/conversion`],
-      ['POST', `/quotations/${q.id}/convert`, {}], ['POST', `/quotations/${q.id}/cancel`, { reason: 'x' }],
+      ['GET', `/quotations/${q.id}`],
+      ['GET', `/quotations/${q.id}?format=pdf`],
+      ['GET', `/quotations/${q.id}/conversion`],
+      ['POST', `/quotations/${q.id}/convert`, {}],
+      ['POST', `/quotations/${q.id}/cancel`, { reason: 'x' }],
     ] as const) {
       assertProblem(await adminCall(t.app, demo.adminToken, method, url, body), 404, 'not_found');
     }
-    assert.equal((await adminCall(t.app, other.adminToken, 'GET', `/quotations/${q.id}`)).json().data.status, 'approved');
+    assert.equal(
+      (await adminCall(t.app, other.adminToken, 'GET', `/quotations/${q.id}`)).json().data.status,
+      'approved',
+    );
   });
 });

@@ -7,7 +7,11 @@ import Fastify from 'fastify';
 import { ADMIN_ROUTES, PERMISSIONS, enforceRoles, rolesFor } from '../../../src/http/access.ts';
 import { USER_ROLES, type UserRole } from '../../../src/modules/companies/index.ts';
 
-interface Operation { method: string; path: string; operationId: string }
+interface Operation {
+  method: string;
+  path: string;
+  operationId: string;
+}
 
 /** Every admin operation the running app serves, from its own OpenAPI document. */
 function adminOperations(doc: { paths?: Record<string, Record<string, { operationId?: string }>> }): Operation[] {
@@ -34,10 +38,16 @@ describe('roles: who may call which admin route', () => {
   before(async () => {
     t = await createTestApp();
     const demo = await createTenant(t.c);
-    tokens = { admin: demo.adminToken, staff: await tokenForRole(t.c, demo, 'staff'), support: await tokenForRole(t.c, demo, 'support') };
+    tokens = {
+      admin: demo.adminToken,
+      staff: await tokenForRole(t.c, demo, 'staff'),
+      support: await tokenForRole(t.c, demo, 'support'),
+    };
     operations = adminOperations(t.app.swagger() as never);
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   test('every admin route has exactly one rule, and every rule a route (no hidden or stale entries)', () => {
     assert.ok(operations.length >= 40, `found ${operations.length} admin operations`);
@@ -55,7 +65,9 @@ describe('roles: who may call which admin route', () => {
       const allowed = rolesFor(operationId)!;
       for (const role of USER_ROLES) {
         const res = await t.app.inject({
-          method: method as 'GET', url, headers: bearer(tokens[role]),
+          method: method as 'GET',
+          url,
+          headers: bearer(tokens[role]),
           ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }),
         });
         const label = `${role} ${method} ${path} (${operationId}): ${res.statusCode} ${res.body.slice(0, 200)}`;
@@ -70,11 +82,19 @@ describe('roles: who may call which admin route', () => {
     }
     // The table's cells DESIGN.md names outright, as a check on the table itself.
     for (const cell of [
-      'staff adminListOrders allowed', 'staff adminGetQuotation allowed', 'support adminGetOrder allowed',
-      'staff adminListInquiries refused', 'support adminListInquiries allowed', 'staff adminListProducts allowed',
-      'support adminCreateProduct refused', 'staff adminUpdateProduct refused', 'staff adminCreateApiKey refused',
-      'support adminListWebhooks refused', 'admin adminRedeliver allowed',
-    ]) assert.ok(seen.includes(cell), cell);
+      'staff adminListOrders allowed',
+      'staff adminGetQuotation allowed',
+      'support adminGetOrder allowed',
+      'staff adminListInquiries refused',
+      'support adminListInquiries allowed',
+      'staff adminListProducts allowed',
+      'support adminCreateProduct refused',
+      'staff adminUpdateProduct refused',
+      'staff adminCreateApiKey refused',
+      'support adminListWebhooks refused',
+      'admin adminRedeliver allowed',
+    ])
+      assert.ok(seen.includes(cell), cell);
   });
 
   test('the README states the same table', async () => {
@@ -84,7 +104,11 @@ describe('roles: who may call which admin route', () => {
       assert.ok(row, `README has a row for ${permission}`);
       const cells = row.split('|').map((c) => c.trim());
       const columns = ['admin', 'staff', 'support'] as const;
-      assert.deepEqual(columns.map((_, i) => cells[2 + i] === '✓'), columns.map((r) => (roles as readonly string[]).includes(r)), row);
+      assert.deepEqual(
+        columns.map((_, i) => cells[2 + i] === '✓'),
+        columns.map((r) => (roles as readonly string[]).includes(r)),
+        row,
+      );
     }
   });
 });

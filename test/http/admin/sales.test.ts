@@ -30,48 +30,88 @@ describe('admin sales', () => {
     staff = await tokenForRole(t.c, demo, 'staff');
     support = await tokenForRole(t.c, demo, 'support');
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   test('payments: unpaid → partially_paid → paid, exact to the cent; overpaying is a 400 naming amount', async () => {
     const { sale } = await saleFromQuotation(demo);
     assert.equal(sale.status, 'unpaid');
     const total = sale.totals.withTax as string;
     const cents = Math.round(Number(total) * 100);
-    const first = await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount: '10.01' });
+    const first = await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, {
+      method: 'cash',
+      amount: '10.01',
+    });
     assert.equal(first.statusCode, 201, first.body);
     assert.equal(first.json().data.status, 'partially_paid');
     assert.equal(first.json().data.paid, '10.01');
     const rest = ((cents - 1001) / 100).toFixed(2);
     assert.equal(first.json().data.balance, rest);
 
-    const over = assertProblem(await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'card', amount: ((cents - 1000) / 100).toFixed(2) }), 400, 'validation_failed');
+    const over = assertProblem(
+      await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, {
+        method: 'card',
+        amount: ((cents - 1000) / 100).toFixed(2),
+      }),
+      400,
+      'validation_failed',
+    );
     assert.match(over.details.amount[0], new RegExp(`balance of ${rest.replace('.', '\\.')}`));
     for (const amount of ['0', '0.00', '1.234', '-5', 'abc', '']) {
-      const bad = assertProblem(await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount }), 400, 'validation_failed');
+      const bad = assertProblem(
+        await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount }),
+        400,
+        'validation_failed',
+      );
       assert.ok(bad.details.amount, amount);
     }
-    assertProblem(await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'cheque', amount: '1.00' }), 400, 'validation_failed');
+    assertProblem(
+      await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'cheque', amount: '1.00' }),
+      400,
+      'validation_failed',
+    );
 
-    const paid = await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'bank_transfer', amount: rest });
+    const paid = await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, {
+      method: 'bank_transfer',
+      amount: rest,
+    });
     assert.equal(paid.statusCode, 201, paid.body);
     const data = paid.json().data;
     assert.equal(data.status, 'paid');
     assert.equal(data.paid, total);
     assert.equal(data.balance, '0.00');
-    assert.deepEqual(data.payments.map((p: { method: string; amount: string }) => [p.method, p.amount]), [['cash', '10.01'], ['bank_transfer', rest]]);
-    const none = assertProblem(await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount: '0.01' }), 400, 'validation_failed');
+    assert.deepEqual(
+      data.payments.map((p: { method: string; amount: string }) => [p.method, p.amount]),
+      [
+        ['cash', '10.01'],
+        ['bank_transfer', rest],
+      ],
+    );
+    const none = assertProblem(
+      await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount: '0.01' }),
+      400,
+      'validation_failed',
+    );
     assert.match(none.details.amount[0], /paid in full/);
-    assertProblem(await adminCall(t.app, support, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount: '0.01' }), 403, 'forbidden');
+    assertProblem(
+      await adminCall(t.app, support, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount: '0.01' }),
+      403,
+      'forbidden',
+    );
   });
 
   test('concurrent payments never pay more than the total', async () => {
     const { sale } = await saleFromQuotation(demo);
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const half = (Math.round(Number(sale.totals.withTax) * 100) / 100 * 0.6).toFixed(2);
-    const pay = () => fetch(`${address}/api/v1/admin/sales/${sale.id}/payments`, {
-      method: 'POST', headers: { authorization: `Bearer ${staff}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ method: 'card', amount: half }), signal: AbortSignal.timeout(20_000),
-    }).then((r) => r.status);
+    const half = ((Math.round(Number(sale.totals.withTax) * 100) / 100) * 0.6).toFixed(2);
+    const pay = () =>
+      fetch(`${address}/api/v1/admin/sales/${sale.id}/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${staff}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ method: 'card', amount: half }),
+        signal: AbortSignal.timeout(20_000),
+      }).then((r) => r.status);
     assert.deepEqual((await Promise.all([pay(), pay()])).sort(), [201, 400]);
     const got = (await adminCall(t.app, staff, 'GET', `/sales/${sale.id}`)).json().data;
     assert.equal(got.paid, half);
@@ -93,10 +133,13 @@ describe('admin sales', () => {
       assert.equal(res.statusCode, 200, res.body);
       return res.json().data.map((s: { id: string }) => s.id);
     };
-    assert.deepEqual((await ids('limit=3')), [c.id, b.sale.id, a.sale.id]);
+    assert.deepEqual(await ids('limit=3'), [c.id, b.sale.id, a.sale.id]);
     const page1 = (await adminCall(t.app, support, 'GET', '/sales?limit=2')).json();
     const page2 = (await adminCall(t.app, support, 'GET', `/sales?limit=2&cursor=${page1.nextCursor}`)).json();
-    assert.deepEqual([...page1.data, ...page2.data].slice(0, 3).map((s: { id: string }) => s.id), [c.id, b.sale.id, a.sale.id]);
+    assert.deepEqual(
+      [...page1.data, ...page2.data].slice(0, 3).map((s: { id: string }) => s.id),
+      [c.id, b.sale.id, a.sale.id],
+    );
     assert.ok((await ids('status=partially_paid')).includes(b.sale.id));
     assert.ok(!(await ids('status=unpaid')).includes(b.sale.id));
     assert.deepEqual(await ids(`locationId=${demo.locations[1]!.id}`), [a.sale.id]);
@@ -108,7 +151,7 @@ describe('admin sales', () => {
     assertProblem(await adminCall(t.app, support, 'GET', '/sales?status=open'), 400, 'validation_failed');
   });
 
-  test('the PDF: the quotation\'s layout titled as a sale, naming its source, with its lines and notes', async () => {
+  test("the PDF: the quotation's layout titled as a sale, naming its source, with its lines and notes", async () => {
     const { sale, quotation } = await saleFromQuotation(demo);
     for (const res of [
       await adminCall(t.app, support, 'GET', `/sales/${sale.id}?format=pdf`),
@@ -124,16 +167,28 @@ describe('admin sales', () => {
       assert.match(text, /Kovač obrt/);
       assert.match(text, /Colour: RAL 9010 - Reinweiß/);
       assert.doesNotMatch(text, /Vrijedi do/, 'a sale has no validity');
-      assert.match(text, new RegExp(`poziv na broj: ${sale.number}\\.`), 'the template is filled with the sale\'s number');
+      assert.match(
+        text,
+        new RegExp(`poziv na broj: ${sale.number}\\.`),
+        "the template is filled with the sale's number",
+      );
     }
   });
 
-  test('tenancy: another company\'s sale is not found, and never listed', async () => {
+  test("tenancy: another company's sale is not found, and never listed", async () => {
     const { sale } = await saleFromQuotation(other);
     assertProblem(await adminCall(t.app, demo.adminToken, 'GET', `/sales/${sale.id}`), 404, 'not_found');
     assertProblem(await adminCall(t.app, demo.adminToken, 'GET', `/sales/${sale.id}?format=pdf`), 404, 'not_found');
-    assertProblem(await adminCall(t.app, demo.adminToken, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount: '1.00' }), 404, 'not_found');
-    assert.ok(!(await adminCall(t.app, demo.adminToken, 'GET', '/sales?limit=100')).json().data.some((s: { id: string }) => s.id === sale.id));
+    assertProblem(
+      await adminCall(t.app, demo.adminToken, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount: '1.00' }),
+      404,
+      'not_found',
+    );
+    assert.ok(
+      !(await adminCall(t.app, demo.adminToken, 'GET', '/sales?limit=100'))
+        .json()
+        .data.some((s: { id: string }) => s.id === sale.id),
+    );
     assert.equal((await adminCall(t.app, other.adminToken, 'GET', `/sales/${sale.id}`)).json().data.paid, '0.00');
   });
 });

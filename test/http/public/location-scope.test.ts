@@ -11,26 +11,37 @@ import { line } from '../../support/quote-helpers.ts';
  */
 describe('location scope of public reads', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
 
   const get = (url: string, token: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, headers: { ...bearer(token), ...headers } });
 
-  test('quotations and orders: the creating location\'s keys read them, the other location\'s key gets 404', async () => {
+  test("quotations and orders: the creating location's keys read them, the other location's key gets 404", async () => {
     const d = await createTenant(t.c);
-    const [zagreb, split] = d.locations as [typeof d.locations[0], typeof d.locations[0]];
+    const [zagreb, split] = d.locations as [(typeof d.locations)[0], (typeof d.locations)[0]];
     // A second key of the creating location: the scope is the location, not the key.
     const zagrebShop = (await t.c.apiKeys.createApiKey(d.companyId, { locationId: zagreb.id, name: 'Shop app' })).key;
 
     const quote = await t.app.inject({
-      method: 'POST', url: '/api/v1/public/quotes', headers: bearer(zagreb.apiKey),
+      method: 'POST',
+      url: '/api/v1/public/quotes',
+      headers: bearer(zagreb.apiKey),
       payload: { format: 'json', customer: { name: 'Ana' }, lines: [line(d, 0, 1)] },
     });
     assert.equal(quote.statusCode, 201, quote.body);
     const order = await t.app.inject({
-      method: 'POST', url: '/api/v1/public/orders', headers: bearer(zagreb.apiKey),
-      payload: { customer: { name: 'Ana', email: 'ana@example.com', phone: '+385 1 234 5678' }, lines: [line(d, 0, 1)] },
+      method: 'POST',
+      url: '/api/v1/public/orders',
+      headers: bearer(zagreb.apiKey),
+      payload: {
+        customer: { name: 'Ana', email: 'ana@example.com', phone: '+385 1 234 5678' },
+        lines: [line(d, 0, 1)],
+      },
     });
     assert.equal(order.statusCode, 201, order.body);
     const quoteId: string = quote.json().data.id;

@@ -14,7 +14,9 @@ import type { DemoCompany } from '../../../src/modules/demo/index.ts';
 const run = promisify(execFile);
 
 let t: TestApp;
-before(async () => { t = await createTestApp(); });
+before(async () => {
+  t = await createTestApp();
+});
 after(() => t.close());
 
 const patchSettings = (d: DemoCompany, payload: object) =>
@@ -31,22 +33,58 @@ async function quoteJsonAndPdf(d: DemoCompany, body: object): Promise<{ json: an
 }
 
 /** One page of a PDF as a PNG, the way a phone's camera would see a printed page (pdftoppm). */
-async function pagePng(pdf: Buffer, page: number, dpi: number): Promise<{ png: Buffer; file: string; cleanup: () => Promise<void> }> {
+async function pagePng(
+  pdf: Buffer,
+  page: number,
+  dpi: number,
+): Promise<{ png: Buffer; file: string; cleanup: () => Promise<void> }> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'portico-page-'));
   await fs.writeFile(path.join(dir, 'doc.pdf'), pdf);
-  await run('pdftoppm', ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', path.join(dir, 'doc.pdf'), path.join(dir, 'page')], { timeout: 30_000 });
+  await run(
+    'pdftoppm',
+    [
+      '-png',
+      '-r',
+      String(dpi),
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-singlefile',
+      path.join(dir, 'doc.pdf'),
+      path.join(dir, 'page'),
+    ],
+    { timeout: 30_000 },
+  );
   const file = path.join(dir, 'page.png');
   return { png: await fs.readFile(file), file, cleanup: () => fs.rm(dir, { recursive: true, force: true }) };
 }
 
-test('a Croatian print: labels from the catalog, the template\'s placeholders filled, and both payment codes decode to the exact total and number', async () => {
+test("a Croatian print: labels from the catalog, the template's placeholders filled, and both payment codes decode to the exact total and number", async () => {
   const d = await createTenant(t.c);
   const { json, pdf } = await quoteJsonAndPdf(d, { lines: [line(d, 1, 2), line(d, 6, 1), line(d, 4, 3)] });
   const text = await pdfText(pdf);
-  for (const label of ['Ponuda ' + json.number, 'Datum izdavanja', 'Vrijedi do', 'Kupac', 'Cijena', 'PDV %', 'Ukupno bez PDV-a', 'PDV 25 % na osnovicu', 'PDV 5 % na osnovicu', 'Ukupno PDV', 'Ukupno (EUR)', 'Upute za plaćanje', 'Stranica 1 od 1', 'Primatelj: Boje i željezarija Šišić d.o.o.', 'IBAN: HR12 1001 0051 8630 0016 0']) {
+  for (const label of [
+    'Ponuda ' + json.number,
+    'Datum izdavanja',
+    'Vrijedi do',
+    'Kupac',
+    'Cijena',
+    'PDV %',
+    'Ukupno bez PDV-a',
+    'PDV 25 % na osnovicu',
+    'PDV 5 % na osnovicu',
+    'Ukupno PDV',
+    'Ukupno (EUR)',
+    'Upute za plaćanje',
+    'Stranica 1 od 1',
+    'Primatelj: Boje i željezarija Šišić d.o.o.',
+    'IBAN: HR12 1001 0051 8630 0016 0',
+  ]) {
     assert.ok(text.includes(label), `${label} in: ${text}`);
   }
-  for (const english of ['Quotation', 'Unit price', 'Total tax', 'Page 1', 'Customer']) assert.ok(!text.includes(english), `no English "${english}"`);
+  for (const english of ['Quotation', 'Unit price', 'Total tax', 'Page 1', 'Customer'])
+    assert.ok(!text.includes(english), `no English "${english}"`);
   const total = json.totals.withTax.replace('.', ',');
   assert.ok(text.includes(`poziv na broj: ${json.number}. Iznos ${total} €, rok plaćanja: `), text);
   assert.ok(!/\{(number|total|dueDate|customerName)\}/.test(text), 'every placeholder is filled');
@@ -62,7 +100,17 @@ test('a Croatian print: labels from the catalog, the template\'s placeholders fi
     const amountCents = Math.round(Number(json.totals.withTax) * 100);
     // EPC069-12: IBAN, amount, the number as reference (remittance text), the recipient.
     const epc = qr.text.split('\n');
-    assert.deepEqual([epc[0], epc[3], epc[4], epc[5], epc[6], epc[7]], ['BCD', 'SCT', 'ZABAHR2X', 'Boje i željezarija Šišić d.o.o.', 'HR1210010051863000160', `EUR${json.totals.withTax}`]);
+    assert.deepEqual(
+      [epc[0], epc[3], epc[4], epc[5], epc[6], epc[7]],
+      [
+        'BCD',
+        'SCT',
+        'ZABAHR2X',
+        'Boje i željezarija Šišić d.o.o.',
+        'HR1210010051863000160',
+        `EUR${json.totals.withTax}`,
+      ],
+    );
     assert.equal(epc[10], `Uplata: Ponuda ${json.number}`);
     const [zbar] = await decodeQrWithZbar(page.file);
     assert.equal(zbar, qr.text, 'zbar reads the same QR code');
@@ -78,17 +126,37 @@ test('a Croatian print: labels from the catalog, the template\'s placeholders fi
   }
 });
 
-test('the company\'s locale picks the labels: German and English prints, dates and money in the same locale', async () => {
+test("the company's locale picks the labels: German and English prints, dates and money in the same locale", async () => {
   const d = await createTenant(t.c);
   assert.equal((await patchSettings(d, { locale: 'de-DE' })).statusCode, 200);
   const de = await pdfText((await quoteJsonAndPdf(d, { lines: [line(d, 1, 1)] })).pdf);
-  for (const label of ['Angebot Q-', 'Ausgestellt am', 'Gültig bis', 'Einzelpreis', 'USt. 25 % auf 34,90 €', 'Gesamtbetrag (EUR)', 'Seite 1 von 1', 'Zahlungshinweise', 'Empfänger']) {
+  for (const label of [
+    'Angebot Q-',
+    'Ausgestellt am',
+    'Gültig bis',
+    'Einzelpreis',
+    'USt. 25 % auf 34,90 €',
+    'Gesamtbetrag (EUR)',
+    'Seite 1 von 1',
+    'Zahlungshinweise',
+    'Empfänger',
+  ]) {
     assert.ok(de.includes(label), `${label} in: ${de}`);
   }
   assert.match(de, /\d{2}\.\d{2}\.\d{4}/);
   assert.equal((await patchSettings(d, { locale: 'en-GB' })).statusCode, 200);
   const en = await pdfText((await quoteJsonAndPdf(d, { lines: [line(d, 1, 1)] })).pdf);
-  for (const label of ['Quotation Q-', 'Issued', 'Valid until', 'Unit price', 'Tax 25% on €34.90', 'Total (EUR)', 'Page 1 of 1', 'Payment instructions', 'Recipient']) {
+  for (const label of [
+    'Quotation Q-',
+    'Issued',
+    'Valid until',
+    'Unit price',
+    'Tax 25% on €34.90',
+    'Total (EUR)',
+    'Page 1 of 1',
+    'Payment instructions',
+    'Recipient',
+  ]) {
     assert.ok(en.includes(label), `${label} in: ${en}`);
   }
   assert.equal((await patchSettings(d, { bankAccount: null })).statusCode, 200);

@@ -3,11 +3,23 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
-import { QUOTES, isPdf, line, pdfPageCount, pdfText, postQuote, qpdfCheck, seq, yearInZagreb } from '../../support/quote-helpers.ts';
+import {
+  QUOTES,
+  isPdf,
+  line,
+  pdfPageCount,
+  pdfText,
+  postQuote,
+  qpdfCheck,
+  seq,
+  yearInZagreb,
+} from '../../support/quote-helpers.ts';
 
 let t: TestApp;
 // One print thread: the first test below needs to know which PDF its thread printed first.
-before(async () => { t = await createTestApp({ PDF_WORKERS: '1' }); });
+before(async () => {
+  t = await createTestApp({ PDF_WORKERS: '1' });
+});
 after(() => t.close());
 
 // Must stay the first test of this file: it needs a process whose first PDF has 'Š' (a composite
@@ -18,10 +30,19 @@ test('the text of a PDF stays extractable after earlier PDFs (shared font cache)
   const d = await createTenant(t.c);
   const first = await postQuote(t.app, d.locations[0]!.apiKey, { customer: { name: 'Šime' }, lines: [line(d, 0, 1)] });
   assert.equal(first.statusCode, 201, first.body);
-  const second = await postQuote(t.app, d.locations[1]!.apiKey, { customer: { name: 'Sanja' }, lines: [line(d, 3, 1)] });
+  const second = await postQuote(t.app, d.locations[1]!.apiKey, {
+    customer: { name: 'Sanja' },
+    lines: [line(d, 3, 1)],
+  });
   assert.equal(second.statusCode, 201, second.body);
   const text = await pdfText(second.rawPayload);
-  for (const expected of [String(second.headers['x-quotation-number']), 'Split – Poljud (ST1)', 'Sanja', 'GSB 18V-55', 'BOS-GSB18']) {
+  for (const expected of [
+    String(second.headers['x-quotation-number']),
+    'Split – Poljud (ST1)',
+    'Sanja',
+    'GSB 18V-55',
+    'BOS-GSB18',
+  ]) {
     assert.ok(text.includes(expected), `PDF text has ${JSON.stringify(expected)}:\n${text}`);
   }
 });
@@ -53,19 +74,35 @@ test('default format is a PDF with the number, customer, notes, totals and payme
   assert.equal(await pdfPageCount(pdf), 1);
   const text = await pdfText(pdf);
   for (const expected of [
-    number, 'Željko Šimić', 'Dostava u petak',
-    'Colour: RAL 9010 - Reinweiß', 'Colour: RAL 7035 - Lichtgrau',
-    'Šišmiš', 'Žuti čvor', 'Größe', 'Dübel',
-    'Cijena', '18,60', '69,80', '14,25',
+    number,
+    'Željko Šimić',
+    'Dostava u petak',
+    'Colour: RAL 9010 - Reinweiß',
+    'Colour: RAL 7035 - Lichtgrau',
+    'Šišmiš',
+    'Žuti čvor',
+    'Größe',
+    'Dübel',
+    'Cijena',
+    '18,60',
+    '69,80',
+    '14,25',
     // net 102.65, tax 25.66, total 128.31 (hr-HR: decimal comma)
-    '102,65', '25,66', '128,31', 'Ukupno (EUR)',
-    'IBAN HR12', 'Stranica 1 od 1',
-  ]) assert.ok(text.includes(expected), `PDF text has ${JSON.stringify(expected)}:\n${text}`);
+    '102,65',
+    '25,66',
+    '128,31',
+    'Ukupno (EUR)',
+    'IBAN HR12',
+    'Stranica 1 od 1',
+  ])
+    assert.ok(text.includes(expected), `PDF text has ${JSON.stringify(expected)}:\n${text}`);
 });
 
 test('a 200-line quote spans several pages and repeats the table header on each', async () => {
   const d = await createTenant(t.c);
-  const lines = Array.from({ length: 200 }, (_, i) => line(d, i % 7, (i % 5) + 1, i % 10 === 0 ? { note: `Colour: RAL ${9000 + i} - Ton ${i}` } : {}));
+  const lines = Array.from({ length: 200 }, (_, i) =>
+    line(d, i % 7, (i % 5) + 1, i % 10 === 0 ? { note: `Colour: RAL ${9000 + i} - Ton ${i}` } : {}),
+  );
   const res = await postQuote(t.app, d.locations[1]!.apiKey, { customer: { name: 'Veliki kupac' }, lines });
   assert.equal(res.statusCode, 201, res.body);
   const pdf = res.rawPayload;
@@ -90,7 +127,11 @@ test('includeDatasheets appends each datasheet once; a corrupt datasheet never b
   const key = d.locations[0]!.apiKey;
   // products[0] (with a datasheet) on three lines; products[1] has none.
   const lines = [line(d, 0, 1), line(d, 1, 1), line(d, 0, 2, { note: 'Colour: RAL 9010 - Reinweiß' }), line(d, 0, 3)];
-  const sheet = await t.app.inject({ method: 'GET', url: `/api/v1/public/products/${d.products[0]!.id}/datasheet`, headers: bearer(key) });
+  const sheet = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/public/products/${d.products[0]!.id}/datasheet`,
+    headers: bearer(key),
+  });
   assert.equal(sheet.statusCode, 200);
   const sheetPages = await pdfPageCount(sheet.rawPayload);
   assert.ok(sheetPages >= 1);
@@ -103,20 +144,30 @@ test('includeDatasheets appends each datasheet once; a corrupt datasheet never b
   assert.equal(await pdfPageCount(withSheets.rawPayload), basePages + sheetPages);
   const check = await qpdfCheck(withSheets.rawPayload);
   assert.equal(check.code, 0, check.output);
-  assert.ok((await pdfText(withSheets.rawPayload, basePages + 1)).includes('BZD-075-OR'), 'the datasheet follows the quote pages');
+  assert.ok(
+    (await pdfText(withSheets.rawPayload, basePages + 1)).includes('BZD-075-OR'),
+    'the datasheet follows the quote pages',
+  );
   assert.ok((await pdfText(withSheets.rawPayload, 1)).includes(String(withSheets.headers['x-quotation-number'])));
 
   // Corrupt the stored file: the quote is still made, with its own pages only.
   const product = await t.c.store.repos.catalog.findProduct(d.companyId, d.products[0]!.id);
   assert.ok(product?.datasheet_file);
-  await fs.writeFile(path.join(t.dir, 'datasheets', product.datasheet_file), Buffer.from('%PDF-1.7\nthis is not a pdf at all \x00\xff garbage'));
+  await fs.writeFile(
+    path.join(t.dir, 'datasheets', product.datasheet_file),
+    Buffer.from('%PDF-1.7\nthis is not a pdf at all \x00\xff garbage'),
+  );
   const corrupt = await postQuote(t.app, key, { customer: { name: 'Ana' }, lines, includeDatasheets: true });
   assert.equal(corrupt.statusCode, 201, corrupt.body);
   assert.equal(corrupt.headers['content-type'], 'application/pdf');
   assert.equal(await pdfPageCount(corrupt.rawPayload), basePages);
   assert.equal((await qpdfCheck(corrupt.rawPayload)).code, 0);
   // Reading the stored quotation back as PDF survives it too.
-  const reread = await t.app.inject({ method: 'GET', url: `${QUOTES}/${String(withSheets.headers['x-quotation-id'])}?format=pdf`, headers: bearer(key) });
+  const reread = await t.app.inject({
+    method: 'GET',
+    url: `${QUOTES}/${String(withSheets.headers['x-quotation-id'])}?format=pdf`,
+    headers: bearer(key),
+  });
   assert.equal(reread.statusCode, 200);
   assert.equal(await pdfPageCount(reread.rawPayload), basePages);
 });
@@ -124,7 +175,12 @@ test('includeDatasheets appends each datasheet once; a corrupt datasheet never b
 test('format json with includeDatasheets: lines link a downloadable datasheet', async () => {
   const d = await createTenant(t.c);
   const key = d.locations[0]!.apiKey;
-  const res = await postQuote(t.app, key, { format: 'json', includeDatasheets: true, customer: { name: 'Ana' }, lines: [line(d, 0, 1), line(d, 1, 1)] });
+  const res = await postQuote(t.app, key, {
+    format: 'json',
+    includeDatasheets: true,
+    customer: { name: 'Ana' },
+    lines: [line(d, 0, 1), line(d, 1, 1)],
+  });
   assert.equal(res.statusCode, 201, res.body);
   const [withSheet, without] = res.json().data.lines;
   assert.ok(!('datasheetUrl' in without), 'a product without a datasheet has no link');
@@ -136,13 +192,20 @@ test('format json with includeDatasheets: lines link a downloadable datasheet', 
   assert.ok(isPdf(sheet.rawPayload));
   // The link is for the key's company only.
   const other = await createTenant(t.c);
-  assert.equal((await t.app.inject({ method: 'GET', url: url.pathname, headers: bearer(other.locations[0]!.apiKey) })).statusCode, 404);
+  assert.equal(
+    (await t.app.inject({ method: 'GET', url: url.pathname, headers: bearer(other.locations[0]!.apiKey) })).statusCode,
+    404,
+  );
 });
 
 test('Idempotency-Key: a replay returns the same quotation and the same PDF bytes; one number consumed', async () => {
   const d = await createTenant(t.c);
   const key = d.locations[0]!.apiKey;
-  const body = { customer: { name: 'Ana' }, includeDatasheets: true, lines: [line(d, 0, 1.5, { note: 'Colour: RAL 9010 - Reinweiß' }), line(d, 6, 1)] };
+  const body = {
+    customer: { name: 'Ana' },
+    includeDatasheets: true,
+    lines: [line(d, 0, 1.5, { note: 'Colour: RAL 9010 - Reinweiß' }), line(d, 6, 1)],
+  };
   const headers = { 'idempotency-key': `quote-${d.companyId}` };
   const first = await postQuote(t.app, key, body, headers);
   const replay = await postQuote(t.app, key, body, headers);

@@ -7,13 +7,17 @@ import { assertProblem, waitFor, type Res } from '../../support/http-helpers.ts'
 const CHEAP = '/api/v1/public/categories';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
-const hit = (t: TestApp, key: string): Promise<Res> => t.app.inject({ method: 'GET', url: CHEAP, headers: bearer(key) });
+const hit = (t: TestApp, key: string): Promise<Res> =>
+  t.app.inject({ method: 'GET', url: CHEAP, headers: bearer(key) });
 
 function assertLimited(res: Res, limit: number): void {
   const problem = assertProblem(res, 429, 'rate_limited');
   assert.match(problem.detail, new RegExp(`${limit}`));
   const retryAfter = Number(res.headers['retry-after']);
-  assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `retry-after: ${res.headers['retry-after']}`);
+  assert.ok(
+    Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+    `retry-after: ${res.headers['retry-after']}`,
+  );
   assert.equal(res.headers['ratelimit-remaining'], '0');
 }
 
@@ -32,7 +36,12 @@ describe('per-key rate limit', () => {
         assert.ok(reset >= 0 && reset <= 60, `ratelimit-reset: ${res.headers['ratelimit-reset']}`);
       }
       assertLimited(await hit(t, first), 5);
-      const post = await t.app.inject({ method: 'POST', url: '/api/v1/public/reach-out', headers: bearer(first), payload: {} });
+      const post = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/public/reach-out',
+        headers: bearer(first),
+        payload: {},
+      });
       assertLimited(post, 5);
 
       const other = await hit(t, second);
@@ -40,10 +49,15 @@ describe('per-key rate limit', () => {
       assert.equal(other.headers['ratelimit-remaining'], '4');
 
       // Failed authentication is refused before counting: it never spends a real key's budget.
-      for (let i = 0; i < 6; i++) assert.equal((await hit(t, `ptc_key_${'a'.repeat(20)}_${'b'.repeat(32)}`)).statusCode, 401);
+      for (let i = 0; i < 6; i++)
+        assert.equal((await hit(t, `ptc_key_${'a'.repeat(20)}_${'b'.repeat(32)}`)).statusCode, 401);
       assert.equal((await hit(t, second)).headers['ratelimit-remaining'], '3');
 
-      const admin = await t.app.inject({ method: 'GET', url: '/api/v1/admin/inquiries', headers: bearer(demo.adminToken) });
+      const admin = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/admin/inquiries',
+        headers: bearer(demo.adminToken),
+      });
       assert.equal(admin.statusCode, 200);
       assert.equal(admin.headers['ratelimit-limit'], undefined, 'the admin API is not limited per API key');
       assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
@@ -61,14 +75,27 @@ describe('per-key rate limit', () => {
       const demo = await createTenant(one.c);
       const [key, other] = demo.locations.map((l) => l.apiKey) as [string, string];
       // Wait until both instances really count through Redis (see the start-up test below).
-      const warm = (await one.c.apiKeys.createApiKey(demo.companyId, { locationId: demo.locations[0]!.id, name: 'warm-up' })).key;
+      const warm = (
+        await one.c.apiKeys.createApiKey(demo.companyId, { locationId: demo.locations[0]!.id, name: 'warm-up' })
+      ).key;
       for (const instance of [one, two]) {
-        await waitFor('the Redis connection', async () => ((await hit(instance, warm)).headers['ratelimit-remaining'] !== '4' ? true : undefined), 5_000);
+        await waitFor(
+          'the Redis connection',
+          async () => ((await hit(instance, warm)).headers['ratelimit-remaining'] !== '4' ? true : undefined),
+          5_000,
+        );
       }
 
       const answers = [await hit(one, key), await hit(one, key), await hit(two, key), await hit(two, key)];
-      assert.deepEqual(answers.map((r) => r.statusCode), [200, 200, 200, 200]);
-      assert.deepEqual(answers.map((r) => r.headers['ratelimit-remaining']), ['3', '2', '1', '0'], 'one counter across both instances');
+      assert.deepEqual(
+        answers.map((r) => r.statusCode),
+        [200, 200, 200, 200],
+      );
+      assert.deepEqual(
+        answers.map((r) => r.headers['ratelimit-remaining']),
+        ['3', '2', '1', '0'],
+        'one counter across both instances',
+      );
       assertLimited(await hit(one, key), 4);
       assertLimited(await hit(two, key), 4);
 

@@ -10,11 +10,29 @@ test('sessions idle or past their end and reset links past their expiry are swep
   const t = await createTestApp({ HUB_SESSION_IDLE_MINUTES: '30', HUB_SESSION_MAX_HOURS: '12' }, { clock });
   try {
     const demo = await createTenant(t.c, { passwords: true });
-    const [admin, support, staff] = ['admin', 'support', 'staff'].map((role) => demo.users.find((u) => u.role === role)!);
+    const [admin, support, staff] = ['admin', 'support', 'staff'].map(
+      (role) => demo.users.find((u) => u.role === role)!,
+    );
     const db = t.c.database.db;
     const count = async () => ({
-      sessions: Number((await db.selectFrom('hub_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', demo.companyId).executeTakeFirstOrThrow()).n),
-      resets: Number((await db.selectFrom('password_resets').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', demo.companyId).executeTakeFirstOrThrow()).n),
+      sessions: Number(
+        (
+          await db
+            .selectFrom('hub_sessions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('company_id', '=', demo.companyId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      resets: Number(
+        (
+          await db
+            .selectFrom('password_resets')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('company_id', '=', demo.companyId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
     });
 
     const idle = await t.c.accounts.signIn(support!.email, support!.password!);
@@ -25,7 +43,11 @@ test('sessions idle or past their end and reset links past their expiry are swep
 
     now += 15 * 60_000; // support idle 35 minutes, admin 15
     await t.c.accounts.purgeEnded();
-    assert.deepEqual(await count(), { sessions: 1, resets: 1 }, 'the idle session is gone, the busy one and the link stay');
+    assert.deepEqual(
+      await count(),
+      { sessions: 1, resets: 1 },
+      'the idle session is gone, the busy one and the link stay',
+    );
     assert.equal(await t.c.accounts.authenticate(idle.token), null);
     assert.ok(await t.c.accounts.authenticate(busy.token));
 

@@ -8,7 +8,12 @@ import { applyEndpointWork } from '../../../src/modules/webhooks/endpoint-work.t
 import { createSqliteQueue } from '../../../src/modules/webhooks/queue/sqlite-queue.ts';
 import { createPostgresQueue } from '../../../src/modules/webhooks/queue/postgres-queue.ts';
 import { createMemoryQueues } from '../../../src/modules/webhooks/queue/in-memory-queue.ts';
-import type { ClaimedDelivery, DeliveryQueue, EndpointWork, FinishedAttempt } from '../../../src/modules/webhooks/queue/delivery-queue.ts';
+import type {
+  ClaimedDelivery,
+  DeliveryQueue,
+  EndpointWork,
+  FinishedAttempt,
+} from '../../../src/modules/webhooks/queue/delivery-queue.ts';
 import type { EndpointRow } from '../../../src/modules/webhooks/webhooks.repository.ts';
 
 /**
@@ -36,13 +41,26 @@ async function databaseHarness(): Promise<Harness> {
   let second: Awaited<ReturnType<typeof createTenant>> | null = null;
   const others: Database[] = [];
   const applyWork = (tx: Parameters<typeof createRepositories>[0], work: readonly EndpointWork[]) =>
-    applyEndpointWork(createRepositories(tx, database.engine), work, { notifications: app.c.notifications, clock: app.c.clock, logger: { warn() {} } });
+    applyEndpointWork(createRepositories(tx, database.engine), work, {
+      notifications: app.c.notifications,
+      clock: app.c.clock,
+      logger: { warn() {} },
+    });
   const enqueue = async (db: Database, endpointId: string, n: number, due: string, tenant = demo) => {
     const repos = createRepositories(db.db, db.engine);
     await db.db.transaction().execute(async (tx) => {
       const txRepos = createRepositories(tx, db.engine);
       for (let i = 0; i < n; i++) {
-        await enqueueEvent(txRepos, { companyId: tenant.companyId, locationId: tenant.locations[0]!.id, type: 'quote.created', data: { ...EVENTS['quote.created'].example, number: `Q-TEST-${i}` } }, { now: due, newId: app.c.newId });
+        await enqueueEvent(
+          txRepos,
+          {
+            companyId: tenant.companyId,
+            locationId: tenant.locations[0]!.id,
+            type: 'quote.created',
+            data: { ...EVENTS['quote.created'].example, number: `Q-TEST-${i}` },
+          },
+          { now: due, newId: app.c.newId },
+        );
       }
     });
     return repos.webhooks.findEndpoint(tenant.companyId, endpointId);
@@ -50,16 +68,30 @@ async function databaseHarness(): Promise<Harness> {
   let endpointId = '';
   let otherEndpointId = '';
   return {
-    queue: (worker) => database.engine === 'postgres'
-      ? createPostgresQueue({ db: database.db, pool: database.pool!, worker, applyEndpointWork: applyWork, logger: { warn() {} } })
-      : createSqliteQueue({ db: database.db, worker, applyEndpointWork: applyWork }),
+    queue: (worker) =>
+      database.engine === 'postgres'
+        ? createPostgresQueue({
+            db: database.db,
+            pool: database.pool!,
+            worker,
+            applyEndpointWork: applyWork,
+            logger: { warn() {} },
+          })
+        : createSqliteQueue({ db: database.db, worker, applyEndpointWork: applyWork }),
     async enqueue(n, due, other) {
       if (other) {
         second ??= await createTenant(app.c);
-        otherEndpointId ||= (await app.c.endpoints.create(second.companyId, { kind: 'http', url: 'http://127.0.0.1:9/never-called-either' })).id;
+        otherEndpointId ||= (
+          await app.c.endpoints.create(second.companyId, {
+            kind: 'http',
+            url: 'http://127.0.0.1:9/never-called-either',
+          })
+        ).id;
         return (await enqueue(database, otherEndpointId, n, due, second))!;
       }
-      endpointId ||= (await app.c.endpoints.create(demo.companyId, { kind: 'http', url: 'http://127.0.0.1:9/never-called' })).id;
+      endpointId ||= (
+        await app.c.endpoints.create(demo.companyId, { kind: 'http', url: 'http://127.0.0.1:9/never-called' })
+      ).id;
       return (await enqueue(database, endpointId, n, due))!;
     },
     async commitElsewhere(due) {
@@ -67,8 +99,10 @@ async function databaseHarness(): Promise<Harness> {
       others.push(other);
       await enqueue(other, endpointId, 1, due);
     },
-    attempts: () => database.db.selectFrom('webhook_attempts').select(['delivery_id', 'worker_id']).orderBy('delivery_id').execute(),
-    deliveries: () => database.db.selectFrom('webhook_deliveries').select(['id', 'status', 'locked_by']).orderBy('id').execute(),
+    attempts: () =>
+      database.db.selectFrom('webhook_attempts').select(['delivery_id', 'worker_id']).orderBy('delivery_id').execute(),
+    deliveries: () =>
+      database.db.selectFrom('webhook_deliveries').select(['id', 'status', 'locked_by']).orderBy('id').execute(),
     async failingSince(endpoint) {
       return (await app.c.store.repos.webhooks.findEndpoint(endpoint.company_id, endpoint.id))!.failing_since;
     },
@@ -88,14 +122,26 @@ async function memoryHarness(): Promise<Harness> {
     queue: (worker) => memory.queue(worker),
     async enqueue(count, due, other) {
       const e = other ? otherEndpoint : endpoint;
-      for (let i = 0; i < count; i++) memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: e.company_id, endpoint_id: e.id, due });
+      for (let i = 0; i < count; i++)
+        memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: e.company_id, endpoint_id: e.id, due });
       return e;
     },
     async commitElsewhere(due) {
-      memory.enqueue({ id: `whd_${String(n++).padStart(6, '0')}`, company_id: endpoint.company_id, endpoint_id: endpoint.id, due });
+      memory.enqueue({
+        id: `whd_${String(n++).padStart(6, '0')}`,
+        company_id: endpoint.company_id,
+        endpoint_id: endpoint.id,
+        due,
+      });
     },
-    attempts: async () => memory.attempts.map((a) => ({ delivery_id: a.delivery_id, worker_id: a.worker_id })).sort((a, b) => a.delivery_id.localeCompare(b.delivery_id)),
-    deliveries: async () => [...memory.deliveries.values()].map((d) => ({ id: d.id, status: d.status, locked_by: d.locked_by })).sort((a, b) => a.id.localeCompare(b.id)),
+    attempts: async () =>
+      memory.attempts
+        .map((a) => ({ delivery_id: a.delivery_id, worker_id: a.worker_id }))
+        .sort((a, b) => a.delivery_id.localeCompare(b.delivery_id)),
+    deliveries: async () =>
+      [...memory.deliveries.values()]
+        .map((d) => ({ id: d.id, status: d.status, locked_by: d.locked_by }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
     async failingSince() {
       const marked = memory.endpointWork.find((w) => w.kind === 'mark-failing');
       return marked?.kind === 'mark-failing' ? marked.since : null;
@@ -107,10 +153,27 @@ async function memoryHarness(): Promise<Harness> {
 function delivered(d: ClaimedDelivery, worker: string, at: string): FinishedAttempt {
   return {
     deliveryId: d.id,
-    patch: { status: 'delivered', attempts: d.attempts + 1, next_attempt_at: d.next_attempt_at, last_status_code: 200, last_error: null, delivered_at: at },
+    patch: {
+      status: 'delivered',
+      attempts: d.attempts + 1,
+      next_attempt_at: d.next_attempt_at,
+      last_status_code: 200,
+      last_error: null,
+      delivered_at: at,
+    },
     attempt: {
-      id: `wha_${d.id.slice(4)}_${worker}`, company_id: d.company_id, delivery_id: d.id, endpoint_id: d.endpoint_id, attempt: d.attempts + 1,
-      worker_id: worker, started_at: at, duration_ms: 1, status_code: 200, error: null, response_excerpt: 'ok', success: true,
+      id: `wha_${d.id.slice(4)}_${worker}`,
+      company_id: d.company_id,
+      delivery_id: d.id,
+      endpoint_id: d.endpoint_id,
+      attempt: d.attempts + 1,
+      worker_id: worker,
+      started_at: at,
+      duration_ms: 1,
+      status_code: 200,
+      error: null,
+      response_excerpt: 'ok',
+      success: true,
     },
   };
 }
@@ -145,7 +208,10 @@ for (const [name, make] of harnesses) {
       const recorded = await a.record(claimedA.map((d) => delivered(d, 'worker-a', now)));
       assert.deepEqual([...recorded].sort(), claimedA.map((d) => d.id).sort());
       const attempts = await h.attempts();
-      assert.deepEqual(attempts.map((r) => r.delivery_id), claimedA.map((d) => d.id).sort());
+      assert.deepEqual(
+        attempts.map((r) => r.delivery_id),
+        claimedA.map((d) => d.id).sort(),
+      );
       assert.ok(attempts.every((r) => r.worker_id === 'worker-a'));
       const states = (await h.deliveries()).filter((d) => recorded.has(d.id));
       assert.ok(states.every((s) => s.status === 'delivered' && s.locked_by === null));
@@ -154,7 +220,11 @@ for (const [name, make] of harnesses) {
       const later = '2026-03-02T08:01:00.000Z';
       const again = await c.claim(100, { now: later, until: '2026-03-02T08:01:40.000Z' });
       assert.deepEqual(again.map((d) => d.id).sort(), claimedB.map((d) => d.id).sort());
-      assert.equal((await b.record(claimedB.map((d) => delivered(d, 'worker-b', later)))).size, 0, 'worker-b lost them');
+      assert.equal(
+        (await b.record(claimedB.map((d) => delivered(d, 'worker-b', later)))).size,
+        0,
+        'worker-b lost them',
+      );
     });
 
     test('earliest due first; a delivery not yet due, or no longer pending, is not claimed', async (t) => {
@@ -165,11 +235,21 @@ for (const [name, make] of harnesses) {
       await h.enqueue(3, '2026-03-02T08:00:01.000Z');
       const q = h.queue('w');
       const first = await q.claim(2, lease);
-      assert.deepEqual(first.map((d) => d.next_attempt_at), ['2026-03-02T07:59:58.000Z', '2026-03-02T07:59:58.000Z']);
+      assert.deepEqual(
+        first.map((d) => d.next_attempt_at),
+        ['2026-03-02T07:59:58.000Z', '2026-03-02T07:59:58.000Z'],
+      );
       const rest = await q.claim(100, lease);
-      assert.deepEqual(rest.map((d) => d.next_attempt_at), ['2026-03-02T07:59:59.000Z', '2026-03-02T07:59:59.000Z']);
+      assert.deepEqual(
+        rest.map((d) => d.next_attempt_at),
+        ['2026-03-02T07:59:59.000Z', '2026-03-02T07:59:59.000Z'],
+      );
       await q.record(first.map((d) => delivered(d, 'w', now)));
-      assert.equal((await q.claim(100, { now: '2026-03-02T08:05:00.000Z', until: '2026-03-02T08:05:40.000Z' })).length, 5, 'the later ones, and the expired leases; never a delivered one');
+      assert.equal(
+        (await q.claim(100, { now: '2026-03-02T08:05:00.000Z', until: '2026-03-02T08:05:40.000Z' })).length,
+        5,
+        'the later ones, and the expired leases; never a delivered one',
+      );
     });
 
     test('a claim passes over the endpoints it is told to skip, and reaches the deliveries due behind their backlog', async (t) => {
@@ -178,9 +258,16 @@ for (const [name, make] of harnesses) {
       const backlog = await h.enqueue(20, '2026-03-02T07:59:58.000Z');
       const other = await h.enqueue(3, '2026-03-02T07:59:59.000Z', 'other');
       const q = h.queue('w');
-      assert.deepEqual((await q.claim(5, lease)).map((d) => d.endpoint_id), Array(5).fill(backlog.id), 'earliest due first: the backlog');
+      assert.deepEqual(
+        (await q.claim(5, lease)).map((d) => d.endpoint_id),
+        Array(5).fill(backlog.id),
+        'earliest due first: the backlog',
+      );
       const past = await q.claim(10, lease, [backlog.id]);
-      assert.deepEqual(past.map((d) => d.endpoint_id), Array(3).fill(other.id));
+      assert.deepEqual(
+        past.map((d) => d.endpoint_id),
+        Array(3).fill(other.id),
+      );
       assert.equal((await q.claim(10, lease, [backlog.id])).length, 0, 'nothing else due outside the backlog');
       assert.equal((await q.claim(100, lease, [])).length, 15, 'an empty list skips nothing');
     });
@@ -207,9 +294,12 @@ for (const [name, make] of harnesses) {
       const other = await theirs.claim(1, lease);
       const outcomes = [...claimed, ...other].map((d) => delivered(d, 'mine', now));
 
-      await assert.rejects(mine.record(outcomes, () => {
-        throw new Error('planning failed');
-      }), /planning failed/);
+      await assert.rejects(
+        mine.record(outcomes, () => {
+          throw new Error('planning failed');
+        }),
+        /planning failed/,
+      );
       assert.equal((await h.attempts()).length, 0, 'nothing recorded');
       assert.equal(await h.failingSince(endpoint), null);
 
@@ -241,9 +331,14 @@ for (const [name, make] of harnesses) {
           setTimeout(resolve, 1_000);
         });
         const before = woken;
-        const wakened = new Promise<void>((resolve) => { signal = resolve; });
+        const wakened = new Promise<void>((resolve) => {
+          signal = resolve;
+        });
         await h.commitElsewhere(now);
-        await Promise.race([wakened, new Promise((_, reject) => setTimeout(() => reject(new Error('not woken within 5 s')), 5_000).unref())]);
+        await Promise.race([
+          wakened,
+          new Promise((_, reject) => setTimeout(() => reject(new Error('not woken within 5 s')), 5_000).unref()),
+        ]);
         assert.ok(woken > before);
       } finally {
         await watch.stop(); // before the database closes: the listening connection is held

@@ -6,7 +6,9 @@ import { createDatabase } from '../../../src/db/database.ts';
 import { EVENTS, enqueueEvent } from '../../../src/modules/webhooks/index.ts';
 import { createSqliteQueue } from '../../../src/modules/webhooks/queue/sqlite-queue.ts';
 
-test('SQLite queue: a claim that finds the write lock taken does not sleep in SQLite\'s busy handler, and leaves the connection as it was', { skip: onPostgres() }, async (t) => {
+test("SQLite queue: a claim that finds the write lock taken does not sleep in SQLite's busy handler, and leaves the connection as it was", {
+  skip: onPostgres(),
+}, async (t) => {
   const app = await createTestApp();
   t.after(() => app.close());
   const now = '2026-03-02T08:00:00.000Z';
@@ -14,7 +16,16 @@ test('SQLite queue: a claim that finds the write lock taken does not sleep in SQ
   await app.c.endpoints.create(demo.companyId, { kind: 'http', url: 'http://127.0.0.1:9/never-called' });
   await app.c.store.transaction(async (repos) => {
     for (let i = 0; i < 3; i++) {
-      await enqueueEvent(repos, { companyId: demo.companyId, locationId: demo.locations[0]!.id, type: 'quote.created', data: { ...EVENTS['quote.created'].example, number: `Q-TEST-${i}` } }, { now, newId: app.c.newId });
+      await enqueueEvent(
+        repos,
+        {
+          companyId: demo.companyId,
+          locationId: demo.locations[0]!.id,
+          type: 'quote.created',
+          data: { ...EVENTS['quote.created'].example, number: `Q-TEST-${i}` },
+        },
+        { now, newId: app.c.newId },
+      );
     }
   });
   const db = app.c.database.db;
@@ -27,7 +38,11 @@ test('SQLite queue: a claim that finds the write lock taken does not sleep in SQ
     (await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]!.synchronous,
   ];
   const before = await settings();
-  assert.equal(before[2], 2, 'the API\'s commits are FULL (on disk before a 201); the queue\'s own are NORMAL only inside its transaction');
+  assert.equal(
+    before[2],
+    2,
+    "the API's commits are FULL (on disk before a 201); the queue's own are NORMAL only inside its transaction",
+  );
 
   await sql`begin immediate`.execute(other.db);
   let claimed: number | null = null;
@@ -35,7 +50,7 @@ test('SQLite queue: a claim that finds the write lock taken does not sleep in SQ
   // While the claim waits for the lock, the one connection stays free for everything else
   // between its tries (SQLite's busy handler would hold it, asleep), with its own settings.
   for (let i = 0; i < 20; i++) {
-    assert.deepEqual(await settings(), before, 'the connection\'s settings are back for everyone else');
+    assert.deepEqual(await settings(), before, "the connection's settings are back for everyone else");
     await new Promise((resolve) => setImmediate(resolve));
   }
   assert.equal(claimed, null, 'no lease without the lock');

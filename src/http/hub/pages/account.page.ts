@@ -13,40 +13,44 @@ import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 const LENGTH = raw(` minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"`);
 
 /** My account: who I am, my password and my language. Every signed-in user has it. */
-export const accountPage = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get('/account', { config: { hub: 'signed-in' } }, async (request, reply) => {
-    return send(reply, 200, request.hub, noticeOf(request.hub, request.query, ACCOUNT_NOTICES));
-  });
+export const accountPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/account', { config: { hub: 'signed-in' } }, async (request, reply) => {
+      return send(reply, 200, request.hub, noticeOf(request.hub, request.query, ACCOUNT_NOTICES));
+    });
 
-  app.post('/account/password', { config: { hub: 'signed-in' } }, async (request, reply) => {
-    const ctx = request.hub;
-    try {
-      await c.accounts.changePassword(ctx.user.companyId, ctx.user.userId, {
-        currentPassword: bodyText(request.body, 'currentPassword'), newPassword: bodyText(request.body, 'newPassword'),
-        keepSessionToken: readSessionToken(request) ?? '',
-      });
-    } catch (error) {
-      const details = fieldErrorsOf(error);
-      // The service's words are English; the two rules a person meets here are said in their language.
-      const errors: FieldErrors = {};
-      if (details.currentPassword) errors.currentPassword = [ctx.t('hub.account.currentWrong')];
-      if (details.newPassword) errors.newPassword = [ctx.t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })];
-      return send(reply, 400, ctx, null, errors);
-    }
-    return reply.redirect('/hub/account?notice=passwordChanged', 303);
-  });
+    app.post('/account/password', { config: { hub: 'signed-in' } }, async (request, reply) => {
+      const ctx = request.hub;
+      try {
+        await c.accounts.changePassword(ctx.user.companyId, ctx.user.userId, {
+          currentPassword: bodyText(request.body, 'currentPassword'),
+          newPassword: bodyText(request.body, 'newPassword'),
+          keepSessionToken: readSessionToken(request) ?? '',
+        });
+      } catch (error) {
+        const details = fieldErrorsOf(error);
+        // The service's words are English; the two rules a person meets here are said in their language.
+        const errors: FieldErrors = {};
+        if (details.currentPassword) errors.currentPassword = [ctx.t('hub.account.currentWrong')];
+        if (details.newPassword)
+          errors.newPassword = [ctx.t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })];
+        return send(reply, 400, ctx, null, errors);
+      }
+      return reply.redirect('/hub/account?notice=passwordChanged', 303);
+    });
 
-  app.post('/account/language', { config: { hub: 'signed-in' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const chosen = bodyText(request.body, 'language');
-    try {
-      await c.accounts.setLanguage(ctx.user.companyId, ctx.user.userId, chosen === '' ? null : chosen);
-    } catch (error) {
-      return send(reply, 400, ctx, null, fieldErrorsOf(error));
-    }
-    return reply.redirect('/hub/account?notice=languageSaved', 303);
-  });
-};
+    app.post('/account/language', { config: { hub: 'signed-in' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const chosen = bodyText(request.body, 'language');
+      try {
+        await c.accounts.setLanguage(ctx.user.companyId, ctx.user.userId, chosen === '' ? null : chosen);
+      } catch (error) {
+        return send(reply, 400, ctx, null, fieldErrorsOf(error));
+      }
+      return reply.redirect('/hub/account?notice=languageSaved', 303);
+    });
+  };
 
 function send(reply: FastifyReply, status: number, ctx: HubContext, notice: string | null, errors?: FieldErrors) {
   const { t, user } = ctx;
@@ -64,8 +68,15 @@ ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t(
   <form method="post" action="/hub/account/language" class="stack">
     ${csrfField(ctx)}
     ${select({
-      id: 'language', name: 'language', label: t('hub.account.language'), value: user.chosenLanguage ?? '', errors: errors?.language,
-      options: [{ value: '', label: t('hub.account.languageCompany') }, ...LANGUAGES.map((l) => ({ value: l, label: t(`hub.account.language.${l}`) }))],
+      id: 'language',
+      name: 'language',
+      label: t('hub.account.language'),
+      value: user.chosenLanguage ?? '',
+      errors: errors?.language,
+      options: [
+        { value: '', label: t('hub.account.languageCompany') },
+        ...LANGUAGES.map((l) => ({ value: l, label: t(`hub.account.language.${l}`) })),
+      ],
     })}
     <button type="submit">${t('hub.account.saveLanguage')}</button>
   </form>

@@ -8,53 +8,83 @@ import { csrfField } from '../layout.ts';
 import { bodyText, fieldErrorsOf, input, noticeOf, sendPage } from '../form.ts';
 import { ACCOUNT_NOTICES } from './account-texts.ts';
 
-type Draft = Record<'name' | 'street' | 'postalCode' | 'city' | 'country' | 'taxId' | 'locale' | 'quotationValidityDays', string>;
+type Draft = Record<
+  'name' | 'street' | 'postalCode' | 'city' | 'country' | 'taxId' | 'locale' | 'quotationValidityDays',
+  string
+>;
 
 /**
  * Company profile: name, address, country, tax id, locale, quotation validity, through the same
  * `updateSettings` as the admin API's adminUpdateSettings. Bank account and print template live
  * on developer settings; currency and time zone are shown, as the service does not change them.
  */
-export const companyPage = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get('/company', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const company = await c.companies.getCompany(request.hub.user.companyId);
-    return send(reply, 200, request.hub, company, draftOf(company), undefined, noticeOf(request.hub, request.query, ACCOUNT_NOTICES));
-  });
+export const companyPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/company', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const company = await c.companies.getCompany(request.hub.user.companyId);
+      return send(
+        reply,
+        200,
+        request.hub,
+        company,
+        draftOf(company),
+        undefined,
+        noticeOf(request.hub, request.query, ACCOUNT_NOTICES),
+      );
+    });
 
-  app.post('/company', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const draft = Object.fromEntries(FIELDS.map((f) => [f, bodyText(request.body, f).trim()])) as Draft;
-    const days = Number(draft.quotationValidityDays);
-    const patch: SettingsPatch = {
-      name: draft.name,
-      // All three address fields empty: no address. A city without a street is named by the service.
-      address: draft.street || draft.postalCode || draft.city ? { street: draft.street, postalCode: draft.postalCode || null, city: draft.city || null } : null,
-      country: draft.country || null,
-      taxId: draft.taxId || null,
-      locale: draft.locale,
-      quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : days,
-    };
-    try {
-      await c.companies.updateSettings(ctx.user.companyId, patch);
-    } catch (error) {
-      const details = fieldErrorsOf(error);
-      const company = await c.companies.getCompany(ctx.user.companyId);
-      return send(reply, 400, ctx, company, draft, details, null);
-    }
-    return reply.redirect('/hub/company?notice=companySaved', 303);
-  });
-};
+    app.post('/company', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const draft = Object.fromEntries(FIELDS.map((f) => [f, bodyText(request.body, f).trim()])) as Draft;
+      const days = Number(draft.quotationValidityDays);
+      const patch: SettingsPatch = {
+        name: draft.name,
+        // All three address fields empty: no address. A city without a street is named by the service.
+        address:
+          draft.street || draft.postalCode || draft.city
+            ? { street: draft.street, postalCode: draft.postalCode || null, city: draft.city || null }
+            : null,
+        country: draft.country || null,
+        taxId: draft.taxId || null,
+        locale: draft.locale,
+        quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : days,
+      };
+      try {
+        await c.companies.updateSettings(ctx.user.companyId, patch);
+      } catch (error) {
+        const details = fieldErrorsOf(error);
+        const company = await c.companies.getCompany(ctx.user.companyId);
+        return send(reply, 400, ctx, company, draft, details, null);
+      }
+      return reply.redirect('/hub/company?notice=companySaved', 303);
+    });
+  };
 
 const FIELDS = ['name', 'street', 'postalCode', 'city', 'country', 'taxId', 'locale', 'quotationValidityDays'] as const;
 
 function draftOf(company: Company): Draft {
   return {
-    name: company.name, street: company.address?.street ?? '', postalCode: company.address?.postalCode ?? '', city: company.address?.city ?? '',
-    country: company.country ?? '', taxId: company.taxId ?? '', locale: company.locale, quotationValidityDays: String(company.quotationValidityDays),
+    name: company.name,
+    street: company.address?.street ?? '',
+    postalCode: company.address?.postalCode ?? '',
+    city: company.address?.city ?? '',
+    country: company.country ?? '',
+    taxId: company.taxId ?? '',
+    locale: company.locale,
+    quotationValidityDays: String(company.quotationValidityDays),
   };
 }
 
-function send(reply: FastifyReply, status: number, ctx: HubContext, company: Company, d: Draft, errors: FieldErrors | undefined, notice: string | null) {
+function send(
+  reply: FastifyReply,
+  status: number,
+  ctx: HubContext,
+  company: Company,
+  d: Draft,
+  errors: FieldErrors | undefined,
+  notice: string | null,
+) {
   const { t } = ctx;
   const body = html`<h1>${t('hub.company.title')}</h1>
 ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}

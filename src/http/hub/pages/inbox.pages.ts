@@ -4,7 +4,9 @@ import { inquiriesPages } from './inquiries.page.ts';
 import { notificationsPages } from './notifications.page.ts';
 
 /** What comes in: inquiries and the user's notifications (Today is registered on its own). */
-export const inboxPages = (c: Container): FastifyPluginAsync => async (app) => {
-  await app.register(inquiriesPages(c));
-  await app.register(notificationsPages(c));
-};
+export const inboxPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    await app.register(inquiriesPages(c));
+    await app.register(notificationsPages(c));
+  };

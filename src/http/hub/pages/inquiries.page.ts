@@ -11,40 +11,51 @@ import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inqui
 const PAGE_SIZE = 25;
 
 /** Inquiries from the websites' contact forms: a filtered list, one inquiry with its photo, mark handled. */
-export const inquiriesPages = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get('/inquiries', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const query = request.query as Record<string, unknown>;
-    const { form, filter, errors } = readInquiryFilter(query, ctx.user.timezone, t);
-    const invalid = Object.keys(errors).length > 0;
-    let list: Html | null = null;
-    if (!invalid) {
-      const paging = newestFirstPage({ limit: PAGE_SIZE, cursor: typeof query.cursor === 'string' ? query.cursor : undefined });
-      const { data, nextCursor } = paging.page(await c.inquiries.list(ctx.user.companyId, paging, filter));
-      const next = nextCursor ? `/hub/inquiries?${new URLSearchParams([...filterParams(form), ['cursor', nextCursor]]).toString()}` : null;
-      list = inquiryTable(ctx, data, next);
-    }
-    const body = html`<h1>${t('hub.inquiries.title')}</h1>
+export const inquiriesPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/inquiries', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const query = request.query as Record<string, unknown>;
+      const { form, filter, errors } = readInquiryFilter(query, ctx.user.timezone, t);
+      const invalid = Object.keys(errors).length > 0;
+      let list: Html | null = null;
+      if (!invalid) {
+        const paging = newestFirstPage({
+          limit: PAGE_SIZE,
+          cursor: typeof query.cursor === 'string' ? query.cursor : undefined,
+        });
+        const { data, nextCursor } = paging.page(await c.inquiries.list(ctx.user.companyId, paging, filter));
+        const next = nextCursor
+          ? `/hub/inquiries?${new URLSearchParams([...filterParams(form), ['cursor', nextCursor]]).toString()}`
+          : null;
+        list = inquiryTable(ctx, data, next);
+      }
+      const body = html`<h1>${t('hub.inquiries.title')}</h1>
 ${invalid ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
 ${filterForm(ctx, form, errors)}
 ${list}`;
-    return sendPage(reply, ctx, { title: t('hub.inquiries.title'), body, status: invalid ? 400 : 200 });
-  });
+      return sendPage(reply, ctx, { title: t('hub.inquiries.title'), body, status: invalid ? 400 : 200 });
+    });
 
-  app.get('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const inquiry = await c.inquiries.get(ctx.user.companyId, (request.params as { id: string }).id);
-    const notice = noticeOf(ctx, request.query, { handled: 'hub.inquiries.markedHandled' });
-    return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice });
-  });
+    app.get('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const inquiry = await c.inquiries.get(ctx.user.companyId, (request.params as { id: string }).id);
+      const notice = noticeOf(ctx, request.query, { handled: 'hub.inquiries.markedHandled' });
+      return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice });
+    });
 
-  app.post('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const inquiry = await c.inquiries.markHandled(ctx.user.companyId, (request.params as { id: string }).id, ctx.user.userId);
-    return reply.redirect(`/hub/inquiries/${encodeURIComponent(inquiry.id)}?notice=handled`, 303);
-  });
-};
+    app.post('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const inquiry = await c.inquiries.markHandled(
+        ctx.user.companyId,
+        (request.params as { id: string }).id,
+        ctx.user.userId,
+      );
+      return reply.redirect(`/hub/inquiries/${encodeURIComponent(inquiry.id)}?notice=handled`, 303);
+    });
+  };
 
 function stateOf(ctx: HubContext, inquiry: Inquiry): Html {
   return inquiry.handledAt
@@ -53,14 +64,24 @@ function stateOf(ctx: HubContext, inquiry: Inquiry): Html {
 }
 
 /** A filter with its label; its message (form.ts `fieldError`) after the control. */
-function field(id: keyof InquiryFilterForm, label: string, control: (attrs: Html | null) => Html, error: string | undefined): Html {
+function field(
+  id: keyof InquiryFilterForm,
+  label: string,
+  control: (attrs: Html | null) => Html,
+  error: string | undefined,
+): Html {
   const e = fieldError(`f-${id}`, error ? [error] : undefined, 'span');
   return html`<div class="field"><label for="f-${id}">${label}</label>${control(e.attrs)}${e.note}</div>`;
 }
 
-function filterForm(ctx: HubContext, form: InquiryFilterForm, errors: Partial<Record<keyof InquiryFilterForm, string>>): Html {
+function filterForm(
+  ctx: HubContext,
+  form: InquiryFilterForm,
+  errors: Partial<Record<keyof InquiryFilterForm, string>>,
+): Html {
   const { t } = ctx;
-  const option = (value: InquiryFilterForm['state'], label: string) => html`<option value="${value}"${form.state === value ? html` selected` : null}>${label}</option>`;
+  const option = (value: InquiryFilterForm['state'], label: string) =>
+    html`<option value="${value}"${form.state === value ? html` selected` : null}>${label}</option>`;
   return html`<form method="get" action="/hub/inquiries" class="row filters" role="search" aria-label="${t('hub.inquiries.filters')}">
   ${field('q', t('hub.inquiries.search'), (attrs) => html`<input id="f-q" name="q" type="search" value="${form.q}"${attrs}>`, errors.q)}
   ${field('topic', t('hub.inquiries.topic'), (attrs) => html`<input id="f-topic" name="topic" value="${form.topic}"${attrs}>`, errors.topic)}
@@ -76,13 +97,15 @@ function inquiryTable(ctx: HubContext, rows: Inquiry[], next: string | null): Ht
   if (rows.length === 0) return html`<p>${t('common.noResults')}</p>`;
   return html`<table>
 <thead><tr><th scope="col">${t('hub.inquiries.received')}</th><th scope="col">${t('hub.inquiries.subject')}</th><th scope="col">${t('hub.inquiries.sender')}</th><th scope="col">${t('hub.inquiries.topic')}</th><th scope="col">${t('hub.inquiries.state')}</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr>
+<tbody>${rows.map(
+    (r) => html`<tr>
   <td>${ctx.fmt.dateTime(r.createdAt)}</td>
   <td><a href="/hub/inquiries/${r.id}">${r.subject}</a></td>
   <td>${r.name ? html`${r.name}<br>` : null}<small>${r.email}</small></td>
   <td>${r.topic}</td>
   <td>${stateOf(ctx, r)}</td>
-</tr>`)}</tbody>
+</tr>`,
+  )}</tbody>
 </table>
 ${next ? html`<p><a href="${next}" class="button secondary">${t('action.more')}</a></p>` : null}`;
 }
@@ -120,8 +143,10 @@ function inquiryDetail(ctx: HubContext, inquiry: Inquiry): Html {
 ${photo(ctx, inquiry)}
 <p class="row">
   <a class="button secondary" href="${mailto}">${t('hub.inquiries.reply')}</a>
-  ${!inquiry.handledAt && ctx.can('inquiries:handle')
-    ? html`<form method="post" action="/hub/inquiries/${inquiry.id}/handled" class="inline">${csrfField(ctx)}<button type="submit">${t('action.markHandled')}</button></form>`
-    : null}
+  ${
+    !inquiry.handledAt && ctx.can('inquiries:handle')
+      ? html`<form method="post" action="/hub/inquiries/${inquiry.id}/handled" class="inline">${csrfField(ctx)}<button type="submit">${t('action.markHandled')}</button></form>`
+      : null
+  }
 </p>`;
 }

@@ -16,11 +16,23 @@ const DAY = /^(\d{4})-(\d\d)-(\d\d)$/;
 const text = (value: unknown, max: number): string => textOf(value).trim().slice(0, max);
 
 /** The query string read as a filter; a date that is not YYYY-MM-DD is a field error, not a 500. */
-export function readInquiryFilter(query: Record<string, unknown>, timeZone: string, t: Translate): {
-  form: InquiryFilterForm; filter: InquiryFilter; errors: Partial<Record<keyof InquiryFilterForm, string>>;
+export function readInquiryFilter(
+  query: Record<string, unknown>,
+  timeZone: string,
+  t: Translate,
+): {
+  form: InquiryFilterForm;
+  filter: InquiryFilter;
+  errors: Partial<Record<keyof InquiryFilterForm, string>>;
 } {
   const state = query.state === 'open' || query.state === 'handled' ? query.state : '';
-  const form: InquiryFilterForm = { topic: text(query.topic, 200), state, q: text(query.q, 200), from: text(query.from, 10), to: text(query.to, 10) };
+  const form: InquiryFilterForm = {
+    topic: text(query.topic, 200),
+    state,
+    q: text(query.q, 200),
+    from: text(query.from, 10),
+    to: text(query.to, 10),
+  };
   const errors: Partial<Record<keyof InquiryFilterForm, string>> = {};
   const filter: InquiryFilter = {};
   if (form.topic) filter.topic = form.topic;
@@ -53,10 +65,28 @@ export function dayStart(day: string, timeZone: string, addDays = 0): string | n
 
 /** How far the zone's wall clock is ahead of UTC at `instant`. */
 function offsetMs(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return wall - instant;
 }
 

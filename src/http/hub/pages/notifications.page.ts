@@ -12,50 +12,68 @@ const PAGE_SIZE = 25;
 
 /** Where a notification's subject is shown in the hub, when the user may open it there. */
 function subjectHref(ctx: HubContext, n: Notification): string | null {
-  if (n.subject?.type === 'inquiry' && ctx.can('inquiries:read')) return `/hub/inquiries/${encodeURIComponent(n.subject.id)}`;
-  if (n.subject?.type === 'webhook_endpoint' && ctx.can('settings:manage')) return `/hub/developer/webhooks/${encodeURIComponent(n.subject.id)}`;
+  if (n.subject?.type === 'inquiry' && ctx.can('inquiries:read'))
+    return `/hub/inquiries/${encodeURIComponent(n.subject.id)}`;
+  if (n.subject?.type === 'webhook_endpoint' && ctx.can('settings:manage'))
+    return `/hub/developer/webhooks/${encodeURIComponent(n.subject.id)}`;
   return null;
 }
 
 /** The signed-in user's own notifications: the header's unread count, the list, mark read. */
-export const notificationsPages = (c: Container): FastifyPluginAsync => async (app) => {
-  // The header badge polls this every 15 s (layout.ts): the number alone, nothing when none.
-  // Polling is no activity of the user's: it does not keep the session alive (hubPoll).
-  app.get('/notifications/count', { config: { hub: 'notifications:own', hubPoll: true } }, async (request, reply) => {
-    const { user, fmt } = request.hub;
-    const count = await c.notifications.countUnread(user.companyId, user.userId);
-    const text = count === 0 ? '' : cappedText(count, fmt.number);
-    return reply.type('text/html; charset=utf-8').send(text);
-  });
+export const notificationsPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    // The header badge polls this every 15 s (layout.ts): the number alone, nothing when none.
+    // Polling is no activity of the user's: it does not keep the session alive (hubPoll).
+    app.get('/notifications/count', { config: { hub: 'notifications:own', hubPoll: true } }, async (request, reply) => {
+      const { user, fmt } = request.hub;
+      const count = await c.notifications.countUnread(user.companyId, user.userId);
+      const text = count === 0 ? '' : cappedText(count, fmt.number);
+      return reply.type('text/html; charset=utf-8').send(text);
+    });
 
-  app.get('/notifications', { config: { hub: 'notifications:own' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const query = request.query as { cursor?: unknown; notice?: unknown };
-    const paging = newestFirstPage({ limit: PAGE_SIZE, cursor: typeof query.cursor === 'string' ? query.cursor : undefined });
-    const { data, nextCursor } = paging.page(await c.notifications.listForUser(ctx.user.companyId, ctx.user.userId, { unreadOnly: false, limit: paging.limit, before: paging.before }));
-    const notice = noticeOf(ctx, query, { 'all-read': 'hub.notifications.allRead', read: 'hub.notifications.oneRead' });
-    const body = html`<h1>${t('hub.notifications.title')}</h1>
-${data.some((n) => n.readAt === null)
+    app.get('/notifications', { config: { hub: 'notifications:own' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const query = request.query as { cursor?: unknown; notice?: unknown };
+      const paging = newestFirstPage({
+        limit: PAGE_SIZE,
+        cursor: typeof query.cursor === 'string' ? query.cursor : undefined,
+      });
+      const { data, nextCursor } = paging.page(
+        await c.notifications.listForUser(ctx.user.companyId, ctx.user.userId, {
+          unreadOnly: false,
+          limit: paging.limit,
+          before: paging.before,
+        }),
+      );
+      const notice = noticeOf(ctx, query, {
+        'all-read': 'hub.notifications.allRead',
+        read: 'hub.notifications.oneRead',
+      });
+      const body = html`<h1>${t('hub.notifications.title')}</h1>
+${
+  data.some((n) => n.readAt === null)
     ? html`<form method="post" action="/hub/notifications/read-all">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.notifications.markAll')}</button></form>`
-    : null}
+    : null
+}
 ${data.length === 0 ? html`<p>${t('hub.notifications.none')}</p>` : html`<ul class="notifications">${data.map((n) => item(ctx, n))}</ul>`}
 ${nextCursor ? html`<p><a class="button secondary" href="/hub/notifications?${new URLSearchParams({ cursor: nextCursor }).toString()}">${t('action.more')}</a></p>` : null}`;
-    return sendPage(reply, ctx, { title: t('hub.notifications.title'), body, notice });
-  });
+      return sendPage(reply, ctx, { title: t('hub.notifications.title'), body, notice });
+    });
 
-  app.post('/notifications/read-all', { config: { hub: 'notifications:own' } }, async (request, reply) => {
-    const { user } = request.hub;
-    await c.notifications.markAllRead(user.companyId, user.userId);
-    return reply.redirect('/hub/notifications?notice=all-read', 303);
-  });
+    app.post('/notifications/read-all', { config: { hub: 'notifications:own' } }, async (request, reply) => {
+      const { user } = request.hub;
+      await c.notifications.markAllRead(user.companyId, user.userId);
+      return reply.redirect('/hub/notifications?notice=all-read', 303);
+    });
 
-  app.post('/notifications/:id/read', { config: { hub: 'notifications:own' } }, async (request, reply) => {
-    const { user } = request.hub;
-    await c.notifications.markRead(user.companyId, user.userId, (request.params as { id: string }).id);
-    return reply.redirect('/hub/notifications?notice=read', 303);
-  });
-};
+    app.post('/notifications/:id/read', { config: { hub: 'notifications:own' } }, async (request, reply) => {
+      const { user } = request.hub;
+      await c.notifications.markRead(user.companyId, user.userId, (request.params as { id: string }).id);
+      return reply.redirect('/hub/notifications?notice=read', 303);
+    });
+  };
 
 function item(ctx: HubContext, n: Notification): Html {
   const { t } = ctx;

@@ -12,45 +12,79 @@ import { bodyText, input } from '../form.ts';
  * /hub/reset/:token: the one-time link an admin handed over. Public (the token is the
  * credential); a link unknown, used or past its 24 hours says which, and nothing more.
  */
-export const resetPage = (c: Container): FastifyPluginAsync => async (app) => {
-  const language = (request: FastifyRequest) => negotiateLanguage(request.headers['accept-language'], 'en');
-  const token = (request: FastifyRequest) => (request.params as { token: string }).token;
+export const resetPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    const language = (request: FastifyRequest) => negotiateLanguage(request.headers['accept-language'], 'en');
+    const token = (request: FastifyRequest) => (request.params as { token: string }).token;
 
-  app.get('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
-    const t = translator(language(request));
-    const state = await c.accounts.checkResetLink(token(request));
-    return send(reply, state.ok ? 200 : 410, language(request), t, body(t, state, reply.generateCsrf({ userInfo: SIGNED_OUT }), token(request)));
-  });
+    app.get('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
+      const t = translator(language(request));
+      const state = await c.accounts.checkResetLink(token(request));
+      return send(
+        reply,
+        state.ok ? 200 : 410,
+        language(request),
+        t,
+        body(t, state, reply.generateCsrf({ userInfo: SIGNED_OUT }), token(request)),
+      );
+    });
 
-  app.post('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
-    const t = translator(language(request));
-    const password = bodyText(request.body, 'password');
-    try {
-      await c.accounts.resetPassword(token(request), password);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      const csrf = reply.generateCsrf({ userInfo: SIGNED_OUT });
-      if (error.code === 'validation_failed') {
-        const state = await c.accounts.checkResetLink(token(request));
-        return send(reply, 400, language(request), t, body(t, state, csrf, token(request), [t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })]));
+    app.post('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
+      const t = translator(language(request));
+      const password = bodyText(request.body, 'password');
+      try {
+        await c.accounts.resetPassword(token(request), password);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        const csrf = reply.generateCsrf({ userInfo: SIGNED_OUT });
+        if (error.code === 'validation_failed') {
+          const state = await c.accounts.checkResetLink(token(request));
+          return send(
+            reply,
+            400,
+            language(request),
+            t,
+            body(t, state, csrf, token(request), [
+              t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX }),
+            ]),
+          );
+        }
+        if (error.code === 'not_found')
+          return send(
+            reply,
+            410,
+            language(request),
+            t,
+            body(t, await c.accounts.checkResetLink(token(request)), csrf, token(request)),
+          );
+        throw error;
       }
-      if (error.code === 'not_found') return send(reply, 410, language(request), t, body(t, await c.accounts.checkResetLink(token(request)), csrf, token(request)));
-      throw error;
-    }
-    return reply.redirect('/hub/reset-done', 303);
-  });
+      return reply.redirect('/hub/reset-done', 303);
+    });
 
-  app.get('/reset-done', { config: { hub: 'public' } }, async (request, reply) => {
-    const t = translator(language(request));
-    return send(reply, 200, language(request), t, html`<h1>${t('hub.reset.doneTitle')}</h1>
+    app.get('/reset-done', { config: { hub: 'public' } }, async (request, reply) => {
+      const t = translator(language(request));
+      return send(
+        reply,
+        200,
+        language(request),
+        t,
+        html`<h1>${t('hub.reset.doneTitle')}</h1>
 <p role="status">${t('hub.reset.done')}</p>
-<p><a class="button" href="/hub/sign-in">${t('hub.signIn.submit')}</a></p>`);
-  });
-};
+<p><a class="button" href="/hub/sign-in">${t('hub.signIn.submit')}</a></p>`,
+      );
+    });
+  };
 
 function body(t: Translate, state: ResetState, csrf: string, token: string, errors?: string[]): Html {
   if (!state.ok) {
-    const why = state.reason === 'used' ? t('hub.reset.used') : state.reason === 'expired' ? t('hub.reset.expired') : t('hub.reset.invalid');
+    const why =
+      state.reason === 'used'
+        ? t('hub.reset.used')
+        : state.reason === 'expired'
+          ? t('hub.reset.expired')
+          : t('hub.reset.invalid');
     return html`<h1>${t('hub.reset.title')}</h1>
 <p class="error" role="alert">${why}</p>
 <p>${t('hub.reset.askAdmin')}</p>
@@ -69,5 +103,8 @@ ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : 
 }
 
 function send(reply: FastifyReply, status: number, language: string, t: Translate, content: Html): FastifyReply {
-  return reply.status(status).type('text/html; charset=utf-8').send(barePage(language, t('hub.reset.title'), html`<div class="sign-in">${content}</div>`).value);
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(barePage(language, t('hub.reset.title'), html`<div class="sign-in">${content}</div>`).value);
 }

@@ -19,7 +19,10 @@ interface Card {
 
 /** The newest `n` of lists each already newest first (two statuses read as two lists). */
 function newest<T extends { createdAt: string; id: string }>(lists: T[][], n: number): T[] {
-  return lists.flat().sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt))).slice(0, n);
+  return lists
+    .flat()
+    .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))
+    .slice(0, n);
 }
 
 /**
@@ -27,77 +30,122 @@ function newest<T extends { createdAt: string; id: string }>(lists: T[][], n: nu
  * Every card is a capped count and one short list, read in parallel: the page makes the same
  * number of queries whatever the data.
  */
-export const todayPage = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get('/', { config: { hub: 'signed-in' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const companyId = ctx.user.companyId;
-    const latest = { limit: LATEST };
+export const todayPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/', { config: { hub: 'signed-in' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const companyId = ctx.user.companyId;
+      const latest = { limit: LATEST };
 
-    const cards = await Promise.all([
-      ctx.can('inquiries:read') ? (async (): Promise<Card> => {
-        const [count, rows] = await Promise.all([c.inquiries.countOpen(companyId), c.inquiries.list(companyId, latest, { state: 'open' })]);
-        return {
-          id: 'inquiries', title: 'hub.today.inquiries', href: '/hub/inquiries?state=open', count,
-          items: rows.map((r) => ({ href: `/hub/inquiries/${r.id}`, label: r.subject, meta: `${r.name ?? r.email} · ${ctx.fmt.dateTime(r.createdAt)}` })),
-        };
-      })() : null,
-      ctx.can('quotations:read') ? (async (): Promise<Card> => {
-        const [count, rows] = await Promise.all([c.quotations.countWithStatus(companyId, ['approved']), c.quotations.list(companyId, latest, { status: 'approved' })]);
-        return {
-          id: 'quotations', title: 'hub.today.quotations', href: '/hub/quotations', count,
-          items: rows.map((r) => ({
-            href: `/hub/quotations/${r.id}`, label: `${r.number} · ${r.directoryCustomer?.name ?? r.customer.name}`,
-            meta: r.expired ? t('status.quotation.expired') : `${t('print.validUntil')}: ${ctx.fmt.date(r.expiresAt)}`,
-          })),
-        };
-      })() : null,
-      ctx.can('quotations:read') ? (async (): Promise<Card> => {
-        const [count, received, accepted] = await Promise.all([
-          c.orders.countWithStatus(companyId, ['received', 'accepted']),
-          c.orders.list(companyId, latest, { status: 'received' }),
-          c.orders.list(companyId, latest, { status: 'accepted' }),
-        ]);
-        return {
-          id: 'orders', title: 'hub.today.orders', href: '/hub/orders', count,
-          items: newest([received, accepted], LATEST).map((r) => ({
-            href: `/hub/orders/${r.id}`, label: `${r.number} · ${r.directoryCustomer?.name ?? r.customer.name}`,
-            meta: `${t(`status.order.${r.status}`)} · ${ctx.fmt.dateTime(r.createdAt)}`,
-          })),
-        };
-      })() : null,
-      ctx.can('sales:read') ? (async (): Promise<Card> => {
-        const [count, unpaid, partly] = await Promise.all([
-          c.sales.countWithStatus(companyId, ['unpaid', 'partially_paid']),
-          c.sales.list(companyId, { status: 'unpaid' }, latest),
-          c.sales.list(companyId, { status: 'partially_paid' }, latest),
-        ]);
-        return {
-          id: 'sales', title: 'hub.today.sales', href: '/hub/sales', count,
-          items: newest([unpaid, partly], LATEST).map((r) => ({
-            href: `/hub/sales/${r.id}`, label: `${r.number} · ${r.customer.name}`,
-            meta: `${t(`status.sale.${r.status}`)} · ${t('hub.today.due', { amount: ctx.fmt.money(parseScaled(r.balance, MONEY_SCALE)) })}`,
-          })),
-        };
-      })() : null,
-      // A disabled endpoint or one whose deliveries keep failing: events are piling up unseen.
-      ctx.can('settings:manage') ? (async (): Promise<Card> => {
-        const failing = (await c.endpoints.list(companyId)).filter((e) => !e.enabled || e.failingSince !== null);
-        return {
-          id: 'webhooks', title: 'hub.today.webhooks', href: '/hub/developer/webhooks', count: failing.length,
-          items: failing.slice(0, LATEST).map((e) => ({
-            href: `/hub/developer/webhooks/${e.id}`, label: e.description ?? e.url ?? e.chatId ?? e.id,
-            meta: !e.enabled ? t('hub.today.webhookDisabled', { reason: e.disabledReason ?? '—' }) : t('hub.today.webhookFailing', { date: ctx.fmt.dateTime(e.failingSince!) }),
-          })),
-        };
-      })() : null,
-    ]);
+      const cards = await Promise.all([
+        ctx.can('inquiries:read')
+          ? (async (): Promise<Card> => {
+              const [count, rows] = await Promise.all([
+                c.inquiries.countOpen(companyId),
+                c.inquiries.list(companyId, latest, { state: 'open' }),
+              ]);
+              return {
+                id: 'inquiries',
+                title: 'hub.today.inquiries',
+                href: '/hub/inquiries?state=open',
+                count,
+                items: rows.map((r) => ({
+                  href: `/hub/inquiries/${r.id}`,
+                  label: r.subject,
+                  meta: `${r.name ?? r.email} · ${ctx.fmt.dateTime(r.createdAt)}`,
+                })),
+              };
+            })()
+          : null,
+        ctx.can('quotations:read')
+          ? (async (): Promise<Card> => {
+              const [count, rows] = await Promise.all([
+                c.quotations.countWithStatus(companyId, ['approved']),
+                c.quotations.list(companyId, latest, { status: 'approved' }),
+              ]);
+              return {
+                id: 'quotations',
+                title: 'hub.today.quotations',
+                href: '/hub/quotations',
+                count,
+                items: rows.map((r) => ({
+                  href: `/hub/quotations/${r.id}`,
+                  label: `${r.number} · ${r.directoryCustomer?.name ?? r.customer.name}`,
+                  meta: r.expired
+                    ? t('status.quotation.expired')
+                    : `${t('print.validUntil')}: ${ctx.fmt.date(r.expiresAt)}`,
+                })),
+              };
+            })()
+          : null,
+        ctx.can('quotations:read')
+          ? (async (): Promise<Card> => {
+              const [count, received, accepted] = await Promise.all([
+                c.orders.countWithStatus(companyId, ['received', 'accepted']),
+                c.orders.list(companyId, latest, { status: 'received' }),
+                c.orders.list(companyId, latest, { status: 'accepted' }),
+              ]);
+              return {
+                id: 'orders',
+                title: 'hub.today.orders',
+                href: '/hub/orders',
+                count,
+                items: newest([received, accepted], LATEST).map((r) => ({
+                  href: `/hub/orders/${r.id}`,
+                  label: `${r.number} · ${r.directoryCustomer?.name ?? r.customer.name}`,
+                  meta: `${t(`status.order.${r.status}`)} · ${ctx.fmt.dateTime(r.createdAt)}`,
+                })),
+              };
+            })()
+          : null,
+        ctx.can('sales:read')
+          ? (async (): Promise<Card> => {
+              const [count, unpaid, partly] = await Promise.all([
+                c.sales.countWithStatus(companyId, ['unpaid', 'partially_paid']),
+                c.sales.list(companyId, { status: 'unpaid' }, latest),
+                c.sales.list(companyId, { status: 'partially_paid' }, latest),
+              ]);
+              return {
+                id: 'sales',
+                title: 'hub.today.sales',
+                href: '/hub/sales',
+                count,
+                items: newest([unpaid, partly], LATEST).map((r) => ({
+                  href: `/hub/sales/${r.id}`,
+                  label: `${r.number} · ${r.customer.name}`,
+                  meta: `${t(`status.sale.${r.status}`)} · ${t('hub.today.due', { amount: ctx.fmt.money(parseScaled(r.balance, MONEY_SCALE)) })}`,
+                })),
+              };
+            })()
+          : null,
+        // A disabled endpoint or one whose deliveries keep failing: events are piling up unseen.
+        ctx.can('settings:manage')
+          ? (async (): Promise<Card> => {
+              const failing = (await c.endpoints.list(companyId)).filter((e) => !e.enabled || e.failingSince !== null);
+              return {
+                id: 'webhooks',
+                title: 'hub.today.webhooks',
+                href: '/hub/developer/webhooks',
+                count: failing.length,
+                items: failing.slice(0, LATEST).map((e) => ({
+                  href: `/hub/developer/webhooks/${e.id}`,
+                  label: e.description ?? e.url ?? e.chatId ?? e.id,
+                  meta: !e.enabled
+                    ? t('hub.today.webhookDisabled', { reason: e.disabledReason ?? '—' })
+                    : t('hub.today.webhookFailing', { date: ctx.fmt.dateTime(e.failingSince!) }),
+                })),
+              };
+            })()
+          : null,
+      ]);
 
-    const body = html`<h1>${t('hub.today.title')}</h1>
+      const body = html`<h1>${t('hub.today.title')}</h1>
 <div class="cards today">${cards.map((card) => (card ? renderCard(ctx, card) : null))}</div>`;
-    return sendPage(reply, ctx, { title: t('hub.today.title'), body });
-  });
-};
+      return sendPage(reply, ctx, { title: t('hub.today.title'), body });
+    });
+  };
 
 function renderCard(ctx: HubContext, card: Card): Html {
   const { t } = ctx;
@@ -105,9 +153,11 @@ function renderCard(ctx: HubContext, card: Card): Html {
   return html`<section class="card" id="card-${card.id}" aria-labelledby="card-${card.id}-title">
   <h2 id="card-${card.id}-title">${t(card.title)}</h2>
   <p class="count">${t('hub.today.count', { count })}</p>
-  ${card.items.length === 0
-    ? html`<p>${t('hub.today.nothing')}</p>`
-    : html`<ul class="latest">${card.items.map((item) => html`<li><a href="${item.href}">${item.label}</a>${item.meta ? html`<br><small>${item.meta}</small>` : null}</li>`)}</ul>`}
+  ${
+    card.items.length === 0
+      ? html`<p>${t('hub.today.nothing')}</p>`
+      : html`<ul class="latest">${card.items.map((item) => html`<li><a href="${item.href}">${item.label}</a>${item.meta ? html`<br><small>${item.meta}</small>` : null}</li>`)}</ul>`
+  }
   <p><a href="${card.href}">${t('hub.today.seeAll')}<span class="sr-only">: ${t(card.title)}</span></a></p>
 </section>`;
 }

@@ -10,32 +10,49 @@ import { ordersRoutes } from './orders.routes.ts';
 import { catalogRoutes } from './catalog.routes.ts';
 
 /** /api/v1/public: every route needs a location API key and shares that key's rate limit. */
-export const publicV1 = (c: Container): FastifyPluginAsyncTypebox => async (app) => {
-  app.addHook('onRequest', apiKeyAuth(c.apiKeys));
+export const publicV1 =
+  (c: Container): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.addHook('onRequest', apiKeyAuth(c.apiKeys));
 
-  const redis = c.config.redisUrl
-    ? new Redis(c.config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
-    : null;
-  if (redis) {
-    redis.on('error', (error) => app.log.warn({ err: error }, 'rate-limit redis error'));
-    app.addHook('onClose', async () => void redis.disconnect());
-    // Connect before serving: without an offline queue, requests before the connection is up
-    // would not be counted at all. If Redis is down we start anyway and fail open (logged).
-    await redis.connect().catch((error: unknown) => app.log.warn({ err: error }, 'rate-limit redis unreachable at start; limits not enforced until it is'));
-  }
-  // Registered after the auth hook, so the limit is counted per key, never per guessed token.
-  await app.register(rateLimit, {
-    max: c.config.rateLimitPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => request.caller.apiKeyId,
-    enableDraftSpec: true,
-    ...(redis ? { redis, nameSpace: 'portico:rl:', skipOnError: true } : {}),
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(new AppError('rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`), { statusCode: 429 }),
-  });
+    const redis = c.config.redisUrl
+      ? new Redis(c.config.redisUrl, {
+          connectTimeout: 1_000,
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+          lazyConnect: true,
+        })
+      : null;
+    if (redis) {
+      redis.on('error', (error) => app.log.warn({ err: error }, 'rate-limit redis error'));
+      app.addHook('onClose', async () => void redis.disconnect());
+      // Connect before serving: without an offline queue, requests before the connection is up
+      // would not be counted at all. If Redis is down we start anyway and fail open (logged).
+      await redis
+        .connect()
+        .catch((error: unknown) =>
+          app.log.warn({ err: error }, 'rate-limit redis unreachable at start; limits not enforced until it is'),
+        );
+    }
+    // Registered after the auth hook, so the limit is counted per key, never per guessed token.
+    await app.register(rateLimit, {
+      max: c.config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => request.caller.apiKeyId,
+      enableDraftSpec: true,
+      ...(redis ? { redis, nameSpace: 'portico:rl:', skipOnError: true } : {}),
+      errorResponseBuilder: (_request, context) =>
+        Object.assign(
+          new AppError(
+            'rate_limited',
+            `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+          ),
+          { statusCode: 429 },
+        ),
+    });
 
-  await app.register(reachOutRoutes(c));
-  await app.register(quotesRoutes(c));
-  await app.register(ordersRoutes(c));
-  await app.register(catalogRoutes(c));
-};
+    await app.register(reachOutRoutes(c));
+    await app.register(quotesRoutes(c));
+    await app.register(ordersRoutes(c));
+    await app.register(catalogRoutes(c));
+  };

@@ -49,7 +49,8 @@ export const catalog = messages({
     'hub.catalog.firstPage': 'First page',
     'hub.catalog.editProduct': 'Edit product',
     'hub.catalog.deactivate': 'Deactivate',
-    'hub.catalog.confirmDeactivate': 'Deactivate this product? It disappears from the public API but stays on existing documents.',
+    'hub.catalog.confirmDeactivate':
+      'Deactivate this product? It disappears from the public API but stays on existing documents.',
     'hub.catalog.reactivate': 'Activate again',
     'hub.catalog.addUnit': 'Add unit',
     'hub.catalog.datasheet': 'Datasheet',
@@ -69,7 +70,8 @@ export const catalog = messages({
     'hub.catalog.deactivated': 'The product is deactivated: hidden from the public API, kept on existing documents.',
     'hub.catalog.uploaded': 'The datasheet is uploaded.',
     'hub.catalog.importFile': 'CSV file',
-    'hub.catalog.importHelp': 'One row per unit; rows with the same SKU form one product. Columns: {columns}. Either every row is imported or none.',
+    'hub.catalog.importHelp':
+      'One row per unit; rows with the same SKU form one product. Columns: {columns}. Either every row is imported or none.',
     'hub.catalog.importStart': 'Import',
     'hub.catalog.importProgress': 'Import progress',
     'hub.catalog.importChecking': 'Checking the file…',
@@ -77,7 +79,8 @@ export const catalog = messages({
     'hub.catalog.importDone': 'Done.',
     'hub.catalog.importFailed': 'Nothing was imported: {count} errors. Fix the rows below and upload the file again.',
     'hub.catalog.importCrashed': 'The import stopped with an error; nothing was imported.',
-    'hub.catalog.importGone': 'This import is no longer known: the server restarted, or it finished more than an hour ago.',
+    'hub.catalog.importGone':
+      'This import is no longer known: the server restarted, or it finished more than an hour ago.',
     'hub.catalog.importCreated': 'Products created',
     'hub.catalog.importUpdated': 'Products updated',
     'hub.catalog.importErrors': 'Row errors',
@@ -121,7 +124,8 @@ export const catalog = messages({
     'hub.catalog.price': 'Cijena',
     'hub.catalog.unitN': 'Jedinica {n}',
     'hub.catalog.priceN': 'Cijena {n}',
-    'hub.catalog.unitsHelp': 'Barem jedna jedinica; retke koji vam ne trebaju ostavite praznima. Cijene u obliku 12.40.',
+    'hub.catalog.unitsHelp':
+      'Barem jedna jedinica; retke koji vam ne trebaju ostavite praznima. Cijene u obliku 12.40.',
     'hub.catalog.newProduct': 'Novi proizvod',
     'hub.catalog.search': 'Naziv ili šifra',
     'hub.catalog.show': 'Prikaži',
@@ -134,7 +138,8 @@ export const catalog = messages({
     'hub.catalog.firstPage': 'Prva stranica',
     'hub.catalog.editProduct': 'Uredi proizvod',
     'hub.catalog.deactivate': 'Deaktiviraj',
-    'hub.catalog.confirmDeactivate': 'Deaktivirati ovaj proizvod? Nestaje iz javnog API-ja, ali ostaje na postojećim dokumentima.',
+    'hub.catalog.confirmDeactivate':
+      'Deaktivirati ovaj proizvod? Nestaje iz javnog API-ja, ali ostaje na postojećim dokumentima.',
     'hub.catalog.reactivate': 'Ponovno aktiviraj',
     'hub.catalog.addUnit': 'Dodaj jedinicu',
     'hub.catalog.datasheet': 'Tehnički list',
@@ -151,18 +156,22 @@ export const catalog = messages({
     'hub.catalog.created': 'Stvoreno.',
     'hub.catalog.saved': 'Spremljeno.',
     'hub.catalog.deleted': 'Obrisano.',
-    'hub.catalog.deactivated': 'Proizvod je deaktiviran: skriven je iz javnog API-ja, a ostaje na postojećim dokumentima.',
+    'hub.catalog.deactivated':
+      'Proizvod je deaktiviran: skriven je iz javnog API-ja, a ostaje na postojećim dokumentima.',
     'hub.catalog.uploaded': 'Tehnički list je učitan.',
     'hub.catalog.importFile': 'CSV datoteka',
-    'hub.catalog.importHelp': 'Jedan redak po jedinici; retci s istom šifrom čine jedan proizvod. Stupci: {columns}. Uvoze se ili svi retci ili nijedan.',
+    'hub.catalog.importHelp':
+      'Jedan redak po jedinici; retci s istom šifrom čine jedan proizvod. Stupci: {columns}. Uvoze se ili svi retci ili nijedan.',
     'hub.catalog.importStart': 'Uvezi',
     'hub.catalog.importProgress': 'Napredak uvoza',
     'hub.catalog.importChecking': 'Provjera datoteke…',
     'hub.catalog.importWriting': 'Zapisivanje: {done} od {total}',
     'hub.catalog.importDone': 'Gotovo.',
-    'hub.catalog.importFailed': 'Ništa nije uvezeno, broj grešaka: {count}. Ispravite retke navedene u nastavku i ponovno učitajte datoteku.',
+    'hub.catalog.importFailed':
+      'Ništa nije uvezeno, broj grešaka: {count}. Ispravite retke navedene u nastavku i ponovno učitajte datoteku.',
     'hub.catalog.importCrashed': 'Uvoz je prekinut zbog greške; ništa nije uvezeno.',
-    'hub.catalog.importGone': 'Ovaj uvoz više nije poznat: poslužitelj je ponovno pokrenut ili je završio prije više od sat vremena.',
+    'hub.catalog.importGone':
+      'Ovaj uvoz više nije poznat: poslužitelj je ponovno pokrenut ili je završio prije više od sat vremena.',
     'hub.catalog.importCreated': 'Stvoreni proizvodi',
     'hub.catalog.importUpdated': 'Ažurirani proizvodi',
     'hub.catalog.importErrors': 'Greške po retcima',
@@ -219,7 +228,8 @@ export const catalog = messages({
     'hub.catalog.firstPage': 'Erste Seite',
     'hub.catalog.editProduct': 'Produkt bearbeiten',
     'hub.catalog.deactivate': 'Deaktivieren',
-    'hub.catalog.confirmDeactivate': 'Dieses Produkt deaktivieren? Es verschwindet aus der öffentlichen API, bleibt aber auf bestehenden Belegen.',
+    'hub.catalog.confirmDeactivate':
+      'Dieses Produkt deaktivieren? Es verschwindet aus der öffentlichen API, bleibt aber auf bestehenden Belegen.',
     'hub.catalog.reactivate': 'Wieder aktivieren',
     'hub.catalog.addUnit': 'Einheit hinzufügen',
     'hub.catalog.datasheet': 'Datenblatt',
@@ -236,18 +246,22 @@ export const catalog = messages({
     'hub.catalog.created': 'Angelegt.',
     'hub.catalog.saved': 'Gespeichert.',
     'hub.catalog.deleted': 'Gelöscht.',
-    'hub.catalog.deactivated': 'Das Produkt ist deaktiviert: in der öffentlichen API verborgen, auf bestehenden Belegen erhalten.',
+    'hub.catalog.deactivated':
+      'Das Produkt ist deaktiviert: in der öffentlichen API verborgen, auf bestehenden Belegen erhalten.',
     'hub.catalog.uploaded': 'Das Datenblatt ist hochgeladen.',
     'hub.catalog.importFile': 'CSV-Datei',
-    'hub.catalog.importHelp': 'Eine Zeile je Einheit; Zeilen mit derselben Artikelnummer bilden ein Produkt. Spalten: {columns}. Entweder werden alle Zeilen importiert oder keine.',
+    'hub.catalog.importHelp':
+      'Eine Zeile je Einheit; Zeilen mit derselben Artikelnummer bilden ein Produkt. Spalten: {columns}. Entweder werden alle Zeilen importiert oder keine.',
     'hub.catalog.importStart': 'Importieren',
     'hub.catalog.importProgress': 'Importfortschritt',
     'hub.catalog.importChecking': 'Datei wird geprüft …',
     'hub.catalog.importWriting': 'Schreiben: {done} von {total}',
     'hub.catalog.importDone': 'Fertig.',
-    'hub.catalog.importFailed': 'Nichts wurde importiert: {count} Fehler. Korrigieren Sie die Zeilen unten und laden Sie die Datei erneut hoch.',
+    'hub.catalog.importFailed':
+      'Nichts wurde importiert: {count} Fehler. Korrigieren Sie die Zeilen unten und laden Sie die Datei erneut hoch.',
     'hub.catalog.importCrashed': 'Der Import brach mit einem Fehler ab; nichts wurde importiert.',
-    'hub.catalog.importGone': 'Dieser Import ist nicht mehr bekannt: Der Server wurde neu gestartet, oder er endete vor über einer Stunde.',
+    'hub.catalog.importGone':
+      'Dieser Import ist nicht mehr bekannt: Der Server wurde neu gestartet, oder er endete vor über einer Stunde.',
     'hub.catalog.importCreated': 'Angelegte Produkte',
     'hub.catalog.importUpdated': 'Aktualisierte Produkte',
     'hub.catalog.importErrors': 'Fehler je Zeile',

@@ -76,7 +76,8 @@ export const developer = messages({
     'hub.developer.webhooks.redeliver': 'Redeliver',
     'hub.developer.webhooks.edit': 'Edit',
     'hub.developer.webhooks.rotate': 'Rotate secret',
-    'hub.developer.webhooks.rotateConfirm': 'Replace the secret? The receiver must switch to the new one, or it will reject deliveries.',
+    'hub.developer.webhooks.rotateConfirm':
+      'Replace the secret? The receiver must switch to the new one, or it will reject deliveries.',
     'hub.developer.webhooks.delete': 'Delete endpoint',
     'hub.developer.webhooks.deleteConfirm': 'Delete this endpoint and its delivery log?',
     'hub.developer.delivery.pending': 'Pending',
@@ -146,7 +147,8 @@ export const developer = messages({
     'hub.developer.apiKeys.revokedAt': 'Opozvan {date}',
     'hub.developer.apiKeys.none': 'Još nema API ključeva.',
     'hub.developer.apiKeys.revoke': 'Opozovi',
-    'hub.developer.apiKeys.revokeConfirm': 'Opozvati ključ „{name}”? Web-stranica koja ga koristi odmah prestaje raditi.',
+    'hub.developer.apiKeys.revokeConfirm':
+      'Opozvati ključ „{name}”? Web-stranica koja ga koristi odmah prestaje raditi.',
     'hub.developer.apiKeys.new': 'Novi API ključ',
     'hub.developer.apiKeys.create': 'Izradi ključ',
     'hub.developer.apiKeys.created': 'Ključ „{name}” je izrađen',
@@ -191,7 +193,8 @@ export const developer = messages({
     'hub.developer.webhooks.redeliver': 'Isporuči ponovno',
     'hub.developer.webhooks.edit': 'Uredi',
     'hub.developer.webhooks.rotate': 'Zamijeni tajnu',
-    'hub.developer.webhooks.rotateConfirm': 'Zamijeniti tajnu? Primatelj mora prijeći na novu, inače će odbijati isporuke.',
+    'hub.developer.webhooks.rotateConfirm':
+      'Zamijeniti tajnu? Primatelj mora prijeći na novu, inače će odbijati isporuke.',
     'hub.developer.webhooks.delete': 'Obriši odredište',
     'hub.developer.webhooks.deleteConfirm': 'Obrisati ovo odredište i njegov dnevnik isporuka?',
     'hub.developer.delivery.pending': 'Na čekanju',
@@ -242,7 +245,8 @@ export const developer = messages({
     'hub.developer.required': 'Pflichtfeld.',
     'hub.developer.copy': 'Kopieren',
     'hub.developer.copied': 'Kopiert',
-    'hub.developer.secretOnce': 'Kopieren Sie ihn jetzt: Er wird nur dieses eine Mal angezeigt und lässt sich nicht erneut lesen.',
+    'hub.developer.secretOnce':
+      'Kopieren Sie ihn jetzt: Er wird nur dieses eine Mal angezeigt und lässt sich nicht erneut lesen.',
     'hub.developer.notice.keyRevoked': 'Der API-Schlüssel ist widerrufen; Aufrufe damit werden ab sofort abgewiesen.',
     'hub.developer.notice.webhookSaved': 'Der Webhook-Empfänger ist gespeichert.',
     'hub.developer.notice.webhookDeleted': 'Der Webhook-Empfänger ist gelöscht.',
@@ -261,7 +265,8 @@ export const developer = messages({
     'hub.developer.apiKeys.revokedAt': 'Widerrufen {date}',
     'hub.developer.apiKeys.none': 'Noch keine API-Schlüssel.',
     'hub.developer.apiKeys.revoke': 'Widerrufen',
-    'hub.developer.apiKeys.revokeConfirm': 'Den Schlüssel „{name}“ widerrufen? Die Website, die ihn nutzt, funktioniert sofort nicht mehr.',
+    'hub.developer.apiKeys.revokeConfirm':
+      'Den Schlüssel „{name}“ widerrufen? Die Website, die ihn nutzt, funktioniert sofort nicht mehr.',
     'hub.developer.apiKeys.new': 'Neuer API-Schlüssel',
     'hub.developer.apiKeys.create': 'Schlüssel erstellen',
     'hub.developer.apiKeys.created': 'Schlüssel „{name}“ erstellt',
@@ -306,7 +311,8 @@ export const developer = messages({
     'hub.developer.webhooks.redeliver': 'Erneut zustellen',
     'hub.developer.webhooks.edit': 'Bearbeiten',
     'hub.developer.webhooks.rotate': 'Geheimnis erneuern',
-    'hub.developer.webhooks.rotateConfirm': 'Das Geheimnis ersetzen? Der Empfänger muss auf das neue umstellen, sonst weist er Zustellungen ab.',
+    'hub.developer.webhooks.rotateConfirm':
+      'Das Geheimnis ersetzen? Der Empfänger muss auf das neue umstellen, sonst weist er Zustellungen ab.',
     'hub.developer.webhooks.delete': 'Empfänger löschen',
     'hub.developer.webhooks.deleteConfirm': 'Diesen Empfänger und sein Zustellprotokoll löschen?',
     'hub.developer.delivery.pending': 'Ausstehend',
@@ -323,7 +329,8 @@ export const developer = messages({
     'hub.developer.scope.productList': 'Produkte',
     'hub.developer.scope.categoryList': 'Kategorien',
     'hub.developer.scope.modelList': 'Modelle',
-    'hub.developer.scope.pickHint': 'Wählen Sie in der Liste der oben angekreuzten Art; die anderen Listen werden ignoriert.',
+    'hub.developer.scope.pickHint':
+      'Wählen Sie in der Liste der oben angekreuzten Art; die anderen Listen werden ignoriert.',
     'hub.developer.scope.preview': 'Vorschau, wie ein API-Schlüssel ihn sieht',
     'hub.developer.scope.previewKey': 'API-Schlüssel',
     'hub.developer.scope.show': 'Anzeigen',

@@ -94,8 +94,10 @@ export const shell = messages({
     'hub.notifications.unread': '{count} ungelesen',
     'hub.error.forbidden': 'Ihre Rolle erlaubt das nicht.',
     'hub.error.notFound': 'Diese Seite gibt es nicht, oder sie gehört einer anderen Firma.',
-    'hub.error.csrf': 'Dieses Formular ist abgelaufen oder kam nicht von dieser Seite. Laden Sie die Seite neu und versuchen Sie es erneut.',
-    'hub.error.internal': 'Bei uns ist etwas schiefgegangen. Der Fehler wurde protokolliert; bitte versuchen Sie es erneut.',
+    'hub.error.csrf':
+      'Dieses Formular ist abgelaufen oder kam nicht von dieser Seite. Laden Sie die Seite neu und versuchen Sie es erneut.',
+    'hub.error.internal':
+      'Bei uns ist etwas schiefgegangen. Der Fehler wurde protokolliert; bitte versuchen Sie es erneut.',
     'hub.error.title': 'Fehler',
     'hub.error.back': 'Zurück zu Heute',
     'hub.form.fixErrors': 'Bitte korrigieren Sie die markierten Felder.',

@@ -89,7 +89,11 @@ export async function appendLoadedDatasheets(
       const box = page.getCropBox();
       const width = font.widthOfTextAtSize(label, LABEL_SIZE);
       page.drawText(label, {
-        x: box.x + box.width - LABEL_MARGIN - width, y: box.y + LABEL_BASELINE, size: LABEL_SIZE, font, color: grayscale(0.33),
+        x: box.x + box.width - LABEL_MARGIN - width,
+        y: box.y + LABEL_BASELINE,
+        size: LABEL_SIZE,
+        font,
+        color: grayscale(0.33),
       });
     });
   }

@@ -201,7 +201,8 @@ class PageWriter {
   }
 
   private line(line: Line): void {
-    if (line._outline !== undefined || line._pageNodeRef !== undefined || line.id !== undefined) unsupported('outlines, page references and ids');
+    if (line._outline !== undefined || line._pageNodeRef !== undefined || line.id !== undefined)
+      unsupported('outlines, page references and ids');
     // Line#getHeight and #getAscenderHeight, in one pass.
     let lineHeight = 0;
     let ascender = 0;
@@ -299,7 +300,12 @@ class PageWriter {
     this.endText();
     const image = this.target.provideImage(p.image);
     this.target.page.xobjects[image.label] = image.obj;
-    this.out.push('q', `${num(p._width)} 0 0 ${num(-p._height)} ${num(p.x)} ${num(p.y + p._height)} cm`, `/${image.label} Do`, 'Q');
+    this.out.push(
+      'q',
+      `${num(p._width)} 0 0 ${num(-p._height)} ${num(p.x)} ${num(p.y + p._height)} cm`,
+      `/${image.label} Do`,
+      'Q',
+    );
   }
 
   private vector(v: Vector): void {

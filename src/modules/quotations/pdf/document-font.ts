@@ -5,14 +5,25 @@
  * renderer call (same results as pdfkit's).
  */
 import { cachedLayout } from './shape-cache.ts';
-import type { DocumentView, EmbeddedFontCtor, EncodedWord, FontkitGlyphLike, GlyphRunLike, SharedFace } from './shared-fonts.ts';
+import type {
+  DocumentView,
+  EmbeddedFontCtor,
+  EncodedWord,
+  FontkitGlyphLike,
+  GlyphRunLike,
+  SharedFace,
+} from './shared-fonts.ts';
 import { TrueTypeSubset } from './ttf-subset.ts';
 
 /** A per-document view: shared tables, own glyph objects and layout engine. */
 function documentView(face: SharedFace): DocumentView {
   const view = Object.create(face.base) as DocumentView;
   view._glyphs = {};
-  Object.defineProperty(view, '_layoutEngine', { configurable: true, writable: true, value: new face.LayoutEngine(view) });
+  Object.defineProperty(view, '_layoutEngine', {
+    configurable: true,
+    writable: true,
+    value: new face.LayoutEngine(view),
+  });
   return view;
 }
 
@@ -39,11 +50,21 @@ export function sharedEmbeddedFontClass(EmbeddedFont: EmbeddedFontCtor): SharedF
     }
 
     override layoutCached(text: string): GlyphRunLike {
-      return cachedLayout(this.face, this.view, this, (this.layoutCache ??= Object.create(null) as Record<string, GlyphRunLike>), text);
+      return cachedLayout(
+        this.face,
+        this.view,
+        this,
+        (this.layoutCache ??= Object.create(null) as Record<string, GlyphRunLike>),
+        text,
+      );
     }
 
     /** pdfkit's layout: shaped per space-terminated chunk, through the cache. */
-    layout(text: string, features?: unknown, onlyWidth?: boolean): { glyphs: FontkitGlyphLike[] | null; positions: GlyphRunLike['positions'] | null; advanceWidth: number } {
+    layout(
+      text: string,
+      features?: unknown,
+      onlyWidth?: boolean,
+    ): { glyphs: FontkitGlyphLike[] | null; positions: GlyphRunLike['positions'] | null; advanceWidth: number } {
       if (features) return this.layoutRun(text, features);
       const glyphs: FontkitGlyphLike[] | null = onlyWidth ? null : [];
       const positions: GlyphRunLike['positions'] | null = onlyWidth ? null : [];
@@ -125,4 +146,3 @@ export function sharedEmbeddedFontClass(EmbeddedFont: EmbeddedFontCtor): SharedF
     }
   };
 }
-

@@ -11,7 +11,14 @@ import type { PrintedQuotation, PrintJob } from './quotation-print.ts';
 
 export type { PaymentDetails, QuotationDocument } from './quotation-document.ts';
 export type { PrintJob, PrintedQuotation } from './quotation-print.ts';
-export { createPrintPool, type DatasheetSource, type PrintPool, type PrintPoolOptions, type PrintRequest, type PrintSlot } from './print-pool.ts';
+export {
+  createPrintPool,
+  type DatasheetSource,
+  type PrintPool,
+  type PrintPoolOptions,
+  type PrintRequest,
+  type PrintSlot,
+} from './print-pool.ts';
 export { buildSampleDatasheet } from './sample-datasheet.ts';
 
 /** Renders a quotation's own pages in this thread. Same input → same bytes. */

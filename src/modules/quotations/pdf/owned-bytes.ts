@@ -5,6 +5,7 @@
  */
 export function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   const buffer = bytes.buffer;
-  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) return bytes as Uint8Array<ArrayBuffer>;
+  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength)
+    return bytes as Uint8Array<ArrayBuffer>;
   return new Uint8Array(bytes);
 }

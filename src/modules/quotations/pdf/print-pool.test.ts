@@ -60,11 +60,26 @@ test('a print on the pool is the same document, byte for byte, as one printed in
   const sheet = await buildSampleDatasheet('Lazura', ['Water-based wood stain.']);
   const corrupt = Buffer.from('%PDF-1.7\nnot a pdf');
   const document = quotation(12);
-  const here = await printQuotation({ document, datasheets: [{ name: 'a', bytes: Buffer.from(sheet) }, { name: 'bad', bytes: corrupt }] });
-  const pooled = await printOnce(pool, { document, datasheets: [source('a', Buffer.from(sheet)), source('bad', corrupt), source('missing', null)] });
+  const here = await printQuotation({
+    document,
+    datasheets: [
+      { name: 'a', bytes: Buffer.from(sheet) },
+      { name: 'bad', bytes: corrupt },
+    ],
+  });
+  const pooled = await printOnce(pool, {
+    document,
+    datasheets: [source('a', Buffer.from(sheet)), source('bad', corrupt), source('missing', null)],
+  });
   assert.ok(Buffer.from(pooled.pdf).equals(Buffer.from(here.pdf)), 'same bytes');
-  assert.deepEqual(pooled.skipped.map((s) => s.name), ['bad']);
-  assert.deepEqual(here.skipped.map((s) => s.name), ['bad']);
+  assert.deepEqual(
+    pooled.skipped.map((s) => s.name),
+    ['bad'],
+  );
+  assert.deepEqual(
+    here.skipped.map((s) => s.name),
+    ['bad'],
+  );
   // Bytes alone in their memory are handed over to the thread, not copied: the caller's are gone.
   const handedOver = new Uint8Array(sheet);
   await printOnce(pool, { document, datasheets: [source('a', handedOver)] });
@@ -74,17 +89,31 @@ test('a print on the pool is the same document, byte for byte, as one printed in
 test('places: past threads + queue the pool refuses with unavailable and a Retry-After; a place is held until released, even after its print', async () => {
   const first = pool.reserve();
   const second = pool.reserve();
-  assert.throws(() => pool.reserve(), (error: unknown) => {
-    assert.ok(error instanceof AppError);
-    assert.equal(error.code, 'unavailable');
-    assert.ok(error.retryAfterSeconds !== undefined && error.retryAfterSeconds >= 1 && error.retryAfterSeconds <= 60);
-    return true;
-  });
+  assert.throws(
+    () => pool.reserve(),
+    (error: unknown) => {
+      assert.ok(error instanceof AppError);
+      assert.equal(error.code, 'unavailable');
+      assert.ok(error.retryAfterSeconds !== undefined && error.retryAfterSeconds >= 1 && error.retryAfterSeconds <= 60);
+      return true;
+    },
+  );
 
   // The second print's datasheet is read only when the thread is free for it.
   let read = false;
   const printing = first.print({ document: quotation(200), datasheets: [] });
-  const waiting = second.print({ document: quotation(1), datasheets: [{ name: 'late', read: async () => { read = true; return null; } }] });
+  const waiting = second.print({
+    document: quotation(1),
+    datasheets: [
+      {
+        name: 'late',
+        read: async () => {
+          read = true;
+          return null;
+        },
+      },
+    ],
+  });
   // Released while printing: the place comes back when the print ends.
   first.release();
   await nextTurn();
@@ -98,7 +127,10 @@ test('places: past threads + queue the pool refuses with unavailable and a Retry
   second.release(); // releasing twice is harmless
 
   // A print that fails in the thread (a document it cannot print) fails alone.
-  await assert.rejects(printOnce(pool, { document: { ...quotation(1), issuedAt: 'not a date' }, datasheets: [] }), /issuedAt/);
+  await assert.rejects(
+    printOnce(pool, { document: { ...quotation(1), issuedAt: 'not a date' }, datasheets: [] }),
+    /issuedAt/,
+  );
   const last = pool.reserve();
   const other = pool.reserve();
   other.release(); // unused

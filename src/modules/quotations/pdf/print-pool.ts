@@ -104,7 +104,8 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
 
   function nextTurn(): void {
     const next = waiting.shift();
-    if (next) next(); // the thread passes straight to the next print
+    if (next)
+      next(); // the thread passes straight to the next print
     else running--;
   }
 
@@ -140,7 +141,12 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
     reserve() {
       if (closing) throw shuttingDown();
       if (admitted >= options.threads + options.queueMax) {
-        throw new AppError('unavailable', 'Too many PDFs are being printed right now; retry shortly.', undefined, retryAfterSeconds());
+        throw new AppError(
+          'unavailable',
+          'Too many PDFs are being printed right now; retry shortly.',
+          undefined,
+          retryAfterSeconds(),
+        );
       }
       admitted++;
       let state: 'reserved' | 'printing' | 'printed' | 'done' = 'reserved';

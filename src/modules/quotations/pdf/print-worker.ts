@@ -13,5 +13,7 @@ warmUpQuotationPdf();
 export default async function print(job: PrintJob): Promise<unknown> {
   const printed = await printQuotation(job);
   const pdf = ownedBytes(printed.pdf);
-  return move({ [transferableSymbol]: [pdf.buffer], [valueSymbol]: { ...printed, pdf } } as unknown as Parameters<typeof move>[0]);
+  return move({ [transferableSymbol]: [pdf.buffer], [valueSymbol]: { ...printed, pdf } } as unknown as Parameters<
+    typeof move
+  >[0]);
 }

@@ -164,7 +164,11 @@ function flatText(text: unknown): unknown[] | null {
   if (typeof text === 'string') return [text];
   if (!Array.isArray(text)) return null;
   for (const part of text) {
-    if (Array.isArray(part) || (typeof part === 'object' && part !== null && Array.isArray((part as { text?: unknown }).text))) return null;
+    if (
+      Array.isArray(part) ||
+      (typeof part === 'object' && part !== null && Array.isArray((part as { text?: unknown }).text))
+    )
+      return null;
   }
   return text;
 }
@@ -224,7 +228,8 @@ class QuotationTextInlines extends TextInlines {
       const fontFeatures = style.fontFeatures ?? null;
       const characterSpacing = style.characterSpacing ?? 0;
       const spacing = (characterSpacing as number) || 0;
-      const width = (text: string): number => font.widthOfString(text, fontSize, fontFeatures) + spacing * (text.length - 1);
+      const width = (text: string): number =>
+        font.widthOfString(text, fontSize, fontFeatures) + spacing * (text.length - 1);
       const { text } = item;
       const textWidth = width(text); // first: the order of measurements fixes glyph code points
       let leadingCut = (item.leadingCut as number) || 0;

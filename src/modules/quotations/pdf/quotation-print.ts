@@ -27,10 +27,13 @@ export async function printQuotation(job: PrintJob): Promise<PrintedQuotation> {
   const onSkip = (name: string, error: Error) => skipped.push({ name, reason: error.message });
   const sheets = await loadDatasheets(job.datasheets, onSkip);
   const codeImages: CodeImages = {};
-  for (const code of job.document.payment?.codes ?? []) codeImages[code.kind] = paymentCodeImage(code.kind, code.payload);
+  for (const code of job.document.payment?.codes ?? [])
+    codeImages[code.kind] = paymentCodeImage(code.kind, code.payload);
   const extraPages = sheets.reduce((sum, sheet) => sum + sheet.pages, 0);
   const pages = await renderQuotationPdf(job.document, { extraPages, codeImages });
   const language = resolveLanguage(job.document.locale);
-  const pdf = await appendLoadedDatasheets(pages, sheets, onSkip, (page, total) => translate(language, 'print.page', { page, pages: total }));
+  const pdf = await appendLoadedDatasheets(pages, sheets, onSkip, (page, total) =>
+    translate(language, 'print.page', { page, pages: total }),
+  );
   return { pdf, skipped };
 }

@@ -17,7 +17,14 @@
 import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
-import { createDocumentFont, loadSharedFaces, QUOTATION_FONT_FAMILY, type DocumentFont, type EmbeddedFontLike, type FontType } from './shared-fonts.ts';
+import {
+  createDocumentFont,
+  loadSharedFaces,
+  QUOTATION_FONT_FAMILY,
+  type DocumentFont,
+  type EmbeddedFontLike,
+  type FontType,
+} from './shared-fonts.ts';
 import { renderPages, type LaidOutPage, type RenderTarget } from './content-stream-renderer.ts';
 import { QuotationLayoutBuilder } from './quotation-layout.ts';
 import { isFontProgram } from './ttf-subset.ts';
@@ -68,7 +75,9 @@ const { normalizePageSize, normalizePageMargin } = require('pdfmake/js/PageSize.
   normalizePageMargin(margin: unknown): object;
 };
 const { tableLayouts } = require('pdfmake/js/tableLayouts.js') as { tableLayouts: object };
-const { convertToDynamicContent } = require('pdfmake/js/helpers/tools.js') as { convertToDynamicContent(content: unknown): unknown };
+const { convertToDynamicContent } = require('pdfmake/js/helpers/tools.js') as {
+  convertToDynamicContent(content: unknown): unknown;
+};
 
 /*
  * Font programs (binary glyph outlines, ~34 KB for a 10-line quotation) gain only 1% from
@@ -159,7 +168,17 @@ class QuotationPdfDocument extends PdfmakeDocument {
 
 /** pdfmake's createMetadata: the info dictionary with PDF key names. */
 function metadata(info: TDocumentDefinitions['info']): Record<string, unknown> {
-  const standard = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer', 'CreationDate', 'ModDate', 'Trapped'];
+  const standard = [
+    'Title',
+    'Author',
+    'Subject',
+    'Keywords',
+    'Creator',
+    'Producer',
+    'CreationDate',
+    'ModDate',
+    'Trapped',
+  ];
   const out: Record<string, unknown> = { Producer: 'pdfmake', Creator: 'pdfmake' };
   for (const [key, value] of Object.entries(info ?? {})) {
     if (!value) continue;
@@ -193,19 +212,27 @@ export function printPdf(definition: TDocumentDefinitions, relayout?: Relayout):
     throw new Error('attachments and patterns are not supported in quotation PDFs');
   }
   const pageSize = normalizePageSize(definition.pageSize, definition.pageOrientation);
-  const doc = new QuotationPdfDocument({}, definition.images ?? {}, {}, {}, {
-    size: [pageSize.width, pageSize.height],
-    pdfVersion: definition.version ?? '1.3',
-    tagged: false,
-    displayTitle: definition.displayTitle ?? false,
-    compress: definition.compress ?? true,
-    lang: definition.language,
-    fontLayoutCache: true,
-    bufferPages: false,
-    autoFirstPage: false,
-    info: metadata(definition.info),
-    font: null,
-  }, null, denyLocalFiles);
+  const doc = new QuotationPdfDocument(
+    {},
+    definition.images ?? {},
+    {},
+    {},
+    {
+      size: [pageSize.width, pageSize.height],
+      pdfVersion: definition.version ?? '1.3',
+      tagged: false,
+      displayTitle: definition.displayTitle ?? false,
+      compress: definition.compress ?? true,
+      lang: definition.language,
+      fontLayoutCache: true,
+      bufferPages: false,
+      autoFirstPage: false,
+      info: metadata(definition.info),
+      font: null,
+    },
+    null,
+    denyLocalFiles,
+  );
   let pages = layout(doc, pageSize, definition);
   const second = relayout?.(pages);
   // The same document measures both layouts: fonts and images are the same, and only what is
@@ -217,9 +244,14 @@ export function printPdf(definition: TDocumentDefinitions, relayout?: Relayout):
 }
 
 function layout(doc: QuotationPdfDocument, pageSize: PageSize, definition: TDocumentDefinitions) {
-  const builder = new QuotationLayoutBuilder(pageSize, normalizePageMargin(definition.pageMargins ?? 40), new SVGMeasure());
+  const builder = new QuotationLayoutBuilder(
+    pageSize,
+    normalizePageMargin(definition.pageMargins ?? 40),
+    new SVGMeasure(),
+  );
   builder.registerTableLayouts(tableLayouts);
-  const dynamic = (content: unknown): unknown => (content && typeof content !== 'function' ? convertToDynamicContent(content) : content);
+  const dynamic = (content: unknown): unknown =>
+    content && typeof content !== 'function' ? convertToDynamicContent(content) : content;
   return builder.layoutDocument(
     definition.content,
     doc,

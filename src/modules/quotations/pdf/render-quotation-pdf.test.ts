@@ -222,7 +222,12 @@ test('uses the document locale and time zone for numbers and dates', async () =>
     customer: { name: 'Jürgen Groß', email: null, phone: null },
     note: null,
     template: { header: null, footer: null, paymentInstructions: null },
-    totals: { net: '10000.00', tax: '2345.60', withTax: '12345.60', taxes: [{ rate: '25', base: '10000.00', tax: '2345.60' }] },
+    totals: {
+      net: '10000.00',
+      tax: '2345.60',
+      withTax: '12345.60',
+      taxes: [{ rate: '25', base: '10000.00', tax: '2345.60' }],
+    },
   });
   const path = await toFile(await renderQuotationPdf(doc));
   await assertQpdfClean(path);
@@ -236,7 +241,10 @@ test('uses the document locale and time zone for numbers and dates', async () =>
   assert.ok(text.includes('Jürgen Groß'), text);
   assert.ok(text.includes('Alle Preise inklusive USt.'), text);
   assert.ok(text.includes('Enthaltene USt. 25 % aus 12.345,60 €'), text);
-  assert.ok(text.includes('Angebot Q-ZG1-2026-00042') && text.includes('Einzelpreis') && text.includes('Seite 1 von 1'), text);
+  assert.ok(
+    text.includes('Angebot Q-ZG1-2026-00042') && text.includes('Einzelpreis') && text.includes('Seite 1 von 1'),
+    text,
+  );
   assert.ok(!text.includes('Zahlungshinweise'), 'no payment section without instructions');
 });
 
@@ -249,7 +257,11 @@ test('rendering is deterministic (same bytes across renders and processes)', asy
   assert.ok(first.equals(second), 'two renders of the same document differ');
 
   // Concurrent renders give the same bytes too.
-  const concurrent = await Promise.all([renderQuotationPdf(doc), renderQuotationPdf(manyLines(5)), renderQuotationPdf(doc)]);
+  const concurrent = await Promise.all([
+    renderQuotationPdf(doc),
+    renderQuotationPdf(manyLines(5)),
+    renderQuotationPdf(doc),
+  ]);
   assert.ok(concurrent[0]!.equals(first));
   assert.ok(concurrent[2]!.equals(first));
 
@@ -277,10 +289,14 @@ test('rendering is deterministic (same bytes across renders and processes)', asy
 async function pagePixels(path: string, pages: number): Promise<Buffer[]> {
   const out: Buffer[] = [];
   for (let page = 1; page <= pages; page++) {
-    const { stdout } = await execFile('pdftoppm', ['-r', '100', '-gray', '-f', String(page), '-l', String(page), path], {
-      encoding: 'buffer',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout } = await execFile(
+      'pdftoppm',
+      ['-r', '100', '-gray', '-f', String(page), '-l', String(page), path],
+      {
+        encoding: 'buffer',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     out.push(stdout);
   }
   return out;
@@ -295,8 +311,12 @@ function differingBytes(a: Buffer, b: Buffer): number {
 
 /** Every word with its box (pdftotext -bbox), in reading position order. */
 async function wordBoxes(path: string): Promise<Array<{ text: string; box: number[] }>> {
-  const { stdout } = await execFile('pdftotext', ['-bbox', '-enc', 'UTF-8', path, '-'], { maxBuffer: 64 * 1024 * 1024 });
-  const words = [...stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)<\/word>/g)].map((m) => ({
+  const { stdout } = await execFile('pdftotext', ['-bbox', '-enc', 'UTF-8', path, '-'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const words = [
+    ...stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)<\/word>/g),
+  ].map((m) => ({
     text: m[5]!,
     box: [m[1], m[2], m[3], m[4]].map(Number),
   }));
@@ -352,8 +372,16 @@ test('looks like plain pdfmake: same pages, text, word positions, pixels and fon
     quotation(),
     quotation({ customer: { name: 'Second Šimić', email: null, phone: null }, number: 'Q-ZG1-2026-00044' }),
     manyLines(60),
-    quotation({ locale: 'de-DE', timezone: 'Europe/Berlin', company: { name: 'Straße & Söhne GmbH', address: null, taxId: null } }),
-    quotation({ number: 'Q-ZG1-2026-00045', note: 'Zac\u030Cin, A\u0301gota, E\u0308\u0301 e\u0301\u0323 — AVATAR Wa Tj To', customer: { name: 'Ðuro Šimic\u0301', email: null, phone: null } }),
+    quotation({
+      locale: 'de-DE',
+      timezone: 'Europe/Berlin',
+      company: { name: 'Straße & Söhne GmbH', address: null, taxId: null },
+    }),
+    quotation({
+      number: 'Q-ZG1-2026-00045',
+      note: 'Zac\u030Cin, A\u0301gota, E\u0308\u0301 e\u0301\u0323 — AVATAR Wa Tj To',
+      customer: { name: 'Ðuro Šimic\u0301', email: null, phone: null },
+    }),
     // Glyphs DejaVu lacks (.notdef, whose width pdfkit writes unscaled), right-to-left scripts,
     // tabs, soft hyphens, zero-width spaces and leading spaces.
     quotation({
@@ -379,16 +407,26 @@ test('looks like plain pdfmake: same pages, text, word positions, pixels and fon
       const expected = referenceWords[i]!;
       assert.equal(word.text, expected.text, `word ${i} of ${doc.number}`);
       for (let k = 0; k < 4; k++) {
-        assert.ok(Math.abs(word.box[k]! - expected.box[k]!) < 0.001, `${JSON.stringify(word)} is not where pdfmake puts it: ${JSON.stringify(expected)}`);
+        assert.ok(
+          Math.abs(word.box[k]! - expected.box[k]!) < 0.001,
+          `${JSON.stringify(word)} is not where pdfmake puts it: ${JSON.stringify(expected)}`,
+        );
       }
     });
     // Same pixels; a glyph whose origin falls exactly on a half pixel may round either way.
     const [oursPixels, referencePixels] = [await pagePixels(oursPath, pages), await pagePixels(referencePath, pages)];
     for (let page = 0; page < pages; page++) {
       const differing = differingBytes(oursPixels[page]!, referencePixels[page]!);
-      assert.ok(differing <= 40, `page ${page + 1} of ${doc.number} looks different from pdfmake's (${differing} pixels)`);
+      assert.ok(
+        differing <= 40,
+        `page ${page + 1} of ${doc.number} looks different from pdfmake's (${differing} pixels)`,
+      );
     }
-    assert.deepEqual(await embeddedFonts(ours), await embeddedFonts(reference), `embedded fonts differ for ${doc.number}`);
+    assert.deepEqual(
+      await embeddedFonts(ours),
+      await embeddedFonts(reference),
+      `embedded fonts differ for ${doc.number}`,
+    );
   }
   const second = await pdfText(await toFile(await renderQuotationPdf(sequence[1]!)));
   assert.ok(second.includes('Second Šimić'), 'text extraction must not depend on earlier renders');
@@ -473,7 +511,10 @@ test('appendDatasheets appends every datasheet page and skips corrupt ones', asy
   assert.ok(datasheetText.includes('Boja za drvo Sismis - ccszd'), datasheetText);
   assert.ok(datasheetText.includes('Colour: RAL 9010 - Reinweiss'), datasheetText);
   assert.ok(datasheetText.includes('8-10 m2/L'), datasheetText);
-  assert.ok((await buildSampleDatasheet('X', ['a'])).equals(await buildSampleDatasheet('X', ['a'])), 'sample datasheet is deterministic');
+  assert.ok(
+    (await buildSampleDatasheet('X', ['a'])).equals(await buildSampleDatasheet('X', ['a'])),
+    'sample datasheet is deterministic',
+  );
 
   const twoPages = await twoPagePdf();
   const skipped: Array<{ name: string; error: Error }> = [];
@@ -507,12 +548,16 @@ test('appendDatasheets appends every datasheet page and skips corrupt ones', asy
   assert.ok((await pdfText(mergedPath, total)).includes('Safety sheet page two'));
 
   // Deterministic and clock-independent: metadata is the quotation's own.
-  const again = await appendDatasheets(quote, [
-    { name: 'paint.pdf', bytes: datasheet },
-    { name: 'random.pdf', bytes: corrupt },
-    { name: 'safety.pdf', bytes: twoPages },
-    { name: 'truncated.pdf', bytes: truncated },
-  ], () => {});
+  const again = await appendDatasheets(
+    quote,
+    [
+      { name: 'paint.pdf', bytes: datasheet },
+      { name: 'random.pdf', bytes: corrupt },
+      { name: 'safety.pdf', bytes: twoPages },
+      { name: 'truncated.pdf', bytes: truncated },
+    ],
+    () => {},
+  );
   assert.ok(again.equals(merged), 'appending is not deterministic');
   const parsed = await PDFDocument.load(merged, { updateMetadata: false });
   assert.equal(parsed.getTitle(), 'Ponuda Q-ZG1-2026-00042');

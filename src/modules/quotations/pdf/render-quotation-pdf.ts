@@ -41,7 +41,8 @@ export interface PrintOptions {
 
 function parseDate(iso: string, field: string): Date {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) throw new RangeError(`${field} is not a valid ISO 8601 date: ${JSON.stringify(iso)}`);
+  if (Number.isNaN(date.getTime()))
+    throw new RangeError(`${field} is not a valid ISO 8601 date: ${JSON.stringify(iso)}`);
   return date;
 }
 
@@ -143,7 +144,11 @@ const marked = (text: string, mark: Mark) => [{ text, [MARK]: mark }];
  * `split.rows` lines print in the closing block, in a table of the given column widths, on a
  * new page.
  */
-export function buildQuotationDocDefinition(doc: QuotationDocument, options: PrintOptions = {}, split?: { rows: number; widths: number[] }): TDocumentDefinitions {
+export function buildQuotationDocDefinition(
+  doc: QuotationDocument,
+  options: PrintOptions = {},
+  split?: { rows: number; widths: number[] },
+): TDocumentDefinitions {
   return build(doc, options, split).definition;
 }
 
@@ -174,9 +179,14 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
 
   // Meta (dates, location) and customer ------------------------------------
   const locationText = `${doc.location.name} (${doc.location.code})`;
-  const metaBody: TableCell[][] = [[{ text: tr(doc.kind === 'sale' ? 'print.date' : 'print.issued'), ...LABEL }, f.dateTime(issuedAt)]];
+  const metaBody: TableCell[][] = [
+    [{ text: tr(doc.kind === 'sale' ? 'print.date' : 'print.issued'), ...LABEL }, f.dateTime(issuedAt)],
+  ];
   if (expiresAt) metaBody.push([{ text: tr('print.validUntil'), ...LABEL }, f.date(expiresAt)]);
-  metaBody.push([{ text: tr('print.location'), ...LABEL }, { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) }]);
+  metaBody.push([
+    { text: tr('print.location'), ...LABEL },
+    { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) },
+  ]);
   const customerStack: Content[] = [
     { text: tr('print.customer'), ...LABEL },
     { text: t(doc.customer.name), bold: true },
@@ -243,15 +253,26 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
   };
 
   // Totals and tax summary ---------------------------------------------------
-  const totalsBody: TableCell[][] = [[{ text: marked(tr('print.netTotal'), 'closing'), ...LABEL }, { text: money(doc.totals.net), alignment: 'right' }]];
+  const totalsBody: TableCell[][] = [
+    [
+      { text: marked(tr('print.netTotal'), 'closing'), ...LABEL },
+      { text: money(doc.totals.net), alignment: 'right' },
+    ],
+  ];
   for (const row of doc.totals.taxes) {
     const rate = f.percent(basisPoints(row.rate));
     const label = doc.pricesIncludeTax
       ? tr('print.taxIncludedIn', { rate, gross: f.money(cents(row.base) + cents(row.tax)) })
       : tr('print.taxOnBase', { rate, base: money(row.base) });
-    totalsBody.push([{ text: label, ...LABEL }, { text: money(row.tax), alignment: 'right' }]);
+    totalsBody.push([
+      { text: label, ...LABEL },
+      { text: money(row.tax), alignment: 'right' },
+    ]);
   }
-  totalsBody.push([{ text: tr('print.totalTax'), ...LABEL }, { text: money(doc.totals.tax), alignment: 'right' }]);
+  totalsBody.push([
+    { text: tr('print.totalTax'), ...LABEL },
+    { text: money(doc.totals.tax), alignment: 'right' },
+  ]);
   totalsBody.push([
     { text: tr('print.total', { currency: doc.currency }), bold: true, fontSize: 11 },
     { text: money(doc.totals.withTax), bold: true, fontSize: 11, alignment: 'right' },
@@ -259,14 +280,24 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
   const closing: Content[] = [];
   if (moved > 0) {
     closing.push({
-      table: { headerRows: 1, dontBreakRows, widths: [...split!.widths], body: [headerRow(), ...rows.slice(rows.length - moved)] },
+      table: {
+        headerRows: 1,
+        dontBreakRows,
+        widths: [...split!.widths],
+        body: [headerRow(), ...rows.slice(rows.length - moved)],
+      },
       layout: tableLayout,
       margin: [0, 0, 0, 8],
     });
   }
   closing.push({
     columns: [
-      { width: '*', text: tr(doc.pricesIncludeTax ? 'print.pricesIncludeTax' : 'print.pricesExcludeTax'), color: GREY, fontSize: 8 },
+      {
+        width: '*',
+        text: tr(doc.pricesIncludeTax ? 'print.pricesIncludeTax' : 'print.pricesExcludeTax'),
+        color: GREY,
+        fontSize: 8,
+      },
       {
         width: 'auto',
         table: { widths: ['auto', 'auto'], body: totalsBody },
@@ -326,7 +357,11 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
     footer: (currentPage, pageCount) => ({
       columns: [
         { text: title, color: GREY },
-        { text: tr('print.page', { page: currentPage, pages: pageCount + extraPages }), alignment: 'right', color: GREY },
+        {
+          text: tr('print.page', { page: currentPage, pages: pageCount + extraPages }),
+          alignment: 'right',
+          color: GREY,
+        },
       ],
       fontSize: 8,
       margin: [40, 14, 40, 0],
@@ -337,7 +372,12 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
 }
 
 /** The codes a banking app scans, beside what a person types instead: recipient, IBAN, amount, reference. */
-function paymentBlock(doc: QuotationDocument, tr: Translate, money: (value: string) => string, images: CodeImages): Content | null {
+function paymentBlock(
+  doc: QuotationDocument,
+  tr: Translate,
+  money: (value: string) => string,
+  images: CodeImages,
+): Content | null {
   const payment = doc.payment;
   if (!payment) return null;
   const details: Content[] = [
@@ -348,9 +388,11 @@ function paymentBlock(doc: QuotationDocument, tr: Translate, money: (value: stri
   if (payment.bic) details.push({ text: `${tr('print.payment.bic')}: ${payment.bic}` });
   details.push({ text: `${tr('print.payment.amount')}: ${money(doc.totals.withTax)}` });
   details.push({
-    text: t(payment.reference.model
-      ? tr('print.payment.referenceWithModel', { model: payment.reference.model, reference: payment.reference.value })
-      : `${tr('print.payment.reference')}: ${payment.reference.value}`),
+    text: t(
+      payment.reference.model
+        ? tr('print.payment.referenceWithModel', { model: payment.reference.model, reference: payment.reference.value })
+        : `${tr('print.payment.reference')}: ${payment.reference.value}`,
+    ),
   });
   const columns: Content[] = [];
   for (const code of payment.codes) {
@@ -387,7 +429,11 @@ function keepClosingWithLastLines(doc: QuotationDocument, options: PrintOptions,
 function pageWith(pages: readonly LaidOutPage[], mark: Mark): number | null {
   for (let i = 0; i < pages.length; i++) {
     for (const { type, item } of pages[i]!.items) {
-      if (type === 'line' && (item as { inlines: Array<{ [MARK]?: Mark }> }).inlines.some((inline) => inline[MARK] === mark)) return i + 1;
+      if (
+        type === 'line' &&
+        (item as { inlines: Array<{ [MARK]?: Mark }> }).inlines.some((inline) => inline[MARK] === mark)
+      )
+        return i + 1;
     }
   }
   return null;

@@ -15,7 +15,13 @@
  * shared-fonts.ts reports every getGlyph call on a shared face through noteGlyphCall;
  * document-font.ts looks words up through cachedLayout.
  */
-import type { DocumentView, EmbeddedFontLike, FontkitFontLike, FontkitGlyphLike, GlyphRunLike } from './shared-fonts.ts';
+import type {
+  DocumentView,
+  EmbeddedFontLike,
+  FontkitFontLike,
+  FontkitGlyphLike,
+  GlyphRunLike,
+} from './shared-fonts.ts';
 
 /** What the cache needs from a shared face. */
 export interface ShapingFace {
@@ -43,10 +49,22 @@ export function noteGlyphCall(id: number, characters: number[] | undefined): voi
 /** fontkit's LayoutEngine#isDefaultIgnorable, as ranges. */
 function isDefaultIgnorable(cp: number): boolean {
   return (
-    cp === 0x00ad || cp === 0x034f || cp === 0x061c || (cp >= 0x115f && cp <= 0x1160) || (cp >= 0x17b4 && cp <= 0x17b5) ||
-    (cp >= 0x180b && cp <= 0x180e) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
-    (cp >= 0x2060 && cp <= 0x206f) || cp === 0x3164 || (cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0xfeff || cp === 0xffa0 ||
-    (cp >= 0x1bca0 && cp <= 0x1bca3) || (cp >= 0x1d173 && cp <= 0x1d17a) || (cp >= 0xe0000 && cp <= 0xe0fff)
+    cp === 0x00ad ||
+    cp === 0x034f ||
+    cp === 0x061c ||
+    (cp >= 0x115f && cp <= 0x1160) ||
+    (cp >= 0x17b4 && cp <= 0x17b5) ||
+    (cp >= 0x180b && cp <= 0x180e) ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x206f) ||
+    cp === 0x3164 ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    cp === 0xfeff ||
+    cp === 0xffa0 ||
+    (cp >= 0x1bca0 && cp <= 0x1bca3) ||
+    (cp >= 0x1d173 && cp <= 0x1d17a) ||
+    (cp >= 0xe0000 && cp <= 0xe0fff)
   );
 }
 
@@ -77,7 +95,13 @@ function isReplayable(face: ShapingFace, text: string): boolean {
 }
 
 /** pdfkit's EmbeddedFont#layoutCached: the document's cache, then the shared recipes. */
-export function cachedLayout(face: ShapingFace, view: DocumentView, font: EmbeddedFontLike, cache: Record<string, GlyphRunLike>, text: string): GlyphRunLike {
+export function cachedLayout(
+  face: ShapingFace,
+  view: DocumentView,
+  font: EmbeddedFontLike,
+  cache: Record<string, GlyphRunLike>,
+  text: string,
+): GlyphRunLike {
   const cached = cache[text];
   if (cached !== undefined) return cached;
   let run: GlyphRunLike;
@@ -100,7 +124,12 @@ export function cachedLayout(face: ShapingFace, view: DocumentView, font: Embedd
       recordedGlyphCalls = null;
     }
     if (face.shapes.size >= SHAPE_CACHE_MAX_WORDS) face.shapes.clear();
-    face.shapes.set(text, { calls, ids: run.glyphs.map((g) => g.id), positions: run.positions, advanceWidth: run.advanceWidth });
+    face.shapes.set(text, {
+      calls,
+      ids: run.glyphs.map((g) => g.id),
+      positions: run.positions,
+      advanceWidth: run.advanceWidth,
+    });
   }
   cache[text] = run;
   return run;

@@ -127,7 +127,11 @@ interface FontLoadingDocument {
 
 export interface SharedFace {
   /** pdfkit's EmbeddedFont, specialised for shared faces (see sharedEmbeddedFontClass). */
-  Font: new (document: unknown, face: SharedFace, id: string) => DocumentFont;
+  Font: new (
+    document: unknown,
+    face: SharedFace,
+    id: string,
+  ) => DocumentFont;
   LayoutEngine: new (font: FontkitFontLike) => object;
   base: FontkitFontLike;
   /** Code points whose shaping can be replayed (shape-cache.ts). */
@@ -188,7 +192,11 @@ function shareGlyphMetrics(base: FontkitFontLike): Map<number, GlyphMetrics> {
   Object.defineProperty(base, 'getGlyph', {
     configurable: true,
     writable: true,
-    value: function getGlyphWithSharedMetrics(this: FontkitFontLike, id: number, characters?: number[]): FontkitGlyphLike {
+    value: function getGlyphWithSharedMetrics(
+      this: FontkitFontLike,
+      id: number,
+      characters?: number[],
+    ): FontkitGlyphLike {
       noteGlyphCall(id, characters);
       const glyph = getGlyph.call(this, id, characters);
       if (isStatic && glyph !== null && glyph._metrics === undefined) {
@@ -219,7 +227,14 @@ function subsetSourceOf(base: FontkitFontLike, metrics: Map<number, GlyphMetrics
   const glyf = rawTable('glyf');
   return {
     locaVersion: base.loca.version,
-    tables: { head: rawTable('head'), hhea: rawTable('hhea'), maxp: rawTable('maxp'), cvt: rawTable('cvt '), prep: rawTable('prep'), fpgm: rawTable('fpgm') },
+    tables: {
+      head: rawTable('head'),
+      hhea: rawTable('hhea'),
+      maxp: rawTable('maxp'),
+      cvt: rawTable('cvt '),
+      prep: rawTable('prep'),
+      fpgm: rawTable('fpgm'),
+    },
     glyph(id) {
       let glyph = glyphs.get(id);
       if (glyph === undefined) {
@@ -230,7 +245,10 @@ function subsetSourceOf(base: FontkitFontLike, metrics: Map<number, GlyphMetrics
         const m = metrics.get(id) ?? fontkitGlyph._getMetrics();
         glyph = {
           bytes: glyf === null ? new Uint8Array(0) : glyf.subarray(start, end),
-          components: decoded !== null && decoded.numberOfContours < 0 ? (decoded.components ?? []).map((c) => ({ glyphID: c.glyphID, pos: c.pos })) : null,
+          components:
+            decoded !== null && decoded.numberOfContours < 0
+              ? (decoded.components ?? []).map((c) => ({ glyphID: c.glyphID, pos: c.pos }))
+              : null,
           advance: m.advanceWidth,
           bearing: m.leftBearing,
         };
@@ -241,4 +259,3 @@ function subsetSourceOf(base: FontkitFontLike, metrics: Map<number, GlyphMetrics
     },
   };
 }
-

@@ -96,42 +96,64 @@ export class TrueTypeSubset {
 
     const tables: Array<[string, number, (out: Buffer, at: number) => void]> = [
       ['head', head.length, (out, at) => out.set(head, at)],
-      ['hhea', hhea.length, (out, at) => {
-        out.set(hhea, at);
-        out.writeUInt16BE(count, at + HHEA_NUMBER_OF_METRICS);
-      }],
-      ['loca', (count + 1) * (long ? 4 : 2), (out, at) => {
-        let offset = 0;
-        for (let i = 0; i <= count; i++) {
-          if (long) out.writeUInt32BE(offset, at + i * 4);
-          else out.writeUInt16BE(offset >>> 1, at + i * 2);
-          offset += glyphs[i]?.bytes.length ?? 0;
-        }
-      }],
-      ['maxp', maxp.length, (out, at) => {
-        out.set(maxp, at);
-        out.writeUInt16BE(count, at + MAXP_NUM_GLYPHS);
-      }],
+      [
+        'hhea',
+        hhea.length,
+        (out, at) => {
+          out.set(hhea, at);
+          out.writeUInt16BE(count, at + HHEA_NUMBER_OF_METRICS);
+        },
+      ],
+      [
+        'loca',
+        (count + 1) * (long ? 4 : 2),
+        (out, at) => {
+          let offset = 0;
+          for (let i = 0; i <= count; i++) {
+            if (long) out.writeUInt32BE(offset, at + i * 4);
+            else out.writeUInt16BE(offset >>> 1, at + i * 2);
+            offset += glyphs[i]?.bytes.length ?? 0;
+          }
+        },
+      ],
+      [
+        'maxp',
+        maxp.length,
+        (out, at) => {
+          out.set(maxp, at);
+          out.writeUInt16BE(count, at + MAXP_NUM_GLYPHS);
+        },
+      ],
     ];
     // fontkit re-encodes cvt as int16 values (an odd trailing byte would be dropped).
-    if (cvt !== null) tables.push(['cvt ', cvt.length & ~1, (out, at) => out.set(cvt.subarray(0, cvt.length & ~1), at)]);
+    if (cvt !== null)
+      tables.push(['cvt ', cvt.length & ~1, (out, at) => out.set(cvt.subarray(0, cvt.length & ~1), at)]);
     if (prep !== null) tables.push(['prep', prep.length, (out, at) => out.set(prep, at)]);
-    tables.push(['glyf', glyfLength, (out, at) => {
-      for (const glyph of glyphs) {
-        out.set(glyph.bytes, at);
-        if (glyph.components !== null) {
-          for (const component of glyph.components) out.writeUInt16BE(this.mapping.get(component.glyphID)!, at + component.pos);
+    tables.push([
+      'glyf',
+      glyfLength,
+      (out, at) => {
+        for (const glyph of glyphs) {
+          out.set(glyph.bytes, at);
+          if (glyph.components !== null) {
+            for (const component of glyph.components)
+              out.writeUInt16BE(this.mapping.get(component.glyphID)!, at + component.pos);
+          }
+          at += glyph.bytes.length;
         }
-        at += glyph.bytes.length;
-      }
-    }]);
-    tables.push(['hmtx', count * 4, (out, at) => {
-      for (const glyph of glyphs) {
-        out.writeUInt16BE(glyph.advance, at);
-        out.writeInt16BE(glyph.bearing, at + 2);
-        at += 4;
-      }
-    }]);
+      },
+    ]);
+    tables.push([
+      'hmtx',
+      count * 4,
+      (out, at) => {
+        for (const glyph of glyphs) {
+          out.writeUInt16BE(glyph.advance, at);
+          out.writeInt16BE(glyph.bearing, at + 2);
+          at += 4;
+        }
+      },
+    ]);
     if (fpgm !== null) tables.push(['fpgm', fpgm.length, (out, at) => out.set(fpgm, at)]);
 
     const directoryLength = 12 + 16 * tables.length;

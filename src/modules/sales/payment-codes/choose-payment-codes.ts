@@ -8,7 +8,10 @@ export type PaymentCodeKind = 'epc_qr' | 'hub3_pdf417';
  * HUB-3 barcode Croatian banking apps read, when its IBAN fits the slip (a Croatian one).
  * A document with nothing to pay carries none.
  */
-export function choosePaymentCodes(company: { currency: string; country: string | null; iban: string | null }, amountCents: number): PaymentCodeKind[] {
+export function choosePaymentCodes(
+  company: { currency: string; country: string | null; iban: string | null },
+  amountCents: number,
+): PaymentCodeKind[] {
   if (!company.iban || amountCents <= 0 || company.currency !== 'EUR') return [];
   const iban = validateIban(company.iban);
   if (!iban.ok) return [];

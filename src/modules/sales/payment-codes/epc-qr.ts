@@ -47,16 +47,33 @@ export function buildEpcQrPayload(input: EpcQrInput): string {
   const name = clip(input.beneficiaryName, 70);
   if (name === '') throw new RangeError('beneficiaryName: must not be empty');
   const purpose = input.purpose?.trim().toUpperCase() ?? '';
-  if (purpose !== '' && !/^[A-Z0-9]{1,4}$/.test(purpose)) throw new RangeError(`purpose: ${JSON.stringify(input.purpose)} is not a purpose code`);
+  if (purpose !== '' && !/^[A-Z0-9]{1,4}$/.test(purpose))
+    throw new RangeError(`purpose: ${JSON.stringify(input.purpose)} is not a purpose code`);
   const structured = input.creditorReference?.replace(/\s+/g, '').toUpperCase() ?? '';
-  if (structured !== '' && !isCreditorReference(structured)) throw new RangeError(`creditorReference: ${JSON.stringify(input.creditorReference)} is not an ISO 11649 reference`);
+  if (structured !== '' && !isCreditorReference(structured))
+    throw new RangeError(`creditorReference: ${JSON.stringify(input.creditorReference)} is not an ISO 11649 reference`);
   const text = clip(input.remittanceText ?? '', 140);
-  if (structured !== '' && text !== '') throw new RangeError('a structured reference and remittance text exclude each other');
+  if (structured !== '' && text !== '')
+    throw new RangeError('a structured reference and remittance text exclude each other');
 
-  const elements = ['BCD', '002', '1', 'SCT', bic, name, iban.iban, `EUR${euros(input.amountCents)}`, purpose, structured, text, clip(input.information ?? '', 70)];
+  const elements = [
+    'BCD',
+    '002',
+    '1',
+    'SCT',
+    bic,
+    name,
+    iban.iban,
+    `EUR${euros(input.amountCents)}`,
+    purpose,
+    structured,
+    text,
+    clip(input.information ?? '', 70),
+  ];
   while (elements.at(-1) === '') elements.pop();
   const payload = elements.join('\n');
-  if (Buffer.byteLength(payload, 'utf8') > EPC_QR_MAX_BYTES) throw new RangeError(`the payload has more than ${EPC_QR_MAX_BYTES} bytes`);
+  if (Buffer.byteLength(payload, 'utf8') > EPC_QR_MAX_BYTES)
+    throw new RangeError(`the payload has more than ${EPC_QR_MAX_BYTES} bytes`);
   return payload;
 }
 
@@ -67,6 +84,9 @@ function euros(cents: number): string {
 
 /** One line of text within `max` characters: line breaks would start a new element. */
 function clip(text: string, max: number): string {
-  const flat = text.replace(/[\r\n\t]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
+  const flat = text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
   return [...flat].slice(0, max).join('').trimEnd();
 }

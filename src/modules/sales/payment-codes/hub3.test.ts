@@ -15,7 +15,22 @@ const sale: Hub3Input = {
   description: 'Račun S-ZG1-2026-00042',
 };
 
-const FIELDS = ['header', 'currency', 'amount', 'payerName', 'payerStreet', 'payerPlace', 'recipientName', 'recipientStreet', 'recipientPlace', 'iban', 'model', 'reference', 'purpose', 'description'] as const;
+const FIELDS = [
+  'header',
+  'currency',
+  'amount',
+  'payerName',
+  'payerStreet',
+  'payerPlace',
+  'recipientName',
+  'recipientStreet',
+  'recipientPlace',
+  'iban',
+  'model',
+  'reference',
+  'purpose',
+  'description',
+] as const;
 
 /** The fourteen fields by position, as a banking app reads them; every field ends with a line feed. */
 function readHub3(text: string): Record<(typeof FIELDS)[number], string> {
@@ -25,14 +40,33 @@ function readHub3(text: string): Record<(typeof FIELDS)[number], string> {
   return Object.fromEntries(FIELDS.map((name, i) => [name, values[i]!])) as Record<(typeof FIELDS)[number], string>;
 }
 
-test('the payload has the fourteen fields in the specification\'s order, the amount as 15 digits of cents', () => {
-  assert.equal(buildHub3Payload(sale), [
-    'HRVHUB30', 'EUR', '000000000015525', 'Ivan Horvat', 'Ilica 242', '10000 Zagreb', 'Boje i Lakovi d.o.o.', 'Savska cesta 41',
-    '10000 Zagreb', 'HR1210010051863000160', 'HR00', '2835161-2026-00042', 'OTHR', 'Račun S-ZG1-2026-00042', '',
-  ].join('\n'));
+test("the payload has the fourteen fields in the specification's order, the amount as 15 digits of cents", () => {
+  assert.equal(
+    buildHub3Payload(sale),
+    [
+      'HRVHUB30',
+      'EUR',
+      '000000000015525',
+      'Ivan Horvat',
+      'Ilica 242',
+      '10000 Zagreb',
+      'Boje i Lakovi d.o.o.',
+      'Savska cesta 41',
+      '10000 Zagreb',
+      'HR1210010051863000160',
+      'HR00',
+      '2835161-2026-00042',
+      'OTHR',
+      'Račun S-ZG1-2026-00042',
+      '',
+    ].join('\n'),
+  );
   // A quotation anyone may pay: no payer, HR99 without a reference.
   const open = readHub3(buildHub3Payload({ ...sale, payer: null, model: 'HR99', reference: '', purposeCode: 'gdds' }));
-  assert.deepEqual([open.payerName, open.payerStreet, open.payerPlace, open.model, open.reference, open.purpose], ['', '', '', 'HR99', '', 'GDDS']);
+  assert.deepEqual(
+    [open.payerName, open.payerStreet, open.payerPlace, open.model, open.reference, open.purpose],
+    ['', '', '', 'HR99', '', 'GDDS'],
+  );
 });
 
 test('texts keep Croatian letters, lose other accents and signs, and are cut to the field', () => {
@@ -41,7 +75,12 @@ test('texts keep Croatian letters, lose other accents and signs, and are cut to 
   assert.equal(field('ČĆŽŠĐčćžšđ'.repeat(4), 25), 'ČĆŽŠĐčćžšđ'.repeat(2) + 'ČĆŽŠĐ');
   assert.equal(field('  line\none\ttwo  ', 35), 'line one two');
   assert.equal(field(null, 10), '');
-  const long = readHub3(buildHub3Payload({ ...sale, recipient: { name: 'Obrt za trgovinu bojama i lakovima Horvat', street: null, place: null } }));
+  const long = readHub3(
+    buildHub3Payload({
+      ...sale,
+      recipient: { name: 'Obrt za trgovinu bojama i lakovima Horvat', street: null, place: null },
+    }),
+  );
   assert.equal(long.recipientName, 'Obrt za trgovinu bojama i');
   assert.equal([...long.recipientName].length, 25);
 });
@@ -99,16 +138,32 @@ test('the rendered PDF417 decodes to the same IBAN, amount, reference and recipi
 test('every field at its length still fits 58 × 26 mm; a payload of Croatian letters only decodes but is taller', async () => {
   const rowsOf = (png: Buffer) => (png.readUInt32BE(20) / 2 - 4) / HUB3_PDF417.rowmult;
   const fill = (text: string, length: number) => text.repeat(Math.ceil(length / text.length)).slice(0, length);
-  const full = (letters: string) => buildHub3Payload({
-    amountCents: 999_999_999_999_999,
-    payer: { name: fill(`Kovačević ${letters}`, 30), street: fill(`Ulica ${letters} `, 27), place: fill(`10000 Zagreb ${letters}`, 27) },
-    recipient: { name: fill(`Boje i lakovi ${letters}`, 25), street: fill(`Šetalište ${letters}`, 25), place: fill(`21000 Split ${letters}`, 27) },
-    iban: sale.iban, model: 'HR00', reference: '123456789012-123456789', purposeCode: 'OTHR', description: fill(`Račun S-ZG1-2026-00042 ${letters}`, 35),
-  });
+  const full = (letters: string) =>
+    buildHub3Payload({
+      amountCents: 999_999_999_999_999,
+      payer: {
+        name: fill(`Kovačević ${letters}`, 30),
+        street: fill(`Ulica ${letters} `, 27),
+        place: fill(`10000 Zagreb ${letters}`, 27),
+      },
+      recipient: {
+        name: fill(`Boje i lakovi ${letters}`, 25),
+        street: fill(`Šetalište ${letters}`, 25),
+        place: fill(`21000 Split ${letters}`, 27),
+      },
+      iban: sale.iban,
+      model: 'HR00',
+      reference: '123456789012-123456789',
+      purposeCode: 'OTHR',
+      description: fill(`Račun S-ZG1-2026-00042 ${letters}`, 35),
+    });
   const usual = full('abc');
   const usualPng = await renderHub3Png(usual, { scale: 2 });
   assert.equal((await decodeWithZxing(usualPng, ['PDF417']))[0]?.text, usual);
-  assert.ok(rowsOf(usualPng) * HUB3_PDF417.rowmult * HUB3_PDF417.moduleMm <= HUB3_PDF417.maxHeightMm, `${rowsOf(usualPng)} rows`);
+  assert.ok(
+    rowsOf(usualPng) * HUB3_PDF417.rowmult * HUB3_PDF417.moduleMm <= HUB3_PDF417.maxHeightMm,
+    `${rowsOf(usualPng)} rows`,
+  );
   // Two UTF-8 bytes per Croatian letter: such a payload needs more rows than 26 mm hold at 0.254 mm,
   // so a printer sizes the image to the box rather than the module to 0.254 mm (see hub3.ts).
   const croatian = full('ČĆŽŠĐ');

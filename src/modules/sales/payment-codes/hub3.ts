@@ -44,7 +44,14 @@ export interface Hub3Input {
   description: string;
 }
 
-export const HUB3_PDF417 = { columns: 9, eclevel: 4, rowmult: 3, moduleMm: 0.254, maxWidthMm: 58, maxHeightMm: 26 } as const;
+export const HUB3_PDF417 = {
+  columns: 9,
+  eclevel: 4,
+  rowmult: 3,
+  moduleMm: 0.254,
+  maxWidthMm: 58,
+  maxHeightMm: 26,
+} as const;
 
 const MAX_AMOUNT_CENTS = 999_999_999_999_999;
 
@@ -55,12 +62,14 @@ export function buildHub3Payload(input: Hub3Input): string {
   }
   const iban = validateIban(input.iban);
   if (!iban.ok) throw new RangeError(`iban: ${iban.message}`);
-  if (iban.iban.length > 21) throw new RangeError(`iban: a HUB-3 slip holds 21 characters, ${iban.iban} has ${iban.iban.length}`);
+  if (iban.iban.length > 21)
+    throw new RangeError(`iban: a HUB-3 slip holds 21 characters, ${iban.iban} has ${iban.iban.length}`);
   const reference = input.reference.trim();
   const checked = checkHub3Reference(input.model, reference);
   if (!checked.ok) throw new RangeError(`reference: ${checked.message}`);
   const purpose = (input.purposeCode?.trim() || 'OTHR').toUpperCase();
-  if (!/^[A-Z]{4}$/.test(purpose)) throw new RangeError(`purposeCode: ${JSON.stringify(input.purposeCode)} is not a purpose code`);
+  if (!/^[A-Z]{4}$/.test(purpose))
+    throw new RangeError(`purposeCode: ${JSON.stringify(input.purposeCode)} is not a purpose code`);
   const recipientName = field(input.recipient.name, 25);
   if (recipientName === '') throw new RangeError('recipient.name: must not be empty');
 

@@ -1,8 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkHub3Reference, creditorReference, documentReference, hr01Reference, isCreditorReference, mod11IniCheckDigit } from './payment-reference.ts';
+import {
+  checkHub3Reference,
+  creditorReference,
+  documentReference,
+  hr01Reference,
+  isCreditorReference,
+  mod11IniCheckDigit,
+} from './payment-reference.ts';
 
-test('ISO 11649: the standard\'s example reference and ours check out', () => {
+test("ISO 11649: the standard's example reference and ours check out", () => {
   // The example of ISO 11649 and the EPC: RF18 5390 0754 7034.
   assert.equal(creditorReference('539007547034'), 'RF18539007547034');
   assert.equal(isCreditorReference('RF18 5390 0754 7034'), true);

@@ -14,7 +14,8 @@ import { mod97 } from '../../../lib/iban.ts';
 /** ISO 11649: "RF" + check digits + the reference, for 1 to 21 letters and digits (separators dropped). */
 export function creditorReference(reference: string): string {
   const body = reference.replace(/[^A-Za-z0-9]+/g, '').toUpperCase();
-  if (body.length < 1 || body.length > 21) throw new RangeError(`a creditor reference holds 1 to 21 letters or digits: ${JSON.stringify(reference)}`);
+  if (body.length < 1 || body.length > 21)
+    throw new RangeError(`a creditor reference holds 1 to 21 letters or digits: ${JSON.stringify(reference)}`);
   const check = 98 - mod97(`${body}RF00`);
   return `RF${String(check).padStart(2, '0')}${body}`;
 }
@@ -43,9 +44,11 @@ export type ReferenceResult = { ok: true } | { ok: false; message: string };
 /** Checks a "poziv na broj" against its model, for the models this product prints. */
 export function checkHub3Reference(model: string, reference: string): ReferenceResult {
   if (!/^HR\d{2}$/.test(model)) return { ok: false, message: 'A model is "HR" and two digits, such as HR00 or HR01.' };
-  if (model === 'HR99') return reference === '' ? { ok: true } : { ok: false, message: 'Model HR99 carries no reference.' };
+  if (model === 'HR99')
+    return reference === '' ? { ok: true } : { ok: false, message: 'Model HR99 carries no reference.' };
   if (reference.length > 22) return { ok: false, message: 'A reference has at most 22 characters.' };
-  if (!/^\d{1,12}(-\d{1,12}){0,2}$/.test(reference)) return { ok: false, message: 'A reference is one to three groups of up to 12 digits joined by hyphens.' };
+  if (!/^\d{1,12}(-\d{1,12}){0,2}$/.test(reference))
+    return { ok: false, message: 'A reference is one to three groups of up to 12 digits joined by hyphens.' };
   if (model === 'HR01') {
     const digits = reference.replaceAll('-', '');
     if (digits.length < 2 || mod11IniCheckDigit(digits.slice(0, -1)) !== Number(digits.at(-1))) {

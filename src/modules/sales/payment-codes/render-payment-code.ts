@@ -19,18 +19,35 @@ export interface PngOptions {
 /** EPC QR: error correction M, as EPC069-12 prescribes. */
 const EPC_QR_SYMBOL = { bcid: 'qrcode', eclevel: 'M' } as const;
 /** HUB-3 PDF417: 9 columns, error correction level 4, rows three modules high. */
-const HUB3_SYMBOL = { bcid: 'pdf417', columns: HUB3_PDF417.columns, eclevel: HUB3_PDF417.eclevel, rowmult: HUB3_PDF417.rowmult } as const;
+const HUB3_SYMBOL = {
+  bcid: 'pdf417',
+  columns: HUB3_PDF417.columns,
+  eclevel: HUB3_PDF417.eclevel,
+  rowmult: HUB3_PDF417.rowmult,
+} as const;
 
 /** EPC QR with the 4-module quiet zone. */
 export function renderEpcQrPng(payload: string, png: PngOptions = {}): Promise<Buffer> {
   // bwip-js draws a QR module two units wide, so 8 units of padding are 4 modules.
-  const options: SymbolOptions = { ...EPC_QR_SYMBOL, text: payload, scale: png.scale ?? 4, padding: 8, backgroundcolor: 'FFFFFF' };
+  const options: SymbolOptions = {
+    ...EPC_QR_SYMBOL,
+    text: payload,
+    scale: png.scale ?? 4,
+    padding: 8,
+    backgroundcolor: 'FFFFFF',
+  };
   return bwipjs.toBuffer(options);
 }
 
 /** HUB-3 PDF417 with a 2-module quiet zone. */
 export function renderHub3Png(payload: string, png: PngOptions = {}): Promise<Buffer> {
-  const options: SymbolOptions = { ...HUB3_SYMBOL, text: payload, scale: png.scale ?? 3, padding: 2, backgroundcolor: 'FFFFFF' };
+  const options: SymbolOptions = {
+    ...HUB3_SYMBOL,
+    text: payload,
+    scale: png.scale ?? 3,
+    padding: 2,
+    backgroundcolor: 'FFFFFF',
+  };
   return bwipjs.toBuffer(options);
 }
 
@@ -48,11 +65,16 @@ export interface CodeModules {
 /** The same symbols as the PNGs above, as modules. */
 export function paymentCodeModules(kind: 'epc_qr' | 'hub3_pdf417', payload: string): CodeModules {
   const options = { ...(kind === 'epc_qr' ? EPC_QR_SYMBOL : HUB3_SYMBOL), text: payload } as SymbolOptions;
-  const [symbol] = (bwipjs.raw as unknown as (options: SymbolOptions) => Array<{ pixs: number[]; pixx: number; pixy: number }>)(options);
+  const [symbol] = (
+    bwipjs.raw as unknown as (options: SymbolOptions) => Array<{ pixs: number[]; pixx: number; pixy: number }>
+  )(options);
   if (!symbol) throw new Error(`bwip-js drew no ${kind} symbol`);
   const rows = symbol.pixs.length / symbol.pixx;
   return {
-    columns: symbol.pixx, rows, rowHeight: symbol.pixy / rows, quietZone: kind === 'epc_qr' ? 4 : 2,
+    columns: symbol.pixx,
+    rows,
+    rowHeight: symbol.pixy / rows,
+    quietZone: kind === 'epc_qr' ? 4 : 2,
     dark: symbol.pixs.map((p) => p === 1),
   };
 }

@@ -57,7 +57,10 @@ export const EXCERPT_READ_BYTES = EXCERPT_MAX_BYTES + 1024;
  */
 export function excerptFromBytes(bytes: Uint8Array, redact: (s: string) => string = (s) => s): string {
   const head = bytes.subarray(0, completeUtf8Length(bytes));
-  return truncateUtf8(redact(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8')), EXCERPT_MAX_BYTES);
+  return truncateUtf8(
+    redact(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8')),
+    EXCERPT_MAX_BYTES,
+  );
 }
 
 function errorCodes(err: unknown, depth = 0): string[] {
@@ -105,7 +108,11 @@ export function describeNetworkError(err: unknown): string {
  * the stream and its connection). Never throws: a read error or abort returns
  * what was kept so far.
  */
-export async function readBodyHead(body: AsyncIterable<Buffer> & { destroy(): unknown }, keepBytes: number, drainBytes: number): Promise<Buffer> {
+export async function readBodyHead(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  keepBytes: number,
+  drainBytes: number,
+): Promise<Buffer> {
   const kept: Buffer[] = [];
   let keptLen = 0;
   let seen = 0;

@@ -58,7 +58,16 @@ test('posts the exact body with Standard Webhooks headers; signature verifies', 
   const names = Object.keys(req.headers).sort();
   assert.deepEqual(
     names.filter((n) => n !== 'connection'),
-    ['content-length', 'content-type', 'host', 'user-agent', 'webhook-id', 'webhook-signature', 'webhook-timestamp', 'x-service-webhook-secret'],
+    [
+      'content-length',
+      'content-type',
+      'host',
+      'user-agent',
+      'webhook-id',
+      'webhook-signature',
+      'webhook-timestamp',
+      'x-service-webhook-secret',
+    ],
   );
   assert.deepEqual(new Webhook(secret).verify(req.body, req.headers), JSON.parse(body));
 });
@@ -88,7 +97,9 @@ test('a plain (non-whsec) secret is signed with its UTF-8 bytes', async (t) => {
 test('redirects are not followed', async (t) => {
   const receiver = await startWebhookReceiver({
     respond: (req) =>
-      req.path === '/start' ? { status: 302, headers: { location: '/elsewhere' }, body: 'moved' } : { status: 200, body: 'ok' },
+      req.path === '/start'
+        ? { status: 302, headers: { location: '/elsewhere' }, body: 'moved' }
+        : { status: 200, body: 'ok' },
   });
   t.after(() => receiver.close());
   const r = await deliverHttp(input(`${receiver.url}/start`));
@@ -125,7 +136,10 @@ test('response excerpt is capped at 2 KiB, cut on a UTF-8 boundary', async (t) =
 test('the secret never appears in the excerpt', async (t) => {
   const secret = 'whsec_' + randomBytes(24).toString('base64');
   const receiver = await startWebhookReceiver({
-    respond: (req) => ({ status: 400, body: `${'.'.repeat(2030)} bad secret ${req.headers['x-service-webhook-secret']}` }),
+    respond: (req) => ({
+      status: 400,
+      body: `${'.'.repeat(2030)} bad secret ${req.headers['x-service-webhook-secret']}`,
+    }),
   });
   t.after(() => receiver.close());
   const r = await deliverHttp(input(receiver.url, { secret }));
@@ -197,7 +211,10 @@ test('Retry-After is parsed (delta-seconds and HTTP-date)', async (t) => {
   assert.equal(r1.responseExcerpt, null);
   const r2 = await deliverHttp(input(receiver.url));
   assert.equal(r2.statusCode, 503);
-  assert.ok(r2.retryAfterMs !== null && r2.retryAfterMs > 110_000 && r2.retryAfterMs <= 120_000, String(r2.retryAfterMs));
+  assert.ok(
+    r2.retryAfterMs !== null && r2.retryAfterMs > 110_000 && r2.retryAfterMs <= 120_000,
+    String(r2.retryAfterMs),
+  );
   const r3 = await deliverHttp(input(receiver.url));
   assert.equal(r3.retryAfterMs, null);
   assert.equal(r3.error, 'HTTP 500');

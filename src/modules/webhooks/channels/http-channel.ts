@@ -58,21 +58,29 @@ export function deliverHttp(input: HttpDeliveryInput): Promise<DeliveryResult> {
     'webhook-timestamp': String(Math.floor(input.timestampSeconds)),
   };
   if (input.secret) {
-    headers['webhook-signature'] = signWebhook(input.signingKey ?? input.secret, input.eventId, input.timestampSeconds, input.body);
+    headers['webhook-signature'] = signWebhook(
+      input.signingKey ?? input.secret,
+      input.eventId,
+      input.timestampSeconds,
+      input.body,
+    );
     headers['x-service-webhook-secret'] = input.secret;
   }
   return new Promise((resolve) => {
     const exchange = new Exchange(input.secret, input.timeoutMs, resolve);
-    input.agent.dispatch({
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: 'POST',
-      headers,
-      body: input.body,
-      // The Exchange's own timer bounds the whole exchange; undici's would only fire after it.
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    }, exchange);
+    input.agent.dispatch(
+      {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: 'POST',
+        headers,
+        body: input.body,
+        // The Exchange's own timer bounds the whole exchange; undici's would only fire after it.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      },
+      exchange,
+    );
   });
 }
 
@@ -111,7 +119,11 @@ class Exchange implements Dispatcher.DispatchHandler {
     else this.controller = controller;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     if (statusCode < 200) return; // 1xx: the real answer follows
     this.status = statusCode;
     const retryAfter = headers['retry-after'];
@@ -120,7 +132,10 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.keptBytes < EXCERPT_READ_BYTES) {
-      const part = chunk.length <= EXCERPT_READ_BYTES - this.keptBytes ? chunk : chunk.subarray(0, EXCERPT_READ_BYTES - this.keptBytes);
+      const part =
+        chunk.length <= EXCERPT_READ_BYTES - this.keptBytes
+          ? chunk
+          : chunk.subarray(0, EXCERPT_READ_BYTES - this.keptBytes);
       this.kept.push(part);
       this.keptBytes += part.length;
     }
@@ -155,7 +170,12 @@ class Exchange implements Dispatcher.DispatchHandler {
       statusCode: status,
       durationMs: this.elapsed(),
       error,
-      responseExcerpt: this.keptBytes > 0 ? excerptFromBytes(this.kept.length === 1 ? this.kept[0]! : Buffer.concat(this.kept, this.keptBytes), (s) => this.redact(s)) : null,
+      responseExcerpt:
+        this.keptBytes > 0
+          ? excerptFromBytes(this.kept.length === 1 ? this.kept[0]! : Buffer.concat(this.kept, this.keptBytes), (s) =>
+              this.redact(s),
+            )
+          : null,
       retryAfterMs: ok ? null : parseRetryAfter(this.retryAfter, Date.now()),
       permanent: status === 410 ? 'gone' : null,
     });

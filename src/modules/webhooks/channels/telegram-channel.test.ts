@@ -13,10 +13,21 @@ const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 
 const company: MessageCompany = { name: 'Bakkerij Janssens', currency: 'EUR', locale: 'nl-BE' };
 const order: EventData<'order.created'> = {
-  orderId: 'ord_1', number: 'O-2025-0042', customerName: 'Jan <b>&"Peeters"', totalWithTax: '1234.50', locationName: 'Gent', lineCount: 3, externalReference: 'PO-77',
+  orderId: 'ord_1',
+  number: 'O-2025-0042',
+  customerName: 'Jan <b>&"Peeters"',
+  totalWithTax: '1234.50',
+  locationName: 'Gent',
+  lineCount: 3,
+  externalReference: 'PO-77',
 };
 const quote: EventData<'quote.created'> = {
-  quotationId: 'qt_1', number: 'Q-2025-0042', customerName: 'Jan <b>&"Peeters"', totalWithTax: '1234.50', locationName: 'Gent', lineCount: 3,
+  quotationId: 'qt_1',
+  number: 'Q-2025-0042',
+  customerName: 'Jan <b>&"Peeters"',
+  totalWithTax: '1234.50',
+  locationName: 'Gent',
+  lineCount: 3,
 };
 
 /** Every & starts a valid entity and every < starts one of our tags. */
@@ -52,7 +63,9 @@ test('formatTelegramMessage: readable, escaped, localized total', () => {
   assert.match(quoted, /^<b>🧾 New quotation Q-2025-0042<\/b>/);
   assert.ok(!quoted.includes('Reference'));
   assertWellFormed(quoted);
-  assert.ok(!formatTelegramMessage('order.created', { ...order, externalReference: null }, company).includes('Reference'));
+  assert.ok(
+    !formatTelegramMessage('order.created', { ...order, externalReference: null }, company).includes('Reference'),
+  );
 
   const ping = formatTelegramMessage('ping', { endpointId: 'whe_1' }, { ...company, name: 'A&B' });
   assert.match(ping, /Test notification/);
@@ -64,7 +77,11 @@ test('formatTelegramMessage: readable, escaped, localized total', () => {
 });
 
 test('formatTelegramMessage: an event it cannot describe is named as it is, never passed off as another', () => {
-  for (const [event, data] of [['invoice.paid', { invoiceId: 'inv_1' }], ['order.created', { number: 'O-1' }], ['<b>', null]] as const) {
+  for (const [event, data] of [
+    ['invoice.paid', { invoiceId: 'inv_1' }],
+    ['order.created', { number: 'O-1' }],
+    ['<b>', null],
+  ] as const) {
     const text = formatTelegramMessage(event, data, company);
     assert.equal(text, `<b>🔔 ${escapeTelegramHtml(event)}</b>\n<i>Bakkerij Janssens</i>`);
     assertWellFormed(text);
@@ -74,13 +91,17 @@ test('formatTelegramMessage: an event it cannot describe is named as it is, neve
 test('formatTelegramMessage: at most 4096 characters with huge fields, never cutting an entity', () => {
   for (const unit of ['&', '<b>', '"', 'x', '🧾', 'é&']) {
     const long = unit.repeat(20_000);
-    const text = formatTelegramMessage('order.created', {
-      ...order,
-      customerName: long,
-      locationName: long,
-      number: long,
-      externalReference: long,
-    }, { ...company, name: long, currency: 'EUR' });
+    const text = formatTelegramMessage(
+      'order.created',
+      {
+        ...order,
+        customerName: long,
+        locationName: long,
+        number: long,
+        externalReference: long,
+      },
+      { ...company, name: long, currency: 'EUR' },
+    );
     assert.ok(text.length <= 4096, `${unit}: ${text.length}`);
     assertWellFormed(text);
     assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(text), 'lone high surrogate');

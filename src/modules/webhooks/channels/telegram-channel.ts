@@ -92,7 +92,10 @@ export async function deliverTelegram(input: TelegramDeliveryInput): Promise<Del
   });
 
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('delivery timed out', 'TimeoutError')), input.timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('delivery timed out', 'TimeoutError')),
+    input.timeoutMs,
+  );
   try {
     let res: Dispatcher.ResponseData;
     try {
@@ -154,7 +157,10 @@ export async function deliverTelegram(input: TelegramDeliveryInput): Promise<Del
     }
 
     const migrateTo = params?.migrate_to_chat_id;
-    if ((typeof migrateTo === 'number' && Number.isSafeInteger(migrateTo)) || (typeof migrateTo === 'string' && migrateTo !== '')) {
+    if (
+      (typeof migrateTo === 'number' && Number.isSafeInteger(migrateTo)) ||
+      (typeof migrateTo === 'string' && migrateTo !== '')
+    ) {
       result.migrateToChatId = String(migrateTo);
       result.error = `Telegram ${status}: group chat was upgraded to a supergroup; new chat id ${String(migrateTo)}`;
       return result;

@@ -33,7 +33,10 @@ export interface DeliveryQueue {
    * outcome counts for nothing. `consequences`, given the ids recorded, says what they mean for
    * their endpoints; that work commits with them, or nothing does.
    */
-  record(attempts: readonly FinishedAttempt[], consequences?: (recorded: ReadonlySet<string>) => readonly EndpointWork[]): Promise<ReadonlySet<string>>;
+  record(
+    attempts: readonly FinishedAttempt[],
+    consequences?: (recorded: ReadonlySet<string>) => readonly EndpointWork[],
+  ): Promise<ReadonlySet<string>>;
   /**
    * How many of `waiting` outcomes to record alongside a claim (the rest wait for the next one):
    * a queue whose statements come in a few fixed sizes takes a size it has.
@@ -56,7 +59,10 @@ export type DeliveryRow = WebhookDeliveriesTable;
 export type AttemptRow = WebhookAttemptsTable;
 
 /** A leased delivery, as the lease statement returns it. */
-export type LeasedDelivery = Pick<DeliveryRow, 'id' | 'company_id' | 'event_id' | 'endpoint_id' | 'attempts' | 'next_attempt_at'>;
+export type LeasedDelivery = Pick<
+  DeliveryRow,
+  'id' | 'company_id' | 'event_id' | 'endpoint_id' | 'attempts' | 'next_attempt_at'
+>;
 
 /** A claimed delivery with what sending it needs, read with the claim. */
 export type ClaimedDelivery = LeasedDelivery & {
@@ -67,7 +73,10 @@ export type ClaimedDelivery = LeasedDelivery & {
 /** One attempt's outcome: the delivery's new state and its line in the attempt log. */
 export interface FinishedAttempt {
   deliveryId: string;
-  patch: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at'>;
+  patch: Pick<
+    DeliveryRow,
+    'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at'
+  >;
   attempt: AttemptRow;
 }
 

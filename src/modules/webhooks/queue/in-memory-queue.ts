@@ -1,4 +1,11 @@
-import type { AttemptRow, ClaimedDelivery, DeliveryQueue, DeliveryRow, EndpointWork, QueueWatch } from './delivery-queue.ts';
+import type {
+  AttemptRow,
+  ClaimedDelivery,
+  DeliveryQueue,
+  DeliveryRow,
+  EndpointWork,
+  QueueWatch,
+} from './delivery-queue.ts';
 
 export interface MemoryDelivery extends DeliveryRow {
   event_type: string;
@@ -25,11 +32,31 @@ export function createMemoryQueues() {
     endpointWork,
 
     /** A pending delivery, due at `due` (an outbox commit, as far as the dispatcher can tell). */
-    enqueue(d: { id: string; company_id: string; endpoint_id: string; event_id?: string; event_type?: string; payload?: string; due: string }): void {
+    enqueue(d: {
+      id: string;
+      company_id: string;
+      endpoint_id: string;
+      event_id?: string;
+      event_type?: string;
+      payload?: string;
+      due: string;
+    }): void {
       deliveries.set(d.id, {
-        id: d.id, company_id: d.company_id, event_id: d.event_id ?? `evt_${d.id}`, endpoint_id: d.endpoint_id, status: 'pending', attempts: 0,
-        next_attempt_at: d.due, locked_until: null, locked_by: null, last_status_code: null, last_error: null, delivered_at: null, created_at: d.due,
-        event_type: d.event_type ?? 'quote.created', payload: d.payload ?? JSON.stringify({ id: d.event_id ?? `evt_${d.id}` }),
+        id: d.id,
+        company_id: d.company_id,
+        event_id: d.event_id ?? `evt_${d.id}`,
+        endpoint_id: d.endpoint_id,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: d.due,
+        locked_until: null,
+        locked_by: null,
+        last_status_code: null,
+        last_error: null,
+        delivered_at: null,
+        created_at: d.due,
+        event_type: d.event_type ?? 'quote.created',
+        payload: d.payload ?? JSON.stringify({ id: d.event_id ?? `evt_${d.id}` }),
       });
       added.set(d.id, order++);
       for (const wake of watchers) wake();
@@ -42,20 +69,34 @@ export function createMemoryQueues() {
         async claim(limit, lease, skip): Promise<ClaimedDelivery[]> {
           const passed = new Set(skip);
           const due = [...deliveries.values()]
-            .filter((d) => d.status === 'pending' && d.next_attempt_at <= lease.now && (d.locked_until === null || d.locked_until < lease.now) && !passed.has(d.endpoint_id))
+            .filter(
+              (d) =>
+                d.status === 'pending' &&
+                d.next_attempt_at <= lease.now &&
+                (d.locked_until === null || d.locked_until < lease.now) &&
+                !passed.has(d.endpoint_id),
+            )
             .sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || added.get(a.id)! - added.get(b.id)!)
             .slice(0, limit);
           return due.map((d) => {
             d.locked_until = lease.until;
             d.locked_by = worker;
             return {
-              id: d.id, company_id: d.company_id, event_id: d.event_id, endpoint_id: d.endpoint_id, attempts: d.attempts,
-              next_attempt_at: d.next_attempt_at, event_type: d.event_type, payload: d.payload,
+              id: d.id,
+              company_id: d.company_id,
+              event_id: d.event_id,
+              endpoint_id: d.endpoint_id,
+              attempts: d.attempts,
+              next_attempt_at: d.next_attempt_at,
+              event_type: d.event_type,
+              payload: d.payload,
             };
           });
         },
         async record(finished, consequences): Promise<ReadonlySet<string>> {
-          const recorded = new Set(finished.filter((f) => deliveries.get(f.deliveryId)?.locked_by === worker).map((f) => f.deliveryId));
+          const recorded = new Set(
+            finished.filter((f) => deliveries.get(f.deliveryId)?.locked_by === worker).map((f) => f.deliveryId),
+          );
           // Computed before anything changes: if it throws, nothing is recorded, as in a rolled back transaction.
           const work = consequences?.(recorded) ?? [];
           for (const f of finished) {
@@ -66,7 +107,8 @@ export function createMemoryQueues() {
           for (const w of work) {
             if (w.kind !== 'disable') continue;
             for (const d of deliveries.values()) {
-              if (d.endpoint_id === w.endpoint.id && d.status === 'pending') Object.assign(d, { status: 'cancelled', locked_until: null, locked_by: null });
+              if (d.endpoint_id === w.endpoint.id && d.status === 'pending')
+                Object.assign(d, { status: 'cancelled', locked_until: null, locked_by: null });
             }
           }
           endpointWork.push(...work);

@@ -2,7 +2,13 @@ import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import type { Executor } from '../../../db/database.ts';
 import { listenPg } from '../../../db/pg-listener.ts';
-import { OUTBOX_CHANNEL, type ApplyEndpointWork, type ClaimedDelivery, type DeliveryQueue, type FinishedAttempt } from './delivery-queue.ts';
+import {
+  OUTBOX_CHANNEL,
+  type ApplyEndpointWork,
+  type ClaimedDelivery,
+  type DeliveryQueue,
+  type FinishedAttempt,
+} from './delivery-queue.ts';
 import { FINISH_COLUMNS, LOG_COLUMNS, PG_CLAIM, PG_CLAIM_SKIPPING, PG_FINISH } from './queue-sql.ts';
 
 // A claim is a round trip and a commit of a few milliseconds, so more deliveries stay on the
@@ -16,7 +22,13 @@ const WINDOW = { inFlight: 256, claimAt: 128 } as const;
  * claim never waits for a recording's commit. Commits of the outbox anywhere wake every
  * instance through LISTEN/NOTIFY.
  */
-export function createPostgresQueue(deps: { db: Executor; pool: pg.Pool; worker: string; applyEndpointWork: ApplyEndpointWork; logger: { warn(details: object, message: string): void } }): DeliveryQueue {
+export function createPostgresQueue(deps: {
+  db: Executor;
+  pool: pg.Pool;
+  worker: string;
+  applyEndpointWork: ApplyEndpointWork;
+  logger: { warn(details: object, message: string): void };
+}): DeliveryQueue {
   const { db, worker } = deps;
   return {
     worker,
@@ -52,7 +64,11 @@ export function createPostgresQueue(deps: { db: Executor; pool: pg.Pool; worker:
  * One statement for any number of rows (arrays unnested; its own transaction when there is none
  * around it): the deliveries' new state where this worker holds the lease, and their attempt log.
  */
-async function finishAttempts(db: Executor, worker: string, outcomes: readonly FinishedAttempt[]): Promise<Set<string>> {
+async function finishAttempts(
+  db: Executor,
+  worker: string,
+  outcomes: readonly FinishedAttempt[],
+): Promise<Set<string>> {
   const recorded = new Set<string>();
   if (outcomes.length === 0) return recorded;
   const params = [

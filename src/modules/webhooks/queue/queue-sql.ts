@@ -56,11 +56,31 @@ export const SQLITE_CLAIM_SKIPPING = `
   returning id, company_id, event_id, endpoint_id, attempts, next_attempt_at`;
 
 /** The events of leased deliveries: one JSON array of ids, whatever their number. */
-export const SQLITE_EVENTS = 'select id, type, payload from webhook_events where id in (select value from json_each(?))';
+export const SQLITE_EVENTS =
+  'select id, type, payload from webhook_events where id in (select value from json_each(?))';
 
-export const FINISH_COLUMNS = ['id', 'status', 'attempts', 'next_attempt_at', 'last_status_code', 'last_error', 'delivered_at'] as const;
+export const FINISH_COLUMNS = [
+  'id',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'last_status_code',
+  'last_error',
+  'delivered_at',
+] as const;
 export const LOG_COLUMNS = [
-  'id', 'company_id', 'delivery_id', 'endpoint_id', 'attempt', 'worker_id', 'started_at', 'duration_ms', 'status_code', 'error', 'response_excerpt', 'success',
+  'id',
+  'company_id',
+  'delivery_id',
+  'endpoint_id',
+  'attempt',
+  'worker_id',
+  'started_at',
+  'duration_ms',
+  'status_code',
+  'error',
+  'response_excerpt',
+  'success',
 ] as const satisfies ReadonlyArray<keyof AttemptRow>;
 /**
  * Outcomes in one statement: the deliveries' new state where this worker still holds the lease,
@@ -90,12 +110,15 @@ export const PG_FINISH = `
 
 /** SQLite: outcomes of `rows` deliveries from a VALUES list (7 values each, then the worker), returning the ids updated. */
 export function sqliteFinishText(rows: number): string {
-  return cachedText(`finish:${rows}`, () => `
+  return cachedText(
+    `finish:${rows}`,
+    () => `
     with v (${FINISH_COLUMNS.join(', ')}) as (values ${valuesList('sqlite', rows, FINISH_COLUMNS.length)})
     update webhook_deliveries
     set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at, last_status_code = v.last_status_code,
         last_error = v.last_error, delivered_at = v.delivered_at, locked_until = null, locked_by = null
     from v
     where webhook_deliveries.id = v.id and webhook_deliveries.locked_by = ?
-    returning webhook_deliveries.id`);
+    returning webhook_deliveries.id`,
+  );
 }

@@ -1,8 +1,24 @@
 import { CompiledQuery } from 'kysely';
 import type { Executor } from '../../../db/database.ts';
 import { insertText, powerOfTwoChunks } from '../../../db/written-statements.ts';
-import type { ApplyEndpointWork, ClaimedDelivery, DeliveryQueue, EndpointWork, FinishedAttempt, Lease, LeasedDelivery, QueueWatch } from './delivery-queue.ts';
-import { FINISH_COLUMNS, LOG_COLUMNS, SQLITE_CLAIM, SQLITE_CLAIM_SKIPPING, SQLITE_EVENTS, sqliteFinishText } from './queue-sql.ts';
+import type {
+  ApplyEndpointWork,
+  ClaimedDelivery,
+  DeliveryQueue,
+  EndpointWork,
+  FinishedAttempt,
+  Lease,
+  LeasedDelivery,
+  QueueWatch,
+} from './delivery-queue.ts';
+import {
+  FINISH_COLUMNS,
+  LOG_COLUMNS,
+  SQLITE_CLAIM,
+  SQLITE_CLAIM_SKIPPING,
+  SQLITE_EVENTS,
+  sqliteFinishText,
+} from './queue-sql.ts';
 
 // One process keeps up to 128 deliveries claimed and claims again once 64 slots are free: a
 // claim costs a few hundred microseconds whatever its size (bench/README.md, webhook delivery).
@@ -22,7 +38,13 @@ const IDLE_POLL_MS = 25;
 const BUSY_WINDOW_MS = 5_000;
 
 interface Pending {
-  claim: { limit: number; lease: Lease; skip: readonly string[] | undefined; resolve(rows: ClaimedDelivery[]): void; reject(error: unknown): void } | null;
+  claim: {
+    limit: number;
+    lease: Lease;
+    skip: readonly string[] | undefined;
+    resolve(rows: ClaimedDelivery[]): void;
+    reject(error: unknown): void;
+  } | null;
   records: Array<{
     attempts: readonly FinishedAttempt[];
     consequences: ((recorded: ReadonlySet<string>) => readonly EndpointWork[]) | undefined;
@@ -36,7 +58,11 @@ interface Pending {
  * same turn of the event loop share one write transaction (one commit, one turn of the write
  * lock): the lease and the outcomes are written under the lock, the events read after it.
  */
-export function createSqliteQueue(deps: { db: Executor; worker: string; applyEndpointWork: ApplyEndpointWork }): DeliveryQueue {
+export function createSqliteQueue(deps: {
+  db: Executor;
+  worker: string;
+  applyEndpointWork: ApplyEndpointWork;
+}): DeliveryQueue {
   const { db, worker } = deps;
   let busyTimeout: number | null = null; // the connection's own, read once
   let autocheckpoint: number | null = null;
@@ -80,7 +106,9 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
         // step with a writer that commits every millisecond), then back off; whatever was asked
         // for meanwhile joins this transaction.
         streak++;
-        await new Promise((resolve) => (streak <= BUSY_SPINS ? setImmediate(resolve) : setTimeout(resolve, Math.min(streak - BUSY_SPINS, 5))));
+        await new Promise((resolve) =>
+          streak <= BUSY_SPINS ? setImmediate(resolve) : setTimeout(resolve, Math.min(streak - BUSY_SPINS, 5)),
+        );
         work = { claim: work.claim ?? pending.claim, records: work.records.concat(pending.records) };
         pending = { claim: work.claim === pending.claim ? null : pending.claim, records: [] };
       }
@@ -118,9 +146,18 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
   async function tryWriteTransaction<T>(work: (conn: Executor) => Promise<T>): Promise<T | null> {
     return db.connection().execute(async (conn) => {
       const run = (text: string) => conn.executeQuery(CompiledQuery.raw(text, []));
-      busyTimeout ??= Number((await conn.executeQuery<{ timeout: number }>(CompiledQuery.raw('pragma busy_timeout', []))).rows[0]?.timeout ?? 0);
-      autocheckpoint ??= Number((await conn.executeQuery<{ wal_autocheckpoint: number }>(CompiledQuery.raw('pragma wal_autocheckpoint', []))).rows[0]?.wal_autocheckpoint ?? 1000);
-      synchronous ??= Number((await conn.executeQuery<{ synchronous: number }>(CompiledQuery.raw('pragma synchronous', []))).rows[0]?.synchronous ?? 2);
+      busyTimeout ??= Number(
+        (await conn.executeQuery<{ timeout: number }>(CompiledQuery.raw('pragma busy_timeout', []))).rows[0]?.timeout ??
+          0,
+      );
+      autocheckpoint ??= Number(
+        (await conn.executeQuery<{ wal_autocheckpoint: number }>(CompiledQuery.raw('pragma wal_autocheckpoint', [])))
+          .rows[0]?.wal_autocheckpoint ?? 1000,
+      );
+      synchronous ??= Number(
+        (await conn.executeQuery<{ synchronous: number }>(CompiledQuery.raw('pragma synchronous', []))).rows[0]
+          ?.synchronous ?? 2,
+      );
       await run('pragma busy_timeout = 0');
       await run(`pragma synchronous = ${SYNCHRONOUS_NORMAL}`);
       try {
@@ -150,15 +187,17 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
   return {
     worker,
     window: WINDOW,
-    claim: (limit, lease, skip) => new Promise((resolve, reject) => {
-      if (pending.claim) throw new Error('one claim at a time');
-      pending.claim = { limit, lease, skip, resolve, reject };
-      request();
-    }),
-    record: (attempts, consequences) => new Promise((resolve, reject) => {
-      pending.records.push({ attempts, consequences, resolve, reject });
-      request();
-    }),
+    claim: (limit, lease, skip) =>
+      new Promise((resolve, reject) => {
+        if (pending.claim) throw new Error('one claim at a time');
+        pending.claim = { limit, lease, skip, resolve, reject };
+        request();
+      }),
+    record: (attempts, consequences) =>
+      new Promise((resolve, reject) => {
+        pending.records.push({ attempts, consequences, resolve, reject });
+        request();
+      }),
     // Statements come in power-of-two sizes (see finishAttempts): riding along with a claim, the
     // largest such batch is one statement instead of up to eight; the rest go with the next.
     recordBatch: (waiting) => (waiting === 0 ? 0 : 2 ** Math.floor(Math.log2(waiting))),
@@ -202,7 +241,11 @@ export function createSqliteQueue(deps: { db: Executor; worker: string; applyEnd
  * The lease: the part of a claim that needs the write lock. Today's statement unless endpoints
  * are to be passed over: the common claim pays nothing for the rare one.
  */
-async function leaseDue(conn: Executor, worker: string, claim: { limit: number; lease: Lease; skip: readonly string[] | undefined }): Promise<LeasedDelivery[]> {
+async function leaseDue(
+  conn: Executor,
+  worker: string,
+  claim: { limit: number; lease: Lease; skip: readonly string[] | undefined },
+): Promise<LeasedDelivery[]> {
   const { limit, lease, skip } = claim;
   const query = skip?.length
     ? CompiledQuery.raw(SQLITE_CLAIM_SKIPPING, [lease.until, worker, lease.now, lease.now, JSON.stringify(skip), limit])
@@ -213,9 +256,11 @@ async function leaseDue(conn: Executor, worker: string, claim: { limit: number; 
 /** The events the leased deliveries send, read after the write lock is released. */
 async function withEvents(db: Executor, leased: readonly LeasedDelivery[]): Promise<ClaimedDelivery[]> {
   if (leased.length === 0) return [];
-  const events = (await db.executeQuery<{ id: string; type: string; payload: string }>(
-    CompiledQuery.raw(SQLITE_EVENTS, [JSON.stringify(leased.map((d) => d.event_id))]),
-  )).rows;
+  const events = (
+    await db.executeQuery<{ id: string; type: string; payload: string }>(
+      CompiledQuery.raw(SQLITE_EVENTS, [JSON.stringify(leased.map((d) => d.event_id))]),
+    )
+  ).rows;
   const byId = new Map(events.map((e) => [e.id, e]));
   return leased.map((d) => {
     const event = byId.get(d.event_id)!;
@@ -229,12 +274,17 @@ async function withEvents(db: Executor, leased: readonly LeasedDelivery[]): Prom
  * updated as multi-row INSERTs, in chunks of a few fixed sizes so each text is prepared once.
  * Runs inside the write transaction.
  */
-async function finishAttempts(conn: Executor, worker: string, outcomes: readonly FinishedAttempt[]): Promise<Set<string>> {
+async function finishAttempts(
+  conn: Executor,
+  worker: string,
+  outcomes: readonly FinishedAttempt[],
+): Promise<Set<string>> {
   const recorded = new Set<string>();
   if (outcomes.length === 0) return recorded;
   for (const chunk of powerOfTwoChunks(outcomes)) {
     const params: unknown[] = [];
-    for (const { deliveryId, patch } of chunk) for (const c of FINISH_COLUMNS) params.push(c === 'id' ? deliveryId : patch[c]);
+    for (const { deliveryId, patch } of chunk)
+      for (const c of FINISH_COLUMNS) params.push(c === 'id' ? deliveryId : patch[c]);
     params.push(worker);
     const { rows } = await conn.executeQuery<{ id: string }>(CompiledQuery.raw(sqliteFinishText(chunk.length), params));
     for (const row of rows) recorded.add(row.id);
@@ -242,7 +292,9 @@ async function finishAttempts(conn: Executor, worker: string, outcomes: readonly
   for (const chunk of powerOfTwoChunks(outcomes.filter((o) => recorded.has(o.deliveryId)))) {
     const params: unknown[] = [];
     for (const { attempt } of chunk) for (const c of LOG_COLUMNS) params.push(attempt[c]);
-    await conn.executeQuery(CompiledQuery.raw(insertText('sqlite', 'webhook_attempts', LOG_COLUMNS, chunk.length), params));
+    await conn.executeQuery(
+      CompiledQuery.raw(insertText('sqlite', 'webhook_attempts', LOG_COLUMNS, chunk.length), params),
+    );
   }
   return recorded;
 }

@@ -3,7 +3,15 @@ import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../..
 import type { Translate } from '../../../../modules/i18n/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { input, select as sharedSelect, sendPage, textarea as sharedTextarea, type Choice, type FieldOptions as SharedField, type NoticeKey } from '../../form.ts';
+import {
+  input,
+  select as sharedSelect,
+  sendPage,
+  textarea as sharedTextarea,
+  type Choice,
+  type FieldOptions as SharedField,
+  type NoticeKey,
+} from '../../form.ts';
 
 /**
  * What a catalog form shows again after a refusal: which form (several share a page), what was
@@ -23,7 +31,11 @@ export type Body = Record<string, unknown>;
  * The shape the admin API's schema gives (required, bounded text) checked on the form's
  * strings, so a bad field is named on the page; the service still decides everything else.
  */
-export function checkText(t: Translate, values: Record<string, string>, rules: Record<string, { max: number; required?: boolean }>): void {
+export function checkText(
+  t: Translate,
+  values: Record<string, string>,
+  rules: Record<string, { max: number; required?: boolean }>,
+): void {
   const details = fieldErrors();
   for (const [name, rule] of Object.entries(rules)) {
     const value = values[name] ?? '';
@@ -37,15 +49,30 @@ export function checkText(t: Translate, values: Record<string, string>, rules: R
  * Runs a form's work; a refusal the user can fix (invalid field, conflict) comes back as the
  * form's state with its status, anything else is thrown on to the hub's error page.
  */
-export async function attempt(form: string, values: Record<string, string>, work: () => Promise<void>): Promise<{ state: FormState; status: number } | null> {
+export async function attempt(
+  form: string,
+  values: Record<string, string>,
+  work: () => Promise<void>,
+): Promise<{ state: FormState; status: number } | null> {
   try {
     await work();
     return null;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    if (error.code === 'validation_failed') return { state: { form, values, errors: error.details ?? fieldErrors(), message: error.details ? undefined : error.message }, status: 400 };
-    if (error.code === 'conflict') return { state: { form, values, errors: fieldErrors(), message: error.message }, status: 409 };
-    if (error.code === 'payload_too_large') return { state: { form, values, errors: fieldErrors(), message: error.message }, status: 413 };
+    if (error.code === 'validation_failed')
+      return {
+        state: {
+          form,
+          values,
+          errors: error.details ?? fieldErrors(),
+          message: error.details ? undefined : error.message,
+        },
+        status: 400,
+      };
+    if (error.code === 'conflict')
+      return { state: { form, values, errors: fieldErrors(), message: error.message }, status: 409 };
+    if (error.code === 'payload_too_large')
+      return { state: { form, values, errors: fieldErrors(), message: error.message }, status: 413 };
     throw error;
   }
 }
@@ -63,12 +90,18 @@ interface FieldOptions extends Omit<SharedField, 'errors' | 'note' | 'value'> {
 /** A field as the shared one (form.ts) shows it: after a refusal, what was typed and its message. */
 function fromState(o: FieldOptions): SharedField {
   const { state, ...rest } = o;
-  return { ...rest, value: state ? (state.values[o.name] ?? '') : (o.value ?? ''), errors: state?.errors[o.name], note: 'span' };
+  return {
+    ...rest,
+    value: state ? (state.values[o.name] ?? '') : (o.value ?? ''),
+    errors: state?.errors[o.name],
+    note: 'span',
+  };
 }
 
 export const field = (o: FieldOptions): Html => input(fromState(o));
 export const textarea = (o: FieldOptions): Html => sharedTextarea(fromState(o));
-export const select = (o: FieldOptions & { options: readonly Choice[] }): Html => sharedSelect({ ...fromState(o), options: o.options });
+export const select = (o: FieldOptions & { options: readonly Choice[] }): Html =>
+  sharedSelect({ ...fromState(o), options: o.options });
 
 /** The form-level line: "correct the fields" or the refusal's own words. */
 export function formError(t: Translate, state: FormState | undefined): Html | null {
@@ -77,7 +110,11 @@ export function formError(t: Translate, state: FormState | undefined): Html | nu
 }
 
 /** The catalog's own sub-navigation, the same on each of its pages. */
-export function catalogPage(ctx: HubContext, reply: FastifyReply, options: { title: string; body: Html; status?: number; notice?: string | null }): FastifyReply {
+export function catalogPage(
+  ctx: HubContext,
+  reply: FastifyReply,
+  options: { title: string; body: Html; status?: number; notice?: string | null },
+): FastifyReply {
   const { t } = ctx;
   const links = [
     ['/hub/catalog', t('hub.catalog.categories')],

@@ -31,19 +31,31 @@ export function createImportJobs(catalogImport: CatalogImport, onCrash: (error: 
   return {
     start(companyId: string, fileName: string, text: string): ImportJob {
       prune(Date.now());
-      const job: ImportJob = { id: randomUUID(), fileName, phase: 'checking', done: 0, total: 0, report: null, finishedAt: null, finished: Promise.resolve() };
+      const job: ImportJob = {
+        id: randomUUID(),
+        fileName,
+        phase: 'checking',
+        done: 0,
+        total: 0,
+        report: null,
+        finishedAt: null,
+        finished: Promise.resolve(),
+      };
       jobs.set(key(companyId, job.id), job);
-      job.finished = catalogImport.importText(companyId, text, (p) => Object.assign(job, p)).then(
-        (report) => {
-          Object.assign(job, { phase: 'done', report, done: job.total });
-        },
-        (error: unknown) => {
-          onCrash(error);
-          job.phase = 'failed';
-        },
-      ).finally(() => {
-        job.finishedAt = Date.now();
-      });
+      job.finished = catalogImport
+        .importText(companyId, text, (p) => Object.assign(job, p))
+        .then(
+          (report) => {
+            Object.assign(job, { phase: 'done', report, done: job.total });
+          },
+          (error: unknown) => {
+            onCrash(error);
+            job.phase = 'failed';
+          },
+        )
+        .finally(() => {
+          job.finishedAt = Date.now();
+        });
       return job;
     },
     /** Another company's job reads as unknown. */

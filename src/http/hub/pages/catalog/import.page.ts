@@ -17,13 +17,17 @@ const POLL = 'every 500ms';
  * polls its progress (htmx) until the report. Without JavaScript the POST waits for the end
  * and redirects to the same report.
  */
-export const importPage = (c: Container): FastifyPluginAsync => async (app) => {
-  const jobs = createImportJobs(c.catalogImport, (error) => c.logger.error({ err: error }, 'hub catalog import failed'));
+export const importPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    const jobs = createImportJobs(c.catalogImport, (error) =>
+      c.logger.error({ err: error }, 'hub catalog import failed'),
+    );
 
-  function renderForm(request: FastifyRequest, reply: FastifyReply, error?: string) {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const body = html`<h1>${t('hub.catalog.import')}</h1>
+    function renderForm(request: FastifyRequest, reply: FastifyReply, error?: string) {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const body = html`<h1>${t('hub.catalog.import')}</h1>
 <p id="import-help">${t('hub.catalog.importHelp', { columns: CSV_COLUMNS.join(', ') })}</p>
 <form method="post" action="/hub/catalog/import" enctype="multipart/form-data" class="row"
   hx-post="/hub/catalog/import" hx-encoding="multipart/form-data" hx-target="#import-status" hx-swap="outerHTML">${csrfField(ctx)}
@@ -33,55 +37,60 @@ export const importPage = (c: Container): FastifyPluginAsync => async (app) => {
   <button type="submit">${t('hub.catalog.importStart')}</button>
 </form>
 <div id="import-status"></div>`;
-    return catalogPage(ctx, reply, { title: t('hub.catalog.import'), body, status: error ? 400 : 200 });
-  }
+      return catalogPage(ctx, reply, { title: t('hub.catalog.import'), body, status: error ? 400 : 200 });
+    }
 
-  app.get('/catalog/import', { config: { hub: 'catalog:write' } }, (request, reply) => renderForm(request, reply));
+    app.get('/catalog/import', { config: { hub: 'catalog:write' } }, (request, reply) => renderForm(request, reply));
 
-  await app.register(async (scope) => {
-    await acceptUploads(scope, IMPORT_MAX_BYTES);
-    scope.post('/catalog/import', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const ctx = request.hub;
-      const { t } = ctx;
-      const file = uploadOf(request.body, 'file');
-      let text: string | null = null;
-      let error: string | undefined;
-      if (!file) error = t('hub.catalog.chooseFile');
-      else if (file.tooLarge) error = t('hub.catalog.tooLarge', { size: `${ctx.fmt.number(IMPORT_MAX_BYTES / 1048576)} MB` });
-      else {
-        try {
-          text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
-        } catch {
-          error = t('hub.catalog.notUtf8');
+    await app.register(async (scope) => {
+      await acceptUploads(scope, IMPORT_MAX_BYTES);
+      scope.post('/catalog/import', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+        const ctx = request.hub;
+        const { t } = ctx;
+        const file = uploadOf(request.body, 'file');
+        let text: string | null = null;
+        let error: string | undefined;
+        if (!file) error = t('hub.catalog.chooseFile');
+        else if (file.tooLarge)
+          error = t('hub.catalog.tooLarge', { size: `${ctx.fmt.number(IMPORT_MAX_BYTES / 1048576)} MB` });
+        else {
+          try {
+            text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
+          } catch {
+            error = t('hub.catalog.notUtf8');
+          }
         }
-      }
-      const htmx = Boolean(request.headers['hx-request']);
-      if (error || text === null) {
-        // htmx swaps only a 2xx answer, so its copy of the refusal comes as 200 into the status area.
-        if (htmx) return reply.type('text/html; charset=utf-8').send(html`<div id="import-status"><p class="error" role="alert">${error}</p></div>`.value);
-        return renderForm(request, reply, error);
-      }
-      const job = jobs.start(ctx.user.companyId, file!.filename.slice(0, 200), text);
-      if (htmx) return reply.type('text/html; charset=utf-8').send(status(ctx, job).value);
-      await job.finished;
-      return reply.redirect(`/hub/catalog/import/${job.id}`, 303);
+        const htmx = Boolean(request.headers['hx-request']);
+        if (error || text === null) {
+          // htmx swaps only a 2xx answer, so its copy of the refusal comes as 200 into the status area.
+          if (htmx)
+            return reply
+              .type('text/html; charset=utf-8')
+              .send(html`<div id="import-status"><p class="error" role="alert">${error}</p></div>`.value);
+          return renderForm(request, reply, error);
+        }
+        const job = jobs.start(ctx.user.companyId, file!.filename.slice(0, 200), text);
+        if (htmx) return reply.type('text/html; charset=utf-8').send(status(ctx, job).value);
+        await job.finished;
+        return reply.redirect(`/hub/catalog/import/${job.id}`, 303);
+      });
     });
-  });
 
-  const jobOf = (request: FastifyRequest) => jobs.find(request.hub.user.companyId, (request.params as { id: string }).id);
+    const jobOf = (request: FastifyRequest) =>
+      jobs.find(request.hub.user.companyId, (request.params as { id: string }).id);
 
-  app.get('/catalog/import/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const job = jobOf(request);
-    const body = html`<h1>${ctx.t('hub.catalog.import')}</h1>${job ? status(ctx, job) : gone(ctx)}`;
-    return catalogPage(ctx, reply, { title: ctx.t('hub.catalog.import'), body, status: job ? 200 : 404 });
-  });
+    app.get('/catalog/import/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const job = jobOf(request);
+      const body = html`<h1>${ctx.t('hub.catalog.import')}</h1>${job ? status(ctx, job) : gone(ctx)}`;
+      return catalogPage(ctx, reply, { title: ctx.t('hub.catalog.import'), body, status: job ? 200 : 404 });
+    });
 
-  app.get('/catalog/import/:id/status', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const job = jobOf(request);
-    return reply.type('text/html; charset=utf-8').send((job ? status(request.hub, job) : gone(request.hub)).value);
-  });
-};
+    app.get('/catalog/import/:id/status', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+      const job = jobOf(request);
+      return reply.type('text/html; charset=utf-8').send((job ? status(request.hub, job) : gone(request.hub)).value);
+    });
+  };
 
 function gone(ctx: HubContext): Html {
   return html`<div id="import-status"><p class="error" role="alert">${ctx.t('hub.catalog.importGone')}</p>
@@ -94,9 +103,12 @@ function status(ctx: HubContext, job: ImportJob): Html {
   const running = job.phase === 'checking' || job.phase === 'writing';
   const max = Math.max(job.total, 1);
   const value = running ? (job.phase === 'writing' ? job.done : null) : max;
-  const line = job.phase === 'checking' ? t('hub.catalog.importChecking')
-    : job.phase === 'writing' ? t('hub.catalog.importWriting', { done: job.done, total: job.total })
-      : t('hub.catalog.importDone');
+  const line =
+    job.phase === 'checking'
+      ? t('hub.catalog.importChecking')
+      : job.phase === 'writing'
+        ? t('hub.catalog.importWriting', { done: job.done, total: job.total })
+        : t('hub.catalog.importDone');
   const report = job.report;
   return html`<div id="import-status" class="import-status"${running ? html` hx-get="/hub/catalog/import/${job.id}/status" hx-trigger="${POLL}" hx-swap="outerHTML"` : null}>
 <p><strong>${job.fileName}</strong></p>
@@ -104,14 +116,22 @@ function status(ctx: HubContext, job: ImportJob): Html {
 <progress id="import-progress" max="${max}"${value === null ? null : html` value="${value}"`}>${value === null ? '' : `${value} / ${max}`}</progress>
 <p role="status" id="import-phase">${line}</p>
 ${job.phase === 'failed' ? html`<p class="error" role="alert">${t('hub.catalog.importCrashed')}</p>` : null}
-${report ? html`<dl class="facts">
+${
+  report
+    ? html`<dl class="facts">
   <dt>${t('hub.catalog.importCreated')}</dt><dd>${fmt.number(report.created)}</dd>
   <dt>${t('hub.catalog.importUpdated')}</dt><dd>${fmt.number(report.updated)}</dd>
 </dl>
-${report.errors.length > 0 ? html`<p class="error" role="alert">${t('hub.catalog.importFailed', { count: report.errors.length })}</p>
+${
+  report.errors.length > 0
+    ? html`<p class="error" role="alert">${t('hub.catalog.importFailed', { count: report.errors.length })}</p>
 <table><caption>${t('hub.catalog.importErrors')}</caption>
 <thead><tr><th scope="col" class="num">${t('hub.catalog.importRow')}</th><th scope="col">${t('hub.catalog.importField')}</th><th scope="col">${t('hub.catalog.importMessage')}</th></tr></thead>
-<tbody>${report.errors.map((e) => html`<tr><td class="num">${e.row}</td><td>${e.field ?? ''}</td><td>${e.message}</td></tr>`)}</tbody></table>` : null}` : null}
+<tbody>${report.errors.map((e) => html`<tr><td class="num">${e.row}</td><td>${e.field ?? ''}</td><td>${e.message}</td></tr>`)}</tbody></table>`
+    : null
+}`
+    : null
+}
 ${running ? null : html`<p><a href="/hub/catalog/import">${t('hub.catalog.importAgain')}</a></p>`}
 </div>`;
 }

@@ -8,11 +8,13 @@ import { productsPage } from './products.page.ts';
 import { taxRatesPage } from './tax-rates.page.ts';
 
 /** /hub/catalog: everyone reads it (catalog:read), only admins change it (catalog:write). */
-export const catalogPages = (c: Container): FastifyPluginAsync => async (app) => {
-  await app.register(categoriesPage(c));
-  await app.register(modelsPage(c));
-  await app.register(taxRatesPage(c));
-  await app.register(productsPage(c));
-  await app.register(productPage(c));
-  await app.register(importPage(c));
-};
+export const catalogPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    await app.register(categoriesPage(c));
+    await app.register(modelsPage(c));
+    await app.register(taxRatesPage(c));
+    await app.register(productsPage(c));
+    await app.register(productPage(c));
+    await app.register(importPage(c));
+  };

@@ -6,7 +6,17 @@ import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { noticeOf, bodyText } from '../../form.ts';
-import { attempt, catalogPage, checkText, field, formError, CATALOG_NOTICES, stateOf, type Body, type FormState } from './catalog-form.ts';
+import {
+  attempt,
+  catalogPage,
+  checkText,
+  field,
+  formError,
+  CATALOG_NOTICES,
+  stateOf,
+  type Body,
+  type FormState,
+} from './catalog-form.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { categoryPaths } from './categories.page.ts';
 import { PRODUCT_RULES, productFields, productInput, readProduct } from './products.page.ts';
@@ -16,22 +26,36 @@ const UNIT_RULES = { name: { max: 50, required: true }, price: { max: 20, requir
 type Product = Awaited<ReturnType<Container['catalogAdmin']['getProduct']>>;
 
 /** One product: its fields, its units and prices, its datasheet, and deactivation. */
-export const productPage = (c: Container): FastifyPluginAsync => async (app) => {
-  const megabytes = (ctx: HubContext) => `${ctx.fmt.number(Math.round(c.config.datasheetMaxBytes / 104857.6) / 10)} MB`;
+export const productPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    const megabytes = (ctx: HubContext) =>
+      `${ctx.fmt.number(Math.round(c.config.datasheetMaxBytes / 104857.6) / 10)} MB`;
 
-  async function render(request: FastifyRequest, reply: FastifyReply, id: string, state?: FormState, status?: number) {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const companyId = ctx.user.companyId;
-    const [product, categories, models, rates] = await Promise.all([
-      c.catalogAdmin.getProduct(companyId, id), c.catalogAdmin.listCategories(companyId), c.catalogAdmin.listModels(companyId), c.catalogAdmin.listTaxRates(companyId),
-    ]);
-    const canWrite = ctx.can('catalog:write');
-    const edit = stateOf(state, 'product');
-    const body = html`<p><a href="/hub/catalog/products">${t('action.back')}</a></p>
+    async function render(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      id: string,
+      state?: FormState,
+      status?: number,
+    ) {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const companyId = ctx.user.companyId;
+      const [product, categories, models, rates] = await Promise.all([
+        c.catalogAdmin.getProduct(companyId, id),
+        c.catalogAdmin.listCategories(companyId),
+        c.catalogAdmin.listModels(companyId),
+        c.catalogAdmin.listTaxRates(companyId),
+      ]);
+      const canWrite = ctx.can('catalog:write');
+      const edit = stateOf(state, 'product');
+      const body = html`<p><a href="/hub/catalog/products">${t('action.back')}</a></p>
 <h1>${product.name}</h1>
 <p><span class="status ${product.active ? 'active' : 'disabled'}">${product.active ? t('hub.catalog.active') : t('hub.catalog.inactive')}</span></p>
-${canWrite ? html`<h2>${t('hub.catalog.editProduct')}</h2>
+${
+  canWrite
+    ? html`<h2>${t('hub.catalog.editProduct')}</h2>
 ${formError(t, edit)}
 <form method="post" action="/hub/catalog/products/${product.id}" class="stack">${csrfField(ctx)}
   ${productFields(t, edit, product, { categories, models, rates })}
@@ -39,98 +63,150 @@ ${formError(t, edit)}
 </form>
 <form method="post" action="/hub/catalog/products/${product.id}/${product.active ? 'deactivate' : 'activate'}"${product.active ? html` data-confirm="${t('hub.catalog.confirmDeactivate')}"` : null}>${csrfField(ctx)}
   <button type="submit" class="${product.active ? 'danger' : 'secondary'}">${product.active ? t('hub.catalog.deactivate') : t('hub.catalog.reactivate')}</button>
-</form>` : facts(ctx, product, categoryPaths(categories), models, rates)}
+</form>`
+    : facts(ctx, product, categoryPaths(categories), models, rates)
+}
 <h2>${t('hub.catalog.units')}</h2>
 ${units(ctx, product, state, canWrite)}
 <h2>${t('hub.catalog.datasheet')}</h2>
-${product.hasDatasheet
+${
+  product.hasDatasheet
     ? html`<p><a href="/hub/catalog/products/${product.id}/datasheet" download>${t('hub.catalog.download', { name: t('hub.catalog.datasheet') })}</a></p>`
-    : html`<p>${t('hub.catalog.noDatasheet')}</p>`}
+    : html`<p>${t('hub.catalog.noDatasheet')}</p>`
+}
 ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabytes(ctx)) : null}`;
-    return catalogPage(ctx, reply, { title: product.name, body, status, notice: state ? null : noticeOf(ctx, request.query, CATALOG_NOTICES) });
-  }
-
-  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-  app.get('/catalog/products/:id', { config: { hub: 'catalog:read' } }, (request, reply) => render(request, reply, idOf(request)));
-
-  app.post('/catalog/products/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const values = readProduct(request.body as Body);
-    const failed = await attempt('product', values, async () => {
-      checkText(request.hub.t, values, PRODUCT_RULES);
-      await c.catalogAdmin.updateProduct(request.hub.user.companyId, idOf(request), { ...productInput(values), taxRateId: values.taxRateId });
-    });
-    return failed ? render(request, reply, idOf(request), failed.state, failed.status) : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=saved`, 303);
-  });
-
-  app.post('/catalog/products/:id/deactivate', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    await c.catalogAdmin.deactivateProduct(request.hub.user.companyId, idOf(request));
-    return reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=deactivated`, 303);
-  });
-
-  app.post('/catalog/products/:id/activate', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    await c.catalogAdmin.updateProduct(request.hub.user.companyId, idOf(request), { active: true });
-    return reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=saved`, 303);
-  });
-
-  app.post('/catalog/products/:id/units', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const values = { name: bodyText(request.body as Body, 'name').trim(), price: decimalPoint(bodyText(request.body as Body, 'price').trim()) };
-    const failed = await attempt('unit-new', values, async () => {
-      checkText(request.hub.t, values, UNIT_RULES);
-      await c.catalogAdmin.addUnit(request.hub.user.companyId, idOf(request), values);
-    });
-    return failed ? render(request, reply, idOf(request), failed.state, failed.status) : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=created`, 303);
-  });
-
-  /** A unit is addressed under its product, and must belong to it: the page to return to is the product's. */
-  async function ownUnit(request: FastifyRequest): Promise<{ productId: string; unitId: string }> {
-    const { id, unitId } = request.params as { id: string; unitId: string };
-    const product = await c.catalogAdmin.getProduct(request.hub.user.companyId, id);
-    if (!product.units.some((u) => u.id === unitId)) throw AppError.notFound('Unit');
-    return { productId: id, unitId };
-  }
-
-  app.post('/catalog/products/:id/units/:unitId', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const { productId, unitId } = await ownUnit(request);
-    const values = { name: bodyText(request.body as Body, 'name').trim(), price: decimalPoint(bodyText(request.body as Body, 'price').trim()) };
-    const failed = await attempt(`unit-${unitId}`, values, async () => {
-      checkText(request.hub.t, values, UNIT_RULES);
-      await c.catalogAdmin.updateUnit(request.hub.user.companyId, unitId, values);
-    });
-    return failed ? render(request, reply, productId, failed.state, failed.status) : reply.redirect(`/hub/catalog/products/${productId}?notice=saved`, 303);
-  });
-
-  app.post('/catalog/products/:id/units/:unitId/delete', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-    const { productId, unitId } = await ownUnit(request);
-    const failed = await attempt(`unit-${unitId}`, {}, () => c.catalogAdmin.deleteUnit(request.hub.user.companyId, unitId));
-    return failed ? render(request, reply, productId, failed.state, failed.status) : reply.redirect(`/hub/catalog/products/${productId}?notice=deleted`, 303);
-  });
-
-  app.get('/catalog/products/:id/datasheet', { config: { hub: 'catalog:read' } }, async (request, reply) => {
-    const sheet = await c.catalogAdmin.getDatasheet(request.hub.user.companyId, idOf(request));
-    const ascii = sheet.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-    return reply.type('application/pdf')
-      .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(sheet.name)}`)
-      .send(sheet.bytes);
-  });
-
-  // Multipart only here, bounded by the datasheet limit; every other hub form stays urlencoded.
-  await app.register(async (scope) => {
-    await acceptUploads(scope, c.config.datasheetMaxBytes);
-    scope.post('/catalog/products/:id/datasheet', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const ctx = request.hub;
-      const file = uploadOf(request.body, 'file');
-      const failed = await attempt('datasheet', {}, async () => {
-        if (!file) throw AppError.invalid({ file: [ctx.t('hub.catalog.chooseFile')] });
-        if (file.tooLarge) throw AppError.invalid({ file: [ctx.t('hub.catalog.tooLarge', { size: megabytes(ctx) })] });
-        await c.catalogAdmin.setDatasheet(ctx.user.companyId, idOf(request), { name: file.filename.slice(0, 200) || `${idOf(request)}.pdf`, bytes: file.bytes }, c.config.datasheetMaxBytes);
+      return catalogPage(ctx, reply, {
+        title: product.name,
+        body,
+        status,
+        notice: state ? null : noticeOf(ctx, request.query, CATALOG_NOTICES),
       });
-      return failed ? render(request, reply, idOf(request), failed.state, failed.status) : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=uploaded`, 303);
-    });
-  });
-};
+    }
 
-function facts(ctx: HubContext, product: Product, categories: Array<{ value: string; label: string }>, models: Array<{ id: string; name: string }>, rates: Array<{ id: string; name: string; rate: string }>): Html {
+    const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+    app.get('/catalog/products/:id', { config: { hub: 'catalog:read' } }, (request, reply) =>
+      render(request, reply, idOf(request)),
+    );
+
+    app.post('/catalog/products/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+      const values = readProduct(request.body as Body);
+      const failed = await attempt('product', values, async () => {
+        checkText(request.hub.t, values, PRODUCT_RULES);
+        await c.catalogAdmin.updateProduct(request.hub.user.companyId, idOf(request), {
+          ...productInput(values),
+          taxRateId: values.taxRateId,
+        });
+      });
+      return failed
+        ? render(request, reply, idOf(request), failed.state, failed.status)
+        : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=saved`, 303);
+    });
+
+    app.post('/catalog/products/:id/deactivate', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+      await c.catalogAdmin.deactivateProduct(request.hub.user.companyId, idOf(request));
+      return reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=deactivated`, 303);
+    });
+
+    app.post('/catalog/products/:id/activate', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+      await c.catalogAdmin.updateProduct(request.hub.user.companyId, idOf(request), { active: true });
+      return reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=saved`, 303);
+    });
+
+    app.post('/catalog/products/:id/units', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+      const values = {
+        name: bodyText(request.body as Body, 'name').trim(),
+        price: decimalPoint(bodyText(request.body as Body, 'price').trim()),
+      };
+      const failed = await attempt('unit-new', values, async () => {
+        checkText(request.hub.t, values, UNIT_RULES);
+        await c.catalogAdmin.addUnit(request.hub.user.companyId, idOf(request), values);
+      });
+      return failed
+        ? render(request, reply, idOf(request), failed.state, failed.status)
+        : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=created`, 303);
+    });
+
+    /** A unit is addressed under its product, and must belong to it: the page to return to is the product's. */
+    async function ownUnit(request: FastifyRequest): Promise<{ productId: string; unitId: string }> {
+      const { id, unitId } = request.params as { id: string; unitId: string };
+      const product = await c.catalogAdmin.getProduct(request.hub.user.companyId, id);
+      if (!product.units.some((u) => u.id === unitId)) throw AppError.notFound('Unit');
+      return { productId: id, unitId };
+    }
+
+    app.post('/catalog/products/:id/units/:unitId', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+      const { productId, unitId } = await ownUnit(request);
+      const values = {
+        name: bodyText(request.body as Body, 'name').trim(),
+        price: decimalPoint(bodyText(request.body as Body, 'price').trim()),
+      };
+      const failed = await attempt(`unit-${unitId}`, values, async () => {
+        checkText(request.hub.t, values, UNIT_RULES);
+        await c.catalogAdmin.updateUnit(request.hub.user.companyId, unitId, values);
+      });
+      return failed
+        ? render(request, reply, productId, failed.state, failed.status)
+        : reply.redirect(`/hub/catalog/products/${productId}?notice=saved`, 303);
+    });
+
+    app.post(
+      '/catalog/products/:id/units/:unitId/delete',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { productId, unitId } = await ownUnit(request);
+        const failed = await attempt(`unit-${unitId}`, {}, () =>
+          c.catalogAdmin.deleteUnit(request.hub.user.companyId, unitId),
+        );
+        return failed
+          ? render(request, reply, productId, failed.state, failed.status)
+          : reply.redirect(`/hub/catalog/products/${productId}?notice=deleted`, 303);
+      },
+    );
+
+    app.get('/catalog/products/:id/datasheet', { config: { hub: 'catalog:read' } }, async (request, reply) => {
+      const sheet = await c.catalogAdmin.getDatasheet(request.hub.user.companyId, idOf(request));
+      const ascii = sheet.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      return reply
+        .type('application/pdf')
+        .header(
+          'content-disposition',
+          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(sheet.name)}`,
+        )
+        .send(sheet.bytes);
+    });
+
+    // Multipart only here, bounded by the datasheet limit; every other hub form stays urlencoded.
+    await app.register(async (scope) => {
+      await acceptUploads(scope, c.config.datasheetMaxBytes);
+      scope.post('/catalog/products/:id/datasheet', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+        const ctx = request.hub;
+        const file = uploadOf(request.body, 'file');
+        const failed = await attempt('datasheet', {}, async () => {
+          if (!file) throw AppError.invalid({ file: [ctx.t('hub.catalog.chooseFile')] });
+          if (file.tooLarge)
+            throw AppError.invalid({ file: [ctx.t('hub.catalog.tooLarge', { size: megabytes(ctx) })] });
+          await c.catalogAdmin.setDatasheet(
+            ctx.user.companyId,
+            idOf(request),
+            { name: file.filename.slice(0, 200) || `${idOf(request)}.pdf`, bytes: file.bytes },
+            c.config.datasheetMaxBytes,
+          );
+        });
+        return failed
+          ? render(request, reply, idOf(request), failed.state, failed.status)
+          : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=uploaded`, 303);
+      });
+    });
+  };
+
+function facts(
+  ctx: HubContext,
+  product: Product,
+  categories: Array<{ value: string; label: string }>,
+  models: Array<{ id: string; name: string }>,
+  rates: Array<{ id: string; name: string; rate: string }>,
+): Html {
   const { t } = ctx;
   const rate = rates.find((r) => r.id === product.taxRateId);
   return html`<dl class="facts">

@@ -14,21 +14,30 @@ type IdParams = { id: string };
  * line), then one button. The page is built to be used by keyboard alone: the table, then the
  * button, in reading order, and the sale's page takes the focus after the redirect.
  */
-export const conversionPage = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get<{ Params: IdParams }>('/quotations/:id/conversion', { config: { hub: 'quotations:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const { companyId } = ctx.user;
-    const quotation = await c.quotations.get(companyId, request.params.id);
-    const preview = await c.quotations.conversionPreview(companyId, quotation.id);
-    const base = `/hub/quotations/${quotation.id}`;
-    const open = isQuotationOpen(quotation.status);
-    const reprice = preview.expired && ctx.can('quotations:reprice');
-    const canConvert = mayConvertQuotation({ status: quotation.status, expired: preview.expired }, { handle: ctx.can('quotations:handle'), reprice })
-      && quotation.directoryCustomer !== null
-      && (!reprice || preview.currentTotal !== null);
-    const title = t('hub.desk.conversion.title', { number: quotation.number });
-    const body = html`${heading(title, false)}
+export const conversionPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get<{ Params: IdParams }>(
+      '/quotations/:id/conversion',
+      { config: { hub: 'quotations:read' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const { t } = ctx;
+        const { companyId } = ctx.user;
+        const quotation = await c.quotations.get(companyId, request.params.id);
+        const preview = await c.quotations.conversionPreview(companyId, quotation.id);
+        const base = `/hub/quotations/${quotation.id}`;
+        const open = isQuotationOpen(quotation.status);
+        const reprice = preview.expired && ctx.can('quotations:reprice');
+        const canConvert =
+          mayConvertQuotation(
+            { status: quotation.status, expired: preview.expired },
+            { handle: ctx.can('quotations:handle'), reprice },
+          ) &&
+          quotation.directoryCustomer !== null &&
+          (!reprice || preview.currentTotal !== null);
+        const title = t('hub.desk.conversion.title', { number: quotation.number });
+        const body = html`${heading(title, false)}
 <table>
 <caption>${t('hub.desk.conversion.caption')}</caption>
 <thead><tr>
@@ -37,12 +46,14 @@ export const conversionPage = (c: Container): FastifyPluginAsync => async (app) 
   <th scope="col" class="num">${t('hub.desk.conversion.quoted')}</th><th scope="col" class="num">${t('hub.desk.conversion.current')}</th>
   <th scope="col">${t('hub.desk.conversion.change')}</th>
 </tr></thead>
-<tbody>${preview.lines.map((line) => html`<tr>
+<tbody>${preview.lines.map(
+          (line) => html`<tr>
   <td class="num">${line.position}</td><td>${line.productName}</td><td class="num">${quantity(ctx, line.quantity)}</td><td>${line.unitName}</td>
   <td class="num">${money(ctx, line.quotedUnitPrice)}</td>
   <td class="num">${line.currentUnitPrice === null ? '—' : money(ctx, line.currentUnitPrice)}</td>
   <td>${t(`hub.desk.change.${line.change}`)}</td>
-</tr>`)}</tbody>
+</tr>`,
+        )}</tbody>
 </table>
 <dl class="facts">
   <dt>${t('hub.desk.conversion.quotedTotal')}</dt><dd>${money(ctx, preview.quotedTotal)}</dd>
@@ -52,23 +63,38 @@ ${!open ? html`<p>${t('hub.desk.notOpen')}</p>` : null}
 ${open && preview.expired ? html`<p>${reprice ? t('hub.desk.conversion.repriceNote') : t('hub.desk.expiredAdminOnly')}</p>` : null}
 ${open && quotation.directoryCustomer === null && ctx.can('quotations:handle') ? html`<p>${t('hub.desk.assignFirst')} <a href="${base}/customer">${t('action.assignCustomer')}</a></p>` : null}
 ${open && quotation.directoryCustomer ? html`<p>${t('hub.desk.conversion.customer', { name: quotation.directoryCustomer.name })}</p>` : null}
-${canConvert ? html`<form method="post" action="${base}/convert">
+${
+  canConvert
+    ? html`<form method="post" action="${base}/convert">
 ${csrfField(ctx)}
 ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
 <button type="submit">${reprice ? t('hub.desk.conversion.convertRepriced') : t('action.convert')}</button>
-</form>` : null}
+</form>`
+    : null
+}
 <p><a href="${base}">${t('action.back')}</a></p>`;
-    return sendPage(reply, ctx, { title, body });
-  });
+        return sendPage(reply, ctx, { title, body });
+      },
+    );
 
-  app.post<{ Params: IdParams }>('/quotations/:id/convert', { config: { hub: 'quotations:handle' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const reprice = formFields(request.body).reprice === 'true';
-    if (reprice && !ctx.can('quotations:reprice')) throw new AppError('forbidden', 'Converting at today\'s prices needs an admin.');
-    const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
-    // A second press of the button (or a reload of the POST) lands on the sale the first made.
-    if (quotation.status === 'converted' && quotation.saleId) return reply.redirect(`/hub/sales/${encodeURIComponent(quotation.saleId)}`, 303);
-    const sale = await c.quotations.convert({ companyId: ctx.user.companyId, userId: ctx.user.userId }, quotation.id, { reprice });
-    return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=converted`, 303);
-  });
-};
+    app.post<{ Params: IdParams }>(
+      '/quotations/:id/convert',
+      { config: { hub: 'quotations:handle' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const reprice = formFields(request.body).reprice === 'true';
+        if (reprice && !ctx.can('quotations:reprice'))
+          throw new AppError('forbidden', "Converting at today's prices needs an admin.");
+        const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
+        // A second press of the button (or a reload of the POST) lands on the sale the first made.
+        if (quotation.status === 'converted' && quotation.saleId)
+          return reply.redirect(`/hub/sales/${encodeURIComponent(quotation.saleId)}`, 303);
+        const sale = await c.quotations.convert(
+          { companyId: ctx.user.companyId, userId: ctx.user.userId },
+          quotation.id,
+          { reprice },
+        );
+        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=converted`, 303);
+      },
+    );
+  };

@@ -23,8 +23,15 @@ export interface CustomerFormValues {
 
 export function formValuesOf(customer: Customer): CustomerFormValues {
   return {
-    kind: customer.kind, name: customer.name, taxId: customer.taxId, email: customer.email, phone: customer.phone,
-    street: customer.address?.street, postalCode: customer.address?.postalCode, city: customer.address?.city, country: customer.address?.country,
+    kind: customer.kind,
+    name: customer.name,
+    taxId: customer.taxId,
+    email: customer.email,
+    phone: customer.phone,
+    street: customer.address?.street,
+    postalCode: customer.address?.postalCode,
+    city: customer.address?.city,
+    country: customer.address?.country,
     note: customer.note,
   };
 }
@@ -34,26 +41,51 @@ export function formValuesOf(customer: Customer): CustomerFormValues {
  * the address present when any of its fields is. Checked by the same schema as that body.
  */
 export function customerInput(f: FormBody): NewCustomer {
-  const hasAddress = f.street !== undefined || f.postalCode !== undefined || f.city !== undefined || f.country !== undefined;
+  const hasAddress =
+    f.street !== undefined || f.postalCode !== undefined || f.city !== undefined || f.country !== undefined;
   const input = {
     kind: f.kind ?? 'person',
     name: f.name ?? '',
     taxId: f.taxId ?? null,
     email: f.email ?? null,
     phone: f.phone ?? null,
-    address: hasAddress ? { street: f.street ?? '', postalCode: f.postalCode ?? '', city: f.city ?? '', country: f.country ?? '' } : null,
+    address: hasAddress
+      ? { street: f.street ?? '', postalCode: f.postalCode ?? '', city: f.city ?? '', country: f.country ?? '' }
+      : null,
     note: f.note ?? null,
   };
   return checkBody<NewCustomer>(CustomerInput, input);
 }
 
-const SHOWN = ['kind', 'name', 'taxId', 'email', 'phone', 'address', 'address.street', 'address.postalCode', 'address.city', 'address.country', 'note'];
+const SHOWN = [
+  'kind',
+  'name',
+  'taxId',
+  'email',
+  'phone',
+  'address',
+  'address.street',
+  'address.postalCode',
+  'address.city',
+  'address.country',
+  'note',
+];
 
 /**
  * The customer form, for creating, editing, or creating from a document's placeholder (the
  * service then names fields `newCustomer.…`: `prefix` shows those errors at the same inputs).
  */
-export function customerForm(ctx: HubContext, o: { action: string; values: CustomerFormValues; errors?: FieldErrors; submit: string; idPrefix: string; prefix?: string }): Html {
+export function customerForm(
+  ctx: HubContext,
+  o: {
+    action: string;
+    values: CustomerFormValues;
+    errors?: FieldErrors;
+    submit: string;
+    idPrefix: string;
+    prefix?: string;
+  },
+): Html {
   const { t } = ctx;
   const e = o.errors;
   const id = (name: string) => `${o.idPrefix}-${name}`;

@@ -11,15 +11,17 @@ import { heading, liveFilter, money, nextPageLink, statusBadge, DESK_NOTICES } f
 type IdParams = { id: string };
 
 /** The customer directory: search, create, edit. */
-export const customersPages = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get('/customers', { config: { hub: 'customers:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const query = request.query as Record<string, unknown>;
-    const q = queryText(query.q);
-    const cursor = queryText(query.cursor, 500);
-    const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
-    const body = html`${heading(t('nav.customers'), noticeOf(ctx, query, DESK_NOTICES) !== null)}
+export const customersPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/customers', { config: { hub: 'customers:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const query = request.query as Record<string, unknown>;
+      const q = queryText(query.q);
+      const cursor = queryText(query.cursor, 500);
+      const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
+      const body = html`${heading(t('nav.customers'), noticeOf(ctx, query, DESK_NOTICES) !== null)}
 <form method="get" action="/hub/customers" class="row" role="search"${liveFilter('/hub/customers', ['customer-q'])}>
   <div><label for="customer-q">${t('action.search')}</label><br><input id="customer-q" name="q" type="search" value="${q ?? ''}"></div>
   <button type="submit">${t('action.search')}</button>
@@ -29,46 +31,65 @@ ${ctx.can('customers:edit') ? html`<p><a class="button secondary" href="/hub/cus
 ${customersTable(ctx, result.data)}
 ${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-    return sendPage(reply, ctx, { title: t('nav.customers'), body, notice: noticeOf(ctx, query, DESK_NOTICES) });
-  });
+      return sendPage(reply, ctx, { title: t('nav.customers'), body, notice: noticeOf(ctx, query, DESK_NOTICES) });
+    });
 
-  app.get('/customers/new', { config: { hub: 'customers:edit' } }, async (request, reply) => newPage(reply, request.hub, {}));
+    app.get('/customers/new', { config: { hub: 'customers:edit' } }, async (request, reply) =>
+      newPage(reply, request.hub, {}),
+    );
 
-  app.post('/customers', { config: { hub: 'customers:edit' } }, async (request, reply) => {
-    const f = formFields(request.body);
-    try {
-      const customer = await c.customers.create(request.hub.user.companyId, customerInput(f));
-      return reply.redirect(`/hub/customers/${encodeURIComponent(customer.id)}?notice=created`, 303);
-    } catch (error) {
-      return newPage(reply, request.hub, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-    }
-  });
+    app.post('/customers', { config: { hub: 'customers:edit' } }, async (request, reply) => {
+      const f = formFields(request.body);
+      try {
+        const customer = await c.customers.create(request.hub.user.companyId, customerInput(f));
+        return reply.redirect(`/hub/customers/${encodeURIComponent(customer.id)}?notice=created`, 303);
+      } catch (error) {
+        return newPage(reply, request.hub, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
+      }
+    });
 
-  app.get<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const customer = await c.customers.get(ctx.user.companyId, request.params.id);
-    return customerPage(reply, ctx, customer, formValuesOf(customer), noticeOf(ctx, request.query, DESK_NOTICES));
-  });
+    app.get<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const customer = await c.customers.get(ctx.user.companyId, request.params.id);
+      return customerPage(reply, ctx, customer, formValuesOf(customer), noticeOf(ctx, request.query, DESK_NOTICES));
+    });
 
-  app.post<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:edit' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const current = await c.customers.get(ctx.user.companyId, request.params.id);
-    const f = formFields(request.body);
-    try {
-      await c.customers.update(ctx.user.companyId, current.id, customerInput(f));
-      return reply.redirect(`/hub/customers/${encodeURIComponent(current.id)}?notice=saved`, 303);
-    } catch (error) {
-      return customerPage(reply, ctx, current, f, null, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-    }
-  });
+    app.post<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:edit' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const current = await c.customers.get(ctx.user.companyId, request.params.id);
+      const f = formFields(request.body);
+      try {
+        await c.customers.update(ctx.user.companyId, current.id, customerInput(f));
+        return reply.redirect(`/hub/customers/${encodeURIComponent(current.id)}?notice=saved`, 303);
+      } catch (error) {
+        return customerPage(reply, ctx, current, f, null, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
+      }
+    });
 
-  /** A customer: the edit form (or the facts, for a role that only reads) and their latest sales. */
-  async function customerPage(reply: Parameters<typeof sendPage>[0], ctx: HubContext, customer: Customer, values: CustomerFormValues, notice: string | null, errors?: FieldErrors, status = 200) {
-    const { t } = ctx;
-    const sales = ctx.can('sales:read') ? await c.sales.list(ctx.user.companyId, { customerId: customer.id }, { limit: 10 }) : [];
-    const body = html`${heading(customer.name, notice !== null)}
-${ctx.can('customers:edit')
-    ? customerForm(ctx, { action: `/hub/customers/${customer.id}`, values, errors, submit: t('action.save'), idPrefix: 'customer' })
+    /** A customer: the edit form (or the facts, for a role that only reads) and their latest sales. */
+    async function customerPage(
+      reply: Parameters<typeof sendPage>[0],
+      ctx: HubContext,
+      customer: Customer,
+      values: CustomerFormValues,
+      notice: string | null,
+      errors?: FieldErrors,
+      status = 200,
+    ) {
+      const { t } = ctx;
+      const sales = ctx.can('sales:read')
+        ? await c.sales.list(ctx.user.companyId, { customerId: customer.id }, { limit: 10 })
+        : [];
+      const body = html`${heading(customer.name, notice !== null)}
+${
+  ctx.can('customers:edit')
+    ? customerForm(ctx, {
+        action: `/hub/customers/${customer.id}`,
+        values,
+        errors,
+        submit: t('action.save'),
+        idPrefix: 'customer',
+      })
     : html`<dl class="facts">
   <dt>${t('hub.desk.customer.kind')}</dt><dd>${t(`customer.kind.${customer.kind}`)}</dd>
   <dt>${t('print.taxId')}</dt><dd>${customer.taxId ?? '—'}</dd>
@@ -76,30 +97,47 @@ ${ctx.can('customers:edit')
   <dt>${t('print.phone')}</dt><dd>${customer.phone ?? '—'}</dd>
   <dt>${t('print.address')}</dt><dd>${customer.address ? `${customer.address.street}, ${customer.address.postalCode} ${customer.address.city}, ${customer.address.country}` : '—'}</dd>
   <dt>${t('print.note')}</dt><dd>${customer.note ?? '—'}</dd>
-</dl>`}
-${ctx.can('sales:read') ? html`<h2>${t('nav.sales')}</h2>
-${sales.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html`<table>
+</dl>`
+}
+${
+  ctx.can('sales:read')
+    ? html`<h2>${t('nav.sales')}</h2>
+${
+  sales.length === 0
+    ? html`<p class="muted">${t('common.noResults')}</p>`
+    : html`<table>
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${sales.map((s) => html`<tr><td><a href="/hub/sales/${s.id}">${s.number}</a></td><td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td>${statusBadge(ctx, 'sale', s.status)}</td></tr>`)}</tbody>
-</table>`}` : null}
+</table>`
+}`
+    : null
+}
 <p><a href="/hub/customers">${t('action.back')}</a></p>`;
-    return sendPage(reply, ctx, { title: customer.name, body, notice, status });
-  }
-};
+      return sendPage(reply, ctx, { title: customer.name, body, notice, status });
+    }
+  };
 
 function customersTable(ctx: HubContext, customers: readonly Customer[]) {
   const { t } = ctx;
   if (customers.length === 0) return html`<p class="muted">${t('common.noResults')}</p>`;
   return html`<table>
 <thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('hub.desk.customer.kind')}</th><th scope="col">${t('print.taxId')}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.customer.city')}</th></tr></thead>
-<tbody>${customers.map((cu) => html`<tr>
+<tbody>${customers.map(
+    (cu) => html`<tr>
   <td><a href="/hub/customers/${cu.id}">${cu.name}</a></td><td>${t(`customer.kind.${cu.kind}`)}</td>
   <td>${cu.taxId ?? ''}</td><td>${cu.email ?? ''}</td><td>${cu.phone ?? ''}</td><td>${cu.address?.city ?? ''}</td>
-</tr>`)}</tbody>
+</tr>`,
+  )}</tbody>
 </table>`;
 }
 
-function newPage(reply: Parameters<typeof sendPage>[0], ctx: HubContext, values: CustomerFormValues, errors?: FieldErrors, status = 200) {
+function newPage(
+  reply: Parameters<typeof sendPage>[0],
+  ctx: HubContext,
+  values: CustomerFormValues,
+  errors?: FieldErrors,
+  status = 200,
+) {
   const { t } = ctx;
   const body = html`${heading(t('action.createCustomer'), false)}
 ${customerForm(ctx, { action: '/hub/customers', values, errors, submit: t('action.save'), idPrefix: 'customer' })}

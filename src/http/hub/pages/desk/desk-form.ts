@@ -16,7 +16,9 @@ const compiled = new WeakMap<TSchema, (data: unknown) => boolean>();
 export function checkBody<T>(schema: TSchema, value: unknown): T {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = buildValidator({})({ schema, httpPart: 'body', method: 'POST', url: '/hub' }) as (data: unknown) => boolean;
+    validate = buildValidator({})({ schema, httpPart: 'body', method: 'POST', url: '/hub' }) as (
+      data: unknown,
+    ) => boolean;
     compiled.set(schema, validate);
   }
   if (!validate(value)) {
@@ -30,5 +32,7 @@ export function checkBody<T>(schema: TSchema, value: unknown): T {
 export function otherErrors(errors: FieldErrors | undefined, shown: readonly string[]): Html | null {
   if (!errors) return null;
   const rest = Object.entries(errors).filter(([path]) => !shown.includes(path));
-  return rest.length === 0 ? null : html`<ul class="error">${rest.map(([path, list]) => html`<li><code>${path}</code>: ${list.join(' ')}</li>`)}</ul>`;
+  return rest.length === 0
+    ? null
+    : html`<ul class="error">${rest.map(([path, list]) => html`<li><code>${path}</code>: ${list.join(' ')}</li>`)}</ul>`;
 }

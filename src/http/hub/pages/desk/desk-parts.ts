@@ -13,7 +13,8 @@ import type { NoticeKey } from '../../form.ts';
  */
 
 export const money = (ctx: HubContext, amount: string): string => ctx.fmt.money(parseScaled(amount, MONEY_SCALE));
-export const quantity = (ctx: HubContext, value: string): string => ctx.fmt.quantity(parseScaled(value, QUANTITY_SCALE));
+export const quantity = (ctx: HubContext, value: string): string =>
+  ctx.fmt.quantity(parseScaled(value, QUANTITY_SCALE));
 const rate = (ctx: HubContext, value: string): string => ctx.fmt.percent(Number(parseScaled(value, RATE_SCALE)));
 
 /** A status as words in a badge (its class only adds colour): `status.<kind>.<state>` of the shared catalog. */
@@ -32,13 +33,15 @@ export function linesTable(ctx: HubContext, lines: readonly LineView[]): Html {
   <th scope="col" class="num">${t('print.column.unitPrice')}</th><th scope="col" class="num">${t('print.column.taxRate')}</th>
   <th scope="col" class="num">${t('print.column.net')}</th><th scope="col" class="num">${t('common.total')}</th>
 </tr></thead>
-<tbody>${lines.map((line, i) => html`<tr>
+<tbody>${lines.map(
+    (line, i) => html`<tr>
   <td class="num">${i + 1}</td>
   <td>${line.productName}${line.productCode ? html` <span class="muted">(${line.productCode})</span>` : null}${line.note ? html`<br><span class="muted">${line.note}</span>` : null}</td>
   <td class="num">${quantity(ctx, line.quantity)}</td><td>${line.unitName}</td>
   <td class="num">${money(ctx, line.unitPrice)}</td><td class="num">${rate(ctx, line.taxRate)}</td>
   <td class="num">${money(ctx, line.net)}</td><td class="num">${money(ctx, line.total)}</td>
-</tr>`)}</tbody>
+</tr>`,
+  )}</tbody>
 </table>`;
 }
 
@@ -53,7 +56,12 @@ export function totalsFacts(ctx: HubContext, totals: TotalsView): Html {
 }
 
 /** The link to the next keyset page, keeping the page's filters. */
-export function nextPageLink(path: string, filters: Record<string, string | undefined>, nextCursor: string | null, label: string): Html | null {
+export function nextPageLink(
+  path: string,
+  filters: Record<string, string | undefined>,
+  nextCursor: string | null,
+  label: string,
+): Html | null {
   if (!nextCursor) return null;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
@@ -77,12 +85,19 @@ export const DESK_NOTICES = {
  * screen reader user lands on what happened rather than at the top of the navigation.
  */
 export function heading(text: string | Html, focus: boolean): Html {
-  return focus ? html`<h1 id="page-title" tabindex="-1" autofocus>${text}</h1>` : html`<h1 id="page-title">${text}</h1>`;
+  return focus
+    ? html`<h1 id="page-title" tabindex="-1" autofocus>${text}</h1>`
+    : html`<h1 id="page-title">${text}</h1>`;
 }
 
 /** A printed document: shown in the page's frame, or saved as a file with `download`. */
-export function sendDocumentPdf(reply: FastifyReply, printed: { number: string; pdf: Buffer }, download: boolean): FastifyReply {
-  return reply.type('application/pdf')
+export function sendDocumentPdf(
+  reply: FastifyReply,
+  printed: { number: string; pdf: Buffer },
+  download: boolean,
+): FastifyReply {
+  return reply
+    .type('application/pdf')
     .header('content-disposition', `${download ? 'attachment' : 'inline'}; filename="${printed.number}.pdf"`)
     .send(printed.pdf);
 }
@@ -92,6 +107,10 @@ export function sendDocumentPdf(reply: FastifyReply, printed: { number: string; 
  * results) without a reload; the form still works as a plain GET without script.
  */
 export function liveFilter(path: string, fieldIds: readonly string[]): Html {
-  const triggers = ['submit', ...fieldIds.map((id) => `input changed delay:400ms from:#${id}`), ...fieldIds.map((id) => `change from:#${id}`)].join(', ');
+  const triggers = [
+    'submit',
+    ...fieldIds.map((id) => `input changed delay:400ms from:#${id}`),
+    ...fieldIds.map((id) => `change from:#${id}`),
+  ].join(', ');
   return html` hx-get="${path}" hx-target="#results" hx-select="#results" hx-swap="outerHTML" hx-push-url="true" hx-trigger="${triggers}"`;
 }

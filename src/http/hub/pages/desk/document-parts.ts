@@ -19,9 +19,11 @@ export function customerBlock(ctx: HubContext, doc: DeskDocument, basePath: stri
 <h2 id="customer-heading">${t('print.customer')}</h2>
 <dl class="facts">
   <dt>${t('customer.placeholder')}</dt><dd>${doc.customer.name}${doc.customer.email ? html`<br>${doc.customer.email}` : null}${doc.customer.phone ? html`<br>${doc.customer.phone}` : null}</dd>
-  <dt>${t('hub.desk.assigned')}</dt><dd>${doc.directoryCustomer
-    ? html`<a href="/hub/customers/${doc.directoryCustomer.id}">${doc.directoryCustomer.name}</a>`
-    : html`<span class="muted">${t('hub.desk.noneAssigned')}</span>`}</dd>
+  <dt>${t('hub.desk.assigned')}</dt><dd>${
+    doc.directoryCustomer
+      ? html`<a href="/hub/customers/${doc.directoryCustomer.id}">${doc.directoryCustomer.name}</a>`
+      : html`<span class="muted">${t('hub.desk.noneAssigned')}</span>`
+  }</dd>
 </dl>
 ${canAssign ? html`<p><a class="button secondary" href="${basePath}/customer">${doc.directoryCustomer ? t('hub.desk.changeCustomer') : t('action.assignCustomer')}</a></p>` : null}
 </section>`;

@@ -7,10 +7,12 @@ import { quotationsPages } from './quotations.page.ts';
 import { salesPages } from './sales.page.ts';
 
 /** The sales desk: quotations, web orders, sales and the customer directory. */
-export const deskPages = (c: Container): FastifyPluginAsync => async (app) => {
-  await app.register(quotationsPages(c));
-  await app.register(ordersPages(c));
-  await app.register(assignmentPages(c));
-  await app.register(salesPages(c));
-  await app.register(customersPages(c));
-};
+export const deskPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    await app.register(quotationsPages(c));
+    await app.register(ordersPages(c));
+    await app.register(assignmentPages(c));
+    await app.register(salesPages(c));
+    await app.register(customersPages(c));
+  };

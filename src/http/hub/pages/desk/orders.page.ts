@@ -6,23 +6,34 @@ import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { fieldErrorsOf, formFields, noticeOf, queryChoice, queryText, sendPage } from '../../form.ts';
-import { heading, liveFilter, linesTable, money, nextPageLink, statusBadge, totalsFacts, DESK_NOTICES } from './desk-parts.ts';
+import {
+  heading,
+  liveFilter,
+  linesTable,
+  money,
+  nextPageLink,
+  statusBadge,
+  totalsFacts,
+  DESK_NOTICES,
+} from './desk-parts.ts';
 import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
 
 type IdParams = { id: string };
 
 /** Web orders: as quotations, plus accepting one; it converts at the prices it was ordered at. */
-export const ordersPages = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get('/orders', { config: { hub: 'quotations:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const query = request.query as Record<string, unknown>;
-    const q = queryText(query.q);
-    const status = queryChoice(query.status, ORDER_STATUSES);
-    const cursor = queryText(query.cursor, 500);
-    const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-    const { data, nextCursor } = page.page(await c.orders.list(ctx.user.companyId, page, { q, status }));
-    const body = html`${heading(t('nav.orders'), false)}
+export const ordersPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/orders', { config: { hub: 'quotations:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const query = request.query as Record<string, unknown>;
+      const q = queryText(query.q);
+      const status = queryChoice(query.status, ORDER_STATUSES);
+      const cursor = queryText(query.cursor, 500);
+      const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
+      const { data, nextCursor } = page.page(await c.orders.list(ctx.user.companyId, page, { q, status }));
+      const body = html`${heading(t('nav.orders'), false)}
 <form method="get" action="/hub/orders" class="row" role="search"${liveFilter('/hub/orders', ['q', 'status'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
@@ -32,53 +43,84 @@ export const ordersPages = (c: Container): FastifyPluginAsync => async (app) => 
   <button type="submit">${t('action.search')}</button>
 </form>
 <div id="results">
-${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html`<table>
+${
+  data.length === 0
+    ? html`<p class="muted">${t('common.noResults')}</p>`
+    : html`<table>
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
-<tbody>${data.map((row) => html`<tr>
+<tbody>${data.map(
+        (row) => html`<tr>
   <td><a href="/hub/orders/${row.id}">${row.number}</a></td>
   <td>${row.directoryCustomer ? row.directoryCustomer.name : row.customer.name}</td>
   <td>${ctx.fmt.date(row.createdAt)}</td>
   <td class="num">${money(ctx, row.totals.withTax)}</td>
   <td>${statusBadge(ctx, 'order', row.status)}</td>
-</tr>`)}</tbody>
-</table>`}
+</tr>`,
+      )}</tbody>
+</table>`
+}
 ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-    return sendPage(reply, ctx, { title: t('nav.orders'), body });
-  });
+      return sendPage(reply, ctx, { title: t('nav.orders'), body });
+    });
 
-  app.get<{ Params: IdParams }>('/orders/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    return detail(reply, ctx, await c.orders.get(ctx.user.companyId, request.params.id), noticeOf(ctx, request.query, DESK_NOTICES));
-  });
+    app.get<{ Params: IdParams }>('/orders/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      return detail(
+        reply,
+        ctx,
+        await c.orders.get(ctx.user.companyId, request.params.id),
+        noticeOf(ctx, request.query, DESK_NOTICES),
+      );
+    });
 
-  app.post<{ Params: IdParams }>('/orders/:id/accept', { config: { hub: 'quotations:handle' } }, async (request, reply) => {
-    const order = await c.orders.get(request.hub.user.companyId, request.params.id);
-    await c.orders.accept(request.hub.user.companyId, order.id);
-    return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=accepted`, 303);
-  });
+    app.post<{ Params: IdParams }>(
+      '/orders/:id/accept',
+      { config: { hub: 'quotations:handle' } },
+      async (request, reply) => {
+        const order = await c.orders.get(request.hub.user.companyId, request.params.id);
+        await c.orders.accept(request.hub.user.companyId, order.id);
+        return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=accepted`, 303);
+      },
+    );
 
-  app.post<{ Params: IdParams }>('/orders/:id/convert', { config: { hub: 'quotations:handle' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const order = await c.orders.get(ctx.user.companyId, request.params.id);
-    if (order.status === 'converted' && order.saleId) return reply.redirect(`/hub/sales/${encodeURIComponent(order.saleId)}`, 303);
-    const sale = await c.orders.convert({ companyId: ctx.user.companyId, userId: ctx.user.userId }, order.id);
-    return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=converted`, 303);
-  });
+    app.post<{ Params: IdParams }>(
+      '/orders/:id/convert',
+      { config: { hub: 'quotations:handle' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const order = await c.orders.get(ctx.user.companyId, request.params.id);
+        if (order.status === 'converted' && order.saleId)
+          return reply.redirect(`/hub/sales/${encodeURIComponent(order.saleId)}`, 303);
+        const sale = await c.orders.convert({ companyId: ctx.user.companyId, userId: ctx.user.userId }, order.id);
+        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=converted`, 303);
+      },
+    );
 
-  app.post<{ Params: IdParams }>('/orders/:id/cancel', { config: { hub: 'quotations:handle' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const order = await c.orders.get(ctx.user.companyId, request.params.id);
-    try {
-      await c.orders.cancel(ctx.user.companyId, order.id, cancelReason(formFields(request.body)));
-    } catch (error) {
-      return detail(reply, ctx, order, null, fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '), 400);
-    }
-    return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=cancelled`, 303);
-  });
-};
+    app.post<{ Params: IdParams }>(
+      '/orders/:id/cancel',
+      { config: { hub: 'quotations:handle' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const order = await c.orders.get(ctx.user.companyId, request.params.id);
+        try {
+          await c.orders.cancel(ctx.user.companyId, order.id, cancelReason(formFields(request.body)));
+        } catch (error) {
+          return detail(reply, ctx, order, null, fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '), 400);
+        }
+        return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=cancelled`, 303);
+      },
+    );
+  };
 
-function detail(reply: FastifyReply, ctx: HubContext, o: OrderView, notice: string | null, cancelError?: string, status = 200) {
+function detail(
+  reply: FastifyReply,
+  ctx: HubContext,
+  o: OrderView,
+  notice: string | null,
+  cancelError?: string,
+  status = 200,
+) {
   const { t } = ctx;
   const open = isOrderOpen(o.status);
   const handle = ctx.can('quotations:handle');
@@ -99,7 +141,9 @@ ${customerBlock(ctx, o, base, open && handle)}
 <h2>${t('hub.desk.lines')}</h2>
 ${linesTable(ctx, o.lines)}
 ${totalsFacts(ctx, o.totals)}
-${open && handle ? html`<section aria-labelledby="next-heading">
+${
+  open && handle
+    ? html`<section aria-labelledby="next-heading">
 <h2 id="next-heading">${t('hub.desk.nextStep')}</h2>
 ${o.status === 'received' ? html`<form method="post" action="${base}/accept" class="inline">${csrfField(ctx)}<button type="submit">${t('action.accept')}</button></form>` : null}
 ${o.status === 'accepted' && o.directoryCustomer ? html`<form method="post" action="${base}/convert" class="inline">${csrfField(ctx)}<button type="submit">${t('action.convert')}</button></form>` : null}
@@ -108,7 +152,9 @@ ${o.status === 'accepted' && !o.directoryCustomer ? html`<p>${t('hub.desk.assign
 <section aria-labelledby="cancel-heading">
 <h2 id="cancel-heading">${t('action.cancelOrder')}</h2>
 ${cancelForm(ctx, `${base}/cancel`, t('action.cancelOrder'), cancelError)}
-</section>` : null}
+</section>`
+    : null
+}
 <p><a href="/hub/orders">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -1,30 +1,47 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
-import { isQuotationOpen, mayConvertQuotation, QUOTATION_STATUSES, type QuotationView } from '../../../../modules/quotations/index.ts';
+import {
+  isQuotationOpen,
+  mayConvertQuotation,
+  QUOTATION_STATUSES,
+  type QuotationView,
+} from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { fieldErrorsOf, formFields, noticeOf, queryChoice, queryText, sendPage } from '../../form.ts';
-import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, statusBadge, totalsFacts, DESK_NOTICES } from './desk-parts.ts';
+import {
+  heading,
+  liveFilter,
+  sendDocumentPdf,
+  linesTable,
+  money,
+  nextPageLink,
+  statusBadge,
+  totalsFacts,
+  DESK_NOTICES,
+} from './desk-parts.ts';
 import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
 import { conversionPage } from './conversion.page.ts';
 
 type IdParams = { id: string };
 
 /** Quotations: the list and search, one with its PDF, and the ways out of `approved`. */
-export const quotationsPages = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get('/quotations', { config: { hub: 'quotations:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const query = request.query as Record<string, unknown>;
-    const q = queryText(query.q);
-    const status = queryChoice(query.status, QUOTATION_STATUSES);
-    const cursor = queryText(query.cursor, 500);
-    const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-    // One batch for the whole page: the rows, their lines, datasheets and assigned names.
-    const { data, nextCursor } = page.page(await c.quotations.list(ctx.user.companyId, page, { q, status }));
-    const body = html`${heading(t('nav.quotations'), false)}
+export const quotationsPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/quotations', { config: { hub: 'quotations:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const query = request.query as Record<string, unknown>;
+      const q = queryText(query.q);
+      const status = queryChoice(query.status, QUOTATION_STATUSES);
+      const cursor = queryText(query.cursor, 500);
+      const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
+      // One batch for the whole page: the rows, their lines, datasheets and assigned names.
+      const { data, nextCursor } = page.page(await c.quotations.list(ctx.user.companyId, page, { q, status }));
+      const body = html`${heading(t('nav.quotations'), false)}
 <form method="get" action="/hub/quotations" class="row" role="search"${liveFilter('/hub/quotations', ['q', 'status'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
@@ -34,51 +51,83 @@ export const quotationsPages = (c: Container): FastifyPluginAsync => async (app)
   <button type="submit">${t('action.search')}</button>
 </form>
 <div id="results">
-${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html`<table>
+${
+  data.length === 0
+    ? html`<p class="muted">${t('common.noResults')}</p>`
+    : html`<table>
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col">${t('print.validUntil')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
-<tbody>${data.map((row) => html`<tr>
+<tbody>${data.map(
+        (row) => html`<tr>
   <td><a href="/hub/quotations/${row.id}">${row.number}</a></td>
   <td>${row.directoryCustomer ? row.directoryCustomer.name : row.customer.name}</td>
   <td>${ctx.fmt.date(row.createdAt)}</td><td>${ctx.fmt.date(row.expiresAt)}</td>
   <td class="num">${money(ctx, row.totals.withTax)}</td>
   <td>${quotationStatus(ctx, row)}</td>
-</tr>`)}</tbody>
-</table>`}
+</tr>`,
+      )}</tbody>
+</table>`
+}
 ${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-    return sendPage(reply, ctx, { title: t('nav.quotations'), body });
-  });
+      return sendPage(reply, ctx, { title: t('nav.quotations'), body });
+    });
 
-  app.get<{ Params: IdParams }>('/quotations/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
-    return detail(reply, ctx, quotation, noticeOf(ctx, request.query, DESK_NOTICES));
-  });
+    app.get<{ Params: IdParams }>('/quotations/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
+      return detail(reply, ctx, quotation, noticeOf(ctx, request.query, DESK_NOTICES));
+    });
 
-  app.get<{ Params: IdParams; Querystring: { download?: string } }>('/quotations/:id/pdf', { config: { hub: 'quotations:read' } }, async (request, reply) => {
-    const printed = await c.quotations.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
-    return sendDocumentPdf(reply, printed, Boolean(request.query.download));
-  });
+    app.get<{ Params: IdParams; Querystring: { download?: string } }>(
+      '/quotations/:id/pdf',
+      { config: { hub: 'quotations:read' } },
+      async (request, reply) => {
+        const printed = await c.quotations.renderPdf(
+          request.hub.user.companyId,
+          request.params.id,
+          reservePrint(c, reply),
+        );
+        return sendDocumentPdf(reply, printed, Boolean(request.query.download));
+      },
+    );
 
-  await app.register(conversionPage(c));
+    await app.register(conversionPage(c));
 
-  app.post<{ Params: IdParams }>('/quotations/:id/cancel', { config: { hub: 'quotations:handle' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
-    try {
-      await c.quotations.cancel(ctx.user.companyId, quotation.id, cancelReason(formFields(request.body)));
-    } catch (error) {
-      return detail(reply, ctx, quotation, null, fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '), 400);
-    }
-    return reply.redirect(`/hub/quotations/${encodeURIComponent(quotation.id)}?notice=cancelled`, 303);
-  });
-};
+    app.post<{ Params: IdParams }>(
+      '/quotations/:id/cancel',
+      { config: { hub: 'quotations:handle' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
+        try {
+          await c.quotations.cancel(ctx.user.companyId, quotation.id, cancelReason(formFields(request.body)));
+        } catch (error) {
+          return detail(
+            reply,
+            ctx,
+            quotation,
+            null,
+            fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '),
+            400,
+          );
+        }
+        return reply.redirect(`/hub/quotations/${encodeURIComponent(quotation.id)}?notice=cancelled`, 303);
+      },
+    );
+  };
 
 export function quotationStatus(ctx: HubContext, q: QuotationView) {
   return html`${statusBadge(ctx, 'quotation', q.status)}${q.status === 'approved' && q.expired ? html` ${statusBadge(ctx, 'quotation', 'expired')}` : null}`;
 }
 
-function detail(reply: FastifyReply, ctx: HubContext, q: QuotationView, notice: string | null, cancelError?: string, status = 200) {
+function detail(
+  reply: FastifyReply,
+  ctx: HubContext,
+  q: QuotationView,
+  notice: string | null,
+  cancelError?: string,
+  status = 200,
+) {
   const { t } = ctx;
   const open = isQuotationOpen(q.status);
   const handle = ctx.can('quotations:handle');
@@ -107,16 +156,24 @@ ${customerBlock(ctx, q, base, open && handle)}
 ${linesTable(ctx, q.lines)}
 <div class="two">
 <div>
-${open ? html`<section aria-labelledby="convert-heading">
+${
+  open
+    ? html`<section aria-labelledby="convert-heading">
 <h2 id="convert-heading">${t('action.convert')}</h2>
 ${q.expired && !ctx.can('quotations:reprice') ? html`<p>${t('hub.desk.expiredAdminOnly')}</p>` : null}
 ${!q.directoryCustomer && canConvert ? html`<p>${t('hub.desk.assignFirst')}</p>` : null}
 <p><a class="button${canConvert ? '' : ' secondary'}" href="${base}/conversion">${t('hub.desk.previewConversion')}</a></p>
-</section>` : null}
-${open && handle ? html`<section aria-labelledby="cancel-heading">
+</section>`
+    : null
+}
+${
+  open && handle
+    ? html`<section aria-labelledby="cancel-heading">
 <h2 id="cancel-heading">${t('action.cancelQuotation')}</h2>
 ${cancelForm(ctx, `${base}/cancel`, t('action.cancelQuotation'), cancelError)}
-</section>` : null}
+</section>`
+    : null
+}
 </div>
 <div>
 <h2>PDF</h2>

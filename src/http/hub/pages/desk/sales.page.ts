@@ -10,22 +10,44 @@ import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { checkBody } from './desk-form.ts';
-import { fieldErrorsOf, type FormBody, formFields, input, noticeOf, queryChoice, queryText, select, sendPage } from '../../form.ts';
-import { heading, liveFilter, sendDocumentPdf, linesTable, money, nextPageLink, statusBadge, totalsFacts, DESK_NOTICES } from './desk-parts.ts';
+import {
+  fieldErrorsOf,
+  type FormBody,
+  formFields,
+  input,
+  noticeOf,
+  queryChoice,
+  queryText,
+  select,
+  sendPage,
+} from '../../form.ts';
+import {
+  heading,
+  liveFilter,
+  sendDocumentPdf,
+  linesTable,
+  money,
+  nextPageLink,
+  statusBadge,
+  totalsFacts,
+  DESK_NOTICES,
+} from './desk-parts.ts';
 
 type IdParams = { id: string };
 
 /** Sales: the list, one with its PDF, and recording payments. */
-export const salesPages = (c: Container): FastifyPluginAsync => async (app) => {
-  app.get('/sales', { config: { hub: 'sales:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const { t } = ctx;
-    const query = request.query as Record<string, unknown>;
-    const status = queryChoice(query.status, SALE_STATUSES);
-    const cursor = queryText(query.cursor, 500);
-    const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-    const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status }, page));
-    const body = html`${heading(t('nav.sales'), false)}
+export const salesPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/sales', { config: { hub: 'sales:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const { t } = ctx;
+      const query = request.query as Record<string, unknown>;
+      const status = queryChoice(query.status, SALE_STATUSES);
+      const cursor = queryText(query.cursor, 500);
+      const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
+      const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status }, page));
+      const body = html`${heading(t('nav.sales'), false)}
 <form method="get" action="/hub/sales" class="row" role="search"${liveFilter('/hub/sales', ['status'])}>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
@@ -34,44 +56,74 @@ export const salesPages = (c: Container): FastifyPluginAsync => async (app) => {
   <button type="submit">${t('hub.desk.filter')}</button>
 </form>
 <div id="results">
-${data.length === 0 ? html`<p class="muted">${t('common.noResults')}</p>` : html`<table>
+${
+  data.length === 0
+    ? html`<p class="muted">${t('common.noResults')}</p>`
+    : html`<table>
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('print.sourceDocument')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col" class="num">${t('common.due')}</th><th scope="col">${t('common.status')}</th></tr></thead>
-<tbody>${data.map((s) => html`<tr>
+<tbody>${data.map(
+        (s) => html`<tr>
   <td><a href="/hub/sales/${s.id}">${s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
   <td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td class="num">${money(ctx, s.balance)}</td>
   <td>${statusBadge(ctx, 'sale', s.status)}</td>
-</tr>`)}</tbody>
-</table>`}
+</tr>`,
+      )}</tbody>
+</table>`
+}
 ${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-    return sendPage(reply, ctx, { title: t('nav.sales'), body });
-  });
+      return sendPage(reply, ctx, { title: t('nav.sales'), body });
+    });
 
-  app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
-    const ctx = request.hub;
-    return detail(reply, ctx, await c.sales.get(ctx.user.companyId, request.params.id), noticeOf(ctx, request.query, DESK_NOTICES));
-  });
+    app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
+      const ctx = request.hub;
+      return detail(
+        reply,
+        ctx,
+        await c.sales.get(ctx.user.companyId, request.params.id),
+        noticeOf(ctx, request.query, DESK_NOTICES),
+      );
+    });
 
-  app.get<{ Params: IdParams; Querystring: { download?: string } }>('/sales/:id/pdf', { config: { hub: 'sales:read' } }, async (request, reply) => {
-    const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
-    return sendDocumentPdf(reply, printed, Boolean(request.query.download));
-  });
+    app.get<{ Params: IdParams; Querystring: { download?: string } }>(
+      '/sales/:id/pdf',
+      { config: { hub: 'sales:read' } },
+      async (request, reply) => {
+        const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
+        return sendDocumentPdf(reply, printed, Boolean(request.query.download));
+      },
+    );
 
-  app.post<{ Params: IdParams }>('/sales/:id/payments', { config: { hub: 'sales:record-payment' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const sale = await c.sales.get(ctx.user.companyId, request.params.id);
-    const f = formFields(request.body);
-    try {
-      const input = checkBody<{ method: PaymentMethod; amount: string }>(PaymentBody, { method: f.method ?? '', amount: decimalPoint(f.amount ?? '') });
-      await c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId);
-    } catch (error) {
-      return detail(reply, ctx, sale, null, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-    }
-    return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=paid`, 303);
-  });
-};
+    app.post<{ Params: IdParams }>(
+      '/sales/:id/payments',
+      { config: { hub: 'sales:record-payment' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        const f = formFields(request.body);
+        try {
+          const input = checkBody<{ method: PaymentMethod; amount: string }>(PaymentBody, {
+            method: f.method ?? '',
+            amount: decimalPoint(f.amount ?? ''),
+          });
+          await c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId);
+        } catch (error) {
+          return detail(reply, ctx, sale, null, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
+        }
+        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=paid`, 303);
+      },
+    );
+  };
 
-function detail(reply: FastifyReply, ctx: HubContext, s: SaleView, notice: string | null, values: FormBody = {}, errors?: FieldErrors, status = 200) {
+function detail(
+  reply: FastifyReply,
+  ctx: HubContext,
+  s: SaleView,
+  notice: string | null,
+  values: FormBody = {},
+  errors?: FieldErrors,
+  status = 200,
+) {
   const { t } = ctx;
   const base = `/hub/sales/${s.id}`;
   const title = t('document.titleWithNumber', { title: t('document.sale'), number: s.number });
@@ -99,11 +151,17 @@ ${linesTable(ctx, s.lines)}
 <div class="two">
 <div>
 <h2 id="payments-heading">${t('hub.desk.payments')}</h2>
-${s.payments.length === 0 ? html`<p class="muted">${t('hub.desk.noPayments')}</p>` : html`<table aria-labelledby="payments-heading">
+${
+  s.payments.length === 0
+    ? html`<p class="muted">${t('hub.desk.noPayments')}</p>`
+    : html`<table aria-labelledby="payments-heading">
 <thead><tr><th scope="col">${t('print.date')}</th><th scope="col">${t('hub.desk.method')}</th><th scope="col" class="num">${t('print.payment.amount')}</th></tr></thead>
 <tbody>${s.payments.map((p) => html`<tr><td>${ctx.fmt.dateTime(p.createdAt)}</td><td>${t(`payment.method.${p.method}`)}</td><td class="num">${money(ctx, p.amount)}</td></tr>`)}</tbody>
-</table>`}
-${canPay ? html`<section aria-labelledby="pay-heading">
+</table>`
+}
+${
+  canPay
+    ? html`<section aria-labelledby="pay-heading">
 <h2 id="pay-heading">${t('action.recordPayment')}</h2>
 <form method="post" action="${base}/payments" class="stack" novalidate>
 ${csrfField(ctx)}
@@ -112,7 +170,9 @@ ${select({ id: 'pay-method', name: 'method', label: t('hub.desk.method'), value:
 ${input({ id: 'pay-amount', name: 'amount', label: t('hub.desk.amountIn', { currency: s.currency }), value: values.amount ?? s.balance, inputmode: 'decimal', required: true, errors: errors?.amount })}
 <p><button type="submit">${t('action.recordPayment')}</button></p>
 </form>
-</section>` : null}
+</section>`
+    : null
+}
 </div>
 <div>
 <h2>PDF</h2>

@@ -6,26 +6,48 @@ import { csrfField } from '../../layout.ts';
 import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 
-interface KeyForm { locationId?: string; name?: string }
+interface KeyForm {
+  locationId?: string;
+  name?: string;
+}
 
 /** Location API keys: the list, a new key (its secret shown this once), revoking one. */
-export const apiKeysPage = (c: Container): FastifyPluginAsync => async (app) => {
-  async function render(reply: FastifyReply, ctx: HubContext, options: { form?: KeyForm; errors?: FieldErrors; created?: { name: string; key: string }; notice?: string | null; status?: number }) {
-    const { t } = ctx;
-    const companyId = ctx.user.companyId;
-    const [keys, locations] = await Promise.all([c.apiKeys.listApiKeys(companyId), c.companies.listLocations(companyId)]);
-    const locationName = new Map(locations.map((l) => [l.id, l.name]));
-    const form = options.form ?? {};
-    const errors = options.errors ?? {};
-    const location = fieldError('key-location', messagesAt(errors, ['locationId']), 'span');
-    const name = fieldError('key-name', messagesAt(errors, ['name']), 'span');
-    const body = html`<h1>${t('hub.developer.apiKeys.title')}</h1>
-${options.created ? html`<section class="card" aria-labelledby="new-key-heading">
+export const apiKeysPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    async function render(
+      reply: FastifyReply,
+      ctx: HubContext,
+      options: {
+        form?: KeyForm;
+        errors?: FieldErrors;
+        created?: { name: string; key: string };
+        notice?: string | null;
+        status?: number;
+      },
+    ) {
+      const { t } = ctx;
+      const companyId = ctx.user.companyId;
+      const [keys, locations] = await Promise.all([
+        c.apiKeys.listApiKeys(companyId),
+        c.companies.listLocations(companyId),
+      ]);
+      const locationName = new Map(locations.map((l) => [l.id, l.name]));
+      const form = options.form ?? {};
+      const errors = options.errors ?? {};
+      const location = fieldError('key-location', messagesAt(errors, ['locationId']), 'span');
+      const name = fieldError('key-name', messagesAt(errors, ['name']), 'span');
+      const body = html`<h1>${t('hub.developer.apiKeys.title')}</h1>
+${
+  options.created
+    ? html`<section class="card" aria-labelledby="new-key-heading">
   <h2 id="new-key-heading">${t('hub.developer.apiKeys.created', { name: options.created.name })}</h2>
   <p>${t('hub.developer.secretOnce')}</p>
   <p><code class="secret" id="new-key">${options.created.key}</code>
   <button type="button" class="secondary" data-copy="new-key" data-copied="${t('hub.developer.copied')}">${t('hub.developer.copy')}</button></p>
-</section>` : null}
+</section>`
+    : null
+}
 <table>
   <thead><tr>
     <th scope="col">${t('hub.developer.apiKeys.location')}</th><th scope="col">${t('hub.developer.apiKeys.name')}</th>
@@ -33,17 +55,29 @@ ${options.created ? html`<section class="card" aria-labelledby="new-key-heading"
     <th scope="col">${t('hub.developer.apiKeys.state')}</th><th scope="col">${t('hub.developer.actions')}</th>
   </tr></thead>
   <tbody>
-  ${keys.length === 0 ? html`<tr><td colspan="6">${t('hub.developer.apiKeys.none')}</td></tr>` : keys.map((k) => html`<tr>
+  ${
+    keys.length === 0
+      ? html`<tr><td colspan="6">${t('hub.developer.apiKeys.none')}</td></tr>`
+      : keys.map(
+          (k) => html`<tr>
     <td>${locationName.get(k.locationId) ?? k.locationId}</td>
     <td>${k.name}</td>
     <td>${when(ctx, k.createdAt)}</td>
     <td>${k.lastUsedAt ? when(ctx, k.lastUsedAt) : t('hub.developer.apiKeys.neverUsed')}</td>
-    <td>${k.revokedAt
-      ? html`<span class="status revoked">${t('hub.developer.apiKeys.revokedAt', { date: when(ctx, k.revokedAt) })}</span>`
-      : html`<span class="status active">${t('hub.developer.apiKeys.active')}</span>`}</td>
-    <td>${k.revokedAt ? null : html`<form method="post" action="/hub/developer/api-keys/${k.id}/revoke" class="inline" data-confirm="${t('hub.developer.apiKeys.revokeConfirm', { name: k.name })}">
-      ${csrfField(ctx)}<button type="submit" class="danger">${t('hub.developer.apiKeys.revoke')}</button></form>`}</td>
-  </tr>`)}
+    <td>${
+      k.revokedAt
+        ? html`<span class="status revoked">${t('hub.developer.apiKeys.revokedAt', { date: when(ctx, k.revokedAt) })}</span>`
+        : html`<span class="status active">${t('hub.developer.apiKeys.active')}</span>`
+    }</td>
+    <td>${
+      k.revokedAt
+        ? null
+        : html`<form method="post" action="/hub/developer/api-keys/${k.id}/revoke" class="inline" data-confirm="${t('hub.developer.apiKeys.revokeConfirm', { name: k.name })}">
+      ${csrfField(ctx)}<button type="submit" class="danger">${t('hub.developer.apiKeys.revoke')}</button></form>`
+    }</td>
+  </tr>`,
+        )
+  }
   </tbody>
 </table>
 <h2 id="new-key-form-heading">${t('hub.developer.apiKeys.new')}</h2>
@@ -60,27 +94,35 @@ ${formErrors(ctx, errors, ['locationId', 'name'])}
   ${name.note}
   <button type="submit">${t('hub.developer.apiKeys.create')}</button>
 </form>`;
-    return sendDeveloperPage(reply, ctx, { title: t('hub.developer.apiKeys.title'), body, notice: options.notice ?? null, status: options.status });
-  }
-
-  app.get('/developer', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }));
-
-  app.post('/developer/api-keys', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const form = (request.body ?? {}) as KeyForm;
-    const name = textOf(form.name).trim();
-    if (name === '') return render(reply, ctx, { form, errors: { name: [ctx.t('hub.developer.required')] }, status: 400 });
-    try {
-      const created = await c.apiKeys.createApiKey(ctx.user.companyId, { locationId: textOf(form.locationId), name });
-      // Not a redirect: the key exists only in this response and must never travel in a URL.
-      return await render(reply, ctx, { created: { name: created.name, key: created.key }, status: 201 });
-    } catch (error) {
-      return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      return sendDeveloperPage(reply, ctx, {
+        title: t('hub.developer.apiKeys.title'),
+        body,
+        notice: options.notice ?? null,
+        status: options.status,
+      });
     }
-  });
 
-  app.post('/developer/api-keys/:id/revoke', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    await c.apiKeys.revokeApiKey(request.hub.user.companyId, (request.params as { id: string }).id);
-    return redirectWith(reply, '/hub/developer', 'keyRevoked');
-  });
-};
+    app.get('/developer', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+      render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }),
+    );
+
+    app.post('/developer/api-keys', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const form = (request.body ?? {}) as KeyForm;
+      const name = textOf(form.name).trim();
+      if (name === '')
+        return render(reply, ctx, { form, errors: { name: [ctx.t('hub.developer.required')] }, status: 400 });
+      try {
+        const created = await c.apiKeys.createApiKey(ctx.user.companyId, { locationId: textOf(form.locationId), name });
+        // Not a redirect: the key exists only in this response and must never travel in a URL.
+        return await render(reply, ctx, { created: { name: created.name, key: created.key }, status: 201 });
+      } catch (error) {
+        return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      }
+    });
+
+    app.post('/developer/api-keys/:id/revoke', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      await c.apiKeys.revokeApiKey(request.hub.user.companyId, (request.params as { id: string }).id);
+      return redirectWith(reply, '/hub/developer', 'keyRevoked');
+    });
+  };

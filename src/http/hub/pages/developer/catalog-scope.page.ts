@@ -8,38 +8,68 @@ import { csrfField } from '../../layout.ts';
 import { fieldError, messagesAt, noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
 
-interface ScopeForm { kind?: string; products?: string | string[]; categories?: string | string[]; models?: string | string[] }
+interface ScopeForm {
+  kind?: string;
+  products?: string | string[];
+  categories?: string | string[];
+  models?: string | string[];
+}
 
 /** How many products the pickers and the preview list: a scope page, not a catalog browser. */
 const PICK_LIMIT = 200;
 const PREVIEW_LIMIT = 50;
 
 const KIND_LABEL = {
-  all: 'hub.developer.scope.all', products: 'hub.developer.scope.products', categories: 'hub.developer.scope.categories', models: 'hub.developer.scope.models',
+  all: 'hub.developer.scope.all',
+  products: 'hub.developer.scope.products',
+  categories: 'hub.developer.scope.categories',
+  models: 'hub.developer.scope.models',
 } as const;
 
-const LIST_LABEL = { products: 'hub.developer.scope.productList', categories: 'hub.developer.scope.categoryList', models: 'hub.developer.scope.modelList' } as const;
+const LIST_LABEL = {
+  products: 'hub.developer.scope.productList',
+  categories: 'hub.developer.scope.categoryList',
+  models: 'hub.developer.scope.modelList',
+} as const;
 
 /** What the public API exposes (the catalog scope), and the catalog as one API key sees it. */
-export const catalogScopePage = (c: Container): FastifyPluginAsync => async (app) => {
-  async function render(reply: FastifyReply, ctx: HubContext, options: { scope?: { kind: string; ids: string[] }; errors?: FieldErrors; apiKeyId?: string; notice?: string | null; status?: number }) {
-    const { t } = ctx;
-    const companyId = ctx.user.companyId;
-    const [saved, products, categories, models, keys] = await Promise.all([
-      c.catalogScope.get(companyId), c.catalogAdmin.listProducts(companyId, { limit: PICK_LIMIT, active: true }),
-      c.catalogAdmin.listCategories(companyId), c.catalogAdmin.listModels(companyId), c.apiKeys.listApiKeys(companyId),
-    ]);
-    const scope = options.scope ?? saved;
-    const errors = options.errors ?? {};
-    const ids = fieldError('scope-ids', messagesAt(errors, ['ids']), 'span');
-    const chosen = new Set(scope.ids);
-    const picker = (kind: Exclude<CatalogScopeKind, 'all'>, items: ReadonlyArray<{ id: string; name: string }>) => html`
+export const catalogScopePage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    async function render(
+      reply: FastifyReply,
+      ctx: HubContext,
+      options: {
+        scope?: { kind: string; ids: string[] };
+        errors?: FieldErrors;
+        apiKeyId?: string;
+        notice?: string | null;
+        status?: number;
+      },
+    ) {
+      const { t } = ctx;
+      const companyId = ctx.user.companyId;
+      const [saved, products, categories, models, keys] = await Promise.all([
+        c.catalogScope.get(companyId),
+        c.catalogAdmin.listProducts(companyId, { limit: PICK_LIMIT, active: true }),
+        c.catalogAdmin.listCategories(companyId),
+        c.catalogAdmin.listModels(companyId),
+        c.apiKeys.listApiKeys(companyId),
+      ]);
+      const scope = options.scope ?? saved;
+      const errors = options.errors ?? {};
+      const ids = fieldError('scope-ids', messagesAt(errors, ['ids']), 'span');
+      const chosen = new Set(scope.ids);
+      const picker = (
+        kind: Exclude<CatalogScopeKind, 'all'>,
+        items: ReadonlyArray<{ id: string; name: string }>,
+      ) => html`
   <label for="scope-${kind}">${t(LIST_LABEL[kind])}</label>
   <select id="scope-${kind}" name="${kind}" multiple size="6"${scope.kind === kind ? ids.attrs : null}>
     ${items.map((item) => html`<option value="${item.id}"${scope.kind === kind && chosen.has(item.id) ? html` selected` : null}>${item.name}</option>`)}
   </select>${scope.kind === kind ? ids.note : null}`;
-    const live = keys.filter((k) => k.revokedAt === null);
-    const body = html`<h1>${t('hub.developer.scope.title')}</h1>
+      const live = keys.filter((k) => k.revokedAt === null);
+      const body = html`<h1>${t('hub.developer.scope.title')}</h1>
 <p>${t('hub.developer.scope.intro')}</p>
 ${formErrors(ctx, errors, ['ids'])}
 <form method="post" action="/hub/developer/catalog-scope" class="stack">
@@ -64,46 +94,59 @@ ${formErrors(ctx, errors, ['ids'])}
   <button type="submit" class="secondary">${t('hub.developer.scope.show')}</button>
 </form>
 <div id="scope-preview" aria-live="polite">${options.apiKeyId ? await preview(ctx, options.apiKeyId) : null}</div>`;
-    return sendDeveloperPage(reply, ctx, { title: t('hub.developer.scope.title'), body, notice: options.notice ?? null, status: options.status });
-  }
+      return sendDeveloperPage(reply, ctx, {
+        title: t('hub.developer.scope.title'),
+        body,
+        notice: options.notice ?? null,
+        status: options.status,
+      });
+    }
 
-  /** The products the public API lists for this key, from the very service its catalog route calls. */
-  async function preview(ctx: HubContext, apiKeyId: string): Promise<Html> {
-    const { t } = ctx;
-    const key = (await c.apiKeys.listApiKeys(ctx.user.companyId)).find((k) => k.id === apiKeyId);
-    if (!key) throw AppError.notFound('API key');
-    if (key.revokedAt) return html`<p>${t('hub.developer.scope.revokedKey')}</p>`;
-    const { data, nextCursor } = await c.catalog.listProducts(ctx.user.companyId, { limit: PREVIEW_LIMIT });
-    if (data.length === 0) return html`<p>${t('hub.developer.scope.emptyPreview')}</p>`;
-    return html`<table>
+    /** The products the public API lists for this key, from the very service its catalog route calls. */
+    async function preview(ctx: HubContext, apiKeyId: string): Promise<Html> {
+      const { t } = ctx;
+      const key = (await c.apiKeys.listApiKeys(ctx.user.companyId)).find((k) => k.id === apiKeyId);
+      if (!key) throw AppError.notFound('API key');
+      if (key.revokedAt) return html`<p>${t('hub.developer.scope.revokedKey')}</p>`;
+      const { data, nextCursor } = await c.catalog.listProducts(ctx.user.companyId, { limit: PREVIEW_LIMIT });
+      if (data.length === 0) return html`<p>${t('hub.developer.scope.emptyPreview')}</p>`;
+      return html`<table>
   <thead><tr><th scope="col">${t('hub.developer.scope.product')}</th><th scope="col">${t('hub.developer.scope.sku')}</th><th scope="col">${t('hub.developer.scope.units')}</th></tr></thead>
   <tbody>${data.map((p) => html`<tr><td>${p.name}</td><td>${p.sku ?? ''}</td><td>${p.units.map((u) => `${u.name} ${u.priceWithTax}`).join(', ')}</td></tr>`)}</tbody>
 </table>${nextCursor ? html`<p class="hint">${t('hub.developer.scope.more', { count: PREVIEW_LIMIT })}</p>` : null}`;
-  }
-
-  app.get('/developer/catalog-scope', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const { apiKey } = request.query as { apiKey?: string };
-    return render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES), apiKeyId: apiKey || undefined });
-  });
-
-  app.get('/developer/catalog-scope/preview', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const { apiKey } = request.query as { apiKey?: string };
-    const fragment = apiKey ? await preview(request.hub, apiKey) : html``;
-    return reply.type('text/html; charset=utf-8').send(fragment.value);
-  });
-
-  app.post('/developer/catalog-scope', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const form = (request.body ?? {}) as ScopeForm;
-    const kind = String(form.kind ?? 'all');
-    // Only the list of the chosen kind counts: the other pickers keep whatever they showed.
-    const ids = kind === 'products' || kind === 'categories' || kind === 'models' ? [form[kind] ?? []].flat() : [];
-    try {
-      if (!(CATALOG_SCOPE_KINDS as readonly string[]).includes(kind)) throw AppError.invalid({ kind: [ctx.t('hub.developer.required')] });
-      await c.catalogScope.set(ctx.user.companyId, { kind: kind as CatalogScopeKind, ids });
-    } catch (error) {
-      return render(reply, ctx, { scope: { kind, ids }, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
     }
-    return redirectWith(reply, '/hub/developer/catalog-scope', 'scopeSaved');
-  });
-};
+
+    app.get('/developer/catalog-scope', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const { apiKey } = request.query as { apiKey?: string };
+      return render(reply, request.hub, {
+        notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES),
+        apiKeyId: apiKey || undefined,
+      });
+    });
+
+    app.get('/developer/catalog-scope/preview', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const { apiKey } = request.query as { apiKey?: string };
+      const fragment = apiKey ? await preview(request.hub, apiKey) : html``;
+      return reply.type('text/html; charset=utf-8').send(fragment.value);
+    });
+
+    app.post('/developer/catalog-scope', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const form = (request.body ?? {}) as ScopeForm;
+      const kind = String(form.kind ?? 'all');
+      // Only the list of the chosen kind counts: the other pickers keep whatever they showed.
+      const ids = kind === 'products' || kind === 'categories' || kind === 'models' ? [form[kind] ?? []].flat() : [];
+      try {
+        if (!(CATALOG_SCOPE_KINDS as readonly string[]).includes(kind))
+          throw AppError.invalid({ kind: [ctx.t('hub.developer.required')] });
+        await c.catalogScope.set(ctx.user.companyId, { kind: kind as CatalogScopeKind, ids });
+      } catch (error) {
+        return render(reply, ctx, {
+          scope: { kind, ids },
+          errors: fieldErrorsOf(error, { unnamed: true }),
+          status: 400,
+        });
+      }
+      return redirectWith(reply, '/hub/developer/catalog-scope', 'scopeSaved');
+    });
+  };

@@ -25,8 +25,13 @@ export const DEVELOPER_NOTICES = {
 } as const satisfies Record<string, NoticeKey>;
 export type DeveloperNotice = keyof typeof DEVELOPER_NOTICES;
 
-export function sendDeveloperPage(reply: FastifyReply, ctx: HubContext, options: { title: string; body: Html; notice?: string | null; status?: number }): FastifyReply {
-  const here = (href: string) => (href === '/hub/developer' ? ctx.path === href : ctx.path === href || ctx.path.startsWith(`${href}/`));
+export function sendDeveloperPage(
+  reply: FastifyReply,
+  ctx: HubContext,
+  options: { title: string; body: Html; notice?: string | null; status?: number },
+): FastifyReply {
+  const here = (href: string) =>
+    href === '/hub/developer' ? ctx.path === href : ctx.path === href || ctx.path.startsWith(`${href}/`);
   const body = html`<nav class="subnav" aria-label="${ctx.t('hub.nav.developer')}"><ul>
   ${SECTIONS.map((s) => html`<li><a href="${s.href}"${here(s.href) ? html` aria-current="page"` : null}>${ctx.t(s.label)}</a></li>`)}
 </ul></nav>
@@ -41,7 +46,9 @@ export function redirectWith(reply: FastifyReply, path: string, notice: Develope
 /** Errors no field shows (a field the form does not have), above the form. */
 export function formErrors(ctx: HubContext, errors: FieldErrors, shown: readonly string[]): Html | null {
   if (Object.keys(errors).length === 0) return null;
-  const rest = Object.entries(errors).filter(([field]) => !shown.includes(field)).flatMap(([, list]) => list);
+  const rest = Object.entries(errors)
+    .filter(([field]) => !shown.includes(field))
+    .flatMap(([, list]) => list);
   return html`<div class="error" role="alert"><p>${ctx.t('hub.form.fixErrors')}</p>${rest.length > 0 ? html`<ul>${rest.map((m) => html`<li>${m}</li>`)}</ul>` : null}</div>`;
 }
 

@@ -7,10 +7,12 @@ import { webhookDetailPage } from './webhook-detail.page.ts';
 import { webhooksPage } from './webhooks.page.ts';
 
 /** Developer settings (/hub/developer): API keys, webhooks, catalog scope, print template. Admins only. */
-export const developerPages = (c: Container): FastifyPluginAsync => async (app) => {
-  await app.register(apiKeysPage(c));
-  await app.register(webhooksPage(c));
-  await app.register(webhookDetailPage(c));
-  await app.register(catalogScopePage(c));
-  await app.register(printSettingsPage(c));
-};
+export const developerPages =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    await app.register(apiKeysPage(c));
+    await app.register(webhooksPage(c));
+    await app.register(webhookDetailPage(c));
+    await app.register(catalogScopePage(c));
+    await app.register(printSettingsPage(c));
+  };

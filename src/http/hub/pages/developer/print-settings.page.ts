@@ -10,15 +10,26 @@ import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErro
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
 
 /** The print settings form as posted, and as the preview's query string carries it. */
-interface PrintForm { header?: string; footer?: string; paymentInstructions?: string; iban?: string; bic?: string; holder?: string }
+interface PrintForm {
+  header?: string;
+  footer?: string;
+  paymentInstructions?: string;
+  iban?: string;
+  bic?: string;
+  holder?: string;
+}
 const FIELDS = ['header', 'footer', 'paymentInstructions', 'iban', 'bic', 'holder'] as const;
 
 const orNull = (value: unknown) => (textOf(value).trim() === '' ? null : textOf(value));
 
 function formOf(company: Company): PrintForm {
   return {
-    header: company.template.header ?? '', footer: company.template.footer ?? '', paymentInstructions: company.template.paymentInstructions ?? '',
-    iban: company.bankAccount?.iban ?? '', bic: company.bankAccount?.bic ?? '', holder: company.bankAccount?.holder ?? '',
+    header: company.template.header ?? '',
+    footer: company.template.footer ?? '',
+    paymentInstructions: company.template.paymentInstructions ?? '',
+    iban: company.bankAccount?.iban ?? '',
+    bic: company.bankAccount?.bic ?? '',
+    holder: company.bankAccount?.holder ?? '',
   };
 }
 
@@ -30,7 +41,11 @@ function previewQuery(form: PrintForm): string {
 function draftOf(form: PrintForm): PrintDraft {
   const bankGiven = [form.iban, form.bic, form.holder].some((v) => textOf(v).trim() !== '');
   return {
-    template: { header: orNull(form.header), footer: orNull(form.footer), paymentInstructions: orNull(form.paymentInstructions) },
+    template: {
+      header: orNull(form.header),
+      footer: orNull(form.footer),
+      paymentInstructions: orNull(form.paymentInstructions),
+    },
     bankAccount: bankGiven ? { iban: textOf(form.iban), bic: orNull(form.bic), holder: textOf(form.holder) } : null,
   };
 }
@@ -40,23 +55,32 @@ function previewFrame(ctx: HubContext, form: PrintForm): Html {
 }
 
 /** The print template and bank account, with a sample quotation printed live beside the form. */
-export const printSettingsPage = (c: Container): FastifyPluginAsync => async (app) => {
-  async function render(reply: FastifyReply, ctx: HubContext, options: { form?: PrintForm; errors?: FieldErrors; notice?: string | null; status?: number }) {
-    const { t } = ctx;
-    const form = options.form ?? formOf(await c.companies.getCompany(ctx.user.companyId));
-    const errors = options.errors ?? {};
-    const area = (name: 'header' | 'footer' | 'paymentInstructions') => {
-      const e = fieldError(`print-${name}`, messagesAt(errors, [`printTemplate.${name}`]), 'span');
-      return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
+export const printSettingsPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    async function render(
+      reply: FastifyReply,
+      ctx: HubContext,
+      options: { form?: PrintForm; errors?: FieldErrors; notice?: string | null; status?: number },
+    ) {
+      const { t } = ctx;
+      const form = options.form ?? formOf(await c.companies.getCompany(ctx.user.companyId));
+      const errors = options.errors ?? {};
+      const area = (name: 'header' | 'footer' | 'paymentInstructions') => {
+        const e = fieldError(`print-${name}`, messagesAt(errors, [`printTemplate.${name}`]), 'span');
+        return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
   <textarea id="print-${name}" name="${name}" rows="3" maxlength="2000"${e.attrs}>${textOf(form[name])}</textarea>${e.note}`;
-    };
-    const input = (name: 'iban' | 'bic' | 'holder', maxlength: number) => {
-      const e = fieldError(`print-${name}`, messagesAt(errors, [`bankAccount.${name}`]), 'span');
-      return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
+      };
+      const input = (name: 'iban' | 'bic' | 'holder', maxlength: number) => {
+        const e = fieldError(`print-${name}`, messagesAt(errors, [`bankAccount.${name}`]), 'span');
+        return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
   <input id="print-${name}" name="${name}" maxlength="${maxlength}" value="${textOf(form[name])}"${e.attrs}>${e.note}`;
-    };
-    const shown = [...['header', 'footer', 'paymentInstructions'].map((f) => `printTemplate.${f}`), ...['iban', 'bic', 'holder'].map((f) => `bankAccount.${f}`)];
-    const body = html`<h1>${t('hub.developer.print.title')}</h1>
+      };
+      const shown = [
+        ...['header', 'footer', 'paymentInstructions'].map((f) => `printTemplate.${f}`),
+        ...['iban', 'bic', 'holder'].map((f) => `bankAccount.${f}`),
+      ];
+      const body = html`<h1>${t('hub.developer.print.title')}</h1>
 <div class="two print-settings">
 <div>
 ${formErrors(ctx, errors, shown)}
@@ -77,29 +101,47 @@ ${formErrors(ctx, errors, shown)}
 </div>
 <div id="print-preview">${previewFrame(ctx, form)}</div>
 </div>`;
-    return sendDeveloperPage(reply, ctx, { title: t('hub.developer.print.title'), body, notice: options.notice ?? null, status: options.status });
-  }
-
-  app.get('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }));
-
-  app.post('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const form = (request.body ?? {}) as PrintForm;
-    const draft = draftOf(form);
-    try {
-      await c.companies.updateSettings(ctx.user.companyId, { printTemplate: draft.template, bankAccount: draft.bankAccount });
-    } catch (error) {
-      return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      return sendDeveloperPage(reply, ctx, {
+        title: t('hub.developer.print.title'),
+        body,
+        notice: options.notice ?? null,
+        status: options.status,
+      });
     }
-    return redirectWith(reply, '/hub/developer/print', 'printSaved');
-  });
 
-  /** The iframe again, pointing at the preview of the values typed so far (htmx swaps it in). */
-  app.get('/developer/print/preview-frame', { config: { hub: 'settings:manage' } }, async (request, reply) =>
-    reply.type('text/html; charset=utf-8').send(previewFrame(request.hub, request.query as PrintForm).value));
+    app.get('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+      render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }),
+    );
 
-  app.get('/developer/print/preview.pdf', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const printed = await c.quotations.renderSamplePdf(request.hub.user.companyId, draftOf(request.query as PrintForm), reservePrint(c, reply));
-    return reply.type('application/pdf').header('content-disposition', 'inline; filename="sample.pdf"').send(printed.pdf);
-  });
-};
+    app.post('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const form = (request.body ?? {}) as PrintForm;
+      const draft = draftOf(form);
+      try {
+        await c.companies.updateSettings(ctx.user.companyId, {
+          printTemplate: draft.template,
+          bankAccount: draft.bankAccount,
+        });
+      } catch (error) {
+        return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      }
+      return redirectWith(reply, '/hub/developer/print', 'printSaved');
+    });
+
+    /** The iframe again, pointing at the preview of the values typed so far (htmx swaps it in). */
+    app.get('/developer/print/preview-frame', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+      reply.type('text/html; charset=utf-8').send(previewFrame(request.hub, request.query as PrintForm).value),
+    );
+
+    app.get('/developer/print/preview.pdf', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const printed = await c.quotations.renderSamplePdf(
+        request.hub.user.companyId,
+        draftOf(request.query as PrintForm),
+        reservePrint(c, reply),
+      );
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', 'inline; filename="sample.pdf"')
+        .send(printed.pdf);
+    });
+  };

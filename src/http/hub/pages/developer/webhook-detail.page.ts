@@ -13,16 +13,27 @@ type Params = { id: string };
 type Deliveries = Awaited<ReturnType<Container['endpoints']['deliveries']>>;
 
 /** One endpoint: its facts, a test ping, the delivery log, and what an admin can do to it. */
-export const webhookDetailPage = (c: Container): FastifyPluginAsync => async (app) => {
-  async function render(reply: FastifyReply, ctx: HubContext, id: string, options: { form?: WebhookForm; errors?: FieldErrors; notice?: string | null; ping?: string; status?: number }) {
-    const { t } = ctx;
-    const companyId = ctx.user.companyId;
-    const endpoint = await c.endpoints.get(companyId, id);
-    const deliveries = await c.endpoints.deliveries(companyId, id, 50);
-    const base = `/hub/developer/webhooks/${endpoint.id}`;
-    const pinged = options.ping === undefined ? null
-      : /^\d{3}$/.test(options.ping) ? t('hub.developer.webhooks.pingStatus', { status: options.ping }) : t('hub.developer.webhooks.pingNoAnswer');
-    const body = html`<h1>${t('hub.developer.webhooks.endpointTitle')}</h1>
+export const webhookDetailPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    async function render(
+      reply: FastifyReply,
+      ctx: HubContext,
+      id: string,
+      options: { form?: WebhookForm; errors?: FieldErrors; notice?: string | null; ping?: string; status?: number },
+    ) {
+      const { t } = ctx;
+      const companyId = ctx.user.companyId;
+      const endpoint = await c.endpoints.get(companyId, id);
+      const deliveries = await c.endpoints.deliveries(companyId, id, 50);
+      const base = `/hub/developer/webhooks/${endpoint.id}`;
+      const pinged =
+        options.ping === undefined
+          ? null
+          : /^\d{3}$/.test(options.ping)
+            ? t('hub.developer.webhooks.pingStatus', { status: options.ping })
+            : t('hub.developer.webhooks.pingNoAnswer');
+      const body = html`<h1>${t('hub.developer.webhooks.endpointTitle')}</h1>
 <dl class="facts">
   <dt>${t('hub.developer.webhooks.target')}</dt><dd>${endpointTarget(endpoint)}</dd>
   <dt>${t('hub.developer.apiKeys.state')}</dt><dd>${endpointState(ctx, endpoint)}${endpoint.disabledReason ? html` — ${endpoint.disabledReason}` : null}</dd>
@@ -42,67 +53,97 @@ ${deliveryLog(ctx, base, deliveries)}
 
 <h2 id="edit-heading">${t('hub.developer.webhooks.edit')}</h2>
 ${webhookForm(ctx, { action: base, kind: endpoint.kind, endpoint, form: options.form ?? {}, errors: options.errors ?? {}, prefix: 'edit', submit: t('hub.developer.save'), labelledBy: 'edit-heading' })}
-${endpoint.kind === 'http' ? html`<form method="post" action="${base}/rotate-secret" class="row" data-confirm="${t('hub.developer.webhooks.rotateConfirm')}">
-  ${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.developer.webhooks.rotate')}</button></form>` : null}
+${
+  endpoint.kind === 'http'
+    ? html`<form method="post" action="${base}/rotate-secret" class="row" data-confirm="${t('hub.developer.webhooks.rotateConfirm')}">
+  ${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.developer.webhooks.rotate')}</button></form>`
+    : null
+}
 <form method="post" action="${base}/delete" class="row" data-confirm="${t('hub.developer.webhooks.deleteConfirm')}">
   ${csrfField(ctx)}<button type="submit" class="danger">${t('hub.developer.webhooks.delete')}</button></form>`;
-    return sendDeveloperPage(reply, ctx, { title: t('hub.developer.webhooks.endpointTitle'), body, notice: options.notice ?? null, status: options.status });
-  }
-
-  const id = (request: { params: unknown }) => (request.params as Params).id;
-
-  app.get('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const query = request.query as { ping?: string };
-    return render(reply, request.hub, id(request), { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES), ping: query.ping });
-  });
-
-  app.post('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const endpoint = await c.endpoints.get(ctx.user.companyId, id(request));
-    const form = (request.body ?? {}) as WebhookForm;
-    try {
-      await c.endpoints.update(ctx.user.companyId, endpoint.id, patchFrom(endpoint, form));
-    } catch (error) {
-      return render(reply, ctx, endpoint.id, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      return sendDeveloperPage(reply, ctx, {
+        title: t('hub.developer.webhooks.endpointTitle'),
+        body,
+        notice: options.notice ?? null,
+        status: options.status,
+      });
     }
-    return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'webhookSaved');
-  });
 
-  app.post('/developer/webhooks/:id/delete', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    await c.endpoints.remove(request.hub.user.companyId, id(request));
-    return redirectWith(reply, '/hub/developer/webhooks', 'webhookDeleted');
-  });
+    const id = (request: { params: unknown }) => (request.params as Params).id;
 
-  app.post('/developer/webhooks/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    await c.endpoints.update(request.hub.user.companyId, id(request), { enabled: true });
-    return redirectWith(reply, `/hub/developer/webhooks/${id(request)}`, 'webhookEnabled');
-  });
+    app.get('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const query = request.query as { ping?: string };
+      return render(reply, request.hub, id(request), {
+        notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES),
+        ping: query.ping,
+      });
+    });
 
-  app.post('/developer/webhooks/:id/rotate-secret', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const { endpoint, secret } = await c.endpoints.rotateSecret(request.hub.user.companyId, id(request));
-    return sendSecret(reply, request.hub, endpoint, secret, 200);
-  });
+    app.post('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const endpoint = await c.endpoints.get(ctx.user.companyId, id(request));
+      const form = (request.body ?? {}) as WebhookForm;
+      try {
+        await c.endpoints.update(ctx.user.companyId, endpoint.id, patchFrom(endpoint, form));
+      } catch (error) {
+        return render(reply, ctx, endpoint.id, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      }
+      return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'webhookSaved');
+    });
 
-  app.post('/developer/webhooks/:id/ping', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const endpoint = await c.endpoints.get(ctx.user.companyId, id(request));
-    const result = await c.dispatcher.ping(ctx.user.companyId, endpoint.id);
-    if (request.headers['hx-request']) return reply.type('text/html; charset=utf-8').send(pingResult(ctx, result).value);
-    return reply.redirect(`/hub/developer/webhooks/${endpoint.id}?ping=${result.statusCode ?? 'none'}`, 303);
-  });
+    app.post('/developer/webhooks/:id/delete', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      await c.endpoints.remove(request.hub.user.companyId, id(request));
+      return redirectWith(reply, '/hub/developer/webhooks', 'webhookDeleted');
+    });
 
-  app.post('/developer/webhooks/:id/deliveries/:deliveryId/redeliver', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const { deliveryId } = request.params as Params & { deliveryId: string };
-    const companyId = request.hub.user.companyId;
-    const endpoint = await c.endpoints.get(companyId, id(request));
-    // The service finds the delivery within the company (another's is "not found").
-    await c.endpoints.redeliver(companyId, deliveryId);
-    c.dispatcher.wake();
-    return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'redelivered');
-  });
-};
+    app.post('/developer/webhooks/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      await c.endpoints.update(request.hub.user.companyId, id(request), { enabled: true });
+      return redirectWith(reply, `/hub/developer/webhooks/${id(request)}`, 'webhookEnabled');
+    });
 
-function pingResult(ctx: HubContext, r: { ok: boolean; statusCode: number | null; durationMs: number; error: string | null; responseExcerpt: string | null }): Html {
+    app.post(
+      '/developer/webhooks/:id/rotate-secret',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        const { endpoint, secret } = await c.endpoints.rotateSecret(request.hub.user.companyId, id(request));
+        return sendSecret(reply, request.hub, endpoint, secret, 200);
+      },
+    );
+
+    app.post('/developer/webhooks/:id/ping', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const endpoint = await c.endpoints.get(ctx.user.companyId, id(request));
+      const result = await c.dispatcher.ping(ctx.user.companyId, endpoint.id);
+      if (request.headers['hx-request'])
+        return reply.type('text/html; charset=utf-8').send(pingResult(ctx, result).value);
+      return reply.redirect(`/hub/developer/webhooks/${endpoint.id}?ping=${result.statusCode ?? 'none'}`, 303);
+    });
+
+    app.post(
+      '/developer/webhooks/:id/deliveries/:deliveryId/redeliver',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        const { deliveryId } = request.params as Params & { deliveryId: string };
+        const companyId = request.hub.user.companyId;
+        const endpoint = await c.endpoints.get(companyId, id(request));
+        // The service finds the delivery within the company (another's is "not found").
+        await c.endpoints.redeliver(companyId, deliveryId);
+        c.dispatcher.wake();
+        return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'redelivered');
+      },
+    );
+  };
+
+function pingResult(
+  ctx: HubContext,
+  r: {
+    ok: boolean;
+    statusCode: number | null;
+    durationMs: number;
+    error: string | null;
+    responseExcerpt: string | null;
+  },
+): Html {
   const { t } = ctx;
   return html`<div class="${r.ok ? 'notice' : 'error'}" role="status">
   <p><strong>${r.ok ? t('hub.developer.webhooks.pingOk') : t('hub.developer.webhooks.pingFailed')}</strong>
@@ -122,24 +163,36 @@ function deliveryLog(ctx: HubContext, base: string, deliveries: Deliveries): Htm
     <th scope="col">${t('hub.developer.webhooks.attempts')}</th><th scope="col">${t('hub.developer.actions')}</th>
   </tr></thead>
   <tbody>
-  ${deliveries.map((d) => html`<tr>
+  ${deliveries.map(
+    (d) => html`<tr>
     <td><code>${d.eventId}</code><br>${when(ctx, d.createdAt)}</td>
     <td><span class="status ${d.status}">${deliveryStatus(ctx, d.status)}</span></td>
-    <td>${d.attemptLog.length === 0 ? '—' : html`<ol class="attempts">${d.attemptLog.map((a) => html`<li>
+    <td>${
+      d.attemptLog.length === 0
+        ? '—'
+        : html`<ol class="attempts">${d.attemptLog.map(
+            (a) => html`<li>
       ${when(ctx, a.startedAt)} · ${a.success ? t('hub.developer.webhooks.attemptOk') : t('hub.developer.webhooks.attemptFailed')}
       · ${a.statusCode !== null ? t('hub.developer.webhooks.pingStatus', { status: a.statusCode }) : t('hub.developer.webhooks.pingNoAnswer')}
-      · ${t('hub.developer.webhooks.duration', { ms: a.durationMs })}${a.error ? html` · ${a.error}` : null}</li>`)}</ol>`}</td>
+      · ${t('hub.developer.webhooks.duration', { ms: a.durationMs })}${a.error ? html` · ${a.error}` : null}</li>`,
+          )}</ol>`
+    }</td>
     <td>${d.status === 'pending' ? null : html`<form method="post" action="${base}/deliveries/${d.id}/redeliver" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.developer.webhooks.redeliver')}</button></form>`}</td>
-  </tr>`)}
+  </tr>`,
+  )}
   </tbody>
 </table>`;
 }
 
 const DELIVERY_STATUS = {
-  pending: 'hub.developer.delivery.pending', delivered: 'hub.developer.delivery.delivered',
-  failed: 'hub.developer.delivery.failed', cancelled: 'hub.developer.delivery.cancelled',
+  pending: 'hub.developer.delivery.pending',
+  delivered: 'hub.developer.delivery.delivered',
+  failed: 'hub.developer.delivery.failed',
+  cancelled: 'hub.developer.delivery.cancelled',
 } as const;
 
 function deliveryStatus(ctx: HubContext, status: string): string {
-  return Object.hasOwn(DELIVERY_STATUS, status) ? ctx.t(DELIVERY_STATUS[status as keyof typeof DELIVERY_STATUS]) : status;
+  return Object.hasOwn(DELIVERY_STATUS, status)
+    ? ctx.t(DELIVERY_STATUS[status as keyof typeof DELIVERY_STATUS])
+    : status;
 }

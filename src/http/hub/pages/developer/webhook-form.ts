@@ -1,4 +1,10 @@
-import { EVENT_NAMES, generateWebhookSecret, type EndpointPatch, type EndpointView, type NewEndpoint } from '../../../../modules/webhooks/index.ts';
+import {
+  EVENT_NAMES,
+  generateWebhookSecret,
+  type EndpointPatch,
+  type EndpointView,
+  type NewEndpoint,
+} from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
@@ -24,7 +30,8 @@ const eventsOf = (form: WebhookForm) => [form.events ?? []].flat().filter((e) =>
 export function newEndpointFrom(form: WebhookForm): NewEndpoint {
   const events = eventsOf(form);
   const description = text(form.description) || null;
-  if (form.kind === 'telegram') return { kind: 'telegram', botToken: text(form.botToken), chatId: text(form.chatId), events, description };
+  if (form.kind === 'telegram')
+    return { kind: 'telegram', botToken: text(form.botToken), chatId: text(form.chatId), events, description };
   const secret = text(form.secret) || (form.generateSecret ? generateWebhookSecret() : null);
   return { kind: 'http', url: text(form.url), secret, events, description };
 }
@@ -46,11 +53,19 @@ export function patchFrom(endpoint: EndpointView, form: WebhookForm): EndpointPa
  * The fields of one endpoint kind, for a new endpoint (`endpoint` null) or an edit. Secrets are
  * never filled in: an edit shows only the stored hint, and a blank field keeps it.
  */
-export function webhookFields(ctx: HubContext, kind: 'http' | 'telegram', endpoint: EndpointView | null, form: WebhookForm, errors: FieldErrors, prefix: string): Html {
+export function webhookFields(
+  ctx: HubContext,
+  kind: 'http' | 'telegram',
+  endpoint: EndpointView | null,
+  form: WebhookForm,
+  errors: FieldErrors,
+  prefix: string,
+): Html {
   const { t } = ctx;
   const id = (name: string) => `${prefix}-${name}`;
   const chosen = new Set(form.kind === undefined && endpoint ? endpoint.events : eventsOf(form));
-  const value = (name: 'url' | 'chatId' | 'description') => (form.kind === undefined && endpoint ? (endpoint[name] ?? '') : (form[name] ?? ''));
+  const value = (name: 'url' | 'chatId' | 'description') =>
+    form.kind === undefined && endpoint ? (endpoint[name] ?? '') : (form[name] ?? '');
   const e = (name: string) => fieldError(id(name), messagesAt(errors, [name]), 'span');
   const url = e('url');
   const secret = e('secret');
@@ -58,21 +73,27 @@ export function webhookFields(ctx: HubContext, kind: 'http' | 'telegram', endpoi
   const chatId = e('chatId');
   const events = e('events');
   const description = e('description');
-  const hint = endpoint?.secretHint ? html`<span class="hint" id="${id('secret-hint')}">${t('hub.developer.webhooks.storedSecret', { hint: endpoint.secretHint })}</span>` : null;
+  const hint = endpoint?.secretHint
+    ? html`<span class="hint" id="${id('secret-hint')}">${t('hub.developer.webhooks.storedSecret', { hint: endpoint.secretHint })}</span>`
+    : null;
   return html`${formErrors(ctx, errors, ['url', 'secret', 'botToken', 'chatId', 'events', 'description'])}
   <input type="hidden" name="kind" value="${kind}">
-  ${kind === 'http' ? html`
+  ${
+    kind === 'http'
+      ? html`
   <label for="${id('url')}">${t('hub.developer.webhooks.url')}</label>
   <input id="${id('url')}" name="url" type="url" required maxlength="2048" value="${value('url')}"${url.attrs}>${url.note}
   <label for="${id('secret')}">${endpoint ? t('hub.developer.webhooks.newSecret') : t('hub.developer.webhooks.secret')}</label>
   <input id="${id('secret')}" name="secret" type="password" autocomplete="off" maxlength="200"${secret.attrs ?? (hint ? html` aria-describedby="${id('secret-hint')}"` : null)}>${secret.note}${hint}
   ${endpoint ? null : html`<label class="check"><input type="checkbox" name="generateSecret" value="1"${form.kind === undefined || form.generateSecret ? html` checked` : null}> ${t('hub.developer.webhooks.generateSecret')}</label>`}
-  ` : html`
+  `
+      : html`
   <label for="${id('botToken')}">${endpoint ? t('hub.developer.webhooks.newBotToken') : t('hub.developer.webhooks.botToken')}</label>
   <input id="${id('botToken')}" name="botToken" type="password" autocomplete="off" maxlength="200"${endpoint ? null : html` required`}${botToken.attrs ?? (hint ? html` aria-describedby="${id('secret-hint')}"` : null)}>${botToken.note}${hint}
   <label for="${id('chatId')}">${t('hub.developer.webhooks.chatId')}</label>
   <input id="${id('chatId')}" name="chatId" required maxlength="64" value="${value('chatId')}"${chatId.attrs}>${chatId.note}
-  `}
+  `
+  }
   <fieldset${events.note ? html` aria-describedby="${id('events')}-error"` : null}><legend>${t('hub.developer.webhooks.events')}</legend>
     <p class="hint">${t('hub.developer.webhooks.eventsHint')}</p>
     ${EVENT_NAMES.map((name) => html`<label class="check"><input type="checkbox" name="events" value="${name}"${chosen.has(name) ? html` checked` : null}> <code>${name}</code></label>`)}
@@ -82,7 +103,19 @@ export function webhookFields(ctx: HubContext, kind: 'http' | 'telegram', endpoi
   <input id="${id('description')}" name="description" maxlength="200" value="${value('description')}"${description.attrs}>${description.note}`;
 }
 
-export function webhookForm(ctx: HubContext, options: { action: string; kind: 'http' | 'telegram'; endpoint: EndpointView | null; form: WebhookForm; errors: FieldErrors; prefix: string; submit: string; labelledBy: string }): Html {
+export function webhookForm(
+  ctx: HubContext,
+  options: {
+    action: string;
+    kind: 'http' | 'telegram';
+    endpoint: EndpointView | null;
+    form: WebhookForm;
+    errors: FieldErrors;
+    prefix: string;
+    submit: string;
+    labelledBy: string;
+  },
+): Html {
   return html`<form method="post" action="${options.action}" class="stack" aria-labelledby="${options.labelledBy}">
   ${csrfField(ctx)}
   ${webhookFields(ctx, options.kind, options.endpoint, options.form, options.errors, options.prefix)}

@@ -17,24 +17,43 @@ export function endpointState(ctx: HubContext, e: EndpointView): Html {
 export const endpointTarget = (e: EndpointView) => (e.kind === 'http' ? e.url : `Telegram ${e.chatId}`) ?? '';
 
 /** Webhook endpoints: the list and the two forms that add one (HTTP, Telegram). */
-export const webhooksPage = (c: Container): FastifyPluginAsync => async (app) => {
-  async function render(reply: FastifyReply, ctx: HubContext, options: { kind?: 'http' | 'telegram'; form?: WebhookForm; errors?: FieldErrors; notice?: string | null; status?: number }) {
-    const { t } = ctx;
-    const endpoints = await c.endpoints.list(ctx.user.companyId);
-    const formOf = (kind: 'http' | 'telegram') => (options.kind === kind ? { form: options.form ?? {}, errors: options.errors ?? {} } : { form: {}, errors: {} });
-    const body = html`<h1>${t('hub.developer.webhooks.title')}</h1>
+export const webhooksPage =
+  (c: Container): FastifyPluginAsync =>
+  async (app) => {
+    async function render(
+      reply: FastifyReply,
+      ctx: HubContext,
+      options: {
+        kind?: 'http' | 'telegram';
+        form?: WebhookForm;
+        errors?: FieldErrors;
+        notice?: string | null;
+        status?: number;
+      },
+    ) {
+      const { t } = ctx;
+      const endpoints = await c.endpoints.list(ctx.user.companyId);
+      const formOf = (kind: 'http' | 'telegram') =>
+        options.kind === kind ? { form: options.form ?? {}, errors: options.errors ?? {} } : { form: {}, errors: {} };
+      const body = html`<h1>${t('hub.developer.webhooks.title')}</h1>
 <table>
   <thead><tr>
     <th scope="col">${t('hub.developer.webhooks.target')}</th><th scope="col">${t('hub.developer.webhooks.events')}</th>
     <th scope="col">${t('hub.developer.webhooks.description')}</th><th scope="col">${t('hub.developer.apiKeys.state')}</th>
   </tr></thead>
   <tbody>
-  ${endpoints.length === 0 ? html`<tr><td colspan="4">${t('hub.developer.webhooks.none')}</td></tr>` : endpoints.map((e) => html`<tr>
+  ${
+    endpoints.length === 0
+      ? html`<tr><td colspan="4">${t('hub.developer.webhooks.none')}</td></tr>`
+      : endpoints.map(
+          (e) => html`<tr>
     <td><a href="/hub/developer/webhooks/${e.id}">${endpointTarget(e)}</a></td>
     <td>${e.events.length === 0 ? t('hub.developer.webhooks.allEvents') : e.events.join(', ')}</td>
     <td>${e.description ?? ''}</td>
     <td>${endpointState(ctx, e)}</td>
-  </tr>`)}
+  </tr>`,
+        )
+  }
   </tbody>
 </table>
 <div class="two">
@@ -47,30 +66,48 @@ export const webhooksPage = (c: Container): FastifyPluginAsync => async (app) =>
   ${webhookForm(ctx, { action: '/hub/developer/webhooks', kind: 'telegram', endpoint: null, ...formOf('telegram'), prefix: 'tg', submit: t('hub.developer.webhooks.add'), labelledBy: 'new-telegram' })}
 </section>
 </div>`;
-    return sendDeveloperPage(reply, ctx, { title: t('hub.developer.webhooks.title'), body, notice: options.notice ?? null, status: options.status });
-  }
-
-  app.get('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) => render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }));
-
-  app.post('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-    const ctx = request.hub;
-    const form = (request.body ?? {}) as WebhookForm;
-    const input = newEndpointFrom(form);
-    try {
-      const endpoint = await c.endpoints.create(ctx.user.companyId, input);
-      // A generated secret is shown on this one answer, never again (so no redirect that would lose it).
-      if (input.kind === 'http' && input.secret && !textOf(form.secret).trim()) {
-        return await sendSecret(reply, ctx, endpoint, input.secret, 201);
-      }
-      return reply.redirect(`/hub/developer/webhooks/${endpoint.id}?notice=webhookSaved`, 303);
-    } catch (error) {
-      return render(reply, ctx, { kind: input.kind, form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      return sendDeveloperPage(reply, ctx, {
+        title: t('hub.developer.webhooks.title'),
+        body,
+        notice: options.notice ?? null,
+        status: options.status,
+      });
     }
-  });
-};
+
+    app.get('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+      render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }),
+    );
+
+    app.post('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const form = (request.body ?? {}) as WebhookForm;
+      const input = newEndpointFrom(form);
+      try {
+        const endpoint = await c.endpoints.create(ctx.user.companyId, input);
+        // A generated secret is shown on this one answer, never again (so no redirect that would lose it).
+        if (input.kind === 'http' && input.secret && !textOf(form.secret).trim()) {
+          return await sendSecret(reply, ctx, endpoint, input.secret, 201);
+        }
+        return reply.redirect(`/hub/developer/webhooks/${endpoint.id}?notice=webhookSaved`, 303);
+      } catch (error) {
+        return render(reply, ctx, {
+          kind: input.kind,
+          form,
+          errors: fieldErrorsOf(error, { unnamed: true }),
+          status: 400,
+        });
+      }
+    });
+  };
 
 /** The page that shows a webhook secret the one time it is readable. */
-export function sendSecret(reply: FastifyReply, ctx: HubContext, endpoint: EndpointView, secret: string, status: number): FastifyReply {
+export function sendSecret(
+  reply: FastifyReply,
+  ctx: HubContext,
+  endpoint: EndpointView,
+  secret: string,
+  status: number,
+): FastifyReply {
   const { t } = ctx;
   const body = html`<h1>${t('hub.developer.webhooks.secretTitle')}</h1>
 <section class="card">
