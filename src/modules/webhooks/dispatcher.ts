@@ -3,6 +3,8 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { ENDPOINT_GONE, decideRetry, finishedAttempt, planEndpointWork } from './attempt-outcome.ts';
 import type { Target } from './delivery-targets.ts';
+import { PER_ENDPOINT_DEFAULT, createEndpointSlots, type Held } from './endpoint-slots.ts';
+import { createLookPast } from './look-past.ts';
 import type {
   AttemptOutcome,
   ClaimedDelivery,
@@ -24,16 +26,6 @@ const RECORD_AT = 64;
 const RECORD_DELAY_MS = 10;
 /** Without a wake-up, look for due work (retries, other instances' events, expired leases) at least this often. */
 const IDLE_POLL_MS = 1_000;
-/** Sends at once to one endpoint, by default: see `hold`. */
-export const PER_ENDPOINT_DEFAULT = 16;
-/**
- * After a look-past claim (see `lookPast`) that found less than it asked for, the next one waits
- * for a wake-up, and then at least this long, or 20 times what that one took, unless an endpoint
- * it passed over is no longer saturated: while one fast endpoint keeps the window full, as in a
- * plain drain, a look-past finds nothing, and costs one empty claim at most every 50 ms.
- */
-const LOOK_PAST_SPACING_MS = 50;
-const LOOK_PAST_COST_FACTOR = 20;
 const NO_RETRY = { failedAt: null, retryAt: null } as const;
 
 export interface DispatcherLogger {
@@ -60,14 +52,6 @@ export interface Sender {
   ping(companyId: string, endpointId: string): Promise<DeliveryResult & { eventId: string }>;
 }
 
-/** A claimed delivery this process holds: sending, or waiting for its endpoint's cap. */
-interface Held {
-  delivery: ClaimedDelivery;
-  target: Target | null;
-  /** clock ms of the claim that leased it (again). */
-  claimedAt: number;
-}
-
 /**
  * The delivery engine, a pipeline over a DeliveryQueue: it claims due deliveries, keeps up to the
  * queue's window of them in hand, claims more as slots free up (the next claim does not wait
@@ -90,14 +74,12 @@ export function createDispatcher(deps: {
   // A Telegram migration sends twice: the lease covers two timeouts plus margin
   // (WEBHOOK_TIMEOUT_MS is capped at 25 s to keep it <= 60 s).
   const leaseMs = Math.min(60_000, 2 * options.timeoutMs + 10_000);
-  // A held delivery may start only while its lease still covers two timeouts: started later, its
-  // lease could run out mid-send and another worker send it too.
-  const startWithinMs = leaseMs - 2 * options.timeoutMs;
+  // A held delivery may start only while its lease still covers two timeouts.
+  const slots = createEndpointSlots({ perEndpoint, startWithinMs: leaseMs - 2 * options.timeoutMs, clock });
+  const lookPast = createLookPast({ slots, perEndpoint, window: maxHeld, onDue: pump });
   const logDeliveries = () => logger.isLevelEnabled?.('info') ?? true;
 
   let active = false; // started and not stopping: claims are allowed
-  const held = new Map<string, Held>(); // by delivery id
-  const endpoints = new Map<string, { sending: number; waiting: Held[] }>();
   let claiming = false; // never two claims at once
   let recording = false; // never two recordings at once
   let recordDue = false; // the first waiting outcome has waited RECORD_DELAY_MS
@@ -112,13 +94,6 @@ export function createDispatcher(deps: {
   let finished: AttemptOutcome[] = [];
   let quietWaiters: Array<() => void> = [];
   let watch: QueueWatch | null = null;
-  // Look-past claims (see `lookPast`):
-  const saturatedAt = 2 * perEndpoint; // an endpoint holding this many (sending and waiting) is passed over
-  // The endpoints passed over by the last look-past, which found less than it asked for: until
-  // a wake-up, another is worth it only once one of them is no longer saturated.
-  let passedOver: ReadonlySet<string> | null = null;
-  let lookPastAfter = -Infinity; // performance.now(): after a wake-up, not before this
-  let lookPastTimer: NodeJS.Timeout | null = null; // its own, so it never holds back a plain claim's pump
 
   /** Claims up to `limit` (passing over the endpoints in `skip`) and starts them; the claim stays open until they are in hand. */
   async function claim(limit: number, skip?: readonly string[]): Promise<number> {
@@ -144,67 +119,14 @@ export function createDispatcher(deps: {
     const startedAt = clock.now();
     const stamp = { iso: startedAt.toISOString(), seconds: Math.floor(startedAt.getTime() / 1000) };
     for (const delivery of batch) {
-      const again = held.get(delivery.id);
-      if (again) {
-        // Still waiting here when its lease ran out, and leased to this worker again: one copy, the new lease.
-        again.claimedAt = claimedAt;
-        continue;
-      }
-      const h: Held = { delivery, target: targets.get(delivery.endpoint_id) ?? null, claimedAt };
-      held.set(delivery.id, h);
-      if (!h.target) {
-        start(h, stamp);
-        continue;
-      }
-      // Per endpoint at most `perEndpoint` sends at once; the rest of its deliveries wait here,
-      // claimed but not started, and start as its sends finish, while other endpoints' deliveries
-      // in the same claims start at once, and a fast endpoint's sends follow one another without
-      // waiting for a claim. Not claiming them instead would need every claim to skip an
-      // endpoint's backlog, and the due index (status, next attempt) would be read past every row
-      // of that backlog on every claim, or the due rows ranked per endpoint in SQL: the claims of
-      // a single busy endpoint would cost more per delivery. Holding them costs their lease,
-      // hence the lease guard in `startWaiting`, and a place in the window, which a slow endpoint
-      // with a long backlog fills: the look-past claims (`lookPast`) let the others by.
-      const slot = endpointSlot(delivery.endpoint_id);
-      if (slot.sending < perEndpoint) start(h, stamp);
-      else slot.waiting.push(h);
+      const h = slots.take(delivery, targets.get(delivery.endpoint_id) ?? null, claimedAt);
+      if (h) start(h, stamp);
     }
-  }
-
-  function someHasRoom(endpointIds: ReadonlySet<string>): boolean {
-    for (const id of endpointIds) {
-      const slot = endpoints.get(id);
-      if (!slot || slot.sending + slot.waiting.length < saturatedAt) return true;
-    }
-    return false;
-  }
-
-  function endpointSlot(endpointId: string) {
-    let slot = endpoints.get(endpointId);
-    if (!slot) endpoints.set(endpointId, (slot = { sending: 0, waiting: [] }));
-    return slot;
-  }
-
-  /** The next waiting deliveries of an endpoint that has a free slot; those whose lease no longer covers a send are let go (their leases run out and the queue hands them out again). */
-  function startWaiting(endpointId: string): void {
-    const slot = endpoints.get(endpointId);
-    if (!slot) return;
-    while (slot.sending < perEndpoint && slot.waiting.length > 0) {
-      const h = slot.waiting.shift()!;
-      const now = clock.now();
-      if (now.getTime() - h.claimedAt > startWithinMs) {
-        held.delete(h.delivery.id);
-        continue;
-      }
-      start(h, { iso: now.toISOString(), seconds: Math.floor(now.getTime() / 1000) });
-    }
-    if (slot.sending === 0 && slot.waiting.length === 0) endpoints.delete(endpointId);
   }
 
   function start(h: Held, stamp: { iso: string; seconds: number }): void {
     const { delivery, target } = h;
     const attemptNo = delivery.attempts + 1;
-    if (target) endpointSlot(delivery.endpoint_id).sending++;
     const sent: Promise<DeliveryResult> = target
       ? sender.send(target, delivery.event_id, delivery.payload, stamp.seconds).catch((error: unknown) => {
           // The channels report network trouble as results; a throw here is our own bug.
@@ -233,11 +155,7 @@ export function createDispatcher(deps: {
         result,
         ...retry,
       });
-      held.delete(delivery.id);
-      if (target) {
-        endpointSlot(delivery.endpoint_id).sending--;
-        startWaiting(delivery.endpoint_id);
-      }
+      slots.finish(h, startWaiting);
       // A retry due before the next idle poll gets a wake-up of its own.
       if (retry.retryAt !== null && retry.retryAt - retry.failedAt! < IDLE_POLL_MS)
         setTimeout(wake, retry.retryAt - retry.failedAt!).unref();
@@ -246,15 +164,19 @@ export function createDispatcher(deps: {
     });
   }
 
+  function startWaiting(h: Held, now: Date): void {
+    start(h, { iso: now.toISOString(), seconds: Math.floor(now.getTime() / 1000) });
+  }
+
   /**
    * Claims when there is room for at least claimAtRoom more (or, that failing, looks past the
-   * saturated endpoints: `lookPast`), records when enough outcomes wait (or with a claim).
+   * saturated endpoints: look-past.ts), records when enough outcomes wait (or with a claim).
    */
   function pump(): void {
-    const room = maxHeld - held.size;
+    const room = maxHeld - slots.size;
     const mayClaim = active && !drained && !claiming && Date.now() >= backoffUntil;
     let claimNow = mayClaim && room >= claimAtRoom;
-    let past = mayClaim && !claimNow ? lookPast() : null;
+    let past = mayClaim && !claimNow ? lookPast.claim() : null;
     const spacing = lastClaimStart + CLAIM_SPACING_MS - performance.now();
     if ((claimNow || past) && spacing > 0) {
       claimNow = false;
@@ -276,40 +198,6 @@ export function createDispatcher(deps: {
     }
   }
 
-  /**
-   * A look-past claim, when one is due: the window is full, but some endpoints hold at least
-   * `saturatedAt` (twice what they may send at once), and their deliveries waiting for a free
-   * slot stop counting against it. Such a claim passes over those endpoints, so it reaches the
-   * other endpoints' deliveries due behind their backlogs: one slow receiver with a backlog
-   * cannot take the whole window from the others. It takes what room the window has without
-   * those waiting deliveries, and never more than doubles the window.
-   */
-  function lookPast(): { limit: number; skip: string[] } | null {
-    // Until a wake-up, worth it only once an endpoint the last one passed over is no longer
-    // saturated (the plain claims cannot take its deliveries, and what is due behind them, while
-    // the window is full). Checked first: in a single endpoint's drain this runs after every send.
-    if (passedOver && !someHasRoom(passedOver)) return null;
-    const skip: string[] = [];
-    let waitingThere = 0;
-    for (const [endpointId, slot] of endpoints) {
-      if (slot.sending + slot.waiting.length < saturatedAt) continue;
-      skip.push(endpointId);
-      waitingThere += slot.waiting.length;
-    }
-    const limit = Math.min(maxHeld - (held.size - waitingThere), 2 * maxHeld - held.size);
-    if (skip.length === 0 || limit <= 0) return null;
-    if (passedOver) return { limit, skip };
-    const wait = lookPastAfter - performance.now();
-    if (wait > 0) {
-      lookPastTimer ??= setTimeout(() => {
-        lookPastTimer = null;
-        pump();
-      }, wait);
-      return null;
-    }
-    return { limit, skip };
-  }
-
   function runClaim(limit: number, skip?: string[]): void {
     claiming = true;
     woken = false;
@@ -318,12 +206,7 @@ export function createDispatcher(deps: {
       (claimed) => {
         claiming = false;
         if (skip && claimed < limit) {
-          // Nothing more due but the saturated endpoints' (as far as it saw): look past them again
-          // after a wake-up, or once one of them has room, and not too often.
-          lookPastAfter =
-            performance.now() +
-            Math.max(LOOK_PAST_SPACING_MS, LOOK_PAST_COST_FACTOR * (performance.now() - lastClaimStart));
-          passedOver = woken ? null : new Set(skip);
+          lookPast.foundLess(skip, lastClaimStart, woken);
           armPoll();
         } else if (!skip && claimed < limit && !woken) {
           drained = true;
@@ -394,7 +277,7 @@ export function createDispatcher(deps: {
   function wake(): void {
     if (!active) return;
     drained = false;
-    passedOver = null;
+    lookPast.wake();
     if (claiming) woken = true;
     else schedulePump(0);
   }
@@ -414,7 +297,7 @@ export function createDispatcher(deps: {
     pollTimer = setTimeout(
       () => {
         pollTimer = null;
-        if (drained || passedOver) wake();
+        if (drained || lookPast.waiting) wake();
       },
       Math.max(IDLE_POLL_MS - (Date.now() - lastClaimAt), 0),
     );
@@ -455,7 +338,7 @@ export function createDispatcher(deps: {
   }
 
   function isQuiet(): boolean {
-    return held.size === 0 && !claiming && !recording && finished.length === 0;
+    return slots.size === 0 && !claiming && !recording && finished.length === 0;
   }
   function notifyIfQuiet(): void {
     if (quietWaiters.length === 0 || !isQuiet()) return;
@@ -466,7 +349,7 @@ export function createDispatcher(deps: {
   /** Every held delivery sent (or let go) and every outcome recorded. */
   async function settled(): Promise<void> {
     while (!isQuiet()) {
-      if (held.size === 0 && !claiming && !recording && finished.length > 0) runRecord(finished.length);
+      if (slots.size === 0 && !claiming && !recording && finished.length > 0) runRecord(finished.length);
       await new Promise<void>((resolve) => quietWaiters.push(resolve));
     }
   }
@@ -485,8 +368,7 @@ export function createDispatcher(deps: {
       active = false;
       if (pollTimer) clearTimeout(pollTimer);
       pollTimer = null;
-      if (lookPastTimer) clearTimeout(lookPastTimer);
-      lookPastTimer = null;
+      lookPast.stop();
       // A pending pump may still be needed to record; it claims nothing once inactive.
       await settled();
       await watch?.stop();
