@@ -1,32 +1,19 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
-import { ENDPOINT_GONE, decideRetry, finishedAttempt, planEndpointWork } from './attempt-outcome.ts';
+import { ENDPOINT_GONE } from './attempt-outcome.ts';
 import type { Target } from './delivery-targets.ts';
 import { PER_ENDPOINT_DEFAULT, createEndpointSlots, type Held } from './endpoint-slots.ts';
 import { createLookPast } from './look-past.ts';
-import type {
-  AttemptOutcome,
-  ClaimedDelivery,
-  DeliveryQueue,
-  EndpointWork,
-  QueueWatch,
-} from './queue/delivery-queue.ts';
+import { createOutcomeRecorder } from './outcome-recorder.ts';
+import type { ClaimedDelivery, DeliveryQueue, QueueWatch } from './queue/delivery-queue.ts';
 
 // A claim also waits until CLAIM_SPACING_MS after the previous one: a claim costs a few hundred
 // microseconds whatever its size, so at thousands of commits a second one claim per wake-up
 // would cost more than the deliveries. It adds at most this much to a delivery's latency.
 const CLAIM_SPACING_MS = 2;
-/**
- * Without a claim to ride along with, outcomes are recorded once this many wait, or
- * RECORD_DELAY_MS after the first (while deliveries flow, claims come sooner than that, so
- * recordings rarely need a commit of their own).
- */
-const RECORD_AT = 64;
-const RECORD_DELAY_MS = 10;
 /** Without a wake-up, look for due work (retries, other instances' events, expired leases) at least this often. */
 const IDLE_POLL_MS = 1_000;
-const NO_RETRY = { failedAt: null, retryAt: null } as const;
 
 export interface DispatcherLogger {
   info(obj: object, msg: string): void;
@@ -68,7 +55,6 @@ export function createDispatcher(deps: {
   options: DispatcherOptions;
 }) {
   const { queue, sender, clock, logger, options } = deps;
-  const random = options.random ?? Math.random;
   const perEndpoint = options.perEndpoint ?? PER_ENDPOINT_DEFAULT;
   const { inFlight: maxHeld, claimAt: claimAtRoom } = queue.window;
   // A Telegram migration sends twice: the lease covers two timeouts plus margin
@@ -77,12 +63,10 @@ export function createDispatcher(deps: {
   // A held delivery may start only while its lease still covers two timeouts.
   const slots = createEndpointSlots({ perEndpoint, startWithinMs: leaseMs - 2 * options.timeoutMs, clock });
   const lookPast = createLookPast({ slots, perEndpoint, window: maxHeld, onDue: pump });
-  const logDeliveries = () => logger.isLevelEnabled?.('info') ?? true;
+  const outcomes = createOutcomeRecorder({ ...deps, onDue: pump, onRecorded: pumpAndSettle });
 
   let active = false; // started and not stopping: claims are allowed
   let claiming = false; // never two claims at once
-  let recording = false; // never two recordings at once
-  let recordDue = false; // the first waiting outcome has waited RECORD_DELAY_MS
   let woken = false; // a wake-up came during a claim: claim again after it
   let drained = true; // the last claim found less than it asked for: wait for a wake-up or a poll
   let pumpTimer: NodeJS.Timeout | NodeJS.Immediate | null = null;
@@ -90,8 +74,6 @@ export function createDispatcher(deps: {
   let lastClaimAt = 0;
   let backoffUntil = 0;
   let pollTimer: NodeJS.Timeout | null = null;
-  let recordTimer: NodeJS.Timeout | null = null;
-  let finished: AttemptOutcome[] = [];
   let quietWaiters: Array<() => void> = [];
   let watch: QueueWatch | null = null;
 
@@ -126,7 +108,6 @@ export function createDispatcher(deps: {
 
   function start(h: Held, stamp: { iso: string; seconds: number }): void {
     const { delivery, target } = h;
-    const attemptNo = delivery.attempts + 1;
     const sent: Promise<DeliveryResult> = target
       ? sender.send(target, delivery.event_id, delivery.payload, stamp.seconds).catch((error: unknown) => {
           // The channels report network trouble as results; a throw here is our own bug.
@@ -143,24 +124,11 @@ export function createDispatcher(deps: {
         })
       : Promise.resolve(ENDPOINT_GONE);
     void sent.then((result) => {
-      const retry =
-        target && !result.ok
-          ? decideRetry(result, attemptNo, clock.now().getTime(), options.retryDelaysMs, random)
-          : NO_RETRY;
-      finished.push({
-        delivery,
-        endpoint: target?.endpoint ?? null,
-        attemptNo,
-        startedAt: stamp.iso,
-        result,
-        ...retry,
-      });
+      const { retryAt, failedAt } = outcomes.add(h, stamp.iso, result);
       slots.finish(h, startWaiting);
       // A retry due before the next idle poll gets a wake-up of its own.
-      if (retry.retryAt !== null && retry.retryAt - retry.failedAt! < IDLE_POLL_MS)
-        setTimeout(wake, retry.retryAt - retry.failedAt!).unref();
-      pump();
-      notifyIfQuiet();
+      if (retryAt !== null && retryAt - failedAt! < IDLE_POLL_MS) setTimeout(wake, retryAt - failedAt!).unref();
+      pumpAndSettle();
     });
   }
 
@@ -170,7 +138,7 @@ export function createDispatcher(deps: {
 
   /**
    * Claims when there is room for at least claimAtRoom more (or, that failing, looks past the
-   * saturated endpoints: look-past.ts), records when enough outcomes wait (or with a claim).
+   * saturated endpoints: look-past.ts), records when enough outcomes wait, or with a claim.
    */
   function pump(): void {
     const room = maxHeld - slots.size;
@@ -183,19 +151,9 @@ export function createDispatcher(deps: {
       past = null;
       schedulePump(spacing);
     }
-    const recordNow =
-      !recording && finished.length > 0 && (finished.length >= RECORD_AT || recordDue || claimNow || past !== null);
-    // Both in the same turn: a queue that can commits them together.
-    if (recordNow) runRecord(!active || recordDue ? finished.length : queue.recordBatch(finished.length));
+    outcomes.pump(claimNow || past !== null, !active);
     if (claimNow) runClaim(room);
     else if (past) runClaim(past.limit, past.skip);
-    if (!recordNow && finished.length > 0 && !recording) {
-      recordTimer ??= setTimeout(() => {
-        recordTimer = null;
-        recordDue = true;
-        pump();
-      }, RECORD_DELAY_MS);
-    }
   }
 
   function runClaim(limit: number, skip?: string[]): void {
@@ -212,8 +170,7 @@ export function createDispatcher(deps: {
           drained = true;
           armPoll();
         }
-        pump();
-        notifyIfQuiet();
+        pumpAndSettle();
       },
       (error: unknown) => {
         // A failed claim is tried again after a pause.
@@ -222,53 +179,7 @@ export function createDispatcher(deps: {
         drained = true;
         backoffUntil = Date.now() + IDLE_POLL_MS;
         armPoll();
-        pump();
-        notifyIfQuiet();
-      },
-    );
-  }
-
-  function runRecord(take: number): void {
-    recording = true;
-    recordDue = false;
-    if (recordTimer) clearTimeout(recordTimer);
-    recordTimer = null;
-    const outcomes = finished.splice(0, take);
-    const deliveredAt = clock.now().toISOString();
-    const rows = outcomes.map((o) =>
-      finishedAttempt(o, { attemptId: deps.newId('attempt'), workerId: queue.worker, deliveredAt }),
-    );
-    let applied: readonly EndpointWork[] = [];
-    // Rare (failures, recoveries): the endpoints' changes and notifications commit with the outcomes.
-    const consequences =
-      planEndpointWork(outcomes).length > 0
-        ? (recorded: ReadonlySet<string>) =>
-            (applied = planEndpointWork(outcomes.filter((o) => recorded.has(o.delivery.id))))
-        : undefined;
-    queue.record(rows, consequences).then(
-      (recorded) => {
-        recording = false;
-        // The endpoint rows of the targets in hand now match the database, so the next batch of
-        // the same endpoint does not plan the same change again.
-        for (const w of applied) {
-          if (w.kind === 'mark-failing') w.endpoint.failing_since = w.since;
-          else if (w.kind === 'clear-failing') w.endpoint.failing_since = null;
-          else if (w.kind === 'disable') w.endpoint.enabled = false;
-        }
-        logOutcomes(outcomes, recorded);
-        pump();
-        notifyIfQuiet();
-      },
-      (error: unknown) => {
-        // Not recorded means not marked delivered: the leases return those deliveries and they
-        // are sent again (at least once).
-        recording = false;
-        logger.error(
-          { err: error, unrecorded: outcomes.length },
-          'recording webhook attempts failed; unrecorded attempts return when their leases run out',
-        );
-        pump();
-        notifyIfQuiet();
+        pumpAndSettle();
       },
     );
   }
@@ -304,43 +215,11 @@ export function createDispatcher(deps: {
     pollTimer.unref(); // the idle timer alone must not keep a process alive
   }
 
-  function logOutcomes(outcomes: readonly AttemptOutcome[], recorded: ReadonlySet<string>): void {
-    const logDelivered = logDeliveries();
-    for (const o of outcomes) {
-      const r = o.result;
-      if (r.ok && !logDelivered) continue;
-      if (!recorded.has(o.delivery.id)) continue; // another worker owns it now; its outcome is the one that counts
-      if (r.ok) {
-        logger.info(
-          {
-            deliveryId: o.delivery.id,
-            eventId: o.delivery.event_id,
-            attempt: o.attemptNo,
-            status: r.statusCode,
-            ms: r.durationMs,
-          },
-          'webhook delivered',
-        );
-      } else if (o.endpoint) {
-        logger.warn(
-          {
-            deliveryId: o.delivery.id,
-            eventId: o.delivery.event_id,
-            attempt: o.attemptNo,
-            status: r.statusCode,
-            error: r.error,
-            retryAt: o.retryAt === null ? null : new Date(o.retryAt).toISOString(),
-          },
-          'webhook attempt failed',
-        );
-      }
-    }
-  }
-
   function isQuiet(): boolean {
-    return slots.size === 0 && !claiming && !recording && finished.length === 0;
+    return slots.size === 0 && !claiming && outcomes.idle;
   }
-  function notifyIfQuiet(): void {
+  function pumpAndSettle(): void {
+    pump();
     if (quietWaiters.length === 0 || !isQuiet()) return;
     const waiters = quietWaiters;
     quietWaiters = [];
@@ -349,7 +228,7 @@ export function createDispatcher(deps: {
   /** Every held delivery sent (or let go) and every outcome recorded. */
   async function settled(): Promise<void> {
     while (!isQuiet()) {
-      if (slots.size === 0 && !claiming && !recording && finished.length > 0) runRecord(finished.length);
+      if (slots.size === 0 && !claiming) outcomes.flush();
       await new Promise<void>((resolve) => quietWaiters.push(resolve));
     }
   }
