@@ -1,5 +1,6 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
+import { IDLE_POLL_MS, createClaimPacing } from './claim-pacing.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { ENDPOINT_GONE } from './attempt-outcome.ts';
 import type { Target } from './delivery-targets.ts';
@@ -7,13 +8,6 @@ import { PER_ENDPOINT_DEFAULT, createEndpointSlots, type Held } from './endpoint
 import { createLookPast } from './look-past.ts';
 import { createOutcomeRecorder } from './outcome-recorder.ts';
 import type { ClaimedDelivery, DeliveryQueue, QueueWatch } from './queue/delivery-queue.ts';
-
-// A claim also waits until CLAIM_SPACING_MS after the previous one: a claim costs a few hundred
-// microseconds whatever its size, so at thousands of commits a second one claim per wake-up
-// would cost more than the deliveries. It adds at most this much to a delivery's latency.
-const CLAIM_SPACING_MS = 2;
-/** Without a wake-up, look for due work (retries, other instances' events, expired leases) at least this often. */
-const IDLE_POLL_MS = 1_000;
 
 export interface DispatcherLogger {
   info(obj: object, msg: string): void;
@@ -44,7 +38,9 @@ export interface Sender {
  * queue's window of them in hand, claims more as slots free up (the next claim does not wait
  * for a batch's slowest send), and records finished attempts in batches. Nothing is marked
  * delivered without a 2xx; a crashed worker's lease runs out (timeout + 10 s, at most a minute)
- * and another worker takes the delivery again.
+ * and another worker takes the delivery again. Its parts: when to claim (claim-pacing.ts), the
+ * deliveries in hand per endpoint (endpoint-slots.ts) and the claims that look past a saturated
+ * one (look-past.ts), recording the outcomes (outcome-recorder.ts).
  */
 export function createDispatcher(deps: {
   queue: DeliveryQueue;
@@ -63,17 +59,8 @@ export function createDispatcher(deps: {
   // A held delivery may start only while its lease still covers two timeouts.
   const slots = createEndpointSlots({ perEndpoint, startWithinMs: leaseMs - 2 * options.timeoutMs, clock });
   const lookPast = createLookPast({ slots, perEndpoint, window: maxHeld, onDue: pump });
+  const pacing = createClaimPacing({ pump, onWake: lookPast.wake, lookingPast: () => lookPast.waiting });
   const outcomes = createOutcomeRecorder({ ...deps, onDue: pump, onRecorded: pumpAndSettle });
-
-  let active = false; // started and not stopping: claims are allowed
-  let claiming = false; // never two claims at once
-  let woken = false; // a wake-up came during a claim: claim again after it
-  let drained = true; // the last claim found less than it asked for: wait for a wake-up or a poll
-  let pumpTimer: NodeJS.Timeout | NodeJS.Immediate | null = null;
-  let lastClaimStart = -Infinity; // performance.now()
-  let lastClaimAt = 0;
-  let backoffUntil = 0;
-  let pollTimer: NodeJS.Timeout | null = null;
   let quietWaiters: Array<() => void> = [];
   let watch: QueueWatch | null = null;
 
@@ -85,7 +72,7 @@ export function createDispatcher(deps: {
       { now: now.toISOString(), until: new Date(now.getTime() + leaseMs).toISOString() },
       skip,
     );
-    lastClaimAt = Date.now();
+    pacing.leased();
     await hold(batch, now.getTime());
     return batch.length;
   }
@@ -127,7 +114,7 @@ export function createDispatcher(deps: {
       const { retryAt, failedAt } = outcomes.add(h, stamp.iso, result);
       slots.finish(h, startWaiting);
       // A retry due before the next idle poll gets a wake-up of its own.
-      if (retryAt !== null && retryAt - failedAt! < IDLE_POLL_MS) setTimeout(wake, retryAt - failedAt!).unref();
+      if (retryAt !== null && retryAt - failedAt! < IDLE_POLL_MS) setTimeout(pacing.wake, retryAt - failedAt!).unref();
       pumpAndSettle();
     });
   }
@@ -138,85 +125,40 @@ export function createDispatcher(deps: {
 
   /**
    * Claims when there is room for at least claimAtRoom more (or, that failing, looks past the
-   * saturated endpoints: look-past.ts), records when enough outcomes wait, or with a claim.
+   * saturated endpoints), records when enough outcomes wait, or with a claim.
    */
   function pump(): void {
     const room = maxHeld - slots.size;
-    const mayClaim = active && !drained && !claiming && Date.now() >= backoffUntil;
+    const mayClaim = pacing.mayClaim;
     let claimNow = mayClaim && room >= claimAtRoom;
     let past = mayClaim && !claimNow ? lookPast.claim() : null;
-    const spacing = lastClaimStart + CLAIM_SPACING_MS - performance.now();
-    if ((claimNow || past) && spacing > 0) {
+    if ((claimNow || past) && !pacing.spaced()) {
       claimNow = false;
       past = null;
-      schedulePump(spacing);
     }
-    outcomes.pump(claimNow || past !== null, !active);
+    outcomes.pump(claimNow || past !== null, !pacing.active);
     if (claimNow) runClaim(room);
     else if (past) runClaim(past.limit, past.skip);
   }
 
   function runClaim(limit: number, skip?: string[]): void {
-    claiming = true;
-    woken = false;
-    lastClaimStart = performance.now();
+    const startedAt = pacing.begin();
     claim(limit, skip).then(
       (claimed) => {
-        claiming = false;
-        if (skip && claimed < limit) {
-          lookPast.foundLess(skip, lastClaimStart, woken);
-          armPoll();
-        } else if (!skip && claimed < limit && !woken) {
-          drained = true;
-          armPoll();
-        }
+        if (skip && claimed < limit) lookPast.foundLess(skip, startedAt, pacing.woken);
+        pacing.end(claimed >= limit ? 'all' : skip ? 'less-past' : 'less');
         pumpAndSettle();
       },
       (error: unknown) => {
-        // A failed claim is tried again after a pause.
-        claiming = false;
+        pacing.end('failed');
         logger.error({ err: error }, 'claiming webhook deliveries failed');
-        drained = true;
-        backoffUntil = Date.now() + IDLE_POLL_MS;
-        armPoll();
         pumpAndSettle();
       },
     );
   }
 
-  /** New work may be due: claim on the next turn of the event loop (wake-ups in one turn make one claim). */
-  function wake(): void {
-    if (!active) return;
-    drained = false;
-    lookPast.wake();
-    if (claiming) woken = true;
-    else schedulePump(0);
-  }
-
-  function schedulePump(delayMs: number): void {
-    if (pumpTimer) return;
-    const run = () => {
-      pumpTimer = null;
-      pump();
-    };
-    pumpTimer = delayMs > 0 ? setTimeout(run, delayMs) : setImmediate(run);
-  }
-
-  function armPoll(): void {
-    if (!active) return;
-    if (pollTimer) clearTimeout(pollTimer);
-    pollTimer = setTimeout(
-      () => {
-        pollTimer = null;
-        if (drained || lookPast.waiting) wake();
-      },
-      Math.max(IDLE_POLL_MS - (Date.now() - lastClaimAt), 0),
-    );
-    pollTimer.unref(); // the idle timer alone must not keep a process alive
-  }
-
   function isQuiet(): boolean {
-    return slots.size === 0 && !claiming && outcomes.idle;
+    return slots.size === 0 && !pacing.claiming && outcomes.idle;
   }
   function pumpAndSettle(): void {
     pump();
@@ -228,25 +170,23 @@ export function createDispatcher(deps: {
   /** Every held delivery sent (or let go) and every outcome recorded. */
   async function settled(): Promise<void> {
     while (!isQuiet()) {
-      if (slots.size === 0 && !claiming) outcomes.flush();
+      if (slots.size === 0 && !pacing.claiming) outcomes.flush();
       await new Promise<void>((resolve) => quietWaiters.push(resolve));
     }
   }
 
   return {
     async start(): Promise<void> {
-      if (active) return;
-      active = true;
-      watch = await queue.watch(wake);
-      wake();
+      if (pacing.active) return;
+      pacing.start();
+      watch = await queue.watch(pacing.wake);
+      pacing.wake();
     },
-    wake,
+    wake: pacing.wake,
     ping: sender.ping,
     /** Claims no more, lets the deliveries in hand finish (each send is bounded by the timeout), records them, then stops. */
     async stop(): Promise<void> {
-      active = false;
-      if (pollTimer) clearTimeout(pollTimer);
-      pollTimer = null;
+      pacing.stop();
       lookPast.stop();
       // A pending pump may still be needed to record; it claims nothing once inactive.
       await settled();
@@ -256,13 +196,7 @@ export function createDispatcher(deps: {
     /** One pass, for tests and the CLI: sends what is due now and records it. True when more may be due. */
     async runOnce(): Promise<boolean> {
       await settled();
-      claiming = true;
-      let claimed = 0;
-      try {
-        claimed = await claim(maxHeld);
-      } finally {
-        claiming = false;
-      }
+      const claimed = await pacing.alone(() => claim(maxHeld));
       await settled();
       return claimed === maxHeld;
     },
