@@ -1,13 +1,13 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { IDLE_POLL_MS, createClaimPacing } from './claim-pacing.ts';
-import type { DeliveryResult } from './channels/delivery-result.ts';
-import { ENDPOINT_GONE } from './attempt-outcome.ts';
-import type { Target } from './delivery-targets.ts';
-import { PER_ENDPOINT_DEFAULT, createEndpointSlots, type Held } from './endpoint-slots.ts';
+import { createDeliverySends, type Sender } from './delivery-sends.ts';
+import { PER_ENDPOINT_DEFAULT, createEndpointSlots } from './endpoint-slots.ts';
 import { createLookPast } from './look-past.ts';
 import { createOutcomeRecorder } from './outcome-recorder.ts';
-import type { ClaimedDelivery, DeliveryQueue, QueueWatch } from './queue/delivery-queue.ts';
+import type { AttemptOutcome, DeliveryQueue, QueueWatch } from './queue/delivery-queue.ts';
+
+export type { Sender } from './delivery-sends.ts';
 
 export interface DispatcherLogger {
   info(obj: object, msg: string): void;
@@ -25,14 +25,6 @@ export interface DispatcherOptions {
   random?: () => number;
 }
 
-/** Where deliveries go: endpoints resolved into targets, and one send over a target's channel. */
-export interface Sender {
-  forEndpoint(companyId: string, endpointId: string): Promise<Target | null>;
-  send(target: Target, eventId: string, payload: string, timestampSeconds: number): Promise<DeliveryResult>;
-  /** A `ping` sent now, outside the queue, answered inline. */
-  ping(companyId: string, endpointId: string): Promise<DeliveryResult & { eventId: string }>;
-}
-
 /**
  * The delivery engine, a pipeline over a DeliveryQueue: it claims due deliveries, keeps up to the
  * queue's window of them in hand, claims more as slots free up (the next claim does not wait
@@ -40,7 +32,7 @@ export interface Sender {
  * delivered without a 2xx; a crashed worker's lease runs out (timeout + 10 s, at most a minute)
  * and another worker takes the delivery again. Its parts: when to claim (claim-pacing.ts), the
  * deliveries in hand per endpoint (endpoint-slots.ts) and the claims that look past a saturated
- * one (look-past.ts), recording the outcomes (outcome-recorder.ts).
+ * one (look-past.ts), sending them (delivery-sends.ts), recording the outcomes (outcome-recorder.ts).
  */
 export function createDispatcher(deps: {
   queue: DeliveryQueue;
@@ -61,6 +53,7 @@ export function createDispatcher(deps: {
   const lookPast = createLookPast({ slots, perEndpoint, window: maxHeld, onDue: pump });
   const pacing = createClaimPacing({ pump, onWake: lookPast.wake, lookingPast: () => lookPast.waiting });
   const outcomes = createOutcomeRecorder({ ...deps, onDue: pump, onRecorded: pumpAndSettle });
+  const sends = createDeliverySends({ sender, clock, logger, slots, outcomes, onFinished });
   let quietWaiters: Array<() => void> = [];
   let watch: QueueWatch | null = null;
 
@@ -73,54 +66,14 @@ export function createDispatcher(deps: {
       skip,
     );
     pacing.leased();
-    await hold(batch, now.getTime());
+    await sends.hold(batch, now.getTime());
     return batch.length;
   }
 
-  /** Takes a claimed batch in hand. Each endpoint is read once per claim: a disabled or edited endpoint takes effect at the next claim. */
-  async function hold(batch: readonly ClaimedDelivery[], claimedAt: number): Promise<void> {
-    const targets = new Map<string, Target | null>();
-    for (const d of batch) {
-      if (!targets.has(d.endpoint_id))
-        targets.set(d.endpoint_id, await sender.forEndpoint(d.company_id, d.endpoint_id));
-    }
-    // The clock once per claim rather than per delivery: those that start now all start now.
-    const startedAt = clock.now();
-    const stamp = { iso: startedAt.toISOString(), seconds: Math.floor(startedAt.getTime() / 1000) };
-    for (const delivery of batch) {
-      const h = slots.take(delivery, targets.get(delivery.endpoint_id) ?? null, claimedAt);
-      if (h) start(h, stamp);
-    }
-  }
-
-  function start(h: Held, stamp: { iso: string; seconds: number }): void {
-    const { delivery, target } = h;
-    const sent: Promise<DeliveryResult> = target
-      ? sender.send(target, delivery.event_id, delivery.payload, stamp.seconds).catch((error: unknown) => {
-          // The channels report network trouble as results; a throw here is our own bug.
-          logger.error({ err: error, deliveryId: delivery.id }, 'webhook send failed unexpectedly');
-          return {
-            ok: false,
-            statusCode: null,
-            durationMs: 0,
-            error: 'internal error while sending',
-            responseExcerpt: null,
-            retryAfterMs: null,
-            permanent: null,
-          };
-        })
-      : Promise.resolve(ENDPOINT_GONE);
-    void sent.then((result) => {
-      const { retryAt, failedAt } = outcomes.add(h, stamp.iso, result);
-      slots.finish(h, startWaiting);
-      // A retry due before the next idle poll gets a wake-up of its own.
-      if (retryAt !== null && retryAt - failedAt! < IDLE_POLL_MS) setTimeout(pacing.wake, retryAt - failedAt!).unref();
-      pumpAndSettle();
-    });
-  }
-
-  function startWaiting(h: Held, now: Date): void {
-    start(h, { iso: now.toISOString(), seconds: Math.floor(now.getTime() / 1000) });
+  function onFinished({ retryAt, failedAt }: AttemptOutcome): void {
+    // A retry due before the next idle poll gets a wake-up of its own.
+    if (retryAt !== null && retryAt - failedAt! < IDLE_POLL_MS) setTimeout(pacing.wake, retryAt - failedAt!).unref();
+    pumpAndSettle();
   }
 
   /**
