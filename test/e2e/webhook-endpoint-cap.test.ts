@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTenant } from '../support/test-app.ts';
 import { startWebhookReceiver, type ReceiverResponse } from '../support/webhook-receiver.ts';
 import { addHttpEndpoint, createQuote, eventually } from '../support/webhook-helpers.ts';
-import { PER_ENDPOINT_DEFAULT } from '../../src/modules/webhooks/dispatcher.ts';
+import { PER_ENDPOINT_DEFAULT } from '../../src/modules/webhooks/endpoint-slots.ts';
 
 const QUOTES = 30;
 

@@ -14,6 +14,17 @@ export const ENDPOINT_GONE: DeliveryResult = {
   permanent: null,
 };
 
+/** A send that threw instead of answering: our own bug, tried again like a network failure. */
+export const SEND_THREW: DeliveryResult = {
+  ok: false,
+  statusCode: null,
+  durationMs: 0,
+  error: 'internal error while sending',
+  responseExcerpt: null,
+  retryAfterMs: null,
+  permanent: null,
+};
+
 /** The retry decision for a result: none after a success or a permanent failure, else the schedule (and Retry-After). */
 export function decideRetry(
   result: DeliveryResult,

@@ -23,7 +23,7 @@ export interface DeliveryQueue {
    * `lease.until`, with their events. A delivery whose lease ran out is due again. With `skip`
    * (a few endpoint ids), the deliveries of those endpoints are passed over, and the claim reaches
    * the due deliveries behind their backlogs: it reads past their due rows, so the dispatcher asks
-   * for it only while some endpoint holds more than it can send (see `lookPast` in dispatcher.ts).
+   * for it only while some endpoint holds more than it can send (see look-past.ts).
    */
   claim(limit: number, lease: Lease, skip?: readonly string[]): Promise<ClaimedDelivery[]>;
   /**
