@@ -3,7 +3,7 @@ import type { Database, Engine, Executor } from './database.ts';
 
 /**
  * Builds the repositories over one executor (the database itself or an open transaction). The
- * modules pass theirs in, so this layer knows no module.
+ * composition root passes its registry in (src/repositories.ts), so this layer knows no module.
  */
 export type RepositoriesFactory<R> = (db: Executor, engine: Engine) => R;
 

@@ -30,8 +30,8 @@ const MATCHES = 10;
 
 /**
  * A sales document that arrives with a placeholder customer, as assignment reads and links it.
- * The quotations and orders repositories provide it, wired in the composition root: they import
- * this module (their services look customers up), so it cannot import theirs.
+ * The quotations and orders repositories provide it, wired in the composition root: a document
+ * refers to a directory customer, so those modules may depend on this one, never the reverse.
  */
 export interface PlaceholderDocuments {
   find(
