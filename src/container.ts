@@ -12,7 +12,7 @@ import { createDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpointer.ts';
 import { createStore } from './db/store.ts';
-import { createRepositories, type Store } from './modules/store.ts';
+import { createRepositories, type Store } from './repositories.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
 import { createAccountsService } from './modules/accounts/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';

@@ -3,7 +3,7 @@ import { AppError } from '../lib/errors.ts';
 import type { UserRole } from '../modules/companies/index.ts';
 
 /**
- * Who may do what in the admin API: the one place, DESIGN.md "Roles" written as code. Each
+ * Who may do what in the admin API: the one place, the README's "Roles" written as code. Each
  * permission is an area and an action, granted to the roles listed; the README's roles table
  * is checked against this one by test/http/admin/roles.test.ts. Permissions no route uses yet
  * (customers, sales, quotation handling) are here so the routes that come only name one.

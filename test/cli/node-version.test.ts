@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-// The machines that run the tests keep an older Node as the system one (see DESIGN.md).
+// The machines that run the tests keep an older Node as the system one, at /usr/bin/node.
 const OLD_NODE = '/usr/bin/node';
 
 function run(node: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createDatabase } from '../../src/db/database.ts';
-import { createRepositories } from '../../src/modules/store.ts';
+import { createRepositories } from '../../src/repositories.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createTenant, createTestApp, onPostgres, type TestApp } from '../support/test-app.ts';
 

@@ -17,7 +17,7 @@ import {
 import type pg from 'pg';
 import type { Engine } from '../../src/db/database.ts';
 import type { DB } from '../../src/db/schema.ts';
-import { createRepositories } from '../../src/modules/store.ts';
+import { createRepositories } from '../../src/repositories.ts';
 import { cachedText, CROSS_TENANT } from '../../src/db/written-statements.ts';
 import { createSqliteQueue } from '../../src/modules/webhooks/queue/sqlite-queue.ts';
 import { createPostgresQueue } from '../../src/modules/webhooks/queue/postgres-queue.ts';

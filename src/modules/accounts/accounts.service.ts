@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password-hash.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { UserRole } from '../companies/index.ts';
 import { resolveLanguage, type Language } from '../i18n/index.ts';
 import { newId as defaultNewId, type IdGenerator } from '../../lib/ids.ts';
-import type { SessionView } from './accounts.repository.ts';
+import type { AccountsRepository, SessionView } from './accounts.repository.ts';
 import { createTeamService } from './team.service.ts';
 import { tokenHash } from './token.ts';
 
@@ -44,7 +44,7 @@ export { tokenHash };
 const newToken = (): string => randomBytes(32).toString('base64url');
 
 export function createAccountsService(deps: {
-  store: Store;
+  store: Store<{ accounts: AccountsRepository }>;
   clock: Clock;
   policy: SessionPolicy;
   newId?: IdGenerator;

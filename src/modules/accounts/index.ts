@@ -1,4 +1,4 @@
-export { createAccountsRepository, type AccountsRepository } from './accounts.repository.ts';
+export type { AccountsRepository } from './accounts.repository.ts';
 export {
   createAccountsService,
   tokenHash,

@@ -3,10 +3,12 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, fieldErrors, addFieldError } from '../../lib/errors.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { hashPassword, verifyPassword } from '../../lib/password-hash.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { USER_ROLES, type UserRole } from '../companies/index.ts';
 import { LANGUAGES, type Language } from '../i18n/index.ts';
-import type { AccountRow } from './accounts.repository.ts';
+import type { AccountRow, AccountsRepository } from './accounts.repository.ts';
+
+type TeamRepos = { accounts: AccountsRepository };
 import { checkPassword } from './password-rule.ts';
 import { tokenHash } from './token.ts';
 
@@ -41,7 +43,7 @@ const RESET_MS = 24 * 3_600_000;
  * the team (create, role, disable), one-time reset links. Every method is tenant-first; a user
  * of another company is "not found". Whatever takes a password away ends that user's sessions.
  */
-export function createTeamService(deps: { store: Store; clock: Clock; newId: IdGenerator }) {
+export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock; newId: IdGenerator }) {
   const { store, clock, newId } = deps;
   const repo = store.repos.accounts;
 
@@ -59,7 +61,7 @@ export function createTeamService(deps: { store: Store; clock: Clock; newId: IdG
   async function keepingAnAdmin(
     before: AccountRow,
     field: 'role' | 'disabled',
-    work: (r: Store['repos']) => Promise<void>,
+    work: (r: TeamRepos) => Promise<void>,
   ): Promise<void> {
     const companyId = before.company_id;
     // Only an active admin's change can take the last admin away; any other is written as is.

@@ -1,4 +1,3 @@
-export { createApiKeysRepository } from './api-keys.repository.ts';
 export {
   createApiKeysService,
   type ApiKeysService,

@@ -3,9 +3,9 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { formatMoney, parseScaled, MONEY_SCALE, RATE_SCALE } from '../../lib/money.ts';
-import type { Repositories, Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { DatasheetFiles } from './datasheet-files.ts';
-import type { ProductRow, ProductWithRate, UnitRow } from './catalog.repository.ts';
+import type { CatalogRepository, ProductRow, ProductWithRate, UnitRow } from './catalog.repository.ts';
 import { expandCategoryIds } from './catalog-scope.ts';
 import { formatRate } from '../../lib/money.ts';
 import type { ProductBasics } from './catalog.service.ts';
@@ -56,9 +56,11 @@ export interface AdminProductQuery {
   modelId?: string;
 }
 
+type CatalogRepos = { catalog: CatalogRepository };
+
 /** Catalog administration: how a company keeps its own products, prices and datasheets. */
 export function createCatalogAdminService(deps: {
-  store: Store;
+  store: Store<CatalogRepos>;
   clock: Clock;
   newId: IdGenerator;
   datasheets: DatasheetFiles;
@@ -69,7 +71,7 @@ export function createCatalogAdminService(deps: {
   // Null clears a reference and undefined leaves it; every other value, the empty string
   // included, must name an existing record (a truthiness test let "" through to the foreign key).
   async function checkReferences(
-    repos: Repositories,
+    repos: CatalogRepos,
     companyId: string,
     input: { categoryId?: string | null; modelId?: string | null; taxRateId?: string },
   ) {
@@ -95,7 +97,7 @@ export function createCatalogAdminService(deps: {
     }));
   }
 
-  async function readProduct(repos: Repositories, companyId: string, productId: string): Promise<AdminProduct> {
+  async function readProduct(repos: CatalogRepos, companyId: string, productId: string): Promise<AdminProduct> {
     const product = await repos.catalog.findProduct(companyId, productId);
     if (!product) throw AppError.notFound('Product');
     return toAdminProduct(product, await repos.catalog.listUnits(companyId, [productId]));
@@ -134,7 +136,7 @@ export function createCatalogAdminService(deps: {
     async createProduct(
       companyId: string,
       input: NewProduct,
-      repos?: Repositories,
+      repos?: CatalogRepos,
     ): Promise<{ id: string; unitIds: string[] }> {
       if (input.units.length === 0) throw AppError.invalid({ units: ['A product needs at least one unit.'] });
       const twins = input.units.flatMap((u, i) =>
@@ -144,7 +146,7 @@ export function createCatalogAdminService(deps: {
         throw AppError.invalid(
           Object.fromEntries(twins.map((path) => [path, ['Another unit of this product has the same name.']])),
         );
-      const work = async (r: Repositories) => {
+      const work = async (r: CatalogRepos) => {
         await checkReferences(r, companyId, input);
         const at = now();
         const row: ProductRow = {

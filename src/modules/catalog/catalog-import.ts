@@ -2,8 +2,16 @@ import fs from 'node:fs/promises';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories, Store } from '../store.ts';
-import type { CategoryRow, ModelRow, ProductRow, TaxRateRow, UnitRow } from './catalog.repository.ts';
+import type { Store } from '../../db/store.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
+import type {
+  CatalogRepository,
+  CategoryRow,
+  ModelRow,
+  ProductRow,
+  TaxRateRow,
+  UnitRow,
+} from './catalog.repository.ts';
 import { formatRate } from '../../lib/money.ts';
 import { groupBySku, parseCatalogCsv, type CsvProduct, type ImportError } from './catalog-csv.ts';
 
@@ -20,7 +28,7 @@ export interface ImportReport {
 const CHUNK = 500;
 
 interface CatalogImportDeps {
-  store: Store;
+  store: Store<{ catalog: CatalogRepository; companies: CompaniesRepository }>;
   clock: Clock;
   newId: IdGenerator;
 }
@@ -131,7 +139,7 @@ type ProductUpdate = {
 
 /** Matches the file's names against the catalog and lists every write, or every reason not to write. */
 async function planImport(
-  repos: Repositories,
+  repos: { catalog: CatalogRepository },
   companyId: string,
   products: readonly CsvProduct[],
   opts: { at: string; newId: IdGenerator },

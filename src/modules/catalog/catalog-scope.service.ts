@@ -1,6 +1,7 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
 import type { CatalogScope, CatalogScopeKind, CompaniesService } from '../companies/index.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
+import type { CatalogRepository } from './catalog.repository.ts';
 
 const NAMED: Record<Exclude<CatalogScopeKind, 'all'>, string> = {
   products: 'product',
@@ -9,7 +10,10 @@ const NAMED: Record<Exclude<CatalogScopeKind, 'all'>, string> = {
 };
 
 /** What the public API exposes of a company's catalog: `all`, or the products, categories or models chosen. */
-export function createCatalogScopeService(deps: { store: Store; companies: CompaniesService }) {
+export function createCatalogScopeService(deps: {
+  store: Store<{ catalog: CatalogRepository }>;
+  companies: CompaniesService;
+}) {
   const { store, companies } = deps;
 
   /** Each id must name one of the company's own products, categories or models (as the kind says). */

@@ -1,12 +1,12 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
 import { formatMoney, formatRate } from '../../lib/money.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
-import type { Store } from '../store.ts';
-import type { Company } from '../companies/index.ts';
+import type { Store } from '../../db/store.ts';
+import type { CompaniesRepository, Company } from '../companies/index.ts';
 import { toCompany } from '../companies/index.ts';
 import { unitPriceBothWays } from '../sales/index.ts';
 import { expandCategoryIds, productInScope, scopeFilter, type ScopeFilter } from './catalog-scope.ts';
-import type { ProductWithRate, UnitRow } from './catalog.repository.ts';
+import type { CatalogRepository, ProductWithRate, UnitRow } from './catalog.repository.ts';
 import type { DatasheetFiles } from './datasheet-files.ts';
 
 export interface PublicUnit {
@@ -55,7 +55,10 @@ export interface ProductListQuery {
   cursor?: string;
 }
 
-export function createCatalogService(deps: { store: Store; datasheets: DatasheetFiles }) {
+export function createCatalogService(deps: {
+  store: Store<{ catalog: CatalogRepository; companies: CompaniesRepository }>;
+  datasheets: DatasheetFiles;
+}) {
   const { store } = deps;
 
   /** The company's scope as one filter; categories are expanded so new sub-categories count. */

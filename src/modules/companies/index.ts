@@ -1,5 +1,4 @@
 export {
-  createCompaniesRepository,
   type CompaniesRepository,
   type LocationRow,
   type Recipient,

@@ -1,7 +1,7 @@
 import { AppError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories, Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { emailKey, nameKey, phoneKey, prefixEnd } from './contact-keys.ts';
 import { rankCustomerMatches, type CustomerMatch, type Placeholder } from './customer-matches.ts';
 import { nameWords } from './name-similarity.ts';
@@ -9,6 +9,7 @@ import { TaxIdTaken, type KeyRange } from './customers.repository.ts';
 import {
   companyCountry,
   customerRow,
+  type CustomersRepos,
   taxIdConflict,
   toCustomer,
   type Customer,
@@ -27,13 +28,32 @@ export type Assignment = { customerId: string } | { newCustomer: Partial<NewCust
 const PER_PROBE = 25;
 const MATCHES = 10;
 
+/**
+ * A sales document that arrives with a placeholder customer, as assignment reads and links it.
+ * The quotations and orders repositories provide it, wired in the composition root: a document
+ * refers to a directory customer, so those modules may depend on this one, never the reverse.
+ */
+export interface PlaceholderDocuments {
+  find(
+    companyId: string,
+    id: string,
+  ): Promise<
+    { status: string; customer_name: string; customer_email: string | null; customer_phone: string | null } | undefined
+  >;
+  /** Links the directory customer while the document is in one of `openStatuses`; false when it is not. */
+  assignCustomer(companyId: string, id: string, customerId: string, openStatuses: readonly string[]): Promise<boolean>;
+}
+
+/** The directory, and the documents whose customer link it writes. */
+type AssignmentRepos = CustomersRepos & { quotations: PlaceholderDocuments; orders: PlaceholderDocuments };
+
 interface DocumentRecord {
   status: string;
   placeholder: Placeholder;
 }
 
 async function findDocument(
-  repos: Repositories,
+  repos: AssignmentRepos,
   companyId: string,
   kind: DocumentKind,
   id: string,
@@ -79,7 +99,11 @@ export function matchProbes(placeholder: Placeholder, country: string | null): K
   return probes;
 }
 
-export function createCustomerAssignmentService(deps: { store: Store; clock: Clock; newId: IdGenerator }) {
+export function createCustomerAssignmentService(deps: {
+  store: Store<AssignmentRepos>;
+  clock: Clock;
+  newId: IdGenerator;
+}) {
   const { store, clock, newId } = deps;
 
   return {

@@ -2,10 +2,10 @@ import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../li
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
-import type { Repositories, Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { emailKey, nameKey, phoneKey } from './contact-keys.ts';
 import { validateTaxId, taxIdKey } from './tax-id.ts';
-import { TaxIdTaken, type CustomerRow, type SearchKey } from './customers.repository.ts';
+import { TaxIdTaken, type CustomerRow, type CustomersRepository, type SearchKey } from './customers.repository.ts';
 import { classifySearch } from './customer-search.ts';
 
 export const CUSTOMER_KINDS = ['person', 'business'] as const;
@@ -45,10 +45,22 @@ export interface NewCustomer {
 export type CustomerPatch = Partial<NewCustomer>;
 
 /**
+ * What this module reads of the company it serves: its country and locale. Declared here and
+ * wired to the companies repository in the composition root, since the companies module uses
+ * this one (tax ids) and the two must not import each other.
+ */
+export interface CompanyPlaces {
+  findCompany(companyId: string): Promise<{ country: string | null; locale: string } | undefined>;
+}
+
+/** The customers service's repositories. */
+export type CustomersRepos = { customers: CustomersRepository; companies: CompanyPlaces };
+
+/**
  * The company's own country: what a national phone number and a bare OIB mean. The profile's
  * country, or else the region of the company's locale (hr-HR: HR).
  */
-export async function companyCountry(repos: Repositories, companyId: string): Promise<string | null> {
+export async function companyCountry(repos: { companies: CompanyPlaces }, companyId: string): Promise<string | null> {
   const company = await repos.companies.findCompany(companyId);
   if (!company) throw AppError.notFound('Company');
   if (company.country) return company.country;
@@ -131,7 +143,7 @@ export function toCustomer(row: CustomerRow): Customer {
   };
 }
 
-export function createCustomersService(deps: { store: Store; clock: Clock; newId: IdGenerator }) {
+export function createCustomersService(deps: { store: Store<CustomersRepos>; clock: Clock; newId: IdGenerator }) {
   const { store, clock, newId } = deps;
 
   async function get(companyId: string, id: string): Promise<Customer> {

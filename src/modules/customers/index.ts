@@ -1,4 +1,4 @@
-export { createCustomersRepository, type CustomersRepository, type CustomerRow } from './customers.repository.ts';
+export type { CustomersRepository, CustomerRow } from './customers.repository.ts';
 export {
   createCustomersService,
   CUSTOMER_KINDS,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
+import type { IdempotencyRepository } from './idempotency.repository.ts';
 
 const RETENTION_MS = 24 * 3_600_000;
 // A request that crashed mid-way leaves its key "in flight"; after this the key is free again.
@@ -41,7 +42,7 @@ function canonicalJson(value: unknown): string {
  * of work complete it so the record and its key commit together, a failure `release`s the key.
  * A replay answers with the stored resource, rendered again.
  */
-export function createIdempotencyService(deps: { store: Store; clock: Clock }) {
+export function createIdempotencyService(deps: { store: Store<{ idempotency: IdempotencyRepository }>; clock: Clock }) {
   const { store, clock } = deps;
 
   return {

@@ -4,12 +4,7 @@ import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import type { InquiriesTable } from '../../db/schema.ts';
-import {
-  EMAIL_COLUMNS,
-  NOTIFICATION_COLUMNS,
-  type EmailMessageRow,
-  type NotificationRow,
-} from '../notifications/index.ts';
+import { notificationParts, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
 export type InquiryRow = InquiriesTable;
 
@@ -56,8 +51,7 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
     ): Promise<void> {
       await insertTogether(db, engine, [
         { table: 'inquiries', columns: INQUIRY_COLUMNS, rows },
-        { table: 'notifications', columns: NOTIFICATION_COLUMNS, rows: notifications },
-        { table: 'email_messages', columns: EMAIL_COLUMNS, rows: emails },
+        ...notificationParts(notifications, emails),
       ]);
     },
     async find(companyId: string, id: string): Promise<InquiryRow | undefined> {

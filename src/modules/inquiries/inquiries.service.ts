@@ -1,11 +1,19 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { PendingHooks, Store } from '../store.ts';
+import type { PendingHooks, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import type { InquiryFilter, InquiryRow } from './inquiries.repository.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
+import type { EmailMessageRow, NotificationRow } from '../notifications/index.ts';
+import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
-import { inquiryNotifications, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
+import { inquiryNotifications } from './inquiry-notifications.ts';
+
+/**
+ * Inquiries, and who is told of them. The inquiries repository writes the staff's notifications
+ * and e-mails with the inquiries, in one statement (see insertWithNotifications).
+ */
+type InquiriesRepos = { inquiries: InquiriesRepository; companies: CompaniesRepository };
 
 // Who hears about a new inquiry; staff users do not.
 const RECIPIENT_ROLES = ['admin', 'support'] as const;
@@ -43,7 +51,7 @@ interface PendingInquiry {
 }
 
 export function createInquiriesService(deps: {
-  store: Store;
+  store: Store<InquiriesRepos>;
   clock: Clock;
   newId: IdGenerator;
   emailEnabled: boolean;

@@ -1,7 +1,8 @@
 import type { Transporter } from 'nodemailer';
 import type { Clock } from '../../lib/clock.ts';
 import { createPoller, type Poller } from '../../lib/poller.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
+import type { NotificationsRepository } from './notifications.repository.ts';
 
 // A mail server that is down for a while must not lose mail: retry for about a day.
 const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000];
@@ -18,7 +19,7 @@ export interface EmailLogger {
 
 /** Sends queued e-mails after their transaction committed, with retries; never on a request's path. */
 export function createEmailSender(deps: {
-  store: Store;
+  store: Store<{ notifications: NotificationsRepository }>;
   clock: Clock;
   transport: Transporter;
   from: string;

@@ -1,9 +1,12 @@
-export { createNotificationsService, type NotificationsService, type Notification } from './notifications.service.ts';
-export { createEmailSender } from './email-sender.ts';
-export { inquiryNotifications } from './inquiry-notifications.ts';
 export {
-  EMAIL_COLUMNS,
-  NOTIFICATION_COLUMNS,
+  createNotificationsService,
+  type AdminNoticeRepos,
+  type NotificationsService,
+  type Notification,
+} from './notifications.service.ts';
+export { createEmailSender } from './email-sender.ts';
+export {
+  notificationParts,
   type EmailMessageRow,
   type NotificationRow,
 } from './notifications.repository.ts';

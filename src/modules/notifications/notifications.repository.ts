@@ -1,5 +1,5 @@
 import type { Engine, Executor } from '../../db/database.ts';
-import { allColumns, insertRows } from '../../db/written-statements.ts';
+import { allColumns, insertRows, type TableRows } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts';
@@ -8,7 +8,7 @@ export type NotificationRow = NotificationsTable;
 export type EmailMessageRow = EmailMessagesTable;
 
 // Written out (written-statements.ts): a group-committed batch of inquiries inserts many at once.
-export const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
+const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
   'id',
   'company_id',
   'user_id',
@@ -20,7 +20,7 @@ export const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
   'read_at',
   'created_at',
 ]);
-export const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
+const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
   'id',
   'company_id',
   'to_address',
@@ -34,6 +34,21 @@ export const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
   'sent_at',
   'created_at',
 ]);
+
+/**
+ * Notifications and their e-mails as this module's parts of a statement that writes them with
+ * another module's rows (insertTogether): a batch of inquiries commits with who is told of it in
+ * one statement, while the tables and their columns stay this module's.
+ */
+export function notificationParts(
+  notifications: readonly NotificationRow[],
+  emails: readonly EmailMessageRow[],
+): TableRows[] {
+  return [
+    { table: 'notifications', columns: NOTIFICATION_COLUMNS, rows: notifications },
+    { table: 'email_messages', columns: EMAIL_COLUMNS, rows: emails },
+  ];
+}
 
 export function createNotificationsRepository(db: Executor, engine: Engine) {
   return {

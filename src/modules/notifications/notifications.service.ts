@@ -1,8 +1,15 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories, Store } from '../store.ts';
-import type { NotificationRow } from './notifications.repository.ts';
+import type { Store } from '../../db/store.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
+import type { NotificationRow, NotificationsRepository } from './notifications.repository.ts';
+
+/** What telling a company's admins takes, in the caller's unit of work: who they are, and their notifications. */
+export type AdminNoticeRepos = {
+  companies: Pick<CompaniesRepository, 'listUsersWithRoles'>;
+  notifications: Pick<NotificationsRepository, 'insertNotifications'>;
+};
 
 export interface Notification {
   id: string;
@@ -14,7 +21,11 @@ export interface Notification {
   createdAt: string;
 }
 
-export function createNotificationsService(deps: { store: Store; clock: Clock; newId: IdGenerator }) {
+export function createNotificationsService(deps: {
+  store: Store<{ notifications: NotificationsRepository }>;
+  clock: Clock;
+  newId: IdGenerator;
+}) {
   const { store, clock } = deps;
   return {
     async listForUser(
@@ -43,7 +54,7 @@ export function createNotificationsService(deps: { store: Store; clock: Clock; n
 
     /** Tells every admin of the company, in the caller's transaction (a failing webhook, for one). */
     async notifyAdmins(
-      repos: Repositories,
+      repos: AdminNoticeRepos,
       companyId: string,
       note: { kind: string; title: string; body: string; subject?: { type: string; id: string } },
     ) {

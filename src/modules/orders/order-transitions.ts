@@ -1,12 +1,22 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories, Store } from '../store.ts';
-import { toCompany } from '../companies/index.ts';
+import type { Store } from '../../db/store.ts';
+import { toCompany, type CompaniesRepository } from '../companies/index.ts';
 import { customerForSale, insertSale, toSaleView, type CustomerDirectory, type SaleView } from '../sales/index.ts';
-import { enqueueEvent } from '../webhooks/index.ts';
-import type { OrderRow } from './orders.repository.ts';
+import type { SalesRepository, SequencesRepository } from '../sales/index.ts';
+import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
+import type { OrderRow, OrdersRepository } from './orders.repository.ts';
 import type { OrderStatus } from './orders.service.ts';
+
+/** An order's moves and their events; converting one also writes its sale (sales.insertSale). */
+export type OrderTransitionRepos = {
+  orders: OrdersRepository;
+  companies: CompaniesRepository;
+  sales: SalesRepository;
+  sequences: SequencesRepository;
+  webhooks: EventOutbox;
+};
 
 /** Where each status may go next: `received` → `accepted` → `converted`; either open state → `cancelled`. */
 const FROM: Record<'accepted' | 'converted' | 'cancelled', readonly string[]> = {
@@ -31,7 +41,7 @@ function notOpen(row: OrderRow, to: keyof typeof FROM): AppError {
  * work, so two concurrent changes never both pass and no change goes unannounced.
  */
 export function createOrderTransitions(deps: {
-  store: Store;
+  store: Store<OrderTransitionRepos>;
   clock: Clock;
   newId: IdGenerator;
   customers: CustomerDirectory;
@@ -51,11 +61,11 @@ export function createOrderTransitions(deps: {
    * status just read, so a change made in between fails this one rather than being misreported.
    */
   async function move(
-    repos: Repositories,
+    repos: OrderTransitionRepos,
     companyId: string,
     id: string,
     to: keyof typeof FROM,
-    change: Parameters<Repositories['orders']['transition']>[3],
+    change: Parameters<OrdersRepository['transition']>[3],
     now: string,
   ): Promise<OrderRow> {
     const row = await repos.orders.find(companyId, id);

@@ -3,9 +3,10 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { searchKey } from '../../lib/search-key.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { CatalogService } from '../catalog/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
+import type { CustomersRepository } from '../customers/index.ts';
 import {
   formatDocumentNumber,
   lineRows,
@@ -21,7 +22,7 @@ import {
 } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { OrderFilter, OrderRow } from './orders.repository.ts';
-import { createOrderTransitions } from './order-transitions.ts';
+import { createOrderTransitions, type OrderTransitionRepos } from './order-transitions.ts';
 
 export interface NewOrder {
   customer: { name: string; email: string; phone: string; address?: string | null };
@@ -60,8 +61,11 @@ export interface OrderView {
   totals: TotalsView;
 }
 
+/** Orders and their numbers, the names of their directory customers, and what a transition writes. */
+type OrdersRepos = OrderTransitionRepos & { customers: Pick<CustomersRepository, 'findMany'> };
+
 export function createOrdersService(deps: {
-  store: Store;
+  store: Store<OrdersRepos>;
   clock: Clock;
   newId: IdGenerator;
   catalog: CatalogService;

@@ -1,8 +1,9 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Store } from '../store.ts';
-import { toCompany } from '../companies/index.ts';
+import type { Store } from '../../db/store.ts';
+import type { CatalogRepository } from '../catalog/index.ts';
+import { toCompany, type CompaniesRepository } from '../companies/index.ts';
 import {
   customerForSale,
   insertSale,
@@ -13,7 +14,19 @@ import {
   type CustomerDirectory,
   type SaleView,
 } from '../sales/index.ts';
-import type { QuotationRow } from './quotations.repository.ts';
+import type { SalesRepository, SequencesRepository } from '../sales/index.ts';
+import type { EventOutbox } from '../webhooks/index.ts';
+import type { QuotationRow, QuotationsRepository } from './quotations.repository.ts';
+
+/** A quotation's way out, and the sale a conversion writes (sales.insertSale) at quoted or today's prices. */
+export type QuotationConversionRepos = {
+  quotations: QuotationsRepository;
+  companies: CompaniesRepository;
+  catalog: CatalogRepository;
+  sales: SalesRepository;
+  sequences: SequencesRepository;
+  webhooks: EventOutbox;
+};
 
 /** Who acts in the hub: the sale records its user. */
 export interface Actor {
@@ -34,7 +47,7 @@ function notOpen(row: QuotationRow): AppError {
  * afterwards; expiry is derived from `expiresAt`, never stored.
  */
 export function createQuotationConversion(deps: {
-  store: Store;
+  store: Store<QuotationConversionRepos>;
   clock: Clock;
   newId: IdGenerator;
   customers: CustomerDirectory;

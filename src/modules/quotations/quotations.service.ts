@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { searchKey } from '../../lib/search-key.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { CatalogService, DatasheetFiles } from '../catalog/index.ts';
 import { toCompany, type Company } from '../companies/index.ts';
 import {
@@ -21,9 +21,10 @@ import {
 } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
+import type { CustomersRepository } from '../customers/index.ts';
 import type { QuotationFilter, QuotationRow } from './quotations.repository.ts';
 import { toQuotationDocument } from './quotation-document-from-rows.ts';
-import { createQuotationConversion } from './quotation-conversion.ts';
+import { createQuotationConversion, type QuotationConversionRepos } from './quotation-conversion.ts';
 import { sampleQuotationDocument, type PrintDraft } from './sample-document.ts';
 import type { DatasheetSource, PrintPool, PrintSlot } from './pdf/index.ts';
 
@@ -84,8 +85,11 @@ export interface QuotationsLogger {
   warn(obj: object, msg: string): void;
 }
 
+/** Quotations and their numbers, the products they quote, their directory customers, and what conversion writes. */
+type QuotationsRepos = QuotationConversionRepos & { customers: Pick<CustomersRepository, 'find' | 'findMany'> };
+
 export function createQuotationsService(deps: {
-  store: Store;
+  store: Store<QuotationsRepos>;
   clock: Clock;
   newId: IdGenerator;
   catalog: CatalogService;

@@ -1,6 +1,6 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
-import type { Repositories } from '../store.ts';
+import type { CatalogRepository } from '../catalog/index.ts';
 import type { DocumentLineRow } from './documents.repository.ts';
 import { priceLine, summarize } from './pricing.ts';
 
@@ -28,6 +28,9 @@ export interface ConversionPreview {
   currentTotal: string | null;
 }
 
+/** Today's prices are the catalog's. */
+type PricesRepos = { catalog: Pick<CatalogRepository, 'findProducts' | 'listUnits'> };
+
 interface Current {
   unitPriceMinor: number;
   taxRateBp: number;
@@ -38,7 +41,7 @@ interface Current {
 
 /** Today's price of each line's product and unit, or why there is none. */
 async function currentPrices(
-  repos: Repositories,
+  repos: PricesRepos,
   companyId: string,
   lines: readonly DocumentLineRow[],
 ): Promise<Array<Current | 'product_removed' | 'unit_removed'>> {
@@ -66,7 +69,7 @@ async function currentPrices(
 
 /** Line by line, what the document quoted and what the catalog asks today; both totals. */
 export async function previewConversion(
-  repos: Repositories,
+  repos: PricesRepos,
   companyId: string,
   lines: readonly DocumentLineRow[],
   pricesIncludeTax: boolean,
@@ -120,7 +123,7 @@ export async function previewConversion(
  * whose product or unit is gone cannot be priced: a 409 naming each such line.
  */
 export async function repriceLines(
-  repos: Repositories,
+  repos: PricesRepos,
   companyId: string,
   lines: readonly DocumentLineRow[],
   pricesIncludeTax: boolean,

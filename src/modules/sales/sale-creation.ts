@@ -1,12 +1,13 @@
 import { AppError } from '../../lib/errors.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
-import type { Repositories } from '../store.ts';
-import { enqueueEvent } from '../webhooks/index.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
+import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import { formatDocumentNumber, yearIn } from './document-number.ts';
 import type { DocumentLineRow } from './documents.repository.ts';
 import { totalsView } from './sales-lines.ts';
-import type { SaleRow } from './sales.repository.ts';
+import type { SaleRow, SalesRepository } from './sales.repository.ts';
+import type { SequencesRepository } from './sequences.repository.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */
 export interface CustomerSnapshot {
@@ -40,7 +41,12 @@ export interface SaleSource {
  * `converted` in the same unit of work, so the sale and the source's new state commit together.
  */
 export async function insertSale(
-  repos: Repositories,
+  repos: {
+    companies: CompaniesRepository;
+    sequences: SequencesRepository;
+    sales: SalesRepository;
+    webhooks: EventOutbox;
+  },
   input: {
     companyId: string;
     saleId: string;

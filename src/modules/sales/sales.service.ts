@@ -2,13 +2,13 @@ import { AppError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { toCompany } from '../companies/index.ts';
 import type { PrintSlot, QuotationDocument } from '../quotations/index.ts';
-import type { Company, LocationRow } from '../companies/index.ts';
+import type { CompaniesRepository, Company, LocationRow } from '../companies/index.ts';
 import type { DocumentLineRow } from './documents.repository.ts';
 import { toLineView, totalsView, type LineView, type TotalsView } from './sales-lines.ts';
-import type { PaymentRow, SaleFilter, SaleRow } from './sales.repository.ts';
+import type { PaymentRow, SaleFilter, SaleRow, SalesRepository } from './sales.repository.ts';
 import type { SaleSourceType } from './sale-creation.ts';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer'] as const;
@@ -92,7 +92,7 @@ export type SaleDocumentBuilder = (
 ) => QuotationDocument;
 
 export function createSalesService(deps: {
-  store: Store;
+  store: Store<{ sales: SalesRepository; companies: CompaniesRepository }>;
   clock: Clock;
   newId: IdGenerator;
   toSaleDocument: SaleDocumentBuilder;

@@ -4,12 +4,13 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import type { Store } from '../store.ts';
-import { toCompany, type Company } from '../companies/index.ts';
+import type { Store } from '../../db/store.ts';
+import { toCompany, type CompaniesRepository, type Company } from '../companies/index.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { deliverHttp } from './channels/http-channel.ts';
 import { deliverTelegram, formatTelegramMessage } from './channels/telegram-channel.ts';
 import { serializeBody, type PingData } from './event-catalog.ts';
+import type { WebhooksRepository } from './webhooks.repository.ts';
 import { signingKey } from './signature.ts';
 import { ENDPOINT_GONE } from './attempt-outcome.ts';
 import type { EndpointRow } from './webhooks.repository.ts';
@@ -29,7 +30,7 @@ export interface Target {
 
 /** What sending needs, shared with the dispatcher that builds the targets. */
 export interface TargetDeps {
-  store: Store;
+  store: Store<{ companies: CompaniesRepository; webhooks: WebhooksRepository }>;
   clock: Clock;
   newId: IdGenerator;
   secretBox: SecretBox;

@@ -1,12 +1,14 @@
 import type { Clock } from '../../lib/clock.ts';
-import type { Repositories } from '../store.ts';
-import type { NotificationsService } from '../notifications/index.ts';
+import type { AdminNoticeRepos, NotificationsService } from '../notifications/index.ts';
 import type { EndpointWork } from './attempt-outcome.ts';
-import type { EndpointRow } from './webhooks.repository.ts';
+import type { EndpointRow, WebhooksRepository } from './webhooks.repository.ts';
+
+/** The endpoints' changes, and the admins told about them. */
+export type EndpointWorkRepos = { webhooks: WebhooksRepository } & AdminNoticeRepos;
 
 /** Carries out what a batch of recorded outcomes means for their endpoints, in the batch's transaction. */
 export async function applyEndpointWork(
-  repos: Repositories,
+  repos: EndpointWorkRepos,
   work: readonly EndpointWork[],
   deps: { notifications: NotificationsService; clock: Clock; logger: { warn(obj: object, msg: string): void } },
 ): Promise<void> {
@@ -31,7 +33,7 @@ export async function applyEndpointWork(
 }
 
 async function disableEndpoint(
-  repos: Repositories,
+  repos: EndpointWorkRepos,
   endpoint: EndpointRow,
   reason: string,
   deps: Parameters<typeof applyEndpointWork>[2],

@@ -3,10 +3,10 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { maskSecret, type SecretBox } from '../../lib/secret-box.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { EVENT_NAMES, isEventName } from './event-catalog.ts';
 import { checkTargetUrl } from './target-guard.ts';
-import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.repository.ts';
+import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksRepository } from './webhooks.repository.ts';
 
 export type NewEndpoint =
   | { kind: 'http'; url: string; secret?: string | null; events?: string[]; description?: string | null }
@@ -56,7 +56,7 @@ export function generateWebhookSecret(): string {
 }
 
 export function createEndpointsService(deps: {
-  store: Store;
+  store: Store<{ webhooks: WebhooksRepository }>;
   clock: Clock;
   newId: IdGenerator;
   secretBox: SecretBox;

@@ -16,7 +16,7 @@ export type { DeliveryQueue, ApplyEndpointWork } from './queue/delivery-queue.ts
 export { USER_AGENT } from './delivery-targets.ts';
 export { createGuardedAgent } from './target-guard.ts';
 export { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.ts';
-export { enqueueEvent, type OutboxEvent } from './outbox.ts';
+export { enqueueEvent, type EventOutbox, type OutboxEvent } from './outbox.ts';
 export {
   EVENTS,
   EVENT_NAMES,

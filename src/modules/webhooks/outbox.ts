@@ -1,6 +1,6 @@
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { Repositories } from '../store.ts';
 import { serializeBody, type EventData, type EventName } from './event-catalog.ts';
+import type { WebhooksRepository } from './webhooks.repository.ts';
 
 /** An event to announce; its `data` is typed by the event's schema in the catalog. */
 export type OutboxEvent = {
@@ -8,12 +8,21 @@ export type OutboxEvent = {
 }[EventName];
 
 /**
+ * The part of the webhooks repository that announces an event: what a service that creates
+ * something needs of this module to write its outbox row in its own unit of work.
+ */
+export type EventOutbox = Pick<
+  WebhooksRepository,
+  'insertEvent' | 'listSubscriptions' | 'insertDeliveries' | 'announce'
+>;
+
+/**
  * Writes an event and one delivery per subscribed, enabled endpoint, in the caller's
  * transaction: the record and its announcement commit together or not at all. The body is
  * frozen here, so every retry sends the same bytes.
  */
 export async function enqueueEvent(
-  repos: Repositories,
+  repos: { webhooks: EventOutbox },
   event: OutboxEvent,
   opts: { now: string; newId: IdGenerator },
 ): Promise<string> {

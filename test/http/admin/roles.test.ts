@@ -27,7 +27,7 @@ function adminOperations(doc: { paths?: Record<string, Record<string, { operatio
 }
 
 /**
- * DESIGN.md "Roles", proved over every admin route: for each route and each role, a refused
+ * The README's "Roles", proved over every admin route: for each route and each role, a refused
  * role gets 403 `forbidden` and an allowed one anything but 403 (ids that do not exist and
  * empty bodies, so allowed calls end in 404 or 400 and change nothing that matters).
  */
@@ -80,7 +80,7 @@ describe('roles: who may call which admin route', () => {
         seen.push(`${role} ${operationId} ${allowed.includes(role) ? 'allowed' : 'refused'}`);
       }
     }
-    // The table's cells DESIGN.md names outright, as a check on the table itself.
+    // Cells of the README's roles table, named outright, as a check on the table itself.
     for (const cell of [
       'staff adminListOrders allowed',
       'staff adminGetQuotation allowed',

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant, onPostgres, type TestApp } from '../../support/test-app.ts';
 import { createDatabase, type Database } from '../../../src/db/database.ts';
-import { createRepositories } from '../../../src/modules/store.ts';
+import { createRepositories } from '../../../src/repositories.ts';
 import { EVENTS, enqueueEvent } from '../../../src/modules/webhooks/index.ts';
 import { applyEndpointWork } from '../../../src/modules/webhooks/endpoint-work.ts';
 import { createSqliteQueue } from '../../../src/modules/webhooks/queue/sqlite-queue.ts';

@@ -1,7 +1,7 @@
 import type { IdGenerator } from '../../lib/ids.ts';
-import type { InquiryRow } from '../inquiries/index.ts';
 import type { Recipient } from '../companies/index.ts';
-import type { EmailMessageRow, NotificationRow } from './notifications.repository.ts';
+import type { EmailMessageRow, NotificationRow } from '../notifications/index.ts';
+import type { InquiryRow } from './inquiries.repository.ts';
 
 /** What support staff are told about a new inquiry: one hub notification each, and an e-mail when mail is on. */
 export function inquiryNotifications(
