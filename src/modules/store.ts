@@ -9,7 +9,7 @@ import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { createQuotationsRepository } from './quotations/quotations.repository.ts';
 import { createOrdersRepository } from './orders/orders.repository.ts';
 import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
-import { createSequencesRepository } from './sales/sequences.repository.ts';
+import { createSequencesRepository } from './documents/sequences.repository.ts';
 import { createSalesRepository } from './sales/sales.repository.ts';
 import { createCustomersRepository } from './customers/customers.repository.ts';
 import { createAccountsRepository } from './accounts/accounts.repository.ts';

@@ -13,12 +13,12 @@ import {
   toLineView,
   totalsView,
   yearIn,
-  type CustomerDirectory,
   type DocumentLineRow,
   type LineRequest,
   type LineView,
   type TotalsView,
-} from '../sales/index.ts';
+} from '../documents/index.ts';
+import type { CustomerDirectory } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { OrderFilter, OrderRow } from './orders.repository.ts';
 import { createOrderTransitions } from './order-transitions.ts';
@@ -154,7 +154,7 @@ export function createOrdersService(deps: {
       return toView(row, await store.repos.orders.listLines(companyId, id), await assignedNames(companyId, [row]));
     },
 
-    /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
+    /** The hub's list, newest first; `q` as documentSearch (src/modules/documents/document-search.ts) says. */
     async list(
       companyId: string,
       opts: { limit: number; before?: { createdAt: string; id: string } },

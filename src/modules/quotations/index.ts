@@ -11,6 +11,5 @@ export {
 export { buildSampleDatasheet, createPrintPool, type PrintSlot } from './pdf/index.ts';
 export { addressText, toQuotationDocument } from './quotation-document-from-rows.ts';
 export { toSaleDocument } from './sale-document-from-rows.ts';
-export { paymentDetails } from './payment-details.ts';
-export type { PaymentDetails, QuotationDocument } from './pdf/index.ts';
+export type { QuotationDocument } from './pdf/index.ts';
 export type { PrintDraft } from './sample-document.ts';

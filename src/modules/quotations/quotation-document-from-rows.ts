@@ -1,8 +1,7 @@
 import { formatMoney, formatRate, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import { fillPrintTemplate, type Company, type CompanyAddress, type LocationRow } from '../companies/index.ts';
 import { createFormatter, resolveLanguage, translate } from '../i18n/index.ts';
-import { totalsView, type DocumentLineRow } from '../sales/index.ts';
-import { paymentDetails } from './payment-details.ts';
+import { paymentDetails, totalsView, type DocumentLineRow } from '../documents/index.ts';
 import type { QuotationDocument } from './pdf/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 

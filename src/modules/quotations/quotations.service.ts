@@ -13,12 +13,12 @@ import {
   toLineView,
   totalsView,
   yearIn,
-  type CustomerDirectory,
   type DocumentLineRow,
   type LineRequest,
   type LineView,
   type TotalsView,
-} from '../sales/index.ts';
+} from '../documents/index.ts';
+import type { CustomerDirectory } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { QuotationFilter, QuotationRow } from './quotations.repository.ts';
@@ -326,7 +326,7 @@ export function createQuotationsService(deps: {
       return view(row, lines);
     },
 
-    /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
+    /** The hub's list, newest first; `q` as documentSearch (src/modules/documents/document-search.ts) says. */
     async list(
       companyId: string,
       opts: { limit: number; before?: { createdAt: string; id: string } },

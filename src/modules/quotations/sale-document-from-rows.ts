@@ -1,5 +1,6 @@
 import type { Company, LocationRow } from '../companies/index.ts';
-import type { DocumentLineRow, SaleRow } from '../sales/index.ts';
+import type { DocumentLineRow } from '../documents/index.ts';
+import type { SaleRow } from '../sales/index.ts';
 import type { QuotationDocument } from './pdf/index.ts';
 import { printedDocument } from './quotation-document-from-rows.ts';
 

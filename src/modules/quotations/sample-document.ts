@@ -1,7 +1,7 @@
 import { validateBic, validateIban } from '../../lib/iban.ts';
 import type { Company, LocationRow } from '../companies/index.ts';
 import { resolveLanguage, translate } from '../i18n/index.ts';
-import type { DocumentLineRow } from '../sales/index.ts';
+import type { DocumentLineRow } from '../documents/index.ts';
 import type { QuotationDocument } from './pdf/index.ts';
 import { printedDocument } from './quotation-document-from-rows.ts';
 

@@ -3,9 +3,7 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import type { Repositories } from '../store.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
-import { formatDocumentNumber, yearIn } from './document-number.ts';
-import type { DocumentLineRow } from './documents.repository.ts';
-import { totalsView } from './sales-lines.ts';
+import { formatDocumentNumber, totalsView, yearIn, type DocumentLineRow } from '../documents/index.ts';
 import type { SaleRow } from './sales.repository.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */

@@ -6,8 +6,7 @@ import type { Store } from '../store.ts';
 import { toCompany } from '../companies/index.ts';
 import type { PrintSlot, QuotationDocument } from '../quotations/index.ts';
 import type { Company, LocationRow } from '../companies/index.ts';
-import type { DocumentLineRow } from './documents.repository.ts';
-import { toLineView, totalsView, type LineView, type TotalsView } from './sales-lines.ts';
+import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
 import type { PaymentRow, SaleFilter, SaleRow } from './sales.repository.ts';
 import type { SaleSourceType } from './sale-creation.ts';
 

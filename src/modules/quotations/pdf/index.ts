@@ -9,7 +9,7 @@
 import type { QuotationDocument } from './quotation-document.ts';
 import type { PrintedQuotation, PrintJob } from './quotation-print.ts';
 
-export type { PaymentDetails, QuotationDocument } from './quotation-document.ts';
+export type { QuotationDocument } from './quotation-document.ts';
 export type { PrintJob, PrintedQuotation } from './quotation-print.ts';
 export {
   createPrintPool,

@@ -5,7 +5,7 @@
  * channel, which pdfkit can only embed asynchronously.
  */
 import { crc32, deflateSync } from 'node:zlib';
-import { paymentCodeModules } from '../../sales/index.ts';
+import { paymentCodeModules } from '../../documents/index.ts';
 
 export interface CodeImage {
   png: Uint8Array;

@@ -1,3 +1,5 @@
+import type { PaymentDetails } from '../../documents/index.ts';
+
 /**
  * Everything the sales document printer needs (a quotation or a sale: one layout), already
  * resolved as plain data: no database access happens while printing, and the print is the same
@@ -56,15 +58,4 @@ export interface QuotationDocument {
   totals: { net: string; tax: string; withTax: string; taxes: Array<{ rate: string; base: string; tax: string }> };
   /** How to pay, printed with the totals; null without a bank account. */
   payment: PaymentDetails | null;
-}
-
-export interface PaymentDetails {
-  holder: string;
-  /** Compact IBAN, "HR1210010051863000160". */
-  iban: string;
-  bic: string | null;
-  /** What the payer writes as reference, e.g. the HUB-3 model and "poziv na broj". */
-  reference: { model: string | null; value: string };
-  /** Payloads of the codes a banking app scans; the printer draws them. */
-  codes: Array<{ kind: 'epc_qr' | 'hub3_pdf417'; payload: string }>;
 }

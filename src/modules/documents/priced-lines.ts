@@ -3,7 +3,7 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, formatRate, formatScaledTrimmed, numberToScaled, QUANTITY_SCALE } from '../../lib/money.ts';
 import type { CatalogService, ResolvedLine } from '../catalog/index.ts';
 import type { Company } from '../companies/index.ts';
-import type { DocumentLineRow } from './documents.repository.ts';
+import type { DocumentLineRow } from './document-lines.repository.ts';
 import { priceLine, summarize, type DocumentTotals } from './pricing.ts';
 import { apportionLines } from './tax-summary.ts';
 
