@@ -30,6 +30,14 @@ export {
 export { createSequencesRepository, type SequencesRepository } from './sequences.repository.ts';
 export { apportionLines, taxSummary, type PrintedTotals, type RateRow } from './tax-summary.ts';
 export { type PaymentCodeKind } from './payment-codes/choose-payment-codes.ts';
-export { documentReference } from './payment-codes/payment-reference.ts';
+export { buildEpcQrPayload, EPC_QR_MAX_BYTES } from './payment-codes/epc-qr.ts';
+export { buildHub3Payload, type Hub3Input } from './payment-codes/hub3.ts';
+export { documentReference, hr01Reference } from './payment-codes/payment-reference.ts';
 export { paymentDetails, type PaymentDetails } from './payment-codes/payment-details.ts';
-export { paymentCodeModules, type CodeModules } from './payment-codes/render-payment-code.ts';
+export {
+  printedContent,
+  type DocumentTitle,
+  type PrintedContent,
+  type PrintedLine,
+  type StoredDocument,
+} from './printed-content.ts';

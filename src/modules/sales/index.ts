@@ -9,7 +9,6 @@ export {
   type SaleView,
   type PaymentMethod,
   type PaymentView,
-  type SaleDocumentBuilder,
 } from './sales.service.ts';
 export {
   insertSale,
