@@ -25,6 +25,8 @@ export {
   type LineRequest,
   type LineView,
   type PricedLine,
+  type ResolvedLine,
+  type ResolveLines,
   type TotalsView,
 } from './priced-lines.ts';
 export { createSequencesRepository, type SequencesRepository } from './sequences.repository.ts';

@@ -83,7 +83,10 @@ export function createOrdersService(deps: {
     /** The order, its lines, its order.created event and the request's commit hooks (its Idempotency-Key) commit together. */
     async create(caller: ApiCaller, input: NewOrder): Promise<OrderView> {
       const now = clock.now();
-      const priced = await priceLines(deps.catalog, caller.companyId, input.lines);
+      const priced = await priceLines(
+        (requested) => deps.catalog.resolveLines(caller.companyId, requested),
+        input.lines,
+      );
       const id = newId('order');
       const createdAt = now.toISOString();
       const result = await store.unitOfWork(

@@ -246,7 +246,11 @@ export function createQuotationsService(deps: {
       // Date.parse gives NaN for forms the schema's date-time allows but Date cannot hold (leap seconds).
       if (expiry !== null && !Number.isFinite(expiry)) details.expiresAt = ['Not a representable timestamp.'];
       else if (expiry !== null && expiry <= now.getTime()) details.expiresAt = ['Must be in the future.'];
-      const priced = await priceLines(catalog, caller.companyId, input.lines, details);
+      const priced = await priceLines(
+        (requested) => catalog.resolveLines(caller.companyId, requested),
+        input.lines,
+        details,
+      );
       if (input.includeDatasheets && input.format !== 'json')
         await assertDatasheetsFit(
           caller.companyId,
