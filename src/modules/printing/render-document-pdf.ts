@@ -1,6 +1,6 @@
 /**
- * The sales document layout (a quotation or a sale), like the point-of-sale print (pdfmake 0.3 +
- * pdfkit, no browser).
+ * The one layout of every sales document (a quotation, a sale: whatever PrintDocument says), like
+ * the point-of-sale print (pdfmake 0.3 + pdfkit, no browser).
  *
  * - Every label comes from the message catalog in the company's language, and numbers, money
  *   and dates from its formatter (src/modules/i18n), so a Croatian print is Croatian throughout.
