@@ -4,11 +4,11 @@
  *   node bench/pdf.bench.ts                 # prints a JSON summary + markdown table
  *   node bench/pdf.bench.ts --write-readme  # also replaces "## Quotation PDF" in bench/README.md
  *   PDF_BENCH_NO_CHROMIUM=1 node bench/pdf.bench.ts   # skip the Chromium half
- *   PDF_BENCH_RENDERER=/other/tree/src/modules/quotations/pdf/render-quotation-pdf.ts node bench/pdf.bench.ts
+ *   PDF_BENCH_RENDERER=/other/tree/src/modules/printing/render-document-pdf.ts node bench/pdf.bench.ts
  *                                           # measure another tree's renderer (to compare a patch)
  *
  * Measures (same process, same run):
- * - renderQuotationPdf: p50/p95 over 200 sequential renders (after a warm-up of at least
+ * - renderDocumentPdf: p50/p95 over 200 sequential renders (after a warm-up of at least
  *   WARM_UP_MS, see below) for a 10-line and a 200-line quotation;
  * - throughput at concurrency 8: (a) 8 Promise-concurrent renders in the main
  *   thread (what one service process does), (b) worker_threads, one worker per
@@ -27,14 +27,14 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { availableParallelism, cpus, totalmem, release } from 'node:os';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { QuotationDocument } from '../src/modules/quotations/pdf/index.ts';
+import type { PrintDocument } from '../src/modules/printing/index.ts';
 import { writeReadmeSection } from './support/harness.ts';
 
 const RENDERER = process.env.PDF_BENCH_RENDERER
   ? pathToFileURL(process.env.PDF_BENCH_RENDERER).href
-  : new URL('../src/modules/quotations/pdf/index.ts', import.meta.url).href;
-const { renderQuotationPdf } = (await import(RENDERER)) as {
-  renderQuotationPdf(doc: QuotationDocument): Promise<Buffer>;
+  : new URL('../src/modules/printing/index.ts', import.meta.url).href;
+const { renderDocumentPdf } = (await import(RENDERER)) as {
+  renderDocumentPdf(doc: PrintDocument): Promise<Buffer>;
 };
 
 const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -53,7 +53,7 @@ const WARM_UP_MS = 3000;
 // ---------------------------------------------------------------------------
 // Sample data
 
-export function sampleQuotation(lineCount: number): QuotationDocument {
+export function sampleQuotation(lineCount: number): PrintDocument {
   const rates = ['25', '13', '5'];
   const lines = Array.from({ length: lineCount }, (_, i) => {
     const rate = rates[i % rates.length] ?? '25';
@@ -78,10 +78,11 @@ export function sampleQuotation(lineCount: number): QuotationDocument {
   const net = taxes.reduce((s, t) => s + Number(t.base), 0);
   const tax = taxes.reduce((s, t) => s + Number(t.tax), 0);
   return {
-    kind: 'quotation',
+    title: 'document.quotation',
     number: 'Q-ZG1-2026-00042',
     issuedAt: '2026-03-01T09:15:00Z',
-    expiresAt: '2026-03-31T21:59:59Z',
+    issuedLabel: 'print.issued',
+    dates: [{ label: 'print.validUntil', at: '2026-03-31T21:59:59Z' }],
     currency: 'EUR',
     locale: 'hr-HR',
     timezone: 'Europe/Zagreb',
@@ -113,7 +114,7 @@ function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function quotationHtml(doc: QuotationDocument): string {
+export function quotationHtml(doc: PrintDocument): string {
   const money = new Intl.NumberFormat(doc.locale, { style: 'currency', currency: doc.currency });
   const unitPrice = new Intl.NumberFormat(doc.locale, {
     style: 'currency',
@@ -166,7 +167,7 @@ table.totals { margin-left: auto; break-inside: avoid; } .total td { font-weight
   }</div><div class="grey">${esc(doc.template.header ?? '')}</div></div>
 <h1>Quotation ${esc(doc.number)}</h1>
 <div class="meta"><div><span class="grey">Issued</span> ${esc(dateTime.format(new Date(doc.issuedAt)))}<br><span class="grey">Valid until</span> ${esc(
-    date.format(new Date(doc.expiresAt ?? doc.issuedAt)),
+    date.format(new Date(doc.dates[0]?.at ?? doc.issuedAt)),
   )}<br><span class="grey">Location</span> ${esc(doc.location.name)} (${esc(doc.location.code)})</div>
 <div><span class="grey">Customer</span><br><b>${esc(doc.customer.name)}</b>${doc.customer.email ? `<br>${esc(doc.customer.email)}` : ''}${
     doc.customer.phone ? `<br>${esc(doc.customer.phone)}` : ''
@@ -344,11 +345,11 @@ interface WorkerData {
 
 async function workerMain(data: WorkerData): Promise<void> {
   const doc = sampleQuotation(data.lines);
-  await warmUp(() => renderQuotationPdf(doc), WARM_UP_MS, 20);
+  await warmUp(() => renderDocumentPdf(doc), WARM_UP_MS, 20);
   parentPort!.postMessage({ ready: true });
   await new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
   const result = await throughput(
-    Array.from({ length: data.inFlight }, () => () => renderQuotationPdf(doc)),
+    Array.from({ length: data.inFlight }, () => () => renderDocumentPdf(doc)),
     data.durationMs,
   );
   parentPort!.postMessage({ completed: result.completed });
@@ -413,8 +414,8 @@ interface Footprint {
 async function footprintChild(): Promise<void> {
   const doc10 = sampleQuotation(10);
   const doc200 = sampleQuotation(200);
-  const s10 = await timeSequential(() => renderQuotationPdf(doc10), 30, 200);
-  const s200 = await timeSequential(() => renderQuotationPdf(doc200), 10, 50);
+  const s10 = await timeSequential(() => renderDocumentPdf(doc10), 30, 200);
+  const s200 = await timeSequential(() => renderDocumentPdf(doc200), 10, 50);
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const result: Footprint = {
@@ -454,7 +455,7 @@ interface ChromiumResult {
   memory8: { peakRssMiB: number; peakPssMiB: number; processes: number };
 }
 
-async function benchChromium(doc10: QuotationDocument, doc200: QuotationDocument): Promise<ChromiumResult> {
+async function benchChromium(doc10: PrintDocument, doc200: PrintDocument): Promise<ChromiumResult> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -474,7 +475,7 @@ async function benchChromium(doc10: QuotationDocument, doc200: QuotationDocument
   try {
     const context = await browser.newContext();
     const footerTemplate = `<div style="font-size:8pt;color:#555;width:100%;padding:0 14mm;font-family:'DejaVu Sans'"><span style="float:right">Page <span class="pageNumber"></span> of <span class="totalPages"></span></span>Quotation ${esc(doc10.number)}</div>`;
-    const print = async (page: import('playwright-core').Page, doc: QuotationDocument): Promise<Buffer> => {
+    const print = async (page: import('playwright-core').Page, doc: PrintDocument): Promise<Buffer> => {
       await page.setContent(quotationHtml(doc), { waitUntil: 'load' });
       return page.pdf({
         format: 'A4',
@@ -546,12 +547,12 @@ export interface PdfBenchResult {
 export async function runPdfBench(options: { chromium?: boolean } = {}): Promise<PdfBenchResult> {
   const doc10 = sampleQuotation(10);
   const doc200 = sampleQuotation(200);
-  const ours10 = await timeSequential(() => renderQuotationPdf(doc10), 30, 200);
-  const ours200 = await timeSequential(() => renderQuotationPdf(doc200), 10, 200);
-  const pdfBytes10 = (await renderQuotationPdf(doc10)).length;
-  const pdfBytes200 = (await renderQuotationPdf(doc200)).length;
+  const ours10 = await timeSequential(() => renderDocumentPdf(doc10), 30, 200);
+  const ours200 = await timeSequential(() => renderDocumentPdf(doc200), 10, 200);
+  const pdfBytes10 = (await renderDocumentPdf(doc10)).length;
+  const pdfBytes200 = (await renderDocumentPdf(doc200)).length;
   const tp = await throughput(
-    Array.from({ length: CONCURRENCY }, () => () => renderQuotationPdf(doc10)),
+    Array.from({ length: CONCURRENCY }, () => () => renderDocumentPdf(doc10)),
     THROUGHPUT_MS,
   );
   const peakRssMiB = ourPeakRssMiB();
@@ -598,7 +599,7 @@ export function markdown(r: PdfBenchResult): string {
     '## Quotation PDF',
     '',
     `Measured ${r.date} with \`node bench/pdf.bench.ts\` — Node ${r.node}, ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.memoryGiB} GiB RAM, Linux ${r.machine.kernel}${c ? `, Chromium ${c.version}` : ''}.`,
-    'Renderer: `renderQuotationPdf` (pdfmake 0.3 layout, our content-stream writer, pdfkit document writer; DejaVu Sans embedded as subsets). Chromium: warm browser and page, the same quotation as an HTML table, `page.setContent()` + `page.pdf()`.',
+    'Renderer: `renderDocumentPdf` (pdfmake 0.3 layout, our content-stream writer, pdfkit document writer; DejaVu Sans embedded as subsets). Chromium: warm browser and page, the same quotation as an HTML table, `page.setContent()` + `page.pdf()`.',
     '',
     '| | pdfmake (ours) | headless Chromium | ours / Chromium |',
     '|---|---:|---:|---:|',
@@ -615,8 +616,8 @@ export function markdown(r: PdfBenchResult): string {
     `| PDF size, 10 / 200 lines | ${kb(r.ours.pdfBytes10)} / ${kb(r.ours.pdfBytes200)} | ${c ? `${kb(c.pdfBytes10)} / ${kb(c.pdfBytes200)}` : na} | |`,
     '',
     'Notes:',
-    `- Ours: sequential renders of the same document in one process, each series after at least ${WARM_UP_MS / 1000} s of warm-up renders (V8 needs a few hundred renders before pdfmake/pdfkit/fontkit run optimised; Chromium gets the same warm-up time), with the per-process font caches warm (parsed DejaVu tables, glyph metrics and outline data, shaped words); page layout, content streams, font subsets and compression are done per document, as in a long-running service. In a fresh process, parsing the fonts takes ~150 ms (\`warmUpQuotationPdf()\` does it at start-up) and the first render ~150 ms more (cold JIT, first shaping of each word).`,
-    "- How the renderer gets there (see `src/modules/quotations/pdf/`): pdfmake still lays the document out, with a faster text measurement step; the laid-out pages are written by our content-stream writer (one text run per line and state set only when it changes, instead of pdfkit text objects per word: ~16 KB of operators instead of ~50 KB for one page) and the fonts subset by our TrueType subsetter (byte-identical to fontkit's), with font programs deflated at zlib level 1 (1% larger, ~30% faster). The tests compare the text, every word's position, the pixels and the embedded font subsets with plain pdfmake's output. Where a warm 10-line render spends its time now: pdfmake layout ~40%, zlib ~20%, our writer ~12%, GC ~9%.",
+    `- Ours: sequential renders of the same document in one process, each series after at least ${WARM_UP_MS / 1000} s of warm-up renders (V8 needs a few hundred renders before pdfmake/pdfkit/fontkit run optimised; Chromium gets the same warm-up time), with the per-process font caches warm (parsed DejaVu tables, glyph metrics and outline data, shaped words); page layout, content streams, font subsets and compression are done per document, as in a long-running service. In a fresh process, parsing the fonts takes ~150 ms (\`warmUpPrinter()\` does it at start-up) and the first render ~150 ms more (cold JIT, first shaping of each word).`,
+    "- How the renderer gets there (see `src/modules/printing/`): pdfmake still lays the document out, with a faster text measurement step; the laid-out pages are written by our content-stream writer (one text run per line and state set only when it changes, instead of pdfkit text objects per word: ~16 KB of operators instead of ~50 KB for one page) and the fonts subset by our TrueType subsetter (byte-identical to fontkit's), with font programs deflated at zlib level 1 (1% larger, ~30% faster). The tests compare the text, every word's position, the pixels and the embedded font subsets with plain pdfmake's output. Where a warm 10-line render spends its time now: pdfmake layout ~40%, zlib ~20%, our writer ~12%, GC ~9%.",
     '- A render is synchronous CPU work, so Promise concurrency in one thread gives no parallelism (it only interleaves); worker_threads use both cores.',
     '- Memory: ours is `getrusage` max RSS of the whole Node process (Node itself, V8 heap, the 4 DejaVu faces). With default heap sizing on a 24 GiB machine V8 grows the heap lazily (its young generation alone reaches 128 MiB under this allocation rate), so the constrained child run shows the real need. Chromium: RSS (and PSS, which does not double-count shared pages) summed over its whole process tree, sampled every 50 ms.',
     '',

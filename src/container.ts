@@ -26,7 +26,8 @@ import {
   createCatalogService,
   createDatasheetFiles,
 } from './modules/catalog/index.ts';
-import { createPrintPool, createQuotationsService, toSaleDocument } from './modules/quotations/index.ts';
+import { createPrintPool, type PrintSlot } from './modules/printing/index.ts';
+import { createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
@@ -125,12 +126,11 @@ export async function createContainer(
     datasheets,
     logger,
     onEventQueued,
-    prints,
     datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
     customers,
   });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers });
-  const sales = createSalesService({ store, clock, newId, toSaleDocument });
+  const sales = createSalesService({ store, clock, newId });
   const endpoints = createEndpointsService({
     store,
     clock,
@@ -233,9 +233,18 @@ export async function createContainer(
       if (sqliteFile && !checkpointer) checkpointer = startSqliteCheckpointer(sqliteFile, logger);
     },
 
-    /** Starts the PDF print threads now, in a server, rather than on the first quotation. */
+    /** Starts the PDF print threads now, in a server, rather than on the first print. */
     startPrintPool(): void {
       prints.start();
+    },
+
+    /**
+     * A place in the print pool for one document's PDF (a quotation, a sale: one printer). Taken
+     * before anything is stored, so a full pool refuses with nothing stored; the caller releases
+     * it once the PDF is sent.
+     */
+    reservePrint(): PrintSlot {
+      return prints.reserve();
     },
 
     /** Starts the background senders (webhooks, e-mail) in this process. */

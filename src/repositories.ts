@@ -9,7 +9,7 @@ import { createCatalogRepository } from './modules/catalog/catalog.repository.ts
 import { createQuotationsRepository } from './modules/quotations/quotations.repository.ts';
 import { createOrdersRepository } from './modules/orders/orders.repository.ts';
 import { createWebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
-import { createSequencesRepository } from './modules/sales/sequences.repository.ts';
+import { createSequencesRepository } from './modules/documents/sequences.repository.ts';
 import { createSalesRepository } from './modules/sales/sales.repository.ts';
 import { createCustomersRepository } from './modules/customers/customers.repository.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../container.ts';
-import type { PrintSlot } from '../modules/quotations/index.ts';
+import type { PrintSlot } from '../modules/printing/index.ts';
 
 /** `?format=` on a document read: JSON unless `pdf`, or unless absent and the client accepts a PDF. */
 export const FormatQuery = Type.Object(
@@ -15,7 +15,7 @@ export function wantsPdf(request: FastifyRequest, format: 'pdf' | 'json' | undef
 
 /** A place in the print pool for this request's PDF, held until the response is over (sent, failed or abandoned). */
 export function reservePrint(c: Container, reply: FastifyReply): PrintSlot {
-  const slot = c.quotations.reservePrint();
+  const slot = c.reservePrint();
   reply.raw.once('close', () => slot.release());
   return slot;
 }

@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import type { Store } from '../../db/store.ts';
 import type { CompaniesRepository, Company } from '../companies/index.ts';
 import { toCompany } from '../companies/index.ts';
-import { unitPriceBothWays } from '../sales/index.ts';
+import { unitPriceBothWays } from '../documents/index.ts';
 import { expandCategoryIds, productInScope, scopeFilter, type ScopeFilter } from './catalog-scope.ts';
 import type { CatalogRepository, ProductWithRate, UnitRow } from './catalog.repository.ts';
 import type { DatasheetFiles } from './datasheet-files.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApiKeysService } from '../api-keys/index.ts';
 import type { CatalogAdminService } from '../catalog/index.ts';
 import type { CompaniesService } from '../companies/index.ts';
-import { buildSampleDatasheet } from '../quotations/index.ts';
+import { buildSampleDatasheet } from '../printing/index.ts';
 
 /** The services a demo tenant is made with (the container has them all). */
 export interface DemoDeps {

@@ -3,7 +3,7 @@ import type { Engine, Executor } from '../../db/database.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { OrdersTable } from '../../db/schema.ts';
-import { documentLines, documentSearch } from '../sales/index.ts';
+import { documentLines, documentSearch } from '../documents/index.ts';
 
 export type OrderRow = OrdersTable;
 

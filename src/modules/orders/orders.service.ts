@@ -14,12 +14,12 @@ import {
   toLineView,
   totalsView,
   yearIn,
-  type CustomerDirectory,
   type DocumentLineRow,
   type LineRequest,
   type LineView,
   type TotalsView,
-} from '../sales/index.ts';
+} from '../documents/index.ts';
+import type { CustomerDirectory } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { OrderFilter, OrderRow } from './orders.repository.ts';
 import { createOrderTransitions, type OrderTransitionRepos } from './order-transitions.ts';
@@ -87,7 +87,10 @@ export function createOrdersService(deps: {
     /** The order, its lines, its order.created event and the request's commit hooks (its Idempotency-Key) commit together. */
     async create(caller: ApiCaller, input: NewOrder): Promise<OrderView> {
       const now = clock.now();
-      const priced = await priceLines(deps.catalog, caller.companyId, input.lines);
+      const priced = await priceLines(
+        (requested) => deps.catalog.resolveLines(caller.companyId, requested),
+        input.lines,
+      );
       const id = newId('order');
       const createdAt = now.toISOString();
       const result = await store.unitOfWork(
@@ -158,7 +161,7 @@ export function createOrdersService(deps: {
       return toView(row, await store.repos.orders.listLines(companyId, id), await assignedNames(companyId, [row]));
     },
 
-    /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
+    /** The hub's list, newest first; `q` as documentSearch (src/modules/documents/document-search.ts) says. */
     async list(
       companyId: string,
       opts: { limit: number; before?: { createdAt: string; id: string } },

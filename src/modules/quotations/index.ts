@@ -8,9 +8,4 @@ export {
   type QuotationView,
   type NewQuotation,
 } from './quotations.service.ts';
-export { buildSampleDatasheet, createPrintPool, type PrintSlot } from './pdf/index.ts';
-export { addressText, toQuotationDocument } from './quotation-document-from-rows.ts';
-export { toSaleDocument } from './sale-document-from-rows.ts';
-export { paymentDetails } from './payment-details.ts';
-export type { PaymentDetails, QuotationDocument } from './pdf/index.ts';
-export type { PrintDraft } from './sample-document.ts';
+export type { PrintDraft } from './sample-print.ts';

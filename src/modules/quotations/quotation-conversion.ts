@@ -14,7 +14,8 @@ import {
   type CustomerDirectory,
   type SaleView,
 } from '../sales/index.ts';
-import type { SalesRepository, SequencesRepository } from '../sales/index.ts';
+import type { SalesRepository } from '../sales/index.ts';
+import type { SequencesRepository } from '../documents/index.ts';
 import type { EventOutbox } from '../webhooks/index.ts';
 import type { QuotationRow, QuotationsRepository } from './quotations.repository.ts';
 

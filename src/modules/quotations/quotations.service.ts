@@ -13,20 +13,20 @@ import {
   toLineView,
   totalsView,
   yearIn,
-  type CustomerDirectory,
   type DocumentLineRow,
   type LineRequest,
   type LineView,
   type TotalsView,
-} from '../sales/index.ts';
+} from '../documents/index.ts';
+import type { CustomerDirectory } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { CustomersRepository } from '../customers/index.ts';
 import type { QuotationFilter, QuotationRow } from './quotations.repository.ts';
-import { toQuotationDocument } from './quotation-document-from-rows.ts';
+import { toQuotationPrint } from './quotation-print.ts';
 import { createQuotationConversion, type QuotationConversionRepos } from './quotation-conversion.ts';
-import { sampleQuotationDocument, type PrintDraft } from './sample-document.ts';
-import type { DatasheetSource, PrintPool, PrintSlot } from './pdf/index.ts';
+import { sampleQuotationPrint, type PrintDraft } from './sample-print.ts';
+import type { DatasheetSource, PrintSlot } from '../printing/index.ts';
 
 export interface NewQuotation {
   /** How the caller receives it (default pdf): a PDF's appended datasheets must fit the size limit. */
@@ -96,7 +96,6 @@ export function createQuotationsService(deps: {
   datasheets: DatasheetFiles;
   logger: QuotationsLogger;
   onEventQueued: () => void;
-  prints: PrintPool;
   /** The most datasheet bytes one quotation PDF appends. */
   datasheetsMaxBytes: number;
   /** Where conversion reads the directory customer a sale snapshots. */
@@ -251,7 +250,11 @@ export function createQuotationsService(deps: {
       // Date.parse gives NaN for forms the schema's date-time allows but Date cannot hold (leap seconds).
       if (expiry !== null && !Number.isFinite(expiry)) details.expiresAt = ['Not a representable timestamp.'];
       else if (expiry !== null && expiry <= now.getTime()) details.expiresAt = ['Must be in the future.'];
-      const priced = await priceLines(catalog, caller.companyId, input.lines, details);
+      const priced = await priceLines(
+        (requested) => catalog.resolveLines(caller.companyId, requested),
+        input.lines,
+        details,
+      );
       if (input.includeDatasheets && input.format !== 'json')
         await assertDatasheetsFit(
           caller.companyId,
@@ -330,7 +333,7 @@ export function createQuotationsService(deps: {
       return view(row, lines);
     },
 
-    /** The hub's list, newest first; `q` as documentSearch (src/modules/sales/document-search.ts) says. */
+    /** The hub's list, newest first; `q` as documentSearch (src/modules/documents/document-search.ts) says. */
     async list(
       companyId: string,
       opts: { limit: number; before?: { createdAt: string; id: string } },
@@ -361,19 +364,11 @@ export function createQuotationsService(deps: {
       return store.repos.quotations.countWithStatus(companyId, statuses);
     },
 
-    /**
-     * A place in the print pool. Taken before a quotation is created, so a full pool refuses with
-     * nothing stored; the caller releases it once the PDF is sent.
-     */
-    reservePrint(): PrintSlot {
-      return deps.prints.reserve();
-    },
-
     /** The print: rendered from the stored quotation only, so the same quotation gives the same bytes. */
     async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
       const { row, lines, company, location } = await load(companyId, id);
       const datasheets = row.include_datasheets ? await printableDatasheets(companyId, id, lines) : [];
-      const printed = await slot.print({ document: toQuotationDocument(row, lines, company, location), datasheets });
+      const printed = await slot.print({ document: toQuotationPrint(row, lines, company, location), datasheets });
       for (const skipped of printed.skipped)
         deps.logger.warn(
           { quotationId: id, datasheet: skipped.name, err: skipped.reason },
@@ -399,7 +394,7 @@ export function createQuotationsService(deps: {
         store.repos.companies.listLocations(companyId),
       ]);
       if (!companyRow) throw AppError.notFound('Company');
-      const document = sampleQuotationDocument(toCompany(companyRow), locations[0] ?? null, draft, clock.now());
+      const document = sampleQuotationPrint(toCompany(companyRow), locations[0] ?? null, draft, clock.now());
       const printed = await slot.print({ document, datasheets: [] });
       return {
         number: document.number,

@@ -1,8 +1,7 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import type { CatalogRepository } from '../catalog/index.ts';
-import type { DocumentLineRow } from './documents.repository.ts';
-import { priceLine, summarize } from './pricing.ts';
+import { priceLine, summarize, type DocumentLineRow } from '../documents/index.ts';
 
 /** Why a line cannot be priced today. */
 export type LineChange = 'unchanged' | 'price_changed' | 'tax_changed' | 'product_removed' | 'unit_removed';

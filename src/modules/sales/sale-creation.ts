@@ -3,11 +3,14 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
-import { formatDocumentNumber, yearIn } from './document-number.ts';
-import type { DocumentLineRow } from './documents.repository.ts';
-import { totalsView } from './sales-lines.ts';
+import {
+  formatDocumentNumber,
+  totalsView,
+  yearIn,
+  type DocumentLineRow,
+  type SequencesRepository,
+} from '../documents/index.ts';
 import type { SaleRow, SalesRepository } from './sales.repository.ts';
-import type { SequencesRepository } from './sequences.repository.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */
 export interface CustomerSnapshot {

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { SalePaymentsTable, SalesTable } from '../../db/schema.ts';
-import { documentLines } from './documents.repository.ts';
+import { documentLines } from '../documents/index.ts';
 
 export type SaleRow = SalesTable;
 export type PaymentRow = SalePaymentsTable;

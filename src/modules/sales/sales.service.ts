@@ -4,12 +4,12 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany } from '../companies/index.ts';
-import type { PrintSlot, QuotationDocument } from '../quotations/index.ts';
+import type { PrintSlot } from '../printing/index.ts';
 import type { CompaniesRepository, Company, LocationRow } from '../companies/index.ts';
-import type { DocumentLineRow } from './documents.repository.ts';
-import { toLineView, totalsView, type LineView, type TotalsView } from './sales-lines.ts';
+import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
 import type { PaymentRow, SaleFilter, SaleRow, SalesRepository } from './sales.repository.ts';
 import type { SaleSourceType } from './sale-creation.ts';
+import { toSalePrint } from './sale-print.ts';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -83,19 +83,10 @@ export function toSaleView(row: SaleRow, lines: readonly DocumentLineRow[], paym
   };
 }
 
-/** The print model of a sale (the quotations module's, handed in by the composition root). */
-export type SaleDocumentBuilder = (
-  row: SaleRow,
-  lines: readonly DocumentLineRow[],
-  company: Company,
-  location: LocationRow,
-) => QuotationDocument;
-
 export function createSalesService(deps: {
   store: Store<{ sales: SalesRepository; companies: CompaniesRepository }>;
   clock: Clock;
   newId: IdGenerator;
-  toSaleDocument: SaleDocumentBuilder;
 }) {
   const { store, clock, newId } = deps;
 
@@ -190,7 +181,7 @@ export function createSalesService(deps: {
       return get(companyId, saleId);
     },
 
-    /** The sale's print, through the one printer: the quotation layout titled as a sale, naming its source. */
+    /** The sale's print, through the one printer: titled as a sale, naming its source. */
     async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
       const row = await load(companyId, id);
       const [lines, companyRow, location] = await Promise.all([
@@ -199,7 +190,7 @@ export function createSalesService(deps: {
         store.repos.companies.findLocation(companyId, row.location_id),
       ]);
       const printed = await slot.print({
-        document: deps.toSaleDocument(row, lines, toCompany(companyRow!), location!),
+        document: toSalePrint(row, lines, toCompany(companyRow!), location!),
         datasheets: [],
       });
       return {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
-import { buildSampleDatasheet } from '../../../src/modules/quotations/pdf/index.ts';
+import { buildSampleDatasheet } from '../../../src/modules/printing/index.ts';
 
 const ADMIN = '/api/v1/admin';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTenant, bearer } from '../../support/test-app.ts';
 import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
 import { addHttpEndpoint } from '../../support/webhook-helpers.ts';
-import { yearIn } from '../../../src/modules/sales/document-number.ts';
+import { yearIn } from '../../../src/modules/documents/index.ts';
 
 const customer = {
   name: 'Ivo Ivić',

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSampleDatasheet } from '../../../src/modules/quotations/pdf/index.ts';
+import { buildSampleDatasheet } from '../../../src/modules/printing/index.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
 import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
 import {
@@ -124,7 +124,7 @@ describe('a full print pool answers 503 with Retry-After, before anything is sto
     assert.equal(json.statusCode, 201, json.body);
     const id = json.json().data.id as string;
 
-    const taken = t.c.quotations.reservePrint();
+    const taken = t.c.reservePrint();
     try {
       const refused = await postQuote(t.app, key, body);
       assert.equal(refused.statusCode, 503, refused.body);

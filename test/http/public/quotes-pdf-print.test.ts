@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
 import { QUOTES, line, pdfPageCount, pdfText, postQuote } from '../../support/quote-helpers.ts';
 import { decodeQrWithZbar, decodeWithZxing } from '../../support/barcode-decoder.ts';
-import { documentReference } from '../../../src/modules/sales/index.ts';
+import { documentReference } from '../../../src/modules/documents/index.ts';
 import type { DemoCompany } from '../../../src/modules/demo/index.ts';
 
 const run = promisify(execFile);

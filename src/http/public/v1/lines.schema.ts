@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Money } from '../../schemas.ts';
-import type { LineRequest } from '../../../modules/sales/index.ts';
+import type { LineRequest } from '../../../modules/documents/index.ts';
 
 export const MAX_LINES = 500;
 

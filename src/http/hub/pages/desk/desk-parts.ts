@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { MONEY_SCALE, QUANTITY_SCALE, RATE_SCALE, parseScaled } from '../../../../lib/money.ts';
 import type { MessageKey } from '../../../../modules/i18n/index.ts';
-import type { LineView, TotalsView } from '../../../../modules/sales/index.ts';
+import type { LineView, TotalsView } from '../../../../modules/documents/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import type { NoticeKey } from '../../form.ts';

@@ -1,6 +1,6 @@
 /**
- * The sales document layout (a quotation or a sale), like the point-of-sale print (pdfmake 0.3 +
- * pdfkit, no browser).
+ * The one layout of every sales document (a quotation, a sale: whatever PrintDocument says), like
+ * the point-of-sale print (pdfmake 0.3 + pdfkit, no browser).
  *
  * - Every label comes from the message catalog in the company's language, and numbers, money
  *   and dates from its formatter (src/modules/i18n), so a Croatian print is Croatian throughout.
@@ -9,26 +9,26 @@
  *   lines move to the next page with it (a second layout, with the line table's measured column
  *   widths so both parts of the table line up).
  * - Page numbers count the whole file: `extraPages` are the datasheet pages appended after these
- *   (quotation-print.ts stamps those).
+ *   (print-job.ts stamps those).
  * - Deterministic: the same document renders to the same bytes. CreationDate/ModDate come from
  *   `issuedAt` (pdfkit would otherwise use `new Date()`), and pdfkit derives the trailer /ID as
  *   md5 over the info dictionary, so it is deterministic too. Font subset tags derive from the
  *   font ids (F1, F2, ...), and zlib output is deterministic for equal input.
  * - Rendering is synchronous CPU work (~3 ms for 10 lines, ~25 ms for 200 once warm), so the
  *   server runs it on the print pool's threads (print-pool.ts). How a definition becomes bytes
- *   (pdfmake layout, our content streams and font subsets, pdfkit) is in quotation-printer.ts.
+ *   (pdfmake layout, our content streams and font subsets, pdfkit) is in pdf-writer.ts.
  */
 import type { Content, ContentTable, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
-import { parseScaled } from '../../../lib/money.ts';
-import { formatIban } from '../../../lib/iban.ts';
-import { createFormatter, resolveLanguage, translator, type Formatter, type Translate } from '../../i18n/index.ts';
-import type { QuotationDocument } from './quotation-document.ts';
+import { parseScaled } from '../../lib/money.ts';
+import { formatIban } from '../../lib/iban.ts';
+import { createFormatter, resolveLanguage, translator, type Formatter, type Translate } from '../i18n/index.ts';
+import type { PrintDocument } from './print-document.ts';
 import type { LaidOutPage } from './content-stream-renderer.ts';
-import { printPdf, QUOTATION_FONT_FAMILY, type Relayout } from './quotation-printer.ts';
+import { printPdf, PRINT_FONT_FAMILY, type Relayout } from './pdf-writer.ts';
 
-export { QUOTATION_FONT_FAMILY } from './quotation-printer.ts';
+export { PRINT_FONT_FAMILY } from './pdf-writer.ts';
 
-const FONT_FAMILY = QUOTATION_FONT_FAMILY;
+const FONT_FAMILY = PRINT_FONT_FAMILY;
 
 /** Payment code images by kind, as PNG: drawn beside the payment details. */
 export type CodeImages = Partial<Record<'epc_qr' | 'hub3_pdf417', { png: Uint8Array; width: number; height: number }>>;
@@ -90,7 +90,7 @@ function t(value: string): TextValue {
  * line) and an A4 page holds ~75 such lines; we allow 1,500 characters and
  * 30 explicit line breaks.
  */
-function lineFitsOnAPage(line: QuotationDocument['lines'][number]): boolean {
+function lineFitsOnAPage(line: PrintDocument['lines'][number]): boolean {
   const text = `${line.productName}\n${line.productCode ?? ''}\n${line.note ?? ''}`;
   if (text.length > 1500) return false;
   let newlines = 0;
@@ -144,23 +144,22 @@ const marked = (text: string, mark: Mark) => [{ text, [MARK]: mark }];
  * `split.rows` lines print in the closing block, in a table of the given column widths, on a
  * new page.
  */
-export function buildQuotationDocDefinition(
-  doc: QuotationDocument,
+export function buildDocDefinition(
+  doc: PrintDocument,
   options: PrintOptions = {},
   split?: { rows: number; widths: number[] },
 ): TDocumentDefinitions {
   return build(doc, options, split).definition;
 }
 
-function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: number; widths: number[] }): Built {
+function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number; widths: number[] }): Built {
   const language = resolveLanguage(doc.locale);
   const tr: Translate = translator(language);
   const f: Formatter = createFormatter(doc.locale, { currency: doc.currency, timeZone: doc.timezone });
   const money = (value: string): string => f.money(cents(value));
   const issuedAt = parseDate(doc.issuedAt, 'issuedAt');
-  const expiresAt = doc.expiresAt === null ? null : parseDate(doc.expiresAt, 'expiresAt');
-  const kindTitle = tr(doc.kind === 'sale' ? 'document.sale' : 'document.quotation');
-  const title = tr('document.titleWithNumber', { title: kindTitle, number: plain(doc.number) });
+  const dates = doc.dates.map((date, i) => ({ label: date.label, at: parseDate(date.at, `dates[${i}].at`) }));
+  const title = tr('document.titleWithNumber', { title: tr(doc.title), number: plain(doc.number) });
   const sourceLine = doc.source ? `${tr('print.sourceDocument')}: ${plain(doc.source.number)}` : null;
 
   // Company header ----------------------------------------------------------
@@ -179,10 +178,8 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
 
   // Meta (dates, location) and customer ------------------------------------
   const locationText = `${doc.location.name} (${doc.location.code})`;
-  const metaBody: TableCell[][] = [
-    [{ text: tr(doc.kind === 'sale' ? 'print.date' : 'print.issued'), ...LABEL }, f.dateTime(issuedAt)],
-  ];
-  if (expiresAt) metaBody.push([{ text: tr('print.validUntil'), ...LABEL }, f.date(expiresAt)]);
+  const metaBody: TableCell[][] = [[{ text: tr(doc.issuedLabel), ...LABEL }, f.dateTime(issuedAt)]];
+  for (const date of dates) metaBody.push([{ text: tr(date.label), ...LABEL }, f.date(date.at)]);
   metaBody.push([
     { text: tr('print.location'), ...LABEL },
     { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) },
@@ -373,7 +370,7 @@ function build(doc: QuotationDocument, options: PrintOptions, split?: { rows: nu
 
 /** The codes a banking app scans, beside what a person types instead: recipient, IBAN, amount, reference. */
 function paymentBlock(
-  doc: QuotationDocument,
+  doc: PrintDocument,
   tr: Translate,
   money: (value: string) => string,
   images: CodeImages,
@@ -410,7 +407,7 @@ function paymentBlock(
 }
 
 /** Lays out once; if the closing block would open a page of its own, lays out again with the last lines moved to it. */
-function keepClosingWithLastLines(doc: QuotationDocument, options: PrintOptions, first: Built): Relayout {
+function keepClosingWithLastLines(doc: PrintDocument, options: PrintOptions, first: Built): Relayout {
   return (pages) => {
     const lastPage = pageWith(pages, 'lastRow');
     const closingPage = pageWith(pages, 'closing');
@@ -442,7 +439,7 @@ function pageWith(pages: readonly LaidOutPage[], mark: Mark): number | null {
 // ---------------------------------------------------------------------------
 
 /** Renders a sales document's own pages to PDF bytes. Same input → same bytes. */
-export async function renderQuotationPdf(doc: QuotationDocument, options: PrintOptions = {}): Promise<Buffer> {
+export async function renderDocumentPdf(doc: PrintDocument, options: PrintOptions = {}): Promise<Buffer> {
   const first = build(doc, options);
   return printPdf(first.definition, keepClosingWithLastLines(doc, options, first));
 }

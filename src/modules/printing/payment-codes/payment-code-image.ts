@@ -5,7 +5,8 @@
  * channel, which pdfkit can only embed asynchronously.
  */
 import { crc32, deflateSync } from 'node:zlib';
-import { paymentCodeModules } from '../../sales/index.ts';
+import type { PaymentCodeKind } from '../../documents/index.ts';
+import { paymentCodeModules } from './render-payment-code.ts';
 
 export interface CodeImage {
   png: Uint8Array;
@@ -14,7 +15,7 @@ export interface CodeImage {
   height: number;
 }
 
-export function paymentCodeImage(kind: 'epc_qr' | 'hub3_pdf417', payload: string): CodeImage {
+export function paymentCodeImage(kind: PaymentCodeKind, payload: string): CodeImage {
   const symbol = paymentCodeModules(kind, payload);
   const quiet = symbol.quietZone;
   const width = symbol.columns + 2 * quiet;

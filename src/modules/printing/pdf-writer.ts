@@ -11,7 +11,7 @@
  * is collected synchronously instead of through pdfkit's Readable stream (pdfkit writes the
  * whole file inside end()). Nothing here changes pdfmake or pdfkit for anyone else.
  *
- * Depends on pdfmake 0.3 / pdfkit 0.19 internals: render-quotation-pdf.test.ts compares our
+ * Depends on pdfmake 0.3 / pdfkit 0.19 internals: render-document-pdf.test.ts compares our
  * output with plain pdfmake's and must pass after any upgrade.
  */
 import { createRequire } from 'node:module';
@@ -20,16 +20,16 @@ import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import {
   createDocumentFont,
   loadSharedFaces,
-  QUOTATION_FONT_FAMILY,
+  PRINT_FONT_FAMILY,
   type DocumentFont,
   type EmbeddedFontLike,
   type FontType,
 } from './shared-fonts.ts';
 import { renderPages, type LaidOutPage, type RenderTarget } from './content-stream-renderer.ts';
-import { QuotationLayoutBuilder } from './quotation-layout.ts';
+import { FastLayoutBuilder } from './layout-builder.ts';
 import { isFontProgram } from './ttf-subset.ts';
 
-export { QUOTATION_FONT_FAMILY } from './shared-fonts.ts';
+export { PRINT_FONT_FAMILY } from './shared-fonts.ts';
 
 // ---------------------------------------------------------------------------
 // pdfmake internals (typed locally: @types/pdfmake only describes the browser-style API).
@@ -92,14 +92,14 @@ const FONT_PROGRAM_LEVEL = 1;
  * A pdfmake document whose fonts are the shared DejaVu faces and whose output is collected
  * synchronously (pdfkit writes the whole file inside end()).
  */
-class QuotationPdfDocument extends PdfmakeDocument {
+class PrintPdfDocument extends PdfmakeDocument {
   // pdfkit already writes the file header from its constructor, before field initialisers
   // would run: hence `declare` and lazy creation in _write.
   declare chunks: Array<string | Uint8Array> | undefined;
 
   provideFont(familyName: string, bold: boolean, italics: boolean): DocumentFont {
     const type = this.getFontType(bold, italics);
-    if (familyName !== QUOTATION_FONT_FAMILY) {
+    if (familyName !== PRINT_FONT_FAMILY) {
       throw new Error(`Font '${familyName}' in style '${type}' is not available for quotation PDFs.`);
     }
     const cache = (this.fontCache[familyName] ??= {});
@@ -109,7 +109,7 @@ class QuotationPdfDocument extends PdfmakeDocument {
       // subset tag deterministic) and registration in _fontFamilies, so that end() embeds the
       // subset of every font that was used on a page.
       font = createDocumentFont(this, type, `F${++this._fontCount}`);
-      this._fontFamilies[`${QUOTATION_FONT_FAMILY}-${type}`] = font;
+      this._fontFamilies[`${PRINT_FONT_FAMILY}-${type}`] = font;
       cache[type] = font;
     }
     return font;
@@ -212,7 +212,7 @@ export function printPdf(definition: TDocumentDefinitions, relayout?: Relayout):
     throw new Error('attachments and patterns are not supported in quotation PDFs');
   }
   const pageSize = normalizePageSize(definition.pageSize, definition.pageOrientation);
-  const doc = new QuotationPdfDocument(
+  const doc = new PrintPdfDocument(
     {},
     definition.images ?? {},
     {},
@@ -243,12 +243,8 @@ export function printPdf(definition: TDocumentDefinitions, relayout?: Relayout):
   return doc.bytes();
 }
 
-function layout(doc: QuotationPdfDocument, pageSize: PageSize, definition: TDocumentDefinitions) {
-  const builder = new QuotationLayoutBuilder(
-    pageSize,
-    normalizePageMargin(definition.pageMargins ?? 40),
-    new SVGMeasure(),
-  );
+function layout(doc: PrintPdfDocument, pageSize: PageSize, definition: TDocumentDefinitions) {
+  const builder = new FastLayoutBuilder(pageSize, normalizePageMargin(definition.pageMargins ?? 40), new SVGMeasure());
   builder.registerTableLayouts(tableLayouts);
   const dynamic = (content: unknown): unknown =>
     content && typeof content !== 'function' ? convertToDynamicContent(content) : content;
@@ -266,6 +262,6 @@ function layout(doc: QuotationPdfDocument, pageSize: PageSize, definition: TDocu
 }
 
 /** Loads the fonts eagerly (e.g. at service start-up) so the first render does not pay for it. */
-export function warmUpQuotationPdf(): void {
+export function warmUpPrinter(): void {
   loadFonts();
 }

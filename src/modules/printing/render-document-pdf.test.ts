@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, type PDFRef } from 'pdf-lib';
 import pdfmake from 'pdfmake';
-import type { QuotationDocument } from './quotation-document.ts';
-import { buildQuotationDocDefinition, QUOTATION_FONT_FAMILY, renderQuotationPdf } from './render-quotation-pdf.ts';
+import type { PrintDocument } from './print-document.ts';
+import { buildDocDefinition, PRINT_FONT_FAMILY, renderDocumentPdf } from './render-document-pdf.ts';
 import { appendDatasheets } from './append-datasheets.ts';
 import { buildSampleDatasheet } from './sample-datasheet.ts';
 
@@ -54,12 +54,13 @@ async function assertQpdfClean(path: string): Promise<void> {
   assert.equal(stderr.trim(), '');
 }
 
-function quotation(overrides: Partial<QuotationDocument> = {}): QuotationDocument {
+function quotation(overrides: Partial<PrintDocument> = {}): PrintDocument {
   return {
-    kind: 'quotation',
+    title: 'document.quotation',
     number: 'Q-ZG1-2026-00042',
     issuedAt: '2026-03-01T09:15:00Z',
-    expiresAt: '2026-03-31T21:59:59Z',
+    issuedLabel: 'print.issued',
+    dates: [{ label: 'print.validUntil', at: '2026-03-31T21:59:59Z' }],
     currency: 'EUR',
     locale: 'hr-HR',
     timezone: 'Europe/Zagreb',
@@ -122,7 +123,7 @@ function quotation(overrides: Partial<QuotationDocument> = {}): QuotationDocumen
   };
 }
 
-function manyLines(count: number): QuotationDocument {
+function manyLines(count: number): PrintDocument {
   const lines = Array.from({ length: count }, (_, i) => ({
     position: i + 1,
     productName: `Artikl ${i + 1} Šišmiš`,
@@ -147,7 +148,7 @@ function manyLines(count: number): QuotationDocument {
 
 test('renders a complete quotation with non-ASCII text, totals and payment instructions', async () => {
   const doc = quotation();
-  const bytes = await renderQuotationPdf(doc);
+  const bytes = await renderDocumentPdf(doc);
   assert.ok(Buffer.isBuffer(bytes));
   assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
 
@@ -217,7 +218,7 @@ test('uses the document locale and time zone for numbers and dates', async () =>
     locale: 'de-DE',
     timezone: 'Europe/Berlin',
     issuedAt: '2026-03-01T23:30:00Z', // already 2 March in Berlin
-    expiresAt: '2026-03-31T12:00:00Z',
+    dates: [{ label: 'print.validUntil', at: '2026-03-31T12:00:00Z' }],
     pricesIncludeTax: true,
     customer: { name: 'Jürgen Groß', email: null, phone: null },
     note: null,
@@ -229,7 +230,7 @@ test('uses the document locale and time zone for numbers and dates', async () =>
       taxes: [{ rate: '25', base: '10000.00', tax: '2345.60' }],
     },
   });
-  const path = await toFile(await renderQuotationPdf(doc));
+  const path = await toFile(await renderDocumentPdf(doc));
   await assertQpdfClean(path);
   const text = await pdfText(path);
   assert.ok(text.includes('02.03.2026'), text);
@@ -250,17 +251,17 @@ test('uses the document locale and time zone for numbers and dates', async () =>
 
 test('rendering is deterministic (same bytes across renders and processes)', async () => {
   const doc = quotation();
-  const first = await renderQuotationPdf(doc);
+  const first = await renderDocumentPdf(doc);
   // Render something else in between: shared font state must not leak into the output.
-  await renderQuotationPdf(manyLines(30));
-  const second = await renderQuotationPdf(structuredClone(doc));
+  await renderDocumentPdf(manyLines(30));
+  const second = await renderDocumentPdf(structuredClone(doc));
   assert.ok(first.equals(second), 'two renders of the same document differ');
 
   // Concurrent renders give the same bytes too.
   const concurrent = await Promise.all([
-    renderQuotationPdf(doc),
-    renderQuotationPdf(manyLines(5)),
-    renderQuotationPdf(doc),
+    renderDocumentPdf(doc),
+    renderDocumentPdf(manyLines(5)),
+    renderDocumentPdf(doc),
   ]);
   assert.ok(concurrent[0]!.equals(first));
   assert.ok(concurrent[2]!.equals(first));
@@ -269,11 +270,11 @@ test('rendering is deterministic (same bytes across renders and processes)', asy
   assert.ok(first.includes('(D:20260301091500Z)'), 'CreationDate/ModDate must be derived from issuedAt');
 
   // A fresh process (cold caches, different clock reading) produces the same bytes.
-  const moduleUrl = new URL('./render-quotation-pdf.ts', import.meta.url).href;
+  const moduleUrl = new URL('./render-document-pdf.ts', import.meta.url).href;
   const script = `
-    const { renderQuotationPdf } = await import(${JSON.stringify(moduleUrl)});
+    const { renderDocumentPdf } = await import(${JSON.stringify(moduleUrl)});
     const doc = JSON.parse(process.argv[1]);
-    process.stdout.write((await renderQuotationPdf(doc)).toString('base64'));
+    process.stdout.write((await renderDocumentPdf(doc)).toString('base64'));
   `;
   const { stdout } = await execFile(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(doc)], {
     maxBuffer: 64 * 1024 * 1024,
@@ -281,7 +282,7 @@ test('rendering is deterministic (same bytes across renders and processes)', asy
   assert.ok(Buffer.from(stdout, 'base64').equals(first), 'a render in another process differs');
 
   // A different document must not collide (sanity check of the comparison itself).
-  const other = await renderQuotationPdf(quotation({ number: 'Q-ZG1-2026-00043' }));
+  const other = await renderDocumentPdf(quotation({ number: 'Q-ZG1-2026-00043' }));
   assert.ok(!other.equals(first));
 });
 
@@ -356,7 +357,7 @@ test('looks like plain pdfmake: same pages, text, word positions, pixels and fon
   // Our content streams are written differently (fewer operators), hence no byte comparison.
   const font = (file: string): string => fileURLToPath(import.meta.resolve(`dejavu-fonts-ttf/ttf/${file}`));
   pdfmake.setFonts({
-    [QUOTATION_FONT_FAMILY]: {
+    [PRINT_FONT_FAMILY]: {
       normal: font('DejaVuSans.ttf'),
       bold: font('DejaVuSans-Bold.ttf'),
       italics: font('DejaVuSans-Oblique.ttf'),
@@ -392,8 +393,8 @@ test('looks like plain pdfmake: same pages, text, word positions, pixels and fon
     }),
   ];
   for (const doc of sequence) {
-    const ours = await renderQuotationPdf(doc);
-    const reference = await pdfmake.createPdf(buildQuotationDocDefinition(doc)).getBuffer();
+    const ours = await renderDocumentPdf(doc);
+    const reference = await pdfmake.createPdf(buildDocDefinition(doc)).getBuffer();
     const [oursPath, referencePath] = [await toFile(ours), await toFile(reference)];
     await assertQpdfClean(oursPath);
     const pages = await pageCount(oursPath);
@@ -428,12 +429,12 @@ test('looks like plain pdfmake: same pages, text, word positions, pixels and fon
       `embedded fonts differ for ${doc.number}`,
     );
   }
-  const second = await pdfText(await toFile(await renderQuotationPdf(sequence[1]!)));
+  const second = await pdfText(await toFile(await renderDocumentPdf(sequence[1]!)));
   assert.ok(second.includes('Second Šimić'), 'text extraction must not depend on earlier renders');
 });
 
 test('a 200-line quotation breaks across pages and repeats the table header', async () => {
-  const bytes = await renderQuotationPdf(manyLines(200));
+  const bytes = await renderDocumentPdf(manyLines(200));
   const path = await toFile(bytes);
   await assertQpdfClean(path);
   const pages = await pageCount(path);
@@ -460,7 +461,7 @@ test('pathological input: a line taller than a page, unbreakable tokens, control
   const longCode = `SKU-${'Y'.repeat(120)}-TAIL`;
   doc.lines[0] = { ...doc.lines[0]!, note: longNote, productCode: longCode };
   doc.customer = { name: 'Bell\u0007 Tab\tName\r\nSecond line', email: null, phone: null };
-  const path = await toFile(await renderQuotationPdf(doc));
+  const path = await toFile(await renderDocumentPdf(doc));
   await assertQpdfClean(path);
   const pages = await pageCount(path);
   assert.ok(pages >= 2, 'the long note needs more than one page');
@@ -478,12 +479,12 @@ test('pathological input: a line taller than a page, unbreakable tokens, control
   }
 
   const empty = quotation({ lines: [], note: null, totals: { net: '0', tax: '0', withTax: '0', taxes: [] } });
-  const emptyPath = await toFile(await renderQuotationPdf(empty));
+  const emptyPath = await toFile(await renderDocumentPdf(empty));
   await assertQpdfClean(emptyPath);
   assert.ok((await pdfText(emptyPath)).includes('0,00 €'));
 
-  await assert.rejects(renderQuotationPdf(quotation({ issuedAt: 'yesterday' })), /issuedAt/);
-  await assert.rejects(renderQuotationPdf(quotation({ totals: { ...quotation().totals, net: '1,5' } })), /decimal/);
+  await assert.rejects(renderDocumentPdf(quotation({ issuedAt: 'yesterday' })), /issuedAt/);
+  await assert.rejects(renderDocumentPdf(quotation({ totals: { ...quotation().totals, net: '1,5' } })), /decimal/);
 });
 
 async function twoPagePdf(): Promise<Buffer> {
@@ -496,7 +497,7 @@ async function twoPagePdf(): Promise<Buffer> {
 }
 
 test('appendDatasheets appends every datasheet page and skips corrupt ones', async () => {
-  const quote = await renderQuotationPdf(quotation());
+  const quote = await renderDocumentPdf(quotation());
   const quotePages = await pageCount(await toFile(quote));
 
   const datasheet = await buildSampleDatasheet('Boja za drvo Šišmiš — čćšžđ', [
@@ -566,7 +567,7 @@ test('appendDatasheets appends every datasheet page and skips corrupt ones', asy
 });
 
 test('appendDatasheets with only corrupt datasheets still returns the quotation', async () => {
-  const quote = await renderQuotationPdf(quotation());
+  const quote = await renderDocumentPdf(quotation());
   const names: string[] = [];
   const result = await appendDatasheets(
     quote,

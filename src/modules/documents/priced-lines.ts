@@ -1,9 +1,8 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, formatRate, formatScaledTrimmed, numberToScaled, QUANTITY_SCALE } from '../../lib/money.ts';
-import type { CatalogService, ResolvedLine } from '../catalog/index.ts';
 import type { Company } from '../companies/index.ts';
-import type { DocumentLineRow } from './documents.repository.ts';
+import type { DocumentLineRow } from './document-lines.repository.ts';
 import { priceLine, summarize, type DocumentTotals } from './pricing.ts';
 import { apportionLines } from './tax-summary.ts';
 
@@ -14,6 +13,26 @@ export interface LineRequest {
   quantity: number;
   note?: string | null;
 }
+
+/** A requested line resolved against the catalog: the product, unit and prices pricing needs. */
+export interface ResolvedLine {
+  productId: string;
+  unitId: string;
+  productName: string;
+  productCode: string | null;
+  unitName: string;
+  unitPriceMinor: number;
+  taxRateBp: number;
+}
+
+/**
+ * Resolves requested lines (for one company, against its catalog and scope): the company, which
+ * decides how prices are read, and each line's product and prices, in order. A bad line is an
+ * AppError whose details name it (`lines[i].productId`, ...).
+ */
+export type ResolveLines = (
+  lines: readonly LineRequest[],
+) => Promise<{ company: Company; lines: readonly ResolvedLine[] }>;
 
 export interface PricedLine extends ResolvedLine {
   quantityMilli: number;
@@ -41,21 +60,20 @@ export function parseQuantities(lines: readonly LineRequest[], details: FieldErr
 }
 
 /**
- * Validates, resolves against the catalog and scope, and prices every line: each line rounded
+ * Validates, resolves (through `resolve`: the catalog and its scope) and prices every line: each line rounded
  * once, then the tax computed once per rate on the summed lines and shared out over them
  * (tax-summary.ts), so the stored lines add up to the printed summary. `details` may carry
  * the caller's own findings (a past expiry, say): the client hears about every bad field at once.
  */
 export async function priceLines(
-  catalog: CatalogService,
-  companyId: string,
+  resolve: ResolveLines,
   lines: readonly LineRequest[],
   details: FieldErrors = {},
 ): Promise<{ company: Company; lines: PricedLine[]; totals: DocumentTotals }> {
   const quantities = parseQuantities(lines, details);
-  let resolved: Awaited<ReturnType<CatalogService['resolveLines']>>;
+  let resolved: Awaited<ReturnType<ResolveLines>>;
   try {
-    resolved = await catalog.resolveLines(companyId, lines);
+    resolved = await resolve(lines);
   } catch (error) {
     if (error instanceof AppError && error.details)
       throw AppError.invalid({ ...details, ...error.details }, error.message);

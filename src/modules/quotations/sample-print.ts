@@ -1,9 +1,9 @@
 import { validateBic, validateIban } from '../../lib/iban.ts';
 import type { Company, LocationRow } from '../companies/index.ts';
 import { resolveLanguage, translate } from '../i18n/index.ts';
-import type { DocumentLineRow } from '../sales/index.ts';
-import type { QuotationDocument } from './pdf/index.ts';
-import { printedDocument } from './quotation-document-from-rows.ts';
+import type { DocumentLineRow } from '../documents/index.ts';
+import type { PrintDocument } from '../printing/index.ts';
+import { quotationPrint } from './quotation-print.ts';
 
 /** What the print settings form holds before it is saved: the preview prints with these. */
 export interface PrintDraft {
@@ -12,17 +12,17 @@ export interface PrintDraft {
 }
 
 /**
- * A made-up quotation printed the way the company's real ones are (the same `printedDocument`),
+ * A made-up quotation printed the way the company's real ones are (the same `quotationPrint`),
  * so an admin sees the template and bank account in place before saving them. A bank account
  * that is not valid yet prints without payment codes instead of failing the preview: the form
  * names the problem when it is saved.
  */
-export function sampleQuotationDocument(
+export function sampleQuotationPrint(
   company: Company,
   location: LocationRow | null,
   draft: PrintDraft,
   now: Date,
-): QuotationDocument {
+): PrintDocument {
   const language = resolveLanguage(company.locale);
   const iban = draft.bankAccount ? validateIban(draft.bankAccount.iban) : null;
   const bic = draft.bankAccount?.bic ? validateBic(draft.bankAccount.bic) : null;
@@ -37,14 +37,11 @@ export function sampleQuotationDocument(
     sampleLine(company.id, i + 1, l, translate(language, 'hub.developer.print.sampleProduct', { n: i + 1 }), unit),
   );
   const totalMinor = lines.reduce((sum, l) => sum + l.total_minor, 0);
-  return printedDocument(
+  return quotationPrint(
     {
-      kind: 'quotation',
-      source: null,
       number: 'Q-SAMPLE-0001',
       issuedAt,
       expiresAt,
-      dueDate: expiresAt,
       currency: company.currency,
       pricesIncludeTax: company.pricesIncludeTax,
       totalMinor,

@@ -1,18 +1,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { AppError } from '../../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { createPrintPool, type PrintPool, type PrintRequest } from './print-pool.ts';
-import type { QuotationDocument } from './quotation-document.ts';
-import { printQuotation } from './quotation-print.ts';
+import type { PrintDocument } from './print-document.ts';
+import { printDocument } from './print-job.ts';
 import { buildSampleDatasheet } from './sample-datasheet.ts';
 
-function quotation(lineCount: number): QuotationDocument {
+function quotation(lineCount: number): PrintDocument {
   return {
-    kind: 'quotation',
+    title: 'document.quotation',
     number: 'Q-ZG1-2026-00042',
     issuedAt: '2026-03-01T09:15:00Z',
-    expiresAt: '2026-03-31T21:59:59Z',
+    issuedLabel: 'print.issued',
+    dates: [{ label: 'print.validUntil', at: '2026-03-31T21:59:59Z' }],
     currency: 'EUR',
     locale: 'hr-HR',
     timezone: 'Europe/Zagreb',
@@ -60,7 +61,7 @@ test('a print on the pool is the same document, byte for byte, as one printed in
   const sheet = await buildSampleDatasheet('Lazura', ['Water-based wood stain.']);
   const corrupt = Buffer.from('%PDF-1.7\nnot a pdf');
   const document = quotation(12);
-  const here = await printQuotation({
+  const here = await printDocument({
     document,
     datasheets: [
       { name: 'a', bytes: Buffer.from(sheet) },

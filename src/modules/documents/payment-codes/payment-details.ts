@@ -1,7 +1,21 @@
-import type { Company } from '../companies/index.ts';
-import { resolveLanguage, translate } from '../i18n/index.ts';
-import { buildEpcQrPayload, buildHub3Payload, choosePaymentCodes, documentReference } from '../sales/index.ts';
-import type { PaymentDetails } from './pdf/index.ts';
+import type { Company } from '../../companies/index.ts';
+import { resolveLanguage, translate } from '../../i18n/index.ts';
+import { choosePaymentCodes, type PaymentCodeKind } from './choose-payment-codes.ts';
+import { buildEpcQrPayload } from './epc-qr.ts';
+import { buildHub3Payload } from './hub3.ts';
+import { documentReference } from './payment-reference.ts';
+
+/** How to pay a document, as its print shows it. */
+export interface PaymentDetails {
+  holder: string;
+  /** Compact IBAN, "HR1210010051863000160". */
+  iban: string;
+  bic: string | null;
+  /** What the payer writes as reference, e.g. the HUB-3 model and "poziv na broj". */
+  reference: { model: string | null; value: string };
+  /** Payloads of the codes a banking app scans; the printer draws them. */
+  codes: Array<{ kind: PaymentCodeKind; payload: string }>;
+}
 
 /**
  * How a sales document is paid, for the print: the company's account, the reference, and the

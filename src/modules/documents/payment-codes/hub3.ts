@@ -22,6 +22,7 @@ import { checkHub3Reference } from './payment-reference.ts';
  * (56.4 mm) across whatever the text; the height grows with it, and a slip of ordinary text stays
  * under 26 mm, but every Croatian letter takes two bytes, so a slip full of them needs more rows:
  * the printer then fits the image into the 58 × 26 mm box (a smaller module) rather than let it grow.
+ * The symbol is drawn by printing (src/modules/printing/payment-codes/render-payment-code.ts).
  */
 
 export interface Hub3Party {
@@ -43,15 +44,6 @@ export interface Hub3Input {
   purposeCode?: string | null;
   description: string;
 }
-
-export const HUB3_PDF417 = {
-  columns: 9,
-  eclevel: 4,
-  rowmult: 3,
-  moduleMm: 0.254,
-  maxWidthMm: 58,
-  maxHeightMm: 26,
-} as const;
 
 const MAX_AMOUNT_CENTS = 999_999_999_999_999;
 

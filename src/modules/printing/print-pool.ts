@@ -1,5 +1,5 @@
 /**
- * Quotation prints on worker threads (piscina), so that a print (milliseconds for a small
+ * Document prints on worker threads (piscina), so that a print (milliseconds for a small
  * quotation, seconds with large datasheets) never holds the event loop, and with bounds:
  *
  * - at most `threads` prints run at once, and a datasheet is read only when its print starts,
@@ -14,10 +14,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
-import { AppError } from '../../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { ownedBytes } from './owned-bytes.ts';
-import type { QuotationDocument } from './quotation-document.ts';
-import type { PrintedQuotation, PrintJob } from './quotation-print.ts';
+import type { PrintDocument } from './print-document.ts';
+import type { PrintedDocument, PrintJob } from './print-job.ts';
 
 export interface PrintPoolOptions {
   /** Prints running at once, one per worker thread. */
@@ -33,7 +33,7 @@ export interface DatasheetSource {
 }
 
 export interface PrintRequest {
-  document: QuotationDocument;
+  document: PrintDocument;
   datasheets: readonly DatasheetSource[];
 }
 
@@ -42,7 +42,7 @@ export interface PrintRequest {
  * also covers the finished PDF until it has been sent: memory stays bounded by the places.
  */
 export interface PrintSlot {
-  print(request: PrintRequest): Promise<PrintedQuotation>;
+  print(request: PrintRequest): Promise<PrintedDocument>;
   /** Gives the place back: at once, or when a running print ends (safe to call in any state, more than once). */
   release(): void;
 }
@@ -114,7 +114,7 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
     return Math.min(RETRY_AFTER_MAX_SECONDS, Math.max(1, seconds));
   }
 
-  async function run(request: PrintRequest): Promise<PrintedQuotation> {
+  async function run(request: PrintRequest): Promise<PrintedDocument> {
     await turn();
     try {
       const datasheets: PrintJob['datasheets'] = [];
@@ -125,7 +125,7 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
       const started = performance.now();
       const printed = (await threads().run({ document: request.document, datasheets } satisfies PrintJob, {
         transferList: datasheets.map((sheet) => sheet.bytes.buffer as ArrayBuffer),
-      })) as PrintedQuotation;
+      })) as PrintedDocument;
       meanMs = meanMs * 0.8 + (performance.now() - started) * 0.2;
       return printed;
     } finally {

@@ -1,5 +1,5 @@
 import bwipjs, { type RenderOptions as BwipOptions } from 'bwip-js';
-import { HUB3_PDF417 } from './hub3.ts';
+import type { PaymentCodeKind } from '../../documents/index.ts';
 
 /**
  * Draws payment codes as PNG with bwip-js (a port of Barcode Writer in Pure PostScript, no native
@@ -15,6 +15,19 @@ export interface PngOptions {
   /** Pixels per module; 3 gives ~300 dpi at HUB-3's 0.254 mm module. */
   scale?: number;
 }
+
+/**
+ * The HUB-3 barcode as the slip's standard draws it: PDF417 of 9 data columns, error correction
+ * level 4, rows three modules high, a module of 0.254 mm, the symbol within 58 × 26 mm.
+ */
+export const HUB3_PDF417 = {
+  columns: 9,
+  eclevel: 4,
+  rowmult: 3,
+  moduleMm: 0.254,
+  maxWidthMm: 58,
+  maxHeightMm: 26,
+} as const;
 
 /** EPC QR: error correction M, as EPC069-12 prescribes. */
 const EPC_QR_SYMBOL = { bcid: 'qrcode', eclevel: 'M' } as const;
@@ -63,7 +76,7 @@ export interface CodeModules {
 }
 
 /** The same symbols as the PNGs above, as modules. */
-export function paymentCodeModules(kind: 'epc_qr' | 'hub3_pdf417', payload: string): CodeModules {
+export function paymentCodeModules(kind: PaymentCodeKind, payload: string): CodeModules {
   const options = { ...(kind === 'epc_qr' ? EPC_QR_SYMBOL : HUB3_SYMBOL), text: payload } as SymbolOptions;
   const [symbol] = (
     bwipjs.raw as unknown as (options: SymbolOptions) => Array<{ pixs: number[]; pixx: number; pixy: number }>

@@ -8,7 +8,7 @@
  * quarter (10 lines) to a half (200 lines) of the render time. Here each page becomes one
  * string, the words of a line one TJ run, and font, colour and line width are only set when
  * they change (~16 KB for that page). Positions are computed exactly as pdfkit does, so the
- * pages look the same: render-quotation-pdf.test.ts compares text and pixels with plain pdfmake.
+ * pages look the same: render-document-pdf.test.ts compares text and pixels with plain pdfmake.
  *
  * Only what quotation documents produce is supported (text lines, rectangles, lines and the
  * payment codes' images);

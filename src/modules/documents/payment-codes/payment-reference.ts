@@ -37,8 +37,6 @@ export function mod11IniCheckDigit(digits: string): number {
   return check >= 10 ? 0 : check;
 }
 
-export type Hub3Model = `HR${number}`;
-
 export type ReferenceResult = { ok: true } | { ok: false; message: string };
 
 /** Checks a "poziv na broj" against its model, for the models this product prints. */

@@ -1,9 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeWithZxing } from '../../../../test/support/barcode-decoder.ts';
-import { buildHub3Payload, field, HUB3_PDF417, type Hub3Input } from './hub3.ts';
-import { documentReference, hr01Reference } from './payment-reference.ts';
-import { renderHub3Png } from './render-payment-code.ts';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeQrWithZbar, decodeWithZxing } from '../../../../test/support/barcode-decoder.ts';
+import { readEpc, readHub3 } from '../../../../test/support/payment-slips.ts';
+import {
+  buildEpcQrPayload,
+  buildHub3Payload,
+  documentReference,
+  EPC_QR_MAX_BYTES,
+  hr01Reference,
+  type Hub3Input,
+} from '../../documents/index.ts';
+import { HUB3_PDF417, renderEpcQrPng, renderHub3Png } from './render-payment-code.ts';
+
+// The payloads come from the document kernel; these tests draw them and read them back as a banking app would.
+
+const account = { iban: 'HR12 1001 0051 8630 0016 0', bic: 'nbhrhr2x', beneficiaryName: 'Boje i Lakovi d.o.o.' };
 
 const sale: Hub3Input = {
   amountCents: 15525,
@@ -15,86 +29,53 @@ const sale: Hub3Input = {
   description: 'Račun S-ZG1-2026-00042',
 };
 
-const FIELDS = [
-  'header',
-  'currency',
-  'amount',
-  'payerName',
-  'payerStreet',
-  'payerPlace',
-  'recipientName',
-  'recipientStreet',
-  'recipientPlace',
-  'iban',
-  'model',
-  'reference',
-  'purpose',
-  'description',
-] as const;
+test('the rendered code decodes, in zxing and in zbar, to the same IBAN, amount, reference and recipient', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'portico-epc-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const payload = buildEpcQrPayload({
+    ...account,
+    beneficiaryName: 'Boje i Lakovi d.o.o. – Šibenik, Čakovec, Đakovo',
+    amountCents: 123_456_78,
+    remittanceText: 'Račun S-ZG1-2026-00042',
+  });
+  const png = await renderEpcQrPng(payload);
+  const path = join(dir, 'epc.png');
+  await writeFile(path, png);
 
-/** The fourteen fields by position, as a banking app reads them; every field ends with a line feed. */
-function readHub3(text: string): Record<(typeof FIELDS)[number], string> {
-  assert.ok(text.endsWith('\n'), 'the last field ends with a line feed too');
-  const values = text.slice(0, -1).split('\n');
-  assert.equal(values.length, 14);
-  return Object.fromEntries(FIELDS.map((name, i) => [name, values[i]!])) as Record<(typeof FIELDS)[number], string>;
-}
-
-test("the payload has the fourteen fields in the specification's order, the amount as 15 digits of cents", () => {
-  assert.equal(
-    buildHub3Payload(sale),
-    [
-      'HRVHUB30',
-      'EUR',
-      '000000000015525',
-      'Ivan Horvat',
-      'Ilica 242',
-      '10000 Zagreb',
-      'Boje i Lakovi d.o.o.',
-      'Savska cesta 41',
-      '10000 Zagreb',
-      'HR1210010051863000160',
-      'HR00',
-      '2835161-2026-00042',
-      'OTHR',
-      'Račun S-ZG1-2026-00042',
-      '',
-    ].join('\n'),
-  );
-  // A quotation anyone may pay: no payer, HR99 without a reference.
-  const open = readHub3(buildHub3Payload({ ...sale, payer: null, model: 'HR99', reference: '', purposeCode: 'gdds' }));
-  assert.deepEqual(
-    [open.payerName, open.payerStreet, open.payerPlace, open.model, open.reference, open.purpose],
-    ['', '', '', 'HR99', '', 'GDDS'],
-  );
+  const [zxing, ...more] = await decodeWithZxing(png, ['QRCode']);
+  assert.equal(more.length, 0);
+  assert.equal(zxing?.ecLevel, 'M');
+  assert.ok(Number(zxing?.version) <= 13, `QR version ${zxing?.version}`);
+  const [zbar] = await decodeQrWithZbar(path);
+  for (const decoded of [zxing!.text, zbar!]) {
+    const read = readEpc(decoded);
+    assert.equal(read.iban, 'HR1210010051863000160');
+    assert.equal(read.amount, 'EUR123456.78');
+    assert.equal(read.text, 'Račun S-ZG1-2026-00042');
+    assert.equal(read.name, 'Boje i Lakovi d.o.o. – Šibenik, Čakovec, Đakovo');
+    assert.equal(decoded, payload);
+  }
 });
 
-test('texts keep Croatian letters, lose other accents and signs, and are cut to the field', () => {
-  assert.equal(field('Đurđa Šimić-Žužić & Co. <d.o.o.>', 30), 'Đurđa Šimić-Žužić Co. d.o.o.');
-  assert.equal(field('Straße 5, Köln – Müller', 27), 'Strasse 5, Koln Muller');
-  assert.equal(field('ČĆŽŠĐčćžšđ'.repeat(4), 25), 'ČĆŽŠĐčćžšđ'.repeat(2) + 'ČĆŽŠĐ');
-  assert.equal(field('  line\none\ttwo  ', 35), 'line one two');
-  assert.equal(field(null, 10), '');
-  const long = readHub3(
-    buildHub3Payload({
-      ...sale,
-      recipient: { name: 'Obrt za trgovinu bojama i lakovima Horvat', street: null, place: null },
-    }),
+test('the largest payload the guideline allows still renders at version 13 or below and decodes', async () => {
+  const payload = buildEpcQrPayload({
+    iban: 'MT84MALT011000012345MTLCAST001S',
+    bic: 'MALTMTMTXXX',
+    beneficiaryName: 'N'.repeat(70),
+    amountCents: 99_999_999_999,
+    purpose: 'GDDS',
+    remittanceText: 'T'.repeat(140),
+    information: 'I'.repeat(39),
+  });
+  assert.equal(Buffer.byteLength(payload), EPC_QR_MAX_BYTES);
+  const [decoded] = await decodeWithZxing(await renderEpcQrPng(payload, { scale: 3 }), ['QRCode']);
+  assert.equal(decoded?.text, payload);
+  assert.ok(Number(decoded?.version) <= 13, `QR version ${decoded?.version}`);
+  assert.throws(
+    () =>
+      buildEpcQrPayload({ ...account, amountCents: 1, remittanceText: 'Ž'.repeat(140), information: 'Ž'.repeat(70) }),
+    /331 bytes/,
   );
-  assert.equal(long.recipientName, 'Obrt za trgovinu bojama i');
-  assert.equal([...long.recipientName].length, 25);
-});
-
-test('what no slip can carry is refused', () => {
-  assert.throws(() => buildHub3Payload({ ...sale, iban: 'DE89370400440532013000' }), /21 characters/);
-  assert.throws(() => buildHub3Payload({ ...sale, iban: 'HR1210010051863000161' }), /iban/);
-  assert.throws(() => buildHub3Payload({ ...sale, reference: 'S-ZG1-2026-00042' }), /reference/);
-  assert.throws(() => buildHub3Payload({ ...sale, model: 'HR01', reference: '2026-00042' }), /check digit/);
-  assert.throws(() => buildHub3Payload({ ...sale, amountCents: -1 }), /amountCents/);
-  assert.throws(() => buildHub3Payload({ ...sale, amountCents: 10 ** 15 }), /amountCents/);
-  assert.throws(() => buildHub3Payload({ ...sale, purposeCode: 'X1' }), /purposeCode/);
-  assert.throws(() => buildHub3Payload({ ...sale, recipient: { name: '&&' } }), /recipient.name/);
-  assert.equal(readHub3(buildHub3Payload({ ...sale, amountCents: 999_999_999_999_999 })).amount, '999999999999999');
 });
 
 test('the rendered PDF417 decodes to the same IBAN, amount, reference and recipient, at the recommended geometry', async () => {

@@ -10,9 +10,9 @@
  * properties), a word's own values still win, and each measured word is created as one object.
  * buildInlines loses its per-call arrays and closures. Anything with named styles (`style: ...`)
  * or nested text arrays takes pdfmake's own code. The inline lists are the same, so the layout
- * is unchanged (render-quotation-pdf.test.ts compares text and pixels with plain pdfmake).
+ * is unchanged (render-document-pdf.test.ts compares text and pixels with plain pdfmake).
  *
- * The replacement is installed on this builder's own measurer only (QuotationLayoutBuilder);
+ * The replacement is installed on this builder's own measurer only (FastLayoutBuilder);
  * pdfmake is not patched for anyone else.
  */
 import { createRequire } from 'node:module';
@@ -174,7 +174,7 @@ function flatText(text: unknown): unknown[] | null {
 }
 
 /** TextInlines#measure with each style property resolved once per call (see the file comment). */
-class QuotationTextInlines extends TextInlines {
+class FastTextInlines extends TextInlines {
   private readonly breaker = new TextBreaker(); // stateless
 
   /** pdfmake's buildInlines without its per-call arrays and closures (same result). */
@@ -274,11 +274,11 @@ class QuotationTextInlines extends TextInlines {
   }
 }
 
-/** pdfmake's LayoutBuilder, measuring text with QuotationTextInlines. */
-export class QuotationLayoutBuilder extends LayoutBuilder {
+/** pdfmake's LayoutBuilder, measuring text with FastTextInlines. */
+export class FastLayoutBuilder extends LayoutBuilder {
   override tryLayoutDocument(docStructure: unknown, pdfDocument: unknown, ...rest: unknown[]): unknown {
     // layoutDocument creates a fresh DocMeasure right before calling this.
-    this.docMeasure.textInlines = new QuotationTextInlines(pdfDocument);
+    this.docMeasure.textInlines = new FastTextInlines(pdfDocument);
     return super.tryLayoutDocument(docStructure, pdfDocument, ...rest);
   }
 }

@@ -10,7 +10,7 @@
  * hmtx, fpgm, where glyf is the concatenation of the used glyphs' original bytes (composite
  * glyphs get their component ids renumbered, components are appended as they are found) and
  * only loca, hmtx and two glyph counts depend on the subset. Per-glyph data comes from a
- * per-process cache (shared-fonts.ts). render-quotation-pdf.test.ts checks byte identity with
+ * per-process cache (shared-fonts.ts). render-document-pdf.test.ts checks byte identity with
  * fontkit's subsetter.
  */
 

@@ -18,7 +18,7 @@
  * those end up in the ToUnicode map, so sharing glyph objects would make text extraction (and
  * the bytes) depend on what the process rendered before.
  *
- * This depends on fontkit 2 / pdfkit 0.19 internals; render-quotation-pdf.test.ts compares the
+ * This depends on fontkit 2 / pdfkit 0.19 internals; render-document-pdf.test.ts compares the
  * result with plain pdfmake (text, pixels and the embedded font subsets) and must pass after any
  * upgrade.
  */
@@ -28,7 +28,7 @@ import { sharedEmbeddedFontClass } from './document-font.ts';
 import { noteGlyphCall, replayableCodePoints, type ShapeRecipe } from './shape-cache.ts';
 import type { SubsetGlyph, SubsetSource } from './ttf-subset.ts';
 
-export const QUOTATION_FONT_FAMILY = 'PorticoDejaVuSans';
+export const PRINT_FONT_FAMILY = 'PorticoDejaVuSans';
 
 const FONT_FILES = {
   normal: 'DejaVuSans.ttf',

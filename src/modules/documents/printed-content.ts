@@ -1,0 +1,130 @@
+import { formatMoney, formatRate, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
+import { fillPrintTemplate, type Company, type CompanyAddress, type LocationRow } from '../companies/index.ts';
+import { createFormatter, resolveLanguage, translate, type MessageArgs, type MessageKey } from '../i18n/index.ts';
+import type { DocumentLineRow } from './document-lines.repository.ts';
+import { paymentDetails, type PaymentDetails } from './payment-codes/payment-details.ts';
+import { totalsView, type TotalsView } from './priced-lines.ts';
+
+/** A message without placeholders. */
+type PlainMessage = { [K in MessageKey]: MessageArgs<K> extends [] ? K : never }[MessageKey];
+
+/** What the message catalog calls a kind of sales document ("document.quotation", "document.sale", ...). */
+export type DocumentTitle = Exclude<Extract<PlainMessage, `document.${string}`>, 'document.titleWithNumber'>;
+
+/** What a stored sales document's row says that its printed content depends on. */
+export interface StoredDocument {
+  title: DocumentTitle;
+  number: string;
+  currency: string;
+  pricesIncludeTax: boolean;
+  totalMinor: number;
+  /** The date `{dueDate}` in the print template prints: a quotation's validity end, a sale's date. */
+  dueDate: string;
+  customerName: string;
+}
+
+/**
+ * What every printed sales document shows the same way, whatever its kind: the company's
+ * header, its print template filled with this document's values, the location, the stored lines
+ * and totals, and how to pay the total. Each kind's module adds its title, number, dates and
+ * parties and hands the whole to the printer.
+ */
+export interface PrintedContent {
+  currency: string;
+  locale: string;
+  timezone: string;
+  pricesIncludeTax: boolean;
+  company: { name: string; address: string | null; taxId: string | null };
+  template: { header: string | null; footer: string | null; paymentInstructions: string | null };
+  location: { name: string; code: string; address: string | null };
+  lines: PrintedLine[];
+  totals: TotalsView;
+  payment: PaymentDetails | null;
+}
+
+/** A stored line as printed: decimal strings, the amount net, or gross when prices include tax. */
+export interface PrintedLine {
+  /** 1-based. */
+  position: number;
+  productName: string;
+  /** SKU. */
+  productCode: string | null;
+  /** Printed beneath the product name. */
+  note: string | null;
+  /** Decimal string, up to 3 places, e.g. "1.5". */
+  quantity: string;
+  /** e.g. "kom", "L", "m²". */
+  unitName: string;
+  /** Decimal string in currency units, e.g. "12.40". */
+  unitPrice: string;
+  /** Percent as decimal string, e.g. "25" or "9.5". */
+  taxRate: string;
+  /** Line amount (gross if pricesIncludeTax else net), decimal string. */
+  amount: string;
+}
+
+/** The printed content of a stored document, taken only from stored rows (never from the clock or the live catalog). */
+export function printedContent(
+  document: StoredDocument,
+  lines: readonly DocumentLineRow[],
+  company: Company,
+  location: LocationRow,
+): PrintedContent {
+  const format = createFormatter(company.locale, { currency: document.currency, timeZone: company.timezone });
+  const values = {
+    number: document.number,
+    total: format.money(document.totalMinor),
+    dueDate: format.date(document.dueDate),
+    customerName: document.customerName,
+  };
+  const title = translate(resolveLanguage(company.locale), document.title);
+  return {
+    currency: document.currency,
+    locale: company.locale,
+    timezone: company.timezone,
+    pricesIncludeTax: document.pricesIncludeTax,
+    company: {
+      name: company.name,
+      address: addressText(company.address, company.country, company.locale),
+      taxId: company.taxId,
+    },
+    template: {
+      header: fillPrintTemplate(company.template.header, values),
+      footer: fillPrintTemplate(company.template.footer, values),
+      paymentInstructions: fillPrintTemplate(company.template.paymentInstructions, values),
+    },
+    location: { name: location.name, code: location.code, address: location.address },
+    lines: printedLines(lines, document.pricesIncludeTax),
+    totals: totalsView(lines),
+    payment: paymentDetails(company, { title, number: document.number, totalMinor: document.totalMinor }),
+  };
+}
+
+function printedLines(lines: readonly DocumentLineRow[], pricesIncludeTax: boolean): PrintedLine[] {
+  return lines.map((l) => ({
+    position: l.position,
+    productName: l.product_name,
+    productCode: l.product_code,
+    note: l.note,
+    quantity: formatScaledTrimmed(l.quantity_milli, QUANTITY_SCALE),
+    unitName: l.unit_name,
+    unitPrice: formatMoney(l.unit_price_minor),
+    taxRate: formatRate(l.tax_rate_bp),
+    amount: formatMoney(pricesIncludeTax ? l.total_minor : l.net_minor),
+  }));
+}
+
+/** "Ilica 242, 10000 Zagreb, Hrvatska": the company's address on one line of the print's header, the country named in its language. */
+function addressText(address: CompanyAddress | null, country: string | null, locale: string): string | null {
+  if (!address) return null;
+  const place = [address.postalCode, address.city].filter(Boolean).join(' ');
+  return [address.street, place, country === null ? null : countryName(country, locale)].filter(Boolean).join(', ');
+}
+
+function countryName(country: string, locale: string): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'region' }).of(country) ?? country;
+  } catch {
+    return country;
+  }
+}

@@ -1,0 +1,38 @@
+import type { DocumentTitle, PrintedContent } from '../documents/index.ts';
+import type { MessageArgs, MessageKey } from '../i18n/index.ts';
+
+/**
+ * The one print model of every sales document (a quotation, a sale; invoices, credit notes and
+ * delivery notes to come): everything the printer needs, already resolved as plain data, so no
+ * database access happens while printing and the print is the same whoever builds this model.
+ * A new kind of document is new data (its title, number, dates and labels), not a new printer:
+ * its module builds this from its own rows, and the message catalog names it.
+ *
+ * Decimal values are strings (as they come from numeric columns) so no precision is lost before
+ * printing. Texts of the print template arrive with their {placeholders} filled. Labels are keys
+ * of the message catalog, printed in the document's language. Rendering is deterministic: the
+ * same document always produces the same PDF bytes. What every kind shows the same way (company,
+ * template, location, lines, totals, payment) is the kernel's PrintedContent.
+ */
+export interface PrintDocument extends PrintedContent {
+  /** The kind of document as the message catalog names it: "Ponuda" for `document.quotation` in Croatian. */
+  title: DocumentTitle;
+  /** Document number, e.g. "Q-ZG1-2026-00042" or "S-ZG1-2026-00007"; the title prints with it. */
+  number: string;
+  /** The document this one was made from, printed under the title. */
+  source?: { number: string } | null;
+  /** ISO 8601 UTC: printed first, with its time, under `issuedLabel`; also the PDF CreationDate/ModDate. */
+  issuedAt: string;
+  /** What the issue date is called on this kind of document: "Issued" (a quotation), "Date" (a sale). */
+  issuedLabel: PrintLabel;
+  /** Further dates, printed as days after the issue date: a quotation's validity, an invoice's due date. */
+  dates: Array<{ label: PrintLabel; at: string }>;
+  customer: { name: string; email: string | null; phone: string | null };
+  note: string | null;
+}
+
+/** A message without placeholders: printed as it is. */
+type PlainMessage = { [K in MessageKey]: MessageArgs<K> extends [] ? K : never }[MessageKey];
+
+/** A label of the print ("print.validUntil", "print.dueDate", ...). */
+export type PrintLabel = Extract<PlainMessage, `print.${string}`>;

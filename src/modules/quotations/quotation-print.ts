@@ -1,0 +1,72 @@
+import type { Company, LocationRow } from '../companies/index.ts';
+import { printedContent, type DocumentLineRow } from '../documents/index.ts';
+import type { PrintDocument } from '../printing/index.ts';
+import type { QuotationRow } from './quotations.repository.ts';
+
+/** What a quotation's print says of it: the kernel's printed content, titled as a quotation, valid until its expiry. */
+export interface PrintedQuotation {
+  number: string;
+  issuedAt: string;
+  expiresAt: string;
+  currency: string;
+  pricesIncludeTax: boolean;
+  totalMinor: number;
+  customer: PrintDocument['customer'];
+  note: string | null;
+}
+
+/** What the print shows of a quotation, taken only from stored rows (never from the clock or the live catalog). */
+export function toQuotationPrint(
+  row: QuotationRow,
+  lines: readonly DocumentLineRow[],
+  company: Company,
+  location: LocationRow,
+): PrintDocument {
+  return quotationPrint(
+    {
+      number: row.number,
+      issuedAt: row.created_at,
+      expiresAt: row.expires_at,
+      currency: row.currency,
+      pricesIncludeTax: Boolean(row.prices_include_tax),
+      totalMinor: Number(row.total_minor),
+      customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
+      note: row.note,
+    },
+    lines,
+    company,
+    location,
+  );
+}
+
+/** A quotation as the printer sees it: `{dueDate}` in the template prints its validity end. */
+export function quotationPrint(
+  quotation: PrintedQuotation,
+  lines: readonly DocumentLineRow[],
+  company: Company,
+  location: LocationRow,
+): PrintDocument {
+  return {
+    title: 'document.quotation',
+    number: quotation.number,
+    issuedAt: quotation.issuedAt,
+    issuedLabel: 'print.issued',
+    dates: [{ label: 'print.validUntil', at: quotation.expiresAt }],
+    customer: quotation.customer,
+    note: quotation.note,
+    ...printedContent(
+      {
+        title: 'document.quotation',
+        number: quotation.number,
+        currency: quotation.currency,
+        pricesIncludeTax: quotation.pricesIncludeTax,
+        totalMinor: quotation.totalMinor,
+        dueDate: quotation.expiresAt,
+        customerName: quotation.customer.name,
+      },
+      lines,
+      company,
+      location,
+    ),
+  };
+}
