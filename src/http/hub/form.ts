@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { AppError, type FieldErrors } from '../../lib/errors.ts';
-import type { MessageArgs, MessageKey } from '../../modules/i18n/index.ts';
+import type { HubMessageArgs, HubMessageKey } from './texts/index.ts';
 import { html, type Html } from './html.ts';
 import type { HubContext } from './hub-context.ts';
 import { page } from './layout.ts';
@@ -62,7 +62,7 @@ export function queryChoice<T extends string>(value: unknown, allowed: readonly 
 // ignored, so a link cannot put words on the page.
 
 /** A message without placeholders: what a notice can be. */
-export type NoticeKey = { [K in MessageKey]: MessageArgs<K> extends [] ? K : never }[MessageKey];
+export type NoticeKey = { [K in HubMessageKey]: HubMessageArgs<K> extends [] ? K : never }[HubMessageKey];
 
 export function noticeOf(ctx: HubContext, query: unknown, notices: Readonly<Record<string, NoticeKey>>): string | null {
   const key = queryText((query as Record<string, unknown> | undefined)?.notice, 40);

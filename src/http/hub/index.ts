@@ -4,7 +4,8 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
-import { negotiateLanguage, translator } from '../../modules/i18n/index.ts';
+import { negotiateLanguage } from '../../modules/i18n/index.ts';
+import { hubTranslator } from './texts/index.ts';
 import { toAppError, STATUS_BY_CODE } from '../errors.ts';
 import { can } from '../access.ts';
 import { assetRoutes } from './assets.ts';
@@ -167,7 +168,7 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
   const status = STATUS_BY_CODE[appError.code];
   if (status >= 500) request.log.error({ err: error }, 'hub page failed');
   const ctx = request.hub as typeof request.hub | undefined;
-  const t = ctx?.t ?? translator(negotiateLanguage(request.headers['accept-language'], 'en'));
+  const t = ctx?.t ?? hubTranslator(negotiateLanguage(request.headers['accept-language'], 'en'));
   const message =
     appError.message === 'csrf'
       ? t('hub.error.csrf')

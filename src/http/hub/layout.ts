@@ -1,5 +1,5 @@
 import type { Permission } from '../access.ts';
-import type { MessageKey, Translate } from '../../modules/i18n/index.ts';
+import type { HubMessageKey, HubTranslate } from './texts/index.ts';
 import { html, type Html } from './html.ts';
 import type { HubContext } from './hub-context.ts';
 import { ASSETS } from './assets.ts';
@@ -7,7 +7,7 @@ import { ASSETS } from './assets.ts';
 /** The navigation: each item shown only to roles that may open it (and refused again on request). */
 const NAV: ReadonlyArray<{
   href: string;
-  label: Extract<MessageKey, `hub.nav.${string}`>;
+  label: Extract<HubMessageKey, `hub.nav.${string}`>;
   permission: Permission | null;
 }> = [
   { href: '/hub', label: 'hub.nav.today', permission: null },
@@ -74,7 +74,7 @@ export function page(ctx: HubContext, options: PageOptions): Html {
 }
 
 /** The unread count, fetched when the page loads and again every 15 s (htmx polling). */
-function notificationsBadge(t: Translate): Html {
+function notificationsBadge(t: HubTranslate): Html {
   return html`<a href="/hub/notifications" class="badge-link">${t('hub.notifications.label')}
   <span id="unread" hx-get="/hub/notifications/count" hx-trigger="load, every 15s" hx-swap="innerHTML" aria-live="polite"></span></a>`;
 }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, type ResetState } from '../../../modules/accounts/index.ts';
-import { negotiateLanguage, translator, type Translate } from '../../../modules/i18n/index.ts';
+import { negotiateLanguage } from '../../../modules/i18n/index.ts';
+import { hubTranslator, type HubTranslate } from '../texts/index.ts';
 import { html, raw, type Html } from '../html.ts';
 import { SIGNED_OUT } from '../hub-context.ts';
 import { barePage } from '../layout.ts';
@@ -19,7 +20,7 @@ export const resetPage =
     const token = (request: FastifyRequest) => (request.params as { token: string }).token;
 
     app.get('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
-      const t = translator(language(request));
+      const t = hubTranslator(language(request));
       const state = await c.accounts.checkResetLink(token(request));
       return send(
         reply,
@@ -31,7 +32,7 @@ export const resetPage =
     });
 
     app.post('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
-      const t = translator(language(request));
+      const t = hubTranslator(language(request));
       const password = bodyText(request.body, 'password');
       try {
         await c.accounts.resetPassword(token(request), password);
@@ -64,7 +65,7 @@ export const resetPage =
     });
 
     app.get('/reset-done', { config: { hub: 'public' } }, async (request, reply) => {
-      const t = translator(language(request));
+      const t = hubTranslator(language(request));
       return send(
         reply,
         200,
@@ -77,7 +78,7 @@ export const resetPage =
     });
   };
 
-function body(t: Translate, state: ResetState, csrf: string, token: string, errors?: string[]): Html {
+function body(t: HubTranslate, state: ResetState, csrf: string, token: string, errors?: string[]): Html {
   if (!state.ok) {
     const why =
       state.reason === 'used'
@@ -102,7 +103,7 @@ ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : 
 </form>`;
 }
 
-function send(reply: FastifyReply, status: number, language: string, t: Translate, content: Html): FastifyReply {
+function send(reply: FastifyReply, status: number, language: string, t: HubTranslate, content: Html): FastifyReply {
   return reply
     .status(status)
     .type('text/html; charset=utf-8')

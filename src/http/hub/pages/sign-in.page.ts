@@ -8,7 +8,8 @@ import type {
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
-import { negotiateLanguage, translator, type Translate } from '../../../modules/i18n/index.ts';
+import { negotiateLanguage } from '../../../modules/i18n/index.ts';
+import { hubTranslator, type HubTranslate } from '../texts/index.ts';
 import { html } from '../html.ts';
 import { barePage } from '../layout.ts';
 import { SIGNED_OUT } from '../hub-context.ts';
@@ -59,7 +60,7 @@ export const signInPages =
 
     app.get('/sign-in', { config: { hub: 'public' } }, async (request, reply) => {
       const query = request.query as { next?: string; ended?: string };
-      const t = translator(language(request));
+      const t = hubTranslator(language(request));
       return send(
         reply,
         200,
@@ -83,7 +84,7 @@ export const signInPages =
         errorHandler: async (error, request, reply) => {
           // The limiter's refusal is shown on the form itself, with how long to wait.
           if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
-          const t = translator(language(request));
+          const t = hubTranslator(language(request));
           const body = request.body as SignInBody | undefined;
           reply.header('retry-after', String(error.retryAfterSeconds));
           const minutes = Math.max(1, Math.ceil((error.retryAfterSeconds ?? 60) / 60));
@@ -103,7 +104,7 @@ export const signInPages =
       },
       async (request, reply) => {
         const body = (request.body ?? {}) as SignInBody;
-        const t = translator(language(request));
+        const t = hubTranslator(language(request));
         const next = safeNext(body.next);
         try {
           const { token } = await c.accounts.signIn(String(body.email ?? ''), String(body.password ?? ''));
@@ -155,7 +156,7 @@ function send(reply: FastifyReply, status: number, doc: { value: string }): Fast
   return reply.status(status).type('text/html; charset=utf-8').send(doc.value);
 }
 
-function form(t: Translate, csrf: string, next: string, email: string, error: string | null, language: string) {
+function form(t: HubTranslate, csrf: string, next: string, email: string, error: string | null, language: string) {
   return barePage(
     language,
     t('hub.signIn.title'),

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../../../lib/errors.ts';
-import type { Translate } from '../../../../modules/i18n/index.ts';
+import type { HubTranslate } from '../../texts/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import {
@@ -32,7 +32,7 @@ export type Body = Record<string, unknown>;
  * strings, so a bad field is named on the page; the service still decides everything else.
  */
 export function checkText(
-  t: Translate,
+  t: HubTranslate,
   values: Record<string, string>,
   rules: Record<string, { max: number; required?: boolean }>,
 ): void {
@@ -104,7 +104,7 @@ export const select = (o: FieldOptions & { options: readonly Choice[] }): Html =
   sharedSelect({ ...fromState(o), options: o.options });
 
 /** The form-level line: "correct the fields" or the refusal's own words. */
-export function formError(t: Translate, state: FormState | undefined): Html | null {
+export function formError(t: HubTranslate, state: FormState | undefined): Html | null {
   if (!state) return null;
   return html`<p class="error" role="alert">${state.message ?? t('hub.form.fixErrors')}</p>`;
 }

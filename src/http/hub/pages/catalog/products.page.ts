@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { parsePrice } from '../../../../modules/catalog/index.ts';
-import type { Translate } from '../../../../modules/i18n/index.ts';
+import type { HubTranslate } from '../../texts/index.ts';
 import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
 import { noticeOf, bodyText } from '../../form.ts';
@@ -213,7 +213,7 @@ function renameUnitFields(error: unknown, rows: number[]): unknown {
 }
 
 export function productFields(
-  t: Translate,
+  t: HubTranslate,
   state: FormState | undefined,
   product: {
     name: string;

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { FieldErrors } from '../../../../lib/errors.ts';
-import type { MessageKey } from '../../../../modules/i18n/index.ts';
+import type { HubMessageKey } from '../../texts/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { sendPage, type NoticeKey } from '../../form.ts';
@@ -11,7 +11,7 @@ const SECTIONS = [
   { href: '/hub/developer/webhooks', label: 'hub.developer.nav.webhooks' },
   { href: '/hub/developer/catalog-scope', label: 'hub.developer.nav.catalogScope' },
   { href: '/hub/developer/print', label: 'hub.developer.nav.print' },
-] as const satisfies ReadonlyArray<{ href: string; label: MessageKey }>;
+] as const satisfies ReadonlyArray<{ href: string; label: HubMessageKey }>;
 
 /** Notices a redirect may name (`?notice=`): only these, so a link cannot put words on the page. */
 export const DEVELOPER_NOTICES = {

@@ -1,4 +1,4 @@
-import { messages } from '../define.ts';
+import { messages } from '../../../modules/i18n/index.ts';
 
 /** The hub's frame: sign-in, navigation, header, errors. */
 export const shell = messages({

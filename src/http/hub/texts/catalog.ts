@@ -1,4 +1,4 @@
-import { messages } from '../define.ts';
+import { messages } from '../../../modules/i18n/index.ts';
 
 /** The hub's catalog: categories, models, tax rates, products with units, datasheets, CSV import. */
 export const catalog = messages({
