@@ -3,6 +3,7 @@ import type { HubMessageKey, HubTranslate } from './texts/index.ts';
 import { html, type Html } from './html.ts';
 import type { HubContext } from './hub-context.ts';
 import { ASSETS } from './assets.ts';
+import { paths } from './paths.ts';
 
 /** The navigation: each item shown only to roles that may open it (and refused again on request). */
 const NAV: ReadonlyArray<{
@@ -10,16 +11,16 @@ const NAV: ReadonlyArray<{
   label: Extract<HubMessageKey, `hub.nav.${string}`>;
   permission: Permission | null;
 }> = [
-  { href: '/hub', label: 'hub.nav.today', permission: null },
-  { href: '/hub/inquiries', label: 'hub.nav.inquiries', permission: 'inquiries:read' },
-  { href: '/hub/quotations', label: 'hub.nav.quotations', permission: 'quotations:read' },
-  { href: '/hub/orders', label: 'hub.nav.orders', permission: 'quotations:read' },
-  { href: '/hub/sales', label: 'hub.nav.sales', permission: 'sales:read' },
-  { href: '/hub/customers', label: 'hub.nav.customers', permission: 'customers:read' },
-  { href: '/hub/catalog', label: 'hub.nav.catalog', permission: 'catalog:read' },
-  { href: '/hub/developer', label: 'hub.nav.developer', permission: 'settings:manage' },
-  { href: '/hub/team', label: 'hub.nav.team', permission: 'settings:manage' },
-  { href: '/hub/company', label: 'hub.nav.company', permission: 'settings:manage' },
+  { href: paths.today, label: 'hub.nav.today', permission: null },
+  { href: paths.inquiries, label: 'hub.nav.inquiries', permission: 'inquiries:read' },
+  { href: paths.quotations, label: 'hub.nav.quotations', permission: 'quotations:read' },
+  { href: paths.orders, label: 'hub.nav.orders', permission: 'quotations:read' },
+  { href: paths.sales, label: 'hub.nav.sales', permission: 'sales:read' },
+  { href: paths.customers, label: 'hub.nav.customers', permission: 'customers:read' },
+  { href: paths.catalog, label: 'hub.nav.catalog', permission: 'catalog:read' },
+  { href: paths.developer, label: 'hub.nav.developer', permission: 'settings:manage' },
+  { href: paths.team, label: 'hub.nav.team', permission: 'settings:manage' },
+  { href: paths.company, label: 'hub.nav.company', permission: 'settings:manage' },
 ];
 
 function head(title: string): Html {
@@ -46,7 +47,7 @@ export interface PageOptions {
 export function page(ctx: HubContext, options: PageOptions): Html {
   const { t } = ctx;
   const current = (href: string) =>
-    href === '/hub' ? ctx.path === '/hub' : ctx.path === href || ctx.path.startsWith(`${href}/`);
+    href === paths.today ? ctx.path === paths.today : ctx.path === href || ctx.path.startsWith(`${href}/`);
   const nav = NAV.filter((item) => item.permission === null || ctx.can(item.permission));
   return html`<!doctype html>
 <html lang="${ctx.user.language}">
@@ -54,11 +55,11 @@ export function page(ctx: HubContext, options: PageOptions): Html {
 <body hx-headers='${JSON.stringify({ 'x-csrf-token': ctx.csrf })}'>
 <a class="skip" href="#main">${t('hub.skipToContent')}</a>
 <header class="top">
-  <a class="brand" href="/hub">${ctx.user.companyName}</a>
+  <a class="brand" href="${paths.today}">${ctx.user.companyName}</a>
   <span class="spacer"></span>
   ${ctx.can('notifications:own') ? notificationsBadge(t) : null}
-  <a href="/hub/account">${ctx.user.name}</a>
-  <form method="post" action="/hub/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('hub.signOut')}</button></form>
+  <a href="${paths.account}">${ctx.user.name}</a>
+  <form method="post" action="${paths.signOut}" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('hub.signOut')}</button></form>
 </header>
 <div class="frame">
 <nav aria-label="${t('hub.nav.label')}"><ul>
@@ -75,8 +76,8 @@ export function page(ctx: HubContext, options: PageOptions): Html {
 
 /** The unread count, fetched when the page loads and again every 15 s (htmx polling). */
 function notificationsBadge(t: HubTranslate): Html {
-  return html`<a href="/hub/notifications" class="badge-link">${t('hub.notifications.label')}
-  <span id="unread" hx-get="/hub/notifications/count" hx-trigger="load, every 15s" hx-swap="innerHTML" aria-live="polite"></span></a>`;
+  return html`<a href="${paths.notifications}" class="badge-link">${t('hub.notifications.label')}
+  <span id="unread" hx-get="${paths.notificationsCount}" hx-trigger="load, every 15s" hx-swap="innerHTML" aria-live="polite"></span></a>`;
 }
 
 /** A page before sign-in (or an error without a session): no navigation. */

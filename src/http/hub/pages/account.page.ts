@@ -9,6 +9,7 @@ import { csrfField } from '../layout.ts';
 import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
 import { readSessionToken } from '../session-cookie.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
+import { paths, withNotice } from '../paths.ts';
 
 const LENGTH = raw(` minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"`);
 
@@ -37,7 +38,7 @@ export const accountPage =
           errors.newPassword = [ctx.t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })];
         return send(reply, 400, ctx, null, errors);
       }
-      return reply.redirect('/hub/account?notice=passwordChanged', 303);
+      return reply.redirect(withNotice(paths.account, 'passwordChanged'), 303);
     });
 
     app.post('/account/language', { config: { hub: 'signed-in' } }, async (request, reply) => {
@@ -48,7 +49,7 @@ export const accountPage =
       } catch (error) {
         return send(reply, 400, ctx, null, fieldErrorsOf(error));
       }
-      return reply.redirect('/hub/account?notice=languageSaved', 303);
+      return reply.redirect(withNotice(paths.account, 'languageSaved'), 303);
     });
   };
 
@@ -65,7 +66,7 @@ ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t(
 <div class="two">
 <section aria-labelledby="language-heading">
   <h2 id="language-heading">${t('hub.account.languageHeading')}</h2>
-  <form method="post" action="/hub/account/language" class="stack">
+  <form method="post" action="${paths.accountLanguage}" class="stack">
     ${csrfField(ctx)}
     ${select({
       id: 'language',
@@ -84,7 +85,7 @@ ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t(
 <section aria-labelledby="password-heading">
   <h2 id="password-heading">${t('hub.account.passwordHeading')}</h2>
   <p class="muted" id="password-rule">${t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })} ${t('hub.account.passwordEndsSessions')}</p>
-  <form method="post" action="/hub/account/password" class="stack">
+  <form method="post" action="${paths.accountPassword}" class="stack">
     ${csrfField(ctx)}
     <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>
     ${input({ id: 'current-password', name: 'currentPassword', label: t('hub.account.currentPassword'), type: 'password', autocomplete: 'current-password', required: true, errors: errors?.currentPassword })}

@@ -7,6 +7,7 @@ import type { HubContext } from '../hub-context.ts';
 import { csrfField } from '../layout.ts';
 import { bodyText, fieldErrorsOf, input, noticeOf, sendPage } from '../form.ts';
 import { ACCOUNT_NOTICES } from './account-texts.ts';
+import { paths, withNotice } from '../paths.ts';
 
 type Draft = Record<
   'name' | 'street' | 'postalCode' | 'city' | 'country' | 'taxId' | 'locale' | 'quotationValidityDays',
@@ -57,7 +58,7 @@ export const companyPage =
         const company = await c.companies.getCompany(ctx.user.companyId);
         return send(reply, 400, ctx, company, draft, details, null);
       }
-      return reply.redirect('/hub/company?notice=companySaved', 303);
+      return reply.redirect(withNotice(paths.company, 'companySaved'), 303);
     });
   };
 
@@ -88,7 +89,7 @@ function send(
   const { t } = ctx;
   const body = html`<h1>${t('hub.company.title')}</h1>
 ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-<form method="post" action="/hub/company" class="stack company-profile">
+<form method="post" action="${paths.company}" class="stack company-profile">
   ${csrfField(ctx)}
   ${input({ id: 'name', name: 'name', label: t('hub.company.name'), value: d.name, required: true, extra: raw(' maxlength="200"'), errors: errors?.name })}
   <fieldset>

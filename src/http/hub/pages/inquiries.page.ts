@@ -7,6 +7,7 @@ import { csrfField } from '../layout.ts';
 import { fieldError, noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
+import { paths, withNotice } from '../paths.ts';
 
 const PAGE_SIZE = 25;
 
@@ -28,7 +29,7 @@ export const inquiriesPages =
         });
         const { data, nextCursor } = paging.page(await c.inquiries.list(ctx.user.companyId, paging, filter));
         const next = nextCursor
-          ? `/hub/inquiries?${new URLSearchParams([...filterParams(form), ['cursor', nextCursor]]).toString()}`
+          ? `${paths.inquiries}?${new URLSearchParams([...filterParams(form), ['cursor', nextCursor]]).toString()}`
           : null;
         list = inquiryTable(ctx, data, next);
       }
@@ -53,7 +54,7 @@ ${list}`;
         (request.params as { id: string }).id,
         ctx.user.userId,
       );
-      return reply.redirect(`/hub/inquiries/${encodeURIComponent(inquiry.id)}?notice=handled`, 303);
+      return reply.redirect(withNotice(paths.inquiry(inquiry.id), 'handled'), 303);
     });
   };
 
@@ -82,7 +83,7 @@ function filterForm(
   const { t } = ctx;
   const option = (value: InquiryFilterForm['state'], label: string) =>
     html`<option value="${value}"${form.state === value ? html` selected` : null}>${label}</option>`;
-  return html`<form method="get" action="/hub/inquiries" class="row filters" role="search" aria-label="${t('hub.inquiries.filters')}">
+  return html`<form method="get" action="${paths.inquiries}" class="row filters" role="search" aria-label="${t('hub.inquiries.filters')}">
   ${field('q', t('hub.inquiries.search'), (attrs) => html`<input id="f-q" name="q" type="search" value="${form.q}"${attrs}>`, errors.q)}
   ${field('topic', t('hub.inquiries.topic'), (attrs) => html`<input id="f-topic" name="topic" value="${form.topic}"${attrs}>`, errors.topic)}
   ${field('state', t('hub.inquiries.state'), () => html`<select id="f-state" name="state">${option('', t('hub.inquiries.state.any'))}${option('open', t('hub.inquiries.state.open'))}${option('handled', t('hub.inquiries.state.handled'))}</select>`, errors.state)}
@@ -100,7 +101,7 @@ function inquiryTable(ctx: HubContext, rows: Inquiry[], next: string | null): Ht
 <tbody>${rows.map(
     (r) => html`<tr>
   <td>${ctx.fmt.dateTime(r.createdAt)}</td>
-  <td><a href="/hub/inquiries/${r.id}">${r.subject}</a></td>
+  <td><a href="${paths.inquiry(r.id)}">${r.subject}</a></td>
   <td>${r.name ? html`${r.name}<br>` : null}<small>${r.email}</small></td>
   <td>${r.topic}</td>
   <td>${stateOf(ctx, r)}</td>
@@ -128,7 +129,7 @@ function photo(ctx: HubContext, inquiry: Inquiry): Html {
 function inquiryDetail(ctx: HubContext, inquiry: Inquiry): Html {
   const { t } = ctx;
   const mailto = `mailto:${inquiry.email}?subject=${encodeURIComponent(`Re: ${inquiry.subject}`)}`;
-  return html`<p><a href="/hub/inquiries">← ${t('hub.inquiries.title')}</a></p>
+  return html`<p><a href="${paths.inquiries}">← ${t('hub.inquiries.title')}</a></p>
 <h1>${inquiry.subject}</h1>
 <dl class="facts">
   <dt>${t('hub.inquiries.state')}</dt><dd>${stateOf(ctx, inquiry)}${inquiry.handledAt ? html` ${t('hub.inquiries.handledOn', { date: ctx.fmt.dateTime(inquiry.handledAt) })}` : null}</dd>
@@ -145,7 +146,7 @@ ${photo(ctx, inquiry)}
   <a class="button secondary" href="${mailto}">${t('hub.inquiries.reply')}</a>
   ${
     !inquiry.handledAt && ctx.can('inquiries:handle')
-      ? html`<form method="post" action="/hub/inquiries/${inquiry.id}/handled" class="inline">${csrfField(ctx)}<button type="submit">${t('action.markHandled')}</button></form>`
+      ? html`<form method="post" action="${paths.inquiryHandled(inquiry.id)}" class="inline">${csrfField(ctx)}<button type="submit">${t('action.markHandled')}</button></form>`
       : null
   }
 </p>`;

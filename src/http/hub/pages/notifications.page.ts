@@ -7,15 +7,14 @@ import { html, type Html } from '../html.ts';
 import { csrfField } from '../layout.ts';
 import { noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
+import { paths, withNotice } from '../paths.ts';
 
 const PAGE_SIZE = 25;
 
 /** Where a notification's subject is shown in the hub, when the user may open it there. */
 function subjectHref(ctx: HubContext, n: Notification): string | null {
-  if (n.subject?.type === 'inquiry' && ctx.can('inquiries:read'))
-    return `/hub/inquiries/${encodeURIComponent(n.subject.id)}`;
-  if (n.subject?.type === 'webhook_endpoint' && ctx.can('settings:manage'))
-    return `/hub/developer/webhooks/${encodeURIComponent(n.subject.id)}`;
+  if (n.subject?.type === 'inquiry' && ctx.can('inquiries:read')) return paths.inquiry(n.subject.id);
+  if (n.subject?.type === 'webhook_endpoint' && ctx.can('settings:manage')) return paths.webhook(n.subject.id);
   return null;
 }
 
@@ -54,24 +53,24 @@ export const notificationsPages =
       const body = html`<h1>${t('hub.notifications.title')}</h1>
 ${
   data.some((n) => n.readAt === null)
-    ? html`<form method="post" action="/hub/notifications/read-all">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.notifications.markAll')}</button></form>`
+    ? html`<form method="post" action="${paths.notificationsReadAll}">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.notifications.markAll')}</button></form>`
     : null
 }
 ${data.length === 0 ? html`<p>${t('hub.notifications.none')}</p>` : html`<ul class="notifications">${data.map((n) => item(ctx, n))}</ul>`}
-${nextCursor ? html`<p><a class="button secondary" href="/hub/notifications?${new URLSearchParams({ cursor: nextCursor }).toString()}">${t('action.more')}</a></p>` : null}`;
+${nextCursor ? html`<p><a class="button secondary" href="${paths.notifications}?${new URLSearchParams({ cursor: nextCursor }).toString()}">${t('action.more')}</a></p>` : null}`;
       return sendPage(reply, ctx, { title: t('hub.notifications.title'), body, notice });
     });
 
     app.post('/notifications/read-all', { config: { hub: 'notifications:own' } }, async (request, reply) => {
       const { user } = request.hub;
       await c.notifications.markAllRead(user.companyId, user.userId);
-      return reply.redirect('/hub/notifications?notice=all-read', 303);
+      return reply.redirect(withNotice(paths.notifications, 'all-read'), 303);
     });
 
     app.post('/notifications/:id/read', { config: { hub: 'notifications:own' } }, async (request, reply) => {
       const { user } = request.hub;
       await c.notifications.markRead(user.companyId, user.userId, (request.params as { id: string }).id);
-      return reply.redirect('/hub/notifications?notice=read', 303);
+      return reply.redirect(withNotice(paths.notifications, 'read'), 303);
     });
   };
 
@@ -85,6 +84,6 @@ function item(ctx: HubContext, n: Notification): Html {
   <small>${ctx.fmt.dateTime(n.createdAt)}</small><br>
   ${n.body}
   ${href ? html` <a href="${href}">${t('hub.notifications.open')}<span class="sr-only">: ${n.title}</span></a>` : null}
-  ${unread ? html` <form method="post" action="/hub/notifications/${n.id}/read" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('action.markRead')}<span class="sr-only">: ${n.title}</span></button></form>` : null}
+  ${unread ? html` <form method="post" action="${paths.notificationRead(n.id)}" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('action.markRead')}<span class="sr-only">: ${n.title}</span></button></form>` : null}
 </li>`;
 }

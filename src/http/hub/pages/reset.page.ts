@@ -8,6 +8,7 @@ import { html, raw, type Html } from '../html.ts';
 import { SIGNED_OUT } from '../hub-context.ts';
 import { barePage } from '../layout.ts';
 import { bodyText, input } from '../form.ts';
+import { paths } from '../paths.ts';
 
 /**
  * /hub/reset/:token: the one-time link an admin handed over. Public (the token is the
@@ -61,7 +62,7 @@ export const resetPage =
           );
         throw error;
       }
-      return reply.redirect('/hub/reset-done', 303);
+      return reply.redirect(paths.resetDone, 303);
     });
 
     app.get('/reset-done', { config: { hub: 'public' } }, async (request, reply) => {
@@ -73,7 +74,7 @@ export const resetPage =
         t,
         html`<h1>${t('hub.reset.doneTitle')}</h1>
 <p role="status">${t('hub.reset.done')}</p>
-<p><a class="button" href="/hub/sign-in">${t('hub.signIn.submit')}</a></p>`,
+<p><a class="button" href="${paths.signIn()}">${t('hub.signIn.submit')}</a></p>`,
       );
     });
   };
@@ -89,13 +90,13 @@ function body(t: HubTranslate, state: ResetState, csrf: string, token: string, e
     return html`<h1>${t('hub.reset.title')}</h1>
 <p class="error" role="alert">${why}</p>
 <p>${t('hub.reset.askAdmin')}</p>
-<p><a href="/hub/sign-in">${t('hub.signIn.title')}</a></p>`;
+<p><a href="${paths.signIn()}">${t('hub.signIn.title')}</a></p>`;
   }
   return html`<h1>${t('hub.reset.title')}</h1>
 <p>${t('hub.reset.for', { name: state.name, email: state.email })}</p>
 <p class="muted">${t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })} ${t('hub.reset.endsSessions')}</p>
 ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-<form method="post" action="/hub/reset/${token}">
+<form method="post" action="${paths.reset(token)}">
   <input type="hidden" name="_csrf" value="${csrf}">
   <input type="text" name="username" autocomplete="username" value="${state.email}" hidden>
   ${input({ id: 'password', name: 'password', label: t('hub.reset.newPassword'), type: 'password', autocomplete: 'new-password', required: true, extra: raw(` minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"`), errors })}

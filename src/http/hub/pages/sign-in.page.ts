@@ -14,6 +14,7 @@ import { html } from '../html.ts';
 import { barePage } from '../layout.ts';
 import { SIGNED_OUT } from '../hub-context.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '../session-cookie.ts';
+import { paths } from '../paths.ts';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -22,7 +23,7 @@ export function safeNext(next: unknown): string {
   // Printable ASCII only: a CR or LF would reach the Location header (Node refuses it, with a 500).
   return typeof next === 'string' && /^\/hub(\/[!-[\]-~]*)?(\?[!-~]*)?$/.test(next) && !next.startsWith('//')
     ? next
-    : '/hub';
+    : paths.today;
 }
 
 interface SignInBody {
@@ -135,7 +136,7 @@ export const signInPages =
     app.post('/sign-out', { config: { hub: 'signed-in' } }, async (request, reply) => {
       await c.accounts.signOut(readSessionToken(request) ?? '');
       clearSessionCookie(request, reply);
-      return reply.redirect('/hub/sign-in', 303);
+      return reply.redirect(paths.signIn(), 303);
     });
   };
 
@@ -164,7 +165,7 @@ function form(t: HubTranslate, csrf: string, next: string, email: string, error:
 <div class="sign-in">
   <h1>Portico · ${t('hub.signIn.title')}</h1>
   ${error ? html`<p class="error" role="alert" id="sign-in-error">${error}</p>` : null}
-  <form method="post" action="/hub/sign-in">
+  <form method="post" action="${paths.signIn()}">
     <input type="hidden" name="_csrf" value="${csrf}">
     <input type="hidden" name="next" value="${next}">
     <label for="email">${t('hub.signIn.email')}</label>

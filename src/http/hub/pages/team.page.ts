@@ -9,6 +9,7 @@ import { csrfField } from '../layout.ts';
 import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 import { baseUrl } from '../../base-url.ts';
+import { paths } from '../paths.ts';
 
 interface Shown {
   status?: number;
@@ -32,7 +33,7 @@ export const teamPage =
     };
     const linkOf = (request: FastifyRequest, user: string, link: ResetLink) => ({
       user,
-      url: `${baseUrl(c.config, request)}/hub/reset/${link.token}`,
+      url: `${baseUrl(c.config, request)}${paths.reset(link.token)}`,
       expiresAt: link.expiresAt,
     });
     /** The last-admin refusal is shown on the team page, in the user's words, not as an error page. */
@@ -41,7 +42,7 @@ export const teamPage =
       reply: FastifyReply,
       work: () => Promise<void>,
       notice: string,
-      then = '/hub/team',
+      then: string = paths.team,
     ) => {
       try {
         await work();
@@ -81,7 +82,7 @@ export const teamPage =
     app.post('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const role = bodyText(request.body, 'role');
       // An admin who steps down may no longer open the team page: they land on their account instead.
-      const then = member(request) === request.hub.user.userId && role !== 'admin' ? '/hub/account' : '/hub/team';
+      const then = member(request) === request.hub.user.userId && role !== 'admin' ? paths.account : paths.team;
       return guarded(
         request,
         reply,
@@ -142,7 +143,7 @@ ${
     (u) => html`<tr>
     <th scope="row">${u.name}${u.id === ctx.user.userId ? html` <span class="muted">(${t('hub.team.you')})</span>` : null}</th>
     <td>${u.email}</td>
-    <td><form method="post" action="/hub/team/${u.id}/role" class="row team-role">${csrfField(ctx)}
+    <td><form method="post" action="${paths.teamUser(u.id, 'role')}" class="row team-role">${csrfField(ctx)}
       <label for="role-${u.id}" class="sr-only">${t('hub.team.roleOf', { name: u.name })}</label>
       <select id="role-${u.id}" name="role">${roles.map((r) => html`<option value="${r.value}"${r.value === u.role ? html` selected` : null}>${r.label}</option>`)}</select>
       <button type="submit" class="secondary">${t('hub.team.changeRole')}</button></form></td>
@@ -150,10 +151,10 @@ ${
     <td class="team-actions">
       ${
         u.disabled
-          ? html`<form method="post" action="/hub/team/${u.id}/enable" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.team.enable')}</button></form>`
-          : html`<form method="post" action="/hub/team/${u.id}/disable" class="inline" data-confirm="${t('hub.team.disableConfirm', { name: u.name })}">${csrfField(ctx)}<button type="submit" class="danger">${t('hub.team.disable')}</button></form>`
+          ? html`<form method="post" action="${paths.teamUser(u.id, 'enable')}" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.team.enable')}</button></form>`
+          : html`<form method="post" action="${paths.teamUser(u.id, 'disable')}" class="inline" data-confirm="${t('hub.team.disableConfirm', { name: u.name })}">${csrfField(ctx)}<button type="submit" class="danger">${t('hub.team.disable')}</button></form>`
       }
-      <form method="post" action="/hub/team/${u.id}/reset" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.team.reset')}<span class="sr-only"> (${u.name})</span></button></form>
+      <form method="post" action="${paths.teamUser(u.id, 'reset')}" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.team.reset')}<span class="sr-only"> (${u.name})</span></button></form>
     </td>
   </tr>`,
   )}
@@ -163,7 +164,7 @@ ${
   <h2 id="add-heading">${t('hub.team.addHeading')}</h2>
   ${shown.errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
   <p class="muted">${t('hub.team.addHint')}</p>
-  <form method="post" action="/hub/team" class="stack">
+  <form method="post" action="${paths.team}" class="stack">
     ${csrfField(ctx)}
     ${input({ id: 'new-email', name: 'email', label: t('hub.team.email'), type: 'email', value: draft.email, required: true, autocomplete: 'off', errors: shown.errors?.email })}
     ${input({ id: 'new-name', name: 'name', label: t('hub.team.name'), value: draft.name, required: true, autocomplete: 'off', errors: shown.errors?.name })}

@@ -12,6 +12,7 @@ import {
   type FieldOptions as SharedField,
   type NoticeKey,
 } from '../../form.ts';
+import { paths } from '../../paths.ts';
 
 /**
  * What a catalog form shows again after a refusal: which form (several share a page), what was
@@ -117,11 +118,11 @@ export function catalogPage(
 ): FastifyReply {
   const { t } = ctx;
   const links = [
-    ['/hub/catalog', t('hub.catalog.categories')],
-    ['/hub/catalog/products', t('hub.catalog.products')],
-    ['/hub/catalog/models', t('hub.catalog.models')],
-    ['/hub/catalog/tax-rates', t('hub.catalog.taxRates')],
-    ...(ctx.can('catalog:write') ? [['/hub/catalog/import', t('hub.catalog.import')] as const] : []),
+    [paths.catalog, t('hub.catalog.categories')],
+    [paths.products, t('hub.catalog.products')],
+    [paths.models, t('hub.catalog.models')],
+    [paths.taxRates, t('hub.catalog.taxRates')],
+    ...(ctx.can('catalog:write') ? [[paths.catalogImport, t('hub.catalog.import')] as const] : []),
   ] as const;
   const body = html`<div class="catalog"><nav class="subnav" aria-label="${t('hub.catalog.sections')}"><ul>
 ${links.map(([href, label]) => html`<li><a href="${href}"${ctx.path === href ? html` aria-current="page"` : null}>${label}</a></li>`)}

@@ -16,6 +16,7 @@ import {
   type Body,
   type FormState,
 } from './catalog-form.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 interface Category {
   id: string;
@@ -83,7 +84,7 @@ ${
   canWrite
     ? html`<h2>${t('hub.catalog.newCategory')}</h2>
 ${formError(t, create)}
-<form method="post" action="/hub/catalog/categories" class="row">${csrfField(ctx)}
+<form method="post" action="${paths.categories}" class="row">${csrfField(ctx)}
   <div>${field({ id: 'category-new-name', name: 'name', label: t('hub.catalog.name'), state: create, required: true, maxlength: 200 })}</div>
   <div>${select({ id: 'category-new-parent', name: 'parentId', label: t('hub.catalog.parent'), state: create, options: parents })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
@@ -112,7 +113,7 @@ ${formError(t, create)}
       });
       return failed
         ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog?notice=created', 303);
+        : reply.redirect(withNotice(paths.catalog, 'created'), 303);
     });
 
     app.post('/catalog/categories/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
@@ -128,7 +129,7 @@ ${formError(t, create)}
       });
       return failed
         ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog?notice=saved', 303);
+        : reply.redirect(withNotice(paths.catalog, 'saved'), 303);
     });
 
     app.post('/catalog/categories/:id/delete', { config: { hub: 'catalog:write' } }, async (request, reply) => {
@@ -138,7 +139,7 @@ ${formError(t, create)}
       );
       return failed
         ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog?notice=deleted', 303);
+        : reply.redirect(withNotice(paths.catalog, 'deleted'), 303);
     });
   };
 
@@ -153,12 +154,12 @@ function editForms(
   const seeded = state ?? undefined;
   return html`<details${state ? html` open` : null}><summary>${t('hub.catalog.renameOrMove')}<span class="sr-only">: ${cat.name}</span></summary>
 ${formError(t, state)}
-<form method="post" action="/hub/catalog/categories/${cat.id}" class="row">${csrfField(ctx)}
+<form method="post" action="${paths.category(cat.id)}" class="row">${csrfField(ctx)}
   <div>${field({ id: `category-${cat.id}-name`, name: 'name', label: t('hub.catalog.name'), state: seeded?.values.name !== undefined ? seeded : undefined, value: cat.name, required: true, maxlength: 200 })}</div>
   <div>${select({ id: `category-${cat.id}-parent`, name: 'parentId', label: t('hub.catalog.parent'), state: seeded?.values.parentId !== undefined ? seeded : undefined, value: cat.parentId ?? '', options: parents })}</div>
   <button type="submit">${t('action.save')}</button>
 </form>
-<form method="post" action="/hub/catalog/categories/${cat.id}/delete" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: cat.name })}">${csrfField(ctx)}
+<form method="post" action="${paths.categoryDelete(cat.id)}" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: cat.name })}">${csrfField(ctx)}
   <button type="submit" class="danger">${t('hub.catalog.delete')}<span class="sr-only"> ${cat.name}</span></button>
 </form>
 </details>`;

@@ -7,6 +7,7 @@ import { csrfField } from '../../layout.ts';
 import { catalogPage } from './catalog-form.ts';
 import { createImportJobs, type ImportJob } from './import-jobs.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
+import { paths } from '../../paths.ts';
 
 /** 20,000 rows (the import's limit) of ordinary product lines fit well within this. */
 const IMPORT_MAX_BYTES = 16 * 1024 * 1024;
@@ -29,8 +30,8 @@ export const importPage =
       const { t } = ctx;
       const body = html`<h1>${t('hub.catalog.import')}</h1>
 <p id="import-help">${t('hub.catalog.importHelp', { columns: CSV_COLUMNS.join(', ') })}</p>
-<form method="post" action="/hub/catalog/import" enctype="multipart/form-data" class="row"
-  hx-post="/hub/catalog/import" hx-encoding="multipart/form-data" hx-target="#import-status" hx-swap="outerHTML">${csrfField(ctx)}
+<form method="post" action="${paths.catalogImport}" enctype="multipart/form-data" class="row"
+  hx-post="${paths.catalogImport}" hx-encoding="multipart/form-data" hx-target="#import-status" hx-swap="outerHTML">${csrfField(ctx)}
   <div><label for="import-file">${t('hub.catalog.importFile')}</label>
   <input id="import-file" name="file" type="file" accept=".csv,text/csv" required aria-describedby="import-help${error ? ' import-file-error' : ''}"${error ? html` aria-invalid="true"` : null}>
   ${error ? html`<span class="field-error" id="import-file-error">${error}</span>` : null}</div>
@@ -72,7 +73,7 @@ export const importPage =
         const job = jobs.start(ctx.user.companyId, file!.filename.slice(0, 200), text);
         if (htmx) return reply.type('text/html; charset=utf-8').send(status(ctx, job).value);
         await job.finished;
-        return reply.redirect(`/hub/catalog/import/${job.id}`, 303);
+        return reply.redirect(paths.importJob(job.id), 303);
       });
     });
 
@@ -94,7 +95,7 @@ export const importPage =
 
 function gone(ctx: HubContext): Html {
   return html`<div id="import-status"><p class="error" role="alert">${ctx.t('hub.catalog.importGone')}</p>
-<p><a href="/hub/catalog/import">${ctx.t('hub.catalog.importAgain')}</a></p></div>`;
+<p><a href="${paths.catalogImport}">${ctx.t('hub.catalog.importAgain')}</a></p></div>`;
 }
 
 /** The progress and, once ended, the report; while running it asks for itself again every 500 ms. */
@@ -110,7 +111,7 @@ function status(ctx: HubContext, job: ImportJob): Html {
         ? t('hub.catalog.importWriting', { done: job.done, total: job.total })
         : t('hub.catalog.importDone');
   const report = job.report;
-  return html`<div id="import-status" class="import-status"${running ? html` hx-get="/hub/catalog/import/${job.id}/status" hx-trigger="${POLL}" hx-swap="outerHTML"` : null}>
+  return html`<div id="import-status" class="import-status"${running ? html` hx-get="${paths.importJobStatus(job.id)}" hx-trigger="${POLL}" hx-swap="outerHTML"` : null}>
 <p><strong>${job.fileName}</strong></p>
 <label for="import-progress">${t('hub.catalog.importProgress')}</label>
 <progress id="import-progress" max="${max}"${value === null ? null : html` value="${value}"`}>${value === null ? '' : `${value} / ${max}`}</progress>
@@ -132,6 +133,6 @@ ${
 }`
     : null
 }
-${running ? null : html`<p><a href="/hub/catalog/import">${t('hub.catalog.importAgain')}</a></p>`}
+${running ? null : html`<p><a href="${paths.catalogImport}">${t('hub.catalog.importAgain')}</a></p>`}
 </div>`;
 }

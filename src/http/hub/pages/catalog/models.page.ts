@@ -14,6 +14,7 @@ import {
   type Body,
   type FormState,
 } from './catalog-form.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 /** Models (brands, product lines): a list renamed in place, deleted when no product uses one. */
 export const modelsPage =
@@ -30,11 +31,11 @@ export const modelsPage =
         const mine = stateOf(state, `model-${m.id}`);
         return html`<tr><td>
   ${formError(t, mine)}
-  <form method="post" action="/hub/catalog/models/${m.id}" class="row">${csrfField(ctx)}
+  <form method="post" action="${paths.model(m.id)}" class="row">${csrfField(ctx)}
     <div>${field({ id: `model-${m.id}-name`, name: 'name', label: t('hub.catalog.name'), state: mine?.values.name !== undefined ? mine : undefined, value: m.name, required: true, maxlength: 200 })}</div>
     <button type="submit">${t('action.save')}</button>
   </form></td>
-  <td><form method="post" action="/hub/catalog/models/${m.id}/delete" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: m.name })}">${csrfField(ctx)}
+  <td><form method="post" action="${paths.modelDelete(m.id)}" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: m.name })}">${csrfField(ctx)}
     <button type="submit" class="danger">${t('hub.catalog.delete')}<span class="sr-only"> ${m.name}</span></button></form></td></tr>`;
       };
       const body = html`<h1>${t('hub.catalog.models')}</h1>
@@ -49,7 +50,7 @@ ${
   canWrite
     ? html`<h2>${t('hub.catalog.newModel')}</h2>
 ${formError(t, create)}
-<form method="post" action="/hub/catalog/models" class="row">${csrfField(ctx)}
+<form method="post" action="${paths.models}" class="row">${csrfField(ctx)}
   <div>${field({ id: 'model-new-name', name: 'name', label: t('hub.catalog.name'), state: create, required: true, maxlength: 200 })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
 </form>`
@@ -73,7 +74,7 @@ ${formError(t, create)}
       });
       return failed
         ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/models?notice=created', 303);
+        : reply.redirect(withNotice(paths.models, 'created'), 303);
     });
 
     app.post('/catalog/models/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
@@ -85,7 +86,7 @@ ${formError(t, create)}
       });
       return failed
         ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/models?notice=saved', 303);
+        : reply.redirect(withNotice(paths.models, 'saved'), 303);
     });
 
     app.post('/catalog/models/:id/delete', { config: { hub: 'catalog:write' } }, async (request, reply) => {
@@ -93,6 +94,6 @@ ${formError(t, create)}
       const failed = await attempt(`model-${id}`, {}, () => c.catalogAdmin.deleteModel(request.hub.user.companyId, id));
       return failed
         ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/models?notice=deleted', 303);
+        : reply.redirect(withNotice(paths.models, 'deleted'), 303);
     });
   };

@@ -21,6 +21,7 @@ import { decimalPoint } from '../../../../lib/money.ts';
 import { categoryPaths } from './categories.page.ts';
 import { PRODUCT_RULES, productFields, productInput, readProduct } from './products.page.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 const UNIT_RULES = { name: { max: 50, required: true }, price: { max: 20, required: true } };
 type Product = Awaited<ReturnType<Container['catalogAdmin']['getProduct']>>;
@@ -50,18 +51,18 @@ export const productPage =
       ]);
       const canWrite = ctx.can('catalog:write');
       const edit = stateOf(state, 'product');
-      const body = html`<p><a href="/hub/catalog/products">${t('action.back')}</a></p>
+      const body = html`<p><a href="${paths.products}">${t('action.back')}</a></p>
 <h1>${product.name}</h1>
 <p><span class="status ${product.active ? 'active' : 'disabled'}">${product.active ? t('hub.catalog.active') : t('hub.catalog.inactive')}</span></p>
 ${
   canWrite
     ? html`<h2>${t('hub.catalog.editProduct')}</h2>
 ${formError(t, edit)}
-<form method="post" action="/hub/catalog/products/${product.id}" class="stack">${csrfField(ctx)}
+<form method="post" action="${paths.product(product.id)}" class="stack">${csrfField(ctx)}
   ${productFields(t, edit, product, { categories, models, rates })}
   <button type="submit">${t('action.save')}</button>
 </form>
-<form method="post" action="/hub/catalog/products/${product.id}/${product.active ? 'deactivate' : 'activate'}"${product.active ? html` data-confirm="${t('hub.catalog.confirmDeactivate')}"` : null}>${csrfField(ctx)}
+<form method="post" action="${paths.productAction(product.id, product.active ? 'deactivate' : 'activate')}"${product.active ? html` data-confirm="${t('hub.catalog.confirmDeactivate')}"` : null}>${csrfField(ctx)}
   <button type="submit" class="${product.active ? 'danger' : 'secondary'}">${product.active ? t('hub.catalog.deactivate') : t('hub.catalog.reactivate')}</button>
 </form>`
     : facts(ctx, product, categoryPaths(categories), models, rates)
@@ -71,7 +72,7 @@ ${units(ctx, product, state, canWrite)}
 <h2>${t('hub.catalog.datasheet')}</h2>
 ${
   product.hasDatasheet
-    ? html`<p><a href="/hub/catalog/products/${product.id}/datasheet" download>${t('hub.catalog.download', { name: t('hub.catalog.datasheet') })}</a></p>`
+    ? html`<p><a href="${paths.productAction(product.id, 'datasheet')}" download>${t('hub.catalog.download', { name: t('hub.catalog.datasheet') })}</a></p>`
     : html`<p>${t('hub.catalog.noDatasheet')}</p>`
 }
 ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabytes(ctx)) : null}`;
@@ -100,17 +101,17 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
       });
       return failed
         ? render(request, reply, idOf(request), failed.state, failed.status)
-        : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=saved`, 303);
+        : reply.redirect(withNotice(paths.product(idOf(request)), 'saved'), 303);
     });
 
     app.post('/catalog/products/:id/deactivate', { config: { hub: 'catalog:write' } }, async (request, reply) => {
       await c.catalogAdmin.deactivateProduct(request.hub.user.companyId, idOf(request));
-      return reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=deactivated`, 303);
+      return reply.redirect(withNotice(paths.product(idOf(request)), 'deactivated'), 303);
     });
 
     app.post('/catalog/products/:id/activate', { config: { hub: 'catalog:write' } }, async (request, reply) => {
       await c.catalogAdmin.updateProduct(request.hub.user.companyId, idOf(request), { active: true });
-      return reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=saved`, 303);
+      return reply.redirect(withNotice(paths.product(idOf(request)), 'saved'), 303);
     });
 
     app.post('/catalog/products/:id/units', { config: { hub: 'catalog:write' } }, async (request, reply) => {
@@ -124,7 +125,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
       });
       return failed
         ? render(request, reply, idOf(request), failed.state, failed.status)
-        : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=created`, 303);
+        : reply.redirect(withNotice(paths.product(idOf(request)), 'created'), 303);
     });
 
     /** A unit is addressed under its product, and must belong to it: the page to return to is the product's. */
@@ -147,7 +148,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
       });
       return failed
         ? render(request, reply, productId, failed.state, failed.status)
-        : reply.redirect(`/hub/catalog/products/${productId}?notice=saved`, 303);
+        : reply.redirect(withNotice(paths.product(productId), 'saved'), 303);
     });
 
     app.post(
@@ -160,7 +161,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
         );
         return failed
           ? render(request, reply, productId, failed.state, failed.status)
-          : reply.redirect(`/hub/catalog/products/${productId}?notice=deleted`, 303);
+          : reply.redirect(withNotice(paths.product(productId), 'deleted'), 303);
       },
     );
 
@@ -195,7 +196,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
         });
         return failed
           ? render(request, reply, idOf(request), failed.state, failed.status)
-          : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=uploaded`, 303);
+          : reply.redirect(withNotice(paths.product(idOf(request)), 'uploaded'), 303);
       });
     });
   };
@@ -230,17 +231,17 @@ function units(ctx: HubContext, product: Product, state: FormState | undefined, 
     const mine = stateOf(state, `unit-${u.id}`);
     const seeded = mine?.values.name !== undefined ? mine : undefined;
     return html`<tr><td>${formError(t, mine)}
-  <form method="post" action="/hub/catalog/products/${product.id}/units/${u.id}" class="row">${csrfField(ctx)}
+  <form method="post" action="${paths.productUnit(product.id, u.id)}" class="row">${csrfField(ctx)}
     <div>${field({ id: `unit-${u.id}-name`, name: 'name', label: t('hub.catalog.unit'), state: seeded, value: u.name, required: true, maxlength: 50 })}</div>
     <div>${field({ id: `unit-${u.id}-price`, name: 'price', label: t('hub.catalog.price'), state: seeded, value: u.price, required: true, maxlength: 20, extra: html` inputmode="decimal"` })}</div>
     <button type="submit">${t('action.save')}</button>
   </form></td>
-  <td><form method="post" action="/hub/catalog/products/${product.id}/units/${u.id}/delete" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: u.name })}">${csrfField(ctx)}
+  <td><form method="post" action="${paths.productUnitDelete(product.id, u.id)}" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: u.name })}">${csrfField(ctx)}
     <button type="submit" class="danger">${t('hub.catalog.delete')}<span class="sr-only"> ${u.name}</span></button></form></td></tr>`;
   })}</tbody></table>
 <h3>${t('hub.catalog.addUnit')}</h3>
 ${formError(t, create)}
-<form method="post" action="/hub/catalog/products/${product.id}/units" class="row">${csrfField(ctx)}
+<form method="post" action="${paths.productAction(product.id, 'units')}" class="row">${csrfField(ctx)}
   <div>${field({ id: 'unit-new-name', name: 'name', label: t('hub.catalog.unit'), state: create, required: true, maxlength: 50 })}</div>
   <div>${field({ id: 'unit-new-price', name: 'price', label: t('hub.catalog.price'), state: create, required: true, maxlength: 20, extra: html` inputmode="decimal"` })}</div>
   <button type="submit">${t('hub.catalog.addUnit')}</button>
@@ -251,7 +252,7 @@ function datasheetForm(ctx: HubContext, productId: string, state: FormState | un
   const { t } = ctx;
   const errors = state?.errors.file;
   return html`${formError(t, state)}
-<form method="post" action="/hub/catalog/products/${productId}/datasheet" enctype="multipart/form-data" class="row">${csrfField(ctx)}
+<form method="post" action="${paths.productAction(productId, 'datasheet')}" enctype="multipart/form-data" class="row">${csrfField(ctx)}
   <div><label for="datasheet-file">${t('hub.catalog.datasheetFile', { size })}</label>
   <input id="datasheet-file" name="file" type="file" accept="application/pdf,.pdf" required${errors ? html` aria-invalid="true" aria-describedby="datasheet-file-error"` : null}>
   ${errors ? html`<span class="field-error" id="datasheet-file-error">${errors.join(' ')}</span>` : null}</div>

@@ -20,6 +20,7 @@ import {
 } from './catalog-form.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { categoryPaths } from './categories.page.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 const PAGE_SIZE = 25;
 /** Unit rows on the new-product form; more are added on the product's page. */
@@ -61,8 +62,8 @@ export const productsPage =
         }),
         c.catalogAdmin.listCategories(ctx.user.companyId),
       ]);
-      const paths = categoryPaths(categories);
-      const categoryName = new Map(paths.map((p) => [p.value, p.label]));
+      const categoryChoices = categoryPaths(categories);
+      const categoryName = new Map(categoryChoices.map((p) => [p.value, p.label]));
       // The filters as they are, for the first-page link; plus the cursor for the next one.
       const filters = {
         ...(q ? { q } : {}),
@@ -72,8 +73,8 @@ export const productsPage =
       const first = new URLSearchParams(filters).toString();
       const more = new URLSearchParams({ ...filters, ...(list.nextCursor ? { cursor: list.nextCursor } : {}) });
       const body = html`<h1>${t('hub.catalog.products')}</h1>
-${ctx.can('catalog:write') ? html`<p><a class="button" href="/hub/catalog/products/new">${t('hub.catalog.newProduct')}</a></p>` : null}
-<form method="get" action="/hub/catalog/products" class="row" role="search">
+${ctx.can('catalog:write') ? html`<p><a class="button" href="${paths.newProduct}">${t('hub.catalog.newProduct')}</a></p>` : null}
+<form method="get" action="${paths.products}" class="row" role="search">
   <div><label for="product-q">${t('hub.catalog.search')}</label> <input id="product-q" name="q" type="search" maxlength="100" value="${q}"></div>
   <div>${select({
     id: 'product-active',
@@ -86,7 +87,7 @@ ${ctx.can('catalog:write') ? html`<p><a class="button" href="/hub/catalog/produc
       { value: 'false', label: t('hub.catalog.inactiveOnly') },
     ],
   })}</div>
-  <div>${select({ id: 'product-category-filter', name: 'categoryId', label: t('hub.catalog.category'), value: categoryId ?? '', options: [{ value: '', label: t('hub.catalog.all') }, ...paths] })}</div>
+  <div>${select({ id: 'product-category-filter', name: 'categoryId', label: t('hub.catalog.category'), value: categoryId ?? '', options: [{ value: '', label: t('hub.catalog.all') }, ...categoryChoices] })}</div>
   <button type="submit">${t('action.search')}</button>
 </form>
 ${
@@ -97,15 +98,15 @@ ${
 <th scope="col">${t('hub.catalog.units')}</th><th scope="col">${t('hub.catalog.datasheet')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${list.data.map(
         (p) => html`<tr>
-  <td><a href="/hub/catalog/products/${p.id}">${p.name}</a></td><td>${p.sku ?? ''}</td><td>${p.categoryId ? (categoryName.get(p.categoryId) ?? '') : ''}</td>
+  <td><a href="${paths.product(p.id)}">${p.name}</a></td><td>${p.sku ?? ''}</td><td>${p.categoryId ? (categoryName.get(p.categoryId) ?? '') : ''}</td>
   <td>${p.units.map((u, i) => html`${i > 0 ? ', ' : ''}${u.name} ${fmt.money(parsePrice(u.price))}`)}</td>
   <td>${p.hasDatasheet ? t('hub.catalog.yes') : t('hub.catalog.no')}</td>
   <td><span class="status ${p.active ? 'active' : 'disabled'}">${p.active ? t('hub.catalog.active') : t('hub.catalog.inactive')}</span></td>
 </tr>`,
       )}</tbody></table>`
 }
-<p>${query.cursor ? html`<a href="/hub/catalog/products${first ? `?${first}` : ''}">${t('hub.catalog.firstPage')}</a> ` : null}
-${list.nextCursor ? html`<a href="/hub/catalog/products?${more.toString()}">${t('hub.catalog.nextPage')}</a>` : null}</p>`;
+<p>${query.cursor ? html`<a href="${first ? `${paths.products}?${first}` : paths.products}">${t('hub.catalog.firstPage')}</a> ` : null}
+${list.nextCursor ? html`<a href="${paths.products}?${more.toString()}">${t('hub.catalog.nextPage')}</a>` : null}</p>`;
       return catalogPage(ctx, reply, {
         title: t('hub.catalog.products'),
         body,
@@ -130,7 +131,7 @@ ${list.nextCursor ? html`<a href="/hub/catalog/products?${more.toString()}">${t(
       );
       const body = html`<h1>${t('hub.catalog.newProduct')}</h1>
 ${formError(t, state)}
-<form method="post" action="/hub/catalog/products" class="stack">${csrfField(ctx)}
+<form method="post" action="${paths.products}" class="stack">${csrfField(ctx)}
   ${productFields(t, state, null, { categories, models, rates })}
   <fieldset><legend>${t('hub.catalog.units')}</legend>
     <p class="muted" id="units-help">${t('hub.catalog.unitsHelp')}</p>
@@ -173,7 +174,7 @@ ${formError(t, state)}
       });
       return failed
         ? renderNew(request, reply, failed.state, failed.status)
-        : reply.redirect(`/hub/catalog/products/${id}?notice=created`, 303);
+        : reply.redirect(withNotice(paths.product(id), 'created'), 303);
     });
   };
 

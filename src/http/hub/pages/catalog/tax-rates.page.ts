@@ -15,6 +15,7 @@ import {
   type Body,
   type FormState,
 } from './catalog-form.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 const RULES = { name: { max: 100, required: true }, rate: { max: 10, required: true } };
 
@@ -33,7 +34,7 @@ export const taxRatesPage =
         const mine = stateOf(state, `tax-rate-${r.id}`);
         return html`<tr><td colspan="2">
   ${formError(t, mine)}
-  <form method="post" action="/hub/catalog/tax-rates/${r.id}" class="row">${csrfField(ctx)}
+  <form method="post" action="${paths.taxRate(r.id)}" class="row">${csrfField(ctx)}
     <div>${field({ id: `tax-rate-${r.id}-name`, name: 'name', label: t('hub.catalog.name'), state: mine, value: r.name, required: true, maxlength: 100 })}</div>
     <div>${field({ id: `tax-rate-${r.id}-rate`, name: 'rate', label: t('hub.catalog.rate'), state: mine, value: r.rate, required: true, maxlength: 10, extra: html` inputmode="decimal"` })}</div>
     <button type="submit">${t('action.save')}</button>
@@ -51,7 +52,7 @@ ${
   canWrite
     ? html`<h2>${t('hub.catalog.newTaxRate')}</h2>
 ${formError(t, create)}
-<form method="post" action="/hub/catalog/tax-rates" class="row">${csrfField(ctx)}
+<form method="post" action="${paths.taxRates}" class="row">${csrfField(ctx)}
   <div>${field({ id: 'tax-rate-new-name', name: 'name', label: t('hub.catalog.name'), state: create, required: true, maxlength: 100 })}</div>
   <div>${field({ id: 'tax-rate-new-rate', name: 'rate', label: t('hub.catalog.rate'), state: create, required: true, maxlength: 10, extra: html` inputmode="decimal"` })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
@@ -81,7 +82,7 @@ ${formError(t, create)}
       });
       return failed
         ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/tax-rates?notice=created', 303);
+        : reply.redirect(withNotice(paths.taxRates, 'created'), 303);
     });
 
     app.post('/catalog/tax-rates/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
@@ -93,6 +94,6 @@ ${formError(t, create)}
       });
       return failed
         ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/tax-rates?notice=saved', 303);
+        : reply.redirect(withNotice(paths.taxRates, 'saved'), 303);
     });
   };

@@ -10,6 +10,7 @@ import { csrfField } from '../../layout.ts';
 import { customerForm, customerInput, type CustomerFormValues } from './customer-form.ts';
 import { fieldErrorsOf, formFields, queryText, sendPage } from '../../form.ts';
 import { heading } from './desk-parts.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 /** What the assignment page needs of a quotation or a web order. */
 interface Placeholdered {
@@ -66,7 +67,7 @@ export const assignmentPages =
             400,
           );
         }
-        return reply.redirect(`/hub/${PATH[kind]}/${encodeURIComponent(doc.id)}?notice=assigned`, 303);
+        return reply.redirect(withNotice(paths.document(kind, doc.id), 'assigned'), 303);
       });
     }
 
@@ -87,7 +88,7 @@ export const assignmentPages =
         c.customerAssignment.matches(ctx.user.companyId, kind, doc.id),
         find === undefined ? null : c.customers.search(ctx.user.companyId, { q: find, limit: 10 }),
       ]);
-      const action = `/hub/${PATH[kind]}/${doc.id}/customer`;
+      const action = paths.documentCustomer(kind, doc.id);
       const title = t('hub.desk.assign.title', { number: doc.number });
       const body = html`${heading(title, false)}
 <dl class="facts">
@@ -120,7 +121,7 @@ ${
 }
 <h2 id="new">${t('hub.desk.assign.create')}</h2>
 ${customerForm(ctx, { action, values, errors, submit: t('hub.desk.assign.createSubmit'), idPrefix: 'new', prefix: 'newCustomer.' })}
-<p><a href="/hub/${PATH[kind]}/${doc.id}">${t('action.back')}</a></p>`;
+<p><a href="${paths.document(kind, doc.id)}">${t('action.back')}</a></p>`;
       return sendPage(reply, ctx, { title, body, notice: null, status });
     }
   };
@@ -142,7 +143,7 @@ function candidates(
 <thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('print.taxId')}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.assign.why')}</th><th scope="col"><span class="sr-only">${t('hub.desk.actions')}</span></th></tr></thead>
 <tbody>${rows.map(
     ({ customer, reasons }) => html`<tr>
-  <td><a href="/hub/customers/${customer.id}">${customer.name}</a></td><td>${customer.taxId ?? ''}</td><td>${customer.email ?? ''}</td><td>${customer.phone ?? ''}</td><td>${reasons}</td>
+  <td><a href="${paths.customer(customer.id)}">${customer.name}</a></td><td>${customer.taxId ?? ''}</td><td>${customer.email ?? ''}</td><td>${customer.phone ?? ''}</td><td>${reasons}</td>
   <td><form method="post" action="${action}" class="inline">${csrfField(ctx)}<input type="hidden" name="customerId" value="${customer.id}"><button type="submit">${t('hub.desk.assign.to', { name: customer.name })}</button></form></td>
 </tr>`,
   )}</tbody>

@@ -6,6 +6,7 @@ import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
 import { formFields, sendPage } from '../../form.ts';
 import { heading, money, quantity } from './desk-parts.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
 
@@ -26,7 +27,7 @@ export const conversionPage =
         const { companyId } = ctx.user;
         const quotation = await c.quotations.get(companyId, request.params.id);
         const preview = await c.quotations.conversionPreview(companyId, quotation.id);
-        const base = `/hub/quotations/${quotation.id}`;
+        const base = paths.quotation(quotation.id);
         const open = isQuotationOpen(quotation.status);
         const reprice = preview.expired && ctx.can('quotations:reprice');
         const canConvert =
@@ -88,13 +89,13 @@ ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
         const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
         // A second press of the button (or a reload of the POST) lands on the sale the first made.
         if (quotation.status === 'converted' && quotation.saleId)
-          return reply.redirect(`/hub/sales/${encodeURIComponent(quotation.saleId)}`, 303);
+          return reply.redirect(paths.sale(quotation.saleId), 303);
         const sale = await c.quotations.convert(
           { companyId: ctx.user.companyId, userId: ctx.user.userId },
           quotation.id,
           { reprice },
         );
-        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=converted`, 303);
+        return reply.redirect(withNotice(paths.sale(sale.id), 'converted'), 303);
       },
     );
   };

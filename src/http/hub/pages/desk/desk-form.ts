@@ -4,6 +4,7 @@ import { AppError, type FieldErrors } from '../../../../lib/errors.ts';
 import { validationDetails } from '../../../errors.ts';
 import { buildValidator } from '../../../validation.ts';
 import { html, type Html } from '../../html.ts';
+import { paths } from '../../paths.ts';
 
 /**
  * Forms of the sales desk: a posted form (form.ts `formFields`) is checked by the same validator
@@ -16,7 +17,7 @@ const compiled = new WeakMap<TSchema, (data: unknown) => boolean>();
 export function checkBody<T>(schema: TSchema, value: unknown): T {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = buildValidator({})({ schema, httpPart: 'body', method: 'POST', url: '/hub' }) as (
+    validate = buildValidator({})({ schema, httpPart: 'body', method: 'POST', url: paths.today }) as (
       data: unknown,
     ) => boolean;
     compiled.set(schema, validate);

@@ -3,6 +3,7 @@ import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import type { FormBody } from '../../form.ts';
 import { AppError, fieldErrors } from '../../../../lib/errors.ts';
+import { paths } from '../../paths.ts';
 
 /** Pieces the quotation and web order pages share: the customer block, the cancel form. */
 
@@ -21,7 +22,7 @@ export function customerBlock(ctx: HubContext, doc: DeskDocument, basePath: stri
   <dt>${t('customer.placeholder')}</dt><dd>${doc.customer.name}${doc.customer.email ? html`<br>${doc.customer.email}` : null}${doc.customer.phone ? html`<br>${doc.customer.phone}` : null}</dd>
   <dt>${t('hub.desk.assigned')}</dt><dd>${
     doc.directoryCustomer
-      ? html`<a href="/hub/customers/${doc.directoryCustomer.id}">${doc.directoryCustomer.name}</a>`
+      ? html`<a href="${paths.customer(doc.directoryCustomer.id)}">${doc.directoryCustomer.name}</a>`
       : html`<span class="muted">${t('hub.desk.noneAssigned')}</span>`
   }</dd>
 </dl>

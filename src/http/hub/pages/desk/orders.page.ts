@@ -17,6 +17,7 @@ import {
   DESK_NOTICES,
 } from './desk-parts.ts';
 import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
 
@@ -34,7 +35,7 @@ export const ordersPages =
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
       const { data, nextCursor } = page.page(await c.orders.list(ctx.user.companyId, page, { q, status }));
       const body = html`${heading(t('nav.orders'), false)}
-<form method="get" action="/hub/orders" class="row" role="search"${liveFilter('/hub/orders', ['q', 'status'])}>
+<form method="get" action="${paths.orders}" class="row" role="search"${liveFilter(paths.orders, ['q', 'status'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
@@ -50,7 +51,7 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (row) => html`<tr>
-  <td><a href="/hub/orders/${row.id}">${row.number}</a></td>
+  <td><a href="${paths.order(row.id)}">${row.number}</a></td>
   <td>${row.directoryCustomer ? row.directoryCustomer.name : row.customer.name}</td>
   <td>${ctx.fmt.date(row.createdAt)}</td>
   <td class="num">${money(ctx, row.totals.withTax)}</td>
@@ -59,7 +60,7 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.orders, { q, status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.orders'), body });
     });
@@ -80,7 +81,7 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
       async (request, reply) => {
         const order = await c.orders.get(request.hub.user.companyId, request.params.id);
         await c.orders.accept(request.hub.user.companyId, order.id);
-        return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=accepted`, 303);
+        return reply.redirect(withNotice(paths.order(order.id), 'accepted'), 303);
       },
     );
 
@@ -90,10 +91,9 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
       async (request, reply) => {
         const ctx = request.hub;
         const order = await c.orders.get(ctx.user.companyId, request.params.id);
-        if (order.status === 'converted' && order.saleId)
-          return reply.redirect(`/hub/sales/${encodeURIComponent(order.saleId)}`, 303);
+        if (order.status === 'converted' && order.saleId) return reply.redirect(paths.sale(order.saleId), 303);
         const sale = await c.orders.convert({ companyId: ctx.user.companyId, userId: ctx.user.userId }, order.id);
-        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=converted`, 303);
+        return reply.redirect(withNotice(paths.sale(sale.id), 'converted'), 303);
       },
     );
 
@@ -108,7 +108,7 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
         } catch (error) {
           return detail(reply, ctx, order, null, fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '), 400);
         }
-        return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=cancelled`, 303);
+        return reply.redirect(withNotice(paths.order(order.id), 'cancelled'), 303);
       },
     );
   };
@@ -124,7 +124,7 @@ function detail(
   const { t } = ctx;
   const open = isOrderOpen(o.status);
   const handle = ctx.can('quotations:handle');
-  const base = `/hub/orders/${o.id}`;
+  const base = paths.order(o.id);
   const title = t('document.titleWithNumber', { title: t('document.order'), number: o.number });
   const body = html`${heading(title, notice !== null)}
 <dl class="facts">
@@ -134,7 +134,7 @@ function detail(
   ${o.externalReference ? html`<dt>${t('hub.desk.externalReference')}</dt><dd>${o.externalReference}</dd>` : null}
   ${o.customer.address ? html`<dt>${t('print.address')}</dt><dd>${o.customer.address}</dd>` : null}
   ${o.note ? html`<dt>${t('print.note')}</dt><dd>${o.note}</dd>` : null}
-  ${o.saleId ? html`<dt>${t('document.sale')}</dt><dd><a href="/hub/sales/${o.saleId}">${t('hub.desk.openSale')}</a></dd>` : null}
+  ${o.saleId ? html`<dt>${t('document.sale')}</dt><dd><a href="${paths.sale(o.saleId)}">${t('hub.desk.openSale')}</a></dd>` : null}
   ${o.cancellationReason ? html`<dt>${t('common.reason')}</dt><dd>${o.cancellationReason}</dd>` : null}
 </dl>
 ${customerBlock(ctx, o, base, open && handle)}
@@ -155,6 +155,6 @@ ${cancelForm(ctx, `${base}/cancel`, t('action.cancelOrder'), cancelError)}
 </section>`
     : null
 }
-<p><a href="/hub/orders">${t('action.back')}</a></p>`;
+<p><a href="${paths.orders}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -32,6 +32,7 @@ import {
   totalsFacts,
   DESK_NOTICES,
 } from './desk-parts.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
 
@@ -48,7 +49,7 @@ export const salesPages =
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
       const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status }, page));
       const body = html`${heading(t('nav.sales'), false)}
-<form method="get" action="/hub/sales" class="row" role="search"${liveFilter('/hub/sales', ['status'])}>
+<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status'])}>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${SALE_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.sale.${s}`)}</option>`)}
@@ -63,14 +64,14 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('print.sourceDocument')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col" class="num">${t('common.due')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (s) => html`<tr>
-  <td><a href="/hub/sales/${s.id}">${s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
+  <td><a href="${paths.sale(s.id)}">${s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
   <td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td class="num">${money(ctx, s.balance)}</td>
   <td>${statusBadge(ctx, 'sale', s.status)}</td>
 </tr>`,
       )}</tbody>
 </table>`
 }
-${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.sales'), body });
     });
@@ -110,7 +111,7 @@ ${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
         } catch (error) {
           return detail(reply, ctx, sale, null, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
         }
-        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=paid`, 303);
+        return reply.redirect(withNotice(paths.sale(sale.id), 'paid'), 303);
       },
     );
   };
@@ -125,9 +126,8 @@ function detail(
   status = 200,
 ) {
   const { t } = ctx;
-  const base = `/hub/sales/${s.id}`;
+  const base = paths.sale(s.id);
   const title = t('document.titleWithNumber', { title: t('document.sale'), number: s.number });
-  const sourcePath = s.source.type === 'quotation' ? 'quotations' : 'orders';
   const canPay = ctx.can('sales:record-payment') && s.status !== 'paid';
   const body = html`${heading(title, notice !== null)}
 <div class="two">
@@ -135,8 +135,8 @@ function detail(
 <dl class="facts">
   <dt>${t('common.status')}</dt><dd>${statusBadge(ctx, 'sale', s.status)}</dd>
   <dt>${t('print.date')}</dt><dd>${ctx.fmt.dateTime(s.createdAt)}</dd>
-  <dt>${t('print.sourceDocument')}</dt><dd><a href="/hub/${sourcePath}/${s.source.id}">${s.source.number}</a></dd>
-  <dt>${t('print.customer')}</dt><dd><a href="/hub/customers/${s.customer.id}">${s.customer.name}</a>${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
+  <dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type, s.source.id)}">${s.source.number}</a></dd>
+  <dt>${t('print.customer')}</dt><dd><a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
   ${s.note ? html`<dt>${t('print.note')}</dt><dd>${s.note}</dd>` : null}
   ${s.repriced ? html`<dt>${t('hub.desk.repriced')}</dt><dd>${t('hub.desk.repricedYes')}</dd>` : null}
   <dt>${t('common.total')}</dt><dd>${money(ctx, s.totals.withTax)}</dd>
@@ -180,6 +180,6 @@ ${input({ id: 'pay-amount', name: 'amount', label: t('hub.desk.amountIn', { curr
 <p><a href="${base}/pdf?download=1" download>${t('hub.desk.downloadPdf')}</a></p>
 </div>
 </div>
-<p><a href="/hub/sales">${t('action.back')}</a></p>`;
+<p><a href="${paths.sales}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -5,6 +5,7 @@ import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
+import { paths } from '../../paths.ts';
 
 interface KeyForm {
   locationId?: string;
@@ -72,7 +73,7 @@ ${
     <td>${
       k.revokedAt
         ? null
-        : html`<form method="post" action="/hub/developer/api-keys/${k.id}/revoke" class="inline" data-confirm="${t('hub.developer.apiKeys.revokeConfirm', { name: k.name })}">
+        : html`<form method="post" action="${paths.apiKeyRevoke(k.id)}" class="inline" data-confirm="${t('hub.developer.apiKeys.revokeConfirm', { name: k.name })}">
       ${csrfField(ctx)}<button type="submit" class="danger">${t('hub.developer.apiKeys.revoke')}</button></form>`
     }</td>
   </tr>`,
@@ -82,7 +83,7 @@ ${
 </table>
 <h2 id="new-key-form-heading">${t('hub.developer.apiKeys.new')}</h2>
 ${formErrors(ctx, errors, ['locationId', 'name'])}
-<form method="post" action="/hub/developer/api-keys" class="stack" aria-labelledby="new-key-form-heading">
+<form method="post" action="${paths.apiKeys}" class="stack" aria-labelledby="new-key-form-heading">
   ${csrfField(ctx)}
   <label for="key-location">${t('hub.developer.apiKeys.location')}</label>
   <select id="key-location" name="locationId" required${location.attrs}>
@@ -123,6 +124,6 @@ ${formErrors(ctx, errors, ['locationId', 'name'])}
 
     app.post('/developer/api-keys/:id/revoke', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       await c.apiKeys.revokeApiKey(request.hub.user.companyId, (request.params as { id: string }).id);
-      return redirectWith(reply, '/hub/developer', 'keyRevoked');
+      return redirectWith(reply, paths.developer, 'keyRevoked');
     });
   };

@@ -7,6 +7,7 @@ import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { fieldError, messagesAt, noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
+import { paths } from '../../paths.ts';
 
 interface ScopeForm {
   kind?: string;
@@ -72,7 +73,7 @@ export const catalogScopePage =
       const body = html`<h1>${t('hub.developer.scope.title')}</h1>
 <p>${t('hub.developer.scope.intro')}</p>
 ${formErrors(ctx, errors, ['ids'])}
-<form method="post" action="/hub/developer/catalog-scope" class="stack">
+<form method="post" action="${paths.catalogScope}" class="stack">
   ${csrfField(ctx)}
   <fieldset><legend>${t('hub.developer.scope.kind')}</legend>
     ${CATALOG_SCOPE_KINDS.map((kind) => html`<label class="check"><input type="radio" name="kind" value="${kind}"${scope.kind === kind ? html` checked` : null}> ${t(KIND_LABEL[kind])}</label>`)}
@@ -85,7 +86,7 @@ ${formErrors(ctx, errors, ['ids'])}
 </form>
 
 <h2 id="preview-heading">${t('hub.developer.scope.preview')}</h2>
-<form method="get" action="/hub/developer/catalog-scope" class="row" hx-get="/hub/developer/catalog-scope/preview" hx-trigger="change" hx-target="#scope-preview" aria-labelledby="preview-heading">
+<form method="get" action="${paths.catalogScope}" class="row" hx-get="${paths.catalogScopePreview}" hx-trigger="change" hx-target="#scope-preview" aria-labelledby="preview-heading">
   <label for="preview-key">${t('hub.developer.scope.previewKey')}</label>
   <select id="preview-key" name="apiKey">
     <option value="">—</option>
@@ -147,6 +148,6 @@ ${formErrors(ctx, errors, ['ids'])}
           status: 400,
         });
       }
-      return redirectWith(reply, '/hub/developer/catalog-scope', 'scopeSaved');
+      return redirectWith(reply, paths.catalogScope, 'scopeSaved');
     });
   };

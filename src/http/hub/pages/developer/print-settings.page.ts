@@ -8,6 +8,7 @@ import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';
 import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
+import { paths } from '../../paths.ts';
 
 /** The print settings form as posted, and as the preview's query string carries it. */
 interface PrintForm {
@@ -51,7 +52,7 @@ function draftOf(form: PrintForm): PrintDraft {
 }
 
 function previewFrame(ctx: HubContext, form: PrintForm): Html {
-  return html`<iframe class="pdf" title="${ctx.t('hub.developer.print.preview')}" src="/hub/developer/print/preview.pdf?${previewQuery(form)}"></iframe>`;
+  return html`<iframe class="pdf" title="${ctx.t('hub.developer.print.preview')}" src="${paths.printPreviewPdf}?${previewQuery(form)}"></iframe>`;
 }
 
 /** The print template and bank account, with a sample quotation printed live beside the form. */
@@ -84,8 +85,8 @@ export const printSettingsPage =
 <div class="two print-settings">
 <div>
 ${formErrors(ctx, errors, shown)}
-<form method="post" action="/hub/developer/print" class="stack"
-  hx-get="/hub/developer/print/preview-frame" hx-trigger="input changed delay:700ms" hx-target="#print-preview" hx-params="${FIELDS.join(',')}">
+<form method="post" action="${paths.printSettings}" class="stack"
+  hx-get="${paths.printPreviewFrame}" hx-trigger="input changed delay:700ms" hx-target="#print-preview" hx-params="${FIELDS.join(',')}">
   ${csrfField(ctx)}
   <p class="hint">${t('hub.developer.print.placeholders')} ${PRINT_TEMPLATE_PLACEHOLDERS.map((p, i) => html`${i > 0 ? ', ' : ''}<code>{${p}}</code>`)}</p>
   ${area('header')}
@@ -125,7 +126,7 @@ ${formErrors(ctx, errors, shown)}
       } catch (error) {
         return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
       }
-      return redirectWith(reply, '/hub/developer/print', 'printSaved');
+      return redirectWith(reply, paths.printSettings, 'printSaved');
     });
 
     /** The iframe again, pointing at the preview of the values typed so far (htmx swaps it in). */

@@ -8,6 +8,7 @@ import { noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
 import { DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { endpointState, endpointTarget, sendSecret } from './webhooks.page.ts';
 import { patchFrom, webhookForm, type WebhookForm } from './webhook-form.ts';
+import { paths } from '../../paths.ts';
 
 type Params = { id: string };
 type Deliveries = Awaited<ReturnType<Container['endpoints']['deliveries']>>;
@@ -26,7 +27,7 @@ export const webhookDetailPage =
       const companyId = ctx.user.companyId;
       const endpoint = await c.endpoints.get(companyId, id);
       const deliveries = await c.endpoints.deliveries(companyId, id, 50);
-      const base = `/hub/developer/webhooks/${endpoint.id}`;
+      const base = paths.webhook(endpoint.id);
       const pinged =
         options.ping === undefined
           ? null
@@ -88,17 +89,17 @@ ${
       } catch (error) {
         return render(reply, ctx, endpoint.id, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
       }
-      return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'webhookSaved');
+      return redirectWith(reply, paths.webhook(endpoint.id), 'webhookSaved');
     });
 
     app.post('/developer/webhooks/:id/delete', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       await c.endpoints.remove(request.hub.user.companyId, id(request));
-      return redirectWith(reply, '/hub/developer/webhooks', 'webhookDeleted');
+      return redirectWith(reply, paths.webhooks, 'webhookDeleted');
     });
 
     app.post('/developer/webhooks/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       await c.endpoints.update(request.hub.user.companyId, id(request), { enabled: true });
-      return redirectWith(reply, `/hub/developer/webhooks/${id(request)}`, 'webhookEnabled');
+      return redirectWith(reply, paths.webhook(id(request)), 'webhookEnabled');
     });
 
     app.post(
@@ -116,7 +117,7 @@ ${
       const result = await c.dispatcher.ping(ctx.user.companyId, endpoint.id);
       if (request.headers['hx-request'])
         return reply.type('text/html; charset=utf-8').send(pingResult(ctx, result).value);
-      return reply.redirect(`/hub/developer/webhooks/${endpoint.id}?ping=${result.statusCode ?? 'none'}`, 303);
+      return reply.redirect(`${paths.webhook(endpoint.id)}?ping=${result.statusCode ?? 'none'}`, 303);
     });
 
     app.post(
@@ -129,7 +130,7 @@ ${
         // The service finds the delivery within the company (another's is "not found").
         await c.endpoints.redeliver(companyId, deliveryId);
         c.dispatcher.wake();
-        return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'redelivered');
+        return redirectWith(reply, paths.webhook(endpoint.id), 'redelivered');
       },
     );
   };
