@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../../../../lib/errors.ts';
 import { CUSTOMER_KINDS, type Customer, type NewCustomer } from '../../../../modules/customers/index.ts';
-import { CustomerInput } from '../../../admin/customers.routes.ts';
+import { CustomerInput } from '../../../requests/customers.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { csrfField } from '../../layout.ts';

@@ -4,7 +4,7 @@ import type { FieldErrors } from '../../../../lib/errors.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
-import { PaymentBody } from '../../../admin/sales.routes.ts';
+import { PaymentBody } from '../../../requests/sales.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
