@@ -1,17 +1,24 @@
 import type { FastifyReply } from 'fastify';
-import { AppError, type FieldErrors } from '../../lib/errors.ts';
-import type { HubMessageArgs, HubMessageKey } from './texts/index.ts';
+import type { ErrorObject } from 'ajv';
+import { Type, type Static, type TSchema } from 'typebox';
+import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
+import { validationDetails } from '../errors.ts';
+import { buildValidator } from '../validation.ts';
+import type { HubMessageArgs, HubMessageKey, HubTranslate } from './texts/index.ts';
 import { html, type Html } from './html.ts';
 import type { HubContext } from './hub-context.ts';
-import { page } from './layout.ts';
+import { page, postForm } from './layout.ts';
 
 /**
  * What every hub page does with a form: read what was posted (or asked in the query) without
- * trusting its shape, turn a service's validation failure into messages by field, show each
- * field with its label and its message beside it, read a redirect's notice, and send the page.
+ * trusting its shape, check it with the admin API's schema for the same body and run the
+ * service (`submit`), show each field with its label, what was typed and its message beside
+ * it (`field`), open a form with its CSRF field (`postForm`), read a redirect's notice, and
+ * send the page.
  */
 
 export type { FieldErrors };
+export { postForm };
 
 // ---- Reading input: a body or query is unknown, and a repeated field arrives as an array.
 
@@ -184,4 +191,223 @@ export function sendPage(reply: FastifyReply, ctx: HubContext, options: SendOpti
     .status(options.status ?? 200)
     .type('text/html; charset=utf-8')
     .send(page(ctx, { title: options.title, body: options.body, notice: options.notice ?? null }).value);
+}
+
+// ---- Submitting: the admin API's schema checks the form, the service decides the rest.
+
+/** What a form shows again after a refusal: what was typed, each field's messages, or one message. */
+export interface FormState {
+  /** Which form was posted, where a page has several (see `stateOf`). */
+  form?: string;
+  /** The posted fields as typed (trimmed; blanks kept, so a cleared field stays clear). */
+  values: Record<string, string>;
+  errors: FieldErrors;
+  /** A refusal that names no field (a conflict: the category still has products). */
+  message?: string;
+}
+
+export type Submitted<R> = { ok: true; result: R } | { ok: false; state: FormState; status: number };
+
+export interface SubmitOptions {
+  /** Which form this is, where a page has several. */
+  form?: string;
+  /**
+   * The posted fields (trimmed, blanks left out) as the schema's body: a blank optional field
+   * as null, a decimal comma as a point, rows gathered into a list. Without it, the fields as they are.
+   */
+  read?: (fields: FormBody) => unknown;
+  /** Refusals besides a validation failure whose details name fields (a tax id already used). */
+  fieldCodes?: readonly string[];
+  /**
+   * The refusals naming no field that the form answers with their message (the rest go to the
+   * hub's error page): by default a failed validation, a conflict and too large an upload.
+   */
+  refusals?: readonly string[];
+}
+
+/** The body of a form that posts nothing but its token (delete, deactivate): any fields are ignored. */
+export const NoFields = Type.Object({});
+
+/** What a form posts when only its token matters: nothing to check. */
+const nothing = () => ({});
+
+const STATUS: Readonly<Record<string, number>> = {
+  validation_failed: 400,
+  conflict: 409,
+  payload_too_large: 413,
+};
+
+/**
+ * Checks a posted form with `schema` (the same constant the admin API validates that body with,
+ * so the same limits and messages) and runs `work` with the typed body. A failure the user can
+ * fix (the check, a service's validation failure or conflict) comes back as the state to render
+ * the form again with; anything else is thrown on to the hub's error page.
+ */
+export async function submit<S extends TSchema, R>(
+  schema: S,
+  request: { body: unknown; hub: { t: HubTranslate } },
+  work: (input: Static<S>) => Promise<R>,
+  options: SubmitOptions = {},
+): Promise<Submitted<R>> {
+  const values = typedValues(request.body);
+  const refused = (errors: FieldErrors, status: number, message?: string): Submitted<R> => ({
+    ok: false,
+    state: { form: options.form, values, errors, ...(message === undefined ? {} : { message }) },
+    status,
+  });
+  const input = (options.read ?? ((schema as TSchema) === NoFields ? nothing : (f: FormBody) => f))(
+    formFields(request.body),
+  );
+  const invalid = check(schema, input, request.hub.t);
+  if (invalid) return refused(invalid, 400);
+  try {
+    return { ok: true, result: await work(input as Static<S>) };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.details && (error.code === 'validation_failed' || options.fieldCodes?.includes(error.code)))
+      return refused(error.details, 400);
+    if ((options.refusals ?? Object.keys(STATUS)).includes(error.code))
+      return refused(fieldErrors(), STATUS[error.code] ?? 400, error.message);
+    throw error;
+  }
+}
+
+/** The posted fields as typed, trimmed, for showing again; the CSRF token left out. */
+function typedValues(body: unknown): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (!body || typeof body !== 'object') return out;
+  for (const [key, value] of Object.entries(body)) {
+    const text = Array.isArray(value) ? value[0] : value;
+    if (key !== '_csrf' && typeof text === 'string') out[key] = text.trim();
+  }
+  return out;
+}
+
+const compiled = new WeakMap<TSchema, ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }>();
+
+/**
+ * The schema's refusals by field, as the admin API words them; the two a person meets most
+ * (a required field left empty, too long a text) in their own language. Null when it passes.
+ */
+export function check(schema: TSchema, value: unknown, t: HubTranslate): FieldErrors | null {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = buildValidator({})({ schema, httpPart: 'body', method: 'POST', url: '/' }) as NonNullable<
+      typeof validate
+    >;
+    compiled.set(schema, validate);
+  }
+  if (validate(value)) return null;
+  const errors = validate.errors ?? [];
+  const details = validationDetails(errors, 'body').details;
+  for (const error of errors) {
+    const said = spoken(error, t);
+    if (said === null) continue;
+    for (const path of Object.keys(validationDetails([error], 'body').details)) {
+      delete details[path];
+      addFieldError(details, path, said);
+    }
+  }
+  return details;
+}
+
+function spoken(error: ErrorObject, t: HubTranslate): string | null {
+  const limit = (error.params as { limit?: number }).limit;
+  if (error.keyword === 'required' || (error.keyword === 'minLength' && limit === 1)) return t('hub.form.required');
+  if (error.keyword === 'maxLength' && limit !== undefined) return t('hub.form.tooLong', { max: limit });
+  return null;
+}
+
+/** The state of this form only; another form on the same page renders fresh. */
+export function stateOf(state: FormState | undefined, form: string): FormState | undefined {
+  return state?.form === form ? state : undefined;
+}
+
+/** The form-level line above a refused form: "correct the fields" or the refusal's own words. */
+export function formError(t: HubTranslate, state: FormState | undefined): Html | null {
+  if (!state) return null;
+  return html`<p class="error" role="alert">${state.message ?? t('hub.form.fixErrors')}</p>`;
+}
+
+// ---- One field of a form: label, control, the value typed (or stored), its message.
+
+/** A form as its fields are drawn: its schema (limits), the refused state, the stored values. */
+export interface FormView {
+  /** Field ids are `${id}-${name}` unless a field gives its own. */
+  id: string;
+  /** The body's schema: a field is `required` and has a `maxlength` as the schema says. */
+  schema?: TSchema;
+  state?: FormState;
+  /** The values a fresh form shows (the record being edited); a field shows its text or number. */
+  values?: object;
+  /** How messages are set (see `fieldError`). */
+  note?: 'p' | 'span';
+}
+
+export interface FieldSpec extends Partial<Omit<FieldOptions, 'name' | 'label' | 'value' | 'errors'>> {
+  label: string;
+  control?: 'input' | 'textarea' | 'select';
+  options?: readonly Choice[];
+  /** Where the field sits in the schema and in the refusal's details, when not its name (`address.city`). */
+  path?: string;
+  /** Further paths whose messages this field shows (a service's nested name). */
+  alsoErrors?: readonly string[];
+}
+
+/** The schema of a property at a dotted path, through Optional and Nullable. */
+function propertyAt(schema: TSchema | undefined, path: string): { schema?: TSchema; required: boolean } {
+  let node: TSchema | undefined = schema;
+  let required = true;
+  for (const key of path.split('.')) {
+    node = objectOf(node);
+    if (!node) return { required: false };
+    required = required && ((node as { required?: string[] }).required ?? []).includes(key);
+    node = (node as { properties?: Record<string, TSchema> }).properties?.[key];
+  }
+  return { schema: node, required: required && node !== undefined };
+}
+
+function objectOf(node: TSchema | undefined): TSchema | undefined {
+  if (!node) return undefined;
+  if ((node as { properties?: unknown }).properties) return node;
+  const branches = (node as { anyOf?: TSchema[] }).anyOf;
+  return branches?.find((b) => (b as { properties?: unknown }).properties);
+}
+
+function maxLengthOf(node: TSchema | undefined): number | undefined {
+  if (!node) return undefined;
+  const own = (node as { maxLength?: number }).maxLength;
+  if (own !== undefined) return own;
+  return (node as { anyOf?: TSchema[] }).anyOf?.map(maxLengthOf).find((m) => m !== undefined);
+}
+
+const storedText = (value: unknown): string | number =>
+  typeof value === 'string' || typeof value === 'number' ? value : '';
+
+/** The `maxLength` the schema gives the property at a dotted path (through Optional and Nullable). */
+export function maxLengthAt(schema: TSchema, path: string): number | undefined {
+  return maxLengthOf(propertyAt(schema, path).schema);
+}
+
+/**
+ * A labelled field of `view`: after a refusal what was typed and its message, otherwise the
+ * stored value; required and bounded as the schema says, unless the spec says otherwise.
+ */
+export function field(view: FormView, name: string, spec: FieldSpec): Html {
+  const path = spec.path ?? name;
+  const prop = propertyAt(view.schema, path);
+  const { state } = view;
+  const posted = state && Object.hasOwn(state.values, name);
+  const options: FieldOptions = {
+    ...spec,
+    id: spec.id ?? `${view.id}-${name}`,
+    name,
+    value: posted ? state.values[name] : storedText((view.values as Record<string, unknown> | undefined)?.[name]),
+    required: spec.required ?? (view.schema ? prop.required : undefined),
+    maxlength: spec.maxlength ?? maxLengthOf(prop.schema),
+    errors: messagesAt(state?.errors, [path, ...(spec.alsoErrors ?? [])]),
+    note: spec.note ?? view.note,
+  };
+  if (spec.control === 'select') return select({ ...options, options: spec.options ?? [] });
+  return spec.control === 'textarea' ? textarea(options) : input(options);
 }

@@ -42,7 +42,7 @@ export interface PageOptions {
 
 /**
  * The whole document for a signed-in page. The CSRF token rides on <body> as an htmx header,
- * so every htmx request carries it; plain forms carry it in a hidden field (`csrfField`).
+ * so every htmx request carries it; plain forms carry it in a hidden field (`postForm`).
  */
 export function page(ctx: HubContext, options: PageOptions): Html {
   const { t } = ctx;
@@ -59,7 +59,7 @@ export function page(ctx: HubContext, options: PageOptions): Html {
   <span class="spacer"></span>
   ${ctx.can('notifications:own') ? notificationsBadge(t) : null}
   <a href="${paths.account}">${ctx.user.name}</a>
-  <form method="post" action="${paths.signOut}" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('hub.signOut')}</button></form>
+  ${postForm(ctx, paths.signOut, html` class="inline"`)}<button type="submit" class="link">${t('hub.signOut')}</button></form>
 </header>
 <div class="frame">
 <nav aria-label="${t('hub.nav.label')}"><ul>
@@ -89,6 +89,10 @@ export function barePage(language: string, title: string, body: Html): Html {
 </html>`;
 }
 
-export function csrfField(ctx: { csrf: string }): Html {
-  return html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
+/**
+ * A posted form's opening tag with its CSRF field: every hub form that changes something starts
+ * with it, so none can forget the token. `attrs` are ours (class, data-confirm, hx-…), never user text.
+ */
+export function postForm(ctx: { csrf: string }, action: string, attrs: Html | null = null): Html {
+  return html`<form method="post" action="${action}"${attrs}><input type="hidden" name="_csrf" value="${ctx.csrf}">`;
 }

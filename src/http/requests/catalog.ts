@@ -70,3 +70,14 @@ export const ProductPatch = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * The hub's product and unit forms: the same bodies, with the price as typed ("8,90", "12"),
+ * which the service reads and checks (the admin API sends it as "8.90"). Every other field and
+ * limit is the admin API's.
+ */
+export const UnitForm = Type.Object({ ...UnitBody.properties, price: Text(20) }, { additionalProperties: false });
+export const NewProductForm = Type.Object(
+  { ...NewProductBody.properties, units: Type.Array(UnitForm, { minItems: 1, maxItems: 50 }) },
+  { additionalProperties: false },
+);

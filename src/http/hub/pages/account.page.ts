@@ -5,7 +5,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../../../modules/accounts/index.ts';
 import { LANGUAGES } from '../../../modules/i18n/index.ts';
 import { html, raw } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField } from '../layout.ts';
+import { postForm } from '../form.ts';
 import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
 import { readSessionToken } from '../session-cookie.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
@@ -66,8 +66,7 @@ ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t(
 <div class="two">
 <section aria-labelledby="language-heading">
   <h2 id="language-heading">${t('hub.account.languageHeading')}</h2>
-  <form method="post" action="${paths.accountLanguage}" class="stack">
-    ${csrfField(ctx)}
+  ${postForm(ctx, paths.accountLanguage, html` class="stack"`)}
     ${select({
       id: 'language',
       name: 'language',
@@ -85,8 +84,7 @@ ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t(
 <section aria-labelledby="password-heading">
   <h2 id="password-heading">${t('hub.account.passwordHeading')}</h2>
   <p class="muted" id="password-rule">${t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })} ${t('hub.account.passwordEndsSessions')}</p>
-  <form method="post" action="${paths.accountPassword}" class="stack">
-    ${csrfField(ctx)}
+  ${postForm(ctx, paths.accountPassword, html` class="stack"`)}
     <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>
     ${input({ id: 'current-password', name: 'currentPassword', label: t('hub.account.currentPassword'), type: 'password', autocomplete: 'current-password', required: true, errors: errors?.currentPassword })}
     ${input({ id: 'new-password', name: 'newPassword', label: t('hub.account.newPassword'), type: 'password', autocomplete: 'new-password', required: true, extra: LENGTH, errors: errors?.newPassword })}

@@ -4,7 +4,7 @@ import type { Container } from '../../../container.ts';
 import type { Company, SettingsPatch } from '../../../modules/companies/index.ts';
 import { html, raw } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField } from '../layout.ts';
+import { postForm } from '../form.ts';
 import { bodyText, fieldErrorsOf, input, noticeOf, sendPage } from '../form.ts';
 import { ACCOUNT_NOTICES } from './account-texts.ts';
 import { paths, withNotice } from '../paths.ts';
@@ -89,8 +89,7 @@ function send(
   const { t } = ctx;
   const body = html`<h1>${t('hub.company.title')}</h1>
 ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-<form method="post" action="${paths.company}" class="stack company-profile">
-  ${csrfField(ctx)}
+${postForm(ctx, paths.company, html` class="stack company-profile"`)}
   ${input({ id: 'name', name: 'name', label: t('hub.company.name'), value: d.name, required: true, extra: raw(' maxlength="200"'), errors: errors?.name })}
   <fieldset>
     <legend>${t('hub.company.address')}</legend>

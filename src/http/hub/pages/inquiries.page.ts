@@ -3,7 +3,7 @@ import type { Container } from '../../../container.ts';
 import type { Inquiry } from '../../../modules/inquiries/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { csrfField } from '../layout.ts';
+import { postForm } from '../form.ts';
 import { fieldError, noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
@@ -146,7 +146,7 @@ ${photo(ctx, inquiry)}
   <a class="button secondary" href="${mailto}">${t('hub.inquiries.reply')}</a>
   ${
     !inquiry.handledAt && ctx.can('inquiries:handle')
-      ? html`<form method="post" action="${paths.inquiryHandled(inquiry.id)}" class="inline">${csrfField(ctx)}<button type="submit">${t('action.markHandled')}</button></form>`
+      ? html`${postForm(ctx, paths.inquiryHandled(inquiry.id), html` class="inline"`)}<button type="submit">${t('action.markHandled')}</button></form>`
       : null
   }
 </p>`;

@@ -4,7 +4,7 @@ import { cappedText } from '../../../lib/count-cap.ts';
 import type { Notification } from '../../../modules/notifications/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { csrfField } from '../layout.ts';
+import { postForm } from '../form.ts';
 import { noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { paths, withNotice } from '../paths.ts';
@@ -53,7 +53,7 @@ export const notificationsPages =
       const body = html`<h1>${t('hub.notifications.title')}</h1>
 ${
   data.some((n) => n.readAt === null)
-    ? html`<form method="post" action="${paths.notificationsReadAll}">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.notifications.markAll')}</button></form>`
+    ? html`${postForm(ctx, paths.notificationsReadAll)}<button type="submit" class="secondary">${t('hub.notifications.markAll')}</button></form>`
     : null
 }
 ${data.length === 0 ? html`<p>${t('hub.notifications.none')}</p>` : html`<ul class="notifications">${data.map((n) => item(ctx, n))}</ul>`}
@@ -84,6 +84,6 @@ function item(ctx: HubContext, n: Notification): Html {
   <small>${ctx.fmt.dateTime(n.createdAt)}</small><br>
   ${n.body}
   ${href ? html` <a href="${href}">${t('hub.notifications.open')}<span class="sr-only">: ${n.title}</span></a>` : null}
-  ${unread ? html` <form method="post" action="${paths.notificationRead(n.id)}" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('action.markRead')}<span class="sr-only">: ${n.title}</span></button></form>` : null}
+  ${unread ? html` ${postForm(ctx, paths.notificationRead(n.id), html` class="inline"`)}<button type="submit" class="link">${t('action.markRead')}<span class="sr-only">: ${n.title}</span></button></form>` : null}
 </li>`;
 }

@@ -5,7 +5,7 @@ import type { ResetLink, TeamMember } from '../../../modules/accounts/index.ts';
 import { USER_ROLES } from '../../../modules/companies/index.ts';
 import { html, type Html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField } from '../layout.ts';
+import { postForm } from '../form.ts';
 import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 import { baseUrl } from '../../base-url.ts';
@@ -143,7 +143,7 @@ ${
     (u) => html`<tr>
     <th scope="row">${u.name}${u.id === ctx.user.userId ? html` <span class="muted">(${t('hub.team.you')})</span>` : null}</th>
     <td>${u.email}</td>
-    <td><form method="post" action="${paths.teamUser(u.id, 'role')}" class="row team-role">${csrfField(ctx)}
+    <td>${postForm(ctx, paths.teamUser(u.id, 'role'), html` class="row team-role"`)}
       <label for="role-${u.id}" class="sr-only">${t('hub.team.roleOf', { name: u.name })}</label>
       <select id="role-${u.id}" name="role">${roles.map((r) => html`<option value="${r.value}"${r.value === u.role ? html` selected` : null}>${r.label}</option>`)}</select>
       <button type="submit" class="secondary">${t('hub.team.changeRole')}</button></form></td>
@@ -151,10 +151,10 @@ ${
     <td class="team-actions">
       ${
         u.disabled
-          ? html`<form method="post" action="${paths.teamUser(u.id, 'enable')}" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.team.enable')}</button></form>`
-          : html`<form method="post" action="${paths.teamUser(u.id, 'disable')}" class="inline" data-confirm="${t('hub.team.disableConfirm', { name: u.name })}">${csrfField(ctx)}<button type="submit" class="danger">${t('hub.team.disable')}</button></form>`
+          ? html`${postForm(ctx, paths.teamUser(u.id, 'enable'), html` class="inline"`)}<button type="submit" class="secondary">${t('hub.team.enable')}</button></form>`
+          : html`${postForm(ctx, paths.teamUser(u.id, 'disable'), html` class="inline" data-confirm="${t('hub.team.disableConfirm', { name: u.name })}"`)}<button type="submit" class="danger">${t('hub.team.disable')}</button></form>`
       }
-      <form method="post" action="${paths.teamUser(u.id, 'reset')}" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.team.reset')}<span class="sr-only"> (${u.name})</span></button></form>
+      ${postForm(ctx, paths.teamUser(u.id, 'reset'), html` class="inline"`)}<button type="submit" class="secondary">${t('hub.team.reset')}<span class="sr-only"> (${u.name})</span></button></form>
     </td>
   </tr>`,
   )}
@@ -164,8 +164,7 @@ ${
   <h2 id="add-heading">${t('hub.team.addHeading')}</h2>
   ${shown.errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
   <p class="muted">${t('hub.team.addHint')}</p>
-  <form method="post" action="${paths.team}" class="stack">
-    ${csrfField(ctx)}
+  ${postForm(ctx, paths.team, html` class="stack"`)}
     ${input({ id: 'new-email', name: 'email', label: t('hub.team.email'), type: 'email', value: draft.email, required: true, autocomplete: 'off', errors: shown.errors?.email })}
     ${input({ id: 'new-name', name: 'name', label: t('hub.team.name'), value: draft.name, required: true, autocomplete: 'off', errors: shown.errors?.name })}
     ${select({ id: 'new-role', name: 'role', label: t('hub.team.role'), value: draft.role, options: roles, errors: shown.errors?.role })}

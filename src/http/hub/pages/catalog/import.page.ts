@@ -3,8 +3,8 @@ import type { Container } from '../../../../container.ts';
 import { CSV_COLUMNS } from '../../../../modules/catalog/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { catalogPage } from './catalog-form.ts';
+import { postForm } from '../../form.ts';
+import { catalogPage } from './catalog-frame.ts';
 import { createImportJobs, type ImportJob } from './import-jobs.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
 import { paths } from '../../paths.ts';
@@ -30,8 +30,12 @@ export const importPage =
       const { t } = ctx;
       const body = html`<h1>${t('hub.catalog.import')}</h1>
 <p id="import-help">${t('hub.catalog.importHelp', { columns: CSV_COLUMNS.join(', ') })}</p>
-<form method="post" action="${paths.catalogImport}" enctype="multipart/form-data" class="row"
-  hx-post="${paths.catalogImport}" hx-encoding="multipart/form-data" hx-target="#import-status" hx-swap="outerHTML">${csrfField(ctx)}
+${postForm(
+  ctx,
+  paths.catalogImport,
+  html` enctype="multipart/form-data" class="row"
+  hx-post="${paths.catalogImport}" hx-encoding="multipart/form-data" hx-target="#import-status" hx-swap="outerHTML"`,
+)}
   <div><label for="import-file">${t('hub.catalog.importFile')}</label>
   <input id="import-file" name="file" type="file" accept=".csv,text/csv" required aria-describedby="import-help${error ? ' import-file-error' : ''}"${error ? html` aria-invalid="true"` : null}>
   ${error ? html`<span class="field-error" id="import-file-error">${error}</span>` : null}</div>

@@ -6,9 +6,11 @@ import { isOrderOpen } from '../../../../modules/orders/index.ts';
 import { isQuotationOpen } from '../../../../modules/quotations/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { customerForm, customerInput, type CustomerFormValues } from './customer-form.ts';
-import { fieldErrorsOf, formFields, queryText, sendPage } from '../../form.ts';
+import { postForm } from '../../form.ts';
+import { customerForm, customerBody, type CustomerFormValues } from './customer-form.ts';
+import { formFields, queryText, sendPage, submit } from '../../form.ts';
+import { CustomerInput } from '../../../requests/customers.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
 import { heading } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
 
@@ -49,25 +51,22 @@ export const assignmentPages =
       app.post<{ Params: { id: string } }>(base, { config: { hub: 'quotations:handle' } }, async (request, reply) => {
         const ctx = request.hub;
         const doc = await load(ctx.user.companyId, kind, request.params.id);
-        const f = formFields(request.body);
-        try {
-          if (f.customerId !== undefined)
-            await c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { customerId: f.customerId });
-          else await c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { newCustomer: customerInput(f) });
-        } catch (error) {
-          if (f.customerId !== undefined) throw error;
-          return assignmentPage(
-            reply,
-            ctx,
-            kind,
-            doc,
-            undefined,
-            f,
-            fieldErrorsOf(error, { codes: ['conflict'] }),
-            400,
-          );
+        const done = paths.document(kind, doc.id);
+        const { customerId } = formFields(request.body);
+        if (customerId !== undefined) {
+          await c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { customerId });
+          return reply.redirect(withNotice(done, 'assigned'), 303);
         }
-        return reply.redirect(withNotice(paths.document(kind, doc.id), 'assigned'), 303);
+        // A new customer from the placeholder: the directory's form, checked as the admin API checks it.
+        const made = await submit(
+          CustomerInput,
+          request,
+          (newCustomer) => c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { newCustomer }),
+          { ...DESK_REFUSALS, read: customerBody },
+        );
+        return made.ok
+          ? reply.redirect(withNotice(done, 'assigned'), 303)
+          : assignmentPage(reply, ctx, kind, doc, undefined, made.state.values, made.state.errors, made.status);
       });
     }
 
@@ -144,7 +143,7 @@ function candidates(
 <tbody>${rows.map(
     ({ customer, reasons }) => html`<tr>
   <td><a href="${paths.customer(customer.id)}">${customer.name}</a></td><td>${customer.taxId ?? ''}</td><td>${customer.email ?? ''}</td><td>${customer.phone ?? ''}</td><td>${reasons}</td>
-  <td><form method="post" action="${action}" class="inline">${csrfField(ctx)}<input type="hidden" name="customerId" value="${customer.id}"><button type="submit">${t('hub.desk.assign.to', { name: customer.name })}</button></form></td>
+  <td>${postForm(ctx, action, html` class="inline"`)}<input type="hidden" name="customerId" value="${customer.id}"><button type="submit">${t('hub.desk.assign.to', { name: customer.name })}</button></form></td>
 </tr>`,
   )}</tbody>
 </table>`;

@@ -3,7 +3,7 @@ import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';
 import { html } from '../../html.ts';
-import { csrfField } from '../../layout.ts';
+import { postForm } from '../../form.ts';
 import { formFields, sendPage } from '../../form.ts';
 import { heading, money, quantity } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
@@ -66,8 +66,7 @@ ${open && quotation.directoryCustomer === null && ctx.can('quotations:handle') ?
 ${open && quotation.directoryCustomer ? html`<p>${t('hub.desk.conversion.customer', { name: quotation.directoryCustomer.name })}</p>` : null}
 ${
   canConvert
-    ? html`<form method="post" action="${base}/convert">
-${csrfField(ctx)}
+    ? html`${postForm(ctx, `${base}/convert`)}
 ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
 <button type="submit">${reprice ? t('hub.desk.conversion.convertRepriced') : t('action.convert')}</button>
 </form>`

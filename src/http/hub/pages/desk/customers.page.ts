@@ -4,8 +4,10 @@ import type { FieldErrors } from '../../../../lib/errors.ts';
 import type { Customer } from '../../../../modules/customers/index.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { customerForm, customerInput, formValuesOf, type CustomerFormValues } from './customer-form.ts';
-import { fieldErrorsOf, formFields, noticeOf, queryText, sendPage } from '../../form.ts';
+import { customerBody, customerForm, formValuesOf, type CustomerFormValues } from './customer-form.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
+import { noticeOf, queryText, sendPage, submit } from '../../form.ts';
+import { CustomerInput } from '../../../requests/customers.ts';
 import { heading, liveFilter, money, nextPageLink, statusBadge, DESK_NOTICES } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
 
@@ -15,14 +17,17 @@ type IdParams = { id: string };
 export const customersPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/customers', { config: { hub: 'customers:read' } }, async (request, reply) => {
-      const ctx = request.hub;
-      const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
-      const q = queryText(query.q);
-      const cursor = queryText(query.cursor, 500);
-      const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
-      const body = html`${heading(t('nav.customers'), noticeOf(ctx, query, DESK_NOTICES) !== null)}
+    app.get<{ Querystring: Record<string, unknown> }>(
+      '/customers',
+      { config: { hub: 'customers:read' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const { t } = ctx;
+        const query = request.query;
+        const q = queryText(query.q);
+        const cursor = queryText(query.cursor, 500);
+        const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
+        const body = html`${heading(t('nav.customers'), noticeOf(ctx, query, DESK_NOTICES) !== null)}
 <form method="get" action="${paths.customers}" class="row" role="search"${liveFilter(paths.customers, ['customer-q'])}>
   <div><label for="customer-q">${t('action.search')}</label><br><input id="customer-q" name="q" type="search" value="${q ?? ''}"></div>
   <button type="submit">${t('action.search')}</button>
@@ -32,21 +37,24 @@ ${ctx.can('customers:edit') ? html`<p><a class="button secondary" href="${paths.
 ${customersTable(ctx, result.data)}
 ${nextPageLink(paths.customers, { q }, result.nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-      return sendPage(reply, ctx, { title: t('nav.customers'), body, notice: noticeOf(ctx, query, DESK_NOTICES) });
-    });
+        return sendPage(reply, ctx, { title: t('nav.customers'), body, notice: noticeOf(ctx, query, DESK_NOTICES) });
+      },
+    );
 
     app.get('/customers/new', { config: { hub: 'customers:edit' } }, async (request, reply) =>
       newPage(reply, request.hub, {}),
     );
 
     app.post('/customers', { config: { hub: 'customers:edit' } }, async (request, reply) => {
-      const f = formFields(request.body);
-      try {
-        const customer = await c.customers.create(request.hub.user.companyId, customerInput(f));
-        return reply.redirect(withNotice(paths.customer(customer.id), 'created'), 303);
-      } catch (error) {
-        return newPage(reply, request.hub, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-      }
+      const done = await submit(
+        CustomerInput,
+        request,
+        (input) => c.customers.create(request.hub.user.companyId, input),
+        { ...DESK_REFUSALS, read: customerBody },
+      );
+      return done.ok
+        ? reply.redirect(withNotice(paths.customer(done.result.id), 'created'), 303)
+        : newPage(reply, request.hub, done.state.values, done.state.errors, done.status);
     });
 
     app.get<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:read' } }, async (request, reply) => {
@@ -58,13 +66,15 @@ ${nextPageLink(paths.customers, { q }, result.nextCursor, t('hub.desk.nextPage')
     app.post<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:edit' } }, async (request, reply) => {
       const ctx = request.hub;
       const current = await c.customers.get(ctx.user.companyId, request.params.id);
-      const f = formFields(request.body);
-      try {
-        await c.customers.update(ctx.user.companyId, current.id, customerInput(f));
-        return reply.redirect(withNotice(paths.customer(current.id), 'saved'), 303);
-      } catch (error) {
-        return customerPage(reply, ctx, current, f, null, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-      }
+      const done = await submit(
+        CustomerInput,
+        request,
+        (input) => c.customers.update(ctx.user.companyId, current.id, input),
+        { ...DESK_REFUSALS, read: customerBody },
+      );
+      return done.ok
+        ? reply.redirect(withNotice(paths.customer(current.id), 'saved'), 303)
+        : customerPage(reply, ctx, current, done.state.values, null, done.state.errors, done.status);
     });
 
     /** A customer: the edit form (or the facts, for a role that only reads) and their latest sales. */

@@ -4,8 +4,8 @@ import { isOrderOpen, ORDER_STATUSES, type OrderView } from '../../../../modules
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { fieldErrorsOf, formFields, noticeOf, queryChoice, queryText, sendPage } from '../../form.ts';
+import { postForm } from '../../form.ts';
+import { noticeOf, queryChoice, queryText, sendPage, submit } from '../../form.ts';
 import {
   heading,
   liveFilter,
@@ -16,7 +16,9 @@ import {
   totalsFacts,
   DESK_NOTICES,
 } from './desk-parts.ts';
-import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
+import { cancelForm, customerBlock } from './document-parts.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
+import { CancelBody } from '../../../requests/documents.ts';
 import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
@@ -103,11 +105,13 @@ ${nextPageLink(paths.orders, { q, status }, nextCursor, t('hub.desk.nextPage'))}
       async (request, reply) => {
         const ctx = request.hub;
         const order = await c.orders.get(ctx.user.companyId, request.params.id);
-        try {
-          await c.orders.cancel(ctx.user.companyId, order.id, cancelReason(formFields(request.body)));
-        } catch (error) {
-          return detail(reply, ctx, order, null, fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '), 400);
-        }
+        const done = await submit(
+          CancelBody,
+          request,
+          ({ reason }) => c.orders.cancel(ctx.user.companyId, order.id, reason),
+          DESK_REFUSALS,
+        );
+        if (!done.ok) return detail(reply, ctx, order, null, done.state.errors.reason?.join(' '), done.status);
         return reply.redirect(withNotice(paths.order(order.id), 'cancelled'), 303);
       },
     );
@@ -145,8 +149,8 @@ ${
   open && handle
     ? html`<section aria-labelledby="next-heading">
 <h2 id="next-heading">${t('hub.desk.nextStep')}</h2>
-${o.status === 'received' ? html`<form method="post" action="${base}/accept" class="inline">${csrfField(ctx)}<button type="submit">${t('action.accept')}</button></form>` : null}
-${o.status === 'accepted' && o.directoryCustomer ? html`<form method="post" action="${base}/convert" class="inline">${csrfField(ctx)}<button type="submit">${t('action.convert')}</button></form>` : null}
+${o.status === 'received' ? html`${postForm(ctx, `${base}/accept`, html` class="inline"`)}<button type="submit">${t('action.accept')}</button></form>` : null}
+${o.status === 'accepted' && o.directoryCustomer ? html`${postForm(ctx, `${base}/convert`, html` class="inline"`)}<button type="submit">${t('action.convert')}</button></form>` : null}
 ${o.status === 'accepted' && !o.directoryCustomer ? html`<p>${t('hub.desk.assignFirst')}</p>` : null}
 </section>
 <section aria-labelledby="cancel-heading">

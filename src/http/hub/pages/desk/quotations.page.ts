@@ -10,7 +10,7 @@ import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { fieldErrorsOf, formFields, noticeOf, queryChoice, queryText, sendPage } from '../../form.ts';
+import { noticeOf, queryChoice, queryText, sendPage, submit } from '../../form.ts';
 import {
   heading,
   liveFilter,
@@ -22,7 +22,9 @@ import {
   totalsFacts,
   DESK_NOTICES,
 } from './desk-parts.ts';
-import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
+import { cancelForm, customerBlock } from './document-parts.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
+import { CancelBody } from '../../../requests/documents.ts';
 import { conversionPage } from './conversion.page.ts';
 import { paths, withNotice } from '../../paths.ts';
 
@@ -100,18 +102,13 @@ ${nextPageLink(paths.quotations, { q, status }, nextCursor, t('hub.desk.nextPage
       async (request, reply) => {
         const ctx = request.hub;
         const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
-        try {
-          await c.quotations.cancel(ctx.user.companyId, quotation.id, cancelReason(formFields(request.body)));
-        } catch (error) {
-          return detail(
-            reply,
-            ctx,
-            quotation,
-            null,
-            fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '),
-            400,
-          );
-        }
+        const done = await submit(
+          CancelBody,
+          request,
+          ({ reason }) => c.quotations.cancel(ctx.user.companyId, quotation.id, reason),
+          DESK_REFUSALS,
+        );
+        if (!done.ok) return detail(reply, ctx, quotation, null, done.state.errors.reason?.join(' '), done.status);
         return reply.redirect(withNotice(paths.quotation(quotation.id), 'cancelled'), 303);
       },
     );

@@ -1,26 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
-import type { FieldErrors } from '../../../../lib/errors.ts';
-import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
+import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { PaymentBody } from '../../../requests/sales.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { checkBody } from './desk-form.ts';
-import {
-  fieldErrorsOf,
-  type FormBody,
-  formFields,
-  input,
-  noticeOf,
-  queryChoice,
-  queryText,
-  select,
-  sendPage,
-} from '../../form.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
+import { field, noticeOf, postForm, queryChoice, queryText, sendPage, submit, type FormState } from '../../form.ts';
 import {
   heading,
   liveFilter,
@@ -101,17 +89,15 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
       async (request, reply) => {
         const ctx = request.hub;
         const sale = await c.sales.get(ctx.user.companyId, request.params.id);
-        const f = formFields(request.body);
-        try {
-          const input = checkBody<{ method: PaymentMethod; amount: string }>(PaymentBody, {
-            method: f.method ?? '',
-            amount: decimalPoint(f.amount ?? ''),
-          });
-          await c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId);
-        } catch (error) {
-          return detail(reply, ctx, sale, null, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-        }
-        return reply.redirect(withNotice(paths.sale(sale.id), 'paid'), 303);
+        const done = await submit(
+          PaymentBody,
+          request,
+          (input) => c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId),
+          { ...DESK_REFUSALS, read: (f) => ({ method: f.method ?? '', amount: decimalPoint(f.amount ?? '') }) },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.sale(sale.id), 'paid'), 303)
+          : detail(reply, ctx, sale, null, done.state, done.status);
       },
     );
   };
@@ -121,14 +107,14 @@ function detail(
   ctx: HubContext,
   s: SaleView,
   notice: string | null,
-  values: FormBody = {},
-  errors?: FieldErrors,
+  state?: FormState,
   status = 200,
 ) {
   const { t } = ctx;
   const base = paths.sale(s.id);
   const title = t('document.titleWithNumber', { title: t('document.sale'), number: s.number });
   const canPay = ctx.can('sales:record-payment') && s.status !== 'paid';
+  const pay = { id: 'pay', schema: PaymentBody, state, values: { method: 'cash', amount: s.balance } };
   const body = html`${heading(title, notice !== null)}
 <div class="two">
 <div>
@@ -163,11 +149,10 @@ ${
   canPay
     ? html`<section aria-labelledby="pay-heading">
 <h2 id="pay-heading">${t('action.recordPayment')}</h2>
-<form method="post" action="${base}/payments" class="stack" novalidate>
-${csrfField(ctx)}
-${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-${select({ id: 'pay-method', name: 'method', label: t('hub.desk.method'), value: values.method ?? 'cash', errors: errors?.method, options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
-${input({ id: 'pay-amount', name: 'amount', label: t('hub.desk.amountIn', { currency: s.currency }), value: values.amount ?? s.balance, inputmode: 'decimal', required: true, errors: errors?.amount })}
+${postForm(ctx, `${base}/payments`, html` class="stack" novalidate`)}
+${state ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
+${field(pay, 'method', { label: t('hub.desk.method'), control: 'select', options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
+${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
 <p><button type="submit">${t('action.recordPayment')}</button></p>
 </form>
 </section>`

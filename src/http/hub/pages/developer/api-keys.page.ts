@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
+import { postForm } from '../../form.ts';
 import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { paths } from '../../paths.ts';
@@ -73,8 +73,7 @@ ${
     <td>${
       k.revokedAt
         ? null
-        : html`<form method="post" action="${paths.apiKeyRevoke(k.id)}" class="inline" data-confirm="${t('hub.developer.apiKeys.revokeConfirm', { name: k.name })}">
-      ${csrfField(ctx)}<button type="submit" class="danger">${t('hub.developer.apiKeys.revoke')}</button></form>`
+        : html`${postForm(ctx, paths.apiKeyRevoke(k.id), html` class="inline" data-confirm="${t('hub.developer.apiKeys.revokeConfirm', { name: k.name })}"`)}<button type="submit" class="danger">${t('hub.developer.apiKeys.revoke')}</button></form>`
     }</td>
   </tr>`,
         )
@@ -83,8 +82,7 @@ ${
 </table>
 <h2 id="new-key-form-heading">${t('hub.developer.apiKeys.new')}</h2>
 ${formErrors(ctx, errors, ['locationId', 'name'])}
-<form method="post" action="${paths.apiKeys}" class="stack" aria-labelledby="new-key-form-heading">
-  ${csrfField(ctx)}
+${postForm(ctx, paths.apiKeys, html` class="stack" aria-labelledby="new-key-form-heading"`)}
   <label for="key-location">${t('hub.developer.apiKeys.location')}</label>
   <select id="key-location" name="locationId" required${location.attrs}>
     ${locations.map((l) => html`<option value="${l.id}"${form.locationId === l.id ? html` selected` : null}>${l.name} (${l.code})</option>`)}

@@ -4,7 +4,7 @@ import { AppError } from '../../../../lib/errors.ts';
 import { CATALOG_SCOPE_KINDS, type CatalogScopeKind } from '../../../../modules/companies/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
+import { postForm } from '../../form.ts';
 import { fieldError, messagesAt, noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
 import { paths } from '../../paths.ts';
@@ -73,8 +73,7 @@ export const catalogScopePage =
       const body = html`<h1>${t('hub.developer.scope.title')}</h1>
 <p>${t('hub.developer.scope.intro')}</p>
 ${formErrors(ctx, errors, ['ids'])}
-<form method="post" action="${paths.catalogScope}" class="stack">
-  ${csrfField(ctx)}
+${postForm(ctx, paths.catalogScope, html` class="stack"`)}
   <fieldset><legend>${t('hub.developer.scope.kind')}</legend>
     ${CATALOG_SCOPE_KINDS.map((kind) => html`<label class="check"><input type="radio" name="kind" value="${kind}"${scope.kind === kind ? html` checked` : null}> ${t(KIND_LABEL[kind])}</label>`)}
   </fieldset>

@@ -5,7 +5,7 @@ import type { PrintDraft } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
+import { postForm } from '../../form.ts';
 import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
 import { paths } from '../../paths.ts';
@@ -85,9 +85,12 @@ export const printSettingsPage =
 <div class="two print-settings">
 <div>
 ${formErrors(ctx, errors, shown)}
-<form method="post" action="${paths.printSettings}" class="stack"
-  hx-get="${paths.printPreviewFrame}" hx-trigger="input changed delay:700ms" hx-target="#print-preview" hx-params="${FIELDS.join(',')}">
-  ${csrfField(ctx)}
+${postForm(
+  ctx,
+  paths.printSettings,
+  html` class="stack"
+  hx-get="${paths.printPreviewFrame}" hx-trigger="input changed delay:700ms" hx-target="#print-preview" hx-params="${FIELDS.join(',')}"`,
+)}
   <p class="hint">${t('hub.developer.print.placeholders')} ${PRINT_TEMPLATE_PLACEHOLDERS.map((p, i) => html`${i > 0 ? ', ' : ''}<code>{${p}}</code>`)}</p>
   ${area('header')}
   ${area('footer')}

@@ -3,7 +3,7 @@ import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
+import { postForm } from '../../form.ts';
 import { noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
 import { DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { endpointState, endpointTarget, sendSecret } from './webhooks.page.ts';
@@ -41,11 +41,10 @@ export const webhookDetailPage =
   ${endpoint.failingSince ? html`<dt>${t('hub.developer.webhooks.failingSince')}</dt><dd>${when(ctx, endpoint.failingSince)}</dd>` : null}
   <dt>${t('hub.developer.webhooks.events')}</dt><dd>${endpoint.events.length === 0 ? t('hub.developer.webhooks.allEvents') : endpoint.events.join(', ')}</dd>
 </dl>
-${endpoint.enabled ? null : html`<form method="post" action="${base}/enable" class="row">${csrfField(ctx)}<button type="submit">${t('hub.developer.webhooks.enable')}</button></form>`}
+${endpoint.enabled ? null : html`${postForm(ctx, `${base}/enable`, html` class="row"`)}<button type="submit">${t('hub.developer.webhooks.enable')}</button></form>`}
 
 <h2>${t('hub.developer.webhooks.ping')}</h2>
-<form method="post" action="${base}/ping" class="row" hx-post="${base}/ping" hx-target="#ping-result" hx-swap="innerHTML">
-  ${csrfField(ctx)}<button type="submit">${t('hub.developer.webhooks.sendPing')}</button>
+${postForm(ctx, `${base}/ping`, html` class="row" hx-post="${base}/ping" hx-target="#ping-result" hx-swap="innerHTML"`)}<button type="submit">${t('hub.developer.webhooks.sendPing')}</button>
 </form>
 <div id="ping-result" aria-live="polite">${pinged ? html`<p class="notice">${pinged}</p>` : null}</div>
 
@@ -56,12 +55,10 @@ ${deliveryLog(ctx, base, deliveries)}
 ${webhookForm(ctx, { action: base, kind: endpoint.kind, endpoint, form: options.form ?? {}, errors: options.errors ?? {}, prefix: 'edit', submit: t('hub.developer.save'), labelledBy: 'edit-heading' })}
 ${
   endpoint.kind === 'http'
-    ? html`<form method="post" action="${base}/rotate-secret" class="row" data-confirm="${t('hub.developer.webhooks.rotateConfirm')}">
-  ${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.developer.webhooks.rotate')}</button></form>`
+    ? html`${postForm(ctx, `${base}/rotate-secret`, html` class="row" data-confirm="${t('hub.developer.webhooks.rotateConfirm')}"`)}<button type="submit" class="secondary">${t('hub.developer.webhooks.rotate')}</button></form>`
     : null
 }
-<form method="post" action="${base}/delete" class="row" data-confirm="${t('hub.developer.webhooks.deleteConfirm')}">
-  ${csrfField(ctx)}<button type="submit" class="danger">${t('hub.developer.webhooks.delete')}</button></form>`;
+${postForm(ctx, `${base}/delete`, html` class="row" data-confirm="${t('hub.developer.webhooks.deleteConfirm')}"`)}<button type="submit" class="danger">${t('hub.developer.webhooks.delete')}</button></form>`;
       return sendDeveloperPage(reply, ctx, {
         title: t('hub.developer.webhooks.endpointTitle'),
         body,
@@ -178,7 +175,7 @@ function deliveryLog(ctx: HubContext, base: string, deliveries: Deliveries): Htm
       · ${t('hub.developer.webhooks.duration', { ms: a.durationMs })}${a.error ? html` · ${a.error}` : null}</li>`,
           )}</ol>`
     }</td>
-    <td>${d.status === 'pending' ? null : html`<form method="post" action="${base}/deliveries/${d.id}/redeliver" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.developer.webhooks.redeliver')}</button></form>`}</td>
+    <td>${d.status === 'pending' ? null : html`${postForm(ctx, `${base}/deliveries/${d.id}/redeliver`, html` class="inline"`)}<button type="submit" class="secondary">${t('hub.developer.webhooks.redeliver')}</button></form>`}</td>
   </tr>`,
   )}
   </tbody>

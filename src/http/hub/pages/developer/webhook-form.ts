@@ -7,7 +7,7 @@ import {
 } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
+import { postForm } from '../../form.ts';
 import { fieldError, messagesAt, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors } from './developer-frame.ts';
 
@@ -116,8 +116,7 @@ export function webhookForm(
     labelledBy: string;
   },
 ): Html {
-  return html`<form method="post" action="${options.action}" class="stack" aria-labelledby="${options.labelledBy}">
-  ${csrfField(ctx)}
+  return html`${postForm(ctx, options.action, html` class="stack" aria-labelledby="${options.labelledBy}"`)}
   ${webhookFields(ctx, options.kind, options.endpoint, options.form, options.errors, options.prefix)}
   <button type="submit">${options.submit}</button>
 </form>`;
