@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import type { Company } from '../../modules/companies/index.ts';
 import { Data, Nullable, Text, Timestamp, errorResponses } from '../schemas.ts';
+import { CatalogScopeBody as Scope, NewApiKeyBody } from '../requests/developer.ts';
 
 const ApiKey = Type.Object(
   {
@@ -12,20 +13,6 @@ const ApiKey = Type.Object(
     createdAt: Timestamp,
     lastUsedAt: Nullable(Timestamp),
     revokedAt: Nullable(Timestamp),
-  },
-  { additionalProperties: false },
-);
-
-const Scope = Type.Object(
-  {
-    kind: Type.Union(
-      [Type.Literal('all'), Type.Literal('products'), Type.Literal('categories'), Type.Literal('models')],
-      {
-        description:
-          '`all`, or selective: fixed `products`, dynamic `categories` (sub-categories included) or `models`.',
-      },
-    ),
-    ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000, uniqueItems: true, default: [] }),
   },
   { additionalProperties: false },
 );
@@ -122,10 +109,7 @@ export const developerRoutes =
           operationId: 'adminCreateApiKey',
           summary: 'Issue a location API key; the key is shown only in this response',
           security,
-          body: Type.Object(
-            { locationId: Type.String({ maxLength: 64 }), name: Text(100) },
-            { additionalProperties: false },
-          ),
+          body: NewApiKeyBody,
           response: {
             201: Data(
               Type.Object(

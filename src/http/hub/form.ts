@@ -31,6 +31,22 @@ export function textOf(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/**
+ * A hub route's parts as Fastify types them: the path parameters the router matched, and a
+ * query of text by name whose shape is not trusted (read with the helpers below).
+ */
+export interface Route<P extends Record<string, string> = Record<never, string>> {
+  Params: P;
+  Querystring: Readonly<Record<string, unknown>>;
+}
+export type IdRoute = Route<{ id: string }>;
+
+/** A field posted any number of times (checkboxes, a multiple select) as its texts; [] when absent. */
+export function bodyList(body: unknown, name: string): string[] {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  return [value ?? []].flat().filter((v): v is string => typeof v === 'string');
+}
+
 /** The named field of a posted body (or query) as text, '' when absent. */
 export function bodyText(body: unknown, name: string): string {
   return body && typeof body === 'object' ? textOf((body as Record<string, unknown>)[name]) : '';
@@ -170,7 +186,7 @@ export function select(o: FieldOptions & { options: readonly Choice[] }): Html {
   const e = fieldError(o.id, o.errors, o.note);
   const value = o.value ?? '';
   return html`<label for="${o.id}">${o.label}</label>
-<select id="${o.id}" name="${o.name}"${e.attrs}>
+<select id="${o.id}" name="${o.name}"${o.required ? html` required` : null}${e.attrs}>
 ${o.options.map((opt) => html`<option value="${opt.value}"${opt.value === value ? html` selected` : null}>${opt.label}</option>`)}
 </select>
 ${e.note}`;
@@ -215,7 +231,7 @@ export interface SubmitOptions {
    * The posted fields (trimmed, blanks left out) as the schema's body: a blank optional field
    * as null, a decimal comma as a point, rows gathered into a list. Without it, the fields as they are.
    */
-  read?: (fields: FormBody) => unknown;
+  read?: (fields: FormBody, body: unknown) => unknown;
   /** Refusals besides a validation failure whose details name fields (a tax id already used). */
   fieldCodes?: readonly string[];
   /**
@@ -257,6 +273,7 @@ export async function submit<S extends TSchema, R>(
   });
   const input = (options.read ?? ((schema as TSchema) === NoFields ? nothing : (f: FormBody) => f))(
     formFields(request.body),
+    request.body,
   );
   const invalid = check(schema, input, request.hub.t);
   if (invalid) return refused(invalid, 400);
@@ -408,6 +425,7 @@ export function field(view: FormView, name: string, spec: FieldSpec): Html {
     errors: messagesAt(state?.errors, [path, ...(spec.alsoErrors ?? [])]),
     note: spec.note ?? view.note,
   };
-  if (spec.control === 'select') return select({ ...options, options: spec.options ?? [] });
+  // A select is marked required only when the page says so: it always has a value chosen.
+  if (spec.control === 'select') return select({ ...options, required: spec.required, options: spec.options ?? [] });
   return spec.control === 'textarea' ? textarea(options) : input(options);
 }

@@ -4,8 +4,7 @@ import type { Container } from '../../../container.ts';
 import type { Company, SettingsPatch } from '../../../modules/companies/index.ts';
 import { html, raw } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { postForm } from '../form.ts';
-import { bodyText, fieldErrorsOf, input, noticeOf, sendPage } from '../form.ts';
+import { postForm, bodyText, fieldErrorsOf, input, noticeOf, sendPage } from '../form.ts';
 import { ACCOUNT_NOTICES } from './account-texts.ts';
 import { paths, withNotice } from '../paths.ts';
 
@@ -37,7 +36,17 @@ export const companyPage =
 
     app.post('/company', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const draft = Object.fromEntries(FIELDS.map((f) => [f, bodyText(request.body, f).trim()])) as Draft;
+      const text = (name: keyof Draft) => bodyText(request.body, name).trim();
+      const draft: Draft = {
+        name: text('name'),
+        street: text('street'),
+        postalCode: text('postalCode'),
+        city: text('city'),
+        country: text('country'),
+        taxId: text('taxId'),
+        locale: text('locale'),
+        quotationValidityDays: text('quotationValidityDays'),
+      };
       const days = Number(draft.quotationValidityDays);
       const patch: SettingsPatch = {
         name: draft.name,
@@ -61,8 +70,6 @@ export const companyPage =
       return reply.redirect(withNotice(paths.company, 'companySaved'), 303);
     });
   };
-
-const FIELDS = ['name', 'street', 'postalCode', 'city', 'country', 'taxId', 'locale', 'quotationValidityDays'] as const;
 
 function draftOf(company: Company): Draft {
   return {

@@ -3,8 +3,7 @@ import type { Container } from '../../../container.ts';
 import type { Inquiry } from '../../../modules/inquiries/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { postForm } from '../form.ts';
-import { fieldError, noticeOf, sendPage } from '../form.ts';
+import { postForm, type Route, type IdRoute, fieldError, noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
 import { paths, withNotice } from '../paths.ts';
@@ -15,10 +14,10 @@ const PAGE_SIZE = 25;
 export const inquiriesPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/inquiries', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+    app.get<Route>('/inquiries', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
+      const { query } = request;
       const { form, filter, errors } = readInquiryFilter(query, ctx.user.timezone, t);
       const invalid = Object.keys(errors).length > 0;
       let list: Html | null = null;
@@ -40,20 +39,16 @@ ${list}`;
       return sendPage(reply, ctx, { title: t('hub.inquiries.title'), body, status: invalid ? 400 : 200 });
     });
 
-    app.get('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+    app.get<IdRoute>('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
       const ctx = request.hub;
-      const inquiry = await c.inquiries.get(ctx.user.companyId, (request.params as { id: string }).id);
+      const inquiry = await c.inquiries.get(ctx.user.companyId, request.params.id);
       const notice = noticeOf(ctx, request.query, { handled: 'hub.inquiries.markedHandled' });
       return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice });
     });
 
-    app.post('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+    app.post<IdRoute>('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
       const ctx = request.hub;
-      const inquiry = await c.inquiries.markHandled(
-        ctx.user.companyId,
-        (request.params as { id: string }).id,
-        ctx.user.userId,
-      );
+      const inquiry = await c.inquiries.markHandled(ctx.user.companyId, request.params.id, ctx.user.userId);
       return reply.redirect(withNotice(paths.inquiry(inquiry.id), 'handled'), 303);
     });
   };

@@ -4,8 +4,7 @@ import { cappedText } from '../../../lib/count-cap.ts';
 import type { Notification } from '../../../modules/notifications/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { postForm } from '../form.ts';
-import { noticeOf, sendPage } from '../form.ts';
+import { postForm, noticeOf, sendPage, type Route, type IdRoute } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { paths, withNotice } from '../paths.ts';
 
@@ -31,10 +30,10 @@ export const notificationsPages =
       return reply.type('text/html; charset=utf-8').send(text);
     });
 
-    app.get('/notifications', { config: { hub: 'notifications:own' } }, async (request, reply) => {
+    app.get<Route>('/notifications', { config: { hub: 'notifications:own' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as { cursor?: unknown; notice?: unknown };
+      const { query } = request;
       const paging = newestFirstPage({
         limit: PAGE_SIZE,
         cursor: typeof query.cursor === 'string' ? query.cursor : undefined,
@@ -67,9 +66,9 @@ ${nextCursor ? html`<p><a class="button secondary" href="${paths.notifications}?
       return reply.redirect(withNotice(paths.notifications, 'all-read'), 303);
     });
 
-    app.post('/notifications/:id/read', { config: { hub: 'notifications:own' } }, async (request, reply) => {
+    app.post<IdRoute>('/notifications/:id/read', { config: { hub: 'notifications:own' } }, async (request, reply) => {
       const { user } = request.hub;
-      await c.notifications.markRead(user.companyId, user.userId, (request.params as { id: string }).id);
+      await c.notifications.markRead(user.companyId, user.userId, request.params.id);
       return reply.redirect(withNotice(paths.notifications, 'read'), 303);
     });
   };

@@ -7,7 +7,7 @@ import { hubTranslator, type HubTranslate } from '../texts/index.ts';
 import { html, raw, type Html } from '../html.ts';
 import { SIGNED_OUT } from '../hub-context.ts';
 import { barePage } from '../layout.ts';
-import { bodyText, input } from '../form.ts';
+import { bodyText, input, type Route } from '../form.ts';
 import { paths } from '../paths.ts';
 
 /**
@@ -18,36 +18,35 @@ export const resetPage =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
     const language = (request: FastifyRequest) => negotiateLanguage(request.headers['accept-language'], 'en');
-    const token = (request: FastifyRequest) => (request.params as { token: string }).token;
 
-    app.get('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
+    app.get<Route<{ token: string }>>('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
       const t = hubTranslator(language(request));
-      const state = await c.accounts.checkResetLink(token(request));
+      const state = await c.accounts.checkResetLink(request.params.token);
       return send(
         reply,
         state.ok ? 200 : 410,
         language(request),
         t,
-        body(t, state, reply.generateCsrf({ userInfo: SIGNED_OUT }), token(request)),
+        body(t, state, reply.generateCsrf({ userInfo: SIGNED_OUT }), request.params.token),
       );
     });
 
-    app.post('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
+    app.post<Route<{ token: string }>>('/reset/:token', { config: { hub: 'public' } }, async (request, reply) => {
       const t = hubTranslator(language(request));
       const password = bodyText(request.body, 'password');
       try {
-        await c.accounts.resetPassword(token(request), password);
+        await c.accounts.resetPassword(request.params.token, password);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         const csrf = reply.generateCsrf({ userInfo: SIGNED_OUT });
         if (error.code === 'validation_failed') {
-          const state = await c.accounts.checkResetLink(token(request));
+          const state = await c.accounts.checkResetLink(request.params.token);
           return send(
             reply,
             400,
             language(request),
             t,
-            body(t, state, csrf, token(request), [
+            body(t, state, csrf, request.params.token, [
               t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX }),
             ]),
           );
@@ -58,7 +57,7 @@ export const resetPage =
             410,
             language(request),
             t,
-            body(t, await c.accounts.checkResetLink(token(request)), csrf, token(request)),
+            body(t, await c.accounts.checkResetLink(request.params.token), csrf, request.params.token),
           );
         throw error;
       }

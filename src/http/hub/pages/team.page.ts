@@ -5,11 +5,10 @@ import type { ResetLink, TeamMember } from '../../../modules/accounts/index.ts';
 import { USER_ROLES } from '../../../modules/companies/index.ts';
 import { html, type Html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { postForm } from '../form.ts';
-import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
+import { postForm, bodyText, fieldErrorsOf, input, noticeOf, select, sendPage, type IdRoute } from '../form.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 import { baseUrl } from '../../base-url.ts';
-import { paths } from '../paths.ts';
+import { paths, withNotice } from '../paths.ts';
 
 interface Shown {
   status?: number;
@@ -53,10 +52,8 @@ export const teamPage =
           return show(request, reply, { status: 400, problem: request.hub.t('hub.form.fixErrors') });
         throw error;
       }
-      return reply.redirect(`${then}?notice=${notice}`, 303);
+      return reply.redirect(withNotice(then, notice), 303);
     };
-    const member = (request: FastifyRequest) => (request.params as { id: string }).id;
-
     app.get('/team', { config: { hub: 'settings:manage' } }, async (request, reply) =>
       show(request, reply, { notice: noticeOf(request.hub, request.query, ACCOUNT_NOTICES) }),
     );
@@ -79,39 +76,39 @@ export const teamPage =
       }
     });
 
-    app.post('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+    app.post<IdRoute>('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const role = bodyText(request.body, 'role');
       // An admin who steps down may no longer open the team page: they land on their account instead.
-      const then = member(request) === request.hub.user.userId && role !== 'admin' ? paths.account : paths.team;
+      const then = request.params.id === request.hub.user.userId && role !== 'admin' ? paths.account : paths.team;
       return guarded(
         request,
         reply,
-        () => c.accounts.changeRole(request.hub.user.companyId, member(request), role),
+        () => c.accounts.changeRole(request.hub.user.companyId, request.params.id, role),
         'roleChanged',
         then,
       );
     });
-    app.post('/team/:id/disable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+    app.post<IdRoute>('/team/:id/disable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
       guarded(
         request,
         reply,
-        () => c.accounts.setDisabled(request.hub.user.companyId, member(request), true),
+        () => c.accounts.setDisabled(request.hub.user.companyId, request.params.id, true),
         'disabled',
       ),
     );
-    app.post('/team/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+    app.post<IdRoute>('/team/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
       guarded(
         request,
         reply,
-        () => c.accounts.setDisabled(request.hub.user.companyId, member(request), false),
+        () => c.accounts.setDisabled(request.hub.user.companyId, request.params.id, false),
         'enabled',
       ),
     );
 
-    app.post('/team/:id/reset', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+    app.post<IdRoute>('/team/:id/reset', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const link = await c.accounts.createResetLink(ctx.user.companyId, ctx.user.userId, member(request));
-      const user = (await c.accounts.listTeam(ctx.user.companyId)).find((u) => u.id === member(request));
+      const link = await c.accounts.createResetLink(ctx.user.companyId, ctx.user.userId, request.params.id);
+      const user = (await c.accounts.listTeam(ctx.user.companyId)).find((u) => u.id === request.params.id);
       return show(request, reply, { link: linkOf(request, user?.name ?? '', link) });
     });
   };

@@ -3,7 +3,7 @@ import type { Container } from '../../../../container.ts';
 import { CSV_COLUMNS } from '../../../../modules/catalog/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { postForm } from '../../form.ts';
+import { postForm, type IdRoute } from '../../form.ts';
 import { catalogPage } from './catalog-frame.ts';
 import { createImportJobs, type ImportJob } from './import-jobs.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
@@ -81,17 +81,16 @@ ${postForm(
       });
     });
 
-    const jobOf = (request: FastifyRequest) =>
-      jobs.find(request.hub.user.companyId, (request.params as { id: string }).id);
+    const jobOf = (request: FastifyRequest<IdRoute>) => jobs.find(request.hub.user.companyId, request.params.id);
 
-    app.get('/catalog/import/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+    app.get<IdRoute>('/catalog/import/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
       const ctx = request.hub;
       const job = jobOf(request);
       const body = html`<h1>${ctx.t('hub.catalog.import')}</h1>${job ? status(ctx, job) : gone(ctx)}`;
       return catalogPage(ctx, reply, { title: ctx.t('hub.catalog.import'), body, status: job ? 200 : 404 });
     });
 
-    app.get('/catalog/import/:id/status', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+    app.get<IdRoute>('/catalog/import/:id/status', { config: { hub: 'catalog:write' } }, async (request, reply) => {
       const job = jobOf(request);
       return reply.type('text/html; charset=utf-8').send((job ? status(request.hub, job) : gone(request.hub)).value);
     });

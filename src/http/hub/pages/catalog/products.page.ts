@@ -8,6 +8,8 @@ import {
   formError,
   maxLengthAt,
   noticeOf,
+  queryChoice,
+  queryText,
   postForm,
   select,
   stateOf,
@@ -15,6 +17,7 @@ import {
   type FormBody,
   type FormState,
   type FormView,
+  type Route,
 } from '../../form.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { NewProductForm, UnitForm } from '../../../requests/catalog.ts';
@@ -26,30 +29,24 @@ const PAGE_SIZE = 25;
 /** Unit rows on the new-product form; more are added on the product's page. */
 const UNIT_ROWS = 3;
 
-interface ListQuery {
-  q?: string;
-  active?: string;
-  categoryId?: string;
-  cursor?: string;
-  notice?: string;
-}
-
 /** The product list (search, active filter, keyset paging) and the new-product form. */
 export const productsPage =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/catalog/products', { config: { hub: 'catalog:read' } }, async (request, reply) => {
+    app.get<Route>('/catalog/products', { config: { hub: 'catalog:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t, fmt } = ctx;
-      const query = request.query as ListQuery;
-      const q = (query.q ?? '').trim().slice(0, 100);
+      const query = {
+        active: queryChoice(request.query.active, ['true', 'false'] as const),
+        cursor: queryText(request.query.cursor, 500),
+      };
+      const q = queryText(request.query.q, 100) ?? '';
       const active = query.active === 'true' ? true : query.active === 'false' ? false : undefined;
-      const categoryId =
-        typeof query.categoryId === 'string' && query.categoryId ? query.categoryId.slice(0, 64) : undefined;
+      const categoryId = queryText(request.query.categoryId, 64);
       const [list, categories] = await Promise.all([
         c.catalogAdmin.listProducts(ctx.user.companyId, {
           limit: PAGE_SIZE,
-          cursor: query.cursor || undefined,
+          cursor: query.cursor,
           q: q || undefined,
           active,
           categoryId,
@@ -104,7 +101,7 @@ ${list.nextCursor ? html`<a href="${paths.products}?${more.toString()}">${t('hub
       return catalogPage(ctx, reply, {
         title: t('hub.catalog.products'),
         body,
-        notice: noticeOf(ctx, query, CATALOG_NOTICES),
+        notice: noticeOf(ctx, request.query, CATALOG_NOTICES),
       });
     });
 

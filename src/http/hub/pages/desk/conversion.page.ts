@@ -3,8 +3,7 @@ import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';
 import { html } from '../../html.ts';
-import { postForm } from '../../form.ts';
-import { formFields, sendPage } from '../../form.ts';
+import { postForm, formFields, sendPage } from '../../form.ts';
 import { heading, money, quantity } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
 

@@ -1,7 +1,6 @@
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { postForm } from '../../form.ts';
-import { field } from '../../form.ts';
+import { postForm, field } from '../../form.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { paths } from '../../paths.ts';
 

@@ -4,8 +4,7 @@ import { isOrderOpen, ORDER_STATUSES, type OrderView } from '../../../../modules
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { postForm } from '../../form.ts';
-import { noticeOf, queryChoice, queryText, sendPage, submit } from '../../form.ts';
+import { postForm, type Route, noticeOf, queryChoice, queryText, sendPage, submit } from '../../form.ts';
 import {
   heading,
   liveFilter,
@@ -27,10 +26,10 @@ type IdParams = { id: string };
 export const ordersPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/orders', { config: { hub: 'quotations:read' } }, async (request, reply) => {
+    app.get<Route>('/orders', { config: { hub: 'quotations:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
+      const { query } = request;
       const q = queryText(query.q);
       const status = queryChoice(query.status, ORDER_STATUSES);
       const cursor = queryText(query.cursor, 500);

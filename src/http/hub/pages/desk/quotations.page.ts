@@ -10,7 +10,7 @@ import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { noticeOf, queryChoice, queryText, sendPage, submit } from '../../form.ts';
+import { noticeOf, queryChoice, queryText, sendPage, submit, type Route } from '../../form.ts';
 import {
   heading,
   liveFilter,
@@ -34,10 +34,10 @@ type IdParams = { id: string };
 export const quotationsPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/quotations', { config: { hub: 'quotations:read' } }, async (request, reply) => {
+    app.get<Route>('/quotations', { config: { hub: 'quotations:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
+      const { query } = request;
       const q = queryText(query.q);
       const status = queryChoice(query.status, QUOTATION_STATUSES);
       const cursor = queryText(query.cursor, 500);

@@ -8,7 +8,17 @@ import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { DESK_REFUSALS } from './desk-form.ts';
-import { field, noticeOf, postForm, queryChoice, queryText, sendPage, submit, type FormState } from '../../form.ts';
+import {
+  field,
+  noticeOf,
+  postForm,
+  queryChoice,
+  queryText,
+  sendPage,
+  submit,
+  type FormState,
+  type Route,
+} from '../../form.ts';
 import {
   heading,
   liveFilter,
@@ -28,10 +38,10 @@ type IdParams = { id: string };
 export const salesPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/sales', { config: { hub: 'sales:read' } }, async (request, reply) => {
+    app.get<Route>('/sales', { config: { hub: 'sales:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
+      const { query } = request;
       const status = queryChoice(query.status, SALE_STATUSES);
       const cursor = queryText(query.cursor, 500);
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });

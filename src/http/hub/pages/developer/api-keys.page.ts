@@ -2,15 +2,12 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { postForm } from '../../form.ts';
-import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import { field, noticeOf, postForm, submit, type FormState } from '../../form.ts';
+import { NewApiKeyBody } from '../../../requests/developer.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { paths } from '../../paths.ts';
 
-interface KeyForm {
-  locationId?: string;
-  name?: string;
-}
+type IdParams = { id: string };
 
 /** Location API keys: the list, a new key (its secret shown this once), revoking one. */
 export const apiKeysPage =
@@ -20,8 +17,7 @@ export const apiKeysPage =
       reply: FastifyReply,
       ctx: HubContext,
       options: {
-        form?: KeyForm;
-        errors?: FieldErrors;
+        state?: FormState;
         created?: { name: string; key: string };
         notice?: string | null;
         status?: number;
@@ -34,10 +30,10 @@ export const apiKeysPage =
         c.companies.listLocations(companyId),
       ]);
       const locationName = new Map(locations.map((l) => [l.id, l.name]));
-      const form = options.form ?? {};
-      const errors = options.errors ?? {};
-      const location = fieldError('key-location', messagesAt(errors, ['locationId']), 'span');
-      const name = fieldError('key-name', messagesAt(errors, ['name']), 'span');
+      // A refusal naming no field (an unknown location) is listed above the form.
+      const { state } = options;
+      const errors = state?.message ? { _: [state.message] } : (state?.errors ?? {});
+      const view = { id: 'key', schema: NewApiKeyBody, state: options.state, note: 'span' } as const;
       const body = html`<h1>${t('hub.developer.apiKeys.title')}</h1>
 ${
   options.created
@@ -83,14 +79,8 @@ ${
 <h2 id="new-key-form-heading">${t('hub.developer.apiKeys.new')}</h2>
 ${formErrors(ctx, errors, ['locationId', 'name'])}
 ${postForm(ctx, paths.apiKeys, html` class="stack" aria-labelledby="new-key-form-heading"`)}
-  <label for="key-location">${t('hub.developer.apiKeys.location')}</label>
-  <select id="key-location" name="locationId" required${location.attrs}>
-    ${locations.map((l) => html`<option value="${l.id}"${form.locationId === l.id ? html` selected` : null}>${l.name} (${l.code})</option>`)}
-  </select>
-  ${location.note}
-  <label for="key-name">${t('hub.developer.apiKeys.name')}</label>
-  <input id="key-name" name="name" required maxlength="100" value="${form.name ?? ''}"${name.attrs}>
-  ${name.note}
+  ${field(view, 'locationId', { id: 'key-location', label: t('hub.developer.apiKeys.location'), control: 'select', required: true, options: locations.map((l) => ({ value: l.id, label: `${l.name} (${l.code})` })) })}
+  ${field(view, 'name', { label: t('hub.developer.apiKeys.name') })}
   <button type="submit">${t('hub.developer.apiKeys.create')}</button>
 </form>`;
       return sendDeveloperPage(reply, ctx, {
@@ -107,21 +97,22 @@ ${postForm(ctx, paths.apiKeys, html` class="stack" aria-labelledby="new-key-form
 
     app.post('/developer/api-keys', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const form = (request.body ?? {}) as KeyForm;
-      const name = textOf(form.name).trim();
-      if (name === '')
-        return render(reply, ctx, { form, errors: { name: [ctx.t('hub.developer.required')] }, status: 400 });
-      try {
-        const created = await c.apiKeys.createApiKey(ctx.user.companyId, { locationId: textOf(form.locationId), name });
-        // Not a redirect: the key exists only in this response and must never travel in a URL.
-        return await render(reply, ctx, { created: { name: created.name, key: created.key }, status: 201 });
-      } catch (error) {
-        return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
-      }
+      const done = await submit(NewApiKeyBody, request, (input) => c.apiKeys.createApiKey(ctx.user.companyId, input), {
+        read: (f) => ({ locationId: f.locationId ?? '', name: f.name ?? '' }),
+        refusals: ['validation_failed'],
+      });
+      // Not a redirect: the key exists only in this response and must never travel in a URL.
+      if (done.ok)
+        return render(reply, ctx, { created: { name: done.result.name, key: done.result.key }, status: 201 });
+      return render(reply, ctx, { state: done.state, status: done.status });
     });
 
-    app.post('/developer/api-keys/:id/revoke', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      await c.apiKeys.revokeApiKey(request.hub.user.companyId, (request.params as { id: string }).id);
-      return redirectWith(reply, paths.developer, 'keyRevoked');
-    });
+    app.post<{ Params: IdParams }>(
+      '/developer/api-keys/:id/revoke',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        await c.apiKeys.revokeApiKey(request.hub.user.companyId, request.params.id);
+        return redirectWith(reply, paths.developer, 'keyRevoked');
+      },
+    );
   };

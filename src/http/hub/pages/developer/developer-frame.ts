@@ -4,7 +4,7 @@ import type { HubMessageKey } from '../../texts/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { sendPage, type NoticeKey } from '../../form.ts';
-import { paths } from '../../paths.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 /** Developer settings' sections, shown as a sub-navigation on each of their pages. */
 const SECTIONS = [
@@ -41,7 +41,7 @@ ${options.body}`;
 }
 
 export function redirectWith(reply: FastifyReply, path: string, notice: DeveloperNotice): FastifyReply {
-  return reply.redirect(`${path}?notice=${notice}`, 303);
+  return reply.redirect(withNotice(path, notice), 303);
 }
 
 /** Errors no field shows (a field the form does not have), above the form. */

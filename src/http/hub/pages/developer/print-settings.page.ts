@@ -5,8 +5,16 @@ import type { PrintDraft } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { postForm } from '../../form.ts';
-import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import {
+  bodyText,
+  postForm,
+  fieldError,
+  fieldErrorsOf,
+  messagesAt,
+  noticeOf,
+  textOf,
+  type FieldErrors,
+} from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
 import { paths } from '../../paths.ts';
 
@@ -20,6 +28,11 @@ interface PrintForm {
   holder?: string;
 }
 const FIELDS = ['header', 'footer', 'paymentInstructions', 'iban', 'bic', 'holder'] as const;
+
+/** The form's own fields from a posted body or the preview's query, each as text. */
+function printFormOf(source: unknown): PrintForm {
+  return Object.fromEntries(FIELDS.map((f) => [f, bodyText(source, f)]));
+}
 
 const orNull = (value: unknown) => (textOf(value).trim() === '' ? null : textOf(value));
 
@@ -119,7 +132,7 @@ ${postForm(
 
     app.post('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const form = (request.body ?? {}) as PrintForm;
+      const form = printFormOf(request.body);
       const draft = draftOf(form);
       try {
         await c.companies.updateSettings(ctx.user.companyId, {
@@ -134,13 +147,13 @@ ${postForm(
 
     /** The iframe again, pointing at the preview of the values typed so far (htmx swaps it in). */
     app.get('/developer/print/preview-frame', { config: { hub: 'settings:manage' } }, async (request, reply) =>
-      reply.type('text/html; charset=utf-8').send(previewFrame(request.hub, request.query as PrintForm).value),
+      reply.type('text/html; charset=utf-8').send(previewFrame(request.hub, printFormOf(request.query)).value),
     );
 
     app.get('/developer/print/preview.pdf', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const printed = await c.quotations.renderSamplePdf(
         request.hub.user.companyId,
-        draftOf(request.query as PrintForm),
+        draftOf(printFormOf(request.query)),
         reservePrint(c, reply),
       );
       return reply

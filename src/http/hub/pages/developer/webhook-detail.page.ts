@@ -3,14 +3,21 @@ import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { postForm } from '../../form.ts';
-import { noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
+import {
+  fieldErrorsOf,
+  noticeOf,
+  postForm,
+  queryText,
+  type FieldErrors,
+  type IdRoute,
+  type Route,
+} from '../../form.ts';
 import { DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { endpointState, endpointTarget, sendSecret } from './webhooks.page.ts';
-import { patchFrom, webhookForm, type WebhookForm } from './webhook-form.ts';
+import { patchFrom, webhookForm, webhookFormOf, type WebhookForm } from './webhook-form.ts';
 import { paths } from '../../paths.ts';
 
-type Params = { id: string };
+type DeliveryRoute = Route<{ id: string; deliveryId: string }>;
 type Deliveries = Awaited<ReturnType<Container['endpoints']['deliveries']>>;
 
 /** One endpoint: its facts, a test ping, the delivery log, and what an admin can do to it. */
@@ -67,20 +74,17 @@ ${postForm(ctx, `${base}/delete`, html` class="row" data-confirm="${t('hub.devel
       });
     }
 
-    const id = (request: { params: unknown }) => (request.params as Params).id;
-
-    app.get('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      const query = request.query as { ping?: string };
-      return render(reply, request.hub, id(request), {
+    app.get<IdRoute>('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      return render(reply, request.hub, request.params.id, {
         notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES),
-        ping: query.ping,
+        ping: queryText(request.query.ping, 10),
       });
     });
 
-    app.post('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+    app.post<IdRoute>('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const endpoint = await c.endpoints.get(ctx.user.companyId, id(request));
-      const form = (request.body ?? {}) as WebhookForm;
+      const endpoint = await c.endpoints.get(ctx.user.companyId, request.params.id);
+      const form = webhookFormOf(request.body);
       try {
         await c.endpoints.update(ctx.user.companyId, endpoint.id, patchFrom(endpoint, form));
       } catch (error) {
@@ -89,41 +93,53 @@ ${postForm(ctx, `${base}/delete`, html` class="row" data-confirm="${t('hub.devel
       return redirectWith(reply, paths.webhook(endpoint.id), 'webhookSaved');
     });
 
-    app.post('/developer/webhooks/:id/delete', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      await c.endpoints.remove(request.hub.user.companyId, id(request));
-      return redirectWith(reply, paths.webhooks, 'webhookDeleted');
-    });
+    app.post<IdRoute>(
+      '/developer/webhooks/:id/delete',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        await c.endpoints.remove(request.hub.user.companyId, request.params.id);
+        return redirectWith(reply, paths.webhooks, 'webhookDeleted');
+      },
+    );
 
-    app.post('/developer/webhooks/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      await c.endpoints.update(request.hub.user.companyId, id(request), { enabled: true });
-      return redirectWith(reply, paths.webhook(id(request)), 'webhookEnabled');
-    });
+    app.post<IdRoute>(
+      '/developer/webhooks/:id/enable',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        await c.endpoints.update(request.hub.user.companyId, request.params.id, { enabled: true });
+        return redirectWith(reply, paths.webhook(request.params.id), 'webhookEnabled');
+      },
+    );
 
-    app.post(
+    app.post<IdRoute>(
       '/developer/webhooks/:id/rotate-secret',
       { config: { hub: 'settings:manage' } },
       async (request, reply) => {
-        const { endpoint, secret } = await c.endpoints.rotateSecret(request.hub.user.companyId, id(request));
+        const { endpoint, secret } = await c.endpoints.rotateSecret(request.hub.user.companyId, request.params.id);
         return sendSecret(reply, request.hub, endpoint, secret, 200);
       },
     );
 
-    app.post('/developer/webhooks/:id/ping', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      const ctx = request.hub;
-      const endpoint = await c.endpoints.get(ctx.user.companyId, id(request));
-      const result = await c.dispatcher.ping(ctx.user.companyId, endpoint.id);
-      if (request.headers['hx-request'])
-        return reply.type('text/html; charset=utf-8').send(pingResult(ctx, result).value);
-      return reply.redirect(`${paths.webhook(endpoint.id)}?ping=${result.statusCode ?? 'none'}`, 303);
-    });
+    app.post<IdRoute>(
+      '/developer/webhooks/:id/ping',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const endpoint = await c.endpoints.get(ctx.user.companyId, request.params.id);
+        const result = await c.dispatcher.ping(ctx.user.companyId, endpoint.id);
+        if (request.headers['hx-request'])
+          return reply.type('text/html; charset=utf-8').send(pingResult(ctx, result).value);
+        return reply.redirect(`${paths.webhook(endpoint.id)}?ping=${result.statusCode ?? 'none'}`, 303);
+      },
+    );
 
-    app.post(
+    app.post<DeliveryRoute>(
       '/developer/webhooks/:id/deliveries/:deliveryId/redeliver',
       { config: { hub: 'settings:manage' } },
       async (request, reply) => {
-        const { deliveryId } = request.params as Params & { deliveryId: string };
+        const { deliveryId } = request.params;
         const companyId = request.hub.user.companyId;
-        const endpoint = await c.endpoints.get(companyId, id(request));
+        const endpoint = await c.endpoints.get(companyId, request.params.id);
         // The service finds the delivery within the company (another's is "not found").
         await c.endpoints.redeliver(companyId, deliveryId);
         c.dispatcher.wake();

@@ -7,8 +7,7 @@ import {
 } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { postForm } from '../../form.ts';
-import { fieldError, messagesAt, textOf, type FieldErrors } from '../../form.ts';
+import { bodyList, bodyText, fieldError, messagesAt, postForm, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors } from './developer-frame.ts';
 
 /** A webhook form as posted (urlencoded: one checked event is a string, several an array). */
@@ -19,12 +18,20 @@ export interface WebhookForm {
   generateSecret?: string;
   botToken?: string;
   chatId?: string;
-  events?: string | string[];
+  events?: string[];
   description?: string;
 }
 
+/** The webhook form as posted, each field read as text (the events as a list); nothing else kept. */
+export function webhookFormOf(body: unknown): WebhookForm {
+  const form: WebhookForm = { events: bodyList(body, 'events') };
+  for (const name of ['kind', 'url', 'secret', 'generateSecret', 'botToken', 'chatId', 'description'] as const)
+    if (bodyList(body, name).length > 0) form[name] = bodyText(body, name);
+  return form;
+}
+
 const text = (value: unknown) => textOf(value).trim();
-const eventsOf = (form: WebhookForm) => [form.events ?? []].flat().filter((e) => typeof e === 'string');
+const eventsOf = (form: WebhookForm) => form.events ?? [];
 
 /** A new endpoint from the form; an empty secret with "generate" ticked gets a generated one. */
 export function newEndpointFrom(form: WebhookForm): NewEndpoint {

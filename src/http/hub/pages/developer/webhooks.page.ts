@@ -5,7 +5,7 @@ import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { fieldErrorsOf, noticeOf, textOf, type FieldErrors } from '../../form.ts';
 import { DEVELOPER_NOTICES, sendDeveloperPage } from './developer-frame.ts';
-import { newEndpointFrom, webhookForm, type WebhookForm } from './webhook-form.ts';
+import { newEndpointFrom, webhookForm, webhookFormOf, type WebhookForm } from './webhook-form.ts';
 import { paths, withNotice } from '../../paths.ts';
 
 /** An endpoint's state in words (never by colour alone). */
@@ -81,7 +81,7 @@ export const webhooksPage =
 
     app.post('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const form = (request.body ?? {}) as WebhookForm;
+      const form = webhookFormOf(request.body);
       const input = newEndpointFrom(form);
       try {
         const endpoint = await c.endpoints.create(ctx.user.companyId, input);
