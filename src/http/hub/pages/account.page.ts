@@ -5,10 +5,18 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../../../modules/accounts/index.ts';
 import { LANGUAGES } from '../../../modules/i18n/index.ts';
 import { html, raw } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { postForm, bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
+import { Type } from 'typebox';
+import { bodyText, input, noticeOf, postForm, select, sendPage, submit } from '../form.ts';
 import { readSessionToken } from '../session-cookie.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 import { paths, withNotice } from '../paths.ts';
+
+/** The forms' shapes only: the service checks the password and the language (no admin API body to share). */
+const PasswordForm = Type.Object(
+  { currentPassword: Type.String(), newPassword: Type.String() },
+  { additionalProperties: false },
+);
+const LanguageForm = Type.Object({ language: Type.String() }, { additionalProperties: false });
 
 const LENGTH = raw(` minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"`);
 
@@ -22,32 +30,46 @@ export const accountPage =
 
     app.post('/account/password', { config: { hub: 'signed-in' } }, async (request, reply) => {
       const ctx = request.hub;
-      try {
-        await c.accounts.changePassword(ctx.user.companyId, ctx.user.userId, {
-          currentPassword: bodyText(request.body, 'currentPassword'),
-          newPassword: bodyText(request.body, 'newPassword'),
-          keepSessionToken: readSessionToken(request) ?? '',
-        });
-      } catch (error) {
-        const details = fieldErrorsOf(error);
+      const done = await submit(
+        PasswordForm,
+        request,
+        (change) =>
+          c.accounts.changePassword(ctx.user.companyId, ctx.user.userId, {
+            ...change,
+            keepSessionToken: readSessionToken(request) ?? '',
+          }),
+        {
+          // Passwords exactly as typed, never trimmed.
+          read: (_, body) => ({
+            currentPassword: bodyText(body, 'currentPassword'),
+            newPassword: bodyText(body, 'newPassword'),
+          }),
+          refusals: [],
+        },
+      );
+      if (!done.ok) {
+        const details = done.state.errors;
         // The service's words are English; the two rules a person meets here are said in their language.
         const errors: FieldErrors = {};
         if (details.currentPassword) errors.currentPassword = [ctx.t('hub.account.currentWrong')];
         if (details.newPassword)
           errors.newPassword = [ctx.t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })];
-        return send(reply, 400, ctx, null, errors);
+        return send(reply, done.status, ctx, null, errors);
       }
       return reply.redirect(withNotice(paths.account, 'passwordChanged'), 303);
     });
 
     app.post('/account/language', { config: { hub: 'signed-in' } }, async (request, reply) => {
       const ctx = request.hub;
-      const chosen = bodyText(request.body, 'language');
-      try {
-        await c.accounts.setLanguage(ctx.user.companyId, ctx.user.userId, chosen === '' ? null : chosen);
-      } catch (error) {
-        return send(reply, 400, ctx, null, fieldErrorsOf(error));
-      }
+      const done = await submit(
+        LanguageForm,
+        request,
+        // The company's language is no choice of one's own (null).
+        ({ language }) =>
+          c.accounts.setLanguage(ctx.user.companyId, ctx.user.userId, language === '' ? null : language),
+        { read: (_, body) => ({ language: bodyText(body, 'language') }), refusals: [] },
+      );
+      if (!done.ok) return send(reply, done.status, ctx, null, done.state.errors);
       return reply.redirect(withNotice(paths.account, 'languageSaved'), 303);
     });
   };

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../container.ts';
-import { AppError, type FieldErrors } from '../../../lib/errors.ts';
+import { AppError } from '../../../lib/errors.ts';
 import type { ResetLink, TeamMember } from '../../../modules/accounts/index.ts';
 import { USER_ROLES } from '../../../modules/companies/index.ts';
 import { html, type Html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { postForm, bodyText, fieldErrorsOf, input, noticeOf, select, sendPage, type IdRoute } from '../form.ts';
+import { Type } from 'typebox';
+import { bodyText, field, noticeOf, postForm, sendPage, submit, type FormState, type IdRoute } from '../form.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 import { baseUrl } from '../../base-url.ts';
 import { paths, withNotice } from '../paths.ts';
@@ -15,10 +16,19 @@ interface Shown {
   notice?: string | null;
   /** A reset link just made: shown on this one response only, never stored in a redirect. */
   link?: { user: string; url: string; expiresAt: string };
-  errors?: FieldErrors;
-  draft?: { email: string; name: string; role: string };
+  /** The add-a-user form refused: what was typed and each field's message. */
+  state?: FormState;
   problem?: string;
 }
+
+/**
+ * A new user as the form posts it. Only its shape: the service checks every field at once (an
+ * e-mail already used among them), and there is no admin API body to share.
+ */
+const NewMemberForm = Type.Object(
+  { email: Type.String(), name: Type.String(), role: Type.String() },
+  { additionalProperties: false },
+);
 
 /** Team: the company's users, their roles and status; add, change role, disable, reset password. Admins only. */
 export const teamPage =
@@ -60,20 +70,25 @@ export const teamPage =
 
     app.post('/team', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const draft = {
-        email: bodyText(request.body, 'email'),
-        name: bodyText(request.body, 'name'),
-        role: bodyText(request.body, 'role'),
-      };
-      try {
-        const { user, link } = await c.accounts.createUser(ctx.user.companyId, ctx.user.userId, draft);
-        return show(request, reply, {
-          notice: ctx.t('hub.team.notice.created', { name: user.name }),
-          link: linkOf(request, user.name, link),
-        });
-      } catch (error) {
-        return show(request, reply, { status: 400, errors: fieldErrorsOf(error), draft });
-      }
+      const done = await submit(
+        NewMemberForm,
+        request,
+        (member) => c.accounts.createUser(ctx.user.companyId, ctx.user.userId, member),
+        {
+          read: (_, body) => ({
+            email: bodyText(body, 'email'),
+            name: bodyText(body, 'name'),
+            role: bodyText(body, 'role'),
+          }),
+          refusals: [],
+        },
+      );
+      if (!done.ok) return show(request, reply, { status: done.status, state: done.state });
+      const { user, link } = done.result;
+      return show(request, reply, {
+        notice: ctx.t('hub.team.notice.created', { name: user.name }),
+        link: linkOf(request, user.name, link),
+      });
     });
 
     app.post<IdRoute>('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
@@ -116,7 +131,7 @@ export const teamPage =
 function render(ctx: HubContext, team: TeamMember[], shown: Shown): Html {
   const { t } = ctx;
   const roles = USER_ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }));
-  const draft = shown.draft ?? { email: '', name: '', role: 'staff' };
+  const add = { id: 'new', schema: NewMemberForm, state: shown.state, values: { role: 'staff' } };
   return html`<h1>${t('hub.team.title')}</h1>
 ${shown.problem ? html`<p class="error" role="alert">${shown.problem}</p>` : null}
 ${
@@ -159,12 +174,12 @@ ${
 </table>
 <section aria-labelledby="add-heading">
   <h2 id="add-heading">${t('hub.team.addHeading')}</h2>
-  ${shown.errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
+  ${shown.state ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
   <p class="muted">${t('hub.team.addHint')}</p>
   ${postForm(ctx, paths.team, html` class="stack"`)}
-    ${input({ id: 'new-email', name: 'email', label: t('hub.team.email'), type: 'email', value: draft.email, required: true, autocomplete: 'off', errors: shown.errors?.email })}
-    ${input({ id: 'new-name', name: 'name', label: t('hub.team.name'), value: draft.name, required: true, autocomplete: 'off', errors: shown.errors?.name })}
-    ${select({ id: 'new-role', name: 'role', label: t('hub.team.role'), value: draft.role, options: roles, errors: shown.errors?.role })}
+    ${field(add, 'email', { label: t('hub.team.email'), type: 'email', autocomplete: 'off' })}
+    ${field(add, 'name', { label: t('hub.team.name'), autocomplete: 'off' })}
+    ${field(add, 'role', { label: t('hub.team.role'), control: 'select', options: roles })}
     <button type="submit">${t('hub.team.add')}</button>
   </form>
 </section>`;
