@@ -398,6 +398,15 @@ function maxLengthOf(node: TSchema | undefined): number | undefined {
   return (node as { anyOf?: TSchema[] }).anyOf?.map(maxLengthOf).find((m) => m !== undefined);
 }
 
+/** A number's bounds as the schema gives them (through Optional and Nullable), as min and max. */
+function rangeOf(node: TSchema | undefined): Html | null {
+  if (!node) return null;
+  const { minimum, maximum } = node as { minimum?: number; maximum?: number };
+  if (minimum !== undefined || maximum !== undefined)
+    return html`${minimum === undefined ? null : html` min="${minimum}"`}${maximum === undefined ? null : html` max="${maximum}"`}`;
+  return (node as { anyOf?: TSchema[] }).anyOf?.map(rangeOf).find((r) => r !== null) ?? null;
+}
+
 const storedText = (value: unknown): string | number =>
   typeof value === 'string' || typeof value === 'number' ? value : '';
 
@@ -422,6 +431,7 @@ export function field(view: FormView, name: string, spec: FieldSpec): Html {
     value: posted ? state.values[name] : storedText((view.values as Record<string, unknown> | undefined)?.[name]),
     required: spec.required ?? (view.schema ? prop.required : undefined),
     maxlength: spec.maxlength ?? maxLengthOf(prop.schema),
+    extra: html`${rangeOf(prop.schema)}${spec.extra ?? null}`,
     errors: messagesAt(state?.errors, [path, ...(spec.alsoErrors ?? [])]),
     note: spec.note ?? view.note,
   };

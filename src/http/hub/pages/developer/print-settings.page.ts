@@ -5,16 +5,9 @@ import type { PrintDraft } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import {
-  bodyText,
-  postForm,
-  fieldError,
-  fieldErrorsOf,
-  messagesAt,
-  noticeOf,
-  textOf,
-  type FieldErrors,
-} from '../../form.ts';
+import { Type } from 'typebox';
+import { SettingsBody } from '../../../requests/companies.ts';
+import { bodyText, field, noticeOf, postForm, submit, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
 import { paths } from '../../paths.ts';
 
@@ -28,6 +21,11 @@ interface PrintForm {
   holder?: string;
 }
 const FIELDS = ['header', 'footer', 'paymentInstructions', 'iban', 'bic', 'holder'] as const;
+
+/** The form's shape only: the service checks the template and the bank account, every field at once. */
+const PrintFormShape = Type.Object(Object.fromEntries(FIELDS.map((f) => [f, Type.String()])), {
+  additionalProperties: false,
+});
 
 /** The form's own fields from a posted body or the preview's query, each as text. */
 function printFormOf(source: unknown): PrintForm {
@@ -80,16 +78,23 @@ export const printSettingsPage =
       const { t } = ctx;
       const form = options.form ?? formOf(await c.companies.getCompany(ctx.user.companyId));
       const errors = options.errors ?? {};
-      const area = (name: 'header' | 'footer' | 'paymentInstructions') => {
-        const e = fieldError(`print-${name}`, messagesAt(errors, [`printTemplate.${name}`]), 'span');
-        return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
-  <textarea id="print-${name}" name="${name}" rows="3" maxlength="2000"${e.attrs}>${textOf(form[name])}</textarea>${e.note}`;
-      };
-      const input = (name: 'iban' | 'bic' | 'holder', maxlength: number) => {
-        const e = fieldError(`print-${name}`, messagesAt(errors, [`bankAccount.${name}`]), 'span');
-        return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
-  <input id="print-${name}" name="${name}" maxlength="${maxlength}" value="${textOf(form[name])}"${e.attrs}>${e.note}`;
-      };
+      // Each field's limit is the admin API's for the same setting.
+      const view = {
+        id: 'print',
+        schema: SettingsBody,
+        values: form,
+        state: { values: {}, errors },
+        note: 'span',
+      } as const;
+      const area = (name: 'header' | 'footer' | 'paymentInstructions') =>
+        field(view, name, {
+          path: `printTemplate.${name}`,
+          label: t(`hub.developer.print.${name}`),
+          control: 'textarea',
+          extra: html` rows="3"`,
+        });
+      const input = (name: 'iban' | 'bic' | 'holder') =>
+        field(view, name, { path: `bankAccount.${name}`, label: t(`hub.developer.print.${name}`) });
       const shown = [
         ...['header', 'footer', 'paymentInstructions'].map((f) => `printTemplate.${f}`),
         ...['iban', 'bic', 'holder'].map((f) => `bankAccount.${f}`),
@@ -109,9 +114,9 @@ ${postForm(
   ${area('footer')}
   ${area('paymentInstructions')}
   <fieldset><legend>${t('hub.developer.print.bankAccount')}</legend>
-  ${input('iban', 64)}
-  ${input('bic', 11)}
-  ${input('holder', 140)}
+  ${input('iban')}
+  ${input('bic')}
+  ${input('holder')}
   </fieldset>
   <button type="submit">${t('hub.developer.save')}</button>
 </form>
@@ -132,15 +137,25 @@ ${postForm(
 
     app.post('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const form = printFormOf(request.body);
-      const draft = draftOf(form);
-      try {
-        await c.companies.updateSettings(ctx.user.companyId, {
-          printTemplate: draft.template,
-          bankAccount: draft.bankAccount,
+      const done = await submit(
+        PrintFormShape,
+        request,
+        (form) => {
+          const draft = draftOf(form);
+          return c.companies.updateSettings(ctx.user.companyId, {
+            printTemplate: draft.template,
+            bankAccount: draft.bankAccount,
+          });
+        },
+        { read: (_, body) => printFormOf(body), refusals: ['validation_failed'] },
+      );
+      if (!done.ok) {
+        const { message, errors } = done.state;
+        return render(reply, ctx, {
+          form: printFormOf(request.body),
+          errors: message === undefined ? errors : { _: [message] },
+          status: done.status,
         });
-      } catch (error) {
-        return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
       }
       return redirectWith(reply, paths.printSettings, 'printSaved');
     });

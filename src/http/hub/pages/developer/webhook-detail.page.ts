@@ -3,18 +3,10 @@ import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import {
-  fieldErrorsOf,
-  noticeOf,
-  postForm,
-  queryText,
-  type FieldErrors,
-  type IdRoute,
-  type Route,
-} from '../../form.ts';
+import { submit, noticeOf, postForm, queryText, type FieldErrors, type IdRoute, type Route } from '../../form.ts';
 import { DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { endpointState, endpointTarget, sendSecret } from './webhooks.page.ts';
-import { patchFrom, webhookForm, webhookFormOf, type WebhookForm } from './webhook-form.ts';
+import { patchFrom, webhookForm, webhookFormOf, WebhookFormShape, type WebhookForm } from './webhook-form.ts';
 import { paths } from '../../paths.ts';
 
 type DeliveryRoute = Route<{ id: string; deliveryId: string }>;
@@ -85,10 +77,19 @@ ${postForm(ctx, `${base}/delete`, html` class="row" data-confirm="${t('hub.devel
       const ctx = request.hub;
       const endpoint = await c.endpoints.get(ctx.user.companyId, request.params.id);
       const form = webhookFormOf(request.body);
-      try {
-        await c.endpoints.update(ctx.user.companyId, endpoint.id, patchFrom(endpoint, form));
-      } catch (error) {
-        return render(reply, ctx, endpoint.id, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      const done = await submit(
+        WebhookFormShape,
+        request,
+        () => c.endpoints.update(ctx.user.companyId, endpoint.id, patchFrom(endpoint, form)),
+        { read: () => form, refusals: ['validation_failed'] },
+      );
+      if (!done.ok) {
+        const { message, errors } = done.state;
+        return render(reply, ctx, endpoint.id, {
+          form,
+          errors: message === undefined ? errors : { _: [message] },
+          status: done.status,
+        });
       }
       return redirectWith(reply, paths.webhook(endpoint.id), 'webhookSaved');
     });

@@ -5,22 +5,31 @@ import {
   type EndpointView,
   type NewEndpoint,
 } from '../../../../modules/webhooks/index.ts';
+import { Type, type Static } from 'typebox';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { bodyList, bodyText, fieldError, messagesAt, postForm, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors } from './developer-frame.ts';
 
-/** A webhook form as posted (urlencoded: one checked event is a string, several an array). */
-export interface WebhookForm {
-  kind?: string;
-  url?: string;
-  secret?: string;
-  generateSecret?: string;
-  botToken?: string;
-  chatId?: string;
-  events?: string[];
-  description?: string;
-}
+/**
+ * A webhook form as posted (urlencoded: the events checked, as a list). Only its shape: the
+ * service checks the endpoint as it does the admin API's, every field at once.
+ */
+const Text = Type.Optional(Type.String());
+export const WebhookFormShape = Type.Object(
+  {
+    kind: Text,
+    url: Text,
+    secret: Text,
+    generateSecret: Text,
+    botToken: Text,
+    chatId: Text,
+    events: Type.Optional(Type.Array(Type.String())),
+    description: Text,
+  },
+  { additionalProperties: false },
+);
+export type WebhookForm = Static<typeof WebhookFormShape>;
 
 /** The webhook form as posted, each field read as text (the events as a list); nothing else kept. */
 export function webhookFormOf(body: unknown): WebhookForm {

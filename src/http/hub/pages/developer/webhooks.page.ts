@@ -3,9 +3,9 @@ import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { fieldErrorsOf, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import { submit, noticeOf, textOf, type FieldErrors } from '../../form.ts';
 import { DEVELOPER_NOTICES, sendDeveloperPage } from './developer-frame.ts';
-import { newEndpointFrom, webhookForm, webhookFormOf, type WebhookForm } from './webhook-form.ts';
+import { newEndpointFrom, webhookForm, webhookFormOf, WebhookFormShape, type WebhookForm } from './webhook-form.ts';
 import { paths, withNotice } from '../../paths.ts';
 
 /** An endpoint's state in words (never by colour alone). */
@@ -83,21 +83,23 @@ export const webhooksPage =
       const ctx = request.hub;
       const form = webhookFormOf(request.body);
       const input = newEndpointFrom(form);
-      try {
-        const endpoint = await c.endpoints.create(ctx.user.companyId, input);
-        // A generated secret is shown on this one answer, never again (so no redirect that would lose it).
-        if (input.kind === 'http' && input.secret && !textOf(form.secret).trim()) {
-          return await sendSecret(reply, ctx, endpoint, input.secret, 201);
-        }
-        return reply.redirect(withNotice(paths.webhook(endpoint.id), 'webhookSaved'), 303);
-      } catch (error) {
+      const done = await submit(WebhookFormShape, request, () => c.endpoints.create(ctx.user.companyId, input), {
+        read: () => form,
+        refusals: ['validation_failed'],
+      });
+      if (!done.ok) {
+        const { message, errors } = done.state;
         return render(reply, ctx, {
           kind: input.kind,
           form,
-          errors: fieldErrorsOf(error, { unnamed: true }),
-          status: 400,
+          errors: message === undefined ? errors : { _: [message] },
+          status: done.status,
         });
       }
+      // A generated secret is shown on this one answer, never again (so no redirect that would lose it).
+      if (input.kind === 'http' && input.secret && !textOf(form.secret).trim())
+        return sendSecret(reply, ctx, done.result, input.secret, 201);
+      return reply.redirect(withNotice(paths.webhook(done.result.id), 'webhookSaved'), 303);
     });
   };
 
