@@ -2,14 +2,20 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
-import { Data, Money, Nullable, Pagination, ProblemRef, Text, Timestamp, errorResponses } from '../schemas.ts';
+import { Data, Money, Nullable, Pagination, ProblemRef, Timestamp, errorResponses } from '../schemas.ts';
+import {
+  CategoryBody,
+  CategoryPatch,
+  ModelBody,
+  NewProductBody,
+  ProductPatch,
+  TaxRateBody,
+  TaxRatePatch,
+  UnitBody,
+  UnitPatch,
+} from '../requests/catalog.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-const RefId = Type.String({ maxLength: 64 });
-const Rate = Type.String({
-  pattern: '^\\d{1,3}(\\.\\d{1,2})?$',
-  'x-pattern-message': 'Use a percentage such as "25" or "9.5".',
-});
 const InUse = (why: string) => ({ 409: { ...ProblemRef, description: `Refused with code \`conflict\`: ${why}` } });
 
 const Category = Type.Object(
@@ -57,10 +63,7 @@ export const catalogAdminRoutes =
           operationId: 'adminCreateCategory',
           summary: 'Add a category',
           security,
-          body: Type.Object(
-            { name: Text(200), parentId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))) },
-            { additionalProperties: false },
-          ),
+          body: CategoryBody,
           response: { 201: Data(Category), ...errorResponses(400, 403) },
         },
       },
@@ -76,7 +79,7 @@ export const catalogAdminRoutes =
           operationId: 'adminCreateModel',
           summary: 'Add a model',
           security,
-          body: Type.Object({ name: Text(200) }, { additionalProperties: false }),
+          body: ModelBody,
           response: { 201: Data(Model), ...errorResponses(400, 403) },
         },
       },
@@ -92,7 +95,7 @@ export const catalogAdminRoutes =
           operationId: 'adminCreateTaxRate',
           summary: 'Add a tax rate',
           security,
-          body: Type.Object({ name: Text(100), rate: Rate }, { additionalProperties: false }),
+          body: TaxRateBody,
           response: { 201: Data(TaxRate), ...errorResponses(400, 403) },
         },
       },
@@ -108,21 +111,7 @@ export const catalogAdminRoutes =
           operationId: 'adminCreateProduct',
           summary: 'Add a product with its units and prices',
           security,
-          body: Type.Object(
-            {
-              name: Text(300),
-              sku: Type.Optional(Text(100)),
-              description: Type.Optional(Type.String({ maxLength: 5000 })),
-              categoryId: Type.Optional(Type.String({ maxLength: 64 })),
-              modelId: Type.Optional(Type.String({ maxLength: 64 })),
-              taxRateId: Type.String({ maxLength: 64 }),
-              units: Type.Array(Type.Object({ name: Text(50), price: Money }, { additionalProperties: false }), {
-                minItems: 1,
-                maxItems: 50,
-              }),
-            },
-            { additionalProperties: false },
-          ),
+          body: NewProductBody,
           response: {
             201: Data(Type.Object({ id: Type.String(), unitIds: Type.Array(Type.String()) })),
             ...errorResponses(400, 403),
@@ -156,10 +145,7 @@ export const catalogAdminRoutes =
           summary: 'Rename or move a category (never under itself)',
           security,
           params: IdParams,
-          body: Type.Object(
-            { name: Type.Optional(Text(200)), parentId: Type.Optional(Nullable(RefId)) },
-            { additionalProperties: false },
-          ),
+          body: CategoryPatch,
           response: { 200: Data(Category), ...errorResponses(400, 403, 404) },
         },
       },
@@ -213,7 +199,7 @@ export const catalogAdminRoutes =
           summary: 'Rename a model',
           security,
           params: IdParams,
-          body: Type.Object({ name: Text(200) }, { additionalProperties: false }),
+          body: ModelBody,
           response: { 200: Data(Model), ...errorResponses(400, 403, 404) },
         },
       },
@@ -263,10 +249,7 @@ export const catalogAdminRoutes =
           summary: 'Rename or change a tax rate (existing quotations keep theirs)',
           security,
           params: IdParams,
-          body: Type.Object(
-            { name: Type.Optional(Text(100)), rate: Type.Optional(Rate) },
-            { additionalProperties: false },
-          ),
+          body: TaxRatePatch,
           response: { 200: Data(TaxRate), ...errorResponses(400, 403, 404) },
         },
       },
@@ -334,18 +317,7 @@ export const catalogAdminRoutes =
           summary: 'Change a product (units have their own routes)',
           security,
           params: IdParams,
-          body: Type.Object(
-            {
-              name: Type.Optional(Text(300)),
-              sku: Type.Optional(Nullable(Text(100))),
-              description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
-              categoryId: Type.Optional(Nullable(RefId)),
-              modelId: Type.Optional(Nullable(RefId)),
-              taxRateId: Type.Optional(RefId),
-              active: Type.Optional(Type.Boolean()),
-            },
-            { additionalProperties: false },
-          ),
+          body: ProductPatch,
           response: { 200: Data(AdminProduct), ...errorResponses(400, 403, 404) },
         },
       },
@@ -381,7 +353,7 @@ export const catalogAdminRoutes =
           summary: 'Add a unit with its price to a product',
           security,
           params: IdParams,
-          body: Type.Object({ name: Text(50), price: Money }, { additionalProperties: false }),
+          body: UnitBody,
           response: { 201: Data(Unit), ...errorResponses(400, 403, 404) },
         },
       },
@@ -400,10 +372,7 @@ export const catalogAdminRoutes =
           summary: 'Rename a unit or change its price (existing quotations keep theirs)',
           security,
           params: IdParams,
-          body: Type.Object(
-            { name: Type.Optional(Text(50)), price: Type.Optional(Money) },
-            { additionalProperties: false },
-          ),
+          body: UnitPatch,
           response: { 200: Data(Unit), ...errorResponses(400, 403, 404) },
         },
       },

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import type { Company } from '../../modules/companies/index.ts';
-import { Data, Nullable, Text, Timestamp, errorResponses } from '../schemas.ts';
+import { Data, Nullable, Timestamp, errorResponses } from '../schemas.ts';
+import { CatalogScopeBody as Scope, NewApiKeyBody } from '../requests/developer.ts';
+import { SettingsBody } from '../requests/companies.ts';
 
 const ApiKey = Type.Object(
   {
@@ -15,47 +17,6 @@ const ApiKey = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const Scope = Type.Object(
-  {
-    kind: Type.Union(
-      [Type.Literal('all'), Type.Literal('products'), Type.Literal('categories'), Type.Literal('models')],
-      {
-        description:
-          '`all`, or selective: fixed `products`, dynamic `categories` (sub-categories included) or `models`.',
-      },
-    ),
-    ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000, uniqueItems: true, default: [] }),
-  },
-  { additionalProperties: false },
-);
-
-const Address = Type.Object(
-  {
-    street: Text(200),
-    postalCode: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
-    city: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
-  },
-  { additionalProperties: false },
-);
-
-const BankAccount = Type.Object(
-  {
-    iban: Type.String({
-      maxLength: 64,
-      description: 'IBAN; spaces allowed. Checked: country length and the mod-97 check digits.',
-    }),
-    bic: Type.Optional(Nullable(Type.String({ maxLength: 11, description: '8 or 11 characters.' }))),
-    holder: Type.String({
-      maxLength: 140,
-      description: 'The account holder, named as the recipient in payment codes.',
-    }),
-  },
-  { additionalProperties: false },
-);
-
-const PLACEHOLDERS =
-  'May use the placeholders {number}, {total}, {dueDate} and {customerName}, filled per document; any other {placeholder} is a 400.';
 
 const Settings = Type.Object(
   {
@@ -122,10 +83,7 @@ export const developerRoutes =
           operationId: 'adminCreateApiKey',
           summary: 'Issue a location API key; the key is shown only in this response',
           security,
-          body: Type.Object(
-            { locationId: Type.String({ maxLength: 64 }), name: Text(100) },
-            { additionalProperties: false },
-          ),
+          body: NewApiKeyBody,
           response: {
             201: Data(
               Type.Object(
@@ -219,45 +177,7 @@ export const developerRoutes =
           description:
             'Only the fields sent change; `null` clears an optional one. Every bad field is named in `details` and nothing changes then. ' +
             'With a bank account, quotation PDFs carry payment codes for their exact total: the EPC QR code in EUR, and the HUB-3 PDF417 barcode too when the country is HR.',
-          body: Type.Object(
-            {
-              name: Type.Optional(Text(200)),
-              address: Type.Optional(Nullable(Address)),
-              country: Type.Optional(
-                Nullable(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, such as HR.' })),
-              ),
-              taxId: Type.Optional(
-                Nullable(
-                  Type.String({
-                    maxLength: 32,
-                    description: 'Checked where the number has a check digit (Croatian OIB, German VAT id).',
-                  }),
-                ),
-              ),
-              locale: Type.Optional(
-                Type.String({
-                  maxLength: 35,
-                  description:
-                    'BCP 47 tag whose language has a message catalog (hr, de, en), such as hr-HR: labels, numbers and dates of the print.',
-                }),
-              ),
-              bankAccount: Type.Optional(Nullable(BankAccount)),
-              quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
-              printTemplate: Type.Optional(
-                Type.Object(
-                  {
-                    header: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
-                    footer: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
-                    paymentInstructions: Type.Optional(
-                      Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS })),
-                    ),
-                  },
-                  { additionalProperties: false },
-                ),
-              ),
-            },
-            { additionalProperties: false },
-          ),
+          body: SettingsBody,
           response: { 200: Data(Settings), ...errorResponses(400, 403) },
         },
       },

@@ -7,7 +7,7 @@ import { Order } from '../public/v1/orders.routes.ts';
 import { DirectoryCustomer } from '../public/v1/quotes.routes.ts';
 import { ORDER_STATUSES } from '../../modules/orders/index.ts';
 import { idempotentCreate } from '../idempotency.ts';
-import { CancelBody } from './quotations.routes.ts';
+import { CancelBody } from '../requests/documents.ts';
 import { Sale, presentSale } from './sales.routes.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

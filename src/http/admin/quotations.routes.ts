@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
 import { QUOTATION_STATUSES, type QuotationView } from '../../modules/quotations/index.ts';
-import { Data, Nullable, Pagination, Text, Timestamp, errorResponses } from '../schemas.ts';
+import { Data, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
+import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { DirectoryCustomer, presentAdminQuotation, Quotation } from '../public/v1/quotes.routes.ts';
 import { baseUrl } from '../base-url.ts';
@@ -29,11 +30,6 @@ export const AdminQuotation = Type.Object(
     cancelledAt: Nullable(Timestamp),
     cancellationReason: Nullable(Type.String()),
   },
-  { additionalProperties: false },
-);
-
-export const CancelBody = Type.Object(
-  { reason: Text(500, { examples: ['The customer bought elsewhere.'] }) },
   { additionalProperties: false },
 );
 

@@ -4,26 +4,12 @@ import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../modules/sales/index.ts';
 import { Data, Money, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
+import { PaymentBody } from '../requests/sales.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
 import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-
-/** A payment as recorded; the hub's payment form is checked against the same schema, so the same messages. */
-export const PaymentBody = Type.Object(
-  {
-    method: Type.Enum(PAYMENT_METHODS),
-    amount: Type.String({
-      pattern: '^\\d+(\\.\\d{1,2})?$',
-      maxLength: 20,
-      'x-pattern-message': 'Must be a decimal amount such as 12.50.',
-      description: "In the sale's currency, at most two decimal places, like every money field.",
-      examples: ['12.50'],
-    }),
-  },
-  { additionalProperties: false },
-);
 
 export const Sale = Type.Object(
   {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
+import { HUB } from './paths.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -21,7 +22,7 @@ const loaded = Object.fromEntries(
     const body = fs.readFileSync(file.path);
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
     const ext = name === 'css' ? 'css' : 'js';
-    return [name, { url: `/hub/assets/${name}.${hash}.${ext}`, body, type: file.type }];
+    return [name, { url: `${HUB}/assets/${name}.${hash}.${ext}`, body, type: file.type }];
   }),
 ) as Record<keyof typeof files, { url: string; body: Buffer; type: string }>;
 
@@ -30,7 +31,7 @@ export const ASSETS = { htmx: loaded.htmx.url, css: loaded.css.url, js: loaded.j
 export function assetRoutes(app: FastifyInstance): void {
   for (const asset of Object.values(loaded)) {
     app.get(
-      asset.url.slice('/hub'.length),
+      asset.url.slice(HUB.length),
       { config: { hub: 'public' }, schema: { hide: true } },
       async (_request, reply) =>
         reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body),

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../modules/accounts/index.ts';
-import { createFormatter, translator, type Formatter, type Translate } from '../../modules/i18n/index.ts';
+import { createFormatter, type Formatter } from '../../modules/i18n/index.ts';
+import { hubTranslator, type HubTranslate } from './texts/index.ts';
 import { can, type Permission } from '../access.ts';
 
 /**
@@ -13,7 +14,7 @@ export type HubAccess = Permission | 'signed-in' | 'public';
 /** What a page handler has: the user, their language and formats, a CSRF token for its forms. */
 export interface HubContext {
   user: SessionUser;
-  t: Translate;
+  t: HubTranslate;
   fmt: Formatter;
   csrf: string;
   can(permission: Permission): boolean;
@@ -35,7 +36,7 @@ declare module 'fastify' {
 export function hubContext(request: FastifyRequest, reply: FastifyReply, user: SessionUser): HubContext {
   return {
     user,
-    t: translator(user.language),
+    t: hubTranslator(user.language),
     fmt: createFormatter(user.localeTag, { currency: user.currency, timeZone: user.timezone }),
     csrf: reply.generateCsrf({ userInfo: user.userId }),
     can: (permission) => can(user.role, permission),

@@ -4,7 +4,9 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
-import { negotiateLanguage, translator } from '../../modules/i18n/index.ts';
+import { negotiateLanguage } from '../../modules/i18n/index.ts';
+import { HUB, paths } from './paths.ts';
+import { hubTranslator } from './texts/index.ts';
 import { toAppError, STATUS_BY_CODE } from '../errors.ts';
 import { can } from '../access.ts';
 import { assetRoutes } from './assets.ts';
@@ -51,7 +53,7 @@ export const hub =
     await app.register(csrf, {
       sessionPlugin: '@fastify/cookie',
       cookieKey: 'portico_csrf',
-      cookieOpts: { path: '/hub', sameSite: 'lax', httpOnly: true, secure: 'auto' },
+      cookieOpts: { path: HUB, sameSite: 'lax', httpOnly: true, secure: 'auto' },
       csrfOpts: { hmacKey: c.csrfKey, userInfo: true },
       // Before sign-in the token is bound to nobody; after, to the user, so one user's token fails for another.
       getUserInfo: (request) => request.hubUserId ?? SIGNED_OUT,
@@ -130,10 +132,10 @@ function guard(c: Container, access: HubAccess) {
     if (!user) {
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
       if (request.headers['hx-request']) {
-        reply.header('hx-redirect', `/hub/sign-in${next}`);
+        reply.header('hx-redirect', paths.signIn(next));
         throw new AppError('unauthenticated', 'Sign in again.');
       }
-      return reply.redirect(`/hub/sign-in${next}`, 303);
+      return reply.redirect(paths.signIn(next), 303);
     }
     request.hubUserId = user.userId;
     request.hub = hubContext(request, reply, user);
@@ -167,7 +169,7 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
   const status = STATUS_BY_CODE[appError.code];
   if (status >= 500) request.log.error({ err: error }, 'hub page failed');
   const ctx = request.hub as typeof request.hub | undefined;
-  const t = ctx?.t ?? translator(negotiateLanguage(request.headers['accept-language'], 'en'));
+  const t = ctx?.t ?? hubTranslator(negotiateLanguage(request.headers['accept-language'], 'en'));
   const message =
     appError.message === 'csrf'
       ? t('hub.error.csrf')
@@ -187,7 +189,7 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
   }
   const body = html`<h1>${t('hub.error.title')} ${status}</h1><p class="error" role="alert">${message}</p>
     ${appError.details ? html`<ul>${Object.entries(appError.details).map(([field, list]) => html`<li><code>${field}</code>: ${list.join(' ')}</li>`)}</ul>` : null}
-    <p><a href="/hub">${t('hub.error.back')}</a></p>`;
+    <p><a href="${paths.today}">${t('hub.error.back')}</a></p>`;
   const doc = ctx ? page(ctx, { title: t('hub.error.title'), body }) : barePage('en', t('hub.error.title'), body);
   return reply.status(status).type('text/html; charset=utf-8').send(doc.value);
 }

@@ -1,25 +1,26 @@
 import type { Permission } from '../access.ts';
-import type { MessageKey, Translate } from '../../modules/i18n/index.ts';
+import type { HubMessageKey, HubTranslate } from './texts/index.ts';
 import { html, type Html } from './html.ts';
 import type { HubContext } from './hub-context.ts';
 import { ASSETS } from './assets.ts';
+import { paths } from './paths.ts';
 
 /** The navigation: each item shown only to roles that may open it (and refused again on request). */
 const NAV: ReadonlyArray<{
   href: string;
-  label: Extract<MessageKey, `hub.nav.${string}`>;
+  label: Extract<HubMessageKey, `hub.nav.${string}`>;
   permission: Permission | null;
 }> = [
-  { href: '/hub', label: 'hub.nav.today', permission: null },
-  { href: '/hub/inquiries', label: 'hub.nav.inquiries', permission: 'inquiries:read' },
-  { href: '/hub/quotations', label: 'hub.nav.quotations', permission: 'quotations:read' },
-  { href: '/hub/orders', label: 'hub.nav.orders', permission: 'quotations:read' },
-  { href: '/hub/sales', label: 'hub.nav.sales', permission: 'sales:read' },
-  { href: '/hub/customers', label: 'hub.nav.customers', permission: 'customers:read' },
-  { href: '/hub/catalog', label: 'hub.nav.catalog', permission: 'catalog:read' },
-  { href: '/hub/developer', label: 'hub.nav.developer', permission: 'settings:manage' },
-  { href: '/hub/team', label: 'hub.nav.team', permission: 'settings:manage' },
-  { href: '/hub/company', label: 'hub.nav.company', permission: 'settings:manage' },
+  { href: paths.today, label: 'hub.nav.today', permission: null },
+  { href: paths.inquiries, label: 'hub.nav.inquiries', permission: 'inquiries:read' },
+  { href: paths.quotations, label: 'hub.nav.quotations', permission: 'quotations:read' },
+  { href: paths.orders, label: 'hub.nav.orders', permission: 'quotations:read' },
+  { href: paths.sales, label: 'hub.nav.sales', permission: 'sales:read' },
+  { href: paths.customers, label: 'hub.nav.customers', permission: 'customers:read' },
+  { href: paths.catalog, label: 'hub.nav.catalog', permission: 'catalog:read' },
+  { href: paths.developer, label: 'hub.nav.developer', permission: 'settings:manage' },
+  { href: paths.team, label: 'hub.nav.team', permission: 'settings:manage' },
+  { href: paths.company, label: 'hub.nav.company', permission: 'settings:manage' },
 ];
 
 function head(title: string): Html {
@@ -41,12 +42,12 @@ export interface PageOptions {
 
 /**
  * The whole document for a signed-in page. The CSRF token rides on <body> as an htmx header,
- * so every htmx request carries it; plain forms carry it in a hidden field (`csrfField`).
+ * so every htmx request carries it; plain forms carry it in a hidden field (`postForm`).
  */
 export function page(ctx: HubContext, options: PageOptions): Html {
   const { t } = ctx;
   const current = (href: string) =>
-    href === '/hub' ? ctx.path === '/hub' : ctx.path === href || ctx.path.startsWith(`${href}/`);
+    href === paths.today ? ctx.path === paths.today : ctx.path === href || ctx.path.startsWith(`${href}/`);
   const nav = NAV.filter((item) => item.permission === null || ctx.can(item.permission));
   return html`<!doctype html>
 <html lang="${ctx.user.language}">
@@ -54,11 +55,11 @@ export function page(ctx: HubContext, options: PageOptions): Html {
 <body hx-headers='${JSON.stringify({ 'x-csrf-token': ctx.csrf })}'>
 <a class="skip" href="#main">${t('hub.skipToContent')}</a>
 <header class="top">
-  <a class="brand" href="/hub">${ctx.user.companyName}</a>
+  <a class="brand" href="${paths.today}">${ctx.user.companyName}</a>
   <span class="spacer"></span>
   ${ctx.can('notifications:own') ? notificationsBadge(t) : null}
-  <a href="/hub/account">${ctx.user.name}</a>
-  <form method="post" action="/hub/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('hub.signOut')}</button></form>
+  <a href="${paths.account}">${ctx.user.name}</a>
+  ${postForm(ctx, paths.signOut, html` class="inline"`)}<button type="submit" class="link">${t('hub.signOut')}</button></form>
 </header>
 <div class="frame">
 <nav aria-label="${t('hub.nav.label')}"><ul>
@@ -74,9 +75,9 @@ export function page(ctx: HubContext, options: PageOptions): Html {
 }
 
 /** The unread count, fetched when the page loads and again every 15 s (htmx polling). */
-function notificationsBadge(t: Translate): Html {
-  return html`<a href="/hub/notifications" class="badge-link">${t('hub.notifications.label')}
-  <span id="unread" hx-get="/hub/notifications/count" hx-trigger="load, every 15s" hx-swap="innerHTML" aria-live="polite"></span></a>`;
+function notificationsBadge(t: HubTranslate): Html {
+  return html`<a href="${paths.notifications}" class="badge-link">${t('hub.notifications.label')}
+  <span id="unread" hx-get="${paths.notificationsCount}" hx-trigger="load, every 15s" hx-swap="innerHTML" aria-live="polite"></span></a>`;
 }
 
 /** A page before sign-in (or an error without a session): no navigation. */
@@ -88,6 +89,10 @@ export function barePage(language: string, title: string, body: Html): Html {
 </html>`;
 }
 
-export function csrfField(ctx: { csrf: string }): Html {
-  return html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
+/**
+ * A posted form's opening tag with its CSRF field: every hub form that changes something starts
+ * with it, so none can forget the token. `attrs` are ours (class, data-confirm, hx-…), never user text.
+ */
+export function postForm(ctx: { csrf: string }, action: string, attrs: Html | null = null): Html {
+  return html`<form method="post" action="${action}"${attrs}><input type="hidden" name="_csrf" value="${ctx.csrf}">`;
 }

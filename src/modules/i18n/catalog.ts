@@ -1,38 +1,33 @@
-import { de as printDe } from './messages.de.ts';
-import { en as printEn } from './messages.en.ts';
-import { hr as printHr } from './messages.hr.ts';
-import { HUB_MESSAGES } from './hub/index.ts';
+import { de } from './messages.de.ts';
+import { en } from './messages.en.ts';
+import { hr } from './messages.hr.ts';
 
 /**
- * One message catalog for the print and the hub, in the languages the product speaks. English
- * is the source: its keys are the message keys, and a translation is typed as exactly those
- * keys, so a label missing in one language does not compile. Messages take {named} placeholders;
- * the placeholders of a key are read from the English text at the type level, so a call that
- * forgets one does not compile either.
+ * Message catalogs in the languages the product speaks. English is the source: its keys are the
+ * message keys, and a translation is typed as exactly those keys, so a label missing in one
+ * language does not compile. Messages take {named} placeholders; the placeholders of a key are
+ * read from the English text at the type level, so a call that forgets one does not compile
+ * either. The domain's own catalog is the printed labels (messages.*.ts); a shell with texts of
+ * its own (the hub) builds its catalogs on top of these with `translatorFor`.
  */
-
-type HubAreas = typeof HUB_MESSAGES;
-type Merge<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-// The print's messages (messages.*.ts) and the hub's, one file per area with its three languages.
-const en = Object.assign({}, printEn, ...HUB_MESSAGES.map((area) => area.en)) as typeof printEn &
-  Merge<HubAreas[number]['en']>;
-const hr = Object.assign({}, printHr, ...HUB_MESSAGES.map((area) => area.hr)) as Catalog;
-const de = Object.assign({}, printDe, ...HUB_MESSAGES.map((area) => area.de)) as Catalog;
-
-export type MessageKey = keyof typeof en;
-export type Catalog = { readonly [K in MessageKey]: string };
 
 export const LANGUAGES = ['hr', 'de', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export const catalogs: Readonly<Record<Language, Catalog>> = { hr, de, en };
+/** A source (English) message set: keys to texts, the texts' literal types kept. */
+export type Source = Record<string, string>;
+/** The catalogs of one source: every language with exactly the source's keys. */
+export type CatalogsOf<En extends Source> = Readonly<Record<Language, { readonly [K in keyof En]: string }>>;
 
 type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
 
-/** No argument for a message without placeholders; otherwise a value for each of them. */
-export type MessageArgs<K extends MessageKey> = [Placeholders<(typeof en)[K]>] extends [never]
+/** No argument for a text without placeholders; otherwise a value for each of them. */
+export type ArgsOf<Text extends string> = [Placeholders<Text>] extends [never]
   ? []
-  : [params: Record<Placeholders<(typeof en)[K]>, string | number>];
+  : [params: Record<Placeholders<Text>, string | number>];
+
+/** `t(key, params)` over one source's keys, bound to one language. */
+export type TranslateOf<En extends Source> = <K extends keyof En & string>(key: K, ...args: ArgsOf<En[K]>) => string;
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
@@ -43,9 +38,7 @@ export function placeholdersOf(text: string): string[] {
 
 const numberFormats = new Map<Language, Intl.NumberFormat>();
 
-export function translate<K extends MessageKey>(language: Language, key: K, ...args: MessageArgs<K>): string {
-  const text = catalogs[language][key];
-  const params = args[0] as Record<string, string | number> | undefined;
+function fill(language: Language, key: string, text: string, params: Record<string, string | number> | undefined) {
   return text.replace(PLACEHOLDER, (_, name: string) => {
     const value = params?.[name];
     if (value === undefined) throw new RangeError(`message ${key} needs {${name}}`);
@@ -56,9 +49,27 @@ export function translate<K extends MessageKey>(language: Language, key: K, ...a
   });
 }
 
-export type Translate = <K extends MessageKey>(key: K, ...args: MessageArgs<K>) => string;
+/** The translator of a set of catalogs: `translatorFor(catalogs)(language)` is its `t`. */
+export function translatorFor<En extends Source>(catalogs: CatalogsOf<En>): (language: Language) => TranslateOf<En> {
+  return (language) =>
+    (key, ...args) =>
+      fill(language, key, catalogs[language][key], args[0] as Record<string, string | number> | undefined);
+}
 
-/** `t(key, params)` bound to one language, as a page or a print uses it. */
-export function translator(language: Language): Translate {
-  return (key, ...args) => translate(language, key, ...args);
+// ---- The domain's catalog: the labels of a printed sales document.
+
+/** The source of the printed labels, its texts with their literal types. */
+export type PrintedSource = typeof en;
+export type MessageKey = keyof typeof en;
+export type Catalog = { readonly [K in MessageKey]: string };
+export type MessageArgs<K extends MessageKey> = ArgsOf<(typeof en)[K]>;
+export type Translate = TranslateOf<typeof en>;
+
+export const catalogs: CatalogsOf<typeof en> = { hr, de, en };
+
+/** `t(key, params)` bound to one language, as a print uses it. */
+export const translator: (language: Language) => Translate = translatorFor(catalogs);
+
+export function translate<K extends MessageKey>(language: Language, key: K, ...args: MessageArgs<K>): string {
+  return translator(language)(key, ...args);
 }

@@ -4,12 +4,19 @@ export {
   placeholdersOf,
   translate,
   translator,
+  translatorFor,
+  type ArgsOf,
   type Catalog,
+  type CatalogsOf,
   type Language,
   type MessageArgs,
   type MessageKey,
+  type PrintedSource,
+  type Source,
   type Translate,
+  type TranslateOf,
 } from './catalog.ts';
+export { messages, type Translation } from './define.ts';
 export { createFormatter, type Formatter } from './format.ts';
 export {
   canonicalLocaleTag,

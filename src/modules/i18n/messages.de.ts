@@ -117,4 +117,9 @@ export const de: Translation<typeof en> = {
   'common.createdAt': 'Erstellt',
   'common.noResults': 'Nichts gefunden.',
   'common.reason': 'Grund',
+
+  // The sample document a company previews its print settings on
+  'print.sample.customer': 'Musterkunde GmbH',
+  'print.sample.product': 'Musterprodukt {n}',
+  'print.sample.unit': 'Stk.',
 };

@@ -1,7 +1,8 @@
 /**
- * The source catalog: every label of a printed sales document and of the hub, in English. Its
- * keys are the message keys; the Croatian and German catalogs must have exactly these keys
- * (a missing or extra key fails the typecheck) and the same {placeholders} (the catalog test).
+ * The source catalog: every label of a printed sales document, and the statuses, actions and
+ * navigation words the hub shows beside them, in English. Its keys are the message keys; the
+ * Croatian and German catalogs must have exactly these keys (a missing or extra key fails the
+ * typecheck) and the same {placeholders} (the catalog test).
  */
 export const en = {
   // Document titles (the print's title, the hub's headings)
@@ -129,4 +130,9 @@ export const en = {
   'common.createdAt': 'Created',
   'common.noResults': 'Nothing found.',
   'common.reason': 'Reason',
+
+  // The sample document a company previews its print settings on
+  'print.sample.customer': 'Sample Customer Ltd.',
+  'print.sample.product': 'Sample product {n}',
+  'print.sample.unit': 'pcs',
 } as const;

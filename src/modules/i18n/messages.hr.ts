@@ -117,4 +117,9 @@ export const hr: Translation<typeof en> = {
   'common.createdAt': 'Izrađeno',
   'common.noResults': 'Nema rezultata.',
   'common.reason': 'Razlog',
+
+  // The sample document a company previews its print settings on
+  'print.sample.customer': 'Ogledni kupac d.o.o.',
+  'print.sample.product': 'Ogledni proizvod {n}',
+  'print.sample.unit': 'kom',
 };

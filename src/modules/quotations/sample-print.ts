@@ -32,9 +32,9 @@ export function sampleQuotationPrint(
       : null;
   const issuedAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + company.quotationValidityDays * 86_400_000).toISOString();
-  const unit = translate(language, 'hub.developer.print.sampleUnit');
+  const unit = translate(language, 'print.sample.unit');
   const lines = SAMPLE_LINES.map((l, i) =>
-    sampleLine(company.id, i + 1, l, translate(language, 'hub.developer.print.sampleProduct', { n: i + 1 }), unit),
+    sampleLine(company.id, i + 1, l, translate(language, 'print.sample.product', { n: i + 1 }), unit),
   );
   const totalMinor = lines.reduce((sum, l) => sum + l.total_minor, 0);
   return quotationPrint(
@@ -46,7 +46,7 @@ export function sampleQuotationPrint(
       pricesIncludeTax: company.pricesIncludeTax,
       totalMinor,
       customer: {
-        name: translate(language, 'hub.developer.print.sampleCustomer'),
+        name: translate(language, 'print.sample.customer'),
         email: 'customer@example.com',
         phone: null,
       },

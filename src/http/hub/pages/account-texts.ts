@@ -1,7 +1,7 @@
 import type { UserRole } from '../../../modules/companies/index.ts';
-import type { MessageKey, Translate } from '../../../modules/i18n/index.ts';
+import type { HubMessageKey, HubTranslate } from '../texts/index.ts';
 
-export function roleLabel(t: Translate, role: UserRole): string {
+export function roleLabel(t: HubTranslate, role: UserRole): string {
   return role === 'admin' ? t('hub.role.admin') : role === 'support' ? t('hub.role.support') : t('hub.role.staff');
 }
 
@@ -13,4 +13,4 @@ export const ACCOUNT_NOTICES = {
   disabled: 'hub.team.notice.disabled',
   enabled: 'hub.team.notice.enabled',
   companySaved: 'hub.company.notice.saved',
-} as const satisfies Record<string, MessageKey>;
+} as const satisfies Record<string, HubMessageKey>;

@@ -5,10 +5,18 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../../../modules/accounts/index.ts';
 import { LANGUAGES } from '../../../modules/i18n/index.ts';
 import { html, raw } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField } from '../layout.ts';
-import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
+import { Type } from 'typebox';
+import { bodyText, input, noticeOf, postForm, select, sendPage, submit } from '../form.ts';
 import { readSessionToken } from '../session-cookie.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
+import { paths, withNotice } from '../paths.ts';
+
+/** The forms' shapes only: the service checks the password and the language (no admin API body to share). */
+const PasswordForm = Type.Object(
+  { currentPassword: Type.String(), newPassword: Type.String() },
+  { additionalProperties: false },
+);
+const LanguageForm = Type.Object({ language: Type.String() }, { additionalProperties: false });
 
 const LENGTH = raw(` minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"`);
 
@@ -22,33 +30,47 @@ export const accountPage =
 
     app.post('/account/password', { config: { hub: 'signed-in' } }, async (request, reply) => {
       const ctx = request.hub;
-      try {
-        await c.accounts.changePassword(ctx.user.companyId, ctx.user.userId, {
-          currentPassword: bodyText(request.body, 'currentPassword'),
-          newPassword: bodyText(request.body, 'newPassword'),
-          keepSessionToken: readSessionToken(request) ?? '',
-        });
-      } catch (error) {
-        const details = fieldErrorsOf(error);
+      const done = await submit(
+        PasswordForm,
+        request,
+        (change) =>
+          c.accounts.changePassword(ctx.user.companyId, ctx.user.userId, {
+            ...change,
+            keepSessionToken: readSessionToken(request) ?? '',
+          }),
+        {
+          // Passwords exactly as typed, never trimmed.
+          read: (_, body) => ({
+            currentPassword: bodyText(body, 'currentPassword'),
+            newPassword: bodyText(body, 'newPassword'),
+          }),
+          refusals: [],
+        },
+      );
+      if (!done.ok) {
+        const details = done.state.errors;
         // The service's words are English; the two rules a person meets here are said in their language.
         const errors: FieldErrors = {};
         if (details.currentPassword) errors.currentPassword = [ctx.t('hub.account.currentWrong')];
         if (details.newPassword)
           errors.newPassword = [ctx.t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })];
-        return send(reply, 400, ctx, null, errors);
+        return send(reply, done.status, ctx, null, errors);
       }
-      return reply.redirect('/hub/account?notice=passwordChanged', 303);
+      return reply.redirect(withNotice(paths.account, 'passwordChanged'), 303);
     });
 
     app.post('/account/language', { config: { hub: 'signed-in' } }, async (request, reply) => {
       const ctx = request.hub;
-      const chosen = bodyText(request.body, 'language');
-      try {
-        await c.accounts.setLanguage(ctx.user.companyId, ctx.user.userId, chosen === '' ? null : chosen);
-      } catch (error) {
-        return send(reply, 400, ctx, null, fieldErrorsOf(error));
-      }
-      return reply.redirect('/hub/account?notice=languageSaved', 303);
+      const done = await submit(
+        LanguageForm,
+        request,
+        // The company's language is no choice of one's own (null).
+        ({ language }) =>
+          c.accounts.setLanguage(ctx.user.companyId, ctx.user.userId, language === '' ? null : language),
+        { read: (_, body) => ({ language: bodyText(body, 'language') }), refusals: [] },
+      );
+      if (!done.ok) return send(reply, done.status, ctx, null, done.state.errors);
+      return reply.redirect(withNotice(paths.account, 'languageSaved'), 303);
     });
   };
 
@@ -65,8 +87,7 @@ ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t(
 <div class="two">
 <section aria-labelledby="language-heading">
   <h2 id="language-heading">${t('hub.account.languageHeading')}</h2>
-  <form method="post" action="/hub/account/language" class="stack">
-    ${csrfField(ctx)}
+  ${postForm(ctx, paths.accountLanguage, html` class="stack"`)}
     ${select({
       id: 'language',
       name: 'language',
@@ -84,8 +105,7 @@ ${errors && Object.keys(errors).length ? html`<p class="error" role="alert">${t(
 <section aria-labelledby="password-heading">
   <h2 id="password-heading">${t('hub.account.passwordHeading')}</h2>
   <p class="muted" id="password-rule">${t('hub.account.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX })} ${t('hub.account.passwordEndsSessions')}</p>
-  <form method="post" action="/hub/account/password" class="stack">
-    ${csrfField(ctx)}
+  ${postForm(ctx, paths.accountPassword, html` class="stack"`)}
     <input type="text" name="username" autocomplete="username" value="${user.email}" hidden>
     ${input({ id: 'current-password', name: 'currentPassword', label: t('hub.account.currentPassword'), type: 'password', autocomplete: 'current-password', required: true, errors: errors?.currentPassword })}
     ${input({ id: 'new-password', name: 'newPassword', label: t('hub.account.newPassword'), type: 'password', autocomplete: 'new-password', required: true, extra: LENGTH, errors: errors?.newPassword })}

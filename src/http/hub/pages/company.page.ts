@@ -1,17 +1,33 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { Type, type Static } from 'typebox';
 import type { FieldErrors } from '../../../lib/errors.ts';
 import type { Container } from '../../../container.ts';
 import type { Company, SettingsPatch } from '../../../modules/companies/index.ts';
-import { html, raw } from '../html.ts';
+import { SettingsBody } from '../../requests/companies.ts';
+import { html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField } from '../layout.ts';
-import { bodyText, fieldErrorsOf, input, noticeOf, sendPage } from '../form.ts';
+import { bodyText, field, noticeOf, postForm, sendPage, submit } from '../form.ts';
 import { ACCOUNT_NOTICES } from './account-texts.ts';
+import { paths, withNotice } from '../paths.ts';
 
-type Draft = Record<
-  'name' | 'street' | 'postalCode' | 'city' | 'country' | 'taxId' | 'locale' | 'quotationValidityDays',
-  string
->;
+/**
+ * The form's shape only: the service checks every field of the change at once (a bad tax id and
+ * a bad validity are named together), and the fields' limits come from the admin API's `SettingsBody`.
+ */
+const CompanyForm = Type.Object(
+  {
+    name: Type.String(),
+    street: Type.String(),
+    postalCode: Type.String(),
+    city: Type.String(),
+    country: Type.String(),
+    taxId: Type.String(),
+    locale: Type.String(),
+    quotationValidityDays: Type.String(),
+  },
+  { additionalProperties: false },
+);
+type Draft = Static<typeof CompanyForm>;
 
 /**
  * Company profile: name, address, country, tax id, locale, quotation validity, through the same
@@ -36,32 +52,50 @@ export const companyPage =
 
     app.post('/company', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const draft = Object.fromEntries(FIELDS.map((f) => [f, bodyText(request.body, f).trim()])) as Draft;
-      const days = Number(draft.quotationValidityDays);
-      const patch: SettingsPatch = {
-        name: draft.name,
-        // All three address fields empty: no address. A city without a street is named by the service.
-        address:
-          draft.street || draft.postalCode || draft.city
-            ? { street: draft.street, postalCode: draft.postalCode || null, city: draft.city || null }
-            : null,
-        country: draft.country || null,
-        taxId: draft.taxId || null,
-        locale: draft.locale,
-        quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : days,
-      };
-      try {
-        await c.companies.updateSettings(ctx.user.companyId, patch);
-      } catch (error) {
-        const details = fieldErrorsOf(error);
+      const done = await submit(
+        CompanyForm,
+        request,
+        (draft) => c.companies.updateSettings(ctx.user.companyId, patchOf(draft)),
+        { read: (_, body) => draftFrom(body), refusals: [] },
+      );
+      if (!done.ok) {
         const company = await c.companies.getCompany(ctx.user.companyId);
-        return send(reply, 400, ctx, company, draft, details, null);
+        return send(reply, done.status, ctx, company, draftFrom(request.body), done.state.errors, null);
       }
-      return reply.redirect('/hub/company?notice=companySaved', 303);
+      return reply.redirect(withNotice(paths.company, 'companySaved'), 303);
     });
   };
 
-const FIELDS = ['name', 'street', 'postalCode', 'city', 'country', 'taxId', 'locale', 'quotationValidityDays'] as const;
+/** The posted form, each field as typed (trimmed). */
+function draftFrom(body: unknown): Draft {
+  const text = (name: keyof Draft) => bodyText(body, name).trim();
+  return {
+    name: text('name'),
+    street: text('street'),
+    postalCode: text('postalCode'),
+    city: text('city'),
+    country: text('country'),
+    taxId: text('taxId'),
+    locale: text('locale'),
+    quotationValidityDays: text('quotationValidityDays'),
+  };
+}
+
+/** The form as the service's change: blank optional fields cleared, no address when all three are blank. */
+function patchOf(draft: Draft): SettingsPatch {
+  return {
+    name: draft.name,
+    // All three address fields empty: no address. A city without a street is named by the service.
+    address:
+      draft.street || draft.postalCode || draft.city
+        ? { street: draft.street, postalCode: draft.postalCode || null, city: draft.city || null }
+        : null,
+    country: draft.country || null,
+    taxId: draft.taxId || null,
+    locale: draft.locale,
+    quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : Number(draft.quotationValidityDays),
+  };
+}
 
 function draftOf(company: Company): Draft {
   return {
@@ -86,21 +120,22 @@ function send(
   notice: string | null,
 ) {
   const { t } = ctx;
+  // What was typed (or is stored), with each field's limits from the admin API's settings body.
+  const view = { id: 'company', schema: SettingsBody, values: d, state: errors ? { values: {}, errors } : undefined };
   const body = html`<h1>${t('hub.company.title')}</h1>
 ${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-<form method="post" action="/hub/company" class="stack company-profile">
-  ${csrfField(ctx)}
-  ${input({ id: 'name', name: 'name', label: t('hub.company.name'), value: d.name, required: true, extra: raw(' maxlength="200"'), errors: errors?.name })}
+${postForm(ctx, paths.company, html` class="stack company-profile"`)}
+  ${field(view, 'name', { id: 'name', label: t('hub.company.name'), required: true })}
   <fieldset>
     <legend>${t('hub.company.address')}</legend>
-    ${input({ id: 'street', name: 'street', label: t('hub.company.street'), value: d.street, autocomplete: 'street-address', errors: errors?.['address.street'] })}
-    ${input({ id: 'postal-code', name: 'postalCode', label: t('hub.company.postalCode'), value: d.postalCode, autocomplete: 'postal-code', errors: errors?.['address.postalCode'] })}
-    ${input({ id: 'city', name: 'city', label: t('hub.company.city'), value: d.city, autocomplete: 'address-level2', errors: errors?.['address.city'] })}
+    ${field(view, 'street', { id: 'street', path: 'address.street', label: t('hub.company.street'), autocomplete: 'street-address' })}
+    ${field(view, 'postalCode', { id: 'postal-code', path: 'address.postalCode', label: t('hub.company.postalCode'), autocomplete: 'postal-code' })}
+    ${field(view, 'city', { id: 'city', path: 'address.city', label: t('hub.company.city'), autocomplete: 'address-level2' })}
   </fieldset>
-  ${input({ id: 'country', name: 'country', label: t('hub.company.country'), value: d.country, extra: raw(' maxlength="2" size="3"'), errors: errors?.country })}
-  ${input({ id: 'tax-id', name: 'taxId', label: t('hub.company.taxId'), value: d.taxId, extra: raw(' maxlength="32"'), errors: errors?.taxId })}
-  ${input({ id: 'locale', name: 'locale', label: t('hub.company.locale'), value: d.locale, required: true, extra: raw(' maxlength="35"'), errors: errors?.locale })}
-  ${input({ id: 'validity', name: 'quotationValidityDays', label: t('hub.company.validityDays'), type: 'number', value: d.quotationValidityDays, required: true, extra: raw(' min="1" max="3650" step="1"'), errors: errors?.quotationValidityDays })}
+  ${field(view, 'country', { id: 'country', label: t('hub.company.country'), extra: html` size="3"` })}
+  ${field(view, 'taxId', { id: 'tax-id', label: t('hub.company.taxId') })}
+  ${field(view, 'locale', { id: 'locale', label: t('hub.company.locale'), required: true })}
+  ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
   <button type="submit">${t('action.save')}</button>
 </form>
 <dl class="facts">

@@ -3,10 +3,10 @@ import type { Container } from '../../../container.ts';
 import type { Inquiry } from '../../../modules/inquiries/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { csrfField } from '../layout.ts';
-import { fieldError, noticeOf, sendPage } from '../form.ts';
+import { postForm, type Route, type IdRoute, fieldError, noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
+import { paths, withNotice } from '../paths.ts';
 
 const PAGE_SIZE = 25;
 
@@ -14,10 +14,10 @@ const PAGE_SIZE = 25;
 export const inquiriesPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/inquiries', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+    app.get<Route>('/inquiries', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
+      const { query } = request;
       const { form, filter, errors } = readInquiryFilter(query, ctx.user.timezone, t);
       const invalid = Object.keys(errors).length > 0;
       let list: Html | null = null;
@@ -28,7 +28,7 @@ export const inquiriesPages =
         });
         const { data, nextCursor } = paging.page(await c.inquiries.list(ctx.user.companyId, paging, filter));
         const next = nextCursor
-          ? `/hub/inquiries?${new URLSearchParams([...filterParams(form), ['cursor', nextCursor]]).toString()}`
+          ? `${paths.inquiries}?${new URLSearchParams([...filterParams(form), ['cursor', nextCursor]]).toString()}`
           : null;
         list = inquiryTable(ctx, data, next);
       }
@@ -39,21 +39,17 @@ ${list}`;
       return sendPage(reply, ctx, { title: t('hub.inquiries.title'), body, status: invalid ? 400 : 200 });
     });
 
-    app.get('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+    app.get<IdRoute>('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
       const ctx = request.hub;
-      const inquiry = await c.inquiries.get(ctx.user.companyId, (request.params as { id: string }).id);
+      const inquiry = await c.inquiries.get(ctx.user.companyId, request.params.id);
       const notice = noticeOf(ctx, request.query, { handled: 'hub.inquiries.markedHandled' });
       return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice });
     });
 
-    app.post('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+    app.post<IdRoute>('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
       const ctx = request.hub;
-      const inquiry = await c.inquiries.markHandled(
-        ctx.user.companyId,
-        (request.params as { id: string }).id,
-        ctx.user.userId,
-      );
-      return reply.redirect(`/hub/inquiries/${encodeURIComponent(inquiry.id)}?notice=handled`, 303);
+      const inquiry = await c.inquiries.markHandled(ctx.user.companyId, request.params.id, ctx.user.userId);
+      return reply.redirect(withNotice(paths.inquiry(inquiry.id), 'handled'), 303);
     });
   };
 
@@ -82,7 +78,7 @@ function filterForm(
   const { t } = ctx;
   const option = (value: InquiryFilterForm['state'], label: string) =>
     html`<option value="${value}"${form.state === value ? html` selected` : null}>${label}</option>`;
-  return html`<form method="get" action="/hub/inquiries" class="row filters" role="search" aria-label="${t('hub.inquiries.filters')}">
+  return html`<form method="get" action="${paths.inquiries}" class="row filters" role="search" aria-label="${t('hub.inquiries.filters')}">
   ${field('q', t('hub.inquiries.search'), (attrs) => html`<input id="f-q" name="q" type="search" value="${form.q}"${attrs}>`, errors.q)}
   ${field('topic', t('hub.inquiries.topic'), (attrs) => html`<input id="f-topic" name="topic" value="${form.topic}"${attrs}>`, errors.topic)}
   ${field('state', t('hub.inquiries.state'), () => html`<select id="f-state" name="state">${option('', t('hub.inquiries.state.any'))}${option('open', t('hub.inquiries.state.open'))}${option('handled', t('hub.inquiries.state.handled'))}</select>`, errors.state)}
@@ -100,7 +96,7 @@ function inquiryTable(ctx: HubContext, rows: Inquiry[], next: string | null): Ht
 <tbody>${rows.map(
     (r) => html`<tr>
   <td>${ctx.fmt.dateTime(r.createdAt)}</td>
-  <td><a href="/hub/inquiries/${r.id}">${r.subject}</a></td>
+  <td><a href="${paths.inquiry(r.id)}">${r.subject}</a></td>
   <td>${r.name ? html`${r.name}<br>` : null}<small>${r.email}</small></td>
   <td>${r.topic}</td>
   <td>${stateOf(ctx, r)}</td>
@@ -128,7 +124,7 @@ function photo(ctx: HubContext, inquiry: Inquiry): Html {
 function inquiryDetail(ctx: HubContext, inquiry: Inquiry): Html {
   const { t } = ctx;
   const mailto = `mailto:${inquiry.email}?subject=${encodeURIComponent(`Re: ${inquiry.subject}`)}`;
-  return html`<p><a href="/hub/inquiries">← ${t('hub.inquiries.title')}</a></p>
+  return html`<p><a href="${paths.inquiries}">← ${t('hub.inquiries.title')}</a></p>
 <h1>${inquiry.subject}</h1>
 <dl class="facts">
   <dt>${t('hub.inquiries.state')}</dt><dd>${stateOf(ctx, inquiry)}${inquiry.handledAt ? html` ${t('hub.inquiries.handledOn', { date: ctx.fmt.dateTime(inquiry.handledAt) })}` : null}</dd>
@@ -145,7 +141,7 @@ ${photo(ctx, inquiry)}
   <a class="button secondary" href="${mailto}">${t('hub.inquiries.reply')}</a>
   ${
     !inquiry.handledAt && ctx.can('inquiries:handle')
-      ? html`<form method="post" action="/hub/inquiries/${inquiry.id}/handled" class="inline">${csrfField(ctx)}<button type="submit">${t('action.markHandled')}</button></form>`
+      ? html`${postForm(ctx, paths.inquiryHandled(inquiry.id), html` class="inline"`)}<button type="submit">${t('action.markHandled')}</button></form>`
       : null
   }
 </p>`;

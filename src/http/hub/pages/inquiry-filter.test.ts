@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dayStart, filterParams, readInquiryFilter } from './inquiry-filter.ts';
-import { translator } from '../../../modules/i18n/index.ts';
+import { hubTranslator } from '../texts/index.ts';
 
 test('a day starts at midnight in the company zone, in winter and in summer time', () => {
   assert.equal(dayStart('2026-01-15', 'Europe/Zagreb'), '2026-01-14T23:00:00.000Z');
@@ -17,7 +17,7 @@ test('a day starts at midnight in the company zone, in winter and in summer time
 });
 
 test('the filter form: known states only, trimmed text, bad dates as field errors', () => {
-  const t = translator('en');
+  const t = hubTranslator('en');
   const { form, filter, errors } = readInquiryFilter(
     { state: 'open', q: '  lak ', topic: ['a', 'b'], from: '2026-02-30', to: '2026-01-15' },
     'Europe/Zagreb',

@@ -1,5 +1,5 @@
 import type { InquiryFilter } from '../../../modules/inquiries/index.ts';
-import type { Translate } from '../../../modules/i18n/index.ts';
+import type { HubTranslate } from '../texts/index.ts';
 import { textOf } from '../form.ts';
 
 /** What the filter form holds, as typed (shown back in the form and carried to the next page). */
@@ -19,7 +19,7 @@ const text = (value: unknown, max: number): string => textOf(value).trim().slice
 export function readInquiryFilter(
   query: Record<string, unknown>,
   timeZone: string,
-  t: Translate,
+  t: HubTranslate,
 ): {
   form: InquiryFilterForm;
   filter: InquiryFilter;

@@ -4,18 +4,16 @@ import { cappedText } from '../../../lib/count-cap.ts';
 import type { Notification } from '../../../modules/notifications/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { csrfField } from '../layout.ts';
-import { noticeOf, sendPage } from '../form.ts';
+import { postForm, noticeOf, sendPage, type Route, type IdRoute } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
+import { paths, withNotice } from '../paths.ts';
 
 const PAGE_SIZE = 25;
 
 /** Where a notification's subject is shown in the hub, when the user may open it there. */
 function subjectHref(ctx: HubContext, n: Notification): string | null {
-  if (n.subject?.type === 'inquiry' && ctx.can('inquiries:read'))
-    return `/hub/inquiries/${encodeURIComponent(n.subject.id)}`;
-  if (n.subject?.type === 'webhook_endpoint' && ctx.can('settings:manage'))
-    return `/hub/developer/webhooks/${encodeURIComponent(n.subject.id)}`;
+  if (n.subject?.type === 'inquiry' && ctx.can('inquiries:read')) return paths.inquiry(n.subject.id);
+  if (n.subject?.type === 'webhook_endpoint' && ctx.can('settings:manage')) return paths.webhook(n.subject.id);
   return null;
 }
 
@@ -32,10 +30,10 @@ export const notificationsPages =
       return reply.type('text/html; charset=utf-8').send(text);
     });
 
-    app.get('/notifications', { config: { hub: 'notifications:own' } }, async (request, reply) => {
+    app.get<Route>('/notifications', { config: { hub: 'notifications:own' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as { cursor?: unknown; notice?: unknown };
+      const { query } = request;
       const paging = newestFirstPage({
         limit: PAGE_SIZE,
         cursor: typeof query.cursor === 'string' ? query.cursor : undefined,
@@ -54,24 +52,24 @@ export const notificationsPages =
       const body = html`<h1>${t('hub.notifications.title')}</h1>
 ${
   data.some((n) => n.readAt === null)
-    ? html`<form method="post" action="/hub/notifications/read-all">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.notifications.markAll')}</button></form>`
+    ? html`${postForm(ctx, paths.notificationsReadAll)}<button type="submit" class="secondary">${t('hub.notifications.markAll')}</button></form>`
     : null
 }
 ${data.length === 0 ? html`<p>${t('hub.notifications.none')}</p>` : html`<ul class="notifications">${data.map((n) => item(ctx, n))}</ul>`}
-${nextCursor ? html`<p><a class="button secondary" href="/hub/notifications?${new URLSearchParams({ cursor: nextCursor }).toString()}">${t('action.more')}</a></p>` : null}`;
+${nextCursor ? html`<p><a class="button secondary" href="${paths.notifications}?${new URLSearchParams({ cursor: nextCursor }).toString()}">${t('action.more')}</a></p>` : null}`;
       return sendPage(reply, ctx, { title: t('hub.notifications.title'), body, notice });
     });
 
     app.post('/notifications/read-all', { config: { hub: 'notifications:own' } }, async (request, reply) => {
       const { user } = request.hub;
       await c.notifications.markAllRead(user.companyId, user.userId);
-      return reply.redirect('/hub/notifications?notice=all-read', 303);
+      return reply.redirect(withNotice(paths.notifications, 'all-read'), 303);
     });
 
-    app.post('/notifications/:id/read', { config: { hub: 'notifications:own' } }, async (request, reply) => {
+    app.post<IdRoute>('/notifications/:id/read', { config: { hub: 'notifications:own' } }, async (request, reply) => {
       const { user } = request.hub;
-      await c.notifications.markRead(user.companyId, user.userId, (request.params as { id: string }).id);
-      return reply.redirect('/hub/notifications?notice=read', 303);
+      await c.notifications.markRead(user.companyId, user.userId, request.params.id);
+      return reply.redirect(withNotice(paths.notifications, 'read'), 303);
     });
   };
 
@@ -85,6 +83,6 @@ function item(ctx: HubContext, n: Notification): Html {
   <small>${ctx.fmt.dateTime(n.createdAt)}</small><br>
   ${n.body}
   ${href ? html` <a href="${href}">${t('hub.notifications.open')}<span class="sr-only">: ${n.title}</span></a>` : null}
-  ${unread ? html` <form method="post" action="/hub/notifications/${n.id}/read" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('action.markRead')}<span class="sr-only">: ${n.title}</span></button></form>` : null}
+  ${unread ? html` ${postForm(ctx, paths.notificationRead(n.id), html` class="inline"`)}<button type="submit" class="link">${t('action.markRead')}<span class="sr-only">: ${n.title}</span></button></form>` : null}
 </li>`;
 }

@@ -8,11 +8,13 @@ import type {
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
-import { negotiateLanguage, translator, type Translate } from '../../../modules/i18n/index.ts';
+import { negotiateLanguage } from '../../../modules/i18n/index.ts';
+import { hubTranslator, type HubTranslate } from '../texts/index.ts';
 import { html } from '../html.ts';
 import { barePage } from '../layout.ts';
 import { SIGNED_OUT } from '../hub-context.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '../session-cookie.ts';
+import { paths } from '../paths.ts';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -21,7 +23,7 @@ export function safeNext(next: unknown): string {
   // Printable ASCII only: a CR or LF would reach the Location header (Node refuses it, with a 500).
   return typeof next === 'string' && /^\/hub(\/[!-[\]-~]*)?(\?[!-~]*)?$/.test(next) && !next.startsWith('//')
     ? next
-    : '/hub';
+    : paths.today;
 }
 
 interface SignInBody {
@@ -59,7 +61,7 @@ export const signInPages =
 
     app.get('/sign-in', { config: { hub: 'public' } }, async (request, reply) => {
       const query = request.query as { next?: string; ended?: string };
-      const t = translator(language(request));
+      const t = hubTranslator(language(request));
       return send(
         reply,
         200,
@@ -83,7 +85,7 @@ export const signInPages =
         errorHandler: async (error, request, reply) => {
           // The limiter's refusal is shown on the form itself, with how long to wait.
           if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
-          const t = translator(language(request));
+          const t = hubTranslator(language(request));
           const body = request.body as SignInBody | undefined;
           reply.header('retry-after', String(error.retryAfterSeconds));
           const minutes = Math.max(1, Math.ceil((error.retryAfterSeconds ?? 60) / 60));
@@ -103,7 +105,7 @@ export const signInPages =
       },
       async (request, reply) => {
         const body = (request.body ?? {}) as SignInBody;
-        const t = translator(language(request));
+        const t = hubTranslator(language(request));
         const next = safeNext(body.next);
         try {
           const { token } = await c.accounts.signIn(String(body.email ?? ''), String(body.password ?? ''));
@@ -134,7 +136,7 @@ export const signInPages =
     app.post('/sign-out', { config: { hub: 'signed-in' } }, async (request, reply) => {
       await c.accounts.signOut(readSessionToken(request) ?? '');
       clearSessionCookie(request, reply);
-      return reply.redirect('/hub/sign-in', 303);
+      return reply.redirect(paths.signIn(), 303);
     });
   };
 
@@ -155,7 +157,7 @@ function send(reply: FastifyReply, status: number, doc: { value: string }): Fast
   return reply.status(status).type('text/html; charset=utf-8').send(doc.value);
 }
 
-function form(t: Translate, csrf: string, next: string, email: string, error: string | null, language: string) {
+function form(t: HubTranslate, csrf: string, next: string, email: string, error: string | null, language: string) {
   return barePage(
     language,
     t('hub.signIn.title'),
@@ -163,7 +165,7 @@ function form(t: Translate, csrf: string, next: string, email: string, error: st
 <div class="sign-in">
   <h1>Portico · ${t('hub.signIn.title')}</h1>
   ${error ? html`<p class="error" role="alert" id="sign-in-error">${error}</p>` : null}
-  <form method="post" action="/hub/sign-in">
+  <form method="post" action="${paths.signIn()}">
     <input type="hidden" name="_csrf" value="${csrf}">
     <input type="hidden" name="next" value="${next}">
     <label for="email">${t('hub.signIn.email')}</label>

@@ -1,24 +1,34 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../container.ts';
-import { AppError, type FieldErrors } from '../../../lib/errors.ts';
+import { AppError } from '../../../lib/errors.ts';
 import type { ResetLink, TeamMember } from '../../../modules/accounts/index.ts';
 import { USER_ROLES } from '../../../modules/companies/index.ts';
 import { html, type Html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { csrfField } from '../layout.ts';
-import { bodyText, fieldErrorsOf, input, noticeOf, select, sendPage } from '../form.ts';
+import { Type } from 'typebox';
+import { bodyText, field, noticeOf, postForm, sendPage, submit, type FormState, type IdRoute } from '../form.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 import { baseUrl } from '../../base-url.ts';
+import { paths, withNotice } from '../paths.ts';
 
 interface Shown {
   status?: number;
   notice?: string | null;
   /** A reset link just made: shown on this one response only, never stored in a redirect. */
   link?: { user: string; url: string; expiresAt: string };
-  errors?: FieldErrors;
-  draft?: { email: string; name: string; role: string };
+  /** The add-a-user form refused: what was typed and each field's message. */
+  state?: FormState;
   problem?: string;
 }
+
+/**
+ * A new user as the form posts it. Only its shape: the service checks every field at once (an
+ * e-mail already used among them), and there is no admin API body to share.
+ */
+const NewMemberForm = Type.Object(
+  { email: Type.String(), name: Type.String(), role: Type.String() },
+  { additionalProperties: false },
+);
 
 /** Team: the company's users, their roles and status; add, change role, disable, reset password. Admins only. */
 export const teamPage =
@@ -32,7 +42,7 @@ export const teamPage =
     };
     const linkOf = (request: FastifyRequest, user: string, link: ResetLink) => ({
       user,
-      url: `${baseUrl(c.config, request)}/hub/reset/${link.token}`,
+      url: `${baseUrl(c.config, request)}${paths.reset(link.token)}`,
       expiresAt: link.expiresAt,
     });
     /** The last-admin refusal is shown on the team page, in the user's words, not as an error page. */
@@ -41,7 +51,7 @@ export const teamPage =
       reply: FastifyReply,
       work: () => Promise<void>,
       notice: string,
-      then = '/hub/team',
+      then: string = paths.team,
     ) => {
       try {
         await work();
@@ -52,65 +62,68 @@ export const teamPage =
           return show(request, reply, { status: 400, problem: request.hub.t('hub.form.fixErrors') });
         throw error;
       }
-      return reply.redirect(`${then}?notice=${notice}`, 303);
+      return reply.redirect(withNotice(then, notice), 303);
     };
-    const member = (request: FastifyRequest) => (request.params as { id: string }).id;
-
     app.get('/team', { config: { hub: 'settings:manage' } }, async (request, reply) =>
       show(request, reply, { notice: noticeOf(request.hub, request.query, ACCOUNT_NOTICES) }),
     );
 
     app.post('/team', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const draft = {
-        email: bodyText(request.body, 'email'),
-        name: bodyText(request.body, 'name'),
-        role: bodyText(request.body, 'role'),
-      };
-      try {
-        const { user, link } = await c.accounts.createUser(ctx.user.companyId, ctx.user.userId, draft);
-        return show(request, reply, {
-          notice: ctx.t('hub.team.notice.created', { name: user.name }),
-          link: linkOf(request, user.name, link),
-        });
-      } catch (error) {
-        return show(request, reply, { status: 400, errors: fieldErrorsOf(error), draft });
-      }
+      const done = await submit(
+        NewMemberForm,
+        request,
+        (member) => c.accounts.createUser(ctx.user.companyId, ctx.user.userId, member),
+        {
+          read: (_, body) => ({
+            email: bodyText(body, 'email'),
+            name: bodyText(body, 'name'),
+            role: bodyText(body, 'role'),
+          }),
+          refusals: [],
+        },
+      );
+      if (!done.ok) return show(request, reply, { status: done.status, state: done.state });
+      const { user, link } = done.result;
+      return show(request, reply, {
+        notice: ctx.t('hub.team.notice.created', { name: user.name }),
+        link: linkOf(request, user.name, link),
+      });
     });
 
-    app.post('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+    app.post<IdRoute>('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const role = bodyText(request.body, 'role');
       // An admin who steps down may no longer open the team page: they land on their account instead.
-      const then = member(request) === request.hub.user.userId && role !== 'admin' ? '/hub/account' : '/hub/team';
+      const then = request.params.id === request.hub.user.userId && role !== 'admin' ? paths.account : paths.team;
       return guarded(
         request,
         reply,
-        () => c.accounts.changeRole(request.hub.user.companyId, member(request), role),
+        () => c.accounts.changeRole(request.hub.user.companyId, request.params.id, role),
         'roleChanged',
         then,
       );
     });
-    app.post('/team/:id/disable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+    app.post<IdRoute>('/team/:id/disable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
       guarded(
         request,
         reply,
-        () => c.accounts.setDisabled(request.hub.user.companyId, member(request), true),
+        () => c.accounts.setDisabled(request.hub.user.companyId, request.params.id, true),
         'disabled',
       ),
     );
-    app.post('/team/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+    app.post<IdRoute>('/team/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) =>
       guarded(
         request,
         reply,
-        () => c.accounts.setDisabled(request.hub.user.companyId, member(request), false),
+        () => c.accounts.setDisabled(request.hub.user.companyId, request.params.id, false),
         'enabled',
       ),
     );
 
-    app.post('/team/:id/reset', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+    app.post<IdRoute>('/team/:id/reset', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const link = await c.accounts.createResetLink(ctx.user.companyId, ctx.user.userId, member(request));
-      const user = (await c.accounts.listTeam(ctx.user.companyId)).find((u) => u.id === member(request));
+      const link = await c.accounts.createResetLink(ctx.user.companyId, ctx.user.userId, request.params.id);
+      const user = (await c.accounts.listTeam(ctx.user.companyId)).find((u) => u.id === request.params.id);
       return show(request, reply, { link: linkOf(request, user?.name ?? '', link) });
     });
   };
@@ -118,7 +131,7 @@ export const teamPage =
 function render(ctx: HubContext, team: TeamMember[], shown: Shown): Html {
   const { t } = ctx;
   const roles = USER_ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }));
-  const draft = shown.draft ?? { email: '', name: '', role: 'staff' };
+  const add = { id: 'new', schema: NewMemberForm, state: shown.state, values: { role: 'staff' } };
   return html`<h1>${t('hub.team.title')}</h1>
 ${shown.problem ? html`<p class="error" role="alert">${shown.problem}</p>` : null}
 ${
@@ -142,7 +155,7 @@ ${
     (u) => html`<tr>
     <th scope="row">${u.name}${u.id === ctx.user.userId ? html` <span class="muted">(${t('hub.team.you')})</span>` : null}</th>
     <td>${u.email}</td>
-    <td><form method="post" action="/hub/team/${u.id}/role" class="row team-role">${csrfField(ctx)}
+    <td>${postForm(ctx, paths.teamUser(u.id, 'role'), html` class="row team-role"`)}
       <label for="role-${u.id}" class="sr-only">${t('hub.team.roleOf', { name: u.name })}</label>
       <select id="role-${u.id}" name="role">${roles.map((r) => html`<option value="${r.value}"${r.value === u.role ? html` selected` : null}>${r.label}</option>`)}</select>
       <button type="submit" class="secondary">${t('hub.team.changeRole')}</button></form></td>
@@ -150,10 +163,10 @@ ${
     <td class="team-actions">
       ${
         u.disabled
-          ? html`<form method="post" action="/hub/team/${u.id}/enable" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.team.enable')}</button></form>`
-          : html`<form method="post" action="/hub/team/${u.id}/disable" class="inline" data-confirm="${t('hub.team.disableConfirm', { name: u.name })}">${csrfField(ctx)}<button type="submit" class="danger">${t('hub.team.disable')}</button></form>`
+          ? html`${postForm(ctx, paths.teamUser(u.id, 'enable'), html` class="inline"`)}<button type="submit" class="secondary">${t('hub.team.enable')}</button></form>`
+          : html`${postForm(ctx, paths.teamUser(u.id, 'disable'), html` class="inline" data-confirm="${t('hub.team.disableConfirm', { name: u.name })}"`)}<button type="submit" class="danger">${t('hub.team.disable')}</button></form>`
       }
-      <form method="post" action="/hub/team/${u.id}/reset" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.team.reset')}<span class="sr-only"> (${u.name})</span></button></form>
+      ${postForm(ctx, paths.teamUser(u.id, 'reset'), html` class="inline"`)}<button type="submit" class="secondary">${t('hub.team.reset')}<span class="sr-only"> (${u.name})</span></button></form>
     </td>
   </tr>`,
   )}
@@ -161,13 +174,12 @@ ${
 </table>
 <section aria-labelledby="add-heading">
   <h2 id="add-heading">${t('hub.team.addHeading')}</h2>
-  ${shown.errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
+  ${shown.state ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
   <p class="muted">${t('hub.team.addHint')}</p>
-  <form method="post" action="/hub/team" class="stack">
-    ${csrfField(ctx)}
-    ${input({ id: 'new-email', name: 'email', label: t('hub.team.email'), type: 'email', value: draft.email, required: true, autocomplete: 'off', errors: shown.errors?.email })}
-    ${input({ id: 'new-name', name: 'name', label: t('hub.team.name'), value: draft.name, required: true, autocomplete: 'off', errors: shown.errors?.name })}
-    ${select({ id: 'new-role', name: 'role', label: t('hub.team.role'), value: draft.role, options: roles, errors: shown.errors?.role })}
+  ${postForm(ctx, paths.team, html` class="stack"`)}
+    ${field(add, 'email', { label: t('hub.team.email'), type: 'email', autocomplete: 'off' })}
+    ${field(add, 'name', { label: t('hub.team.name'), autocomplete: 'off' })}
+    ${field(add, 'role', { label: t('hub.team.role'), control: 'select', options: roles })}
     <button type="submit">${t('hub.team.add')}</button>
   </form>
 </section>`;

@@ -5,6 +5,7 @@ import { MONEY_SCALE, parseScaled } from '../../../lib/money.ts';
 import { html, type Html } from '../html.ts';
 import { sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
+import { paths, withQuery } from '../paths.ts';
 
 /** How many of the newest each card lists; the rest are one click away. */
 const LATEST = 5;
@@ -49,10 +50,10 @@ export const todayPage =
               return {
                 id: 'inquiries',
                 title: 'hub.today.inquiries',
-                href: '/hub/inquiries?state=open',
+                href: withQuery(paths.inquiries, { state: 'open' }),
                 count,
                 items: rows.map((r) => ({
-                  href: `/hub/inquiries/${r.id}`,
+                  href: paths.inquiry(r.id),
                   label: r.subject,
                   meta: `${r.name ?? r.email} · ${ctx.fmt.dateTime(r.createdAt)}`,
                 })),
@@ -68,10 +69,10 @@ export const todayPage =
               return {
                 id: 'quotations',
                 title: 'hub.today.quotations',
-                href: '/hub/quotations',
+                href: paths.quotations,
                 count,
                 items: rows.map((r) => ({
-                  href: `/hub/quotations/${r.id}`,
+                  href: paths.quotation(r.id),
                   label: `${r.number} · ${r.directoryCustomer?.name ?? r.customer.name}`,
                   meta: r.expired
                     ? t('status.quotation.expired')
@@ -90,10 +91,10 @@ export const todayPage =
               return {
                 id: 'orders',
                 title: 'hub.today.orders',
-                href: '/hub/orders',
+                href: paths.orders,
                 count,
                 items: newest([received, accepted], LATEST).map((r) => ({
-                  href: `/hub/orders/${r.id}`,
+                  href: paths.order(r.id),
                   label: `${r.number} · ${r.directoryCustomer?.name ?? r.customer.name}`,
                   meta: `${t(`status.order.${r.status}`)} · ${ctx.fmt.dateTime(r.createdAt)}`,
                 })),
@@ -110,10 +111,10 @@ export const todayPage =
               return {
                 id: 'sales',
                 title: 'hub.today.sales',
-                href: '/hub/sales',
+                href: paths.sales,
                 count,
                 items: newest([unpaid, partly], LATEST).map((r) => ({
-                  href: `/hub/sales/${r.id}`,
+                  href: paths.sale(r.id),
                   label: `${r.number} · ${r.customer.name}`,
                   meta: `${t(`status.sale.${r.status}`)} · ${t('hub.today.due', { amount: ctx.fmt.money(parseScaled(r.balance, MONEY_SCALE)) })}`,
                 })),
@@ -127,10 +128,10 @@ export const todayPage =
               return {
                 id: 'webhooks',
                 title: 'hub.today.webhooks',
-                href: '/hub/developer/webhooks',
+                href: paths.webhooks,
                 count: failing.length,
                 items: failing.slice(0, LATEST).map((e) => ({
-                  href: `/hub/developer/webhooks/${e.id}`,
+                  href: paths.webhook(e.id),
                   label: e.description ?? e.url ?? e.chatId ?? e.id,
                   meta: !e.enabled
                     ? t('hub.today.webhookDisabled', { reason: e.disabledReason ?? '—' })

@@ -2,20 +2,25 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { noticeOf, bodyText } from '../../form.ts';
 import {
-  attempt,
-  catalogPage,
-  checkText,
   field,
   formError,
-  CATALOG_NOTICES,
-  select,
+  noticeOf,
+  NoFields,
+  postForm,
   stateOf,
-  type Body,
+  submit,
+  type FormBody,
   type FormState,
-} from './catalog-form.ts';
+} from '../../form.ts';
+import { paths, withNotice } from '../../paths.ts';
+import { CategoryBody, CategoryPatch } from '../../../requests/catalog.ts';
+import { catalogPage, CATALOG_NOTICES } from './catalog-frame.ts';
+
+type IdParams = { id: string };
+
+/** The form's fields as the admin API's body: no parent chosen is the top level (null). */
+const readCategory = (f: FormBody) => ({ name: f.name ?? '', parentId: f.parentId ?? null });
 
 interface Category {
   id: string;
@@ -75,17 +80,22 @@ ${
 }
 ${children}</li>`;
       };
-      const create = stateOf(state, 'category-new');
+      const create = {
+        id: 'category-new',
+        schema: CategoryBody,
+        state: stateOf(state, 'category-new'),
+        note: 'span',
+      } as const;
       const body = html`<h1>${t('hub.catalog.title')}</h1>
 <h2>${t('hub.catalog.categories')}</h2>
 ${all.length === 0 ? html`<p>${t('hub.catalog.noCategories')}</p>` : tree(all, null, item)}
 ${
   canWrite
     ? html`<h2>${t('hub.catalog.newCategory')}</h2>
-${formError(t, create)}
-<form method="post" action="/hub/catalog/categories" class="row">${csrfField(ctx)}
-  <div>${field({ id: 'category-new-name', name: 'name', label: t('hub.catalog.name'), state: create, required: true, maxlength: 200 })}</div>
-  <div>${select({ id: 'category-new-parent', name: 'parentId', label: t('hub.catalog.parent'), state: create, options: parents })}</div>
+${formError(t, create.state)}
+${postForm(ctx, paths.categories, html` class="row"`)}
+  <div>${field(create, 'name', { id: 'category-new-name', label: t('hub.catalog.name') })}</div>
+  <div>${field(create, 'parentId', { id: 'category-new-parent', label: t('hub.catalog.parent'), control: 'select', options: parents })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
 </form>`
     : null
@@ -101,45 +111,52 @@ ${formError(t, create)}
     app.get('/catalog', { config: { hub: 'catalog:read' } }, (request, reply) => render(request, reply));
 
     app.post('/catalog/categories', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const body = request.body as Body;
-      const values = { name: bodyText(body, 'name').trim(), parentId: bodyText(body, 'parentId').trim() };
-      const failed = await attempt('category-new', values, async () => {
-        checkText(request.hub.t, values, { name: { max: 200, required: true } });
-        await c.catalogAdmin.createCategory(request.hub.user.companyId, {
-          name: values.name,
-          parentId: values.parentId || null,
-        });
-      });
-      return failed
-        ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog?notice=created', 303);
-    });
-
-    app.post('/catalog/categories/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const body = request.body as Body;
-      const values = { name: bodyText(body, 'name').trim(), parentId: bodyText(body, 'parentId').trim() };
-      const failed = await attempt(`category-${id}`, values, async () => {
-        checkText(request.hub.t, values, { name: { max: 200, required: true } });
-        await c.catalogAdmin.updateCategory(request.hub.user.companyId, id, {
-          name: values.name,
-          parentId: values.parentId || null,
-        });
-      });
-      return failed
-        ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog?notice=saved', 303);
-    });
-
-    app.post('/catalog/categories/:id/delete', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const failed = await attempt(`category-${id}`, {}, () =>
-        c.catalogAdmin.deleteCategory(request.hub.user.companyId, id),
+      const done = await submit(
+        CategoryBody,
+        request,
+        (input) => c.catalogAdmin.createCategory(request.hub.user.companyId, input),
+        { form: 'category-new', read: readCategory },
       );
-      return failed
-        ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog?notice=deleted', 303);
+      return done.ok
+        ? reply.redirect(withNotice(paths.catalog, 'created'), 303)
+        : render(request, reply, done.state, done.status);
     });
+
+    app.post<{ Params: IdParams }>(
+      '/catalog/categories/:id',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { id } = request.params;
+        const done = await submit(
+          CategoryPatch,
+          request,
+          (input) => c.catalogAdmin.updateCategory(request.hub.user.companyId, id, input),
+          { form: `category-${id}`, read: readCategory },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.catalog, 'saved'), 303)
+          : render(request, reply, done.state, done.status);
+      },
+    );
+
+    app.post<{ Params: IdParams }>(
+      '/catalog/categories/:id/delete',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { id } = request.params;
+        const done = await submit(
+          NoFields,
+          request,
+          () => c.catalogAdmin.deleteCategory(request.hub.user.companyId, id),
+          {
+            form: `category-${id}`,
+          },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.catalog, 'deleted'), 303)
+          : render(request, reply, done.state, done.status);
+      },
+    );
   };
 
 /** Rename-or-move folded away under the name (open when it was refused), and delete beside it. */
@@ -150,15 +167,21 @@ function editForms(
   state: FormState | undefined,
 ): Html {
   const { t } = ctx;
-  const seeded = state ?? undefined;
+  const view = {
+    id: `category-${cat.id}`,
+    schema: CategoryBody,
+    state,
+    values: { name: cat.name, parentId: cat.parentId },
+    note: 'span',
+  } as const;
   return html`<details${state ? html` open` : null}><summary>${t('hub.catalog.renameOrMove')}<span class="sr-only">: ${cat.name}</span></summary>
 ${formError(t, state)}
-<form method="post" action="/hub/catalog/categories/${cat.id}" class="row">${csrfField(ctx)}
-  <div>${field({ id: `category-${cat.id}-name`, name: 'name', label: t('hub.catalog.name'), state: seeded?.values.name !== undefined ? seeded : undefined, value: cat.name, required: true, maxlength: 200 })}</div>
-  <div>${select({ id: `category-${cat.id}-parent`, name: 'parentId', label: t('hub.catalog.parent'), state: seeded?.values.parentId !== undefined ? seeded : undefined, value: cat.parentId ?? '', options: parents })}</div>
+${postForm(ctx, paths.category(cat.id), html` class="row"`)}
+  <div>${field(view, 'name', { label: t('hub.catalog.name') })}</div>
+  <div>${field(view, 'parentId', { id: `category-${cat.id}-parent`, label: t('hub.catalog.parent'), control: 'select', options: parents })}</div>
   <button type="submit">${t('action.save')}</button>
 </form>
-<form method="post" action="/hub/catalog/categories/${cat.id}/delete" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: cat.name })}">${csrfField(ctx)}
+${postForm(ctx, paths.categoryDelete(cat.id), html` class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: cat.name })}"`)}
   <button type="submit" class="danger">${t('hub.catalog.delete')}<span class="sr-only"> ${cat.name}</span></button>
 </form>
 </details>`;

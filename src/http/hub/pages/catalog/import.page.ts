@@ -3,10 +3,11 @@ import type { Container } from '../../../../container.ts';
 import { CSV_COLUMNS } from '../../../../modules/catalog/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { catalogPage } from './catalog-form.ts';
+import { postForm, type IdRoute } from '../../form.ts';
+import { catalogPage } from './catalog-frame.ts';
 import { createImportJobs, type ImportJob } from './import-jobs.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
+import { paths } from '../../paths.ts';
 
 /** 20,000 rows (the import's limit) of ordinary product lines fit well within this. */
 const IMPORT_MAX_BYTES = 16 * 1024 * 1024;
@@ -29,8 +30,12 @@ export const importPage =
       const { t } = ctx;
       const body = html`<h1>${t('hub.catalog.import')}</h1>
 <p id="import-help">${t('hub.catalog.importHelp', { columns: CSV_COLUMNS.join(', ') })}</p>
-<form method="post" action="/hub/catalog/import" enctype="multipart/form-data" class="row"
-  hx-post="/hub/catalog/import" hx-encoding="multipart/form-data" hx-target="#import-status" hx-swap="outerHTML">${csrfField(ctx)}
+${postForm(
+  ctx,
+  paths.catalogImport,
+  html` enctype="multipart/form-data" class="row"
+  hx-post="${paths.catalogImport}" hx-encoding="multipart/form-data" hx-target="#import-status" hx-swap="outerHTML"`,
+)}
   <div><label for="import-file">${t('hub.catalog.importFile')}</label>
   <input id="import-file" name="file" type="file" accept=".csv,text/csv" required aria-describedby="import-help${error ? ' import-file-error' : ''}"${error ? html` aria-invalid="true"` : null}>
   ${error ? html`<span class="field-error" id="import-file-error">${error}</span>` : null}</div>
@@ -72,21 +77,20 @@ export const importPage =
         const job = jobs.start(ctx.user.companyId, file!.filename.slice(0, 200), text);
         if (htmx) return reply.type('text/html; charset=utf-8').send(status(ctx, job).value);
         await job.finished;
-        return reply.redirect(`/hub/catalog/import/${job.id}`, 303);
+        return reply.redirect(paths.importJob(job.id), 303);
       });
     });
 
-    const jobOf = (request: FastifyRequest) =>
-      jobs.find(request.hub.user.companyId, (request.params as { id: string }).id);
+    const jobOf = (request: FastifyRequest<IdRoute>) => jobs.find(request.hub.user.companyId, request.params.id);
 
-    app.get('/catalog/import/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+    app.get<IdRoute>('/catalog/import/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
       const ctx = request.hub;
       const job = jobOf(request);
       const body = html`<h1>${ctx.t('hub.catalog.import')}</h1>${job ? status(ctx, job) : gone(ctx)}`;
       return catalogPage(ctx, reply, { title: ctx.t('hub.catalog.import'), body, status: job ? 200 : 404 });
     });
 
-    app.get('/catalog/import/:id/status', { config: { hub: 'catalog:write' } }, async (request, reply) => {
+    app.get<IdRoute>('/catalog/import/:id/status', { config: { hub: 'catalog:write' } }, async (request, reply) => {
       const job = jobOf(request);
       return reply.type('text/html; charset=utf-8').send((job ? status(request.hub, job) : gone(request.hub)).value);
     });
@@ -94,7 +98,7 @@ export const importPage =
 
 function gone(ctx: HubContext): Html {
   return html`<div id="import-status"><p class="error" role="alert">${ctx.t('hub.catalog.importGone')}</p>
-<p><a href="/hub/catalog/import">${ctx.t('hub.catalog.importAgain')}</a></p></div>`;
+<p><a href="${paths.catalogImport}">${ctx.t('hub.catalog.importAgain')}</a></p></div>`;
 }
 
 /** The progress and, once ended, the report; while running it asks for itself again every 500 ms. */
@@ -110,7 +114,7 @@ function status(ctx: HubContext, job: ImportJob): Html {
         ? t('hub.catalog.importWriting', { done: job.done, total: job.total })
         : t('hub.catalog.importDone');
   const report = job.report;
-  return html`<div id="import-status" class="import-status"${running ? html` hx-get="/hub/catalog/import/${job.id}/status" hx-trigger="${POLL}" hx-swap="outerHTML"` : null}>
+  return html`<div id="import-status" class="import-status"${running ? html` hx-get="${paths.importJobStatus(job.id)}" hx-trigger="${POLL}" hx-swap="outerHTML"` : null}>
 <p><strong>${job.fileName}</strong></p>
 <label for="import-progress">${t('hub.catalog.importProgress')}</label>
 <progress id="import-progress" max="${max}"${value === null ? null : html` value="${value}"`}>${value === null ? '' : `${value} / ${max}`}</progress>
@@ -132,6 +136,6 @@ ${
 }`
     : null
 }
-${running ? null : html`<p><a href="/hub/catalog/import">${t('hub.catalog.importAgain')}</a></p>`}
+${running ? null : html`<p><a href="${paths.catalogImport}">${t('hub.catalog.importAgain')}</a></p>`}
 </div>`;
 }

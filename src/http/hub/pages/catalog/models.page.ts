@@ -1,19 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { html } from '../../html.ts';
-import { csrfField } from '../../layout.ts';
-import { noticeOf, bodyText } from '../../form.ts';
-import {
-  attempt,
-  catalogPage,
-  checkText,
-  field,
-  formError,
-  CATALOG_NOTICES,
-  stateOf,
-  type Body,
-  type FormState,
-} from './catalog-form.ts';
+import { field, formError, noticeOf, NoFields, postForm, stateOf, submit, type FormState } from '../../form.ts';
+import { paths, withNotice } from '../../paths.ts';
+import { ModelBody } from '../../../requests/catalog.ts';
+import { catalogPage, CATALOG_NOTICES } from './catalog-frame.ts';
+
+type IdParams = { id: string };
 
 /** Models (brands, product lines): a list renamed in place, deleted when no product uses one. */
 export const modelsPage =
@@ -24,17 +17,24 @@ export const modelsPage =
       const { t } = ctx;
       const models = await c.catalogAdmin.listModels(ctx.user.companyId);
       const canWrite = ctx.can('catalog:write');
-      const create = stateOf(state, 'model-new');
+      const create = { id: 'model-new', schema: ModelBody, state: stateOf(state, 'model-new'), note: 'span' } as const;
       const row = (m: { id: string; name: string }) => {
         if (!canWrite) return html`<tr><td>${m.name}</td></tr>`;
         const mine = stateOf(state, `model-${m.id}`);
+        const view = {
+          id: `model-${m.id}`,
+          schema: ModelBody,
+          state: mine,
+          values: { name: m.name },
+          note: 'span',
+        } as const;
         return html`<tr><td>
   ${formError(t, mine)}
-  <form method="post" action="/hub/catalog/models/${m.id}" class="row">${csrfField(ctx)}
-    <div>${field({ id: `model-${m.id}-name`, name: 'name', label: t('hub.catalog.name'), state: mine?.values.name !== undefined ? mine : undefined, value: m.name, required: true, maxlength: 200 })}</div>
+  ${postForm(ctx, paths.model(m.id), html` class="row"`)}
+    <div>${field(view, 'name', { label: t('hub.catalog.name') })}</div>
     <button type="submit">${t('action.save')}</button>
   </form></td>
-  <td><form method="post" action="/hub/catalog/models/${m.id}/delete" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: m.name })}">${csrfField(ctx)}
+  <td>${postForm(ctx, paths.modelDelete(m.id), html` class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: m.name })}"`)}
     <button type="submit" class="danger">${t('hub.catalog.delete')}<span class="sr-only"> ${m.name}</span></button></form></td></tr>`;
       };
       const body = html`<h1>${t('hub.catalog.models')}</h1>
@@ -48,9 +48,9 @@ ${
 ${
   canWrite
     ? html`<h2>${t('hub.catalog.newModel')}</h2>
-${formError(t, create)}
-<form method="post" action="/hub/catalog/models" class="row">${csrfField(ctx)}
-  <div>${field({ id: 'model-new-name', name: 'name', label: t('hub.catalog.name'), state: create, required: true, maxlength: 200 })}</div>
+${formError(t, create.state)}
+${postForm(ctx, paths.models, html` class="row"`)}
+  <div>${field(create, 'name', { label: t('hub.catalog.name') })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
 </form>`
     : null
@@ -66,33 +66,45 @@ ${formError(t, create)}
     app.get('/catalog/models', { config: { hub: 'catalog:read' } }, (request, reply) => render(request, reply));
 
     app.post('/catalog/models', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const values = { name: bodyText(request.body as Body, 'name').trim() };
-      const failed = await attempt('model-new', values, async () => {
-        checkText(request.hub.t, values, { name: { max: 200, required: true } });
-        await c.catalogAdmin.createModel(request.hub.user.companyId, values);
-      });
-      return failed
-        ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/models?notice=created', 303);
+      const done = await submit(
+        ModelBody,
+        request,
+        (input) => c.catalogAdmin.createModel(request.hub.user.companyId, input),
+        { form: 'model-new' },
+      );
+      return done.ok
+        ? reply.redirect(withNotice(paths.models, 'created'), 303)
+        : render(request, reply, done.state, done.status);
     });
 
-    app.post('/catalog/models/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const values = { name: bodyText(request.body as Body, 'name').trim() };
-      const failed = await attempt(`model-${id}`, values, async () => {
-        checkText(request.hub.t, values, { name: { max: 200, required: true } });
-        await c.catalogAdmin.updateModel(request.hub.user.companyId, id, values);
-      });
-      return failed
-        ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/models?notice=saved', 303);
-    });
+    app.post<{ Params: IdParams }>(
+      '/catalog/models/:id',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { id } = request.params;
+        const done = await submit(
+          ModelBody,
+          request,
+          (input) => c.catalogAdmin.updateModel(request.hub.user.companyId, id, input),
+          { form: `model-${id}` },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.models, 'saved'), 303)
+          : render(request, reply, done.state, done.status);
+      },
+    );
 
-    app.post('/catalog/models/:id/delete', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const failed = await attempt(`model-${id}`, {}, () => c.catalogAdmin.deleteModel(request.hub.user.companyId, id));
-      return failed
-        ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/models?notice=deleted', 303);
-    });
+    app.post<{ Params: IdParams }>(
+      '/catalog/models/:id/delete',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { id } = request.params;
+        const done = await submit(NoFields, request, () => c.catalogAdmin.deleteModel(request.hub.user.companyId, id), {
+          form: `model-${id}`,
+        });
+        return done.ok
+          ? reply.redirect(withNotice(paths.models, 'deleted'), 303)
+          : render(request, reply, done.state, done.status);
+      },
+    );
   };

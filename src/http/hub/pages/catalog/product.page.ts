@@ -4,25 +4,41 @@ import { AppError } from '../../../../lib/errors.ts';
 import { parsePrice } from '../../../../modules/catalog/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { noticeOf, bodyText } from '../../form.ts';
 import {
-  attempt,
-  catalogPage,
-  checkText,
   field,
   formError,
-  CATALOG_NOTICES,
+  noticeOf,
+  NoFields,
+  postForm,
   stateOf,
-  type Body,
+  submit,
+  type FormBody,
   type FormState,
-} from './catalog-form.ts';
+} from '../../form.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
+import { NewProductForm, ProductPatch, UnitForm } from '../../../requests/catalog.ts';
+import { catalogPage, CATALOG_NOTICES } from './catalog-frame.ts';
 import { categoryPaths } from './categories.page.ts';
-import { PRODUCT_RULES, productFields, productInput, readProduct } from './products.page.ts';
+import { productFields } from './products.page.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
+import { paths, withNotice } from '../../paths.ts';
 
-const UNIT_RULES = { name: { max: 50, required: true }, price: { max: 20, required: true } };
+type IdParams = { id: string };
+type UnitParams = { id: string; unitId: string };
+
+/** A unit as typed, the price with a decimal point; the service reads and checks the price. */
+const readUnit = (f: FormBody) => ({ name: f.name ?? '', price: decimalPoint(f.price ?? '') });
+
+/** The product form as the admin API's change: a cleared optional field is cleared (null). */
+const readProduct = (f: FormBody) => ({
+  name: f.name ?? '',
+  sku: f.sku ?? null,
+  description: f.description ?? null,
+  categoryId: f.categoryId ?? null,
+  modelId: f.modelId ?? null,
+  taxRateId: f.taxRateId ?? '',
+});
+
 type Product = Awaited<ReturnType<Container['catalogAdmin']['getProduct']>>;
 
 /** One product: its fields, its units and prices, its datasheet, and deactivation. */
@@ -50,18 +66,18 @@ export const productPage =
       ]);
       const canWrite = ctx.can('catalog:write');
       const edit = stateOf(state, 'product');
-      const body = html`<p><a href="/hub/catalog/products">${t('action.back')}</a></p>
+      const body = html`<p><a href="${paths.products}">${t('action.back')}</a></p>
 <h1>${product.name}</h1>
 <p><span class="status ${product.active ? 'active' : 'disabled'}">${product.active ? t('hub.catalog.active') : t('hub.catalog.inactive')}</span></p>
 ${
   canWrite
     ? html`<h2>${t('hub.catalog.editProduct')}</h2>
 ${formError(t, edit)}
-<form method="post" action="/hub/catalog/products/${product.id}" class="stack">${csrfField(ctx)}
-  ${productFields(t, edit, product, { categories, models, rates })}
+${postForm(ctx, paths.product(product.id), html` class="stack"`)}
+  ${productFields(t, { id: 'product', schema: NewProductForm, state: edit, values: product, note: 'span' }, { categories, models, rates })}
   <button type="submit">${t('action.save')}</button>
 </form>
-<form method="post" action="/hub/catalog/products/${product.id}/${product.active ? 'deactivate' : 'activate'}"${product.active ? html` data-confirm="${t('hub.catalog.confirmDeactivate')}"` : null}>${csrfField(ctx)}
+${postForm(ctx, paths.productAction(product.id, product.active ? 'deactivate' : 'activate'), html`${product.active ? html` data-confirm="${t('hub.catalog.confirmDeactivate')}"` : null}`)}
   <button type="submit" class="${product.active ? 'danger' : 'secondary'}">${product.active ? t('hub.catalog.deactivate') : t('hub.catalog.reactivate')}</button>
 </form>`
     : facts(ctx, product, categoryPaths(categories), models, rates)
@@ -71,7 +87,7 @@ ${units(ctx, product, state, canWrite)}
 <h2>${t('hub.catalog.datasheet')}</h2>
 ${
   product.hasDatasheet
-    ? html`<p><a href="/hub/catalog/products/${product.id}/datasheet" download>${t('hub.catalog.download', { name: t('hub.catalog.datasheet') })}</a></p>`
+    ? html`<p><a href="${paths.productAction(product.id, 'datasheet')}" download>${t('hub.catalog.download', { name: t('hub.catalog.datasheet') })}</a></p>`
     : html`<p>${t('hub.catalog.noDatasheet')}</p>`
 }
 ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabytes(ctx)) : null}`;
@@ -83,120 +99,152 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
       });
     }
 
-    const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-    app.get('/catalog/products/:id', { config: { hub: 'catalog:read' } }, (request, reply) =>
-      render(request, reply, idOf(request)),
+    app.get<{ Params: IdParams }>('/catalog/products/:id', { config: { hub: 'catalog:read' } }, (request, reply) =>
+      render(request, reply, request.params.id),
     );
 
-    app.post('/catalog/products/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const values = readProduct(request.body as Body);
-      const failed = await attempt('product', values, async () => {
-        checkText(request.hub.t, values, PRODUCT_RULES);
-        await c.catalogAdmin.updateProduct(request.hub.user.companyId, idOf(request), {
-          ...productInput(values),
-          taxRateId: values.taxRateId,
-        });
-      });
-      return failed
-        ? render(request, reply, idOf(request), failed.state, failed.status)
-        : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=saved`, 303);
-    });
-
-    app.post('/catalog/products/:id/deactivate', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      await c.catalogAdmin.deactivateProduct(request.hub.user.companyId, idOf(request));
-      return reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=deactivated`, 303);
-    });
-
-    app.post('/catalog/products/:id/activate', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      await c.catalogAdmin.updateProduct(request.hub.user.companyId, idOf(request), { active: true });
-      return reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=saved`, 303);
-    });
-
-    app.post('/catalog/products/:id/units', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const values = {
-        name: bodyText(request.body as Body, 'name').trim(),
-        price: decimalPoint(bodyText(request.body as Body, 'price').trim()),
-      };
-      const failed = await attempt('unit-new', values, async () => {
-        checkText(request.hub.t, values, UNIT_RULES);
-        await c.catalogAdmin.addUnit(request.hub.user.companyId, idOf(request), values);
-      });
-      return failed
-        ? render(request, reply, idOf(request), failed.state, failed.status)
-        : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=created`, 303);
-    });
-
-    /** A unit is addressed under its product, and must belong to it: the page to return to is the product's. */
-    async function ownUnit(request: FastifyRequest): Promise<{ productId: string; unitId: string }> {
-      const { id, unitId } = request.params as { id: string; unitId: string };
-      const product = await c.catalogAdmin.getProduct(request.hub.user.companyId, id);
-      if (!product.units.some((u) => u.id === unitId)) throw AppError.notFound('Unit');
-      return { productId: id, unitId };
-    }
-
-    app.post('/catalog/products/:id/units/:unitId', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const { productId, unitId } = await ownUnit(request);
-      const values = {
-        name: bodyText(request.body as Body, 'name').trim(),
-        price: decimalPoint(bodyText(request.body as Body, 'price').trim()),
-      };
-      const failed = await attempt(`unit-${unitId}`, values, async () => {
-        checkText(request.hub.t, values, UNIT_RULES);
-        await c.catalogAdmin.updateUnit(request.hub.user.companyId, unitId, values);
-      });
-      return failed
-        ? render(request, reply, productId, failed.state, failed.status)
-        : reply.redirect(`/hub/catalog/products/${productId}?notice=saved`, 303);
-    });
-
-    app.post(
-      '/catalog/products/:id/units/:unitId/delete',
+    app.post<{ Params: IdParams }>(
+      '/catalog/products/:id',
       { config: { hub: 'catalog:write' } },
       async (request, reply) => {
-        const { productId, unitId } = await ownUnit(request);
-        const failed = await attempt(`unit-${unitId}`, {}, () =>
-          c.catalogAdmin.deleteUnit(request.hub.user.companyId, unitId),
+        const { id } = request.params;
+        const done = await submit(
+          ProductPatch,
+          request,
+          (input) => c.catalogAdmin.updateProduct(request.hub.user.companyId, id, input),
+          { form: 'product', read: readProduct },
         );
-        return failed
-          ? render(request, reply, productId, failed.state, failed.status)
-          : reply.redirect(`/hub/catalog/products/${productId}?notice=deleted`, 303);
+        return done.ok
+          ? reply.redirect(withNotice(paths.product(id), 'saved'), 303)
+          : render(request, reply, id, done.state, done.status);
       },
     );
 
-    app.get('/catalog/products/:id/datasheet', { config: { hub: 'catalog:read' } }, async (request, reply) => {
-      const sheet = await c.catalogAdmin.getDatasheet(request.hub.user.companyId, idOf(request));
-      const ascii = sheet.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-      return reply
-        .type('application/pdf')
-        .header(
-          'content-disposition',
-          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(sheet.name)}`,
-        )
-        .send(sheet.bytes);
-    });
+    app.post<{ Params: IdParams }>(
+      '/catalog/products/:id/deactivate',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        await c.catalogAdmin.deactivateProduct(request.hub.user.companyId, request.params.id);
+        return reply.redirect(withNotice(paths.product(request.params.id), 'deactivated'), 303);
+      },
+    );
+
+    app.post<{ Params: IdParams }>(
+      '/catalog/products/:id/activate',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        await c.catalogAdmin.updateProduct(request.hub.user.companyId, request.params.id, { active: true });
+        return reply.redirect(withNotice(paths.product(request.params.id), 'saved'), 303);
+      },
+    );
+
+    app.post<{ Params: IdParams }>(
+      '/catalog/products/:id/units',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { id } = request.params;
+        const done = await submit(
+          UnitForm,
+          request,
+          (input) => c.catalogAdmin.addUnit(request.hub.user.companyId, id, input),
+          { form: 'unit-new', read: readUnit },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.product(id), 'created'), 303)
+          : render(request, reply, id, done.state, done.status);
+      },
+    );
+
+    /** A unit is addressed under its product, and must belong to it: the page to return to is the product's. */
+    async function ownUnit(companyId: string, { id, unitId }: UnitParams): Promise<UnitParams> {
+      const product = await c.catalogAdmin.getProduct(companyId, id);
+      if (!product.units.some((u) => u.id === unitId)) throw AppError.notFound('Unit');
+      return { id, unitId };
+    }
+
+    app.post<{ Params: UnitParams }>(
+      '/catalog/products/:id/units/:unitId',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { id, unitId } = await ownUnit(request.hub.user.companyId, request.params);
+        const done = await submit(
+          UnitForm,
+          request,
+          (input) => c.catalogAdmin.updateUnit(request.hub.user.companyId, unitId, input),
+          { form: `unit-${unitId}`, read: readUnit },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.product(id), 'saved'), 303)
+          : render(request, reply, id, done.state, done.status);
+      },
+    );
+
+    app.post<{ Params: UnitParams }>(
+      '/catalog/products/:id/units/:unitId/delete',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { id, unitId } = await ownUnit(request.hub.user.companyId, request.params);
+        const done = await submit(
+          NoFields,
+          request,
+          () => c.catalogAdmin.deleteUnit(request.hub.user.companyId, unitId),
+          {
+            form: `unit-${unitId}`,
+          },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.product(id), 'deleted'), 303)
+          : render(request, reply, id, done.state, done.status);
+      },
+    );
+
+    app.get<{ Params: IdParams }>(
+      '/catalog/products/:id/datasheet',
+      { config: { hub: 'catalog:read' } },
+      async (request, reply) => {
+        const sheet = await c.catalogAdmin.getDatasheet(request.hub.user.companyId, request.params.id);
+        const ascii = sheet.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+        return reply
+          .type('application/pdf')
+          .header(
+            'content-disposition',
+            `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(sheet.name)}`,
+          )
+          .send(sheet.bytes);
+      },
+    );
 
     // Multipart only here, bounded by the datasheet limit; every other hub form stays urlencoded.
     await app.register(async (scope) => {
       await acceptUploads(scope, c.config.datasheetMaxBytes);
-      scope.post('/catalog/products/:id/datasheet', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-        const ctx = request.hub;
-        const file = uploadOf(request.body, 'file');
-        const failed = await attempt('datasheet', {}, async () => {
-          if (!file) throw AppError.invalid({ file: [ctx.t('hub.catalog.chooseFile')] });
-          if (file.tooLarge)
-            throw AppError.invalid({ file: [ctx.t('hub.catalog.tooLarge', { size: megabytes(ctx) })] });
-          await c.catalogAdmin.setDatasheet(
-            ctx.user.companyId,
-            idOf(request),
-            { name: file.filename.slice(0, 200) || `${idOf(request)}.pdf`, bytes: file.bytes },
-            c.config.datasheetMaxBytes,
+      scope.post<{ Params: IdParams }>(
+        '/catalog/products/:id/datasheet',
+        { config: { hub: 'catalog:write' } },
+        async (request, reply) => {
+          const ctx = request.hub;
+          const { id } = request.params;
+          const file = uploadOf(request.body, 'file');
+          const done = await submit(
+            NoFields,
+            request,
+            async () => {
+              if (!file) throw AppError.invalid({ file: [ctx.t('hub.catalog.chooseFile')] });
+              if (file.tooLarge)
+                throw AppError.invalid({ file: [ctx.t('hub.catalog.tooLarge', { size: megabytes(ctx) })] });
+              await c.catalogAdmin.setDatasheet(
+                ctx.user.companyId,
+                id,
+                { name: file.filename.slice(0, 200) || `${id}.pdf`, bytes: file.bytes },
+                c.config.datasheetMaxBytes,
+              );
+            },
+            { form: 'datasheet' },
           );
-        });
-        return failed
-          ? render(request, reply, idOf(request), failed.state, failed.status)
-          : reply.redirect(`/hub/catalog/products/${idOf(request)}?notice=uploaded`, 303);
-      });
+          return done.ok
+            ? reply.redirect(withNotice(paths.product(id), 'uploaded'), 303)
+            : render(request, reply, id, done.state, done.status);
+        },
+      );
     });
   };
 
@@ -224,25 +272,25 @@ function units(ctx: HubContext, product: Product, state: FormState | undefined, 
     return html`<table><thead><tr><th scope="col">${t('hub.catalog.unit')}</th><th scope="col" class="num">${t('hub.catalog.price')}</th></tr></thead>
 <tbody>${product.units.map((u) => html`<tr><td>${u.name}</td><td class="num">${fmt.money(parsePrice(u.price))}</td></tr>`)}</tbody></table>`;
   }
-  const create = stateOf(state, 'unit-new');
+  const create = { id: 'unit-new', schema: UnitForm, state: stateOf(state, 'unit-new'), note: 'span' } as const;
   return html`<table><thead><tr><th scope="col">${t('hub.catalog.unit')}</th><th scope="col"><span class="sr-only">${t('hub.catalog.delete')}</span></th></tr></thead>
 <tbody>${product.units.map((u) => {
     const mine = stateOf(state, `unit-${u.id}`);
-    const seeded = mine?.values.name !== undefined ? mine : undefined;
+    const view = { id: `unit-${u.id}`, schema: UnitForm, state: mine, values: u, note: 'span' } as const;
     return html`<tr><td>${formError(t, mine)}
-  <form method="post" action="/hub/catalog/products/${product.id}/units/${u.id}" class="row">${csrfField(ctx)}
-    <div>${field({ id: `unit-${u.id}-name`, name: 'name', label: t('hub.catalog.unit'), state: seeded, value: u.name, required: true, maxlength: 50 })}</div>
-    <div>${field({ id: `unit-${u.id}-price`, name: 'price', label: t('hub.catalog.price'), state: seeded, value: u.price, required: true, maxlength: 20, extra: html` inputmode="decimal"` })}</div>
+  ${postForm(ctx, paths.productUnit(product.id, u.id), html` class="row"`)}
+    <div>${field(view, 'name', { label: t('hub.catalog.unit') })}</div>
+    <div>${field(view, 'price', { label: t('hub.catalog.price'), inputmode: 'decimal' })}</div>
     <button type="submit">${t('action.save')}</button>
   </form></td>
-  <td><form method="post" action="/hub/catalog/products/${product.id}/units/${u.id}/delete" class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: u.name })}">${csrfField(ctx)}
+  <td>${postForm(ctx, paths.productUnitDelete(product.id, u.id), html` class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: u.name })}"`)}
     <button type="submit" class="danger">${t('hub.catalog.delete')}<span class="sr-only"> ${u.name}</span></button></form></td></tr>`;
   })}</tbody></table>
 <h3>${t('hub.catalog.addUnit')}</h3>
-${formError(t, create)}
-<form method="post" action="/hub/catalog/products/${product.id}/units" class="row">${csrfField(ctx)}
-  <div>${field({ id: 'unit-new-name', name: 'name', label: t('hub.catalog.unit'), state: create, required: true, maxlength: 50 })}</div>
-  <div>${field({ id: 'unit-new-price', name: 'price', label: t('hub.catalog.price'), state: create, required: true, maxlength: 20, extra: html` inputmode="decimal"` })}</div>
+${formError(t, create.state)}
+${postForm(ctx, paths.productAction(product.id, 'units'), html` class="row"`)}
+  <div>${field(create, 'name', { label: t('hub.catalog.unit') })}</div>
+  <div>${field(create, 'price', { label: t('hub.catalog.price'), inputmode: 'decimal' })}</div>
   <button type="submit">${t('hub.catalog.addUnit')}</button>
 </form>`;
 }
@@ -251,7 +299,7 @@ function datasheetForm(ctx: HubContext, productId: string, state: FormState | un
   const { t } = ctx;
   const errors = state?.errors.file;
   return html`${formError(t, state)}
-<form method="post" action="/hub/catalog/products/${productId}/datasheet" enctype="multipart/form-data" class="row">${csrfField(ctx)}
+${postForm(ctx, paths.productAction(productId, 'datasheet'), html` enctype="multipart/form-data" class="row"`)}
   <div><label for="datasheet-file">${t('hub.catalog.datasheetFile', { size })}</label>
   <input id="datasheet-file" name="file" type="file" accept="application/pdf,.pdf" required${errors ? html` aria-invalid="true" aria-describedby="datasheet-file-error"` : null}>
   ${errors ? html`<span class="field-error" id="datasheet-file-error">${errors.join(' ')}</span>` : null}</div>

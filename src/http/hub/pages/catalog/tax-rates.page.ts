@@ -1,22 +1,19 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { html } from '../../html.ts';
-import { csrfField } from '../../layout.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
-import { bodyText, noticeOf } from '../../form.ts';
-import {
-  attempt,
-  catalogPage,
-  checkText,
-  field,
-  formError,
-  CATALOG_NOTICES,
-  stateOf,
-  type Body,
-  type FormState,
-} from './catalog-form.ts';
+import { field, formError, noticeOf, postForm, stateOf, submit, type FormBody, type FormState } from '../../form.ts';
+import { paths, withNotice } from '../../paths.ts';
+import { TaxRateBody } from '../../../requests/catalog.ts';
+import { catalogPage, CATALOG_NOTICES } from './catalog-frame.ts';
 
-const RULES = { name: { max: 100, required: true }, rate: { max: 10, required: true } };
+type IdParams = { id: string };
+
+/** A rate as people type it ("25 %", "9,5") as the admin API's body has it ("25", "9.5"). */
+const readTaxRate = (f: FormBody) => ({
+  name: f.name ?? '',
+  rate: decimalPoint(f.rate ?? '').replace(/\s*%$/, ''),
+});
 
 /** Tax rates: a change reaches new documents only (quotations keep the rate they were priced with). */
 export const taxRatesPage =
@@ -27,15 +24,21 @@ export const taxRatesPage =
       const { t } = ctx;
       const rates = await c.catalogAdmin.listTaxRates(ctx.user.companyId);
       const canWrite = ctx.can('catalog:write');
-      const create = stateOf(state, 'tax-rate-new');
+      const create = {
+        id: 'tax-rate-new',
+        schema: TaxRateBody,
+        state: stateOf(state, 'tax-rate-new'),
+        note: 'span',
+      } as const;
       const row = (r: { id: string; name: string; rate: string }) => {
         if (!canWrite) return html`<tr><td>${r.name}</td><td class="num">${r.rate} %</td></tr>`;
         const mine = stateOf(state, `tax-rate-${r.id}`);
+        const view = { id: `tax-rate-${r.id}`, schema: TaxRateBody, state: mine, values: r, note: 'span' } as const;
         return html`<tr><td colspan="2">
   ${formError(t, mine)}
-  <form method="post" action="/hub/catalog/tax-rates/${r.id}" class="row">${csrfField(ctx)}
-    <div>${field({ id: `tax-rate-${r.id}-name`, name: 'name', label: t('hub.catalog.name'), state: mine, value: r.name, required: true, maxlength: 100 })}</div>
-    <div>${field({ id: `tax-rate-${r.id}-rate`, name: 'rate', label: t('hub.catalog.rate'), state: mine, value: r.rate, required: true, maxlength: 10, extra: html` inputmode="decimal"` })}</div>
+  ${postForm(ctx, paths.taxRate(r.id), html` class="row"`)}
+    <div>${field(view, 'name', { label: t('hub.catalog.name') })}</div>
+    <div>${field(view, 'rate', { label: t('hub.catalog.rate'), inputmode: 'decimal' })}</div>
     <button type="submit">${t('action.save')}</button>
   </form></td></tr>`;
       };
@@ -50,10 +53,10 @@ ${
 ${
   canWrite
     ? html`<h2>${t('hub.catalog.newTaxRate')}</h2>
-${formError(t, create)}
-<form method="post" action="/hub/catalog/tax-rates" class="row">${csrfField(ctx)}
-  <div>${field({ id: 'tax-rate-new-name', name: 'name', label: t('hub.catalog.name'), state: create, required: true, maxlength: 100 })}</div>
-  <div>${field({ id: 'tax-rate-new-rate', name: 'rate', label: t('hub.catalog.rate'), state: create, required: true, maxlength: 10, extra: html` inputmode="decimal"` })}</div>
+${formError(t, create.state)}
+${postForm(ctx, paths.taxRates, html` class="row"`)}
+  <div>${field(create, 'name', { label: t('hub.catalog.name') })}</div>
+  <div>${field(create, 'rate', { label: t('hub.catalog.rate'), inputmode: 'decimal' })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
 </form>`
     : null
@@ -66,33 +69,34 @@ ${formError(t, create)}
       });
     }
 
-    const read = (body: Body) => ({
-      name: bodyText(body, 'name').trim(),
-      rate: decimalPoint(bodyText(body, 'rate').trim()).replace(/\s*%$/, ''),
-    });
-
     app.get('/catalog/tax-rates', { config: { hub: 'catalog:read' } }, (request, reply) => render(request, reply));
 
     app.post('/catalog/tax-rates', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const values = read(request.body as Body);
-      const failed = await attempt('tax-rate-new', values, async () => {
-        checkText(request.hub.t, values, RULES);
-        await c.catalogAdmin.createTaxRate(request.hub.user.companyId, values);
-      });
-      return failed
-        ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/tax-rates?notice=created', 303);
+      const done = await submit(
+        TaxRateBody,
+        request,
+        (input) => c.catalogAdmin.createTaxRate(request.hub.user.companyId, input),
+        { form: 'tax-rate-new', read: readTaxRate },
+      );
+      return done.ok
+        ? reply.redirect(withNotice(paths.taxRates, 'created'), 303)
+        : render(request, reply, done.state, done.status);
     });
 
-    app.post('/catalog/tax-rates/:id', { config: { hub: 'catalog:write' } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const values = read(request.body as Body);
-      const failed = await attempt(`tax-rate-${id}`, values, async () => {
-        checkText(request.hub.t, values, RULES);
-        await c.catalogAdmin.updateTaxRate(request.hub.user.companyId, id, values);
-      });
-      return failed
-        ? render(request, reply, failed.state, failed.status)
-        : reply.redirect('/hub/catalog/tax-rates?notice=saved', 303);
-    });
+    app.post<{ Params: IdParams }>(
+      '/catalog/tax-rates/:id',
+      { config: { hub: 'catalog:write' } },
+      async (request, reply) => {
+        const { id } = request.params;
+        const done = await submit(
+          TaxRateBody,
+          request,
+          (input) => c.catalogAdmin.updateTaxRate(request.hub.user.companyId, id, input),
+          { form: `tax-rate-${id}`, read: readTaxRate },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.taxRates, 'saved'), 303)
+          : render(request, reply, done.state, done.status);
+      },
+    );
   };

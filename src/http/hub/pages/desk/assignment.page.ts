@@ -6,10 +6,12 @@ import { isOrderOpen } from '../../../../modules/orders/index.ts';
 import { isQuotationOpen } from '../../../../modules/quotations/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { customerForm, customerInput, type CustomerFormValues } from './customer-form.ts';
-import { fieldErrorsOf, formFields, queryText, sendPage } from '../../form.ts';
+import { postForm, formFields, queryText, sendPage, submit } from '../../form.ts';
+import { customerForm, customerBody, type CustomerFormValues } from './customer-form.ts';
+import { CustomerInput } from '../../../requests/customers.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
 import { heading } from './desk-parts.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 /** What the assignment page needs of a quotation or a web order. */
 interface Placeholdered {
@@ -48,25 +50,22 @@ export const assignmentPages =
       app.post<{ Params: { id: string } }>(base, { config: { hub: 'quotations:handle' } }, async (request, reply) => {
         const ctx = request.hub;
         const doc = await load(ctx.user.companyId, kind, request.params.id);
-        const f = formFields(request.body);
-        try {
-          if (f.customerId !== undefined)
-            await c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { customerId: f.customerId });
-          else await c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { newCustomer: customerInput(f) });
-        } catch (error) {
-          if (f.customerId !== undefined) throw error;
-          return assignmentPage(
-            reply,
-            ctx,
-            kind,
-            doc,
-            undefined,
-            f,
-            fieldErrorsOf(error, { codes: ['conflict'] }),
-            400,
-          );
+        const done = paths.document(kind, doc.id);
+        const { customerId } = formFields(request.body);
+        if (customerId !== undefined) {
+          await c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { customerId });
+          return reply.redirect(withNotice(done, 'assigned'), 303);
         }
-        return reply.redirect(`/hub/${PATH[kind]}/${encodeURIComponent(doc.id)}?notice=assigned`, 303);
+        // A new customer from the placeholder: the directory's form, checked as the admin API checks it.
+        const made = await submit(
+          CustomerInput,
+          request,
+          (newCustomer) => c.customerAssignment.assign(ctx.user.companyId, kind, doc.id, { newCustomer }),
+          { ...DESK_REFUSALS, read: customerBody },
+        );
+        return made.ok
+          ? reply.redirect(withNotice(done, 'assigned'), 303)
+          : assignmentPage(reply, ctx, kind, doc, undefined, made.state.values, made.state.errors, made.status);
       });
     }
 
@@ -87,7 +86,7 @@ export const assignmentPages =
         c.customerAssignment.matches(ctx.user.companyId, kind, doc.id),
         find === undefined ? null : c.customers.search(ctx.user.companyId, { q: find, limit: 10 }),
       ]);
-      const action = `/hub/${PATH[kind]}/${doc.id}/customer`;
+      const action = paths.documentCustomer(kind, doc.id);
       const title = t('hub.desk.assign.title', { number: doc.number });
       const body = html`${heading(title, false)}
 <dl class="facts">
@@ -120,7 +119,7 @@ ${
 }
 <h2 id="new">${t('hub.desk.assign.create')}</h2>
 ${customerForm(ctx, { action, values, errors, submit: t('hub.desk.assign.createSubmit'), idPrefix: 'new', prefix: 'newCustomer.' })}
-<p><a href="/hub/${PATH[kind]}/${doc.id}">${t('action.back')}</a></p>`;
+<p><a href="${paths.document(kind, doc.id)}">${t('action.back')}</a></p>`;
       return sendPage(reply, ctx, { title, body, notice: null, status });
     }
   };
@@ -142,8 +141,8 @@ function candidates(
 <thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('print.taxId')}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.assign.why')}</th><th scope="col"><span class="sr-only">${t('hub.desk.actions')}</span></th></tr></thead>
 <tbody>${rows.map(
     ({ customer, reasons }) => html`<tr>
-  <td><a href="/hub/customers/${customer.id}">${customer.name}</a></td><td>${customer.taxId ?? ''}</td><td>${customer.email ?? ''}</td><td>${customer.phone ?? ''}</td><td>${reasons}</td>
-  <td><form method="post" action="${action}" class="inline">${csrfField(ctx)}<input type="hidden" name="customerId" value="${customer.id}"><button type="submit">${t('hub.desk.assign.to', { name: customer.name })}</button></form></td>
+  <td><a href="${paths.customer(customer.id)}">${customer.name}</a></td><td>${customer.taxId ?? ''}</td><td>${customer.email ?? ''}</td><td>${customer.phone ?? ''}</td><td>${reasons}</td>
+  <td>${postForm(ctx, action, html` class="inline"`)}<input type="hidden" name="customerId" value="${customer.id}"><button type="submit">${t('hub.desk.assign.to', { name: customer.name })}</button></form></td>
 </tr>`,
   )}</tbody>
 </table>`;

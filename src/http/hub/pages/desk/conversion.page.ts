@@ -3,9 +3,9 @@ import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';
 import { html } from '../../html.ts';
-import { csrfField } from '../../layout.ts';
-import { formFields, sendPage } from '../../form.ts';
+import { postForm, formFields, sendPage } from '../../form.ts';
 import { heading, money, quantity } from './desk-parts.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
 
@@ -26,7 +26,7 @@ export const conversionPage =
         const { companyId } = ctx.user;
         const quotation = await c.quotations.get(companyId, request.params.id);
         const preview = await c.quotations.conversionPreview(companyId, quotation.id);
-        const base = `/hub/quotations/${quotation.id}`;
+        const base = paths.quotation(quotation.id);
         const open = isQuotationOpen(quotation.status);
         const reprice = preview.expired && ctx.can('quotations:reprice');
         const canConvert =
@@ -65,8 +65,7 @@ ${open && quotation.directoryCustomer === null && ctx.can('quotations:handle') ?
 ${open && quotation.directoryCustomer ? html`<p>${t('hub.desk.conversion.customer', { name: quotation.directoryCustomer.name })}</p>` : null}
 ${
   canConvert
-    ? html`<form method="post" action="${base}/convert">
-${csrfField(ctx)}
+    ? html`${postForm(ctx, `${base}/convert`)}
 ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
 <button type="submit">${reprice ? t('hub.desk.conversion.convertRepriced') : t('action.convert')}</button>
 </form>`
@@ -88,13 +87,13 @@ ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
         const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
         // A second press of the button (or a reload of the POST) lands on the sale the first made.
         if (quotation.status === 'converted' && quotation.saleId)
-          return reply.redirect(`/hub/sales/${encodeURIComponent(quotation.saleId)}`, 303);
+          return reply.redirect(paths.sale(quotation.saleId), 303);
         const sale = await c.quotations.convert(
           { companyId: ctx.user.companyId, userId: ctx.user.userId },
           quotation.id,
           { reprice },
         );
-        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=converted`, 303);
+        return reply.redirect(withNotice(paths.sale(sale.id), 'converted'), 303);
       },
     );
   };

@@ -1,11 +1,10 @@
 import type { FieldErrors } from '../../../../lib/errors.ts';
 import { CUSTOMER_KINDS, type Customer, type NewCustomer } from '../../../../modules/customers/index.ts';
-import { CustomerInput } from '../../../admin/customers.routes.ts';
+import { CustomerInput } from '../../../requests/customers.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { input, messagesAt, select, type FormBody } from '../../form.ts';
-import { checkBody, otherErrors } from './desk-form.ts';
+import { field, postForm, type FormBody } from '../../form.ts';
+import { otherErrors } from './desk-form.ts';
 
 /** The fields of a customer as a form shows them (address flattened). */
 export interface CustomerFormValues {
@@ -37,14 +36,14 @@ export function formValuesOf(customer: Customer): CustomerFormValues {
 }
 
 /**
- * The posted form as the admin API's customer body: a blank optional field is null (cleared),
- * the address present when any of its fields is. Checked by the same schema as that body.
+ * The posted form as the admin API's customer body (`CustomerInput`, which checks it): a blank
+ * optional field is null (cleared), the address present when any of its fields is.
  */
-export function customerInput(f: FormBody): NewCustomer {
+export function customerBody(f: FormBody): NewCustomer {
   const hasAddress =
     f.street !== undefined || f.postalCode !== undefined || f.city !== undefined || f.country !== undefined;
-  const input = {
-    kind: f.kind ?? 'person',
+  return {
+    kind: (f.kind ?? 'person') as NewCustomer['kind'],
     name: f.name ?? '',
     taxId: f.taxId ?? null,
     email: f.email ?? null,
@@ -54,7 +53,6 @@ export function customerInput(f: FormBody): NewCustomer {
       : null,
     note: f.note ?? null,
   };
-  return checkBody<NewCustomer>(CustomerInput, input);
 }
 
 const SHOWN = [
@@ -88,26 +86,29 @@ export function customerForm(
 ): Html {
   const { t } = ctx;
   const e = o.errors;
-  const id = (name: string) => `${o.idPrefix}-${name}`;
-  const paths = (name: string) => [name, `${o.prefix ?? ''}${name}`];
-  const v = o.values;
-  return html`<form method="post" action="${o.action}" class="stack" novalidate>
-${csrfField(ctx)}
+  const view = {
+    id: o.idPrefix,
+    schema: CustomerInput,
+    values: { kind: 'person', ...o.values },
+    state: e ? { values: {}, errors: e } : undefined,
+  };
+  // The service names a placeholder's new customer `newCustomer.…`: those messages show at the same inputs.
+  const at = (path: string) => ({ path, alsoErrors: o.prefix ? [`${o.prefix}${path}`] : [] });
+  return html`${postForm(ctx, o.action, html` class="stack" novalidate`)}
 ${e ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-${select({ id: id('kind'), name: 'kind', label: t('hub.desk.customer.kind'), value: v.kind ?? 'person', errors: e?.kind, options: CUSTOMER_KINDS.map((k) => ({ value: k, label: t(`customer.kind.${k}`) })) })}
-${input({ id: id('name'), name: 'name', label: t('hub.desk.customer.name'), value: v.name, required: true, errors: messagesAt(e, paths('name')) })}
-${input({ id: id('taxId'), name: 'taxId', label: t('print.taxId'), value: v.taxId, errors: messagesAt(e, paths('taxId')) })}
-${input({ id: id('email'), name: 'email', label: t('print.email'), value: v.email, type: 'email', autocomplete: 'off', errors: messagesAt(e, paths('email')) })}
-${input({ id: id('phone'), name: 'phone', label: t('print.phone'), value: v.phone, type: 'tel', autocomplete: 'off', errors: messagesAt(e, paths('phone')) })}
+${field(view, 'kind', { label: t('hub.desk.customer.kind'), control: 'select', options: CUSTOMER_KINDS.map((k) => ({ value: k, label: t(`customer.kind.${k}`) })) })}
+${field(view, 'name', { ...at('name'), label: t('hub.desk.customer.name') })}
+${field(view, 'taxId', { ...at('taxId'), label: t('print.taxId') })}
+${field(view, 'email', { ...at('email'), label: t('print.email'), type: 'email', autocomplete: 'off' })}
+${field(view, 'phone', { ...at('phone'), label: t('print.phone'), type: 'tel', autocomplete: 'off' })}
 <fieldset class="stack">
   <legend>${t('print.address')}</legend>
-  ${input({ id: id('street'), name: 'street', label: t('hub.desk.customer.street'), value: v.street, errors: messagesAt(e, ['address', ...paths('address.street')]) })}
-  ${input({ id: id('postalCode'), name: 'postalCode', label: t('hub.desk.customer.postalCode'), value: v.postalCode, errors: messagesAt(e, paths('address.postalCode')) })}
-  ${input({ id: id('city'), name: 'city', label: t('hub.desk.customer.city'), value: v.city, errors: messagesAt(e, paths('address.city')) })}
-  ${input({ id: id('country'), name: 'country', label: t('hub.desk.customer.country'), value: v.country, errors: messagesAt(e, paths('address.country')) })}
+  ${field(view, 'street', { ...at('address.street'), alsoErrors: ['address', ...at('address.street').alsoErrors], label: t('hub.desk.customer.street') })}
+  ${field(view, 'postalCode', { ...at('address.postalCode'), label: t('hub.desk.customer.postalCode') })}
+  ${field(view, 'city', { ...at('address.city'), label: t('hub.desk.customer.city') })}
+  ${field(view, 'country', { ...at('address.country'), label: t('hub.desk.customer.country') })}
 </fieldset>
-<label for="${id('note')}">${t('print.note')}</label>
-<textarea id="${id('note')}" name="note">${v.note ?? ''}</textarea>
+${field(view, 'note', { ...at('note'), label: t('print.note'), control: 'textarea' })}
 ${otherErrors(e, [...SHOWN, ...SHOWN.map((s) => `${o.prefix ?? ''}${s}`)])}
 <p><button type="submit">${o.submit}</button></p>
 </form>`;

@@ -4,9 +4,12 @@ import type { FieldErrors } from '../../../../lib/errors.ts';
 import type { Customer } from '../../../../modules/customers/index.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { customerForm, customerInput, formValuesOf, type CustomerFormValues } from './customer-form.ts';
-import { fieldErrorsOf, formFields, noticeOf, queryText, sendPage } from '../../form.ts';
+import { customerBody, customerForm, formValuesOf, type CustomerFormValues } from './customer-form.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
+import { noticeOf, queryText, sendPage, submit, type Route } from '../../form.ts';
+import { CustomerInput } from '../../../requests/customers.ts';
 import { heading, liveFilter, money, nextPageLink, statusBadge, DESK_NOTICES } from './desk-parts.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
 
@@ -14,38 +17,44 @@ type IdParams = { id: string };
 export const customersPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/customers', { config: { hub: 'customers:read' } }, async (request, reply) => {
-      const ctx = request.hub;
-      const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
-      const q = queryText(query.q);
-      const cursor = queryText(query.cursor, 500);
-      const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
-      const body = html`${heading(t('nav.customers'), noticeOf(ctx, query, DESK_NOTICES) !== null)}
-<form method="get" action="/hub/customers" class="row" role="search"${liveFilter('/hub/customers', ['customer-q'])}>
+    app.get<{ Querystring: Record<string, unknown> }>(
+      '/customers',
+      { config: { hub: 'customers:read' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const { t } = ctx;
+        const query = request.query;
+        const q = queryText(query.q);
+        const cursor = queryText(query.cursor, 500);
+        const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
+        const body = html`${heading(t('nav.customers'), noticeOf(ctx, query, DESK_NOTICES) !== null)}
+<form method="get" action="${paths.customers}" class="row" role="search"${liveFilter(paths.customers, ['customer-q'])}>
   <div><label for="customer-q">${t('action.search')}</label><br><input id="customer-q" name="q" type="search" value="${q ?? ''}"></div>
   <button type="submit">${t('action.search')}</button>
 </form>
-${ctx.can('customers:edit') ? html`<p><a class="button secondary" href="/hub/customers/new">${t('action.createCustomer')}</a></p>` : null}
+${ctx.can('customers:edit') ? html`<p><a class="button secondary" href="${paths.newCustomer}">${t('action.createCustomer')}</a></p>` : null}
 <div id="results">
 ${customersTable(ctx, result.data)}
-${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.customers, { q }, result.nextCursor, t('hub.desk.nextPage'))}
 </div>`;
-      return sendPage(reply, ctx, { title: t('nav.customers'), body, notice: noticeOf(ctx, query, DESK_NOTICES) });
-    });
+        return sendPage(reply, ctx, { title: t('nav.customers'), body, notice: noticeOf(ctx, query, DESK_NOTICES) });
+      },
+    );
 
     app.get('/customers/new', { config: { hub: 'customers:edit' } }, async (request, reply) =>
       newPage(reply, request.hub, {}),
     );
 
     app.post('/customers', { config: { hub: 'customers:edit' } }, async (request, reply) => {
-      const f = formFields(request.body);
-      try {
-        const customer = await c.customers.create(request.hub.user.companyId, customerInput(f));
-        return reply.redirect(`/hub/customers/${encodeURIComponent(customer.id)}?notice=created`, 303);
-      } catch (error) {
-        return newPage(reply, request.hub, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-      }
+      const done = await submit(
+        CustomerInput,
+        request,
+        (input) => c.customers.create(request.hub.user.companyId, input),
+        { ...DESK_REFUSALS, read: customerBody },
+      );
+      return done.ok
+        ? reply.redirect(withNotice(paths.customer(done.result.id), 'created'), 303)
+        : newPage(reply, request.hub, done.state.values, done.state.errors, done.status);
     });
 
     app.get<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:read' } }, async (request, reply) => {
@@ -57,13 +66,15 @@ ${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'
     app.post<{ Params: IdParams }>('/customers/:id', { config: { hub: 'customers:edit' } }, async (request, reply) => {
       const ctx = request.hub;
       const current = await c.customers.get(ctx.user.companyId, request.params.id);
-      const f = formFields(request.body);
-      try {
-        await c.customers.update(ctx.user.companyId, current.id, customerInput(f));
-        return reply.redirect(`/hub/customers/${encodeURIComponent(current.id)}?notice=saved`, 303);
-      } catch (error) {
-        return customerPage(reply, ctx, current, f, null, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-      }
+      const done = await submit(
+        CustomerInput,
+        request,
+        (input) => c.customers.update(ctx.user.companyId, current.id, input),
+        { ...DESK_REFUSALS, read: customerBody },
+      );
+      return done.ok
+        ? reply.redirect(withNotice(paths.customer(current.id), 'saved'), 303)
+        : customerPage(reply, ctx, current, done.state.values, null, done.state.errors, done.status);
     });
 
     /** A customer: the edit form (or the facts, for a role that only reads) and their latest sales. */
@@ -84,7 +95,7 @@ ${nextPageLink('/hub/customers', { q }, result.nextCursor, t('hub.desk.nextPage'
 ${
   ctx.can('customers:edit')
     ? customerForm(ctx, {
-        action: `/hub/customers/${customer.id}`,
+        action: paths.customer(customer.id),
         values,
         errors,
         submit: t('action.save'),
@@ -107,12 +118,12 @@ ${
     ? html`<p class="muted">${t('common.noResults')}</p>`
     : html`<table>
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
-<tbody>${sales.map((s) => html`<tr><td><a href="/hub/sales/${s.id}">${s.number}</a></td><td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td>${statusBadge(ctx, 'sale', s.status)}</td></tr>`)}</tbody>
+<tbody>${sales.map((s) => html`<tr><td><a href="${paths.sale(s.id)}">${s.number}</a></td><td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td>${statusBadge(ctx, 'sale', s.status)}</td></tr>`)}</tbody>
 </table>`
 }`
     : null
 }
-<p><a href="/hub/customers">${t('action.back')}</a></p>`;
+<p><a href="${paths.customers}">${t('action.back')}</a></p>`;
       return sendPage(reply, ctx, { title: customer.name, body, notice, status });
     }
   };
@@ -124,7 +135,7 @@ function customersTable(ctx: HubContext, customers: readonly Customer[]) {
 <thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('hub.desk.customer.kind')}</th><th scope="col">${t('print.taxId')}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.customer.city')}</th></tr></thead>
 <tbody>${customers.map(
     (cu) => html`<tr>
-  <td><a href="/hub/customers/${cu.id}">${cu.name}</a></td><td>${t(`customer.kind.${cu.kind}`)}</td>
+  <td><a href="${paths.customer(cu.id)}">${cu.name}</a></td><td>${t(`customer.kind.${cu.kind}`)}</td>
   <td>${cu.taxId ?? ''}</td><td>${cu.email ?? ''}</td><td>${cu.phone ?? ''}</td><td>${cu.address?.city ?? ''}</td>
 </tr>`,
   )}</tbody>
@@ -140,7 +151,7 @@ function newPage(
 ) {
   const { t } = ctx;
   const body = html`${heading(t('action.createCustomer'), false)}
-${customerForm(ctx, { action: '/hub/customers', values, errors, submit: t('action.save'), idPrefix: 'customer' })}
-<p><a href="/hub/customers">${t('action.back')}</a></p>`;
+${customerForm(ctx, { action: paths.customers, values, errors, submit: t('action.save'), idPrefix: 'customer' })}
+<p><a href="${paths.customers}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title: t('action.createCustomer'), body, notice: null, status });
 }

@@ -1,32 +1,13 @@
-import type { TSchema } from 'typebox';
-import type { ErrorObject } from 'ajv';
-import { AppError, type FieldErrors } from '../../../../lib/errors.ts';
-import { validationDetails } from '../../../errors.ts';
-import { buildValidator } from '../../../validation.ts';
+import type { FieldErrors } from '../../../../lib/errors.ts';
 import { html, type Html } from '../../html.ts';
+import type { SubmitOptions } from '../../form.ts';
 
 /**
- * Forms of the sales desk: a posted form (form.ts `formFields`) is checked by the same validator
- * (and so the same messages) as the admin API's JSON bodies.
+ * The desk's forms are checked with the admin API's schemas (form.ts `submit`). A refusal that
+ * names fields (a validation failure, a conflict such as a tax id already used) is shown at
+ * them; any other goes to the hub's error page, as it does for the API.
  */
-
-const compiled = new WeakMap<TSchema, (data: unknown) => boolean>();
-
-/** Checks `value` against a body schema; a failure is the AppError a service would throw, with details. */
-export function checkBody<T>(schema: TSchema, value: unknown): T {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = buildValidator({})({ schema, httpPart: 'body', method: 'POST', url: '/hub' }) as (
-      data: unknown,
-    ) => boolean;
-    compiled.set(schema, validate);
-  }
-  if (!validate(value)) {
-    const errors = (validate as unknown as { errors?: ErrorObject[] }).errors ?? [];
-    throw AppError.invalid(validationDetails(errors, 'body').details);
-  }
-  return value as T;
-}
+export const DESK_REFUSALS = { fieldCodes: ['conflict'], refusals: [] } as const satisfies SubmitOptions;
 
 /** Errors not tied to a field shown (a path the form has no input for), so none is lost. */
 export function otherErrors(errors: FieldErrors | undefined, shown: readonly string[]): Html | null {

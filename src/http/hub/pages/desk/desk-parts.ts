@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { MONEY_SCALE, QUANTITY_SCALE, RATE_SCALE, parseScaled } from '../../../../lib/money.ts';
-import type { MessageKey } from '../../../../modules/i18n/index.ts';
+import type { HubMessageKey } from '../../texts/index.ts';
 import type { LineView, TotalsView } from '../../../../modules/documents/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
@@ -20,7 +20,7 @@ const rate = (ctx: HubContext, value: string): string => ctx.fmt.percent(Number(
 /** A status as words in a badge (its class only adds colour): `status.<kind>.<state>` of the shared catalog. */
 export function statusBadge(ctx: HubContext, kind: 'quotation' | 'order' | 'sale', state: string): Html {
   const cls = state === 'approved' || state === 'received' ? 'open' : state;
-  return html`<span class="status ${cls}">${ctx.t(`status.${kind}.${state}` as MessageKey & `status.${string}`)}</span>`;
+  return html`<span class="status ${cls}">${ctx.t(`status.${kind}.${state}` as HubMessageKey & `status.${string}`)}</span>`;
 }
 
 export function linesTable(ctx: HubContext, lines: readonly LineView[]): Html {

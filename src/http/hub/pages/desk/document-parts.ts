@@ -1,8 +1,8 @@
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import type { FormBody } from '../../form.ts';
-import { AppError, fieldErrors } from '../../../../lib/errors.ts';
+import { postForm, field } from '../../form.ts';
+import { CancelBody } from '../../../requests/documents.ts';
+import { paths } from '../../paths.ts';
 
 /** Pieces the quotation and web order pages share: the customer block, the cancel form. */
 
@@ -21,7 +21,7 @@ export function customerBlock(ctx: HubContext, doc: DeskDocument, basePath: stri
   <dt>${t('customer.placeholder')}</dt><dd>${doc.customer.name}${doc.customer.email ? html`<br>${doc.customer.email}` : null}${doc.customer.phone ? html`<br>${doc.customer.phone}` : null}</dd>
   <dt>${t('hub.desk.assigned')}</dt><dd>${
     doc.directoryCustomer
-      ? html`<a href="/hub/customers/${doc.directoryCustomer.id}">${doc.directoryCustomer.name}</a>`
+      ? html`<a href="${paths.customer(doc.directoryCustomer.id)}">${doc.directoryCustomer.name}</a>`
       : html`<span class="muted">${t('hub.desk.noneAssigned')}</span>`
   }</dd>
 </dl>
@@ -29,25 +29,12 @@ ${canAssign ? html`<p><a class="button secondary" href="${basePath}/customer">${
 </section>`;
 }
 
-/** Cancelling needs a reason, asked for on the page and confirmed once more by the browser. */
+/** Cancelling needs a reason (the admin API's `CancelBody`), asked for on the page and confirmed once more by the browser. */
 export function cancelForm(ctx: HubContext, action: string, label: string, reasonError?: string): Html {
   const { t } = ctx;
-  return html`<form method="post" action="${action}" class="stack" data-confirm="${t('hub.desk.cancelConfirm')}">
-${csrfField(ctx)}
-<label for="cancel-reason">${t('common.reason')}</label>
-<textarea id="cancel-reason" name="reason" required maxlength="500"${reasonError ? html` aria-invalid="true" aria-describedby="cancel-reason-error"` : null}></textarea>
-${reasonError ? html`<p class="field-error" id="cancel-reason-error">${reasonError}</p>` : null}
+  const state = reasonError ? { values: {}, errors: { reason: [reasonError] } } : undefined;
+  return html`${postForm(ctx, action, html` class="stack" data-confirm="${t('hub.desk.cancelConfirm')}"`)}
+${field({ id: 'cancel', schema: CancelBody, state }, 'reason', { label: t('common.reason'), control: 'textarea' })}
 <p><button type="submit" class="danger">${label}</button></p>
 </form>`;
-}
-
-/** The reason of a cancel form, or a validation error naming it (as the admin API's CancelBody would). */
-export function cancelReason(f: FormBody): string {
-  const reason = f.reason;
-  if (reason === undefined || reason.length > 500) {
-    const details = fieldErrors();
-    details.reason = [reason === undefined ? 'Must not be empty.' : 'Must be at most 500 characters.'];
-    throw AppError.invalid(details);
-  }
-  return reason;
 }

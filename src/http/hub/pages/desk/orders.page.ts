@@ -4,8 +4,7 @@ import { isOrderOpen, ORDER_STATUSES, type OrderView } from '../../../../modules
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { fieldErrorsOf, formFields, noticeOf, queryChoice, queryText, sendPage } from '../../form.ts';
+import { postForm, type Route, noticeOf, queryChoice, queryText, sendPage, submit } from '../../form.ts';
 import {
   heading,
   liveFilter,
@@ -16,7 +15,10 @@ import {
   totalsFacts,
   DESK_NOTICES,
 } from './desk-parts.ts';
-import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
+import { cancelForm, customerBlock } from './document-parts.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
+import { CancelBody } from '../../../requests/documents.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
 
@@ -24,17 +26,17 @@ type IdParams = { id: string };
 export const ordersPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/orders', { config: { hub: 'quotations:read' } }, async (request, reply) => {
+    app.get<Route>('/orders', { config: { hub: 'quotations:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
+      const { query } = request;
       const q = queryText(query.q);
       const status = queryChoice(query.status, ORDER_STATUSES);
       const cursor = queryText(query.cursor, 500);
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
       const { data, nextCursor } = page.page(await c.orders.list(ctx.user.companyId, page, { q, status }));
       const body = html`${heading(t('nav.orders'), false)}
-<form method="get" action="/hub/orders" class="row" role="search"${liveFilter('/hub/orders', ['q', 'status'])}>
+<form method="get" action="${paths.orders}" class="row" role="search"${liveFilter(paths.orders, ['q', 'status'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
@@ -50,7 +52,7 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (row) => html`<tr>
-  <td><a href="/hub/orders/${row.id}">${row.number}</a></td>
+  <td><a href="${paths.order(row.id)}">${row.number}</a></td>
   <td>${row.directoryCustomer ? row.directoryCustomer.name : row.customer.name}</td>
   <td>${ctx.fmt.date(row.createdAt)}</td>
   <td class="num">${money(ctx, row.totals.withTax)}</td>
@@ -59,7 +61,7 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.orders, { q, status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.orders'), body });
     });
@@ -80,7 +82,7 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
       async (request, reply) => {
         const order = await c.orders.get(request.hub.user.companyId, request.params.id);
         await c.orders.accept(request.hub.user.companyId, order.id);
-        return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=accepted`, 303);
+        return reply.redirect(withNotice(paths.order(order.id), 'accepted'), 303);
       },
     );
 
@@ -90,10 +92,9 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
       async (request, reply) => {
         const ctx = request.hub;
         const order = await c.orders.get(ctx.user.companyId, request.params.id);
-        if (order.status === 'converted' && order.saleId)
-          return reply.redirect(`/hub/sales/${encodeURIComponent(order.saleId)}`, 303);
+        if (order.status === 'converted' && order.saleId) return reply.redirect(paths.sale(order.saleId), 303);
         const sale = await c.orders.convert({ companyId: ctx.user.companyId, userId: ctx.user.userId }, order.id);
-        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=converted`, 303);
+        return reply.redirect(withNotice(paths.sale(sale.id), 'converted'), 303);
       },
     );
 
@@ -103,12 +104,14 @@ ${nextPageLink('/hub/orders', { q, status }, nextCursor, t('hub.desk.nextPage'))
       async (request, reply) => {
         const ctx = request.hub;
         const order = await c.orders.get(ctx.user.companyId, request.params.id);
-        try {
-          await c.orders.cancel(ctx.user.companyId, order.id, cancelReason(formFields(request.body)));
-        } catch (error) {
-          return detail(reply, ctx, order, null, fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '), 400);
-        }
-        return reply.redirect(`/hub/orders/${encodeURIComponent(order.id)}?notice=cancelled`, 303);
+        const done = await submit(
+          CancelBody,
+          request,
+          ({ reason }) => c.orders.cancel(ctx.user.companyId, order.id, reason),
+          DESK_REFUSALS,
+        );
+        if (!done.ok) return detail(reply, ctx, order, null, done.state.errors.reason?.join(' '), done.status);
+        return reply.redirect(withNotice(paths.order(order.id), 'cancelled'), 303);
       },
     );
   };
@@ -124,7 +127,7 @@ function detail(
   const { t } = ctx;
   const open = isOrderOpen(o.status);
   const handle = ctx.can('quotations:handle');
-  const base = `/hub/orders/${o.id}`;
+  const base = paths.order(o.id);
   const title = t('document.titleWithNumber', { title: t('document.order'), number: o.number });
   const body = html`${heading(title, notice !== null)}
 <dl class="facts">
@@ -134,7 +137,7 @@ function detail(
   ${o.externalReference ? html`<dt>${t('hub.desk.externalReference')}</dt><dd>${o.externalReference}</dd>` : null}
   ${o.customer.address ? html`<dt>${t('print.address')}</dt><dd>${o.customer.address}</dd>` : null}
   ${o.note ? html`<dt>${t('print.note')}</dt><dd>${o.note}</dd>` : null}
-  ${o.saleId ? html`<dt>${t('document.sale')}</dt><dd><a href="/hub/sales/${o.saleId}">${t('hub.desk.openSale')}</a></dd>` : null}
+  ${o.saleId ? html`<dt>${t('document.sale')}</dt><dd><a href="${paths.sale(o.saleId)}">${t('hub.desk.openSale')}</a></dd>` : null}
   ${o.cancellationReason ? html`<dt>${t('common.reason')}</dt><dd>${o.cancellationReason}</dd>` : null}
 </dl>
 ${customerBlock(ctx, o, base, open && handle)}
@@ -145,8 +148,8 @@ ${
   open && handle
     ? html`<section aria-labelledby="next-heading">
 <h2 id="next-heading">${t('hub.desk.nextStep')}</h2>
-${o.status === 'received' ? html`<form method="post" action="${base}/accept" class="inline">${csrfField(ctx)}<button type="submit">${t('action.accept')}</button></form>` : null}
-${o.status === 'accepted' && o.directoryCustomer ? html`<form method="post" action="${base}/convert" class="inline">${csrfField(ctx)}<button type="submit">${t('action.convert')}</button></form>` : null}
+${o.status === 'received' ? html`${postForm(ctx, `${base}/accept`, html` class="inline"`)}<button type="submit">${t('action.accept')}</button></form>` : null}
+${o.status === 'accepted' && o.directoryCustomer ? html`${postForm(ctx, `${base}/convert`, html` class="inline"`)}<button type="submit">${t('action.convert')}</button></form>` : null}
 ${o.status === 'accepted' && !o.directoryCustomer ? html`<p>${t('hub.desk.assignFirst')}</p>` : null}
 </section>
 <section aria-labelledby="cancel-heading">
@@ -155,6 +158,6 @@ ${cancelForm(ctx, `${base}/cancel`, t('action.cancelOrder'), cancelError)}
 </section>`
     : null
 }
-<p><a href="/hub/orders">${t('action.back')}</a></p>`;
+<p><a href="${paths.orders}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -10,7 +10,7 @@ import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { fieldErrorsOf, formFields, noticeOf, queryChoice, queryText, sendPage } from '../../form.ts';
+import { noticeOf, queryChoice, queryText, sendPage, submit, type Route } from '../../form.ts';
 import {
   heading,
   liveFilter,
@@ -22,8 +22,11 @@ import {
   totalsFacts,
   DESK_NOTICES,
 } from './desk-parts.ts';
-import { cancelForm, cancelReason, customerBlock } from './document-parts.ts';
+import { cancelForm, customerBlock } from './document-parts.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
+import { CancelBody } from '../../../requests/documents.ts';
 import { conversionPage } from './conversion.page.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
 
@@ -31,10 +34,10 @@ type IdParams = { id: string };
 export const quotationsPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/quotations', { config: { hub: 'quotations:read' } }, async (request, reply) => {
+    app.get<Route>('/quotations', { config: { hub: 'quotations:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
+      const { query } = request;
       const q = queryText(query.q);
       const status = queryChoice(query.status, QUOTATION_STATUSES);
       const cursor = queryText(query.cursor, 500);
@@ -42,7 +45,7 @@ export const quotationsPages =
       // One batch for the whole page: the rows, their lines, datasheets and assigned names.
       const { data, nextCursor } = page.page(await c.quotations.list(ctx.user.companyId, page, { q, status }));
       const body = html`${heading(t('nav.quotations'), false)}
-<form method="get" action="/hub/quotations" class="row" role="search"${liveFilter('/hub/quotations', ['q', 'status'])}>
+<form method="get" action="${paths.quotations}" class="row" role="search"${liveFilter(paths.quotations, ['q', 'status'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
@@ -58,7 +61,7 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col">${t('print.validUntil')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (row) => html`<tr>
-  <td><a href="/hub/quotations/${row.id}">${row.number}</a></td>
+  <td><a href="${paths.quotation(row.id)}">${row.number}</a></td>
   <td>${row.directoryCustomer ? row.directoryCustomer.name : row.customer.name}</td>
   <td>${ctx.fmt.date(row.createdAt)}</td><td>${ctx.fmt.date(row.expiresAt)}</td>
   <td class="num">${money(ctx, row.totals.withTax)}</td>
@@ -67,7 +70,7 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.quotations, { q, status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.quotations'), body });
     });
@@ -99,19 +102,14 @@ ${nextPageLink('/hub/quotations', { q, status }, nextCursor, t('hub.desk.nextPag
       async (request, reply) => {
         const ctx = request.hub;
         const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
-        try {
-          await c.quotations.cancel(ctx.user.companyId, quotation.id, cancelReason(formFields(request.body)));
-        } catch (error) {
-          return detail(
-            reply,
-            ctx,
-            quotation,
-            null,
-            fieldErrorsOf(error, { codes: ['conflict'] }).reason?.join(' '),
-            400,
-          );
-        }
-        return reply.redirect(`/hub/quotations/${encodeURIComponent(quotation.id)}?notice=cancelled`, 303);
+        const done = await submit(
+          CancelBody,
+          request,
+          ({ reason }) => c.quotations.cancel(ctx.user.companyId, quotation.id, reason),
+          DESK_REFUSALS,
+        );
+        if (!done.ok) return detail(reply, ctx, quotation, null, done.state.errors.reason?.join(' '), done.status);
+        return reply.redirect(withNotice(paths.quotation(quotation.id), 'cancelled'), 303);
       },
     );
   };
@@ -133,7 +131,7 @@ function detail(
   const handle = ctx.can('quotations:handle');
   // An expired quotation converts only at today's prices, which only an admin may do: others see why, not a button.
   const canConvert = mayConvertQuotation(q, { handle, reprice: ctx.can('quotations:reprice') });
-  const base = `/hub/quotations/${q.id}`;
+  const base = paths.quotation(q.id);
   const title = t('document.titleWithNumber', { title: t('document.quotation'), number: q.number });
   // Facts and totals first, the lines across the page, then the actions before the PDF: the
   // PDF viewer holds many controls, and a keyboard user reaches the convert step before them.
@@ -145,7 +143,7 @@ function detail(
   <dt>${t('print.issued')}</dt><dd>${ctx.fmt.dateTime(q.createdAt)}</dd>
   <dt>${t('print.validUntil')}</dt><dd>${ctx.fmt.dateTime(q.expiresAt)}</dd>
   ${q.note ? html`<dt>${t('print.note')}</dt><dd>${q.note}</dd>` : null}
-  ${q.saleId ? html`<dt>${t('document.sale')}</dt><dd><a href="/hub/sales/${q.saleId}">${t('hub.desk.openSale')}</a></dd>` : null}
+  ${q.saleId ? html`<dt>${t('document.sale')}</dt><dd><a href="${paths.sale(q.saleId)}">${t('hub.desk.openSale')}</a></dd>` : null}
   ${q.cancellationReason ? html`<dt>${t('common.reason')}</dt><dd>${q.cancellationReason}</dd>` : null}
 </dl>
 ${customerBlock(ctx, q, base, open && handle)}
@@ -181,6 +179,6 @@ ${cancelForm(ctx, `${base}/cancel`, t('action.cancelQuotation'), cancelError)}
 <p><a href="${base}/pdf?download=1" download>${t('hub.desk.downloadPdf')}</a></p>
 </div>
 </div>
-<p><a href="/hub/quotations">${t('action.back')}</a></p>`;
+<p><a href="${paths.quotations}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -1,25 +1,23 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
-import type { FieldErrors } from '../../../../lib/errors.ts';
-import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
+import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
-import { PaymentBody } from '../../../admin/sales.routes.ts';
+import { PaymentBody } from '../../../requests/sales.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { checkBody } from './desk-form.ts';
+import { DESK_REFUSALS } from './desk-form.ts';
 import {
-  fieldErrorsOf,
-  type FormBody,
-  formFields,
-  input,
+  field,
   noticeOf,
+  postForm,
   queryChoice,
   queryText,
-  select,
   sendPage,
+  submit,
+  type FormState,
+  type Route,
 } from '../../form.ts';
 import {
   heading,
@@ -32,6 +30,7 @@ import {
   totalsFacts,
   DESK_NOTICES,
 } from './desk-parts.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
 
@@ -39,16 +38,16 @@ type IdParams = { id: string };
 export const salesPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/sales', { config: { hub: 'sales:read' } }, async (request, reply) => {
+    app.get<Route>('/sales', { config: { hub: 'sales:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const query = request.query as Record<string, unknown>;
+      const { query } = request;
       const status = queryChoice(query.status, SALE_STATUSES);
       const cursor = queryText(query.cursor, 500);
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
       const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status }, page));
       const body = html`${heading(t('nav.sales'), false)}
-<form method="get" action="/hub/sales" class="row" role="search"${liveFilter('/hub/sales', ['status'])}>
+<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status'])}>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${SALE_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.sale.${s}`)}</option>`)}
@@ -63,14 +62,14 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('print.sourceDocument')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col" class="num">${t('common.due')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (s) => html`<tr>
-  <td><a href="/hub/sales/${s.id}">${s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
+  <td><a href="${paths.sale(s.id)}">${s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
   <td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td class="num">${money(ctx, s.balance)}</td>
   <td>${statusBadge(ctx, 'sale', s.status)}</td>
 </tr>`,
       )}</tbody>
 </table>`
 }
-${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.sales'), body });
     });
@@ -100,17 +99,15 @@ ${nextPageLink('/hub/sales', { status }, nextCursor, t('hub.desk.nextPage'))}
       async (request, reply) => {
         const ctx = request.hub;
         const sale = await c.sales.get(ctx.user.companyId, request.params.id);
-        const f = formFields(request.body);
-        try {
-          const input = checkBody<{ method: PaymentMethod; amount: string }>(PaymentBody, {
-            method: f.method ?? '',
-            amount: decimalPoint(f.amount ?? ''),
-          });
-          await c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId);
-        } catch (error) {
-          return detail(reply, ctx, sale, null, f, fieldErrorsOf(error, { codes: ['conflict'] }), 400);
-        }
-        return reply.redirect(`/hub/sales/${encodeURIComponent(sale.id)}?notice=paid`, 303);
+        const done = await submit(
+          PaymentBody,
+          request,
+          (input) => c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId),
+          { ...DESK_REFUSALS, read: (f) => ({ method: f.method ?? '', amount: decimalPoint(f.amount ?? '') }) },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.sale(sale.id), 'paid'), 303)
+          : detail(reply, ctx, sale, null, done.state, done.status);
       },
     );
   };
@@ -120,23 +117,22 @@ function detail(
   ctx: HubContext,
   s: SaleView,
   notice: string | null,
-  values: FormBody = {},
-  errors?: FieldErrors,
+  state?: FormState,
   status = 200,
 ) {
   const { t } = ctx;
-  const base = `/hub/sales/${s.id}`;
+  const base = paths.sale(s.id);
   const title = t('document.titleWithNumber', { title: t('document.sale'), number: s.number });
-  const sourcePath = s.source.type === 'quotation' ? 'quotations' : 'orders';
   const canPay = ctx.can('sales:record-payment') && s.status !== 'paid';
+  const pay = { id: 'pay', schema: PaymentBody, state, values: { method: 'cash', amount: s.balance } };
   const body = html`${heading(title, notice !== null)}
 <div class="two">
 <div>
 <dl class="facts">
   <dt>${t('common.status')}</dt><dd>${statusBadge(ctx, 'sale', s.status)}</dd>
   <dt>${t('print.date')}</dt><dd>${ctx.fmt.dateTime(s.createdAt)}</dd>
-  <dt>${t('print.sourceDocument')}</dt><dd><a href="/hub/${sourcePath}/${s.source.id}">${s.source.number}</a></dd>
-  <dt>${t('print.customer')}</dt><dd><a href="/hub/customers/${s.customer.id}">${s.customer.name}</a>${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
+  <dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type, s.source.id)}">${s.source.number}</a></dd>
+  <dt>${t('print.customer')}</dt><dd><a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
   ${s.note ? html`<dt>${t('print.note')}</dt><dd>${s.note}</dd>` : null}
   ${s.repriced ? html`<dt>${t('hub.desk.repriced')}</dt><dd>${t('hub.desk.repricedYes')}</dd>` : null}
   <dt>${t('common.total')}</dt><dd>${money(ctx, s.totals.withTax)}</dd>
@@ -163,11 +159,10 @@ ${
   canPay
     ? html`<section aria-labelledby="pay-heading">
 <h2 id="pay-heading">${t('action.recordPayment')}</h2>
-<form method="post" action="${base}/payments" class="stack" novalidate>
-${csrfField(ctx)}
-${errors ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-${select({ id: 'pay-method', name: 'method', label: t('hub.desk.method'), value: values.method ?? 'cash', errors: errors?.method, options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
-${input({ id: 'pay-amount', name: 'amount', label: t('hub.desk.amountIn', { currency: s.currency }), value: values.amount ?? s.balance, inputmode: 'decimal', required: true, errors: errors?.amount })}
+${postForm(ctx, `${base}/payments`, html` class="stack" novalidate`)}
+${state ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
+${field(pay, 'method', { label: t('hub.desk.method'), control: 'select', options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
+${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
 <p><button type="submit">${t('action.recordPayment')}</button></p>
 </form>
 </section>`
@@ -180,6 +175,6 @@ ${input({ id: 'pay-amount', name: 'amount', label: t('hub.desk.amountIn', { curr
 <p><a href="${base}/pdf?download=1" download>${t('hub.desk.downloadPdf')}</a></p>
 </div>
 </div>
-<p><a href="/hub/sales">${t('action.back')}</a></p>`;
+<p><a href="${paths.sales}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -2,14 +2,12 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import { field, noticeOf, postForm, submit, type FormState } from '../../form.ts';
+import { NewApiKeyBody } from '../../../requests/developer.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
+import { paths } from '../../paths.ts';
 
-interface KeyForm {
-  locationId?: string;
-  name?: string;
-}
+type IdParams = { id: string };
 
 /** Location API keys: the list, a new key (its secret shown this once), revoking one. */
 export const apiKeysPage =
@@ -19,8 +17,7 @@ export const apiKeysPage =
       reply: FastifyReply,
       ctx: HubContext,
       options: {
-        form?: KeyForm;
-        errors?: FieldErrors;
+        state?: FormState;
         created?: { name: string; key: string };
         notice?: string | null;
         status?: number;
@@ -33,10 +30,10 @@ export const apiKeysPage =
         c.companies.listLocations(companyId),
       ]);
       const locationName = new Map(locations.map((l) => [l.id, l.name]));
-      const form = options.form ?? {};
-      const errors = options.errors ?? {};
-      const location = fieldError('key-location', messagesAt(errors, ['locationId']), 'span');
-      const name = fieldError('key-name', messagesAt(errors, ['name']), 'span');
+      // A refusal naming no field (an unknown location) is listed above the form.
+      const { state } = options;
+      const errors = state?.message ? { _: [state.message] } : (state?.errors ?? {});
+      const view = { id: 'key', schema: NewApiKeyBody, state: options.state, note: 'span' } as const;
       const body = html`<h1>${t('hub.developer.apiKeys.title')}</h1>
 ${
   options.created
@@ -72,8 +69,7 @@ ${
     <td>${
       k.revokedAt
         ? null
-        : html`<form method="post" action="/hub/developer/api-keys/${k.id}/revoke" class="inline" data-confirm="${t('hub.developer.apiKeys.revokeConfirm', { name: k.name })}">
-      ${csrfField(ctx)}<button type="submit" class="danger">${t('hub.developer.apiKeys.revoke')}</button></form>`
+        : html`${postForm(ctx, paths.apiKeyRevoke(k.id), html` class="inline" data-confirm="${t('hub.developer.apiKeys.revokeConfirm', { name: k.name })}"`)}<button type="submit" class="danger">${t('hub.developer.apiKeys.revoke')}</button></form>`
     }</td>
   </tr>`,
         )
@@ -82,16 +78,9 @@ ${
 </table>
 <h2 id="new-key-form-heading">${t('hub.developer.apiKeys.new')}</h2>
 ${formErrors(ctx, errors, ['locationId', 'name'])}
-<form method="post" action="/hub/developer/api-keys" class="stack" aria-labelledby="new-key-form-heading">
-  ${csrfField(ctx)}
-  <label for="key-location">${t('hub.developer.apiKeys.location')}</label>
-  <select id="key-location" name="locationId" required${location.attrs}>
-    ${locations.map((l) => html`<option value="${l.id}"${form.locationId === l.id ? html` selected` : null}>${l.name} (${l.code})</option>`)}
-  </select>
-  ${location.note}
-  <label for="key-name">${t('hub.developer.apiKeys.name')}</label>
-  <input id="key-name" name="name" required maxlength="100" value="${form.name ?? ''}"${name.attrs}>
-  ${name.note}
+${postForm(ctx, paths.apiKeys, html` class="stack" aria-labelledby="new-key-form-heading"`)}
+  ${field(view, 'locationId', { id: 'key-location', label: t('hub.developer.apiKeys.location'), control: 'select', required: true, options: locations.map((l) => ({ value: l.id, label: `${l.name} (${l.code})` })) })}
+  ${field(view, 'name', { label: t('hub.developer.apiKeys.name') })}
   <button type="submit">${t('hub.developer.apiKeys.create')}</button>
 </form>`;
       return sendDeveloperPage(reply, ctx, {
@@ -108,21 +97,22 @@ ${formErrors(ctx, errors, ['locationId', 'name'])}
 
     app.post('/developer/api-keys', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const form = (request.body ?? {}) as KeyForm;
-      const name = textOf(form.name).trim();
-      if (name === '')
-        return render(reply, ctx, { form, errors: { name: [ctx.t('hub.developer.required')] }, status: 400 });
-      try {
-        const created = await c.apiKeys.createApiKey(ctx.user.companyId, { locationId: textOf(form.locationId), name });
-        // Not a redirect: the key exists only in this response and must never travel in a URL.
-        return await render(reply, ctx, { created: { name: created.name, key: created.key }, status: 201 });
-      } catch (error) {
-        return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
-      }
+      const done = await submit(NewApiKeyBody, request, (input) => c.apiKeys.createApiKey(ctx.user.companyId, input), {
+        read: (f) => ({ locationId: f.locationId ?? '', name: f.name ?? '' }),
+        refusals: ['validation_failed'],
+      });
+      // Not a redirect: the key exists only in this response and must never travel in a URL.
+      if (done.ok)
+        return render(reply, ctx, { created: { name: done.result.name, key: done.result.key }, status: 201 });
+      return render(reply, ctx, { state: done.state, status: done.status });
     });
 
-    app.post('/developer/api-keys/:id/revoke', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      await c.apiKeys.revokeApiKey(request.hub.user.companyId, (request.params as { id: string }).id);
-      return redirectWith(reply, '/hub/developer', 'keyRevoked');
-    });
+    app.post<{ Params: IdParams }>(
+      '/developer/api-keys/:id/revoke',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        await c.apiKeys.revokeApiKey(request.hub.user.companyId, request.params.id);
+        return redirectWith(reply, paths.developer, 'keyRevoked');
+      },
+    );
   };

@@ -2,18 +2,22 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { CATALOG_SCOPE_KINDS, type CatalogScopeKind } from '../../../../modules/companies/index.ts';
+import { CatalogScopeBody } from '../../../requests/developer.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { fieldError, messagesAt, noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
+import {
+  bodyList,
+  fieldError,
+  messagesAt,
+  noticeOf,
+  postForm,
+  queryText,
+  submit,
+  type FieldErrors,
+  type Route,
+} from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
-
-interface ScopeForm {
-  kind?: string;
-  products?: string | string[];
-  categories?: string | string[];
-  models?: string | string[];
-}
+import { paths } from '../../paths.ts';
 
 /** How many products the pickers and the preview list: a scope page, not a catalog browser. */
 const PICK_LIMIT = 200;
@@ -31,6 +35,9 @@ const LIST_LABEL = {
   categories: 'hub.developer.scope.categoryList',
   models: 'hub.developer.scope.modelList',
 } as const;
+
+/** The kinds of scope that name a list of ids, each picked in its own list. */
+const LISTS = CATALOG_SCOPE_KINDS.filter((k): k is Exclude<CatalogScopeKind, 'all'> => k !== 'all');
 
 /** What the public API exposes (the catalog scope), and the catalog as one API key sees it. */
 export const catalogScopePage =
@@ -72,8 +79,7 @@ export const catalogScopePage =
       const body = html`<h1>${t('hub.developer.scope.title')}</h1>
 <p>${t('hub.developer.scope.intro')}</p>
 ${formErrors(ctx, errors, ['ids'])}
-<form method="post" action="/hub/developer/catalog-scope" class="stack">
-  ${csrfField(ctx)}
+${postForm(ctx, paths.catalogScope, html` class="stack"`)}
   <fieldset><legend>${t('hub.developer.scope.kind')}</legend>
     ${CATALOG_SCOPE_KINDS.map((kind) => html`<label class="check"><input type="radio" name="kind" value="${kind}"${scope.kind === kind ? html` checked` : null}> ${t(KIND_LABEL[kind])}</label>`)}
   </fieldset>
@@ -85,7 +91,7 @@ ${formErrors(ctx, errors, ['ids'])}
 </form>
 
 <h2 id="preview-heading">${t('hub.developer.scope.preview')}</h2>
-<form method="get" action="/hub/developer/catalog-scope" class="row" hx-get="/hub/developer/catalog-scope/preview" hx-trigger="change" hx-target="#scope-preview" aria-labelledby="preview-heading">
+<form method="get" action="${paths.catalogScope}" class="row" hx-get="${paths.catalogScopePreview}" hx-trigger="change" hx-target="#scope-preview" aria-labelledby="preview-heading">
   <label for="preview-key">${t('hub.developer.scope.previewKey')}</label>
   <select id="preview-key" name="apiKey">
     <option value="">—</option>
@@ -116,37 +122,38 @@ ${formErrors(ctx, errors, ['ids'])}
 </table>${nextCursor ? html`<p class="hint">${t('hub.developer.scope.more', { count: PREVIEW_LIMIT })}</p>` : null}`;
     }
 
-    app.get('/developer/catalog-scope', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      const { apiKey } = request.query as { apiKey?: string };
-      return render(reply, request.hub, {
+    app.get<Route>('/developer/catalog-scope', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+      render(reply, request.hub, {
         notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES),
-        apiKeyId: apiKey || undefined,
-      });
-    });
+        apiKeyId: queryText(request.query.apiKey, 64),
+      }),
+    );
 
-    app.get('/developer/catalog-scope/preview', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      const { apiKey } = request.query as { apiKey?: string };
-      const fragment = apiKey ? await preview(request.hub, apiKey) : html``;
-      return reply.type('text/html; charset=utf-8').send(fragment.value);
-    });
+    app.get<Route>(
+      '/developer/catalog-scope/preview',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        const apiKey = queryText(request.query.apiKey, 64);
+        const fragment = apiKey ? await preview(request.hub, apiKey) : html``;
+        return reply.type('text/html; charset=utf-8').send(fragment.value);
+      },
+    );
 
     app.post('/developer/catalog-scope', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const form = (request.body ?? {}) as ScopeForm;
-      const kind = String(form.kind ?? 'all');
+      const kind = bodyList(request.body, 'kind')[0] ?? 'all';
       // Only the list of the chosen kind counts: the other pickers keep whatever they showed.
-      const ids = kind === 'products' || kind === 'categories' || kind === 'models' ? [form[kind] ?? []].flat() : [];
-      try {
-        if (!(CATALOG_SCOPE_KINDS as readonly string[]).includes(kind))
-          throw AppError.invalid({ kind: [ctx.t('hub.developer.required')] });
-        await c.catalogScope.set(ctx.user.companyId, { kind: kind as CatalogScopeKind, ids });
-      } catch (error) {
+      const ids = (LISTS as readonly string[]).includes(kind) ? bodyList(request.body, kind) : [];
+      const done = await submit(CatalogScopeBody, request, (scope) => c.catalogScope.set(ctx.user.companyId, scope), {
+        read: () => ({ kind, ids }),
+        refusals: ['validation_failed'],
+      });
+      if (!done.ok)
         return render(reply, ctx, {
           scope: { kind, ids },
-          errors: fieldErrorsOf(error, { unnamed: true }),
-          status: 400,
+          errors: done.state.message ? { _: [done.state.message] } : done.state.errors,
+          status: done.status,
         });
-      }
-      return redirectWith(reply, '/hub/developer/catalog-scope', 'scopeSaved');
+      return redirectWith(reply, paths.catalogScope, 'scopeSaved');
     });
   };

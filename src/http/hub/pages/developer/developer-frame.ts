@@ -1,17 +1,18 @@
 import type { FastifyReply } from 'fastify';
 import type { FieldErrors } from '../../../../lib/errors.ts';
-import type { MessageKey } from '../../../../modules/i18n/index.ts';
+import type { HubMessageKey } from '../../texts/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { sendPage, type NoticeKey } from '../../form.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 /** Developer settings' sections, shown as a sub-navigation on each of their pages. */
 const SECTIONS = [
-  { href: '/hub/developer', label: 'hub.developer.nav.apiKeys' },
-  { href: '/hub/developer/webhooks', label: 'hub.developer.nav.webhooks' },
-  { href: '/hub/developer/catalog-scope', label: 'hub.developer.nav.catalogScope' },
-  { href: '/hub/developer/print', label: 'hub.developer.nav.print' },
-] as const satisfies ReadonlyArray<{ href: string; label: MessageKey }>;
+  { href: paths.developer, label: 'hub.developer.nav.apiKeys' },
+  { href: paths.webhooks, label: 'hub.developer.nav.webhooks' },
+  { href: paths.catalogScope, label: 'hub.developer.nav.catalogScope' },
+  { href: paths.printSettings, label: 'hub.developer.nav.print' },
+] as const satisfies ReadonlyArray<{ href: string; label: HubMessageKey }>;
 
 /** Notices a redirect may name (`?notice=`): only these, so a link cannot put words on the page. */
 export const DEVELOPER_NOTICES = {
@@ -31,7 +32,7 @@ export function sendDeveloperPage(
   options: { title: string; body: Html; notice?: string | null; status?: number },
 ): FastifyReply {
   const here = (href: string) =>
-    href === '/hub/developer' ? ctx.path === href : ctx.path === href || ctx.path.startsWith(`${href}/`);
+    href === paths.developer ? ctx.path === href : ctx.path === href || ctx.path.startsWith(`${href}/`);
   const body = html`<nav class="subnav" aria-label="${ctx.t('hub.nav.developer')}"><ul>
   ${SECTIONS.map((s) => html`<li><a href="${s.href}"${here(s.href) ? html` aria-current="page"` : null}>${ctx.t(s.label)}</a></li>`)}
 </ul></nav>
@@ -40,7 +41,7 @@ ${options.body}`;
 }
 
 export function redirectWith(reply: FastifyReply, path: string, notice: DeveloperNotice): FastifyReply {
-  return reply.redirect(`${path}?notice=${notice}`, 303);
+  return reply.redirect(withNotice(path, notice), 303);
 }
 
 /** Errors no field shows (a field the form does not have), above the form. */

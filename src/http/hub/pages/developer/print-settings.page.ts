@@ -5,9 +5,11 @@ import type { PrintDraft } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { fieldError, fieldErrorsOf, messagesAt, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import { Type } from 'typebox';
+import { SettingsBody } from '../../../requests/companies.ts';
+import { bodyText, field, noticeOf, postForm, submit, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
+import { paths } from '../../paths.ts';
 
 /** The print settings form as posted, and as the preview's query string carries it. */
 interface PrintForm {
@@ -19,6 +21,16 @@ interface PrintForm {
   holder?: string;
 }
 const FIELDS = ['header', 'footer', 'paymentInstructions', 'iban', 'bic', 'holder'] as const;
+
+/** The form's shape only: the service checks the template and the bank account, every field at once. */
+const PrintFormShape = Type.Object(Object.fromEntries(FIELDS.map((f) => [f, Type.String()])), {
+  additionalProperties: false,
+});
+
+/** The form's own fields from a posted body or the preview's query, each as text. */
+function printFormOf(source: unknown): PrintForm {
+  return Object.fromEntries(FIELDS.map((f) => [f, bodyText(source, f)]));
+}
 
 const orNull = (value: unknown) => (textOf(value).trim() === '' ? null : textOf(value));
 
@@ -51,7 +63,7 @@ function draftOf(form: PrintForm): PrintDraft {
 }
 
 function previewFrame(ctx: HubContext, form: PrintForm): Html {
-  return html`<iframe class="pdf" title="${ctx.t('hub.developer.print.preview')}" src="/hub/developer/print/preview.pdf?${previewQuery(form)}"></iframe>`;
+  return html`<iframe class="pdf" title="${ctx.t('hub.developer.print.preview')}" src="${paths.printPreviewPdf}?${previewQuery(form)}"></iframe>`;
 }
 
 /** The print template and bank account, with a sample quotation printed live beside the form. */
@@ -66,16 +78,23 @@ export const printSettingsPage =
       const { t } = ctx;
       const form = options.form ?? formOf(await c.companies.getCompany(ctx.user.companyId));
       const errors = options.errors ?? {};
-      const area = (name: 'header' | 'footer' | 'paymentInstructions') => {
-        const e = fieldError(`print-${name}`, messagesAt(errors, [`printTemplate.${name}`]), 'span');
-        return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
-  <textarea id="print-${name}" name="${name}" rows="3" maxlength="2000"${e.attrs}>${textOf(form[name])}</textarea>${e.note}`;
-      };
-      const input = (name: 'iban' | 'bic' | 'holder', maxlength: number) => {
-        const e = fieldError(`print-${name}`, messagesAt(errors, [`bankAccount.${name}`]), 'span');
-        return html`<label for="print-${name}">${t(`hub.developer.print.${name}`)}</label>
-  <input id="print-${name}" name="${name}" maxlength="${maxlength}" value="${textOf(form[name])}"${e.attrs}>${e.note}`;
-      };
+      // Each field's limit is the admin API's for the same setting.
+      const view = {
+        id: 'print',
+        schema: SettingsBody,
+        values: form,
+        state: { values: {}, errors },
+        note: 'span',
+      } as const;
+      const area = (name: 'header' | 'footer' | 'paymentInstructions') =>
+        field(view, name, {
+          path: `printTemplate.${name}`,
+          label: t(`hub.developer.print.${name}`),
+          control: 'textarea',
+          extra: html` rows="3"`,
+        });
+      const input = (name: 'iban' | 'bic' | 'holder') =>
+        field(view, name, { path: `bankAccount.${name}`, label: t(`hub.developer.print.${name}`) });
       const shown = [
         ...['header', 'footer', 'paymentInstructions'].map((f) => `printTemplate.${f}`),
         ...['iban', 'bic', 'holder'].map((f) => `bankAccount.${f}`),
@@ -84,17 +103,20 @@ export const printSettingsPage =
 <div class="two print-settings">
 <div>
 ${formErrors(ctx, errors, shown)}
-<form method="post" action="/hub/developer/print" class="stack"
-  hx-get="/hub/developer/print/preview-frame" hx-trigger="input changed delay:700ms" hx-target="#print-preview" hx-params="${FIELDS.join(',')}">
-  ${csrfField(ctx)}
+${postForm(
+  ctx,
+  paths.printSettings,
+  html` class="stack"
+  hx-get="${paths.printPreviewFrame}" hx-trigger="input changed delay:700ms" hx-target="#print-preview" hx-params="${FIELDS.join(',')}"`,
+)}
   <p class="hint">${t('hub.developer.print.placeholders')} ${PRINT_TEMPLATE_PLACEHOLDERS.map((p, i) => html`${i > 0 ? ', ' : ''}<code>{${p}}</code>`)}</p>
   ${area('header')}
   ${area('footer')}
   ${area('paymentInstructions')}
   <fieldset><legend>${t('hub.developer.print.bankAccount')}</legend>
-  ${input('iban', 64)}
-  ${input('bic', 11)}
-  ${input('holder', 140)}
+  ${input('iban')}
+  ${input('bic')}
+  ${input('holder')}
   </fieldset>
   <button type="submit">${t('hub.developer.save')}</button>
 </form>
@@ -115,28 +137,38 @@ ${formErrors(ctx, errors, shown)}
 
     app.post('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const form = (request.body ?? {}) as PrintForm;
-      const draft = draftOf(form);
-      try {
-        await c.companies.updateSettings(ctx.user.companyId, {
-          printTemplate: draft.template,
-          bankAccount: draft.bankAccount,
+      const done = await submit(
+        PrintFormShape,
+        request,
+        (form) => {
+          const draft = draftOf(form);
+          return c.companies.updateSettings(ctx.user.companyId, {
+            printTemplate: draft.template,
+            bankAccount: draft.bankAccount,
+          });
+        },
+        { read: (_, body) => printFormOf(body), refusals: ['validation_failed'] },
+      );
+      if (!done.ok) {
+        const { message, errors } = done.state;
+        return render(reply, ctx, {
+          form: printFormOf(request.body),
+          errors: message === undefined ? errors : { _: [message] },
+          status: done.status,
         });
-      } catch (error) {
-        return render(reply, ctx, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
       }
-      return redirectWith(reply, '/hub/developer/print', 'printSaved');
+      return redirectWith(reply, paths.printSettings, 'printSaved');
     });
 
     /** The iframe again, pointing at the preview of the values typed so far (htmx swaps it in). */
     app.get('/developer/print/preview-frame', { config: { hub: 'settings:manage' } }, async (request, reply) =>
-      reply.type('text/html; charset=utf-8').send(previewFrame(request.hub, request.query as PrintForm).value),
+      reply.type('text/html; charset=utf-8').send(previewFrame(request.hub, printFormOf(request.query)).value),
     );
 
     app.get('/developer/print/preview.pdf', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const printed = await c.quotations.renderSamplePdf(
         request.hub.user.companyId,
-        draftOf(request.query as PrintForm),
+        draftOf(printFormOf(request.query)),
         reservePrint(c, reply),
       );
       return reply

@@ -3,13 +3,13 @@ import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { noticeOf, fieldErrorsOf, type FieldErrors } from '../../form.ts';
+import { submit, noticeOf, postForm, queryText, type FieldErrors, type IdRoute, type Route } from '../../form.ts';
 import { DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { endpointState, endpointTarget, sendSecret } from './webhooks.page.ts';
-import { patchFrom, webhookForm, type WebhookForm } from './webhook-form.ts';
+import { patchFrom, webhookForm, webhookFormOf, WebhookFormShape, type WebhookForm } from './webhook-form.ts';
+import { paths } from '../../paths.ts';
 
-type Params = { id: string };
+type DeliveryRoute = Route<{ id: string; deliveryId: string }>;
 type Deliveries = Awaited<ReturnType<Container['endpoints']['deliveries']>>;
 
 /** One endpoint: its facts, a test ping, the delivery log, and what an admin can do to it. */
@@ -26,7 +26,7 @@ export const webhookDetailPage =
       const companyId = ctx.user.companyId;
       const endpoint = await c.endpoints.get(companyId, id);
       const deliveries = await c.endpoints.deliveries(companyId, id, 50);
-      const base = `/hub/developer/webhooks/${endpoint.id}`;
+      const base = paths.webhook(endpoint.id);
       const pinged =
         options.ping === undefined
           ? null
@@ -40,11 +40,10 @@ export const webhookDetailPage =
   ${endpoint.failingSince ? html`<dt>${t('hub.developer.webhooks.failingSince')}</dt><dd>${when(ctx, endpoint.failingSince)}</dd>` : null}
   <dt>${t('hub.developer.webhooks.events')}</dt><dd>${endpoint.events.length === 0 ? t('hub.developer.webhooks.allEvents') : endpoint.events.join(', ')}</dd>
 </dl>
-${endpoint.enabled ? null : html`<form method="post" action="${base}/enable" class="row">${csrfField(ctx)}<button type="submit">${t('hub.developer.webhooks.enable')}</button></form>`}
+${endpoint.enabled ? null : html`${postForm(ctx, `${base}/enable`, html` class="row"`)}<button type="submit">${t('hub.developer.webhooks.enable')}</button></form>`}
 
 <h2>${t('hub.developer.webhooks.ping')}</h2>
-<form method="post" action="${base}/ping" class="row" hx-post="${base}/ping" hx-target="#ping-result" hx-swap="innerHTML">
-  ${csrfField(ctx)}<button type="submit">${t('hub.developer.webhooks.sendPing')}</button>
+${postForm(ctx, `${base}/ping`, html` class="row" hx-post="${base}/ping" hx-target="#ping-result" hx-swap="innerHTML"`)}<button type="submit">${t('hub.developer.webhooks.sendPing')}</button>
 </form>
 <div id="ping-result" aria-live="polite">${pinged ? html`<p class="notice">${pinged}</p>` : null}</div>
 
@@ -55,12 +54,10 @@ ${deliveryLog(ctx, base, deliveries)}
 ${webhookForm(ctx, { action: base, kind: endpoint.kind, endpoint, form: options.form ?? {}, errors: options.errors ?? {}, prefix: 'edit', submit: t('hub.developer.save'), labelledBy: 'edit-heading' })}
 ${
   endpoint.kind === 'http'
-    ? html`<form method="post" action="${base}/rotate-secret" class="row" data-confirm="${t('hub.developer.webhooks.rotateConfirm')}">
-  ${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.developer.webhooks.rotate')}</button></form>`
+    ? html`${postForm(ctx, `${base}/rotate-secret`, html` class="row" data-confirm="${t('hub.developer.webhooks.rotateConfirm')}"`)}<button type="submit" class="secondary">${t('hub.developer.webhooks.rotate')}</button></form>`
     : null
 }
-<form method="post" action="${base}/delete" class="row" data-confirm="${t('hub.developer.webhooks.deleteConfirm')}">
-  ${csrfField(ctx)}<button type="submit" class="danger">${t('hub.developer.webhooks.delete')}</button></form>`;
+${postForm(ctx, `${base}/delete`, html` class="row" data-confirm="${t('hub.developer.webhooks.deleteConfirm')}"`)}<button type="submit" class="danger">${t('hub.developer.webhooks.delete')}</button></form>`;
       return sendDeveloperPage(reply, ctx, {
         title: t('hub.developer.webhooks.endpointTitle'),
         body,
@@ -69,67 +66,85 @@ ${
       });
     }
 
-    const id = (request: { params: unknown }) => (request.params as Params).id;
-
-    app.get('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      const query = request.query as { ping?: string };
-      return render(reply, request.hub, id(request), {
+    app.get<IdRoute>('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      return render(reply, request.hub, request.params.id, {
         notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES),
-        ping: query.ping,
+        ping: queryText(request.query.ping, 10),
       });
     });
 
-    app.post('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+    app.post<IdRoute>('/developer/webhooks/:id', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const endpoint = await c.endpoints.get(ctx.user.companyId, id(request));
-      const form = (request.body ?? {}) as WebhookForm;
-      try {
-        await c.endpoints.update(ctx.user.companyId, endpoint.id, patchFrom(endpoint, form));
-      } catch (error) {
-        return render(reply, ctx, endpoint.id, { form, errors: fieldErrorsOf(error, { unnamed: true }), status: 400 });
+      const endpoint = await c.endpoints.get(ctx.user.companyId, request.params.id);
+      const form = webhookFormOf(request.body);
+      const done = await submit(
+        WebhookFormShape,
+        request,
+        () => c.endpoints.update(ctx.user.companyId, endpoint.id, patchFrom(endpoint, form)),
+        { read: () => form, refusals: ['validation_failed'] },
+      );
+      if (!done.ok) {
+        const { message, errors } = done.state;
+        return render(reply, ctx, endpoint.id, {
+          form,
+          errors: message === undefined ? errors : { _: [message] },
+          status: done.status,
+        });
       }
-      return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'webhookSaved');
+      return redirectWith(reply, paths.webhook(endpoint.id), 'webhookSaved');
     });
 
-    app.post('/developer/webhooks/:id/delete', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      await c.endpoints.remove(request.hub.user.companyId, id(request));
-      return redirectWith(reply, '/hub/developer/webhooks', 'webhookDeleted');
-    });
+    app.post<IdRoute>(
+      '/developer/webhooks/:id/delete',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        await c.endpoints.remove(request.hub.user.companyId, request.params.id);
+        return redirectWith(reply, paths.webhooks, 'webhookDeleted');
+      },
+    );
 
-    app.post('/developer/webhooks/:id/enable', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      await c.endpoints.update(request.hub.user.companyId, id(request), { enabled: true });
-      return redirectWith(reply, `/hub/developer/webhooks/${id(request)}`, 'webhookEnabled');
-    });
+    app.post<IdRoute>(
+      '/developer/webhooks/:id/enable',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        await c.endpoints.update(request.hub.user.companyId, request.params.id, { enabled: true });
+        return redirectWith(reply, paths.webhook(request.params.id), 'webhookEnabled');
+      },
+    );
 
-    app.post(
+    app.post<IdRoute>(
       '/developer/webhooks/:id/rotate-secret',
       { config: { hub: 'settings:manage' } },
       async (request, reply) => {
-        const { endpoint, secret } = await c.endpoints.rotateSecret(request.hub.user.companyId, id(request));
+        const { endpoint, secret } = await c.endpoints.rotateSecret(request.hub.user.companyId, request.params.id);
         return sendSecret(reply, request.hub, endpoint, secret, 200);
       },
     );
 
-    app.post('/developer/webhooks/:id/ping', { config: { hub: 'settings:manage' } }, async (request, reply) => {
-      const ctx = request.hub;
-      const endpoint = await c.endpoints.get(ctx.user.companyId, id(request));
-      const result = await c.dispatcher.ping(ctx.user.companyId, endpoint.id);
-      if (request.headers['hx-request'])
-        return reply.type('text/html; charset=utf-8').send(pingResult(ctx, result).value);
-      return reply.redirect(`/hub/developer/webhooks/${endpoint.id}?ping=${result.statusCode ?? 'none'}`, 303);
-    });
+    app.post<IdRoute>(
+      '/developer/webhooks/:id/ping',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const endpoint = await c.endpoints.get(ctx.user.companyId, request.params.id);
+        const result = await c.dispatcher.ping(ctx.user.companyId, endpoint.id);
+        if (request.headers['hx-request'])
+          return reply.type('text/html; charset=utf-8').send(pingResult(ctx, result).value);
+        return reply.redirect(`${paths.webhook(endpoint.id)}?ping=${result.statusCode ?? 'none'}`, 303);
+      },
+    );
 
-    app.post(
+    app.post<DeliveryRoute>(
       '/developer/webhooks/:id/deliveries/:deliveryId/redeliver',
       { config: { hub: 'settings:manage' } },
       async (request, reply) => {
-        const { deliveryId } = request.params as Params & { deliveryId: string };
+        const { deliveryId } = request.params;
         const companyId = request.hub.user.companyId;
-        const endpoint = await c.endpoints.get(companyId, id(request));
+        const endpoint = await c.endpoints.get(companyId, request.params.id);
         // The service finds the delivery within the company (another's is "not found").
         await c.endpoints.redeliver(companyId, deliveryId);
         c.dispatcher.wake();
-        return redirectWith(reply, `/hub/developer/webhooks/${endpoint.id}`, 'redelivered');
+        return redirectWith(reply, paths.webhook(endpoint.id), 'redelivered');
       },
     );
   };
@@ -177,7 +192,7 @@ function deliveryLog(ctx: HubContext, base: string, deliveries: Deliveries): Htm
       · ${t('hub.developer.webhooks.duration', { ms: a.durationMs })}${a.error ? html` · ${a.error}` : null}</li>`,
           )}</ol>`
     }</td>
-    <td>${d.status === 'pending' ? null : html`<form method="post" action="${base}/deliveries/${d.id}/redeliver" class="inline">${csrfField(ctx)}<button type="submit" class="secondary">${t('hub.developer.webhooks.redeliver')}</button></form>`}</td>
+    <td>${d.status === 'pending' ? null : html`${postForm(ctx, `${base}/deliveries/${d.id}/redeliver`, html` class="inline"`)}<button type="submit" class="secondary">${t('hub.developer.webhooks.redeliver')}</button></form>`}</td>
   </tr>`,
   )}
   </tbody>

@@ -5,26 +5,42 @@ import {
   type EndpointView,
   type NewEndpoint,
 } from '../../../../modules/webhooks/index.ts';
+import { Type, type Static } from 'typebox';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { csrfField } from '../../layout.ts';
-import { fieldError, messagesAt, textOf, type FieldErrors } from '../../form.ts';
+import { bodyList, bodyText, fieldError, messagesAt, postForm, textOf, type FieldErrors } from '../../form.ts';
 import { formErrors } from './developer-frame.ts';
 
-/** A webhook form as posted (urlencoded: one checked event is a string, several an array). */
-export interface WebhookForm {
-  kind?: string;
-  url?: string;
-  secret?: string;
-  generateSecret?: string;
-  botToken?: string;
-  chatId?: string;
-  events?: string | string[];
-  description?: string;
+/**
+ * A webhook form as posted (urlencoded: the events checked, as a list). Only its shape: the
+ * service checks the endpoint as it does the admin API's, every field at once.
+ */
+const Text = Type.Optional(Type.String());
+export const WebhookFormShape = Type.Object(
+  {
+    kind: Text,
+    url: Text,
+    secret: Text,
+    generateSecret: Text,
+    botToken: Text,
+    chatId: Text,
+    events: Type.Optional(Type.Array(Type.String())),
+    description: Text,
+  },
+  { additionalProperties: false },
+);
+export type WebhookForm = Static<typeof WebhookFormShape>;
+
+/** The webhook form as posted, each field read as text (the events as a list); nothing else kept. */
+export function webhookFormOf(body: unknown): WebhookForm {
+  const form: WebhookForm = { events: bodyList(body, 'events') };
+  for (const name of ['kind', 'url', 'secret', 'generateSecret', 'botToken', 'chatId', 'description'] as const)
+    if (bodyList(body, name).length > 0) form[name] = bodyText(body, name);
+  return form;
 }
 
 const text = (value: unknown) => textOf(value).trim();
-const eventsOf = (form: WebhookForm) => [form.events ?? []].flat().filter((e) => typeof e === 'string');
+const eventsOf = (form: WebhookForm) => form.events ?? [];
 
 /** A new endpoint from the form; an empty secret with "generate" ticked gets a generated one. */
 export function newEndpointFrom(form: WebhookForm): NewEndpoint {
@@ -116,8 +132,7 @@ export function webhookForm(
     labelledBy: string;
   },
 ): Html {
-  return html`<form method="post" action="${options.action}" class="stack" aria-labelledby="${options.labelledBy}">
-  ${csrfField(ctx)}
+  return html`${postForm(ctx, options.action, html` class="stack" aria-labelledby="${options.labelledBy}"`)}
   ${webhookFields(ctx, options.kind, options.endpoint, options.form, options.errors, options.prefix)}
   <button type="submit">${options.submit}</button>
 </form>`;

@@ -3,9 +3,10 @@ import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { fieldErrorsOf, noticeOf, textOf, type FieldErrors } from '../../form.ts';
+import { submit, noticeOf, textOf, type FieldErrors } from '../../form.ts';
 import { DEVELOPER_NOTICES, sendDeveloperPage } from './developer-frame.ts';
-import { newEndpointFrom, webhookForm, type WebhookForm } from './webhook-form.ts';
+import { newEndpointFrom, webhookForm, webhookFormOf, WebhookFormShape, type WebhookForm } from './webhook-form.ts';
+import { paths, withNotice } from '../../paths.ts';
 
 /** An endpoint's state in words (never by colour alone). */
 export function endpointState(ctx: HubContext, e: EndpointView): Html {
@@ -47,7 +48,7 @@ export const webhooksPage =
       ? html`<tr><td colspan="4">${t('hub.developer.webhooks.none')}</td></tr>`
       : endpoints.map(
           (e) => html`<tr>
-    <td><a href="/hub/developer/webhooks/${e.id}">${endpointTarget(e)}</a></td>
+    <td><a href="${paths.webhook(e.id)}">${endpointTarget(e)}</a></td>
     <td>${e.events.length === 0 ? t('hub.developer.webhooks.allEvents') : e.events.join(', ')}</td>
     <td>${e.description ?? ''}</td>
     <td>${endpointState(ctx, e)}</td>
@@ -59,11 +60,11 @@ export const webhooksPage =
 <div class="two">
 <section>
   <h2 id="new-http">${t('hub.developer.webhooks.newHttp')}</h2>
-  ${webhookForm(ctx, { action: '/hub/developer/webhooks', kind: 'http', endpoint: null, ...formOf('http'), prefix: 'http', submit: t('hub.developer.webhooks.add'), labelledBy: 'new-http' })}
+  ${webhookForm(ctx, { action: paths.webhooks, kind: 'http', endpoint: null, ...formOf('http'), prefix: 'http', submit: t('hub.developer.webhooks.add'), labelledBy: 'new-http' })}
 </section>
 <section>
   <h2 id="new-telegram">${t('hub.developer.webhooks.newTelegram')}</h2>
-  ${webhookForm(ctx, { action: '/hub/developer/webhooks', kind: 'telegram', endpoint: null, ...formOf('telegram'), prefix: 'tg', submit: t('hub.developer.webhooks.add'), labelledBy: 'new-telegram' })}
+  ${webhookForm(ctx, { action: paths.webhooks, kind: 'telegram', endpoint: null, ...formOf('telegram'), prefix: 'tg', submit: t('hub.developer.webhooks.add'), labelledBy: 'new-telegram' })}
 </section>
 </div>`;
       return sendDeveloperPage(reply, ctx, {
@@ -80,23 +81,25 @@ export const webhooksPage =
 
     app.post('/developer/webhooks', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const ctx = request.hub;
-      const form = (request.body ?? {}) as WebhookForm;
+      const form = webhookFormOf(request.body);
       const input = newEndpointFrom(form);
-      try {
-        const endpoint = await c.endpoints.create(ctx.user.companyId, input);
-        // A generated secret is shown on this one answer, never again (so no redirect that would lose it).
-        if (input.kind === 'http' && input.secret && !textOf(form.secret).trim()) {
-          return await sendSecret(reply, ctx, endpoint, input.secret, 201);
-        }
-        return reply.redirect(`/hub/developer/webhooks/${endpoint.id}?notice=webhookSaved`, 303);
-      } catch (error) {
+      const done = await submit(WebhookFormShape, request, () => c.endpoints.create(ctx.user.companyId, input), {
+        read: () => form,
+        refusals: ['validation_failed'],
+      });
+      if (!done.ok) {
+        const { message, errors } = done.state;
         return render(reply, ctx, {
           kind: input.kind,
           form,
-          errors: fieldErrorsOf(error, { unnamed: true }),
-          status: 400,
+          errors: message === undefined ? errors : { _: [message] },
+          status: done.status,
         });
       }
+      // A generated secret is shown on this one answer, never again (so no redirect that would lose it).
+      if (input.kind === 'http' && input.secret && !textOf(form.secret).trim())
+        return sendSecret(reply, ctx, done.result, input.secret, 201);
+      return reply.redirect(withNotice(paths.webhook(done.result.id), 'webhookSaved'), 303);
     });
   };
 
@@ -115,7 +118,7 @@ export function sendSecret(
   <p>${t('hub.developer.secretOnce')}</p>
   <p><code class="secret" id="webhook-secret">${secret}</code>
   <button type="button" class="secondary" data-copy="webhook-secret" data-copied="${t('hub.developer.copied')}">${t('hub.developer.copy')}</button></p>
-  <p><a href="/hub/developer/webhooks/${endpoint.id}">${t('hub.developer.webhooks.openEndpoint')}</a></p>
+  <p><a href="${paths.webhook(endpoint.id)}">${t('hub.developer.webhooks.openEndpoint')}</a></p>
 </section>`;
   return sendDeveloperPage(reply, ctx, { title: t('hub.developer.webhooks.secretTitle'), body, status });
 }

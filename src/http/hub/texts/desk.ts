@@ -1,4 +1,4 @@
-import { messages } from '../define.ts';
+import { messages } from '../../../modules/i18n/index.ts';
 
 /** The sales desk: quotations, web orders, sales, customers. */
 export const desk = messages({

@@ -1,4 +1,4 @@
-import { messages } from '../define.ts';
+import { messages } from '../../../modules/i18n/index.ts';
 
 /** The hub's catalog: categories, models, tax rates, products with units, datasheets, CSV import. */
 export const catalog = messages({
@@ -62,8 +62,6 @@ export const catalog = messages({
     'hub.catalog.no': 'No',
     'hub.catalog.chooseFile': 'Choose a file.',
     'hub.catalog.tooLarge': 'The file is larger than {size}.',
-    'hub.catalog.required': 'Required.',
-    'hub.catalog.tooLong': 'At most {max} characters.',
     'hub.catalog.created': 'Created.',
     'hub.catalog.saved': 'Saved.',
     'hub.catalog.deleted': 'Deleted.',
@@ -151,8 +149,6 @@ export const catalog = messages({
     'hub.catalog.no': 'Ne',
     'hub.catalog.chooseFile': 'Odaberite datoteku.',
     'hub.catalog.tooLarge': 'Datoteka je veća od {size}.',
-    'hub.catalog.required': 'Obavezno polje.',
-    'hub.catalog.tooLong': 'Najviše {max} znakova.',
     'hub.catalog.created': 'Stvoreno.',
     'hub.catalog.saved': 'Spremljeno.',
     'hub.catalog.deleted': 'Obrisano.',
@@ -241,8 +237,6 @@ export const catalog = messages({
     'hub.catalog.no': 'Nein',
     'hub.catalog.chooseFile': 'Wählen Sie eine Datei.',
     'hub.catalog.tooLarge': 'Die Datei ist größer als {size}.',
-    'hub.catalog.required': 'Pflichtfeld.',
-    'hub.catalog.tooLong': 'Höchstens {max} Zeichen.',
     'hub.catalog.created': 'Angelegt.',
     'hub.catalog.saved': 'Gespeichert.',
     'hub.catalog.deleted': 'Gelöscht.',

@@ -6,4 +6,4 @@ import { inbox } from './inbox.ts';
 import { shell } from './shell.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_MESSAGES = [shell, accounts, developer, desk, inbox, catalog] as const;
+export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog] as const;

@@ -1,4 +1,4 @@
-import { messages } from '../define.ts';
+import { messages } from '../../../modules/i18n/index.ts';
 
 /** Today, inquiries and notifications: what comes in and what waits for the staff. */
 export const inbox = messages({

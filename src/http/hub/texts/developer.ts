@@ -1,4 +1,4 @@
-import { messages } from '../define.ts';
+import { messages } from '../../../modules/i18n/index.ts';
 
 /** Developer settings: API keys, webhooks, catalog scope, print template and bank account. */
 export const developer = messages({
@@ -114,9 +114,6 @@ export const developer = messages({
     'hub.developer.print.bic': 'BIC',
     'hub.developer.print.holder': 'Account holder',
     'hub.developer.print.preview': 'Preview of a sample quotation',
-    'hub.developer.print.sampleCustomer': 'Sample Customer Ltd.',
-    'hub.developer.print.sampleProduct': 'Sample product {n}',
-    'hub.developer.print.sampleUnit': 'pcs',
   },
   hr: {
     'hub.developer.nav.apiKeys': 'API ključevi',
@@ -231,9 +228,6 @@ export const developer = messages({
     'hub.developer.print.bic': 'BIC',
     'hub.developer.print.holder': 'Vlasnik računa',
     'hub.developer.print.preview': 'Pregled ogledne ponude',
-    'hub.developer.print.sampleCustomer': 'Ogledni kupac d.o.o.',
-    'hub.developer.print.sampleProduct': 'Ogledni proizvod {n}',
-    'hub.developer.print.sampleUnit': 'kom',
   },
   de: {
     'hub.developer.nav.apiKeys': 'API-Schlüssel',
@@ -350,8 +344,5 @@ export const developer = messages({
     'hub.developer.print.bic': 'BIC',
     'hub.developer.print.holder': 'Kontoinhaber',
     'hub.developer.print.preview': 'Vorschau eines Musterangebots',
-    'hub.developer.print.sampleCustomer': 'Musterkunde GmbH',
-    'hub.developer.print.sampleProduct': 'Musterprodukt {n}',
-    'hub.developer.print.sampleUnit': 'Stk.',
   },
 });

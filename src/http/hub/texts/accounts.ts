@@ -1,4 +1,4 @@
-import { messages } from '../define.ts';
+import { messages } from '../../../modules/i18n/index.ts';
 
 /** The hub's accounts area: my account, team, company profile, password reset links. */
 export const accounts = messages({

@@ -1,4 +1,4 @@
-import { messages } from '../define.ts';
+import { messages } from '../../../modules/i18n/index.ts';
 
 /** The hub's frame: sign-in, navigation, header, errors. */
 export const shell = messages({
@@ -32,6 +32,8 @@ export const shell = messages({
     'hub.error.internal': 'Something went wrong on our side. The error has been logged; please try again.',
     'hub.error.title': 'Error',
     'hub.error.back': 'Back to Today',
+    'hub.form.required': 'Required.',
+    'hub.form.tooLong': 'At most {max} characters.',
     'hub.form.fixErrors': 'Please correct the fields marked below.',
     'hub.today.title': 'Today',
   },
@@ -65,6 +67,8 @@ export const shell = messages({
     'hub.error.internal': 'Nešto je pošlo po zlu kod nas. Greška je zabilježena; pokušajte ponovno.',
     'hub.error.title': 'Greška',
     'hub.error.back': 'Natrag na Danas',
+    'hub.form.required': 'Obavezno polje.',
+    'hub.form.tooLong': 'Najviše {max} znakova.',
     'hub.form.fixErrors': 'Ispravite označena polja.',
     'hub.today.title': 'Danas',
   },
@@ -100,6 +104,8 @@ export const shell = messages({
       'Bei uns ist etwas schiefgegangen. Der Fehler wurde protokolliert; bitte versuchen Sie es erneut.',
     'hub.error.title': 'Fehler',
     'hub.error.back': 'Zurück zu Heute',
+    'hub.form.required': 'Pflichtfeld.',
+    'hub.form.tooLong': 'Höchstens {max} Zeichen.',
     'hub.form.fixErrors': 'Bitte korrigieren Sie die markierten Felder.',
     'hub.today.title': 'Heute',
   },

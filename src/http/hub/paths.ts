@@ -1,0 +1,96 @@
+/**
+ * Every address of the hub, built in one place: a page links and redirects through these and
+ * never spells `/hub/…` itself, so a moved page is one edit here and a typo is a type error.
+ * Ids are encoded as path segments; what comes after `?` is built by `withQuery`.
+ */
+
+export const HUB = '/hub';
+
+const seg = (id: string) => encodeURIComponent(id);
+
+/** A path with a query string (`?notice=saved`, filters); absent or empty values are left out. */
+export function withQuery(path: string, query: Record<string, string | undefined> | URLSearchParams): string {
+  const params =
+    query instanceof URLSearchParams
+      ? query
+      : new URLSearchParams(
+          Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
+        );
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+/** A redirect's notice (`?notice=<key>`), one of the page's own keys (see form.ts `noticeOf`). */
+export const withNotice = (path: string, notice: string): string => `${path}?notice=${notice}`;
+
+export type DeskKind = 'quotation' | 'order' | 'sale';
+
+export const paths = {
+  today: HUB,
+  signIn: (next = '') => `${HUB}/sign-in${next}`,
+  signOut: `${HUB}/sign-out`,
+  reset: (token: string) => `${HUB}/reset/${seg(token)}`,
+  resetDone: `${HUB}/reset-done`,
+
+  account: `${HUB}/account`,
+  accountPassword: `${HUB}/account/password`,
+  accountLanguage: `${HUB}/account/language`,
+  company: `${HUB}/company`,
+  team: `${HUB}/team`,
+  teamUser: (id: string, action: 'role' | 'reset' | 'enable' | 'disable') => `${HUB}/team/${seg(id)}/${action}`,
+
+  notifications: `${HUB}/notifications`,
+  notificationsCount: `${HUB}/notifications/count`,
+  notificationsReadAll: `${HUB}/notifications/read-all`,
+  notificationRead: (id: string) => `${HUB}/notifications/${seg(id)}/read`,
+
+  inquiries: `${HUB}/inquiries`,
+  inquiry: (id: string) => `${HUB}/inquiries/${seg(id)}`,
+  inquiryHandled: (id: string) => `${HUB}/inquiries/${seg(id)}/handled`,
+
+  quotations: `${HUB}/quotations`,
+  quotation: (id: string) => `${HUB}/quotations/${seg(id)}`,
+  orders: `${HUB}/orders`,
+  order: (id: string) => `${HUB}/orders/${seg(id)}`,
+  sales: `${HUB}/sales`,
+  sale: (id: string) => `${HUB}/sales/${seg(id)}`,
+  /** A desk document of any kind, and the page that assigns its customer. */
+  document: (kind: DeskKind, id: string) => `${HUB}/${DESK_FOLDER[kind]}/${seg(id)}`,
+  documentCustomer: (kind: DeskKind, id: string) => `${HUB}/${DESK_FOLDER[kind]}/${seg(id)}/customer`,
+  customers: `${HUB}/customers`,
+  newCustomer: `${HUB}/customers/new`,
+  customer: (id: string) => `${HUB}/customers/${seg(id)}`,
+
+  catalog: `${HUB}/catalog`,
+  categories: `${HUB}/catalog/categories`,
+  category: (id: string) => `${HUB}/catalog/categories/${seg(id)}`,
+  categoryDelete: (id: string) => `${HUB}/catalog/categories/${seg(id)}/delete`,
+  models: `${HUB}/catalog/models`,
+  model: (id: string) => `${HUB}/catalog/models/${seg(id)}`,
+  modelDelete: (id: string) => `${HUB}/catalog/models/${seg(id)}/delete`,
+  taxRates: `${HUB}/catalog/tax-rates`,
+  taxRate: (id: string) => `${HUB}/catalog/tax-rates/${seg(id)}`,
+  products: `${HUB}/catalog/products`,
+  newProduct: `${HUB}/catalog/products/new`,
+  product: (id: string) => `${HUB}/catalog/products/${seg(id)}`,
+  productAction: (id: string, action: 'activate' | 'deactivate' | 'delete' | 'datasheet' | 'units') =>
+    `${HUB}/catalog/products/${seg(id)}/${action}`,
+  productUnit: (id: string, unitId: string) => `${HUB}/catalog/products/${seg(id)}/units/${seg(unitId)}`,
+  productUnitDelete: (id: string, unitId: string) => `${HUB}/catalog/products/${seg(id)}/units/${seg(unitId)}/delete`,
+  catalogImport: `${HUB}/catalog/import`,
+  importJob: (id: string) => `${HUB}/catalog/import/${seg(id)}`,
+  importJobStatus: (id: string) => `${HUB}/catalog/import/${seg(id)}/status`,
+
+  developer: `${HUB}/developer`,
+  apiKeys: `${HUB}/developer/api-keys`,
+  apiKeyRevoke: (id: string) => `${HUB}/developer/api-keys/${seg(id)}/revoke`,
+  webhooks: `${HUB}/developer/webhooks`,
+  webhook: (id: string) => `${HUB}/developer/webhooks/${seg(id)}`,
+  catalogScope: `${HUB}/developer/catalog-scope`,
+  catalogScopePreview: `${HUB}/developer/catalog-scope/preview`,
+  printSettings: `${HUB}/developer/print`,
+  printPreviewFrame: `${HUB}/developer/print/preview-frame`,
+  printPreviewPdf: `${HUB}/developer/print/preview.pdf`,
+} as const;
+
+const DESK_FOLDER: Record<DeskKind, string> = { quotation: 'quotations', order: 'orders', sale: 'sales' };

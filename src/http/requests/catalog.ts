@@ -1,0 +1,83 @@
+import { Type } from 'typebox';
+import { Money, Nullable, Text } from '../schemas.ts';
+
+/**
+ * The catalog's request bodies, one home for the admin API (JSON) and the hub's forms, so both
+ * refuse the same things with the same limits.
+ */
+
+const RefId = Type.String({ maxLength: 64 });
+const Rate = Type.String({
+  pattern: '^\\d{1,3}(\\.\\d{1,2})?$',
+  'x-pattern-message': 'Use a percentage such as "25" or "9.5".',
+});
+
+export const CategoryBody = Type.Object(
+  { name: Text(200), parentId: Type.Optional(Nullable(RefId)) },
+  { additionalProperties: false },
+);
+export const CategoryPatch = Type.Object(
+  { name: Type.Optional(Text(200)), parentId: Type.Optional(Nullable(RefId)) },
+  { additionalProperties: false },
+);
+
+export const ModelBody = Type.Object({ name: Text(200) }, { additionalProperties: false });
+
+export const TaxRateBody = Type.Object({ name: Text(100), rate: Rate }, { additionalProperties: false });
+export const TaxRatePatch = Type.Object(
+  { name: Type.Optional(Text(100)), rate: Type.Optional(Rate) },
+  { additionalProperties: false },
+);
+
+export const UnitBody = Type.Object({ name: Text(50), price: Money }, { additionalProperties: false });
+export const UnitPatch = Type.Object(
+  { name: Type.Optional(Text(50)), price: Type.Optional(Money) },
+  { additionalProperties: false },
+);
+
+/** A product's own fields, as a new product has them (its units beside them, below). */
+const productFields = {
+  name: Text(300),
+  sku: Text(100),
+  description: Type.String({ maxLength: 5000 }),
+  categoryId: RefId,
+  modelId: RefId,
+  taxRateId: RefId,
+};
+
+export const NewProductBody = Type.Object(
+  {
+    name: productFields.name,
+    sku: Type.Optional(productFields.sku),
+    description: Type.Optional(productFields.description),
+    categoryId: Type.Optional(productFields.categoryId),
+    modelId: Type.Optional(productFields.modelId),
+    taxRateId: productFields.taxRateId,
+    units: Type.Array(UnitBody, { minItems: 1, maxItems: 50 }),
+  },
+  { additionalProperties: false },
+);
+
+export const ProductPatch = Type.Object(
+  {
+    name: Type.Optional(productFields.name),
+    sku: Type.Optional(Nullable(productFields.sku)),
+    description: Type.Optional(Nullable(productFields.description)),
+    categoryId: Type.Optional(Nullable(productFields.categoryId)),
+    modelId: Type.Optional(Nullable(productFields.modelId)),
+    taxRateId: Type.Optional(productFields.taxRateId),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The hub's product and unit forms: the same bodies, with the price as typed ("8,90", "12"),
+ * which the service reads and checks (the admin API sends it as "8.90"). Every other field and
+ * limit is the admin API's.
+ */
+export const UnitForm = Type.Object({ ...UnitBody.properties, price: Text(20) }, { additionalProperties: false });
+export const NewProductForm = Type.Object(
+  { ...NewProductBody.properties, units: Type.Array(UnitForm, { minItems: 1, maxItems: 50 }) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import { Nullable, Text } from '../schemas.ts';
+
+/**
+ * A change to the company's settings: the admin API's body; the hub's company profile and print
+ * settings take their fields' limits from it (the service checks every field of a change at once).
+ */
+
+const Address = Type.Object(
+  {
+    street: Text(200),
+    postalCode: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+    city: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  },
+  { additionalProperties: false },
+);
+
+const BankAccount = Type.Object(
+  {
+    iban: Type.String({
+      maxLength: 64,
+      description: 'IBAN; spaces allowed. Checked: country length and the mod-97 check digits.',
+    }),
+    bic: Type.Optional(Nullable(Type.String({ maxLength: 11, description: '8 or 11 characters.' }))),
+    holder: Type.String({
+      maxLength: 140,
+      description: 'The account holder, named as the recipient in payment codes.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const PLACEHOLDERS =
+  'May use the placeholders {number}, {total}, {dueDate} and {customerName}, filled per document; any other {placeholder} is a 400.';
+
+/** Only the fields sent change; `null` clears an optional one. */
+export const SettingsBody = Type.Object(
+  {
+    name: Type.Optional(Text(200)),
+    address: Type.Optional(Nullable(Address)),
+    country: Type.Optional(Nullable(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, such as HR.' }))),
+    taxId: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 32,
+          description: 'Checked where the number has a check digit (Croatian OIB, German VAT id).',
+        }),
+      ),
+    ),
+    locale: Type.Optional(
+      Type.String({
+        maxLength: 35,
+        description:
+          'BCP 47 tag whose language has a message catalog (hr, de, en), such as hr-HR: labels, numbers and dates of the print.',
+      }),
+    ),
+    bankAccount: Type.Optional(Nullable(BankAccount)),
+    quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    printTemplate: Type.Optional(
+      Type.Object(
+        {
+          header: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
+          footer: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
+          paymentInstructions: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { Email, Nullable, Phone, Text } from '../schemas.ts';
+
+/** A customer as the admin API and the hub's customer form send it: one schema, the same limits and messages. */
+
+export const Kind = Type.Union([Type.Literal('person'), Type.Literal('business')], {
+  description: '`person` or `business`.',
+});
+const TaxId = Text(40, {
+  description:
+    'Checked where the number has a check digit: a Croatian OIB (11 digits, or "HR" + 11; a bare 11-digit number when the address, or else the company, is in Croatia) by ISO 7064 MOD 11,10, a German VAT id ("DE" + 9 digits) likewise. Unique within the company (409 `conflict` naming `taxId`).',
+  examples: ['HR 12345678903'],
+});
+const Address = Type.Object(
+  {
+    street: Text(200, { examples: ['Ilica 1'] }),
+    postalCode: Text(20, { examples: ['10000'] }),
+    city: Text(100, { examples: ['Zagreb'] }),
+    country: Type.String({
+      pattern: '^[A-Za-z]{2}$',
+      'x-pattern-message': 'Must be an ISO 3166 two-letter country code such as HR.',
+      examples: ['HR'],
+    }),
+  },
+  { additionalProperties: false },
+);
+const Note = Type.String({ maxLength: 2000 });
+
+const fields = {
+  name: Text(200, { examples: ['Kovačević d.o.o.'] }),
+  taxId: TaxId,
+  email: Email,
+  phone: Phone,
+  address: Address,
+  note: Note,
+};
+
+export const CustomerInput = Type.Object(
+  {
+    kind: Kind,
+    name: fields.name,
+    taxId: Type.Optional(Nullable(fields.taxId)),
+    email: Type.Optional(Nullable(fields.email)),
+    phone: Type.Optional(Nullable(fields.phone)),
+    address: Type.Optional(Nullable(fields.address)),
+    note: Type.Optional(Nullable(fields.note)),
+  },
+  { additionalProperties: false },
+);
