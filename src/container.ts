@@ -9,7 +9,7 @@ import { createLogger, type Logger } from './lib/logger.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { loadSecretsKey } from './lib/secrets-key.ts';
 import { createDatabase, type Database } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
 import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpointer.ts';
 import { createStore } from './db/store.ts';
 import { createRepositories, type Store } from './modules/store.ts';
@@ -42,6 +42,7 @@ import {
   type ApplyEndpointWork,
   type DeliveryQueue,
 } from './modules/webhooks/index.ts';
+import { createOperationsRepository, createReadiness } from './modules/operations/index.ts';
 import type { Poller } from './lib/poller.ts';
 
 /**
@@ -111,8 +112,19 @@ export async function createContainer(
   const catalogAdmin = createCatalogAdminService({ store, clock, newId, datasheets });
   const catalogScope = createCatalogScopeService({ store, companies });
   const catalogImport = createCatalogImport({ store, clock, newId });
-  // Orchestrators ask whether this process can serve: the database answers.
-  const readiness = { check: () => store.ping() };
+  // Orchestrators ask whether this process can serve: the database answers, its schema is
+  // current, the senders keep up. The same figures feed /metrics.
+  const operations = createOperationsRepository(database.db);
+  const readiness = createReadiness({
+    ping: () => store.ping(),
+    pendingMigrations: () => pendingMigrations(database),
+    operations,
+    clock,
+    bounds: {
+      maxQueueLagSeconds: config.readyMaxQueueLagSeconds,
+      maxOutboxAgeSeconds: config.readyMaxOutboxAgeSeconds,
+    },
+  });
   const onEventQueued = () => dispatcher?.wake();
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const customers = createCustomersService({ store, clock, newId });
@@ -221,6 +233,8 @@ export async function createContainer(
     customerAssignment,
     endpoints,
     readiness,
+    operations,
+    prints,
     csrfKey,
     dispatcher,
     emailSender,
