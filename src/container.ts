@@ -14,7 +14,13 @@ import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpoi
 import { createStore } from './db/store.ts';
 import { createRepositories, type Store } from './modules/store.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
-import { createAccountsService } from './modules/accounts/index.ts';
+import { Redis } from 'ioredis';
+import {
+  createAccountsService,
+  createSignInThrottle,
+  memoryFailureCounts,
+  redisFailureCounts,
+} from './modules/accounts/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
 import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
@@ -80,6 +86,20 @@ export async function createContainer(
     clock,
     newId,
     policy: { idleMs: config.hubSessionIdleMinutes * 60_000, absoluteMs: config.hubSessionMaxHours * 3_600_000 },
+  });
+  // Sign-in failures are counted where every instance sees them when Redis is configured. No
+  // offline queue: while Redis is away a count fails at once and sign-in stays open (logged).
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : null;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'sign-in counts: redis error'));
+  const signInThrottle = createSignInThrottle({
+    counts: redis ? redisFailureCounts(redis) : memoryFailureCounts(clock),
+    limit: config.hubSignInAttempts,
+    windowMs: 15 * 60_000,
+    onCountsUnavailable: (error) => logger.warn({ err: error }, 'sign-in counts unavailable; not slowing sign-in'),
+    onLimitReached: (email) =>
+      logger.warn({ email }, 'hub sign-in: too many failed attempts for one e-mail; further attempts are slowed'),
   });
   // Verified keys are cached: on PostgreSQL a key read is a round trip, on SQLite a query per
   // request. Revocations reach other processes by NOTIFY, or through a file beside the SQLite
@@ -218,6 +238,7 @@ export async function createContainer(
     store,
     companies,
     accounts,
+    signInThrottle,
     apiKeys,
     notifications,
     inquiries,
@@ -283,6 +304,7 @@ export async function createContainer(
       await checkpointer?.stop();
       await agent.close();
       await telegramAgent.close();
+      redis?.disconnect();
       await database.close();
     },
   };

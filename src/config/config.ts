@@ -238,7 +238,8 @@ export const CONFIG_SPEC = {
     parse: integer(1, 24 * 30),
   },
   HUB_SIGN_IN_ATTEMPTS: {
-    description: 'Hub sign-in attempts per e-mail per 15 minutes (per IP address: ten times as many)',
+    description:
+      'Failed hub sign-ins per e-mail per 15 minutes (per IP address: ten times as many) before further attempts are slowed',
     default: '10',
     parse: integer(1, 10_000),
   },
