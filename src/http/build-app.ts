@@ -153,7 +153,15 @@ function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknow
   const appError = toAppError(error);
   const status = STATUS_BY_CODE[appError.code];
   if (status >= 500 && appError.retryAfterSeconds !== undefined)
-    request.log.warn({ code: appError.code, retryAfter: appError.retryAfterSeconds }, 'refused under load');
+    request.log.warn(
+      // The cause (a database away, a full print queue) is worth a line; its stack is not.
+      {
+        code: appError.code,
+        retryAfter: appError.retryAfterSeconds,
+        cause: error === appError ? undefined : String(error),
+      },
+      'refused for now',
+    );
   else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else if (appError.code === 'rate_limited') request.log.info({ code: appError.code }, 'rate limited');
   if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.retryAfterSeconds));
