@@ -103,7 +103,9 @@ test('portico backup under write load, restore into a fresh directory: every ack
     stopped = true;
     await load.catch(() => {});
   });
-  await new Promise((r) => setTimeout(r, 1_000));
+  // Enough acknowledged writes to look for, however slow the machine (a loaded CI runner).
+  for (const until = Date.now() + 60_000; acknowledged.length < 30 && Date.now() < until; )
+    await new Promise((r) => setTimeout(r, 50));
   const started = performance.now();
   const backupDir = path.join(dir, 'backup');
   const made = await portico(['backup', backupDir], env);
@@ -134,7 +136,7 @@ test('portico backup under write load, restore into a fresh directory: every ack
   t.diagnostic(
     `acknowledged before the backup began: ${before.length}, while it ran: ${during.length} (${during.filter((a) => inBackup[a.table].has(a.id)).length} of those in it), after: ${acknowledged.length - before.length - during.length}; backup took ${Math.round(finished - started)} ms`,
   );
-  assert.ok(before.length > 20, `load ran: ${before.length}`);
+  assert.ok(before.length >= 30, `load ran: ${before.length}`);
   assert.deepEqual(missing, [], 'every record acknowledged before the backup began is in it');
 
   // Every datasheet, byte for byte, and the secrets key, through the restored instance itself.
