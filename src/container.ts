@@ -9,12 +9,18 @@ import { createLogger, type Logger } from './lib/logger.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { loadSecretsKey } from './lib/secrets-key.ts';
 import { createDatabase, type Database } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
 import { startSqliteCheckpointer, type Checkpointer } from './db/sqlite-checkpointer.ts';
 import { createStore } from './db/store.ts';
 import { createRepositories, type Store } from './repositories.ts';
 import { createCompaniesService } from './modules/companies/index.ts';
-import { createAccountsService } from './modules/accounts/index.ts';
+import { Redis } from 'ioredis';
+import {
+  createAccountsService,
+  createSignInThrottle,
+  memoryFailureCounts,
+  redisFailureCounts,
+} from './modules/accounts/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
 import { createInquiriesService } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
@@ -43,6 +49,7 @@ import {
   type ApplyEndpointWork,
   type DeliveryQueue,
 } from './modules/webhooks/index.ts';
+import { createOperationsRepository, createReadiness } from './modules/operations/index.ts';
 import type { Poller } from './lib/poller.ts';
 
 /**
@@ -81,6 +88,20 @@ export async function createContainer(
     newId,
     policy: { idleMs: config.hubSessionIdleMinutes * 60_000, absoluteMs: config.hubSessionMaxHours * 3_600_000 },
   });
+  // Sign-in failures are counted where every instance sees them when Redis is configured. No
+  // offline queue: while Redis is away a count fails at once and sign-in stays open (logged).
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : null;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'sign-in counts: redis error'));
+  const signInThrottle = createSignInThrottle({
+    counts: redis ? redisFailureCounts(redis) : memoryFailureCounts(clock),
+    limit: config.hubSignInAttempts,
+    windowMs: 15 * 60_000,
+    onCountsUnavailable: (error) => logger.warn({ err: error }, 'sign-in counts unavailable; not slowing sign-in'),
+    onLimitReached: (email) =>
+      logger.warn({ email }, 'hub sign-in: too many failed attempts for one e-mail; further attempts are slowed'),
+  });
   // Verified keys are cached: on PostgreSQL a key read is a round trip, on SQLite a query per
   // request. Revocations reach other processes by NOTIFY, or through a file beside the SQLite
   // database.
@@ -112,8 +133,19 @@ export async function createContainer(
   const catalogAdmin = createCatalogAdminService({ store, clock, newId, datasheets });
   const catalogScope = createCatalogScopeService({ store, companies });
   const catalogImport = createCatalogImport({ store, clock, newId });
-  // Orchestrators ask whether this process can serve: the database answers.
-  const readiness = { check: () => store.ping() };
+  // Orchestrators ask whether this process can serve: the database answers, its schema is
+  // current, the senders keep up. The same figures feed /metrics.
+  const operations = createOperationsRepository(database.db);
+  const readiness = createReadiness({
+    ping: () => store.ping(),
+    pendingMigrations: () => pendingMigrations(database),
+    operations,
+    clock,
+    bounds: {
+      maxQueueLagSeconds: config.readyMaxQueueLagSeconds,
+      maxOutboxAgeSeconds: config.readyMaxOutboxAgeSeconds,
+    },
+  });
   const onEventQueued = () => dispatcher?.wake();
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const customers = createCustomersService({ store, clock, newId });
@@ -206,6 +238,7 @@ export async function createContainer(
     store,
     companies,
     accounts,
+    signInThrottle,
     apiKeys,
     notifications,
     inquiries,
@@ -221,6 +254,8 @@ export async function createContainer(
     customerAssignment,
     endpoints,
     readiness,
+    operations,
+    prints,
     csrfKey,
     dispatcher,
     emailSender,
@@ -278,6 +313,7 @@ export async function createContainer(
       await checkpointer?.stop();
       await agent.close();
       await telegramAgent.close();
+      redis?.disconnect();
       await database.close();
     },
   };

@@ -34,6 +34,9 @@ export interface Config {
   readonly hubSessionIdleMinutes: number;
   readonly hubSessionMaxHours: number;
   readonly hubSignInAttempts: number;
+  readonly readyMaxQueueLagSeconds: number;
+  readonly readyMaxOutboxAgeSeconds: number;
+  readonly metricsToken: string | null;
 }
 
 /** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
@@ -235,9 +238,26 @@ export const CONFIG_SPEC = {
     parse: integer(1, 24 * 30),
   },
   HUB_SIGN_IN_ATTEMPTS: {
-    description: 'Hub sign-in attempts per e-mail per 15 minutes (per IP address: ten times as many)',
+    description:
+      'Failed hub sign-ins per e-mail per 15 minutes (per IP address: ten times as many) before further attempts are slowed',
     default: '10',
     parse: integer(1, 10_000),
+  },
+  READY_MAX_QUEUE_LAG_SECONDS: {
+    description:
+      '/readyz answers 503 when the oldest due webhook delivery has waited longer than this (0: not checked)',
+    default: '900',
+    parse: integer(0, 7 * 24 * 3600),
+  },
+  READY_MAX_OUTBOX_AGE_SECONDS: {
+    description: '/readyz answers 503 when the oldest due e-mail has waited longer than this (0: not checked)',
+    default: '900',
+    parse: integer(0, 7 * 24 * 3600),
+  },
+  METRICS_TOKEN: {
+    description: '/metrics (Prometheus) is served only when set, to requests with `Authorization: Bearer <token>`',
+    default: '',
+    parse: metricsToken,
   },
   PDF_QUEUE_MAX: {
     description:
@@ -246,6 +266,13 @@ export const CONFIG_SPEC = {
     parse: integer(0, 100_000),
   },
 } satisfies Record<string, Spec<unknown>>;
+
+function metricsToken(raw: string): string | null {
+  if (raw === '') return null;
+  if (!/^[\x21-\x7e]{32,512}$/.test(raw))
+    throw new Error('must be 32 to 512 visible ASCII characters (openssl rand -hex 32)');
+  return raw;
+}
 
 function logLevel(raw: string): string {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -298,6 +325,9 @@ export function loadConfig(env: Env = process.env): Config {
     hubSessionIdleMinutes: read('HUB_SESSION_IDLE_MINUTES'),
     hubSessionMaxHours: read('HUB_SESSION_MAX_HOURS'),
     hubSignInAttempts: read('HUB_SIGN_IN_ATTEMPTS'),
+    readyMaxQueueLagSeconds: read('READY_MAX_QUEUE_LAG_SECONDS'),
+    readyMaxOutboxAgeSeconds: read('READY_MAX_OUTBOX_AGE_SECONDS'),
+    metricsToken: read('METRICS_TOKEN'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

@@ -54,6 +54,16 @@ const pgTypes = {
  * after a migration by itself, but refuses one whose result row changed shape (`select *`).
  */
 class PreparingClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A connection that dies while checked out (between two statements of a transaction, say)
+    // is emitted as 'error' on the client, where pg-pool listens only while it is idle: without
+    // a listener of its own that error ends the process. The query that meets the dead
+    // connection fails by itself (and the request with a 503); on release the pool sees the
+    // client is not queryable and drops it.
+    this.on('error', () => {});
+  }
+
   // `any`: this stands in for all of pg's query() overloads and passes the others through.
   override query(...args: any[]): any {
     const [text, values] = args;
@@ -86,6 +96,9 @@ export function createDatabase(
     max: options.poolSize ?? 10,
     types: pgTypes,
     Client: PreparingClient,
+    // A request waits this long for a connection, then fails (a 503) rather than hanging while
+    // the database is away.
+    connectionTimeoutMillis: 10_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -36,3 +36,16 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Migrations this code knows that the database has not applied (readiness: a deploy that skipped `migrate`). */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const name of Object.keys(MIGRATIONS)) out[name] = { up: async () => {} };
+      return out;
+    },
+  };
+  const known = await new Migrator({ db: database.db, provider }).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

@@ -14,6 +14,7 @@ import { refuseNul } from './no-nul.ts';
 import { requestLogger } from './request-logger.ts';
 import { Problem } from './schemas.ts';
 import { healthRoutes } from './health.routes.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { publicV1 } from './public/v1/index.ts';
 import { Quotation } from './public/v1/quotes.routes.ts';
 import { Order } from './public/v1/orders.routes.ts';
@@ -99,6 +100,8 @@ export async function buildApp(c: Container): Promise<App> {
   });
 
   app.setErrorHandler(async (error, request, reply) => sendProblem(request, reply, error));
+  // At the root, before the routes: its onResponse hook sees every route.
+  registerMetrics(app as unknown as FastifyInstance, c);
 
   app.setNotFoundHandler(async (request, reply) => {
     const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
@@ -150,7 +153,15 @@ function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknow
   const appError = toAppError(error);
   const status = STATUS_BY_CODE[appError.code];
   if (status >= 500 && appError.retryAfterSeconds !== undefined)
-    request.log.warn({ code: appError.code, retryAfter: appError.retryAfterSeconds }, 'refused under load');
+    request.log.warn(
+      // The cause (a database away, a full print queue) is worth a line; its stack is not.
+      {
+        code: appError.code,
+        retryAfter: appError.retryAfterSeconds,
+        cause: error === appError ? undefined : String(error),
+      },
+      'refused for now',
+    );
   else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else if (appError.code === 'rate_limited') request.log.info({ code: appError.code }, 'rate limited');
   if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.retryAfterSeconds));

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorObject } from 'ajv';
+import { isDatabaseOutage } from '../lib/database-outage.ts';
 import { AppError, addFieldError, fieldErrors, type ErrorCode, type FieldErrors } from '../lib/errors.ts';
 
 /** The one place where an error code becomes an HTTP status. */
@@ -71,6 +72,9 @@ function withMore(message: string, more: number): string {
   return `${message.replace(/\.$/, '')}: ${MAX_DETAILS} fields are named in details, and ${more.toLocaleString('en-US')} more.`;
 }
 
+/** A database restart takes seconds; a client that waits this long usually finds it back. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * What Fastify, its plugins and the database drivers throw, translated; anything unknown is a
  * 500 with no internals.
@@ -97,6 +101,14 @@ export function toAppError(error: unknown): AppError {
     return new AppError(
       'conflict',
       'The request refers to a record that no longer exists, or to one still in use; reload and try again.',
+    );
+  // The database restarting or unreachable is an outage to wait out, not a bug: 503, retry.
+  if (isDatabaseOutage(error))
+    return new AppError(
+      'unavailable',
+      'The database is not answering at the moment; retry the request shortly.',
+      undefined,
+      DATABASE_RETRY_AFTER_SECONDS,
     );
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

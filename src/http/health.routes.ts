@@ -4,24 +4,42 @@ import type { Container } from '../container.ts';
 import { AppError } from '../lib/errors.ts';
 
 const Status = Type.Object({ status: Type.String() });
+const Ready = Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.String()) });
+
+/** A probe that finds the instance not ready tries again after this long. */
+const RETRY_AFTER_SECONDS = 5;
 
 // Probes for orchestrators, not part of the API contract: kept out of the OpenAPI document.
 export const healthRoutes =
   (c: Container): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // Liveness: the process answers. It stays 200 while the database is down, on purpose: a
+    // restart would not bring the database back, and the process recovers by itself.
     app.get('/healthz', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
+    // Readiness: send this instance traffic only when it can serve it (README, "Health").
     app.get(
       '/readyz',
-      { schema: { hide: true, response: { 200: Status, 503: Type.Ref('Problem') } } },
+      { schema: { hide: true, response: { 200: Ready, 503: Type.Ref('Problem') } } },
       async (request) => {
+        let report: Awaited<ReturnType<Container['readiness']['check']>>;
         try {
-          await c.readiness.check();
-          return { status: 'ready' };
+          report = await c.readiness.check();
         } catch (error) {
           request.log.warn({ err: error }, 'readiness check failed');
-          throw new AppError('unavailable', 'The database does not answer.');
+          throw new AppError('unavailable', 'The database does not answer.', undefined, RETRY_AFTER_SECONDS);
         }
+        if (!report.ready) {
+          const failed = Object.entries(report.checks).filter(([, v]) => v !== 'ok');
+          request.log.warn({ checks: report.checks }, 'not ready');
+          throw new AppError(
+            'unavailable',
+            `Not ready: ${failed.map(([k, v]) => `${k} ${v}`).join('; ')}.`,
+            undefined,
+            RETRY_AFTER_SECONDS,
+          );
+        }
+        return { status: 'ready', checks: report.checks };
       },
     );
   };

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../container.ts';
 import type { PrintSlot } from '../modules/printing/index.ts';
+import { fileHeaders } from './file-reply.ts';
 
 /** `?format=` on a document read: JSON unless `pdf`, or unless absent and the client accepts a PDF. */
 export const FormatQuery = Type.Object(
@@ -21,10 +22,7 @@ export function reservePrint(c: Container, reply: FastifyReply): PrintSlot {
 }
 
 export function sendPdf(reply: FastifyReply, document: { number: string; pdf: Buffer }) {
-  return reply
-    .type('application/pdf')
-    .header('content-disposition', `inline; filename="${document.number}.pdf"`)
-    .send(document.pdf);
+  return fileHeaders(reply, 'ours', `${document.number}.pdf`).type('application/pdf').send(document.pdf);
 }
 
 /** A 200 that is a PDF or JSON, as OpenAPI documents it. */

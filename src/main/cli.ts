@@ -7,6 +7,7 @@ import { AppError } from '../lib/errors.ts';
 import type { SettingsPatch } from '../modules/companies/index.ts';
 import { createDemoCompany } from '../modules/demo/index.ts';
 import { serve, work } from './server.ts';
+import { backup, BackupError, restore } from './backup.ts';
 
 const HELP = `portico — the Portico API server and its administration
 
@@ -30,6 +31,8 @@ Usage: portico <command> [options]        (DATABASE_URL chooses the database for
   api-key list --company ID
   api-key revoke --company ID --id KEY_ID
   catalog import <file.csv> --company ID  bulk products; all rows or none
+  backup <dir>                            consistent copy of the SQLite database and DATA_DIR's files, while serving
+  restore <dir> [--force]                 put a backup in place (server stopped); refuses a non-empty target unless --force
 
 Run \`portico <command> --help\` for the same text. Environment variables: see README.md.
 `;
@@ -99,6 +102,8 @@ const ARGS: Record<string, { options: Options; positionals?: boolean }> = {
   'api-key list': { options: { company: { type: 'string' } } },
   'api-key revoke': { options: { company: { type: 'string' }, id: { type: 'string' } } },
   'catalog import': { options: { company: { type: 'string' } }, positionals: true },
+  backup: { options: {}, positionals: true },
+  restore: { options: { force: { type: 'boolean' } }, positionals: true },
 };
 
 /** The profile options given; an address needs its street, a bank account its IBAN and holder. */
@@ -314,6 +319,25 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write('revoked\n');
         return 0;
       });
+    case 'backup':
+    case 'restore': {
+      const dir = parsed.positionals[0];
+      if (!dir) throw new UsageError('missing <dir>');
+      const config = loadConfig();
+      try {
+        const manifest = name === 'backup' ? backup(config, dir) : restore(config, dir, { force: v.force === true });
+        process.stdout.write(
+          `${name === 'backup' ? 'backed up to' : 'restored from'} ${dir}: database, ${manifest.datasheets} datasheet file(s), secrets key: ${manifest.secretsKey}\n`,
+        );
+        return 0;
+      } catch (error) {
+        if (error instanceof BackupError) {
+          process.stderr.write(`portico: ${error.message}\n`);
+          return 1;
+        }
+        throw error;
+      }
+    }
     case 'catalog import': {
       const file = parsed.positionals[0];
       if (!file) throw new UsageError('missing <file.csv>');

@@ -191,7 +191,10 @@ describe('hub catalog (Chromium)', () => {
       const href = await page.getByRole('link', { name: 'Preuzmi Tehnički list' }).getAttribute('href');
       const download = await page.request.get(`${hub.base}${href}`);
       assert.equal(download.headers()['content-type'], 'application/pdf');
-      assert.match(download.headers()['content-disposition']!, /ljepilo-d3\.pdf/);
+      // Served under the name Portico makes from the product, never the uploaded one.
+      assert.match(download.headers()['content-disposition']!, /^attachment; filename="[\w.-]+\.pdf"$/);
+      assert.doesNotMatch(download.headers()['content-disposition']!, /ljepilo-d3/);
+      assert.equal(download.headers()['x-content-type-options'], 'nosniff');
       assert.equal((await download.body()).subarray(0, 5).toString('latin1'), '%PDF-');
 
       await page

@@ -51,7 +51,7 @@ describe('hub sign-in (Chromium)', () => {
     });
   });
 
-  test('sign-in locks out after too many attempts for one e-mail, with the same words for every account', async (t) => {
+  test('past too many failures for one e-mail the right password still signs in, held back, with the same words for every account', async (t) => {
     await withPage(t, browser, async (page) => {
       const support = hub.user('support');
       await page.goto(`${hub.base}/hub/sign-in`);
@@ -59,14 +59,16 @@ describe('hub sign-in (Chromium)', () => {
         await page.getByLabel('E-mail').fill(support.email);
         await page.getByLabel('Password').fill(`guess ${i}`);
         await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByRole('alert').waitFor();
+        assert.equal(await page.getByRole('alert').textContent(), 'The e-mail or password is wrong.');
       }
       await page.getByLabel('E-mail').fill(support.email);
       await page.getByLabel('Password').fill(support.password);
       const response = page.waitForResponse((r) => r.url().endsWith('/hub/sign-in') && r.request().method() === 'POST');
+      const started = Date.now();
       await page.getByRole('button', { name: 'Sign in' }).click();
-      assert.equal((await response).status(), 429, 'even the right password waits out the lockout');
-      assert.match((await page.getByRole('alert').textContent())!, /Too many attempts\. Try again in 1[45] minutes\./);
+      assert.equal((await response).status(), 303, 'the right password is not refused');
+      assert.ok(Date.now() - started >= 1000, 'but it waited its turn');
+      await page.waitForURL(/\/hub$/);
     });
   });
 

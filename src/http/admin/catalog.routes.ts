@@ -414,10 +414,19 @@ export const catalogAdminRoutes =
             tags: ['Admin'],
             operationId: 'adminUploadDatasheet',
             summary: 'Upload a product datasheet (application/pdf body)',
+            description:
+              'A PDF with JavaScript, automatic or launch actions, or embedded files is refused (400 naming `file`).',
             security,
             params: IdParams,
             querystring: Type.Object(
-              { filename: Type.Optional(Type.String({ maxLength: 200 })) },
+              {
+                filename: Type.Optional(
+                  Type.String({
+                    maxLength: 200,
+                    description: 'Accepted and ignored: a datasheet is served as `{sku or product id}.pdf`.',
+                  }),
+                ),
+              },
               { additionalProperties: false },
             ),
             response: { 204: Type.Null(), ...errorResponses(400, 403, 404, 413, 415) },
@@ -433,7 +442,7 @@ export const catalogAdminRoutes =
           await c.catalogAdmin.setDatasheet(
             request.admin.companyId,
             request.params.id,
-            { name: request.query.filename ?? `${request.params.id}.pdf`, bytes: request.body },
+            { bytes: request.body },
             c.config.datasheetMaxBytes,
           );
           return reply.status(204).send(null);

@@ -168,6 +168,7 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
       : toAppError(error);
   const status = STATUS_BY_CODE[appError.code];
   if (status >= 500) request.log.error({ err: error }, 'hub page failed');
+  if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.retryAfterSeconds));
   const ctx = request.hub as typeof request.hub | undefined;
   const t = ctx?.t ?? hubTranslator(negotiateLanguage(request.headers['accept-language'], 'en'));
   const message =

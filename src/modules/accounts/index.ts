@@ -8,3 +8,10 @@ export {
 } from './accounts.service.ts';
 export { checkPassword, PASSWORD_MAX, PASSWORD_MIN } from './password-rule.ts';
 export type { ResetLink, ResetState, TeamMember } from './team.service.ts';
+export {
+  createSignInThrottle,
+  memoryFailureCounts,
+  redisFailureCounts,
+  type FailureCounts,
+  type SignInThrottle,
+} from './sign-in-throttle.ts';

@@ -4,7 +4,8 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { formatMoney, parseScaled, MONEY_SCALE, RATE_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
-import type { DatasheetFiles } from './datasheet-files.ts';
+import { datasheetFileName, type DatasheetFiles } from './datasheet-files.ts';
+import { findActiveContent } from './pdf-active-content.ts';
 import type { CatalogRepository, ProductRow, ProductWithRate, UnitRow } from './catalog.repository.ts';
 import { expandCategoryIds } from './catalog-scope.ts';
 import { formatRate } from '../../lib/money.ts';
@@ -370,26 +371,32 @@ export function createCatalogAdminService(deps: {
       const product = await store.repos.catalog.findProduct(companyId, productId);
       const bytes = product?.datasheet_file ? await deps.datasheets.read(product.datasheet_file) : null;
       if (!product || !bytes) throw AppError.notFound('Datasheet');
-      return { name: product.datasheet_name ?? `${productId}.pdf`, bytes };
+      return { name: datasheetFileName(product), bytes };
     },
 
-    /** Stores a datasheet PDF for a product; only real PDFs within the size limit are taken. */
-    async setDatasheet(
-      companyId: string,
-      productId: string,
-      file: { name: string; bytes: Buffer },
-      maxBytes: number,
-    ): Promise<void> {
+    /**
+     * Stores a datasheet PDF for a product; only real PDFs within the size limit, with nothing
+     * active in them, are taken. The uploaded file's name is not kept: it is served under a
+     * name Portico makes from the product.
+     */
+    async setDatasheet(companyId: string, productId: string, file: { bytes: Buffer }, maxBytes: number): Promise<void> {
       const product = await store.repos.catalog.findProduct(companyId, productId);
       if (!product) throw AppError.notFound('Product');
       if (file.bytes.length > maxBytes)
         throw new AppError('payload_too_large', `A datasheet may be at most ${maxBytes} bytes.`);
       if (file.bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
         throw AppError.invalid({ file: ['Only PDF datasheets are accepted.'] });
+      const active = await findActiveContent(file.bytes);
+      if (active)
+        throw AppError.invalid({
+          file: [
+            `The PDF contains ${active}, which a datasheet may not carry; save it without (print it to a new PDF) and upload it again.`,
+          ],
+        });
       const relative = await deps.datasheets.write(companyId, productId, file.bytes);
       await store.repos.catalog.updateProduct(companyId, productId, {
         datasheet_file: relative,
-        datasheet_name: file.name,
+        datasheet_name: datasheetFileName(product),
         updated_at: now(),
       });
     },

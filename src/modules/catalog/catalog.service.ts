@@ -7,7 +7,7 @@ import { toCompany } from '../companies/index.ts';
 import { unitPriceBothWays } from '../documents/index.ts';
 import { expandCategoryIds, productInScope, scopeFilter, type ScopeFilter } from './catalog-scope.ts';
 import type { CatalogRepository, ProductWithRate, UnitRow } from './catalog.repository.ts';
-import type { DatasheetFiles } from './datasheet-files.ts';
+import { datasheetFileName, type DatasheetFiles } from './datasheet-files.ts';
 
 export interface PublicUnit {
   id: string;
@@ -140,7 +140,7 @@ export function createCatalogService(deps: {
       const file = found?.product.datasheet_file;
       const bytes = file ? await deps.datasheets.read(file) : null;
       if (!found || !bytes) throw AppError.notFound('Datasheet');
-      return { name: found.product.datasheet_name ?? `${productId}.pdf`, bytes };
+      return { name: datasheetFileName(found.product), bytes };
     },
 
     /** Visible categories: the scope's own (with sub-categories) or those holding a visible product, with their parents. */

@@ -12,6 +12,19 @@ export interface DatasheetFiles {
   size(file: string): Promise<number | null>;
 }
 
+/**
+ * The name a datasheet is served under: `{product}.pdf`, the product's SKU when it has one
+ * (what a customer recognises), else its id; never the name it was uploaded with, which is the
+ * uploader's to choose (`../../x.html`).
+ */
+export function datasheetFileName(product: { id: string; sku: string | null }): string {
+  const sku = (product.sku ?? '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[.-]+|[.-]+$/g, '')
+    .slice(0, 100);
+  return `${sku || product.id}.pdf`;
+}
+
 export function createDatasheetFiles(dataDir: string): DatasheetFiles {
   const root = path.join(dataDir, 'datasheets');
   return {

@@ -188,12 +188,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
         'Apply at 10-30 C on clean, dry wood. Two coats recommended.',
         `Product code ${spec.sku}.`,
       ]);
-      await c.catalogAdmin.setDatasheet(
-        companyId,
-        id,
-        { name: `${spec.sku}-datasheet.pdf`, bytes: pdf },
-        c.config.datasheetMaxBytes,
-      );
+      await c.catalogAdmin.setDatasheet(companyId, id, { bytes: pdf }, c.config.datasheetMaxBytes);
     }
     products.push({
       id,

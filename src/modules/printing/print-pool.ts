@@ -52,6 +52,8 @@ export interface PrintPool {
   start(): void;
   /** A place for one print; throws `unavailable` (with retryAfterSeconds) when the queue is full. */
   reserve(): PrintSlot;
+  /** Places taken (waiting, printing or holding a PDF not yet sent), prints running and waiting: for /metrics. */
+  stats(): { admitted: number; running: number; waiting: number };
   /** Waits for running prints, then stops the threads. */
   close(): Promise<void>;
 }
@@ -171,6 +173,10 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
           else if (state !== 'done') giveBack();
         },
       };
+    },
+
+    stats() {
+      return { admitted, running, waiting: waiting.length };
     },
 
     async close() {

@@ -37,7 +37,7 @@ describe('the datasheets a quotation PDF appends are limited in total size', () 
       await t.c.catalogAdmin.setDatasheet(
         d.companyId,
         d.products[i]!.id,
-        { name: `sheet-${i}.pdf`, bytes: sheet },
+        { bytes: sheet },
         t.c.config.datasheetMaxBytes,
       );
   });

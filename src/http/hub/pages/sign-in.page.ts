@@ -1,11 +1,4 @@
-import type {
-  FastifyInstance,
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-  preHandlerAsyncHookHandler,
-} from 'fastify';
-import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { negotiateLanguage } from '../../../modules/i18n/index.ts';
@@ -15,8 +8,6 @@ import { barePage } from '../layout.ts';
 import { SIGNED_OUT } from '../hub-context.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '../session-cookie.ts';
 import { paths } from '../paths.ts';
-
-const WINDOW_MS = 15 * 60_000;
 
 /** Only a path inside the hub, never `//elsewhere` or a URL: the sign-in must not be an open redirect. */
 export function safeNext(next: unknown): string {
@@ -35,28 +26,6 @@ interface SignInBody {
 export const signInPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    // Guessing is slowed twice over: per address, and per e-mail whatever the address (a botnet).
-    // Each refusal reads the same as a wrong password but for the wait.
-    const refuse = (_request: FastifyRequest, context: { ttl: number }) =>
-      Object.assign(new AppError('rate_limited', 'sign-in', undefined, Math.ceil(context.ttl / 1000)), {
-        statusCode: 429,
-      });
-    // An office signs in from one address: it gets ten e-mails' worth.
-    const perAddress = await limiter(app, {
-      max: c.config.hubSignInAttempts * 10,
-      timeWindow: WINDOW_MS,
-      errorResponseBuilder: refuse,
-    });
-    const perEmail = await limiter(app, {
-      max: c.config.hubSignInAttempts,
-      timeWindow: WINDOW_MS,
-      errorResponseBuilder: refuse,
-      keyGenerator: (request) =>
-        `email:${String((request.body as SignInBody | undefined)?.email ?? '')
-          .trim()
-          .toLowerCase()}`,
-    });
-
     const language = (request: FastifyRequest) => negotiateLanguage(request.headers['accept-language'], 'en');
 
     app.get('/sign-in', { config: { hub: 'public' } }, async (request, reply) => {
@@ -76,62 +45,36 @@ export const signInPages =
       );
     });
 
-    app.post(
-      '/sign-in',
-      {
-        config: { hub: 'public' },
-        onRequest: perAddress,
-        preHandler: perEmail,
-        errorHandler: async (error, request, reply) => {
-          // The limiter's refusal is shown on the form itself, with how long to wait.
-          if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
-          const t = hubTranslator(language(request));
-          const body = request.body as SignInBody | undefined;
-          reply.header('retry-after', String(error.retryAfterSeconds));
-          const minutes = Math.max(1, Math.ceil((error.retryAfterSeconds ?? 60) / 60));
-          return send(
-            reply,
-            429,
-            form(
-              t,
-              reply.generateCsrf({ userInfo: SIGNED_OUT }),
-              safeNext(body?.next),
-              String(body?.email ?? ''),
-              t('hub.signIn.tooMany', { minutes }),
-              language(request),
-            ),
-          );
-        },
-      },
-      async (request, reply) => {
-        const body = (request.body ?? {}) as SignInBody;
-        const t = hubTranslator(language(request));
-        const next = safeNext(body.next);
+    app.post('/sign-in', { config: { hub: 'public' } }, async (request, reply) => {
+      const body = (request.body ?? {}) as SignInBody;
+      const t = hubTranslator(language(request));
+      const next = safeNext(body.next);
+      const email = String(body.email ?? '');
+      // Only failures count; past the limit the attempt is held back (per e-mail and per
+      // address), never refused, so a correct password always signs in.
+      const signedIn = await c.signInThrottle.run(email, request.ip, async () => {
         try {
-          const { token } = await c.accounts.signIn(String(body.email ?? ''), String(body.password ?? ''));
-          // The session this browser had before (another user's, say) ends here, not at its timeout.
-          const previous = readSessionToken(request);
-          if (previous) await c.accounts.signOut(previous);
-          // A fresh session id at sign-in (no fixation): any earlier cookie is replaced.
-          setSessionCookie(request, reply, token, c.config.hubSessionMaxHours * 3600);
-          return reply.redirect(next, 303);
+          return { ok: true, value: await c.accounts.signIn(email, String(body.password ?? '')) };
         } catch (error) {
           if (!(error instanceof AppError) || error.code !== 'unauthenticated') throw error;
-          return send(
-            reply,
-            401,
-            form(
-              t,
-              reply.generateCsrf({ userInfo: SIGNED_OUT }),
-              next,
-              String(body.email ?? ''),
-              t('hub.signIn.wrong'),
-              language(request),
-            ),
-          );
+          return { ok: false, value: null };
         }
-      },
-    );
+      });
+      if (signedIn) {
+        const { token } = signedIn;
+        // The session this browser had before (another user's, say) ends here, not at its timeout.
+        const previous = readSessionToken(request);
+        if (previous) await c.accounts.signOut(previous);
+        // A fresh session id at sign-in (no fixation): any earlier cookie is replaced.
+        setSessionCookie(request, reply, token, c.config.hubSessionMaxHours * 3600);
+        return reply.redirect(next, 303);
+      }
+      return send(
+        reply,
+        401,
+        form(t, reply.generateCsrf({ userInfo: SIGNED_OUT }), next, email, t('hub.signIn.wrong'), language(request)),
+      );
+    });
 
     app.post('/sign-out', { config: { hub: 'signed-in' } }, async (request, reply) => {
       await c.accounts.signOut(readSessionToken(request) ?? '');
@@ -139,19 +82,6 @@ export const signInPages =
       return reply.redirect(paths.signIn(), 303);
     });
   };
-
-/**
- * One limiter per registration of the plugin: a request passes each registration's check only
- * once, so the two limits of sign-in need two registrations.
- */
-async function limiter(app: FastifyInstance, options: RateLimitOptions): Promise<preHandlerAsyncHookHandler> {
-  let handler: preHandlerAsyncHookHandler | undefined;
-  await app.register(async (scope) => {
-    await scope.register(rateLimit, { global: false });
-    handler = scope.rateLimit(options);
-  });
-  return handler!;
-}
 
 function send(reply: FastifyReply, status: number, doc: { value: string }): FastifyReply {
   return reply.status(status).type('text/html; charset=utf-8').send(doc.value);

@@ -37,7 +37,10 @@ export const teamPage =
     const show = async (request: FastifyRequest, reply: FastifyReply, shown: Shown) => {
       const ctx = request.hub;
       const team = await c.accounts.listTeam(ctx.user.companyId);
-      const body = render(ctx, team, shown);
+      // A user whose sign-in is being slowed by failed attempts (someone guessing) is shown so.
+      const failures = await c.signInThrottle.failures(team.map((u) => u.email));
+      const slowed = new Map([...failures].filter(([, n]) => c.signInThrottle.isSlowed(n)));
+      const body = render(ctx, team, shown, slowed);
       return sendPage(reply, ctx, { title: ctx.t('hub.team.title'), body, notice: shown.notice, status: shown.status });
     };
     const linkOf = (request: FastifyRequest, user: string, link: ResetLink) => ({
@@ -128,7 +131,7 @@ export const teamPage =
     });
   };
 
-function render(ctx: HubContext, team: TeamMember[], shown: Shown): Html {
+function render(ctx: HubContext, team: TeamMember[], shown: Shown, slowed: ReadonlyMap<string, number>): Html {
   const { t } = ctx;
   const roles = USER_ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }));
   const add = { id: 'new', schema: NewMemberForm, state: shown.state, values: { role: 'staff' } };
@@ -159,7 +162,7 @@ ${
       <label for="role-${u.id}" class="sr-only">${t('hub.team.roleOf', { name: u.name })}</label>
       <select id="role-${u.id}" name="role">${roles.map((r) => html`<option value="${r.value}"${r.value === u.role ? html` selected` : null}>${r.label}</option>`)}</select>
       <button type="submit" class="secondary">${t('hub.team.changeRole')}</button></form></td>
-    <td>${statusOf(ctx, u)}</td>
+    <td>${statusOf(ctx, u)}${slowed.has(u.email) ? html` <span class="status disabled" role="note">${t('hub.team.status.slowed', { count: slowed.get(u.email)! })}</span>` : null}</td>
     <td class="team-actions">
       ${
         u.disabled

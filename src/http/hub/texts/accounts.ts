@@ -44,6 +44,7 @@ export const accounts = messages({
     'hub.team.status.active': 'Active',
     'hub.team.status.disabled': 'Disabled',
     'hub.team.status.noPassword': 'No password yet',
+    'hub.team.status.slowed': 'Sign-in slowed: {count} failed attempts in 15 minutes',
     'hub.team.addHeading': 'Add a user',
     'hub.team.addHint': 'The new user sets a password through a one-time link shown here once.',
     'hub.team.add': 'Add user',
@@ -126,6 +127,7 @@ export const accounts = messages({
     'hub.team.status.active': 'Aktivan',
     'hub.team.status.disabled': 'Onemogućen',
     'hub.team.status.noPassword': 'Još bez lozinke',
+    'hub.team.status.slowed': 'Prijava usporena: {count} neuspjelih pokušaja u 15 minuta',
     'hub.team.addHeading': 'Dodaj korisnika',
     'hub.team.addHint':
       'Novi korisnik postavlja lozinku putem jednokratne poveznice koja se ovdje prikazuje samo jednom.',
@@ -209,6 +211,7 @@ export const accounts = messages({
     'hub.team.status.active': 'Aktiv',
     'hub.team.status.disabled': 'Deaktiviert',
     'hub.team.status.noPassword': 'Noch kein Passwort',
+    'hub.team.status.slowed': 'Anmeldung verlangsamt: {count} Fehlversuche in 15 Minuten',
     'hub.team.addHeading': 'Benutzer hinzufügen',
     'hub.team.addHint':
       'Der neue Benutzer setzt sein Passwort über einen Einmal-Link, der nur hier und nur einmal angezeigt wird.',

@@ -37,8 +37,8 @@ test("the hub's translations are the languages they claim, with their letters", 
   for (const letter of 'čćđšž') assert.ok(all('hr').toLowerCase().includes(letter), `hr lacks ${letter}`);
   for (const letter of 'äöüß') assert.ok(all('de').includes(letter), `de lacks ${letter}`);
   assert.equal(
-    hubTranslator('de')('hub.signIn.tooMany', { minutes: 15 }),
-    'Zu viele Versuche. Versuchen Sie es in 15 Minuten erneut.',
+    hubTranslator('de')('hub.team.status.slowed', { count: 12 }),
+    'Anmeldung verlangsamt: 12 Fehlversuche in 15 Minuten',
   );
   // The printed labels come through the hub's translator too.
   assert.equal(hubTranslator('de')('status.sale.partially_paid'), 'Teilweise bezahlt');

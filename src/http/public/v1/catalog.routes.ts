@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { fileHeaders } from '../../file-reply.ts';
 import type { Container } from '../../../container.ts';
 import { Data, Id, Money, Nullable, Pagination, errorResponses } from '../../schemas.ts';
 
@@ -103,11 +104,8 @@ export const catalogRoutes =
       },
       async (request, reply) => {
         const sheet = await c.catalog.getDatasheet(request.caller.companyId, request.params.id);
-        const filename = sheet.name.replace(/[^\w.-]+/g, '_');
-        return reply
-          .type('application/pdf')
-          .header('content-disposition', `inline; filename="${filename}"`)
-          .send(sheet.bytes);
+        // An uploaded file: a download under the name Portico gives it, never shown inline.
+        return fileHeaders(reply, 'uploaded', sheet.name).type('application/pdf').send(sheet.bytes);
       },
     );
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { fileHeaders } from '../../../file-reply.ts';
 import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { parsePrice } from '../../../../modules/catalog/index.ts';
@@ -203,14 +204,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
       { config: { hub: 'catalog:read' } },
       async (request, reply) => {
         const sheet = await c.catalogAdmin.getDatasheet(request.hub.user.companyId, request.params.id);
-        const ascii = sheet.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-        return reply
-          .type('application/pdf')
-          .header(
-            'content-disposition',
-            `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(sheet.name)}`,
-          )
-          .send(sheet.bytes);
+        return fileHeaders(reply, 'uploaded', sheet.name).type('application/pdf').send(sheet.bytes);
       },
     );
 
@@ -234,7 +228,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
               await c.catalogAdmin.setDatasheet(
                 ctx.user.companyId,
                 id,
-                { name: file.filename.slice(0, 200) || `${id}.pdf`, bytes: file.bytes },
+                { bytes: file.bytes },
                 c.config.datasheetMaxBytes,
               );
             },

@@ -99,6 +99,8 @@ export function sendDocumentPdf(
   return reply
     .type('application/pdf')
     .header('content-disposition', `${download ? 'attachment' : 'inline'}; filename="${printed.number}.pdf"`)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; frame-ancestors 'self'")
     .send(printed.pdf);
 }
 

@@ -3,6 +3,7 @@ import type { Container } from '../../../../container.ts';
 import { PRINT_TEMPLATE_PLACEHOLDERS, type Company } from '../../../../modules/companies/index.ts';
 import type { PrintDraft } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
+import { fileHeaders } from '../../../file-reply.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { Type } from 'typebox';
@@ -171,9 +172,6 @@ ${postForm(
         draftOf(printFormOf(request.query)),
         reservePrint(c, reply),
       );
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', 'inline; filename="sample.pdf"')
-        .send(printed.pdf);
+      return fileHeaders(reply, 'ours', 'sample.pdf').type('application/pdf').send(printed.pdf);
     });
   };

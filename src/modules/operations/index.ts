@@ -1,0 +1,7 @@
+export {
+  createOperationsRepository,
+  type EndpointQueue,
+  type OperationsRepository,
+  type OutboxState,
+} from './operations.repository.ts';
+export { createReadiness, type Readiness, type ReadinessBounds, type ReadinessReport } from './readiness.ts';

@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+
+/** One endpoint's part of the webhook queue. */
+export interface EndpointQueue {
+  endpointId: string;
+  /** Deliveries waiting to be sent (due or scheduled for a retry). */
+  pending: number;
+  /** Pending deliveries that already failed at least once. */
+  retrying: number;
+  /** Deliveries given up on (every retry failed, or the endpoint went away). */
+  failed: number;
+  /** How long the oldest due delivery has waited past its time, in seconds; 0 when none is due. */
+  lagSeconds: number;
+}
+
+export interface OutboxState {
+  pending: number;
+  /** How long the oldest due message has waited past its time, in seconds; 0 when none is due. */
+  ageSeconds: number;
+}
+
+/**
+ * The operator's view: how far the background senders are behind. Across companies by design
+ * (one process sends for every tenant); read-only, and each query is a range of the queue's
+ * (status, next_attempt_at) index.
+ */
+export function createOperationsRepository(db: Executor) {
+  const seconds = (now: string, oldest: string | null) =>
+    oldest ? Math.max(0, (Date.parse(now) - Date.parse(oldest)) / 1000) : 0;
+  return {
+    async webhookQueue(now: string): Promise<EndpointQueue[]> {
+      const rows = await db
+        .selectFrom('webhook_deliveries')
+        .where('status', 'in', ['pending', 'failed'])
+        .groupBy('endpoint_id')
+        .select((eb) => [
+          'endpoint_id',
+          eb.fn.sum<number>(sql`case when status = 'pending' then 1 else 0 end`).as('pending'),
+          eb.fn.sum<number>(sql`case when status = 'pending' and attempts > 0 then 1 else 0 end`).as('retrying'),
+          eb.fn.sum<number>(sql`case when status = 'failed' then 1 else 0 end`).as('failed'),
+          eb.fn
+            .min<string | null>(
+              sql`case when status = 'pending' and next_attempt_at <= ${now} then next_attempt_at end`,
+            )
+            .as('oldest_due'),
+        ])
+        .execute();
+      return rows.map((r) => ({
+        endpointId: r.endpoint_id,
+        pending: Number(r.pending),
+        retrying: Number(r.retrying),
+        failed: Number(r.failed),
+        lagSeconds: seconds(now, r.oldest_due),
+      }));
+    },
+
+    async emailOutbox(now: string): Promise<OutboxState> {
+      const row = await db
+        .selectFrom('email_messages')
+        .where('status', '=', 'pending')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('pending'),
+          eb.fn.min<string | null>(sql`case when next_attempt_at <= ${now} then next_attempt_at end`).as('oldest_due'),
+        ])
+        .executeTakeFirstOrThrow();
+      return { pending: Number(row.pending), ageSeconds: seconds(now, row.oldest_due) };
+    },
+  };
+}
+export type OperationsRepository = ReturnType<typeof createOperationsRepository>;
