@@ -1,0 +1,63 @@
+/**
+ * The fiscal step of issuing a document, behind one interface: Croatia's CIS is the first
+ * implementation; a German TSE adapter would be another. The invoicing side knows only this.
+ */
+
+/** How a document was paid, in the words of the invoice (the CIS codes are the adapter's business). */
+export type FiscalPaymentMethod = 'cash' | 'card' | 'bank_transfer' | 'other';
+
+/** The facts of one issued document that a fiscal authority needs, as the document states them. */
+export interface FiscalDocument {
+  companyId: string;
+  /** The sale (invoice, cancellation or credit note) this record belongs to. */
+  documentId: string;
+  kind: 'invoice' | 'cancellation' | 'credit_note';
+  /** ISO 8601 instant of issue; the adapter formats it in the company's time zone. */
+  issuedAt: string;
+  timeZone: string;
+  /** The legal number's parts: `{sequence}/{premises}/{device}` in Croatia. */
+  sequence: number;
+  premises: string;
+  device: string;
+  sellerTaxId: string;
+  vatRegistered: boolean;
+  /** Per rate, in minor units, signed (negative on a cancellation or credit note). */
+  taxes: ReadonlyArray<{ ratePercent: string; baseMinor: number; taxMinor: number }>;
+  /** Amounts not subject to VAT or exempt, by reason, signed. */
+  exemptMinor: number;
+  totalMinor: number;
+  paymentMethod: FiscalPaymentMethod;
+  /** The issuing user's personal tax id (OIB), where the law asks for the operator's. */
+  operatorTaxId: string | null;
+  /** The buyer's tax id when a business bought (R-1), else null. */
+  buyerTaxId: string | null;
+}
+
+/** What a document carries once the fiscal step has run: at issue (code), later (receipt). */
+export interface FiscalStatus {
+  status: 'not_required' | 'pending' | 'fiscalised' | 'rejected';
+  /** ZKI: the issuer's protection code, computed locally at issue. */
+  protectionCode: string | null;
+  /** JIR: the authority's receipt, once it answered. */
+  receipt: string | null;
+  verifyUrl: string | null;
+  error: { code: string; message: string } | null;
+}
+
+/**
+ * Runs inside the issuing unit of work (`repos` is the caller's transaction): computes what must
+ * be printed at once and writes the request to the fiscal outbox, so an acknowledged invoice is
+ * never without its fiscal record. Sending happens after commit, bounded, and by the worker.
+ */
+export interface Fiscaliser<R> {
+  prepare(repos: R, document: FiscalDocument): Promise<FiscalStatus>;
+}
+
+/** A company that fiscalises nothing (not configured, or a country without an adapter yet). */
+export const NOT_REQUIRED: FiscalStatus = Object.freeze({
+  status: 'not_required',
+  protectionCode: null,
+  receipt: null,
+  verifyUrl: null,
+  error: null,
+}) as FiscalStatus;
