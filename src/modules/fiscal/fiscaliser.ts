@@ -31,6 +31,8 @@ export interface FiscalDocument {
   operatorTaxId: string | null;
   /** The buyer's tax id when a business bought (R-1), else null. */
   buyerTaxId: string | null;
+  /** Croatia's OznSlijed: numbers per premises (`P`, the default) or per device (`N`). */
+  sequenceMode?: 'P' | 'N';
 }
 
 /** What a document carries once the fiscal step has run: at issue (code), later (receipt). */
