@@ -16,13 +16,8 @@ import { computeZki } from './zki.ts';
 /** What `prepare` needs of the issuing transaction's repositories. */
 export type FiscalRepos = { fiscal: Pick<FiscalRepository, 'findCertificate' | 'insertRequest'> };
 
-/** Croatia's fiscaliser also sends, after commit, what `prepare` queued: see `deliver`. */
+/** Croatia's fiscaliser: `deliver` is required here, and it reads statuses back too. */
 export interface CroatianFiscaliser extends Fiscaliser<FiscalRepos>, FiscalStatusReader {
-  /**
-   * Called once the issuing transaction committed: sends the documents' requests and waits for
-   * CIS at most the bounded wait (FISCAL_WAIT_MS), then answers their status. Whatever did not
-   * get its JIR by then stays with the worker, which re-sends it as a late delivery.
-   */
   deliver(companyId: string, documentIds: readonly string[]): Promise<Map<string, FiscalStatus>>;
 }
 

@@ -53,6 +53,12 @@ export interface FiscalStatus {
  */
 export interface Fiscaliser<R> {
   prepare(repos: R, document: FiscalDocument): Promise<FiscalStatus>;
+  /**
+   * Once the issuing transaction committed: sends what `prepare` queued, waits for the authority
+   * at most the bounded wait, and answers the documents' status then (a JIR, or still pending:
+   * the worker delivers it later). Absent where there is nothing to send.
+   */
+  deliver?(companyId: string, documentIds: readonly string[]): Promise<Map<string, FiscalStatus>>;
 }
 
 /** A company that fiscalises nothing (not configured, or a country without an adapter yet). */
