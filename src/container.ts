@@ -50,6 +50,16 @@ import {
   type DeliveryQueue,
 } from './modules/webhooks/index.ts';
 import { createOperationsRepository, createReadiness } from './modules/operations/index.ts';
+import {
+  createCisClient,
+  createCroatianFiscaliser,
+  createFiscalCredentials,
+  createFiscalNotices,
+  createFiscalSender,
+  createFiscalSettingsService,
+  createFiscalWorker,
+  DEFAULT_FISCAL_RETRY_DELAYS_MS,
+} from './modules/fiscal/index.ts';
 import type { Poller } from './lib/poller.ts';
 
 /**
@@ -226,6 +236,43 @@ export async function createContainer(
       })
     : null;
 
+  // Croatian fiscalisation: the issuing transaction writes the outbox row (prepare); the bounded
+  // send after commit (deliver) and the worker send it to CIS.
+  const fiscalLogger = logger.child({ component: 'fiscal' });
+  const cisClient = createCisClient({ url: config.fiscalCisUrl, extraCaPem: config.fiscalCisCa });
+  const fiscalCredentials = createFiscalCredentials(secretBox);
+  const fiscalNotices = createFiscalNotices({
+    store,
+    clock,
+    notifyAdmins: (repos, companyId, note) => notifications.notifyAdmins(repos, companyId, note),
+    deadlineMs: config.fiscalDeadlineHours * 3_600_000,
+  });
+  const fiscalSend = createFiscalSender({
+    repository: store.repos.fiscal,
+    credentials: fiscalCredentials,
+    client: cisClient,
+    clock,
+    logger: fiscalLogger,
+    waitMs: config.fiscalWaitMs,
+    retryDelaysMs: config.fiscalRetryDelaysMs ?? DEFAULT_FISCAL_RETRY_DELAYS_MS,
+    afterSend: fiscalNotices,
+  });
+  const fiscaliser = createCroatianFiscaliser({
+    repository: store.repos.fiscal,
+    credentials: fiscalCredentials,
+    send: fiscalSend,
+    clock,
+    waitMs: config.fiscalWaitMs,
+  });
+  const fiscalSettings = createFiscalSettingsService({
+    store,
+    credentials: fiscalCredentials,
+    client: cisClient,
+    endpoint: config.fiscalCisUrl,
+    clock,
+  });
+  const fiscalWorker = createFiscalWorker({ store, clock, send: fiscalSend, logger: fiscalLogger });
+
   let workersRunning = false;
   let purgeTimer: NodeJS.Timeout | null = null;
   let checkpointer: Checkpointer | null = null;
@@ -259,6 +306,9 @@ export async function createContainer(
     csrfKey,
     dispatcher,
     emailSender,
+    fiscaliser,
+    fiscalSettings,
+    fiscalWorker,
 
     /**
      * Long-running processes (serve, worker) on a SQLite file checkpoint its WAL on a thread of
@@ -287,6 +337,7 @@ export async function createContainer(
       workersRunning = true;
       await dispatcher!.start();
       emailSender?.start();
+      fiscalWorker.start();
       // Idempotency keys are kept 24 h, hub sessions and reset links until they end; sweeping hourly keeps the tables small.
       purgeTimer = setInterval(() => {
         idempotency
@@ -305,6 +356,7 @@ export async function createContainer(
       if (workersRunning) {
         await dispatcher!.stop();
         await emailSender?.stop();
+        await fiscalWorker.stop();
       }
       mailTransport?.close();
       await prints.close();
@@ -313,6 +365,7 @@ export async function createContainer(
       await checkpointer?.stop();
       await agent.close();
       await telegramAgent.close();
+      await cisClient.close();
       redis?.disconnect();
       await database.close();
     },

@@ -13,6 +13,7 @@ import { createSequencesRepository } from './modules/documents/sequences.reposit
 import { createSalesRepository } from './modules/sales/sales.repository.ts';
 import { createCustomersRepository } from './modules/customers/customers.repository.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
+import { createFiscalRepository } from './modules/fiscal/fiscal.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -34,6 +35,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     webhooks: createWebhooksRepository(db, engine),
     customers: createCustomersRepository(db),
     accounts: createAccountsRepository(db, engine),
+    fiscal: createFiscalRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

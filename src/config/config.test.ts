@@ -61,3 +61,29 @@ test('a headers timeout longer than the request timeout, or an unknown synchrono
       /SQLITE_SYNCHRONOUS must be full or normal/.test(error.message),
   );
 });
+
+test('the CIS endpoint is https, production by default; FISCAL_CIS_CA must be a readable PEM file', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  assert.equal(loadConfig({}).fiscalCisUrl, 'https://cis.porezna-uprava.hr:8449/FiskalizacijaService');
+  assert.equal(loadConfig({}).fiscalCisCa, null);
+  assert.equal(loadConfig({}).fiscalWaitMs, 2000);
+  const dir = mkdtempSync(join(tmpdir(), 'config-ca-'));
+  writeFileSync(join(dir, 'not.pem'), 'hello');
+  assert.throws(
+    () =>
+      loadConfig({
+        FISCAL_CIS_URL: 'http://cistest.apis-it.hr:8449/FiskalizacijaServiceTest',
+        FISCAL_CIS_CA: join(dir, 'missing.pem'),
+      }),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      /FISCAL_CIS_URL must use https:/.test(error.message) &&
+      /FISCAL_CIS_CA must name a readable file/.test(error.message),
+  );
+  assert.throws(
+    () => loadConfig({ FISCAL_CIS_CA: join(dir, 'not.pem') }),
+    (error: unknown) => error instanceof ConfigError && /FISCAL_CIS_CA must hold PEM certificates/.test(error.message),
+  );
+});

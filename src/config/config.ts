@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -37,6 +39,12 @@ export interface Config {
   readonly readyMaxQueueLagSeconds: number;
   readonly readyMaxOutboxAgeSeconds: number;
   readonly metricsToken: string | null;
+  readonly fiscalCisUrl: string;
+  /** PEM text of FISCAL_CIS_CA (read at start), trusted besides the system's roots. */
+  readonly fiscalCisCa: string | null;
+  readonly fiscalWaitMs: number;
+  readonly fiscalRetryDelaysMs: readonly number[] | null;
+  readonly fiscalDeadlineHours: number;
 }
 
 /** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
@@ -265,7 +273,56 @@ export const CONFIG_SPEC = {
     default: '32',
     parse: integer(0, 100_000),
   },
+  FISCAL_CIS_URL: {
+    description:
+      "Croatia's fiscalisation service (CIS). Production `https://cis.porezna-uprava.hr:8449/FiskalizacijaService`; APIS IT's test service `https://cistest.apis-it.hr:8449/FiskalizacijaServiceTest` (takes FINA DEMO certificates only)",
+    default: 'https://cis.porezna-uprava.hr:8449/FiskalizacijaService',
+    parse: (raw: string) => {
+      const value = url(['https:'])(raw);
+      if (value === null) throw new Error('must be an https URL');
+      return value;
+    },
+  },
+  FISCAL_CIS_CA: {
+    description:
+      'A PEM file of further CAs to trust for CIS besides the system roots (a test CIS); TLS is always verified',
+    default: '',
+    parse: pemFile,
+  },
+  FISCAL_WAIT_MS: {
+    description:
+      'How long issuing an invoice waits for its JIR before handing it over with the ZKI only (the worker delivers it later)',
+    default: '2000',
+    parse: integer(0, 30_000),
+  },
+  FISCAL_RETRY_DELAYS_MS: {
+    description: 'Comma list overriding the re-send schedule of unanswered fiscal requests; the last repeats (tests)',
+    default: '',
+    parse: delays,
+  },
+  FISCAL_DEADLINE_HOURS: {
+    description: 'Admins are notified of an invoice still without JIR this long after issue (late-delivery deadline)',
+    default: '48',
+    parse: integer(1, 24 * 30),
+  },
 } satisfies Record<string, Spec<unknown>>;
+
+function pemFile(raw: string): string | null {
+  if (raw === '') return null;
+  let text: string;
+  try {
+    text = fs.readFileSync(raw, 'utf8');
+  } catch {
+    throw new Error('must name a readable file');
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new Error('must hold PEM certificates');
+  try {
+    new X509Certificate(text);
+  } catch {
+    throw new Error('holds a certificate that cannot be read');
+  }
+  return text;
+}
 
 function metricsToken(raw: string): string | null {
   if (raw === '') return null;
@@ -328,6 +385,11 @@ export function loadConfig(env: Env = process.env): Config {
     readyMaxQueueLagSeconds: read('READY_MAX_QUEUE_LAG_SECONDS'),
     readyMaxOutboxAgeSeconds: read('READY_MAX_OUTBOX_AGE_SECONDS'),
     metricsToken: read('METRICS_TOKEN'),
+    fiscalCisUrl: read('FISCAL_CIS_URL'),
+    fiscalCisCa: read('FISCAL_CIS_CA'),
+    fiscalWaitMs: read('FISCAL_WAIT_MS'),
+    fiscalRetryDelaysMs: read('FISCAL_RETRY_DELAYS_MS'),
+    fiscalDeadlineHours: read('FISCAL_DEADLINE_HOURS'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

@@ -409,6 +409,46 @@ export interface WebhookAttemptsTable {
   success: SqlBool;
 }
 
+/** A company's FINA application certificate, sealed (0010). */
+export interface FiscalCertificatesTable {
+  company_id: string;
+  /** Secret box of `{ key, certificate }` PEM: never returned by any API. */
+  sealed: string;
+  subject: string;
+  oib: string;
+  not_before: Timestamp;
+  expires_at: Timestamp;
+  uploaded_at: Timestamp;
+}
+
+/** The fiscal outbox (0010): one row per issued document, written with it. */
+export interface FiscalRequestsTable {
+  document_id: string;
+  company_id: string;
+  kind: string;
+  /** RacunFacts as JSON: what CIS is told, fixed at issue. */
+  facts: string;
+  zki: string;
+  /** The verification URL's `datv` (`yyyyMMdd_HHmm`). */
+  qr_time: string;
+  total_minor: number;
+  /** pending | fiscalised | rejected */
+  status: string;
+  attempts: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  jir: string | null;
+  /** CIS's refusal (SifraGreske, PorukaGreske) when rejected. */
+  error_code: string | null;
+  error_message: string | null;
+  /** Why the last send got no answer. */
+  last_error: string | null;
+  issued_at: Timestamp;
+  fiscalised_at: Timestamp | null;
+  overdue_notified_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
   companies: CompaniesTable;
   locations: LocationsTable;
@@ -439,4 +479,6 @@ export interface DB {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  fiscal_certificates: FiscalCertificatesTable;
+  fiscal_requests: FiscalRequestsTable;
 }

@@ -99,6 +99,9 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminTestWebhook: 'settings:manage',
   adminListDeliveries: 'settings:manage',
   adminRedeliver: 'settings:manage',
+  adminGetFiscalSettings: 'settings:manage',
+  adminUploadFiscalCertificate: 'settings:manage',
+  adminCheckFiscal: 'settings:manage',
 };
 
 export function rolesFor(operationId: string): readonly UserRole[] | null {

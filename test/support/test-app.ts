@@ -62,6 +62,8 @@ export async function createTestApp(
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Never the real CIS from a test: port 9 on loopback refuses at once.
+    FISCAL_CIS_URL: 'https://127.0.0.1:9/FiskalizacijaService',
     ...env,
   });
   const c = await createContainer(config, { clock: overrides.clock });

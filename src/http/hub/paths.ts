@@ -89,6 +89,8 @@ export const paths = {
   catalogScope: `${HUB}/developer/catalog-scope`,
   catalogScopePreview: `${HUB}/developer/catalog-scope/preview`,
   printSettings: `${HUB}/developer/print`,
+  fiscal: `${HUB}/developer/fiscal`,
+  fiscalCheck: `${HUB}/developer/fiscal/check`,
   printPreviewFrame: `${HUB}/developer/print/preview-frame`,
   printPreviewPdf: `${HUB}/developer/print/preview.pdf`,
 } as const;

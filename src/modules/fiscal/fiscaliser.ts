@@ -31,6 +31,8 @@ export interface FiscalDocument {
   operatorTaxId: string | null;
   /** The buyer's tax id when a business bought (R-1), else null. */
   buyerTaxId: string | null;
+  /** Croatia's OznSlijed: numbers per premises (`P`, the default) or per device (`N`). */
+  sequenceMode?: 'P' | 'N';
 }
 
 /** What a document carries once the fiscal step has run: at issue (code), later (receipt). */
@@ -51,6 +53,12 @@ export interface FiscalStatus {
  */
 export interface Fiscaliser<R> {
   prepare(repos: R, document: FiscalDocument): Promise<FiscalStatus>;
+  /**
+   * Once the issuing transaction committed: sends what `prepare` queued, waits for the authority
+   * at most the bounded wait, and answers the documents' status then (a JIR, or still pending:
+   * the worker delivers it later). Absent where there is nothing to send.
+   */
+  deliver?(companyId: string, documentIds: readonly string[]): Promise<Map<string, FiscalStatus>>;
 }
 
 /** A company that fiscalises nothing (not configured, or a country without an adapter yet). */
@@ -61,3 +69,21 @@ export const NOT_REQUIRED: FiscalStatus = Object.freeze({
   verifyUrl: null,
   error: null,
 }) as FiscalStatus;
+
+/**
+ * Reads the fiscal status of documents already issued (the receipt arrives after the issuing
+ * transaction), for views and prints. A missing id means nothing fiscal is known: not required.
+ */
+export interface FiscalStatusReader {
+  statusOf(companyId: string, documentIds: readonly string[]): Promise<Map<string, FiscalStatus>>;
+}
+
+/** The reader for a deployment where nothing is fiscalised. */
+export const NOT_REQUIRED_READER: FiscalStatusReader = {
+  statusOf: async () => new Map(),
+};
+
+/** The fiscaliser for a deployment where nothing is fiscalised. */
+export const NOT_REQUIRED_FISCALISER: Fiscaliser<unknown> = {
+  prepare: async () => NOT_REQUIRED,
+};

@@ -4,8 +4,23 @@
  */
 export {
   NOT_REQUIRED,
+  NOT_REQUIRED_FISCALISER,
+  NOT_REQUIRED_READER,
   type Fiscaliser,
   type FiscalDocument,
   type FiscalPaymentMethod,
   type FiscalStatus,
+  type FiscalStatusReader,
 } from './fiscaliser.ts';
+export { createCroatianFiscaliser, type CroatianFiscaliser, type FiscalRepos } from './cis-fiscaliser.ts';
+export { createCisClient, type CisClient } from './cis-client.ts';
+export { createFiscalCredentials } from './fiscal-credentials.ts';
+export { createFiscalSender, DEFAULT_FISCAL_RETRY_DELAYS_MS } from './fiscal-sender.ts';
+export { createFiscalWorker } from './fiscal-worker.ts';
+export { createFiscalNotices } from './fiscal-notices.ts';
+export {
+  createFiscalSettingsService,
+  type FiscalSettingsService,
+  type FiscalSettingsView,
+  type FiscalCertificateInfo,
+} from './fiscal-settings.service.ts';

@@ -12,7 +12,13 @@ const LATEST = 5;
 
 interface Card {
   id: string;
-  title: 'hub.today.inquiries' | 'hub.today.quotations' | 'hub.today.orders' | 'hub.today.sales' | 'hub.today.webhooks';
+  title:
+    | 'hub.today.inquiries'
+    | 'hub.today.quotations'
+    | 'hub.today.orders'
+    | 'hub.today.sales'
+    | 'hub.today.webhooks'
+    | 'hub.fiscal.waiting';
   href: string;
   count: number;
   items: Array<{ href: string; label: string; meta: string | null }>;
@@ -141,12 +147,52 @@ export const todayPage =
             })()
           : null,
       ]);
+      const fiscal = ctx.can('sales:read') ? await fiscalState(c, ctx) : { banner: null, card: null };
 
       const body = html`<h1>${t('hub.today.title')}</h1>
-<div class="cards today">${cards.map((card) => (card ? renderCard(ctx, card) : null))}</div>`;
+${fiscal.banner}
+<div class="cards today">${fiscal.card ? renderCard(ctx, fiscal.card) : null}${cards.map((card) => (card ? renderCard(ctx, card) : null))}</div>`;
       return sendPage(reply, ctx, { title: t('hub.today.title'), body });
     });
   };
+
+/**
+ * Croatian fiscalisation on Today: a company in Croatia that has not configured it reads plainly
+ * that its invoices are not fiscalised; one that has sees the invoices still without a JIR.
+ */
+async function fiscalState(c: Container, ctx: HubContext): Promise<{ banner: Html | null; card: Card | null }> {
+  const companyId = ctx.user.companyId;
+  const [company, settings] = await Promise.all([c.companies.getCompany(companyId), c.fiscalSettings.get(companyId)]);
+  if (!settings.configured) {
+    if (company.country !== 'HR') return { banner: null, card: null };
+    const link = ctx.can('settings:manage')
+      ? html` <a href="${paths.fiscal}">${ctx.t('hub.fiscal.configure')}</a>`
+      : null;
+    return {
+      banner: html`<p class="error" id="fiscal-off">${ctx.t('hub.fiscal.notFiscalised')}${link}</p>`,
+      card: null,
+    };
+  }
+  const waiting = await c.fiscalSettings.unfiscalised(companyId, 100);
+  if (waiting.length === 0) return { banner: null, card: null };
+  return {
+    banner: null,
+    card: {
+      id: 'fiscal',
+      title: 'hub.fiscal.waiting',
+      href: ctx.can('settings:manage') ? paths.fiscal : paths.sales,
+      count: waiting.length,
+      items: waiting.slice(0, LATEST).map((w) => ({
+        href: paths.sale(w.documentId),
+        label: ctx.fmt.dateTime(w.issuedAt),
+        meta:
+          w.status === 'rejected'
+            ? ctx.t('hub.fiscal.rejected', { error: w.error ?? '' })
+            : ctx.t('hub.fiscal.pending', { attempts: String(w.attempts) }),
+      })),
+    },
+  };
+}
 
 function renderCard(ctx: HubContext, card: Card): Html {
   const { t } = ctx;

@@ -12,6 +12,7 @@ const SECTIONS = [
   { href: paths.webhooks, label: 'hub.developer.nav.webhooks' },
   { href: paths.catalogScope, label: 'hub.developer.nav.catalogScope' },
   { href: paths.printSettings, label: 'hub.developer.nav.print' },
+  { href: paths.fiscal, label: 'hub.fiscal.nav' },
 ] as const satisfies ReadonlyArray<{ href: string; label: HubMessageKey }>;
 
 /** Notices a redirect may name (`?notice=`): only these, so a link cannot put words on the page. */
@@ -23,6 +24,7 @@ export const DEVELOPER_NOTICES = {
   redelivered: 'hub.developer.notice.redelivered',
   scopeSaved: 'hub.developer.notice.scopeSaved',
   printSaved: 'hub.developer.notice.printSaved',
+  fiscalSaved: 'hub.fiscal.saved',
 } as const satisfies Record<string, NoticeKey>;
 export type DeveloperNotice = keyof typeof DEVELOPER_NOTICES;
 

@@ -1,0 +1,159 @@
+/**
+ * Croatian fiscalisation benchmark.
+ *
+ *   node bench/fiscal.bench.ts
+ *
+ * Measures, in one process, on SQLite (a fresh temp database):
+ * - CPU per invoice: the ZKI (RSA-2048 SHA-1 signature + MD5) and the signed RacunZahtjev
+ *   (build, exc-c14n, SHA-256 digest, RSA-SHA256 signature with xml-crypto), µs each;
+ * - the fiscal step at the service level: `prepare` in a unit of work, then the bounded send
+ *   (`deliver`) to a fake CIS on 127.0.0.1 over HTTPS answering at once, against the same unit
+ *   of work for a company without fiscalisation; p50/p95 sequentially and invoices/s with 8 at once.
+ * Issuing a whole invoice through the admin API comes with the invoicing branch; see the README.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import { loadConfig } from '../src/config/config.ts';
+import { createContainer } from '../src/container.ts';
+import { createDemoCompany } from '../src/modules/demo/demo-company.ts';
+import { computeZki } from '../src/modules/fiscal/zki.ts';
+import { racunEnvelope, type RacunFacts } from '../src/modules/fiscal/racun-request.ts';
+import { signRequest } from '../src/modules/fiscal/xml-signature.ts';
+import { fiscalCertificate, p12Base64, serverCertificate, testCa } from '../test/support/fiscal-certs.ts';
+import { startFakeCis } from '../test/support/fake-cis.ts';
+import { fiscalDocument } from '../test/support/fiscal-helpers.ts';
+
+const watchdog = setTimeout(() => {
+  console.error('fiscal bench: watchdog');
+  process.exit(2);
+}, 170_000);
+watchdog.unref();
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+function time(n: number, fn: () => void): { p50: number; p95: number; mean: number } {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - start) / 1_000);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), mean: samples.reduce((a, b) => a + b) / n };
+}
+
+// --- CPU per invoice ---------------------------------------------------------------
+const ca = testCa();
+const issued = fiscalCertificate(ca, '12345678903');
+const key = createPrivateKey(issued.keyPem);
+const facts: RacunFacts = {
+  oib: '12345678903',
+  vatRegistered: true,
+  issuedAt: '25.11.2026T14:05:09',
+  sequenceMode: 'P',
+  sequence: '12',
+  premises: 'ZG1',
+  device: '1',
+  taxes: [{ rate: '25.00', base: '100.00', amount: '25.00' }],
+  exempt: null,
+  total: '125.00',
+  payment: 'K',
+  operatorOib: '69435151530',
+  zki: 'a1e6b1428f0cc755f0c82aa7a1327e35',
+  buyerOib: null,
+};
+const zkiElements = {
+  oib: facts.oib,
+  issuedAt: '25.11.2026 14:05:09',
+  sequence: '12',
+  premises: 'ZG1',
+  device: '1',
+  total: '125.00',
+};
+time(200, () => computeZki(key, zkiElements)); // warm-up
+time(100, () =>
+  signRequest(racunEnvelope(facts, { messageId: randomUUID(), sentAt: facts.issuedAt, lateDelivery: false }), {
+    privateKey: key,
+    certificatePem: issued.certPem,
+  }),
+);
+const zki = time(1_000, () => computeZki(key, zkiElements));
+const signed = time(500, () =>
+  signRequest(racunEnvelope(facts, { messageId: randomUUID(), sentAt: facts.issuedAt, lateDelivery: false }), {
+    privateKey: key,
+    certificatePem: issued.certPem,
+  }),
+);
+
+// --- service level -----------------------------------------------------------------
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-fiscal-bench-'));
+const cis = await startFakeCis({ server: serverCertificate(ca), ca, check: false });
+fs.writeFileSync(path.join(dir, 'ca.pem'), ca.certPem);
+const c = await createContainer(
+  loadConfig({
+    DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    FISCAL_CIS_URL: cis.url,
+    FISCAL_CIS_CA: path.join(dir, 'ca.pem'),
+  }),
+);
+const fiscalised = await createDemoCompany(c);
+const plain = await createDemoCompany(c);
+await c.fiscalSettings.uploadCertificate(fiscalised.companyId, { p12: p12Base64(issued, 'x'), password: 'x' });
+
+async function issueOne(companyId: string): Promise<void> {
+  const doc = fiscalDocument(companyId);
+  const status = await c.store.unitOfWork((repos) => c.fiscaliser.prepare(repos, doc));
+  if (status.status === 'not_required') return;
+  const after = (await c.fiscaliser.deliver(companyId, [doc.documentId])).get(doc.documentId);
+  if (after?.status !== 'fiscalised') throw new Error(`not fiscalised: ${JSON.stringify(after)}`);
+}
+
+async function serviceLevel(companyId: string) {
+  for (let i = 0; i < 50; i++) await issueOne(companyId); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const start = performance.now();
+    await issueOne(companyId);
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  const total = 400;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next++ < total) await issueOne(companyId);
+    }),
+  );
+  const perSecond = total / ((performance.now() - started) / 1_000);
+  return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), perSecond };
+}
+const withFiscal = await serviceLevel(fiscalised.companyId);
+cis.received.length = 0;
+const without = await serviceLevel(plain.companyId);
+await c.close();
+await cis.close();
+fs.rmSync(dir, { recursive: true, force: true });
+
+const result = {
+  node: process.version,
+  cpu: os.cpus()[0]?.model,
+  zkiMicros: zki,
+  signedRequestMicros: signed,
+  prepareAndSendMs: withFiscal,
+  withoutFiscalisationMs: without,
+  ratioP50: withFiscal.p50 / without.p50,
+};
+console.log(JSON.stringify(result, null, 2));
+const f = (n: number) => n.toFixed(n < 10 ? 2 : 0);
+console.log(`
+| fiscal step (SQLite, 1 process) | p50 | p95 | per second (8 at once) |
+| --- | --- | --- | --- |
+| ZKI (RSA-2048 SHA-1 + MD5) | ${f(zki.p50)} µs | ${f(zki.p95)} µs | |
+| RacunZahtjev built and signed (xml-crypto) | ${f(signed.p50)} µs | ${f(signed.p95)} µs | |
+| prepare + deliver, fake CIS at 0 ms | ${f(withFiscal.p50)} ms | ${f(withFiscal.p95)} ms | ${f(withFiscal.perSecond)} |
+| the same unit of work, company not fiscalising | ${f(without.p50)} ms | ${f(without.p95)} ms | ${f(without.perSecond)} |
+`);

@@ -1,0 +1,49 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { Store } from '../../db/store.ts';
+import type { AdminNoticeRepos } from '../notifications/index.ts';
+import type { SendOutcome } from './fiscal-sender.ts';
+import type { FiscalRepository, FiscalRequestRow } from './fiscal.repository.ts';
+
+type Note = { kind: string; title: string; body: string; subject?: { type: string; id: string } };
+
+/**
+ * What a company's admins are told of fiscalisation: a receipt CIS refused (at once), and a
+ * receipt still without its JIR past the late-delivery deadline (once). Every pending receipt
+ * is re-sent at least every 15 minutes, so the deadline is noticed on a re-send.
+ */
+export function createFiscalNotices(deps: {
+  store: Store<{ fiscal: Pick<FiscalRepository, 'markOverdueNotified'> } & AdminNoticeRepos>;
+  clock: Clock;
+  notifyAdmins: (repos: AdminNoticeRepos, companyId: string, note: Note) => Promise<void>;
+  /** How long after issue a receipt without JIR is overdue. */
+  deadlineMs: number;
+}) {
+  const { store, clock } = deps;
+  return async function afterSend(row: FiscalRequestRow, outcome: SendOutcome): Promise<void> {
+    const now = clock.now();
+    const subject = { type: 'sale', id: row.document_id };
+    if (outcome.status === 'rejected') {
+      await store.transaction((repos) =>
+        deps.notifyAdmins(repos, row.company_id, {
+          kind: 'fiscal.rejected',
+          title: 'CIS refused an invoice',
+          body: `CIS refused to fiscalise an invoice issued at ${row.issued_at}: ${outcome.reason}. It is not sent again: correct the cause, then cancel the invoice and issue it anew.`,
+          subject,
+        }),
+      );
+      return;
+    }
+    const overdue = Date.parse(row.issued_at) < now.getTime() - deps.deadlineMs;
+    if (outcome.status !== 'pending' || !overdue || row.overdue_notified_at) return;
+    await store.transaction(async (repos) => {
+      if (!(await repos.fiscal.markOverdueNotified(row.document_id, now.toISOString()))) return;
+      await deps.notifyAdmins(repos, row.company_id, {
+        kind: 'fiscal.overdue',
+        title: 'An invoice is still not fiscalised',
+        body: `CIS has not confirmed (no JIR) an invoice issued at ${row.issued_at}, past the deadline for late delivery. Portico keeps sending it. Last error: ${outcome.reason}.`,
+        subject,
+      });
+    });
+  };
+}
+export type FiscalNotices = ReturnType<typeof createFiscalNotices>;

@@ -1,0 +1,91 @@
+/**
+ * The messages Portico sends to CIS, as text (specification v2.5 section 2.1.1 and the XSD's
+ * RacunZahtjev; section 2.5 for the echo). The order of Racun's children is the schema's
+ * sequence and matters. Values arrive in CIS form (cis-format.ts); here they are only placed.
+ */
+
+export const CIS_NS = 'http://www.apis-it.hr/fin/2012/types/f73';
+export const SOAP_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
+/** The Id the signature's Reference points at (`#RacunZahtjev`), as the specification recommends. */
+export const REQUEST_ID = 'RacunZahtjev';
+
+/** What an issued receipt tells CIS, fixed at issue; stored in the outbox and re-sent as is. */
+export interface RacunFacts {
+  oib: string;
+  vatRegistered: boolean;
+  /** DatVrijeme: `dd.MM.yyyyTHH:mm:ss` in the company's time. */
+  issuedAt: string;
+  sequenceMode: 'P' | 'N';
+  sequence: string;
+  premises: string;
+  device: string;
+  /** Per rate, CIS form: `{ rate: '25.00', base: '100.00', amount: '25.00' }`. */
+  taxes: ReadonlyArray<{ rate: string; base: string; amount: string }>;
+  /** IznosOslobPdv, when something on the receipt is exempt. */
+  exempt: string | null;
+  total: string;
+  payment: 'G' | 'K' | 'T' | 'O';
+  operatorOib: string;
+  zki: string;
+  /** OibPrimateljaRacuna: the business buyer's OIB (schema v1.10), only when one bought. */
+  buyerOib: string | null;
+}
+
+/** What changes from one send of the same receipt to the next. */
+export interface Dispatch {
+  /** IdPoruke: a new UUID for every send, retries included. */
+  messageId: string;
+  /** DatumVrijeme: when this message is sent, `dd.MM.yyyyTHH:mm:ss`. */
+  sentAt: string;
+  /** NakDost: true when the receipt was issued without a JIR and is delivered late. */
+  lateDelivery: boolean;
+}
+
+const escape = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const el = (name: string, value: string) => `<tns:${name}>${escape(value)}</tns:${name}>`;
+
+/** The unsigned RacunZahtjev in its SOAP 1.1 envelope; the signature is appended to RacunZahtjev. */
+export function racunEnvelope(facts: RacunFacts, dispatch: Dispatch): string {
+  const taxes =
+    facts.vatRegistered && facts.taxes.length > 0
+      ? `<tns:Pdv>${facts.taxes
+          .map((t) => `<tns:Porez>${el('Stopa', t.rate)}${el('Osnovica', t.base)}${el('Iznos', t.amount)}</tns:Porez>`)
+          .join('')}</tns:Pdv>`
+      : '';
+  const racun = [
+    el('Oib', facts.oib),
+    el('USustPdv', String(facts.vatRegistered)),
+    el('DatVrijeme', facts.issuedAt),
+    el('OznSlijed', facts.sequenceMode),
+    `<tns:BrRac>${el('BrOznRac', facts.sequence)}${el('OznPosPr', facts.premises)}${el('OznNapUr', facts.device)}</tns:BrRac>`,
+    taxes,
+    facts.exempt === null ? '' : el('IznosOslobPdv', facts.exempt),
+    el('IznosUkupno', facts.total),
+    el('NacinPlac', facts.payment),
+    el('OibOper', facts.operatorOib),
+    el('ZastKod', facts.zki),
+    el('NakDost', String(dispatch.lateDelivery)),
+    facts.buyerOib === null ? '' : el('OibPrimateljaRacuna', facts.buyerOib),
+  ].join('');
+  return envelope(
+    `<tns:RacunZahtjev xmlns:tns="${CIS_NS}" Id="${REQUEST_ID}">` +
+      `<tns:Zaglavlje>${el('IdPoruke', dispatch.messageId)}${el('DatumVrijeme', dispatch.sentAt)}</tns:Zaglavlje>` +
+      `<tns:Racun>${racun}</tns:Racun></tns:RacunZahtjev>`,
+  );
+}
+
+/** The echo (section 2.5): unsigned; CIS answers the same text, proving TLS and reachability. */
+export function echoEnvelope(text: string): string {
+  return envelope(`<tns:EchoRequest xmlns:tns="${CIS_NS}">${escape(text)}</tns:EchoRequest>`);
+}
+
+function envelope(body: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP_NS}"><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`;
+}
+
+/** soapAction of each operation, as the WSDL names them. */
+export const SOAP_ACTIONS = {
+  racuni: 'http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni',
+  echo: 'http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/echo',
+} as const;
