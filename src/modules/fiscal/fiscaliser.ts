@@ -61,3 +61,21 @@ export const NOT_REQUIRED: FiscalStatus = Object.freeze({
   verifyUrl: null,
   error: null,
 }) as FiscalStatus;
+
+/**
+ * Reads the fiscal status of documents already issued (the receipt arrives after the issuing
+ * transaction), for views and prints. A missing id means nothing fiscal is known: not required.
+ */
+export interface FiscalStatusReader {
+  statusOf(companyId: string, documentIds: readonly string[]): Promise<Map<string, FiscalStatus>>;
+}
+
+/** The reader for a deployment where nothing is fiscalised. */
+export const NOT_REQUIRED_READER: FiscalStatusReader = {
+  statusOf: async () => new Map(),
+};
+
+/** The fiscaliser for a deployment where nothing is fiscalised. */
+export const NOT_REQUIRED_FISCALISER: Fiscaliser<unknown> = {
+  prepare: async () => NOT_REQUIRED,
+};

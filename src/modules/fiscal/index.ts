@@ -4,8 +4,11 @@
  */
 export {
   NOT_REQUIRED,
+  NOT_REQUIRED_FISCALISER,
+  NOT_REQUIRED_READER,
   type Fiscaliser,
   type FiscalDocument,
   type FiscalPaymentMethod,
   type FiscalStatus,
+  type FiscalStatusReader,
 } from './fiscaliser.ts';
