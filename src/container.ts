@@ -36,6 +36,7 @@ import { createPrintPool, type PrintSlot } from './modules/printing/index.ts';
 import { createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
+import { NOT_REQUIRED_FISCALISER, NOT_REQUIRED_READER } from './modules/fiscal/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
   applyEndpointWork,
@@ -147,6 +148,9 @@ export async function createContainer(
     },
   });
   const onEventQueued = () => dispatcher?.wake();
+  // Nothing is fiscalised until the fiscal module's adapter is wired here (Croatia's CIS).
+  const fiscaliser = NOT_REQUIRED_FISCALISER;
+  const fiscalStatus = NOT_REQUIRED_READER;
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const customers = createCustomersService({ store, clock, newId });
   const customerAssignment = createCustomerAssignmentService({ store, clock, newId });
@@ -160,9 +164,10 @@ export async function createContainer(
     onEventQueued,
     datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
     customers,
+    fiscaliser,
   });
-  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers });
-  const sales = createSalesService({ store, clock, newId });
+  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers, fiscaliser });
+  const sales = createSalesService({ store, clock, newId, fiscaliser, fiscalStatus, onEventQueued });
   const endpoints = createEndpointsService({
     store,
     clock,

@@ -7,6 +7,8 @@ export {
   createCompaniesService,
   toCompany,
   USER_ROLES,
+  SEQUENCE_MODES,
+  type FiscalSettings,
   CATALOG_SCOPE_KINDS,
   type BankAccount,
   type CompaniesService,
