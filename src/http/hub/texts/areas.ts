@@ -3,7 +3,8 @@ import { catalog } from './catalog.ts';
 import { desk } from './desk.ts';
 import { developer } from './developer.ts';
 import { inbox } from './inbox.ts';
+import { invoices } from './invoices.ts';
 import { shell } from './shell.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog] as const;
+export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog, invoices] as const;
