@@ -237,7 +237,8 @@ export function createSalesService(deps: {
         datasheets: [],
       });
       return {
-        number: row.invoice_number ?? row.number,
+        // The file keeps the internal number: unique across years, and free of the legal number's slashes.
+        number: row.number,
         pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
       };
     },
