@@ -7,8 +7,6 @@ export {
   createCompaniesService,
   toCompany,
   USER_ROLES,
-  SEQUENCE_MODES,
-  type FiscalSettings,
   CATALOG_SCOPE_KINDS,
   type BankAccount,
   type CompaniesService,

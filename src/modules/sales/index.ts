@@ -3,14 +3,12 @@ export {
   type SalesRepository,
   type SaleFilter,
   type SaleRow,
-  type PaymentRow,
 } from './sales.repository.ts';
 export { createSalesService, type SalesService } from './sales.service.ts';
 export {
   toSaleView,
   PAYMENT_METHODS,
   SALE_STATUSES,
-  type FiscalView,
   type SaleStatus,
   type SaleView,
   type PaymentMethod,
@@ -20,7 +18,6 @@ export {
   INVOICE_KINDS,
   INVOICE_PAYMENT_METHODS,
   DEFAULT_PAYMENT_METHOD,
-  type InvoiceKind,
   type InvoicePaymentMethod,
   type IssueFiscaliser,
 } from './invoice-issue.ts';

@@ -49,8 +49,3 @@ export function invoiceSeries(
     format: (sequence) => `${year}-${sequence}`,
   };
 }
-
-/** The premises label CIS accepts: 1-20 letters or digits. */
-export const PREMISES_PATTERN = /^[0-9A-Za-z]{1,20}$/;
-/** The device label CIS accepts: digits without a leading zero, up to 20. */
-export const DEVICE_PATTERN = /^[1-9][0-9]{0,19}$/;
