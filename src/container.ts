@@ -157,6 +157,44 @@ export async function createContainer(
     },
   });
   const onEventQueued = () => dispatcher?.wake();
+  // Croatian fiscalisation: the issuing transaction writes the outbox row (prepare); the bounded
+  // send after commit (deliver) and the worker send it to CIS.
+  const fiscalLogger = logger.child({ component: 'fiscal' });
+  const cisClient = createCisClient({ url: config.fiscalCisUrl, extraCaPem: config.fiscalCisCa });
+  const fiscalCredentials = createFiscalCredentials(secretBox);
+  const fiscalNotices = createFiscalNotices({
+    store,
+    clock,
+    notifyAdmins: (repos, companyId, note) => notifications.notifyAdmins(repos, companyId, note),
+    deadlineMs: config.fiscalDeadlineHours * 3_600_000,
+  });
+  const fiscalSend = createFiscalSender({
+    repository: store.repos.fiscal,
+    credentials: fiscalCredentials,
+    client: cisClient,
+    clock,
+    logger: fiscalLogger,
+    waitMs: config.fiscalWaitMs,
+    retryDelaysMs: config.fiscalRetryDelaysMs ?? DEFAULT_FISCAL_RETRY_DELAYS_MS,
+    afterSend: fiscalNotices,
+  });
+  const fiscaliser = createCroatianFiscaliser({
+    repository: store.repos.fiscal,
+    credentials: fiscalCredentials,
+    send: fiscalSend,
+    clock,
+    waitMs: config.fiscalWaitMs,
+  });
+  const fiscalSettings = createFiscalSettingsService({
+    store,
+    credentials: fiscalCredentials,
+    client: cisClient,
+    endpoint: config.fiscalCisUrl,
+    clock,
+  });
+  const fiscalWorker = createFiscalWorker({ store, clock, send: fiscalSend, logger: fiscalLogger });
+  // The CIS adapter answers both sides of the contract: prepare at issue, status when read.
+  const fiscalStatus = fiscaliser;
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const customers = createCustomersService({ store, clock, newId });
   const customerAssignment = createCustomerAssignmentService({ store, clock, newId });
@@ -170,9 +208,10 @@ export async function createContainer(
     onEventQueued,
     datasheetsMaxBytes: config.quoteDatasheetsMaxBytes,
     customers,
+    fiscaliser,
   });
-  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers });
-  const sales = createSalesService({ store, clock, newId });
+  const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers, fiscaliser });
+  const sales = createSalesService({ store, clock, newId, fiscaliser, fiscalStatus, onEventQueued });
   const endpoints = createEndpointsService({
     store,
     clock,
@@ -235,43 +274,6 @@ export async function createContainer(
         logger: logger.child({ component: 'email' }),
       })
     : null;
-
-  // Croatian fiscalisation: the issuing transaction writes the outbox row (prepare); the bounded
-  // send after commit (deliver) and the worker send it to CIS.
-  const fiscalLogger = logger.child({ component: 'fiscal' });
-  const cisClient = createCisClient({ url: config.fiscalCisUrl, extraCaPem: config.fiscalCisCa });
-  const fiscalCredentials = createFiscalCredentials(secretBox);
-  const fiscalNotices = createFiscalNotices({
-    store,
-    clock,
-    notifyAdmins: (repos, companyId, note) => notifications.notifyAdmins(repos, companyId, note),
-    deadlineMs: config.fiscalDeadlineHours * 3_600_000,
-  });
-  const fiscalSend = createFiscalSender({
-    repository: store.repos.fiscal,
-    credentials: fiscalCredentials,
-    client: cisClient,
-    clock,
-    logger: fiscalLogger,
-    waitMs: config.fiscalWaitMs,
-    retryDelaysMs: config.fiscalRetryDelaysMs ?? DEFAULT_FISCAL_RETRY_DELAYS_MS,
-    afterSend: fiscalNotices,
-  });
-  const fiscaliser = createCroatianFiscaliser({
-    repository: store.repos.fiscal,
-    credentials: fiscalCredentials,
-    send: fiscalSend,
-    clock,
-    waitMs: config.fiscalWaitMs,
-  });
-  const fiscalSettings = createFiscalSettingsService({
-    store,
-    credentials: fiscalCredentials,
-    client: cisClient,
-    endpoint: config.fiscalCisUrl,
-    clock,
-  });
-  const fiscalWorker = createFiscalWorker({ store, clock, send: fiscalSend, logger: fiscalLogger });
 
   let workersRunning = false;
   let purgeTimer: NodeJS.Timeout | null = null;

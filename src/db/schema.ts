@@ -27,6 +27,12 @@ export interface CompaniesTable {
   /** JSON array of ids for the products | categories | models scopes. */
   catalog_scope_ids: string;
   created_at: Timestamp;
+  /** Croatian fiscalisation configured and on (the certificate is the fiscal module's). */
+  fiscal_enabled: SqlBool;
+  /** In the VAT system: the VAT id prints beside the OIB, and CIS is told so. */
+  vat_registered: SqlBool;
+  /** `premises` (P: numbered per business premises) or `device` (N: per device). */
+  fiscal_sequence_mode: string;
 }
 
 export interface LocationsTable {
@@ -36,6 +42,10 @@ export interface LocationsTable {
   code: string;
   address: string | null;
   created_at: Timestamp;
+  /** The business premises label of Croatian invoice numbers; null: the location's code. */
+  fiscal_premises: string | null;
+  /** The device label (digits); null: 1. */
+  fiscal_device: string | null;
 }
 
 export interface UsersTable {
@@ -49,6 +59,8 @@ export interface UsersTable {
   disabled_at: Timestamp | null;
   /** The hub's language for this user (`hr`, `de`, `en`); null: the company's. */
   locale: string | null;
+  /** The personal OIB CIS is told as the invoice's operator. */
+  operator_oib: string | null;
 }
 
 export interface HubSessionsTable {
@@ -175,6 +187,8 @@ export interface TaxRatesTable {
   /** Percent in basis points: 25% = 2500. */
   rate_bp: number;
   created_at: Timestamp;
+  /** Why a 0 % rate is exempt, printed on invoices with such lines (the law's provision). */
+  exemption_reason: string | null;
 }
 
 export interface ProductsTable {
@@ -258,6 +272,11 @@ export interface DocumentLinesTable {
   note: string | null;
 }
 
+/** A sale's line; a credit note's line names the invoice line it credits. */
+export interface SaleLinesTable extends DocumentLinesTable {
+  corrects_line_id?: string | null;
+}
+
 export interface OrdersTable {
   id: string;
   company_id: string;
@@ -313,6 +332,31 @@ export interface SalesTable {
   paid_minor: number;
   created_by: string | null;
   created_at: Timestamp;
+  /** `invoice`, `cancellation` or `credit_note`. */
+  kind: string;
+  /** The legal number: `12/ZG1/1` in Croatia, `2026-12` elsewhere; null on sales made before invoices. */
+  invoice_number: string | null;
+  invoice_seq: number | null;
+  /** The calendar year the legal number belongs to (where the company is). */
+  invoice_year: number | null;
+  fiscal_premises: string | null;
+  fiscal_device: string | null;
+  issued_at: Timestamp | null;
+  /** YYYY-MM-DD. */
+  delivery_date: string | null;
+  /** YYYY-MM-DD. */
+  due_date: string | null;
+  payment_method: string | null;
+  operator_name: string | null;
+  operator_oib: string | null;
+  /** The invoice a cancellation or credit note corrects. */
+  corrects_sale_id: string | null;
+  correction_reason: string | null;
+  /** Why the 0 % lines are exempt, from their tax rates at issue. */
+  exemption_reason: string | null;
+  cancelled_at: Timestamp | null;
+  /** What credit notes took off this invoice, positive. */
+  credited_minor: number;
 }
 
 export interface SalePaymentsTable {
@@ -323,6 +367,9 @@ export interface SalePaymentsTable {
   amount_minor: number;
   recorded_by: string | null;
   created_at: Timestamp;
+  voided_at: Timestamp | null;
+  voided_by: string | null;
+  void_reason: string | null;
 }
 
 export interface CustomersTable {
@@ -472,7 +519,7 @@ export interface DB {
   orders: OrdersTable;
   order_lines: DocumentLinesTable;
   sales: SalesTable;
-  sale_lines: DocumentLinesTable;
+  sale_lines: SaleLinesTable;
   sale_payments: SalePaymentsTable;
   customers: CustomersTable;
   webhook_endpoints: WebhookEndpointsTable;

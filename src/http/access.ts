@@ -23,6 +23,8 @@ export const PERMISSIONS = {
   'sales:read': ['admin', 'staff', 'support'], // sales and payments
   'sales:record-payment': ['admin', 'staff'],
   'sales:manage': ['admin'],
+  'invoices:correct': ['admin'], // cancel an invoice (storno), issue a credit note
+  'payments:void': ['admin', 'staff'],
   'catalog:read': ['admin', 'staff', 'support'],
   'catalog:write': ['admin'],
   'settings:manage': ['admin'], // developer settings (API keys, webhooks, catalog scope, print template, bank account), team, company profile
@@ -52,6 +54,9 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListSales: 'sales:read',
   adminGetSale: 'sales:read',
   adminRecordSalePayment: 'sales:record-payment',
+  adminVoidSalePayment: 'payments:void',
+  adminCancelSale: 'invoices:correct',
+  adminCreateCreditNote: 'invoices:correct',
 
   adminListQuotationCustomerMatches: 'quotations:read',
   adminListOrderCustomerMatches: 'quotations:read',
@@ -102,6 +107,10 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminGetFiscalSettings: 'settings:manage',
   adminUploadFiscalCertificate: 'settings:manage',
   adminCheckFiscal: 'settings:manage',
+  adminListLocations: 'settings:manage',
+  adminUpdateLocation: 'settings:manage',
+  adminListUsers: 'settings:manage',
+  adminUpdateUser: 'settings:manage',
 };
 
 export function rolesFor(operationId: string): readonly UserRole[] | null {

@@ -22,7 +22,7 @@ Usage: portico <command> [options]        (DATABASE_URL chooses the database for
   company list                            every company: id, name, country, locale (to find an id)
   company update --company ID [--name N] [--street S --postal-code P --city C] [--country HR]
                  [--tax-id T] [--locale hr-HR] [--iban I --holder H [--bic B]] [--no-bank-account]
-                 [--payment-instructions T]   (the print template may use {number}, {total}, {dueDate}, {customerName})
+                 [--payment-instructions T]   (the print template may use {number}, {total}, {dueDate}, {customerName}, {reference})
   location create --company ID --name N --code ZG1 [--address A]
   user create --company ID --email E --name N --role admin|support|staff [--password P]
   user set-password --email E [--company ID]   new password read from stdin (never an argument); ends the user's sessions

@@ -43,12 +43,73 @@ const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<() =>
         201,
       );
   },
+  'sale.cancelled': async (app, demo) => {
+    const sale = await saleOf(app, demo);
+    return async () =>
+      assert.equal(
+        (await adminCall(app.app, demo.adminToken, 'POST', `/sales/${sale.id}/cancel`, { reason: 'Kriva <stavka>' }))
+          .statusCode,
+        201,
+      );
+  },
+  'credit_note.created': async (app, demo) => {
+    const sale = await saleOf(app, demo);
+    return async () =>
+      assert.equal(
+        (
+          await adminCall(app.app, demo.adminToken, 'POST', `/sales/${sale.id}/credit-notes`, {
+            lines: [{ lineId: sale.lines[0].id, quantity: '1' }],
+            reason: 'Povrat',
+          })
+        ).statusCode,
+        201,
+      );
+  },
+  'payment.recorded': async (app, demo) => {
+    const sale = await saleOf(app, demo);
+    return async () =>
+      assert.equal(
+        (
+          await adminCall(app.app, demo.adminToken, 'POST', `/sales/${sale.id}/payments`, {
+            method: 'cash',
+            amount: '1.00',
+          })
+        ).statusCode,
+        201,
+      );
+  },
+  'payment.voided': async (app, demo) => {
+    const sale = await saleOf(app, demo);
+    const paid = await adminCall(app.app, demo.adminToken, 'POST', `/sales/${sale.id}/payments`, {
+      method: 'cash',
+      amount: '1.00',
+    });
+    const payment = paid.json().data.payments[0];
+    return async () =>
+      assert.equal(
+        (
+          await adminCall(app.app, demo.adminToken, 'POST', `/sales/${sale.id}/payments/${payment.id}/void`, {
+            reason: 'Dvaput',
+          })
+        ).statusCode,
+        200,
+      );
+  },
   'order.status_changed': async (app, demo) => {
     const o = await newOrder(app.app, demo);
     return async () =>
       assert.equal((await adminCall(app.app, demo.adminToken, 'POST', `/orders/${o.id}/accept`)).statusCode, 200);
   },
 };
+
+/** An invoice made before any endpoint exists (its sale.created reaches no one). */
+async function saleOf(app: TestApp, demo: DemoCompany) {
+  const q = await newQuotation(app.app, demo);
+  await assignCustomer(app.app, demo, 'quotations', q.id);
+  const res = await adminCall(app.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {});
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json().data;
+}
 
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 const RECEIVED = [...EVENT_NAMES, 'ping'].sort();

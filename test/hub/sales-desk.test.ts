@@ -132,7 +132,7 @@ describe('hub sales desk (Chromium)', () => {
       await page.keyboard.press('Space');
       await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=converted$/);
       const saleId = new URL(page.url()).pathname.split('/').at(-1)!;
-      assert.match((await page.getByRole('heading', { level: 1 }).textContent())!, /^Prodaja S-/);
+      assert.match((await page.getByRole('heading', { level: 1 }).textContent())!, /^Račun \d+\/\w+\/\d+$/);
       assert.equal(await page.getByRole('status').textContent(), 'Pretvoreno: ovo je nova prodaja.');
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'page-title');
 
@@ -150,7 +150,7 @@ describe('hub sales desk (Chromium)', () => {
       );
       assert.equal(await page.getByRole('button', { name: 'Evidentiraj uplatu' }).count(), 0, 'nothing is left to pay');
 
-      const saleNumber = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('Prodaja ', '');
+      const saleNumber = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('Račun ', '');
       assert.equal(
         await page.locator(`iframe.pdf[src="/hub/sales/${saleId}/pdf"]`).count(),
         1,
@@ -219,7 +219,7 @@ describe('hub sales desk (Chromium)', () => {
         { reprice: false },
       );
       await page.goto(`${hub.base}/hub/sales/${sale.id}`);
-      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Prodaja ${sale.number}`);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Račun ${sale.invoiceNumber}`);
       assert.equal(await page.getByRole('button', { name: 'Evidentiraj uplatu' }).count(), 0);
       const pay = await page.request.post(`${hub.base}/hub/sales/${sale.id}/payments`, {
         headers: { origin: hub.base },

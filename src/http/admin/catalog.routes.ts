@@ -24,7 +24,12 @@ const Category = Type.Object(
 );
 const Model = Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false });
 const TaxRate = Type.Object(
-  { id: Type.String(), name: Type.String(), rate: Type.String({ description: 'Percent.', examples: ['25'] }) },
+  {
+    id: Type.String(),
+    name: Type.String(),
+    rate: Type.String({ description: 'Percent.', examples: ['25'] }),
+    exemptionReason: Nullable(Type.String({ description: 'For a 0 % rate: why it is exempt, printed on invoices.' })),
+  },
   { additionalProperties: false },
 );
 const Unit = Type.Object({ id: Type.String(), name: Type.String(), price: Money }, { additionalProperties: false });

@@ -37,6 +37,14 @@ const Settings = Type.Object(
       footer: Nullable(Type.String()),
       paymentInstructions: Nullable(Type.String()),
     }),
+    fiscal: Type.Object(
+      {
+        enabled: Type.Boolean(),
+        vatRegistered: Type.Boolean(),
+        sequenceMode: Type.Union([Type.Literal('premises'), Type.Literal('device')]),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );
@@ -53,6 +61,7 @@ const presentSettings = (c: Company) => ({
   bankAccount: c.bankAccount,
   quotationValidityDays: c.quotationValidityDays,
   printTemplate: c.template,
+  fiscal: c.fiscal,
 });
 
 /** Developer settings: API keys, catalog scope and the print template. Admins only. */

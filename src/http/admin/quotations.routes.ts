@@ -4,6 +4,7 @@ import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
 import { QUOTATION_STATUSES, type QuotationView } from '../../modules/quotations/index.ts';
 import { Data, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
+import { ConvertPaymentMethod } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { DirectoryCustomer, presentAdminQuotation, Quotation } from '../public/v1/quotes.routes.ts';
@@ -167,7 +168,7 @@ export const quotationsRoutes =
           description:
             'Needs a directory customer (409 `customer_required`), an `approved` quotation (409 `quotation_not_open`) and an unexpired one ' +
             "(409 `quotation_expired`) unless an admin sends `reprice: true`, which prices every line at today's catalog price (a line whose product " +
-            'or unit is gone is a 409 naming it). Supports `Idempotency-Key`. Fires `sale.created`.',
+            'or unit is gone is a 409 naming it). Issues the invoice: its legal number, `paymentMethod` (default `bank_transfer`), the caller as operator. Supports `Idempotency-Key`. Fires `sale.created`.',
           params: IdParams,
           headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
           body: Type.Optional(
@@ -176,6 +177,7 @@ export const quotationsRoutes =
                 reprice: Type.Optional(
                   Type.Boolean({ default: false, description: "Admins only: price the lines at today's prices." }),
                 ),
+                paymentMethod: ConvertPaymentMethod,
               },
               { additionalProperties: false },
             ),
@@ -196,7 +198,7 @@ export const quotationsRoutes =
           request,
           reply,
           c.idempotency,
-          () => c.quotations.convert(actor, request.params.id, { reprice }),
+          () => c.quotations.convert(actor, request.params.id, { reprice, paymentMethod: request.body?.paymentMethod }),
           (id) => c.sales.get(actor.companyId, id),
         );
         return reply.status(201).header('location', `/api/v1/admin/sales/${sale.id}`).send(presentSale(sale));

@@ -2,31 +2,74 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
-import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../modules/sales/index.ts';
+import {
+  INVOICE_KINDS,
+  INVOICE_PAYMENT_METHODS,
+  PAYMENT_METHODS,
+  SALE_STATUSES,
+  type SaleView,
+} from '../../modules/sales/index.ts';
 import { Data, Money, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
-import { PaymentBody } from '../requests/sales.ts';
+import { CreditNoteBody, PaymentBody } from '../requests/sales.ts';
+import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
 import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64 }), pid: Type.String({ maxLength: 64 }) });
+const Day = Type.String({ format: 'date', examples: ['2026-11-25'] });
 
 export const Sale = Type.Object(
   {
     id: Type.String({ examples: ['sale_4fJ2kq9XbR0mW8tLz1cA'] }),
-    number: Type.String({ examples: ['S-ZG1-2026-00007'] }),
+    number: Type.String({ examples: ['S-ZG1-2026-00007'], description: "Portico's internal reference." }),
+    kind: Type.Enum(INVOICE_KINDS, {
+      description:
+        'An invoice, a cancellation invoice (storno) or a credit note; the last two correct `correctsSaleId`.',
+    }),
+    invoiceNumber: Nullable(
+      Type.String({
+        examples: ['12/ZG1/1'],
+        description:
+          'The legal number: `{sequence}/{premises}/{device}` in Croatia (per premises or device and year), `{year}-{sequence}` elsewhere (per company and year). Null on sales made before invoices.',
+      }),
+    ),
     status: Type.Enum(SALE_STATUSES, {
-      description: '`unpaid` → `partially_paid` → `paid`, as payments are recorded.',
+      description:
+        'An invoice: `unpaid` → `partially_paid` → `paid` as payments are recorded (a void moves it back), `cancelled` once a storno took it back. A correction: `issued`.',
     }),
     locationId: Type.String(),
     createdAt: Timestamp,
+    issuedAt: Nullable(Timestamp),
+    deliveryDate: Nullable(Day),
+    dueDate: Nullable(Day),
+    paymentMethod: Nullable(Type.Enum(INVOICE_PAYMENT_METHODS)),
+    operator: Nullable(
+      Type.Object(
+        { name: Nullable(Type.String()), oib: Nullable(Type.String()) },
+        { additionalProperties: false, description: 'The hub user who issued it, with the operator OIB (Croatia).' },
+      ),
+    ),
+    correctsSaleId: Nullable(Type.String({ description: 'The invoice a cancellation or credit note corrects.' })),
+    correctionReason: Nullable(Type.String()),
+    corrections: Type.Array(
+      Type.Object(
+        { id: Type.String(), kind: Type.Enum(INVOICE_KINDS), invoiceNumber: Nullable(Type.String()) },
+        { additionalProperties: false },
+      ),
+      { description: "An invoice's cancellation and credit notes (filled when one sale is read)." },
+    ),
     source: Type.Object(
       {
-        type: Type.Union([Type.Literal('quotation'), Type.Literal('order')]),
+        type: Type.Union([Type.Literal('quotation'), Type.Literal('order'), Type.Literal('sale')]),
         id: Type.String(),
         number: Type.String(),
       },
-      { additionalProperties: false, description: 'The quotation or web order it was converted from.' },
+      {
+        additionalProperties: false,
+        description: 'The quotation or web order it was converted from; for a correction, the invoice it corrects.',
+      },
     ),
     customer: Type.Object(
       {
@@ -50,10 +93,20 @@ export const Sale = Type.Object(
     repriced: Type.Boolean({
       description: 'Priced at the day of conversion, not as quoted (an expired quotation, converted by an admin).',
     }),
-    lines: Type.Array(LineOutput),
+    lines: Type.Array(
+      Type.Object(
+        { id: Type.String({ description: 'The line; a credit note names it.' }), ...LineOutput.properties },
+        { additionalProperties: false },
+      ),
+    ),
     totals: TotalsOutput,
+    credited: Type.String({ ...Money, description: 'What credit notes took off this invoice.' }),
     paid: Money,
-    balance: Money,
+    balance: Type.String({
+      ...Money,
+      description:
+        'Total less credit notes less payments (voided ones do not count); 0 on a cancelled invoice or a correction.',
+    }),
     payments: Type.Array(
       Type.Object(
         {
@@ -61,9 +114,31 @@ export const Sale = Type.Object(
           method: Type.Enum(PAYMENT_METHODS),
           amount: Money,
           createdAt: Timestamp,
+          recordedBy: Nullable(Type.String()),
+          voided: Nullable(
+            Type.Object(
+              { at: Timestamp, by: Nullable(Type.String()), reason: Type.String() },
+              { additionalProperties: false, description: 'A voided payment is kept and no longer counts.' },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
+    ),
+    fiscal: Type.Object(
+      {
+        status: Type.Union(
+          [Type.Literal('not_required'), Type.Literal('pending'), Type.Literal('fiscalised'), Type.Literal('rejected')],
+          { description: '`not_required` where the company does not fiscalise; `pending` until the JIR arrives.' },
+        ),
+        zki: Nullable(Type.String({ description: "ZKI, the issuer's protection code." })),
+        jir: Nullable(Type.String({ description: "JIR, the tax administration's receipt." })),
+        verifyUrl: Nullable(Type.String({ description: 'The verification URL the printed QR code holds.' })),
+        error: Type.Optional(
+          Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }),
+        ),
+      },
+      { additionalProperties: false },
     ),
   },
   { additionalProperties: false },
@@ -158,6 +233,87 @@ export const salesRoutes =
           request.admin.userId,
         );
         return reply.status(201).send(presentSale(sale));
+      },
+    );
+
+    app.post(
+      '/sales/:id/payments/:pid/void',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminVoidSalePayment',
+          summary: 'Void a payment recorded by mistake',
+          security,
+          description:
+            'The payment is kept, marked with who voided it, when and why, and no longer counts: balance and status are recomputed. Fires `payment.voided`. A payment already voided is a 409.',
+          params: PaymentParams,
+          body: CancelBody,
+          response: { 200: Data(Sale), ...errorResponses(400, 404, 409) },
+        },
+      },
+      async (request) =>
+        presentSale(
+          await c.sales.voidPayment(
+            request.admin.companyId,
+            request.params.id,
+            request.params.pid,
+            request.body.reason,
+            request.admin.userId,
+          ),
+        ),
+    );
+
+    app.post(
+      '/sales/:id/cancel',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminCancelSale',
+          summary: 'Cancel an invoice: issue its cancellation invoice (storno)',
+          security,
+          description:
+            'Issues a sale of kind `cancellation`: every line negated, its own number in the same series, naming the invoice, fiscalised like an invoice. ' +
+            'The invoice becomes `cancelled`. Fires `sale.cancelled`. 409 when it is already cancelled, is itself a correction, or has credit notes. Admins only.',
+          params: IdParams,
+          body: CancelBody,
+          response: { 201: Data(Sale), ...errorResponses(400, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const storno = await c.sales.cancel(
+          request.admin.companyId,
+          request.params.id,
+          request.body.reason,
+          request.admin.userId,
+        );
+        return reply.status(201).header('location', `/api/v1/admin/sales/${storno.id}`).send(presentSale(storno));
+      },
+    );
+
+    app.post(
+      '/sales/:id/credit-notes',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminCreateCreditNote',
+          summary: 'Issue a credit note for part of an invoice (goods returned)',
+          security,
+          description:
+            "Issues a sale of kind `credit_note` with the lines and quantities given, negated, numbered and fiscalised like an invoice; the invoice's balance falls by its total. " +
+            'More of a line than was invoiced less earlier credit notes is a 400 naming `lines[i].quantity`. Fires `credit_note.created`. Admins only.',
+          params: IdParams,
+          body: CreditNoteBody,
+          response: { 201: Data(Sale), ...errorResponses(400, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const note = await c.sales.creditNote(
+          request.admin.companyId,
+          request.params.id,
+          request.body,
+          request.admin.userId,
+        );
+        return reply.status(201).header('location', `/api/v1/admin/sales/${note.id}`).send(presentSale(note));
       },
     );
   };

@@ -37,7 +37,7 @@ export const paths = {
   accountLanguage: `${HUB}/account/language`,
   company: `${HUB}/company`,
   team: `${HUB}/team`,
-  teamUser: (id: string, action: 'role' | 'reset' | 'enable' | 'disable') => `${HUB}/team/${seg(id)}/${action}`,
+  teamUser: (id: string, action: 'role' | 'reset' | 'enable' | 'disable' | 'oib') => `${HUB}/team/${seg(id)}/${action}`,
 
   notifications: `${HUB}/notifications`,
   notificationsCount: `${HUB}/notifications/count`,

@@ -23,9 +23,22 @@ export const CategoryPatch = Type.Object(
 
 export const ModelBody = Type.Object({ name: Text(200) }, { additionalProperties: false });
 
-export const TaxRateBody = Type.Object({ name: Text(100), rate: Rate }, { additionalProperties: false });
+/** Why a 0 % rate is exempt, printed on invoices with such lines: the law's provision (VAT Directive art. 226(11)). */
+const ExemptionReason = Type.Optional(
+  Nullable(
+    Type.String({
+      maxLength: 300,
+      description: 'For a 0 % rate: the provision that exempts it, printed on invoices.',
+      examples: ['Oslobođeno PDV-a prema čl. 39. Zakona o PDV-u'],
+    }),
+  ),
+);
+export const TaxRateBody = Type.Object(
+  { name: Text(100), rate: Rate, exemptionReason: ExemptionReason },
+  { additionalProperties: false },
+);
 export const TaxRatePatch = Type.Object(
-  { name: Type.Optional(Text(100)), rate: Type.Optional(Rate) },
+  { name: Type.Optional(Text(100)), rate: Type.Optional(Rate), exemptionReason: ExemptionReason },
   { additionalProperties: false },
 );
 

@@ -31,7 +31,7 @@ const BankAccount = Type.Object(
 );
 
 const PLACEHOLDERS =
-  'May use the placeholders {number}, {total}, {dueDate} and {customerName}, filled per document; any other {placeholder} is a 400.';
+  'May use the placeholders {number}, {total}, {dueDate}, {customerName} and {reference} (the payment reference as the payment codes carry it), filled per document; any other {placeholder} is a 400.';
 
 /** Only the fields sent change; `null` clears an optional one. */
 export const SettingsBody = Type.Object(
@@ -64,6 +64,67 @@ export const SettingsBody = Type.Object(
           paymentInstructions: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: PLACEHOLDERS }))),
         },
         { additionalProperties: false },
+      ),
+    ),
+    fiscal: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(
+            Type.Boolean({
+              description: 'Croatian fiscalisation on (needs the certificate: `PUT /fiscal/certificate`).',
+            }),
+          ),
+          vatRegistered: Type.Optional(
+            Type.Boolean({ description: 'In the VAT system: the VAT id (HR + OIB) prints beside the OIB.' }),
+          ),
+          sequenceMode: Type.Optional(
+            Type.Union([Type.Literal('premises'), Type.Literal('device')], {
+              description: 'Croatian invoice numbers counted per business premises (P) or per device (N), per year.',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A location's labels in Croatian invoice numbers `{sequence}/{premises}/{device}`. */
+export const LocationBody = Type.Object(
+  {
+    fiscalPremises: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 20,
+          description: 'The business premises label as registered (1-20 letters or digits); null: the location code.',
+          examples: ['ZG1'],
+        }),
+      ),
+    ),
+    fiscalDevice: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 20,
+          description: 'The device label (digits, no leading zero); null: 1.',
+          examples: ['1'],
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A user's operator OIB: the personal OIB the fiscal authority is told as the invoice's operator. */
+export const UserBody = Type.Object(
+  {
+    operatorOib: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 13,
+          description: '11 digits, check digit checked; null removes it.',
+          examples: ['69435151530'],
+        }),
       ),
     ),
   },

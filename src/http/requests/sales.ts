@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { PAYMENT_METHODS } from '../../modules/sales/index.ts';
+import { Text } from '../schemas.ts';
+import { INVOICE_PAYMENT_METHODS, PAYMENT_METHODS } from '../../modules/sales/index.ts';
 
 /** A payment as recorded; the hub's payment form is checked against the same schema, so the same messages. */
 export const PaymentBody = Type.Object(
@@ -14,4 +15,35 @@ export const PaymentBody = Type.Object(
     }),
   },
   { additionalProperties: false },
+);
+
+/** A credit note: which invoice lines come back, how many of each, and why. */
+export const CreditNoteBody = Type.Object(
+  {
+    lines: Type.Array(
+      Type.Object(
+        {
+          lineId: Type.String({ maxLength: 64, description: "The invoice line's `id`." }),
+          quantity: Type.String({
+            pattern: '^\\d+(\\.\\d{1,3})?$',
+            maxLength: 20,
+            'x-pattern-message': 'Must be a decimal quantity such as 1.5.',
+            examples: ['1'],
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 500 },
+    ),
+    reason: Text(500, { examples: ['One tin returned unopened.'] }),
+  },
+  { additionalProperties: false },
+);
+
+/** The payment method an invoice states, chosen when a quotation or web order is converted. */
+export const ConvertPaymentMethod = Type.Optional(
+  Type.Enum(INVOICE_PAYMENT_METHODS, {
+    default: 'bank_transfer',
+    description: 'How the invoice is paid, printed on it (and told to the fiscal authority). Absent: `bank_transfer`.',
+  }),
 );

@@ -145,6 +145,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
         created_at: clock.now().toISOString(),
         disabled_at: null,
         locale: null,
+        operator_oib: null,
       };
       const link = newLink();
       await store.transaction(async (r) => {

@@ -126,11 +126,18 @@ export function createCatalogAdminService(deps: {
       return { id: row.id, name: row.name };
     },
 
-    async createTaxRate(companyId: string, input: { name: string; rate: string }) {
+    async createTaxRate(companyId: string, input: { name: string; rate: string; exemptionReason?: string | null }) {
       const rateBp = parseRate(input.rate);
-      const row = { id: newId('taxRate'), company_id: companyId, name: input.name, rate_bp: rateBp, created_at: now() };
+      const row = {
+        id: newId('taxRate'),
+        company_id: companyId,
+        name: input.name,
+        rate_bp: rateBp,
+        created_at: now(),
+        exemption_reason: input.exemptionReason?.trim() || null,
+      };
       await store.repos.catalog.insertTaxRate(row);
-      return { id: row.id, name: row.name, rate: input.rate };
+      return { id: row.id, name: row.name, rate: input.rate, exemptionReason: row.exemption_reason };
     },
 
     /** A product and its units commit together. */
@@ -236,17 +243,28 @@ export function createCatalogAdminService(deps: {
         id: t.id,
         name: t.name,
         rate: formatRate(t.rate_bp),
+        exemptionReason: t.exemption_reason,
       }));
     },
 
     /** Quotations and orders keep the rate they were priced with, so a change only affects new documents. */
-    async updateTaxRate(companyId: string, id: string, patch: { name?: string; rate?: string }) {
+    async updateTaxRate(
+      companyId: string,
+      id: string,
+      patch: { name?: string; rate?: string; exemptionReason?: string | null },
+    ) {
       const current = await store.repos.catalog.findTaxRate(companyId, id);
       if (!current) throw AppError.notFound('Tax rate');
       const rateBp = patch.rate === undefined ? current.rate_bp : parseRate(patch.rate);
       const name = patch.name ?? current.name;
-      await store.repos.catalog.updateTaxRate(companyId, id, { name, rate_bp: rateBp });
-      return { id, name, rate: formatRate(rateBp) };
+      const exemptionReason =
+        patch.exemptionReason === undefined ? current.exemption_reason : patch.exemptionReason?.trim() || null;
+      await store.repos.catalog.updateTaxRate(companyId, id, {
+        name,
+        rate_bp: rateBp,
+        exemption_reason: exemptionReason,
+      });
+      return { id, name, rate: formatRate(rateBp), exemptionReason };
     },
 
     async listProducts(

@@ -231,6 +231,7 @@ async function planImport(
         name: `Tax ${formatRate(rateBp)} %`,
         rate_bp: rateBp,
         created_at: at,
+        exemption_reason: null,
       });
     }
     return id;

@@ -144,7 +144,11 @@ export function createCatalogRepository(db: Executor) {
         .where('company_id', '=', companyId)
         .where('id', '=', id)
         .executeTakeFirst(),
-    updateTaxRate: async (companyId: string, id: string, patch: Partial<Pick<TaxRateRow, 'name' | 'rate_bp'>>) =>
+    updateTaxRate: async (
+      companyId: string,
+      id: string,
+      patch: Partial<Pick<TaxRateRow, 'name' | 'rate_bp' | 'exemption_reason'>>,
+    ) =>
       void (await db
         .updateTable('tax_rates')
         .set(patch)

@@ -59,6 +59,21 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
         .execute();
     },
 
+    async updateLocation(
+      companyId: string,
+      locationId: string,
+      patch: Partial<Pick<LocationRow, 'fiscal_premises' | 'fiscal_device'>>,
+    ): Promise<void> {
+      await db
+        .updateTable('locations')
+        .set(patch)
+        .where('company_id', '=', companyId)
+        .where('id', '=', locationId)
+        .execute();
+    },
+    async updateUser(companyId: string, userId: string, patch: Pick<UserRow, 'operator_oib'>): Promise<void> {
+      await db.updateTable('users').set(patch).where('company_id', '=', companyId).where('id', '=', userId).execute();
+    },
     async insertUser(row: UserRow): Promise<void> {
       await db.insertInto('users').values(row).execute();
     },

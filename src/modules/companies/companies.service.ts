@@ -52,6 +52,17 @@ export interface Company {
   template: { header: string | null; footer: string | null; paymentInstructions: string | null };
   catalogScope: CatalogScope;
   createdAt: string;
+  /** What issuing an invoice needs: Croatian fiscalisation on or off, in the VAT system, how invoices are numbered. */
+  fiscal: FiscalSettings;
+}
+
+export const SEQUENCE_MODES = ['premises', 'device'] as const;
+
+export interface FiscalSettings {
+  enabled: boolean;
+  vatRegistered: boolean;
+  /** Croatian numbering: per business premises (P) or per device (N). */
+  sequenceMode: (typeof SEQUENCE_MODES)[number];
 }
 
 export interface Location {
@@ -60,6 +71,10 @@ export interface Location {
   name: string;
   code: string;
   address: string | null;
+  /** The business premises label of Croatian invoice numbers; null: the location's code. */
+  fiscalPremises: string | null;
+  /** The device label (digits); null: 1. */
+  fiscalDevice: string | null;
 }
 
 export interface User {
@@ -68,6 +83,8 @@ export interface User {
   email: string;
   name: string;
   role: UserRole;
+  /** The personal OIB the fiscal authority is told as operator. */
+  operatorOib: string | null;
 }
 
 export interface NewCompany {
@@ -111,6 +128,9 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         catalog_scope_kind: 'all',
         catalog_scope_ids: '[]',
         created_at: clock.now().toISOString(),
+        fiscal_enabled: false,
+        vat_registered: true,
+        fiscal_sequence_mode: 'premises',
       };
       const details = validateCompany(row);
       Object.assign(
@@ -183,6 +203,15 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
           );
         else changes.quotation_validity_days = patch.quotationValidityDays;
       }
+      if (patch.fiscal !== undefined) {
+        if (patch.fiscal.enabled !== undefined) changes.fiscal_enabled = patch.fiscal.enabled;
+        if (patch.fiscal.vatRegistered !== undefined) changes.vat_registered = patch.fiscal.vatRegistered;
+        if (patch.fiscal.sequenceMode !== undefined) {
+          if ((SEQUENCE_MODES as readonly string[]).includes(patch.fiscal.sequenceMode))
+            changes.fiscal_sequence_mode = patch.fiscal.sequenceMode;
+          else addFieldError(details, 'fiscal.sequenceMode', `Use ${SEQUENCE_MODES.join(' or ')}.`);
+        }
+      }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (Object.keys(changes).length > 0) await repository.updateCompany(companyId, changes);
       return this.getCompany(companyId);
@@ -204,6 +233,8 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         code,
         address: input.address ?? null,
         created_at: clock.now().toISOString(),
+        fiscal_premises: null,
+        fiscal_device: null,
       };
       await repository.insertLocation(row);
       return toLocation(row);
@@ -221,6 +252,58 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
 
     async listLocations(companyId: string): Promise<Location[]> {
       return (await repository.listLocations(companyId)).map(toLocation);
+    },
+
+    /**
+     * A location's labels in Croatian invoice numbers: the premises (1-20 letters or digits, as
+     * registered with the tax administration) and the device (digits, no leading zero). Null
+     * falls back to the location's code and device 1.
+     */
+    async updateLocation(
+      companyId: string,
+      locationId: string,
+      patch: { fiscalPremises?: string | null; fiscalDevice?: string | null },
+    ): Promise<Location> {
+      const row = await repository.findLocation(companyId, locationId);
+      if (!row) throw AppError.notFound('Location');
+      const details: FieldErrors = {};
+      const changes: Partial<Pick<LocationRow, 'fiscal_premises' | 'fiscal_device'>> = {};
+      const text = (value: string | null) => (value?.trim() ? value.trim() : null);
+      if (patch.fiscalPremises !== undefined) {
+        const value = text(patch.fiscalPremises);
+        if (value !== null && !/^[0-9A-Za-z]{1,20}$/.test(value))
+          addFieldError(details, 'fiscalPremises', 'Use 1 to 20 letters or digits, as registered for the premises.');
+        else changes.fiscal_premises = value;
+      }
+      if (patch.fiscalDevice !== undefined) {
+        const value = text(patch.fiscalDevice);
+        if (value !== null && !/^[1-9][0-9]{0,19}$/.test(value))
+          addFieldError(details, 'fiscalDevice', 'Use digits without a leading zero, such as 1.');
+        else changes.fiscal_device = value;
+      }
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
+      if (Object.keys(changes).length > 0) await repository.updateLocation(companyId, locationId, changes);
+      return toLocation({ ...row, ...changes });
+    },
+
+    async listUsers(companyId: string): Promise<User[]> {
+      return (await repository.listUsersWithRoles(companyId, USER_ROLES)).map(toUser);
+    },
+
+    /** A user's operator OIB (checked: 11 digits and the check digit, never with "HR"); null removes it. */
+    async updateUser(companyId: string, userId: string, patch: { operatorOib?: string | null }): Promise<User> {
+      const row = await repository.findUser(companyId, userId);
+      if (!row) throw AppError.notFound('User');
+      if (patch.operatorOib === undefined) return toUser(row);
+      let oib: string | null = null;
+      if (patch.operatorOib !== null && patch.operatorOib.trim() !== '') {
+        const checked = validateTaxId(patch.operatorOib.replace(/^\s*HR/i, ''), 'HR');
+        if (!checked.ok || checked.kind !== 'hr_oib' || !/^\d{11}$/.test(checked.value))
+          throw AppError.invalid({ operatorOib: [checked.ok ? 'An OIB has 11 digits.' : checked.message] });
+        oib = checked.value;
+      }
+      await repository.updateUser(companyId, userId, { operator_oib: oib });
+      return toUser({ ...row, operator_oib: oib });
     },
 
     async createUser(
@@ -244,6 +327,7 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         created_at: clock.now().toISOString(),
         disabled_at: null,
         locale: null,
+        operator_oib: null,
       };
       await repository.insertUser(row);
       return toUser(row);
@@ -265,6 +349,7 @@ export interface SettingsPatch {
   bankAccount?: { iban: string; bic?: string | null; holder: string } | null;
   quotationValidityDays?: number;
   printTemplate?: Partial<Company['template']>;
+  fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string };
 }
 
 type CompanyChanges = Partial<Omit<CompanyRow, 'id' | 'created_at'>>;
@@ -340,7 +425,7 @@ function profileChanges(
       addFieldError(
         details,
         `printTemplate.${field}`,
-        `Unknown placeholder ${unknown.join(', ')}; use {number}, {total}, {dueDate} or {customerName}.`,
+        `Unknown placeholder ${unknown.join(', ')}; use {number}, {total}, {dueDate}, {customerName} or {reference}.`,
       );
     } else changes[column] = value;
   }
@@ -397,13 +482,33 @@ export function toCompany(row: CompanyRow): Company {
       ids: JSON.parse(row.catalog_scope_ids) as string[],
     },
     createdAt: row.created_at,
+    fiscal: {
+      enabled: Boolean(row.fiscal_enabled),
+      vatRegistered: Boolean(row.vat_registered),
+      sequenceMode: row.fiscal_sequence_mode as FiscalSettings['sequenceMode'],
+    },
   };
 }
 
 function toLocation(row: LocationRow): Location {
-  return { id: row.id, companyId: row.company_id, name: row.name, code: row.code, address: row.address };
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    code: row.code,
+    address: row.address,
+    fiscalPremises: row.fiscal_premises,
+    fiscalDevice: row.fiscal_device,
+  };
 }
 
 function toUser(row: UserRow): User {
-  return { id: row.id, companyId: row.company_id, email: row.email, name: row.name, role: row.role as UserRole };
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    email: row.email,
+    name: row.name,
+    role: row.role as UserRole,
+    operatorOib: row.operator_oib,
+  };
 }

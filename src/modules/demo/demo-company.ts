@@ -53,7 +53,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
       header: 'Boje, lakovi, alati i okovi — od 1998.',
       footer: 'Hvala na povjerenju! Šišić d.o.o. · www.sisic-boje.example',
       paymentInstructions:
-        'Plaćanje na IBAN HR12 1001 0051 8630 0016 0, poziv na broj: {number}. Iznos {total}, rok plaćanja: {dueDate}',
+        'Plaćanje na IBAN HR12 1001 0051 8630 0016 0, poziv na broj: {reference}. Iznos {total}, rok plaćanja: {dueDate}',
     },
   });
   const companyId = company.id;

@@ -21,6 +21,8 @@ export interface StoredDocument {
   /** The date `{dueDate}` in the print template prints: a quotation's validity end, a sale's date. */
   dueDate: string;
   customerName: string;
+  /** The number the payment reference is made from, when not `number` (an invoice: its internal `S-…` number). */
+  paymentNumber?: string;
 }
 
 /**
@@ -71,13 +73,23 @@ export function printedContent(
   location: LocationRow,
 ): PrintedContent {
   const format = createFormatter(company.locale, { currency: document.currency, timeZone: company.timezone });
+  const title = translate(resolveLanguage(company.locale), document.title);
+  const payment = paymentDetails(company, {
+    title,
+    number: document.paymentNumber ?? document.number,
+    totalMinor: document.totalMinor,
+  });
+  // `{reference}` prints the payment reference exactly as the payment codes carry it.
+  const reference = payment
+    ? [payment.reference.model, payment.reference.value].filter(Boolean).join(' ')
+    : (document.paymentNumber ?? document.number);
   const values = {
     number: document.number,
     total: format.money(document.totalMinor),
     dueDate: format.date(document.dueDate),
     customerName: document.customerName,
+    reference,
   };
-  const title = translate(resolveLanguage(company.locale), document.title);
   return {
     currency: document.currency,
     locale: company.locale,
@@ -96,7 +108,7 @@ export function printedContent(
     location: { name: location.name, code: location.code, address: location.address },
     lines: printedLines(lines, document.pricesIncludeTax),
     totals: totalsView(lines),
-    payment: paymentDetails(company, { title, number: document.number, totalMinor: document.totalMinor }),
+    payment,
   };
 }
 

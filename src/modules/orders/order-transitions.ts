@@ -1,9 +1,20 @@
+import type { CatalogRepository } from '../catalog/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany, type CompaniesRepository } from '../companies/index.ts';
-import { customerForSale, insertSale, toSaleView, type CustomerDirectory, type SaleView } from '../sales/index.ts';
+import {
+  customerForSale,
+  DEFAULT_PAYMENT_METHOD,
+  insertSale,
+  deliverFiscal,
+  toSaleView,
+  type CustomerDirectory,
+  type InvoicePaymentMethod,
+  type IssueFiscaliser,
+  type SaleView,
+} from '../sales/index.ts';
 import type { SalesRepository } from '../sales/index.ts';
 import type { SequencesRepository } from '../documents/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
@@ -17,6 +28,7 @@ export type OrderTransitionRepos = {
   sales: SalesRepository;
   sequences: SequencesRepository;
   webhooks: EventOutbox;
+  catalog: Pick<CatalogRepository, 'listTaxRates'>;
 };
 
 /** Where each status may go next: `received` → `accepted` → `converted`; either open state → `cancelled`. */
@@ -47,6 +59,8 @@ export function createOrderTransitions(deps: {
   newId: IdGenerator;
   customers: CustomerDirectory;
   onEventQueued: () => void;
+  /** The fiscal step of the invoice a conversion issues. */
+  fiscaliser: IssueFiscaliser;
 }) {
   const { store, clock, newId } = deps;
 
@@ -111,7 +125,7 @@ export function createOrderTransitions(deps: {
     cancel: (companyId: string, id: string, reason: string) => simple(companyId, id, 'cancelled', reason),
 
     /** An accepted order with a directory customer becomes a sale at the prices it was ordered at. */
-    async convert(actor: Actor, id: string): Promise<SaleView> {
+    async convert(actor: Actor, id: string, opts: { paymentMethod?: InvoicePaymentMethod } = {}): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (!FROM.converted.includes(row.status)) throw notOpen(row, 'converted');
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'order');
@@ -139,6 +153,7 @@ export function createOrderTransitions(deps: {
               createdBy: actor.userId,
               now,
               timezone: company.timezone,
+              paymentMethod: opts.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
               source: {
                 type: 'order',
                 id,
@@ -151,12 +166,14 @@ export function createOrderTransitions(deps: {
               },
             },
             newId,
+            deps.fiscaliser,
           );
         },
         { creates: saleId },
       );
       deps.onEventQueued();
-      return toSaleView(result.row, result.lines, []);
+      const fiscal = await deliverFiscal(deps.fiscaliser, actor.companyId, saleId, result.fiscal);
+      return toSaleView(result.row, result.lines, [], { fiscal });
     },
   };
 }

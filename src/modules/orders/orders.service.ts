@@ -19,7 +19,7 @@ import {
   type LineView,
   type TotalsView,
 } from '../documents/index.ts';
-import type { CustomerDirectory } from '../sales/index.ts';
+import type { CustomerDirectory, IssueFiscaliser } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { OrderFilter, OrderRow } from './orders.repository.ts';
 import { createOrderTransitions, type OrderTransitionRepos } from './order-transitions.ts';
@@ -72,6 +72,8 @@ export function createOrdersService(deps: {
   onEventQueued: () => void;
   /** Where conversion reads the directory customer a sale snapshots. */
   customers: CustomerDirectory;
+  /** The fiscal step of the invoice a conversion issues. */
+  fiscaliser: IssueFiscaliser;
 }) {
   const { store, clock, newId } = deps;
 

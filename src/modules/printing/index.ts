@@ -11,7 +11,7 @@
 import type { PrintDocument } from './print-document.ts';
 import type { PrintedDocument, PrintJob } from './print-job.ts';
 
-export type { PrintDocument, PrintLabel } from './print-document.ts';
+export type { PrintDocument, PrintFact, PrintLabel } from './print-document.ts';
 export type { PrintJob, PrintedDocument } from './print-job.ts';
 export {
   createPrintPool,

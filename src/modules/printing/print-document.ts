@@ -27,8 +27,39 @@ export interface PrintDocument extends PrintedContent {
   issuedLabel: PrintLabel;
   /** Further dates, printed as days after the issue date: a quotation's validity, an invoice's due date. */
   dates: Array<{ label: PrintLabel; at: string }>;
-  customer: { name: string; email: string | null; phone: string | null };
+  customer: {
+    name: string;
+    email: string | null;
+    phone: string | null;
+    /** One line, as the document stores it (an invoice names the buyer's address). */
+    address?: string | null;
+    /** The buyer's tax ids under their legal names (an R-1 invoice's OIB). */
+    ids?: PrintFact[];
+  };
   note: string | null;
+  /** The seller's tax ids under their legal names ("OIB", "PDV ID"); printed instead of `company.taxId`. */
+  sellerIds?: PrintFact[];
+  /** Further facts of the meta block, already formatted: delivery date, payment method, operator. */
+  facts?: PrintFact[];
+  /** What a correction corrects and why, printed under the title. */
+  corrects?: string[];
+  /** Notes the law asks for under the totals, e.g. why 0 % lines are exempt. */
+  notices?: string[];
+  /** The money received and what is left: a paid invoice says so and prints no payment codes. */
+  settlement?: {
+    payments: Array<{ at: string; method: string; amount: string }>;
+    paid: string;
+    balance: string;
+    state: 'due' | 'paid' | 'refund';
+  } | null;
+  /** The fiscal record: labelled values (ZKI, JIR) and the verification URL drawn as a QR code. */
+  fiscal?: { lines: PrintFact[]; verifyUrl: string | null } | null;
+}
+
+/** A labelled value, formatted by whoever builds the document. */
+export interface PrintFact {
+  label: PrintLabel;
+  value: string;
 }
 
 /** A message without placeholders: printed as it is. */

@@ -29,6 +29,8 @@ export async function printDocument(job: PrintJob): Promise<PrintedDocument> {
   const codeImages: CodeImages = {};
   for (const code of job.document.payment?.codes ?? [])
     codeImages[code.kind] = paymentCodeImage(code.kind, code.payload);
+  // The verification URL is a plain QR code like the EPC one (error correction M, above the L asked for).
+  if (job.document.fiscal?.verifyUrl) codeImages.fiscal_qr = paymentCodeImage('epc_qr', job.document.fiscal.verifyUrl);
   const extraPages = sheets.reduce((sum, sheet) => sum + sheet.pages, 0);
   const pages = await renderDocumentPdf(job.document, { extraPages, codeImages });
   const language = resolveLanguage(job.document.locale);

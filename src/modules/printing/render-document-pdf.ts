@@ -31,7 +31,9 @@ export { PRINT_FONT_FAMILY } from './pdf-writer.ts';
 const FONT_FAMILY = PRINT_FONT_FAMILY;
 
 /** Payment code images by kind, as PNG: drawn beside the payment details. */
-export type CodeImages = Partial<Record<'epc_qr' | 'hub3_pdf417', { png: Uint8Array; width: number; height: number }>>;
+export type CodeImages = Partial<
+  Record<'epc_qr' | 'hub3_pdf417' | 'fiscal_qr', { png: Uint8Array; width: number; height: number }>
+>;
 
 export interface PrintOptions {
   /** Pages appended after the document's own (datasheets): page numbers count them. */
@@ -124,6 +126,8 @@ const HUB3_MODULE_PT = 0.72;
 const HUB3_MAX_HEIGHT_PT = (26 / 25.4) * 72;
 /** The EPC QR code's side, quiet zone included (about 35 mm). */
 const EPC_QR_SIDE_PT = 100;
+/** The fiscal verification QR: at least 2 × 2 cm with its quiet zone, as the fiscal rules ask (about 25 mm). */
+const FISCAL_QR_SIDE_PT = 72;
 
 /** The layout's parts that a second pass needs: the line table, measured by the first. */
 interface Built {
@@ -165,7 +169,8 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
   // Company header ----------------------------------------------------------
   const companyStack: Content[] = [{ text: t(doc.company.name), ...COMPANY }];
   if (doc.company.address) companyStack.push({ text: t(doc.company.address) });
-  if (doc.company.taxId) companyStack.push({ text: t(`${tr('print.taxId')}: ${doc.company.taxId}`) });
+  if (doc.sellerIds) for (const id of doc.sellerIds) companyStack.push({ text: t(`${tr(id.label)}: ${id.value}`) });
+  else if (doc.company.taxId) companyStack.push({ text: t(`${tr('print.taxId')}: ${doc.company.taxId}`) });
   const header: Content = {
     columns: [
       { width: '*', stack: companyStack },
@@ -180,6 +185,7 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
   const locationText = `${doc.location.name} (${doc.location.code})`;
   const metaBody: TableCell[][] = [[{ text: tr(doc.issuedLabel), ...LABEL }, f.dateTime(issuedAt)]];
   for (const date of dates) metaBody.push([{ text: tr(date.label), ...LABEL }, f.date(date.at)]);
+  for (const fact of doc.facts ?? []) metaBody.push([{ text: tr(fact.label), ...LABEL }, { text: t(fact.value) }]);
   metaBody.push([
     { text: tr('print.location'), ...LABEL },
     { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) },
@@ -188,6 +194,8 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     { text: tr('print.customer'), ...LABEL },
     { text: t(doc.customer.name), bold: true },
   ];
+  if (doc.customer.address) customerStack.push({ text: t(doc.customer.address) });
+  for (const id of doc.customer.ids ?? []) customerStack.push({ text: t(`${tr(id.label)}: ${id.value}`) });
   if (doc.customer.email) customerStack.push({ text: t(doc.customer.email) });
   if (doc.customer.phone) customerStack.push({ text: t(doc.customer.phone) });
 
@@ -308,7 +316,13 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     ],
     margin: [0, 0, 0, 12],
   });
-  if (doc.template.paymentInstructions) {
+  for (const notice of doc.notices ?? []) closing.push({ text: t(notice), margin: [0, 0, 0, 6] });
+  const settled = settlementBlock(doc, tr, f, money);
+  if (settled) closing.push(settled);
+  const fiscal = fiscalBlock(doc, tr, options.codeImages ?? {});
+  if (fiscal) closing.push(fiscal);
+  // Payment instructions belong to a document with something to pay.
+  if (doc.template.paymentInstructions && (doc.settlement === undefined || doc.settlement?.state === 'due')) {
     closing.push({
       stack: [{ text: tr('print.payment.instructions'), ...LABEL }, { text: t(doc.template.paymentInstructions) }],
       margin: [0, 0, 0, 10],
@@ -323,6 +337,7 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     { canvas: [{ type: 'line', x1: 0, y1: 0, x2: 515, y2: 0, lineWidth: 0.8 }], margin: [0, 6, 0, 8] },
     { text: title, ...TITLE, margin: [0, 0, 0, sourceLine ? 2 : 8] },
     ...(sourceLine ? [{ text: t(sourceLine), color: GREY, margin: [0, 0, 0, 8] } as Content] : []),
+    ...(doc.corrects ?? []).map((line) => ({ text: t(line), bold: true, margin: [0, 0, 0, 4] }) as Content),
     metaBlock,
   ];
   if (doc.note) content.push({ text: t(doc.note), margin: [0, 0, 0, 10] });
@@ -383,7 +398,9 @@ function paymentBlock(
     { text: `${tr('print.payment.iban')}: ${formatIban(payment.iban)}` },
   ];
   if (payment.bic) details.push({ text: `${tr('print.payment.bic')}: ${payment.bic}` });
-  details.push({ text: `${tr('print.payment.amount')}: ${money(doc.totals.withTax)}` });
+  details.push({
+    text: `${tr('print.payment.amount')}: ${money(doc.settlement ? doc.settlement.balance : doc.totals.withTax)}`,
+  });
   details.push({
     text: t(
       payment.reference.model
@@ -403,6 +420,71 @@ function paymentBlock(
     }
   }
   columns.push({ width: '*', stack: details } as Content);
+  return { columns, columnGap: 12, margin: [0, 0, 0, 10] } as Content;
+}
+
+/** Payments received, what they add up to and what is left (or that nothing is). */
+function settlementBlock(
+  doc: PrintDocument,
+  tr: Translate,
+  f: Formatter,
+  money: (value: string) => string,
+): Content | null {
+  const s = doc.settlement;
+  if (!s) return null;
+  const body: TableCell[][] = s.payments.map((p) => [
+    { text: f.date(parseDate(p.at, 'settlement.payments.at')), ...LABEL },
+    { text: t(p.method), ...LABEL },
+    { text: money(p.amount), alignment: 'right' },
+  ]);
+  if (s.payments.length > 0)
+    body.push([
+      { text: tr('print.paymentsReceived'), colSpan: 2, ...LABEL },
+      '',
+      { text: money(s.paid), alignment: 'right' },
+    ]);
+  const last =
+    s.state === 'paid'
+      ? [{ text: tr('print.paidInFull'), colSpan: 3, bold: true }, '', '']
+      : [
+          { text: tr(s.state === 'refund' ? 'print.toRefund' : 'print.balanceDue'), colSpan: 2, bold: true },
+          '',
+          {
+            text: money(s.state === 'refund' ? s.balance.replace(/^-/, '') : s.balance),
+            bold: true,
+            alignment: 'right',
+          },
+        ];
+  body.push(last as TableCell[]);
+  return {
+    columns: [
+      { width: '*', text: '' },
+      {
+        width: 'auto',
+        table: { widths: ['auto', 'auto', 'auto'], body },
+        layout: { hLineWidth: () => 0, vLineWidth: () => 0, paddingTop: () => 1.5, paddingBottom: () => 1.5 },
+      },
+    ],
+    margin: [0, 0, 0, 10],
+  };
+}
+
+/** ZKI and JIR as labelled text, and the verification QR code beside them. */
+function fiscalBlock(doc: PrintDocument, tr: Translate, images: CodeImages): Content | null {
+  const fiscal = doc.fiscal;
+  if (!fiscal || (fiscal.lines.length === 0 && !fiscal.verifyUrl)) return null;
+  const columns: Content[] = [];
+  const image = images.fiscal_qr;
+  if (fiscal.verifyUrl && image)
+    columns.push({
+      image: 'fiscal_qr',
+      width: FISCAL_QR_SIDE_PT,
+      height: FISCAL_QR_SIDE_PT * (image.height / image.width),
+    });
+  columns.push({
+    width: '*',
+    stack: fiscal.lines.map((line) => ({ text: t(`${tr(line.label)}: ${line.value}`) })),
+  } as Content);
   return { columns, columnGap: 12, margin: [0, 0, 0, 10] } as Content;
 }
 

@@ -6,12 +6,16 @@ import type { CatalogRepository } from '../catalog/index.ts';
 import { toCompany, type CompaniesRepository } from '../companies/index.ts';
 import {
   customerForSale,
+  DEFAULT_PAYMENT_METHOD,
   insertSale,
   previewConversion,
   repriceLines,
+  deliverFiscal,
   toSaleView,
   type ConversionPreview,
   type CustomerDirectory,
+  type InvoicePaymentMethod,
+  type IssueFiscaliser,
   type SaleView,
 } from '../sales/index.ts';
 import type { SalesRepository } from '../sales/index.ts';
@@ -53,6 +57,8 @@ export function createQuotationConversion(deps: {
   newId: IdGenerator;
   customers: CustomerDirectory;
   onEventQueued: () => void;
+  /** The fiscal step of the invoice a conversion issues. */
+  fiscaliser: IssueFiscaliser;
 }) {
   const { store, clock, newId } = deps;
 
@@ -80,7 +86,11 @@ export function createQuotationConversion(deps: {
      * the request's Idempotency-Key. An expired one converts only with `reprice` (the route lets
      * only admins ask for it); `reprice` prices every line at today's catalog price.
      */
-    async convert(actor: Actor, id: string, opts: { reprice: boolean }): Promise<SaleView> {
+    async convert(
+      actor: Actor,
+      id: string,
+      opts: { reprice: boolean; paymentMethod?: InvoicePaymentMethod },
+    ): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (row.status !== 'approved') throw notOpen(row);
       const now = clock.now();
@@ -113,6 +123,7 @@ export function createQuotationConversion(deps: {
               createdBy: actor.userId,
               now,
               timezone: company.timezone,
+              paymentMethod: opts.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
               source: {
                 type: 'quotation',
                 id,
@@ -125,12 +136,14 @@ export function createQuotationConversion(deps: {
               },
             },
             newId,
+            deps.fiscaliser,
           );
         },
         { creates: saleId },
       );
       deps.onEventQueued();
-      return toSaleView(result.row, result.lines, []);
+      const fiscal = await deliverFiscal(deps.fiscaliser, actor.companyId, saleId, result.fiscal);
+      return toSaleView(result.row, result.lines, [], { fiscal });
     },
 
     async cancel(companyId: string, id: string, reason: string): Promise<void> {

@@ -18,7 +18,7 @@ import {
   type LineView,
   type TotalsView,
 } from '../documents/index.ts';
-import type { CustomerDirectory } from '../sales/index.ts';
+import type { CustomerDirectory, IssueFiscaliser } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { CustomersRepository } from '../customers/index.ts';
@@ -100,6 +100,8 @@ export function createQuotationsService(deps: {
   datasheetsMaxBytes: number;
   /** Where conversion reads the directory customer a sale snapshots. */
   customers: CustomerDirectory;
+  /** The fiscal step of the invoice a conversion issues. */
+  fiscaliser: IssueFiscaliser;
 }) {
   const { store, clock, newId, catalog } = deps;
 

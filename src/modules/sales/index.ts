@@ -1,15 +1,27 @@
-export { createSalesRepository, type SalesRepository, type SaleFilter, type SaleRow } from './sales.repository.ts';
 export {
-  createSalesService,
+  createSalesRepository,
+  type SalesRepository,
+  type SaleFilter,
+  type SaleRow,
+} from './sales.repository.ts';
+export { createSalesService, type SalesService } from './sales.service.ts';
+export {
   toSaleView,
   PAYMENT_METHODS,
   SALE_STATUSES,
   type SaleStatus,
-  type SalesService,
   type SaleView,
   type PaymentMethod,
   type PaymentView,
-} from './sales.service.ts';
+} from './sale-view.ts';
+export {
+  INVOICE_KINDS,
+  INVOICE_PAYMENT_METHODS,
+  DEFAULT_PAYMENT_METHOD,
+  type InvoicePaymentMethod,
+  deliverFiscal,
+  type IssueFiscaliser,
+} from './invoice-issue.ts';
 export {
   insertSale,
   customerForSale,

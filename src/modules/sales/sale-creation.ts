@@ -10,6 +10,15 @@ import {
   type DocumentLineRow,
   type SequencesRepository,
 } from '../documents/index.ts';
+import type { CatalogRepository } from '../catalog/index.ts';
+import type { FiscalStatus } from '../fiscal/index.ts';
+import {
+  fiscalise,
+  insertIssued,
+  issueFacts,
+  type InvoicePaymentMethod,
+  type IssueFiscaliser,
+} from './invoice-issue.ts';
 import type { SaleRow, SalesRepository } from './sales.repository.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */
@@ -38,9 +47,10 @@ export interface SaleSource {
 }
 
 /**
- * Writes a sale for a source document inside the caller's unit of work: its own gap-free
- * number (`S-{location}-{year}-{seq}`), a copy of the lines with their notes and taxes, the
- * customer snapshot, and the `sale.created` event. The caller has already moved the source to
+ * Issues the invoice for a source document inside the caller's unit of work: its legal number
+ * (invoice-number.ts) and its internal gap-free one (`S-{location}-{year}-{seq}`), a copy of the
+ * lines with their notes and taxes, the customer snapshot, the operator and payment method, the
+ * fiscal step (`fiscaliser`, in the same transaction) and the `sale.created` event. The caller has already moved the source to
  * `converted` in the same unit of work, so the sale and the source's new state commit together.
  */
 export async function insertSale(
@@ -49,6 +59,7 @@ export async function insertSale(
     sequences: SequencesRepository;
     sales: SalesRepository;
     webhooks: EventOutbox;
+    catalog: Pick<CatalogRepository, 'listTaxRates'>;
   },
   input: {
     companyId: string;
@@ -59,9 +70,11 @@ export async function insertSale(
     createdBy: string | null;
     now: Date;
     timezone: string;
+    paymentMethod: InvoicePaymentMethod;
   },
   newId: IdGenerator,
-): Promise<{ row: SaleRow; lines: DocumentLineRow[] }> {
+  fiscaliser: IssueFiscaliser,
+): Promise<{ row: SaleRow; lines: DocumentLineRow[]; fiscal: FiscalStatus }> {
   const { companyId, saleId, source, customer, now } = input;
   const location = await repos.companies.findLocation(companyId, source.locationId);
   if (!location) throw new Error(`location ${source.locationId} of ${source.type} ${source.id} is gone`);
@@ -80,7 +93,22 @@ export async function insertSale(
     Number(parseScaled(amount, MONEY_SCALE)),
   ) as [number, number, number];
   const createdAt = now.toISOString();
+  const facts = await issueFacts(repos, {
+    companyId,
+    location,
+    now,
+    paymentMethod: input.paymentMethod,
+    operatorId: input.createdBy,
+    correction: false,
+  });
   const row: SaleRow = {
+    ...facts,
+    kind: 'invoice',
+    corrects_sale_id: null,
+    correction_reason: null,
+    exemption_reason: await exemptionReason(repos, companyId, lines),
+    cancelled_at: null,
+    credited_minor: 0,
     id: saleId,
     company_id: companyId,
     location_id: location.id,
@@ -107,8 +135,9 @@ export async function insertSale(
     created_by: input.createdBy,
     created_at: createdAt,
   };
-  await repos.sales.insert(row);
+  await insertIssued(repos, row);
   await repos.sales.insertLines(lines);
+  const fiscal = await fiscalise(fiscaliser, repos, row, lines);
   await enqueueEvent(
     repos,
     {
@@ -127,7 +156,23 @@ export async function insertSale(
     },
     { now: createdAt, newId },
   );
-  return { row, lines };
+  return { row, lines, fiscal };
+}
+
+/**
+ * Why the 0 % lines are exempt, as the company's 0 % tax rates say at issue (the line keeps its
+ * rate, not the rate's record); null when no line is exempt or no reason is set.
+ */
+export async function exemptionReason(
+  repos: { catalog: Pick<CatalogRepository, 'listTaxRates'> },
+  companyId: string,
+  lines: readonly DocumentLineRow[],
+): Promise<string | null> {
+  if (!lines.some((l) => l.tax_rate_bp === 0)) return null;
+  const reasons = (await repos.catalog.listTaxRates(companyId))
+    .filter((r) => r.rate_bp === 0 && r.exemption_reason)
+    .map((r) => r.exemption_reason!);
+  return reasons.length === 0 ? null : [...new Set(reasons)].join('; ');
 }
 
 /** The directory the conversion reads its customer from (the customers module's service). */

@@ -2,11 +2,15 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
-import type { SalePaymentsTable, SalesTable } from '../../db/schema.ts';
+import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/schema.ts';
 import { documentLines } from '../documents/index.ts';
 
 export type SaleRow = SalesTable;
 export type PaymentRow = SalePaymentsTable;
+export type SaleLineRow = SaleLinesTable;
+
+/** What is still due once credit notes and payments are counted; a cancelled invoice owes nothing. */
+const statusAfterChange = sql<string>`case when status = 'cancelled' then 'cancelled' when kind <> 'invoice' then status when paid_minor >= total_minor - credited_minor then 'paid' when paid_minor = 0 then 'unpaid' else 'partially_paid' end`;
 
 export interface SaleFilter {
   status?: string;
@@ -19,6 +23,14 @@ export interface SaleFilter {
 }
 
 export function createSalesRepository(db: Executor) {
+  async function recomputeStatus(companyId: string, id: string): Promise<void> {
+    await db
+      .updateTable('sales')
+      .set({ status: statusAfterChange })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .execute();
+  }
   return {
     ...documentLines(db, 'sale_lines'),
     async insert(row: SaleRow): Promise<void> {
@@ -62,13 +74,104 @@ export function createSalesRepository(db: Executor) {
         .updateTable('sales')
         .set({
           paid_minor: sql<number>`paid_minor + ${amountMinor}`,
-          status: sql<string>`case when paid_minor + ${amountMinor} = total_minor then 'paid' else 'partially_paid' end`,
+          status: sql<string>`case when paid_minor + ${amountMinor} = total_minor - credited_minor then 'paid' else 'partially_paid' end`,
         })
         .where('company_id', '=', companyId)
         .where('id', '=', id)
-        .where(sql<boolean>`paid_minor + ${amountMinor} <= total_minor`)
+        .where('kind', '=', 'invoice')
+        .where('status', '<>', 'cancelled')
+        .where(sql<boolean>`paid_minor + ${amountMinor} <= total_minor - credited_minor`)
         .returningAll()
         .executeTakeFirst();
+    },
+    /** Takes a voided payment back off the paid amount and recomputes the status, in one statement. */
+    async subtractPaid(companyId: string, id: string, amountMinor: number): Promise<void> {
+      await db
+        .updateTable('sales')
+        .set({ paid_minor: sql<number>`paid_minor - ${amountMinor}` })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute();
+      await recomputeStatus(companyId, id);
+    },
+    /** Recomputes the status; as a write, it also holds the row until commit (a lock on PostgreSQL). */
+    recomputeStatusOf: recomputeStatus,
+    /** Marks an invoice cancelled unless it already is: false when another cancellation came first. */
+    async markCancelled(companyId: string, id: string, at: string): Promise<boolean> {
+      const row = await db
+        .updateTable('sales')
+        .set({ status: 'cancelled', cancelled_at: at })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('kind', '=', 'invoice')
+        .where('status', '<>', 'cancelled')
+        .returning('id')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async addCredited(companyId: string, id: string, amountMinor: number): Promise<void> {
+      await db
+        .updateTable('sales')
+        .set({ credited_minor: sql<number>`credited_minor + ${amountMinor}` })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute();
+      await recomputeStatus(companyId, id);
+    },
+    /** The cancellation and credit notes of an invoice, oldest first. */
+    async listCorrections(companyId: string, saleId: string): Promise<SaleRow[]> {
+      return db
+        .selectFrom('sales')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('corrects_sale_id', '=', saleId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+    /** Lines with the invoice line they credit (credit notes' lines only name one). */
+    async listSaleLines(companyId: string, saleIds: readonly string[]): Promise<SaleLineRow[]> {
+      if (saleIds.length === 0) return [];
+      return db
+        .selectFrom('sale_lines')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('document_id', 'in', saleIds)
+        .orderBy('document_id')
+        .orderBy('position')
+        .execute();
+    },
+    async insertSaleLines(rows: SaleLineRow[]): Promise<void> {
+      for (let i = 0; i < rows.length; i += 200)
+        await db
+          .insertInto('sale_lines')
+          .values(rows.slice(i, i + 200))
+          .execute();
+    },
+    async findPayment(companyId: string, saleId: string, paymentId: string): Promise<PaymentRow | undefined> {
+      return db
+        .selectFrom('sale_payments')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('sale_id', '=', saleId)
+        .where('id', '=', paymentId)
+        .executeTakeFirst();
+    },
+    /** Voids a payment unless it already is: false when another void came first. */
+    async voidPayment(
+      companyId: string,
+      paymentId: string,
+      change: { voided_at: string; voided_by: string | null; void_reason: string },
+    ): Promise<boolean> {
+      const row = await db
+        .updateTable('sale_payments')
+        .set(change)
+        .where('company_id', '=', companyId)
+        .where('id', '=', paymentId)
+        .where('voided_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      return row !== undefined;
     },
     async insertPayment(row: PaymentRow): Promise<void> {
       await db.insertInto('sale_payments').values(row).execute();

@@ -5,88 +5,23 @@ import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany } from '../companies/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
-import type { CompaniesRepository, Company, LocationRow } from '../companies/index.ts';
-import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
-import type { PaymentRow, SaleFilter, SaleRow, SalesRepository } from './sales.repository.ts';
-import type { SaleSourceType } from './sale-creation.ts';
+import type { FiscalStatusReader } from '../fiscal/index.ts';
+import { enqueueEvent } from '../webhooks/index.ts';
+import { cancelInvoice, creditInvoice, type CorrectionRepos, type Issued } from './corrections.ts';
+import { deliverFiscal, type IssueFiscaliser } from './invoice-issue.ts';
+import type { SaleFilter, SaleRow } from './sales.repository.ts';
+import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
 
-export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const SALE_STATUSES = ['unpaid', 'partially_paid', 'paid'] as const;
-export type SaleStatus = (typeof SALE_STATUSES)[number];
-
-export interface PaymentView {
-  id: string;
-  method: PaymentMethod;
-  amount: string;
-  createdAt: string;
-}
-
-export interface SaleView {
-  id: string;
-  number: string;
-  status: SaleStatus;
-  locationId: string;
-  createdAt: string;
-  source: { type: SaleSourceType; id: string; number: string };
-  customer: {
-    id: string;
-    kind: string;
-    name: string;
-    taxId: string | null;
-    email: string | null;
-    phone: string | null;
-    address: { street: string; postalCode: string; city: string; country: string } | null;
-  };
-  note: string | null;
-  currency: string;
-  /** Priced at the day of conversion rather than as quoted (an expired quotation, converted by an admin). */
-  repriced: boolean;
-  lines: LineView[];
-  totals: TotalsView;
-  paid: string;
-  balance: string;
-  payments: PaymentView[];
-}
-
-export function toSaleView(row: SaleRow, lines: readonly DocumentLineRow[], payments: readonly PaymentRow[]): SaleView {
-  return {
-    id: row.id,
-    number: row.number,
-    status: row.status as SaleStatus,
-    locationId: row.location_id,
-    createdAt: row.created_at,
-    source: { type: row.source_type as SaleSourceType, id: row.source_id, number: row.source_number },
-    customer: {
-      id: row.customer_id,
-      kind: row.customer_kind,
-      name: row.customer_name,
-      taxId: row.customer_tax_id,
-      email: row.customer_email,
-      phone: row.customer_phone,
-      address: row.customer_address ? (JSON.parse(row.customer_address) as SaleView['customer']['address']) : null,
-    },
-    note: row.note,
-    currency: row.currency,
-    repriced: Boolean(row.repriced),
-    lines: lines.map(toLineView),
-    totals: totalsView(lines),
-    paid: formatMoney(row.paid_minor),
-    balance: formatMoney(row.total_minor - row.paid_minor),
-    payments: payments.map((p) => ({
-      id: p.id,
-      method: p.method as PaymentMethod,
-      amount: formatMoney(p.amount_minor),
-      createdAt: p.created_at,
-    })),
-  };
-}
-
 export function createSalesService(deps: {
-  store: Store<{ sales: SalesRepository; companies: CompaniesRepository }>;
+  store: Store<CorrectionRepos>;
   clock: Clock;
   newId: IdGenerator;
+  /** The fiscal step of every cancellation and credit note, in its issuing transaction. */
+  fiscaliser: IssueFiscaliser;
+  /** The fiscal status of documents already issued (the receipt comes later). */
+  fiscalStatus: FiscalStatusReader;
+  onEventQueued: () => void;
 }) {
   const { store, clock, newId } = deps;
 
@@ -98,11 +33,47 @@ export function createSalesService(deps: {
 
   async function get(companyId: string, id: string): Promise<SaleView> {
     const row = await load(companyId, id);
-    const [lines, payments] = await Promise.all([
+    const [lines, payments, corrections, fiscal] = await Promise.all([
       store.repos.sales.listLines(companyId, id),
       store.repos.sales.listPayments(companyId, id),
+      store.repos.sales.listCorrections(companyId, id),
+      deps.fiscalStatus.statusOf(companyId, [id]),
     ]);
-    return toSaleView(row, lines, payments);
+    return toSaleView(row, lines, payments, { fiscal: fiscal.get(id), corrections });
+  }
+
+  /** Announces a payment's change with what is due afterwards. */
+  async function paymentEvent(
+    repos: CorrectionRepos,
+    type: 'payment.recorded' | 'payment.voided',
+    sale: SaleRow,
+    payment: { id: string; method: string; amount_minor: number },
+    now: string,
+    reason?: string,
+  ): Promise<void> {
+    const after = (await repos.sales.find(sale.company_id, sale.id))!;
+    const base = {
+      saleId: sale.id,
+      invoiceNumber: sale.invoice_number,
+      paymentId: payment.id,
+      method: payment.method as PaymentMethod,
+      amount: formatMoney(payment.amount_minor),
+      balance: formatMoney(balanceMinor(after)),
+    };
+    await enqueueEvent(
+      repos,
+      type === 'payment.voided'
+        ? { companyId: sale.company_id, locationId: sale.location_id, type, data: { ...base, reason: reason ?? '' } }
+        : { companyId: sale.company_id, locationId: sale.location_id, type, data: base },
+      { now, newId },
+    );
+  }
+
+  async function correct(work: (repos: CorrectionRepos) => Promise<Issued>): Promise<SaleView> {
+    const issued = await store.unitOfWork(work);
+    deps.onEventQueued();
+    const fiscal = await deliverFiscal(deps.fiscaliser, issued.row.company_id, issued.row.id, issued.fiscal);
+    return toSaleView(issued.row, issued.lines, [], { fiscal });
   }
 
   return {
@@ -115,15 +86,17 @@ export function createSalesService(deps: {
     ): Promise<SaleView[]> {
       const rows = await store.repos.sales.list(companyId, filter, page);
       const ids = rows.map((r) => r.id);
-      const [lines, payments] = await Promise.all([
+      const [lines, payments, fiscal] = await Promise.all([
         store.repos.sales.listLinesOf(companyId, ids),
         store.repos.sales.listPaymentsOf(companyId, ids),
+        deps.fiscalStatus.statusOf(companyId, ids),
       ]);
       return rows.map((row) =>
         toSaleView(
           row,
           lines.filter((l) => l.document_id === row.id),
           payments.filter((p) => p.sale_id === row.id),
+          { fiscal: fiscal.get(row.id) },
         ),
       );
     },
@@ -159,16 +132,20 @@ export function createSalesService(deps: {
         if (!sale) throw AppError.notFound('Sale');
         const updated = await repos.sales.addPaid(companyId, saleId, amountMinor);
         if (!updated) {
-          const balance = sale.total_minor - sale.paid_minor;
+          const balance = balanceMinor(sale);
           const invalid = fieldErrors();
           invalid.amount = [
-            balance === 0
-              ? 'The sale is paid in full; nothing is left to pay.'
-              : `Is more than the balance of ${formatMoney(balance)} ${sale.currency}.`,
+            sale.kind !== 'invoice'
+              ? 'A cancellation or credit note is not paid; payments go on the invoice.'
+              : sale.status === 'cancelled'
+                ? 'The invoice is cancelled; nothing is due.'
+                : balance <= 0
+                  ? 'The sale is paid in full; nothing is left to pay.'
+                  : `Is more than the balance of ${formatMoney(balance)} ${sale.currency}.`,
           ];
           throw AppError.invalid(invalid, "The payment is more than the sale's balance.");
         }
-        await repos.sales.insertPayment({
+        const payment = {
           id: newId('payment'),
           company_id: companyId,
           sale_id: saleId,
@@ -176,24 +153,92 @@ export function createSalesService(deps: {
           amount_minor: amountMinor,
           recorded_by: recordedBy,
           created_at: now,
-        });
+          voided_at: null,
+          voided_by: null,
+          void_reason: null,
+        };
+        await repos.sales.insertPayment(payment);
+        await paymentEvent(repos, 'payment.recorded', sale, payment, now);
       });
+      deps.onEventQueued();
       return get(companyId, saleId);
     },
 
-    /** The sale's print, through the one printer: titled as a sale, naming its source. */
+    /**
+     * Reverses a payment recorded by mistake: kept, marked with who voided it, when and why, and
+     * no longer counted; the balance and status follow. A payment already voided is a 409.
+     */
+    async voidPayment(
+      companyId: string,
+      saleId: string,
+      paymentId: string,
+      reason: string,
+      voidedBy: string | null,
+    ): Promise<SaleView> {
+      const now = clock.now().toISOString();
+      await store.unitOfWork(async (repos) => {
+        const sale = await repos.sales.find(companyId, saleId);
+        if (!sale) throw AppError.notFound('Sale');
+        const payment = await repos.sales.findPayment(companyId, saleId, paymentId);
+        if (!payment) throw AppError.notFound('Payment');
+        if (
+          !(await repos.sales.voidPayment(companyId, paymentId, {
+            voided_at: now,
+            voided_by: voidedBy,
+            void_reason: reason,
+          }))
+        )
+          throw new AppError('conflict', 'The payment is already voided.');
+        await repos.sales.subtractPaid(companyId, saleId, payment.amount_minor);
+        await paymentEvent(repos, 'payment.voided', sale, payment, now, reason);
+      });
+      deps.onEventQueued();
+      return get(companyId, saleId);
+    },
+
+    /** Issues a cancellation invoice for an invoice (admins): `sale.cancelled`. */
+    cancel: (companyId: string, saleId: string, reason: string, actorId: string | null) =>
+      correct((repos) =>
+        cancelInvoice(repos, { companyId, saleId, reason, actorId, now: clock.now() }, newId, deps.fiscaliser),
+      ),
+
+    /** Issues a credit note for part of an invoice (admins): `credit_note.created`. */
+    creditNote: (
+      companyId: string,
+      saleId: string,
+      input: { lines: ReadonlyArray<{ lineId: string; quantity: string }>; reason: string },
+      actorId: string | null,
+    ) =>
+      correct((repos) =>
+        creditInvoice(
+          repos,
+          { companyId, saleId, reason: input.reason, lines: input.lines, actorId, now: clock.now() },
+          newId,
+          deps.fiscaliser,
+        ),
+      ),
+
+    /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
     async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
       const row = await load(companyId, id);
-      const [lines, companyRow, location] = await Promise.all([
+      const [lines, payments, companyRow, location, fiscal, original] = await Promise.all([
         store.repos.sales.listLines(companyId, id),
+        store.repos.sales.listPayments(companyId, id),
         store.repos.companies.findCompany(companyId),
         store.repos.companies.findLocation(companyId, row.location_id),
+        deps.fiscalStatus.statusOf(companyId, [id]),
+        row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       ]);
       const printed = await slot.print({
-        document: toSalePrint(row, lines, toCompany(companyRow!), location!),
+        document: toSalePrint(row, lines, toCompany(companyRow!), location!, {
+          payments,
+          fiscal: fiscal.get(id),
+          original: original ?? null,
+        }),
         datasheets: [],
       });
       return {
+        // The file keeps the internal number: unique across years, and free of the legal number's slashes.
         number: row.number,
         pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
       };

@@ -44,6 +44,52 @@ const ORDER_STATUS = Type.Enum(['received', 'accepted', 'converted', 'cancelled'
   description: '`received` → `accepted` → `converted`, or `cancelled` from either open state.',
 });
 
+const InvoiceNumber = Type.String({ description: 'The legal number: `12/ZG1/1` in Croatia, `2026-12` elsewhere.' });
+const PaymentFacts = {
+  saleId: Type.String({ description: 'The invoice (`sale_…`).' }),
+  invoiceNumber: Type.Union([InvoiceNumber, Type.Null()]),
+  paymentId: Type.String({ description: 'The payment (`pay_…`).' }),
+  method: Type.Enum(['cash', 'card', 'bank_transfer'] as const),
+  amount: Money,
+  balance: Type.String({ ...Money, description: 'What is still due after this change.' }),
+};
+
+/** A correction document: what it corrects, its number, amount and why. */
+function correctionLines(
+  title: string,
+  document: string,
+  d: { totalWithTax: string; reason: string },
+  company: MessageCompany,
+): string[] {
+  const name = escapeClipped(company.name, LIMITS.company);
+  const lines = [`<b>${escapeTelegramHtml(title)}</b>`];
+  if (name) lines.push(`<i>${name}</i>`);
+  lines.push(
+    '',
+    `📄 ${escapeClipped(document, LIMITS.number)}`,
+    `💰 ${escapeClipped(formatTotal(d.totalWithTax, company.currency, company.locale), LIMITS.total)}`,
+    `📝 ${escapeClipped(d.reason, LIMITS.reference)}`,
+  );
+  return lines;
+}
+
+function paymentLines(
+  title: string,
+  d: { amount: string; balance: string; reason?: string },
+  company: MessageCompany,
+): string[] {
+  const name = escapeClipped(company.name, LIMITS.company);
+  const lines = [`<b>${escapeClipped(title, LIMITS.number + 40)}</b>`];
+  if (name) lines.push(`<i>${name}</i>`);
+  lines.push(
+    '',
+    `💶 ${escapeClipped(formatTotal(d.amount, company.currency, company.locale), LIMITS.total)}`,
+    `Balance: ${escapeClipped(formatTotal(d.balance, company.currency, company.locale), LIMITS.total)}`,
+  );
+  if (d.reason) lines.push(`📝 ${escapeClipped(d.reason, LIMITS.reference)}`);
+  return lines;
+}
+
 /** A new sales document arriving from the website: what the counter wants to see at a glance. */
 function documentLines(
   title: string,
@@ -156,6 +202,83 @@ export const EVENTS = {
       lines.push(`📄 From ${kind}: <code>${escapeClipped(d.source.number, LIMITS.number)}</code>`);
       return lines;
     },
+  }),
+  'sale.cancelled': define({
+    description: 'An invoice was cancelled: a cancellation invoice (storno) with every line negated was issued for it.',
+    data: Type.Object(
+      {
+        saleId: Type.String({ description: 'The cancelled invoice (`sale_…`).' }),
+        invoiceNumber: InvoiceNumber,
+        cancellationId: Type.String({
+          description: 'The cancellation invoice (`sale_…`), a sale of kind `cancellation`.',
+        }),
+        cancellationNumber: InvoiceNumber,
+        totalWithTax: Money,
+        reason: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
+      invoiceNumber: '12/ZG1/1',
+      cancellationId: 'sale_5gK3lr0YcS1nX9uMa2dB',
+      cancellationNumber: '13/ZG1/1',
+      totalWithTax: '-1234.50',
+      reason: 'Issued to the wrong customer.',
+    },
+    telegram: (d, company) =>
+      correctionLines(`❌ Invoice ${d.invoiceNumber} cancelled`, `Storno ${d.cancellationNumber}`, d, company),
+  }),
+  'credit_note.created': define({
+    description: 'A credit note was issued for part of an invoice (goods returned).',
+    data: Type.Object(
+      {
+        saleId: Type.String({ description: 'The invoice credited (`sale_…`).' }),
+        invoiceNumber: InvoiceNumber,
+        creditNoteId: Type.String({ description: 'The credit note (`sale_…`), a sale of kind `credit_note`.' }),
+        creditNoteNumber: InvoiceNumber,
+        totalWithTax: Money,
+        reason: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
+      invoiceNumber: '12/ZG1/1',
+      creditNoteId: 'sale_5gK3lr0YcS1nX9uMa2dB',
+      creditNoteNumber: '14/ZG1/1',
+      totalWithTax: '-24.90',
+      reason: 'One tin returned unopened.',
+    },
+    telegram: (d, company) =>
+      correctionLines(`↩️ Credit note for invoice ${d.invoiceNumber}`, `Credit note ${d.creditNoteNumber}`, d, company),
+  }),
+  'payment.recorded': define({
+    description: 'A payment was recorded on an invoice.',
+    data: Type.Object(PaymentFacts, { additionalProperties: false }),
+    example: {
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
+      invoiceNumber: '12/ZG1/1',
+      paymentId: 'pay_6hL4ms1ZdT2oY0vNb3eC',
+      method: 'cash',
+      amount: '100.00',
+      balance: '1134.50',
+    },
+    telegram: (d, company) => paymentLines(`💶 Payment on invoice ${d.invoiceNumber ?? d.saleId}`, d, company),
+  }),
+  'payment.voided': define({
+    description: 'A payment recorded by mistake was voided (kept, with who, when and why); the balance grew back.',
+    data: Type.Object({ ...PaymentFacts, reason: Type.String() }, { additionalProperties: false }),
+    example: {
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
+      invoiceNumber: '12/ZG1/1',
+      paymentId: 'pay_6hL4ms1ZdT2oY0vNb3eC',
+      method: 'cash',
+      amount: '100.00',
+      balance: '1234.50',
+      reason: 'Recorded twice.',
+    },
+    telegram: (d, company) => paymentLines(`🚫 Payment voided on invoice ${d.invoiceNumber ?? d.saleId}`, d, company),
   }),
   'order.status_changed': define({
     description: 'A web order moved on in the hub: accepted, converted into a sale, or cancelled.',

@@ -115,7 +115,8 @@ describe('catalog administration', () => {
     );
     const reduced = rates[0]!;
     const changed = await call(t, d, 'PATCH', `/tax-rates/${reduced.id}`, { name: 'PDV 13 %', rate: '13' });
-    assert.deepEqual(changed.json().data, { id: reduced.id, name: 'PDV 13 %', rate: '13' });
+    // Issue 20: a rate also carries its VAT-exemption reason (null unless a 0 % rate is given one).
+    assert.deepEqual(changed.json().data, { id: reduced.id, name: 'PDV 13 %', rate: '13', exemptionReason: null });
     assert.ok(
       problem(await call(t, d, 'PATCH', `/tax-rates/${reduced.id}`, { rate: '12,5' }), 400, 'validation_failed').rate,
     );

@@ -161,17 +161,16 @@ describe('admin sales', () => {
       assert.equal(res.headers['content-type'], 'application/pdf');
       assert.match(String(res.headers['content-disposition']), new RegExp(sale.number));
       const text = await pdfText(res.rawPayload);
-      // The demo company prints in Croatian: "Prodaja" is a sale, "Izvorni dokument" its source.
-      assert.match(text, new RegExp(`Prodaja ${sale.number}`));
+      // The demo company prints in Croatian: a sale is issued as a "Račun" (issue 20), "Izvorni dokument" its source.
+      assert.match(text, new RegExp(`Račun ${sale.invoiceNumber.replaceAll('/', '\\/')}`));
       assert.match(text, new RegExp(`Izvorni dokument: ${quotation.number}`));
       assert.match(text, /Kovač obrt/);
       assert.match(text, /Colour: RAL 9010 - Reinweiß/);
       assert.doesNotMatch(text, /Vrijedi do/, 'a sale has no validity');
-      assert.match(
-        text,
-        new RegExp(`poziv na broj: ${sale.number}\\.`),
-        "the template is filled with the sale's number",
-      );
+      // Issue 20: the "poziv na broj" of the text is the one the HUB-3 barcode carries.
+      const reference = /Poziv na broj: (HR00 [\d-]+)/.exec(text.replace(/\s+/g, ' '));
+      assert.ok(reference, text);
+      assert.match(text.replace(/\s+/g, ' '), new RegExp(`poziv na broj: ${reference[1]}\\.`));
     }
   });
 

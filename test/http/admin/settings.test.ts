@@ -36,7 +36,7 @@ describe('company settings: profile, bank account, locale, print template', () =
         bankAccount: { iban: 'HR1210010051863000160', bic: 'ZABAHR2X', holder: 'Boje i željezarija Šišić d.o.o.' },
       },
     );
-    assert.match(before.printTemplate.paymentInstructions, /poziv na broj: \{number\}/);
+    assert.match(before.printTemplate.paymentInstructions, /poziv na broj: \{reference\}/);
 
     const res = await patch(d, {
       name: 'Šišić Boje d.o.o.',

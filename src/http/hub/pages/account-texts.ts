@@ -13,4 +13,5 @@ export const ACCOUNT_NOTICES = {
   disabled: 'hub.team.notice.disabled',
   enabled: 'hub.team.notice.enabled',
   companySaved: 'hub.company.notice.saved',
+  oibSaved: 'hub.company.notice.saved',
 } as const satisfies Record<string, HubMessageKey>;

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { FieldErrors } from '../../../lib/errors.ts';
 import type { Container } from '../../../container.ts';
-import type { Company, SettingsPatch } from '../../../modules/companies/index.ts';
+import type { Company, Location, SettingsPatch } from '../../../modules/companies/index.ts';
+import { AppError } from '../../../lib/errors.ts';
 import { SettingsBody } from '../../requests/companies.ts';
 import { html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
@@ -24,6 +25,9 @@ const CompanyForm = Type.Object(
     taxId: Type.String(),
     locale: Type.String(),
     quotationValidityDays: Type.String(),
+    vatRegistered: Type.String(),
+    fiscalEnabled: Type.String(),
+    sequenceMode: Type.String(),
   },
   { additionalProperties: false },
 );
@@ -47,6 +51,7 @@ export const companyPage =
         draftOf(company),
         undefined,
         noticeOf(request.hub, request.query, ACCOUNT_NOTICES),
+        { locations: await c.companies.listLocations(request.hub.user.companyId) },
       );
     });
 
@@ -60,10 +65,35 @@ export const companyPage =
       );
       if (!done.ok) {
         const company = await c.companies.getCompany(ctx.user.companyId);
-        return send(reply, done.status, ctx, company, draftFrom(request.body), done.state.errors, null);
+        return send(reply, done.status, ctx, company, draftFrom(request.body), done.state.errors, null, {
+          locations: await c.companies.listLocations(ctx.user.companyId),
+        });
       }
       return reply.redirect(withNotice(paths.company, 'companySaved'), 303);
     });
+
+    // A location's labels in Croatian invoice numbers `{sequence}/{premises}/{device}`.
+    app.post<{ Params: { id: string } }>(
+      '/company/locations/:id',
+      { config: { hub: 'settings:manage' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        try {
+          await c.companies.updateLocation(ctx.user.companyId, request.params.id, {
+            fiscalPremises: bodyText(request.body, 'fiscalPremises').trim() || null,
+            fiscalDevice: bodyText(request.body, 'fiscalDevice').trim() || null,
+          });
+        } catch (error) {
+          if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
+          const company = await c.companies.getCompany(ctx.user.companyId);
+          return send(reply, 400, ctx, company, draftOf(company), undefined, null, {
+            locations: await c.companies.listLocations(ctx.user.companyId),
+            locationErrors: { id: request.params.id, errors: error.details ?? {} },
+          });
+        }
+        return reply.redirect(withNotice(paths.company, 'companySaved'), 303);
+      },
+    );
   };
 
 /** The posted form, each field as typed (trimmed). */
@@ -78,6 +108,9 @@ function draftFrom(body: unknown): Draft {
     taxId: text('taxId'),
     locale: text('locale'),
     quotationValidityDays: text('quotationValidityDays'),
+    vatRegistered: text('vatRegistered'),
+    fiscalEnabled: text('fiscalEnabled'),
+    sequenceMode: text('sequenceMode'),
   };
 }
 
@@ -94,6 +127,11 @@ function patchOf(draft: Draft): SettingsPatch {
     taxId: draft.taxId || null,
     locale: draft.locale,
     quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : Number(draft.quotationValidityDays),
+    fiscal: {
+      enabled: draft.fiscalEnabled === 'on',
+      vatRegistered: draft.vatRegistered === 'on',
+      ...(draft.sequenceMode ? { sequenceMode: draft.sequenceMode } : {}),
+    },
   };
 }
 
@@ -107,6 +145,9 @@ function draftOf(company: Company): Draft {
     taxId: company.taxId ?? '',
     locale: company.locale,
     quotationValidityDays: String(company.quotationValidityDays),
+    vatRegistered: company.fiscal.vatRegistered ? 'on' : '',
+    fiscalEnabled: company.fiscal.enabled ? 'on' : '',
+    sequenceMode: company.fiscal.sequenceMode,
   };
 }
 
@@ -118,8 +159,10 @@ function send(
   d: Draft,
   errors: FieldErrors | undefined,
   notice: string | null,
+  more: { locations: Location[]; locationErrors?: { id: string; errors: FieldErrors } } = { locations: [] },
 ) {
   const { t } = ctx;
+  const checked = (value: string) => (value === 'on' ? html` checked` : null);
   // What was typed (or is stored), with each field's limits from the admin API's settings body.
   const view = { id: 'company', schema: SettingsBody, values: d, state: errors ? { values: {}, errors } : undefined };
   const body = html`<h1>${t('hub.company.title')}</h1>
@@ -136,8 +179,32 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
   ${field(view, 'taxId', { id: 'tax-id', label: t('hub.company.taxId') })}
   ${field(view, 'locale', { id: 'locale', label: t('hub.company.locale'), required: true })}
   ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
+  <fieldset>
+    <legend>${t('hub.invoice.fiscal')}</legend>
+    <p><label><input type="checkbox" name="vatRegistered"${checked(d.vatRegistered)}> ${t('print.vatId')}</label></p>
+    <p><label><input type="checkbox" name="fiscalEnabled"${checked(d.fiscalEnabled)}> ${t('hub.invoice.fiscal')}</label></p>
+    ${company.fiscal.enabled ? null : html`<p class="muted">${t('hub.invoice.fiscal.not_required')}</p>`}
+    <p><label for="sequence-mode">${t('hub.invoice.number')}</label><br><select id="sequence-mode" name="sequenceMode">
+      <option value="premises"${d.sequenceMode === 'premises' ? html` selected` : null}>${t('hub.invoice.premises')}</option>
+      <option value="device"${d.sequenceMode === 'device' ? html` selected` : null}>${t('hub.invoice.device')}</option>
+    </select></p>
+  </fieldset>
   <button type="submit">${t('action.save')}</button>
 </form>
+${
+  more.locations.length === 0
+    ? null
+    : html`<h2>${t('print.location')}</h2>
+<table><thead><tr><th scope="col">${t('print.location')}</th><th scope="col">${t('hub.invoice.premises')} / ${t('hub.invoice.device')}</th></tr></thead>
+<tbody>${more.locations.map((l) => {
+        const errs = more.locationErrors?.id === l.id ? more.locationErrors.errors : {};
+        return html`<tr><th scope="row">${l.name} (${l.code})</th><td>${postForm(ctx, `${paths.company}/locations/${l.id}`, html` class="row"`)}
+<label for="premises-${l.id}" class="sr-only">${t('hub.invoice.premises')}</label><input id="premises-${l.id}" name="fiscalPremises" maxlength="20" placeholder="${l.code}" value="${l.fiscalPremises ?? ''}">
+<label for="device-${l.id}" class="sr-only">${t('hub.invoice.device')}</label><input id="device-${l.id}" name="fiscalDevice" maxlength="20" inputmode="numeric" placeholder="1" value="${l.fiscalDevice ?? ''}">
+<button type="submit" class="secondary">${t('action.save')}</button></form>
+${Object.values(errs).length > 0 ? html`<p class="error" role="alert">${Object.values(errs).flat().join(' ')}</p>` : null}</td></tr>`;
+      })}</tbody></table>`
+}
 <dl class="facts">
   <dt>${t('hub.company.currency')}</dt><dd>${company.currency}</dd>
   <dt>${t('hub.company.timezone')}</dt><dd>${company.timezone}</dd>

@@ -40,7 +40,8 @@ export const teamPage =
       // A user whose sign-in is being slowed by failed attempts (someone guessing) is shown so.
       const failures = await c.signInThrottle.failures(team.map((u) => u.email));
       const slowed = new Map([...failures].filter(([, n]) => c.signInThrottle.isSlowed(n)));
-      const body = render(ctx, team, shown, slowed);
+      const oibs = new Map((await c.companies.listUsers(ctx.user.companyId)).map((u) => [u.id, u.operatorOib]));
+      const body = render(ctx, team, shown, slowed, oibs);
       return sendPage(reply, ctx, { title: ctx.t('hub.team.title'), body, notice: shown.notice, status: shown.status });
     };
     const linkOf = (request: FastifyRequest, user: string, link: ResetLink) => ({
@@ -94,6 +95,20 @@ export const teamPage =
       });
     });
 
+    // The operator OIB printed on invoices and told to the fiscal authority (checked by the service).
+    app.post<IdRoute>('/team/:id/oib', { config: { hub: 'settings:manage' } }, async (request, reply) =>
+      guarded(
+        request,
+        reply,
+        async () => {
+          await c.companies.updateUser(request.hub.user.companyId, request.params.id, {
+            operatorOib: bodyText(request.body, 'operatorOib') || null,
+          });
+        },
+        'oibSaved',
+      ),
+    );
+
     app.post<IdRoute>('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const role = bodyText(request.body, 'role');
       // An admin who steps down may no longer open the team page: they land on their account instead.
@@ -131,7 +146,13 @@ export const teamPage =
     });
   };
 
-function render(ctx: HubContext, team: TeamMember[], shown: Shown, slowed: ReadonlyMap<string, number>): Html {
+function render(
+  ctx: HubContext,
+  team: TeamMember[],
+  shown: Shown,
+  slowed: ReadonlyMap<string, number>,
+  oibs: ReadonlyMap<string, string | null>,
+): Html {
   const { t } = ctx;
   const roles = USER_ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }));
   const add = { id: 'new', schema: NewMemberForm, state: shown.state, values: { role: 'staff' } };
@@ -151,7 +172,7 @@ ${
   <caption class="muted">${t('hub.team.caption', { count: team.length })}</caption>
   <thead><tr>
     <th scope="col">${t('hub.team.name')}</th><th scope="col">${t('hub.team.email')}</th>
-    <th scope="col">${t('hub.team.role')}</th><th scope="col">${t('hub.team.status')}</th><th scope="col">${t('hub.team.actions')}</th>
+    <th scope="col">${t('hub.team.role')}</th><th scope="col">${t('hub.team.status')}</th><th scope="col">${t('hub.invoice.operatorOib')}</th><th scope="col">${t('hub.team.actions')}</th>
   </tr></thead>
   <tbody>
   ${team.map(
@@ -163,6 +184,10 @@ ${
       <select id="role-${u.id}" name="role">${roles.map((r) => html`<option value="${r.value}"${r.value === u.role ? html` selected` : null}>${r.label}</option>`)}</select>
       <button type="submit" class="secondary">${t('hub.team.changeRole')}</button></form></td>
     <td>${statusOf(ctx, u)}${slowed.has(u.email) ? html` <span class="status disabled" role="note">${t('hub.team.status.slowed', { count: slowed.get(u.email)! })}</span>` : null}</td>
+    <td>${postForm(ctx, paths.teamUser(u.id, 'oib'), html` class="row"`)}
+      <label for="oib-${u.id}" class="sr-only">${t('hub.invoice.operatorOib')} (${u.name})</label>
+      <input id="oib-${u.id}" name="operatorOib" inputmode="numeric" maxlength="13" value="${oibs.get(u.id) ?? ''}">
+      <button type="submit" class="secondary">${t('action.save')}</button></form></td>
     <td class="team-actions">
       ${
         u.disabled

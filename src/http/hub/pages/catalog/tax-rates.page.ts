@@ -13,6 +13,7 @@ type IdParams = { id: string };
 const readTaxRate = (f: FormBody) => ({
   name: f.name ?? '',
   rate: decimalPoint(f.rate ?? '').replace(/\s*%$/, ''),
+  exemptionReason: f.exemptionReason?.trim() ? f.exemptionReason.trim() : null,
 });
 
 /** Tax rates: a change reaches new documents only (quotations keep the rate they were priced with). */
@@ -30,7 +31,7 @@ export const taxRatesPage =
         state: stateOf(state, 'tax-rate-new'),
         note: 'span',
       } as const;
-      const row = (r: { id: string; name: string; rate: string }) => {
+      const row = (r: { id: string; name: string; rate: string; exemptionReason: string | null }) => {
         if (!canWrite) return html`<tr><td>${r.name}</td><td class="num">${r.rate} %</td></tr>`;
         const mine = stateOf(state, `tax-rate-${r.id}`);
         const view = { id: `tax-rate-${r.id}`, schema: TaxRateBody, state: mine, values: r, note: 'span' } as const;
@@ -39,6 +40,7 @@ export const taxRatesPage =
   ${postForm(ctx, paths.taxRate(r.id), html` class="row"`)}
     <div>${field(view, 'name', { label: t('hub.catalog.name') })}</div>
     <div>${field(view, 'rate', { label: t('hub.catalog.rate'), inputmode: 'decimal' })}</div>
+    <div>${field(view, 'exemptionReason', { label: t('hub.invoice.exemptionReason') })}</div>
     <button type="submit">${t('action.save')}</button>
   </form></td></tr>`;
       };
@@ -57,6 +59,7 @@ ${formError(t, create.state)}
 ${postForm(ctx, paths.taxRates, html` class="row"`)}
   <div>${field(create, 'name', { label: t('hub.catalog.name') })}</div>
   <div>${field(create, 'rate', { label: t('hub.catalog.rate'), inputmode: 'decimal' })}</div>
+  <div>${field(create, 'exemptionReason', { label: t('hub.invoice.exemptionReason') })}</div>
   <button type="submit">${t('hub.catalog.add')}</button>
 </form>`
     : null

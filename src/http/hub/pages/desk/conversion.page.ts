@@ -4,7 +4,7 @@ import { AppError } from '../../../../lib/errors.ts';
 import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';
 import { html } from '../../html.ts';
 import { postForm, formFields, sendPage } from '../../form.ts';
-import { heading, money, quantity } from './desk-parts.ts';
+import { heading, money, paymentMethodOf, paymentMethodSelect, quantity } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
@@ -67,6 +67,7 @@ ${
   canConvert
     ? html`${postForm(ctx, `${base}/convert`)}
 ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
+${paymentMethodSelect(ctx)}
 <button type="submit">${reprice ? t('hub.desk.conversion.convertRepriced') : t('action.convert')}</button>
 </form>`
     : null
@@ -91,7 +92,7 @@ ${reprice ? html`<input type="hidden" name="reprice" value="true">` : null}
         const sale = await c.quotations.convert(
           { companyId: ctx.user.companyId, userId: ctx.user.userId },
           quotation.id,
-          { reprice },
+          { reprice, paymentMethod: paymentMethodOf(request.body) },
         );
         return reply.redirect(withNotice(paths.sale(sale.id), 'converted'), 303);
       },

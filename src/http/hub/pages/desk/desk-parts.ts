@@ -4,7 +4,12 @@ import type { HubMessageKey } from '../../texts/index.ts';
 import type { LineView, TotalsView } from '../../../../modules/documents/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import type { NoticeKey } from '../../form.ts';
+import { formFields, type NoticeKey } from '../../form.ts';
+import {
+  DEFAULT_PAYMENT_METHOD,
+  INVOICE_PAYMENT_METHODS,
+  type InvoicePaymentMethod,
+} from '../../../../modules/sales/index.ts';
 
 /**
  * What the sales desk pages (quotations, web orders, sales, customers) share: amounts as the
@@ -115,4 +120,20 @@ export function liveFilter(path: string, fieldIds: readonly string[]): Html {
     ...fieldIds.map((id) => `change from:#${id}`),
   ].join(', ');
   return html` hx-get="${path}" hx-target="#results" hx-select="#results" hx-swap="outerHTML" hx-push-url="true" hx-trigger="${triggers}"`;
+}
+
+/** The invoice's payment method, chosen when converting (bank transfer preselected, as the admin API's default). */
+export function paymentMethodSelect(ctx: HubContext): Html {
+  const { t } = ctx;
+  return html`<p><label for="paymentMethod">${t('print.paymentMethod')}</label><br><select id="paymentMethod" name="paymentMethod">
+${INVOICE_PAYMENT_METHODS.map((m) => html`<option value="${m}"${m === DEFAULT_PAYMENT_METHOD ? html` selected` : null}>${t(`payment.method.${m}`)}</option>`)}
+</select></p>`;
+}
+
+/** The payment method a convert form posted; anything else is the default. */
+export function paymentMethodOf(body: unknown): InvoicePaymentMethod {
+  const value = formFields(body).paymentMethod;
+  return (INVOICE_PAYMENT_METHODS as readonly string[]).includes(value ?? '')
+    ? (value as InvoicePaymentMethod)
+    : DEFAULT_PAYMENT_METHOD;
 }

@@ -14,6 +14,8 @@ import {
   statusBadge,
   totalsFacts,
   DESK_NOTICES,
+  paymentMethodOf,
+  paymentMethodSelect,
 } from './desk-parts.ts';
 import { cancelForm, customerBlock } from './document-parts.ts';
 import { DESK_REFUSALS } from './desk-form.ts';
@@ -93,7 +95,9 @@ ${nextPageLink(paths.orders, { q, status }, nextCursor, t('hub.desk.nextPage'))}
         const ctx = request.hub;
         const order = await c.orders.get(ctx.user.companyId, request.params.id);
         if (order.status === 'converted' && order.saleId) return reply.redirect(paths.sale(order.saleId), 303);
-        const sale = await c.orders.convert({ companyId: ctx.user.companyId, userId: ctx.user.userId }, order.id);
+        const sale = await c.orders.convert({ companyId: ctx.user.companyId, userId: ctx.user.userId }, order.id, {
+          paymentMethod: paymentMethodOf(request.body),
+        });
         return reply.redirect(withNotice(paths.sale(sale.id), 'converted'), 303);
       },
     );
@@ -149,7 +153,7 @@ ${
     ? html`<section aria-labelledby="next-heading">
 <h2 id="next-heading">${t('hub.desk.nextStep')}</h2>
 ${o.status === 'received' ? html`${postForm(ctx, `${base}/accept`, html` class="inline"`)}<button type="submit">${t('action.accept')}</button></form>` : null}
-${o.status === 'accepted' && o.directoryCustomer ? html`${postForm(ctx, `${base}/convert`, html` class="inline"`)}<button type="submit">${t('action.convert')}</button></form>` : null}
+${o.status === 'accepted' && o.directoryCustomer ? html`${postForm(ctx, `${base}/convert`, html` class="inline"`)}${paymentMethodSelect(ctx)}<button type="submit">${t('action.convert')}</button></form>` : null}
 ${o.status === 'accepted' && !o.directoryCustomer ? html`<p>${t('hub.desk.assignFirst')}</p>` : null}
 </section>
 <section aria-labelledby="cancel-heading">

@@ -3,11 +3,12 @@ import type { Container } from '../../../../container.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
-import { PaymentBody } from '../../../requests/sales.ts';
+import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
+import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
-import { DESK_REFUSALS } from './desk-form.ts';
+import { DESK_REFUSALS, otherErrors } from './desk-form.ts';
 import {
   field,
   noticeOf,
@@ -16,6 +17,8 @@ import {
   queryText,
   sendPage,
   submit,
+  formError,
+  stateOf,
   type FormState,
   type Route,
 } from '../../form.ts';
@@ -62,7 +65,7 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('print.sourceDocument')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col" class="num">${t('common.due')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (s) => html`<tr>
-  <td><a href="${paths.sale(s.id)}">${s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
+  <td><a href="${paths.sale(s.id)}">${s.invoiceNumber ?? s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
   <td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td class="num">${money(ctx, s.balance)}</td>
   <td>${statusBadge(ctx, 'sale', s.status)}</td>
 </tr>`,
@@ -80,7 +83,7 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
         reply,
         ctx,
         await c.sales.get(ctx.user.companyId, request.params.id),
-        noticeOf(ctx, request.query, DESK_NOTICES),
+        noticeOf(ctx, request.query, SALE_NOTICES),
       );
     });
 
@@ -103,14 +106,90 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
           PaymentBody,
           request,
           (input) => c.sales.recordPayment(ctx.user.companyId, sale.id, input, ctx.user.userId),
-          { ...DESK_REFUSALS, read: (f) => ({ method: f.method ?? '', amount: decimalPoint(f.amount ?? '') }) },
+          {
+            ...DESK_REFUSALS,
+            form: 'pay',
+            read: (f) => ({ method: f.method ?? '', amount: decimalPoint(f.amount ?? '') }),
+          },
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(sale.id), 'paid'), 303)
           : detail(reply, ctx, sale, null, done.state, done.status);
       },
     );
+
+    app.post<{ Params: IdParams & { pid: string } }>(
+      '/sales/:id/payments/:pid/void',
+      { config: { hub: 'payments:void' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        const done = await submit(
+          CancelBody,
+          request,
+          (input) =>
+            c.sales.voidPayment(ctx.user.companyId, sale.id, request.params.pid, input.reason, ctx.user.userId),
+          { ...DESK_REFUSALS, form: `void-${request.params.pid}` },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.sale(sale.id), 'voided'), 303)
+          : detail(reply, ctx, sale, null, done.state, done.status);
+      },
+    );
+
+    app.post<{ Params: IdParams }>(
+      '/sales/:id/cancel',
+      { config: { hub: 'invoices:correct' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        const done = await submit(
+          CancelBody,
+          request,
+          (input) => c.sales.cancel(ctx.user.companyId, sale.id, input.reason, ctx.user.userId),
+          { ...DESK_REFUSALS, form: 'cancel' },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.sale(done.result.id), 'stornoIssued'), 303)
+          : detail(reply, ctx, sale, null, done.state, done.status);
+      },
+    );
+
+    app.post<{ Params: IdParams }>(
+      '/sales/:id/credit-notes',
+      { config: { hub: 'invoices:correct' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        const done = await submit(
+          CreditNoteBody,
+          request,
+          (input) => c.sales.creditNote(ctx.user.companyId, sale.id, input, ctx.user.userId),
+          {
+            ...DESK_REFUSALS,
+            form: 'credit',
+            // One quantity box per line (`q-{lineId}`); the empty ones are not credited.
+            read: (f) => ({
+              reason: f.reason ?? '',
+              lines: sale.lines
+                .map((l) => ({ lineId: l.id, quantity: decimalPoint(f[`q-${l.id}`] ?? '') }))
+                .filter((l) => l.quantity !== ''),
+            }),
+          },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.sale(done.result.id), 'credited'), 303)
+          : detail(reply, ctx, sale, null, done.state, done.status);
+      },
+    );
   };
+
+const SALE_NOTICES = {
+  ...DESK_NOTICES,
+  voided: 'hub.invoice.notice.voided',
+  stornoIssued: 'hub.invoice.notice.cancelled',
+  credited: 'hub.invoice.notice.credited',
+} as const;
 
 function detail(
   reply: FastifyReply,
@@ -122,16 +201,39 @@ function detail(
 ) {
   const { t } = ctx;
   const base = paths.sale(s.id);
-  const title = t('document.titleWithNumber', { title: t('document.sale'), number: s.number });
-  const canPay = ctx.can('sales:record-payment') && s.status !== 'paid';
-  const pay = { id: 'pay', schema: PaymentBody, state, values: { method: 'cash', amount: s.balance } };
+  const title = t('document.titleWithNumber', { title: t(`document.${s.kind}`), number: s.invoiceNumber ?? s.number });
+  const invoice = s.kind === 'invoice';
+  const open = invoice && s.status !== 'cancelled';
+  const canPay = ctx.can('sales:record-payment') && open && s.status !== 'paid';
+  const canCorrect = ctx.can('invoices:correct') && open;
+  const canVoid = ctx.can('payments:void');
+  const cancelForm = { id: 'cancel', schema: CancelBody, state: stateOf(state, 'cancel') };
+  const creditForm = { id: 'credit', schema: CreditNoteBody, state: stateOf(state, 'credit') };
+  const pay = {
+    id: 'pay',
+    schema: PaymentBody,
+    state: stateOf(state, 'pay'),
+    values: { method: 'cash', amount: s.balance },
+  };
   const body = html`${heading(title, notice !== null)}
 <div class="two">
 <div>
 <dl class="facts">
   <dt>${t('common.status')}</dt><dd>${statusBadge(ctx, 'sale', s.status)}</dd>
-  <dt>${t('print.date')}</dt><dd>${ctx.fmt.dateTime(s.createdAt)}</dd>
-  <dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type, s.source.id)}">${s.source.number}</a></dd>
+  <dt>${t('hub.invoice.kind')}</dt><dd>${t(`document.${s.kind}`)}</dd>
+  ${s.invoiceNumber ? html`<dt>${t('hub.invoice.number')}</dt><dd>${s.invoiceNumber}</dd>` : null}
+  <dt>${t('hub.invoice.internal')}</dt><dd>${s.number}</dd>
+  <dt>${t('print.issuedAt')}</dt><dd>${ctx.fmt.dateTime(s.issuedAt ?? s.createdAt)}</dd>
+  ${s.paymentMethod ? html`<dt>${t('print.paymentMethod')}</dt><dd>${t(`payment.method.${s.paymentMethod}`)}</dd>` : null}
+  ${s.dueDate && invoice ? html`<dt>${t('print.dueDate')}</dt><dd>${s.dueDate}</dd>` : null}
+  ${s.operator ? html`<dt>${t('print.operator')}</dt><dd>${s.operator.name ?? ''}${s.operator.oib ? html` (OIB ${s.operator.oib})` : null}</dd>` : null}
+  <dt>${t('hub.invoice.fiscal')}</dt><dd>${t(`hub.invoice.fiscal.${s.fiscal.status}`)}${s.fiscal.zki ? html`<br>ZKI ${s.fiscal.zki}` : null}${s.fiscal.jir ? html`<br>JIR ${s.fiscal.jir}` : null}${s.fiscal.error ? html`<br>${s.fiscal.error.code} ${s.fiscal.error.message}` : null}</dd>
+  ${
+    s.correctsSaleId
+      ? html`<dt>${t('hub.invoice.corrects')}</dt><dd><a href="${paths.sale(s.correctsSaleId)}">${s.source.number}</a>${s.correctionReason ? html`<br>${s.correctionReason}` : null}</dd>`
+      : html`<dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type as 'quotation' | 'order', s.source.id)}">${s.source.number}</a></dd>`
+  }
+  ${s.corrections.length > 0 ? html`<dt>${t('hub.invoice.corrections')}</dt><dd>${s.corrections.map((k) => html`<a href="${paths.sale(k.id)}">${t(`document.${k.kind}`)} ${k.invoiceNumber ?? ''}</a><br>`)}</dd>` : null}
   <dt>${t('print.customer')}</dt><dd><a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
   ${s.note ? html`<dt>${t('print.note')}</dt><dd>${s.note}</dd>` : null}
   ${s.repriced ? html`<dt>${t('hub.desk.repriced')}</dt><dd>${t('hub.desk.repricedYes')}</dd>` : null}
@@ -151,8 +253,19 @@ ${
   s.payments.length === 0
     ? html`<p class="muted">${t('hub.desk.noPayments')}</p>`
     : html`<table aria-labelledby="payments-heading">
-<thead><tr><th scope="col">${t('print.date')}</th><th scope="col">${t('hub.desk.method')}</th><th scope="col" class="num">${t('print.payment.amount')}</th></tr></thead>
-<tbody>${s.payments.map((p) => html`<tr><td>${ctx.fmt.dateTime(p.createdAt)}</td><td>${t(`payment.method.${p.method}`)}</td><td class="num">${money(ctx, p.amount)}</td></tr>`)}</tbody>
+<thead><tr><th scope="col">${t('print.date')}</th><th scope="col">${t('hub.desk.method')}</th><th scope="col" class="num">${t('print.payment.amount')}</th><th scope="col">${t('hub.desk.actions')}</th></tr></thead>
+<tbody>${s.payments.map(
+        (
+          p,
+        ) => html`<tr><td>${ctx.fmt.dateTime(p.createdAt)}</td><td>${t(`payment.method.${p.method}`)}</td><td class="num">${p.voided ? html`<s>${money(ctx, p.amount)}</s>` : money(ctx, p.amount)}</td>
+<td>${
+          p.voided
+            ? t('hub.invoice.voided', { date: ctx.fmt.dateTime(p.voided.at), reason: p.voided.reason })
+            : canVoid
+              ? html`${postForm(ctx, `${base}/payments/${p.id}/void`, html` class="row"`)}${field({ id: `void-${p.id}`, schema: CancelBody, state: stateOf(state, `void-${p.id}`) }, 'reason', { label: t('hub.invoice.voidReason') })}<button type="submit">${t('hub.invoice.void')}</button></form>`
+              : null
+        }</td></tr>`,
+      )}</tbody>
 </table>`
 }
 ${
@@ -164,6 +277,28 @@ ${state ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : n
 ${field(pay, 'method', { label: t('hub.desk.method'), control: 'select', options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
 ${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
 <p><button type="submit">${t('action.recordPayment')}</button></p>
+</form>
+</section>`
+    : null
+}
+${
+  canCorrect
+    ? html`<section aria-labelledby="credit-heading">
+<h2 id="credit-heading">${t('hub.invoice.credit')}</h2>
+${postForm(ctx, `${base}/credit-notes`, html` class="stack" novalidate`)}
+${formError(t, creditForm.state)}
+${s.lines.map((l) => html`<p><label for="credit-q-${l.id}">${t('hub.invoice.creditQuantity', { product: l.productName })} (${l.quantity} ${l.unitName})</label><br><input id="credit-q-${l.id}" name="q-${l.id}" inputmode="decimal"></p>`)}
+${otherErrors(creditForm.state?.errors, ['reason'])}
+${field(creditForm, 'reason', { label: t('common.reason') })}
+<p><button type="submit">${t('hub.invoice.creditSubmit')}</button></p>
+</form>
+</section>
+<section aria-labelledby="cancel-heading">
+<h2 id="cancel-heading">${t('hub.invoice.cancel')}</h2>
+${postForm(ctx, `${base}/cancel`, html` class="stack" novalidate`)}
+${formError(t, cancelForm.state)}
+${field(cancelForm, 'reason', { label: t('common.reason') })}
+<p><button type="submit">${t('hub.invoice.cancelSubmit')}</button></p>
 </form>
 </section>`
     : null

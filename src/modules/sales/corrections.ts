@@ -1,0 +1,277 @@
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import { formatMoney, formatScaledTrimmed, parseScaled, QUANTITY_SCALE } from '../../lib/money.ts';
+import type { CatalogRepository } from '../catalog/index.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
+import { formatDocumentNumber, priceLine, summarize, yearIn, type SequencesRepository } from '../documents/index.ts';
+import type { FiscalStatus } from '../fiscal/index.ts';
+import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
+import {
+  fiscalise,
+  insertIssued,
+  issueFacts,
+  type InvoicePaymentMethod,
+  type IssueFiscaliser,
+} from './invoice-issue.ts';
+import type { SaleLineRow, SaleRow, SalesRepository } from './sales.repository.ts';
+
+export type CorrectionRepos = {
+  companies: CompaniesRepository;
+  sequences: SequencesRepository;
+  sales: SalesRepository;
+  webhooks: EventOutbox;
+  catalog: Pick<CatalogRepository, 'listTaxRates'>;
+};
+
+export interface CorrectionInput {
+  companyId: string;
+  saleId: string;
+  reason: string;
+  actorId: string | null;
+  now: Date;
+}
+
+export interface Issued {
+  row: SaleRow;
+  lines: SaleLineRow[];
+  fiscal: FiscalStatus;
+}
+
+/** The invoice a correction corrects: an issued invoice not yet cancelled, locked until commit. */
+async function correctable(repos: CorrectionRepos, companyId: string, saleId: string): Promise<SaleRow> {
+  const sale = await repos.sales.find(companyId, saleId);
+  if (!sale) throw AppError.notFound('Sale');
+  const name = sale.invoice_number ?? sale.number;
+  if (sale.kind !== 'invoice')
+    throw new AppError('conflict', `${name} is itself a correction; correct the invoice it names instead.`);
+  if (sale.status === 'cancelled') throw new AppError('conflict', `Invoice ${name} is already cancelled.`);
+  return sale;
+}
+
+/**
+ * Cancels an invoice with a cancellation invoice (storno): every line negated, its own number
+ * in the same series, naming the original; the original becomes `cancelled`. An invoice already
+ * partly credited is not cancelled whole (the storno would take back what the credit notes
+ * already did): credit the rest instead.
+ */
+export async function cancelInvoice(
+  repos: CorrectionRepos,
+  input: CorrectionInput,
+  newId: IdGenerator,
+  fiscaliser: IssueFiscaliser,
+): Promise<Issued> {
+  const original = await correctable(repos, input.companyId, input.saleId);
+  if (original.credited_minor !== 0)
+    throw new AppError(
+      'conflict',
+      `Invoice ${original.invoice_number ?? original.number} has credit notes; issue a credit note for the rest instead of cancelling it.`,
+    );
+  if (!(await repos.sales.markCancelled(input.companyId, original.id, input.now.toISOString())))
+    throw new AppError('conflict', `Invoice ${original.invoice_number ?? original.number} is already cancelled.`);
+  const lines = await repos.sales.listSaleLines(input.companyId, [original.id]);
+  const id = newId('sale');
+  const negated = lines.map(
+    (l): SaleLineRow => ({
+      ...l,
+      id: newId('saleLine'),
+      document_id: id,
+      quantity_milli: -l.quantity_milli,
+      net_minor: -l.net_minor,
+      tax_minor: -l.tax_minor,
+      total_minor: -l.total_minor,
+      corrects_line_id: l.id,
+    }),
+  );
+  const issued = await writeCorrection(repos, 'cancellation', original, id, negated, input, newId, fiscaliser);
+  await enqueueEvent(
+    repos,
+    {
+      companyId: input.companyId,
+      locationId: original.location_id,
+      type: 'sale.cancelled',
+      data: {
+        saleId: original.id,
+        invoiceNumber: original.invoice_number ?? original.number,
+        cancellationId: id,
+        cancellationNumber: issued.row.invoice_number!,
+        totalWithTax: formatMoney(issued.row.total_minor),
+        reason: input.reason,
+      },
+    },
+    { now: input.now.toISOString(), newId },
+  );
+  return issued;
+}
+
+/**
+ * A credit note for part of an invoice (goods returned): the lines and quantities given, never
+ * more of a line than was invoiced less what earlier credit notes took (a 400 naming the line).
+ * Taking the last of a line credits exactly what the line still holds, so credits add up to it.
+ */
+export async function creditInvoice(
+  repos: CorrectionRepos,
+  input: CorrectionInput & { lines: ReadonlyArray<{ lineId: string; quantity: string }> },
+  newId: IdGenerator,
+  fiscaliser: IssueFiscaliser,
+): Promise<Issued> {
+  // Locks the invoice row first, so two credit notes at once count each other's lines.
+  await repos.sales.recomputeStatusOf(input.companyId, input.saleId);
+  const original = await correctable(repos, input.companyId, input.saleId);
+  const corrections = await repos.sales.listCorrections(input.companyId, original.id);
+  const [invoiced, earlier] = await Promise.all([
+    repos.sales.listSaleLines(input.companyId, [original.id]),
+    repos.sales.listSaleLines(
+      input.companyId,
+      corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id),
+    ),
+  ]);
+  const taken = new Map<string, { quantity: number; net: number; tax: number; total: number }>();
+  for (const l of earlier) {
+    if (!l.corrects_line_id) continue;
+    const t = taken.get(l.corrects_line_id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
+    t.quantity -= l.quantity_milli;
+    t.net -= l.net_minor;
+    t.tax -= l.tax_minor;
+    t.total -= l.total_minor;
+    taken.set(l.corrects_line_id, t);
+  }
+  const byId = new Map(invoiced.map((l) => [l.id, l]));
+  const details = fieldErrors();
+  const id = newId('sale');
+  const out: SaleLineRow[] = [];
+  input.lines.forEach((request, i) => {
+    const line = byId.get(request.lineId);
+    if (!line) {
+      addFieldError(
+        details,
+        `lines[${i}].lineId`,
+        `Is not a line of invoice ${original.invoice_number ?? original.number}.`,
+      );
+      return;
+    }
+    let quantity = 0;
+    try {
+      quantity = Number(parseScaled(request.quantity, QUANTITY_SCALE));
+    } catch {
+      addFieldError(details, `lines[${i}].quantity`, 'Use a decimal quantity with at most three places, such as 1.5.');
+      return;
+    }
+    const before = taken.get(line.id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
+    const left = line.quantity_milli - before.quantity;
+    if (quantity <= 0) addFieldError(details, `lines[${i}].quantity`, 'Must be greater than 0.');
+    else if (quantity > left)
+      addFieldError(
+        details,
+        `lines[${i}].quantity`,
+        `Is more than is left to credit of line ${line.position} (${line.product_name}): ${formatScaledTrimmed(left, QUANTITY_SCALE)}.`,
+      );
+    else {
+      const amounts =
+        quantity === left
+          ? {
+              net: line.net_minor - before.net,
+              tax: line.tax_minor - before.tax,
+              total: line.total_minor - before.total,
+            }
+          : priceLine(
+              { unitPriceMinor: line.unit_price_minor, quantityMilli: quantity, taxRateBp: line.tax_rate_bp },
+              Boolean(original.prices_include_tax),
+            );
+      taken.set(line.id, {
+        quantity: before.quantity + quantity,
+        net: before.net + amounts.net,
+        tax: before.tax + amounts.tax,
+        total: before.total + amounts.total,
+      });
+      out.push({
+        ...line,
+        id: newId('saleLine'),
+        document_id: id,
+        position: out.length + 1,
+        quantity_milli: -quantity,
+        net_minor: -amounts.net,
+        tax_minor: -amounts.tax,
+        total_minor: -amounts.total,
+        corrects_line_id: line.id,
+      });
+    }
+  });
+  if (input.lines.length === 0) addFieldError(details, 'lines', 'Name at least one line to credit.');
+  if (Object.keys(details).length > 0) throw AppError.invalid(details, 'The credit note cannot be issued.');
+  const issued = await writeCorrection(repos, 'credit_note', original, id, out, input, newId, fiscaliser);
+  await repos.sales.addCredited(input.companyId, original.id, -issued.row.total_minor);
+  await enqueueEvent(
+    repos,
+    {
+      companyId: input.companyId,
+      locationId: original.location_id,
+      type: 'credit_note.created',
+      data: {
+        saleId: original.id,
+        invoiceNumber: original.invoice_number ?? original.number,
+        creditNoteId: id,
+        creditNoteNumber: issued.row.invoice_number!,
+        totalWithTax: formatMoney(issued.row.total_minor),
+        reason: input.reason,
+      },
+    },
+    { now: input.now.toISOString(), newId },
+  );
+  return issued;
+}
+
+/** Writes a correction document: numbered in the invoices' series, fiscalised like an invoice. */
+async function writeCorrection(
+  repos: CorrectionRepos,
+  kind: 'cancellation' | 'credit_note',
+  original: SaleRow,
+  id: string,
+  lines: SaleLineRow[],
+  input: CorrectionInput,
+  newId: IdGenerator,
+  fiscaliser: IssueFiscaliser,
+): Promise<Issued> {
+  const { companyId, now } = input;
+  const location = (await repos.companies.findLocation(companyId, original.location_id))!;
+  const company = (await repos.companies.findCompany(companyId))!;
+  const year = yearIn(now, company.timezone);
+  const seq = await repos.sequences.next(companyId, location.id, 'sale', year);
+  const facts = await issueFacts(repos, {
+    companyId,
+    location,
+    now,
+    paymentMethod: (original.payment_method ?? 'other') as InvoicePaymentMethod,
+    operatorId: input.actorId,
+    correction: true,
+  });
+  const totals = summarize(
+    lines.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),
+  );
+  const row: SaleRow = {
+    ...original,
+    ...facts,
+    id,
+    number: formatDocumentNumber('S', location.code, year, seq),
+    kind,
+    status: 'issued',
+    // A correction is its own source: the invoice it corrects is `corrects_sale_id`.
+    source_type: kind,
+    source_id: id,
+    source_number: original.invoice_number ?? original.number,
+    repriced: false,
+    net_minor: totals.net,
+    tax_minor: totals.tax,
+    total_minor: totals.withTax,
+    paid_minor: 0,
+    credited_minor: 0,
+    corrects_sale_id: original.id,
+    correction_reason: input.reason,
+    cancelled_at: null,
+    created_by: input.actorId,
+    created_at: now.toISOString(),
+  };
+  await insertIssued(repos, row);
+  await repos.sales.insertSaleLines(lines);
+  const fiscal = await fiscalise(fiscaliser, repos, row, lines);
+  return { row, lines, fiscal };
+}

@@ -1,0 +1,171 @@
+import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
+import { summarize, yearIn, type DocumentLineRow, type SequencesRepository } from '../documents/index.ts';
+import type { Fiscaliser, FiscalPaymentMethod, FiscalStatus } from '../fiscal/index.ts';
+import { invoiceSeries, type SequenceMode } from './invoice-number.ts';
+import type { SaleRow, SalesRepository } from './sales.repository.ts';
+import { AppError } from '../../lib/errors.ts';
+
+export const INVOICE_KINDS = ['invoice', 'cancellation', 'credit_note'] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+export const INVOICE_PAYMENT_METHODS = ['cash', 'card', 'bank_transfer', 'other'] as const;
+export type InvoicePaymentMethod = FiscalPaymentMethod;
+/**
+ * When a conversion names no payment method: a quotation or web order is usually paid by bank
+ * transfer against the invoice (the hub's convert form asks; the admin API's body may say).
+ */
+export const DEFAULT_PAYMENT_METHOD: InvoicePaymentMethod = 'bank_transfer';
+
+/**
+ * The fiscal step as the sales module holds it: any implementation, whatever repositories it
+ * writes, receives this unit of work's repositories (the store passes them all).
+ */
+export type IssueFiscaliser = Fiscaliser<unknown>;
+
+/** Days a bank transfer is given to arrive; anything paid at the counter is due at once. */
+export const BANK_TRANSFER_DAYS = 15;
+
+export type IssueRepos = {
+  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'listLocations' | 'findUser'>;
+  sequences: SequencesRepository;
+};
+
+/** What an issued document states beyond its lines: its legal number, dates, payment and operator. */
+export type IssuedFacts = Pick<
+  SaleRow,
+  | 'invoice_number'
+  | 'invoice_seq'
+  | 'invoice_year'
+  | 'fiscal_premises'
+  | 'fiscal_device'
+  | 'issued_at'
+  | 'delivery_date'
+  | 'due_date'
+  | 'payment_method'
+  | 'operator_name'
+  | 'operator_oib'
+>;
+
+/**
+ * Inside the issuing unit of work: the next legal number of the company's series (the counter
+ * row stays locked until commit, so numbers have no gaps), the dates and the operator.
+ */
+export async function issueFacts(
+  repos: IssueRepos,
+  input: {
+    companyId: string;
+    location: LocationRow;
+    now: Date;
+    paymentMethod: InvoicePaymentMethod;
+    operatorId: string | null;
+    /** A correction is delivered and due when it is issued. */
+    correction: boolean;
+  },
+): Promise<IssuedFacts> {
+  const { companyId, location, now } = input;
+  const company = (await repos.companies.findCompany(companyId))!;
+  const year = yearIn(now, company.timezone);
+  const anchor = (await repos.companies.listLocations(companyId))[0]?.id ?? location.id;
+  const series = invoiceSeries(
+    { country: company.country, sequenceMode: company.fiscal_sequence_mode as SequenceMode },
+    location,
+    anchor,
+    year,
+  );
+  const seq = await repos.sequences.next(companyId, series.locationId, series.kind, year);
+  const operator = input.operatorId ? await repos.companies.findUser(companyId, input.operatorId) : undefined;
+  const today = dateIn(now, company.timezone);
+  const due = input.paymentMethod === 'bank_transfer' && !input.correction ? addDays(today, BANK_TRANSFER_DAYS) : today;
+  return {
+    invoice_number: series.format(seq),
+    invoice_seq: seq,
+    invoice_year: year,
+    fiscal_premises: series.premises,
+    fiscal_device: series.device,
+    issued_at: now.toISOString(),
+    delivery_date: today,
+    due_date: due,
+    payment_method: input.paymentMethod,
+    operator_name: operator?.name ?? null,
+    operator_oib: operator?.operator_oib ?? null,
+  };
+}
+
+/**
+ * After the issuing transaction committed: hands the fiscal request to the authority with the
+ * adapter's bounded wait, so the answer (a JIR) usually comes back with the document; if it does
+ * not, the document stays pending and the fiscal worker delivers it late.
+ */
+export async function deliverFiscal(
+  fiscaliser: IssueFiscaliser,
+  companyId: string,
+  documentId: string,
+  status: FiscalStatus,
+): Promise<FiscalStatus> {
+  if (status.status !== 'pending' || !fiscaliser.deliver) return status;
+  return (await fiscaliser.deliver(companyId, [documentId])).get(documentId) ?? status;
+}
+
+/** Runs the fiscal step for a document just written, in the same unit of work. */
+export async function fiscalise(
+  fiscaliser: IssueFiscaliser,
+  repos: IssueRepos,
+  row: SaleRow,
+  lines: readonly DocumentLineRow[],
+): Promise<FiscalStatus> {
+  const company = (await repos.companies.findCompany(row.company_id))!;
+  const totals = summarize(
+    lines.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),
+  );
+  const oib = company.tax_id?.replace(/^HR/, '') ?? '';
+  return fiscaliser.prepare(repos, {
+    companyId: row.company_id,
+    documentId: row.id,
+    kind: row.kind as InvoiceKind,
+    issuedAt: row.issued_at!,
+    timeZone: company.timezone,
+    sequence: row.invoice_seq ?? 0,
+    premises: row.fiscal_premises ?? '',
+    device: row.fiscal_device ?? '',
+    sellerTaxId: oib,
+    vatRegistered: Boolean(company.vat_registered),
+    taxes: totals.taxes
+      .filter((t) => t.rateBp !== 0)
+      .map((t) => ({ ratePercent: (t.rateBp / 100).toFixed(2), baseMinor: t.base, taxMinor: t.tax })),
+    exemptMinor: totals.taxes.filter((t) => t.rateBp === 0).reduce((sum, t) => sum + t.base, 0),
+    totalMinor: totals.withTax,
+    paymentMethod: row.payment_method as InvoicePaymentMethod,
+    operatorTaxId: row.operator_oib,
+    buyerTaxId: row.customer_kind === 'business' ? (row.customer_tax_id?.replace(/^HR/, '') ?? null) : null,
+  });
+}
+
+/**
+ * Writes an issued document's row; a legal number already used this year (the sequence mode was
+ * changed after invoices were issued with the other one) is a 409, not a duplicate.
+ */
+export async function insertIssued(repos: { sales: Pick<SalesRepository, 'insert'> }, row: SaleRow): Promise<void> {
+  try {
+    await repos.sales.insert(row);
+  } catch (error) {
+    const e = error as { message?: string; constraint?: string };
+    if (e.constraint === 'sales_company_invoice_number_key' || /invoice_number/.test(String(e.message)))
+      throw new AppError(
+        'conflict',
+        `Invoice number ${row.invoice_number} is already used this year: the numbering (fiscal.sequenceMode) was changed after invoices were issued. Change it back; a new mode takes effect from the next year.`,
+      );
+    throw error;
+  }
+}
+
+/** The calendar day (YYYY-MM-DD) at `instant` where the company is. */
+export function dateIn(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
+}
+
+function addDays(day: string, days: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}

@@ -1,0 +1,148 @@
+import { formatMoney } from '../../lib/money.ts';
+import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
+import { NOT_REQUIRED, type FiscalStatus } from '../fiscal/index.ts';
+import type { InvoiceKind, InvoicePaymentMethod } from './invoice-issue.ts';
+import type { PaymentRow, SaleRow } from './sales.repository.ts';
+import type { SaleSourceType } from './sale-creation.ts';
+
+export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** `issued`: a cancellation or credit note (nothing to pay); `cancelled`: an invoice a storno took back. */
+export const SALE_STATUSES = ['unpaid', 'partially_paid', 'paid', 'cancelled', 'issued'] as const;
+export type SaleStatus = (typeof SALE_STATUSES)[number];
+
+export interface PaymentView {
+  id: string;
+  method: PaymentMethod;
+  amount: string;
+  createdAt: string;
+  recordedBy: string | null;
+  /** A voided payment is kept, with who voided it, when and why; it no longer counts. */
+  voided: { at: string; by: string | null; reason: string } | null;
+}
+
+/** The fiscal record as the JSON shows it: ZKI and JIR under their Croatian names. */
+export interface FiscalView {
+  status: FiscalStatus['status'];
+  zki: string | null;
+  jir: string | null;
+  verifyUrl: string | null;
+  error?: { code: string; message: string };
+}
+
+export interface SaleView {
+  id: string;
+  number: string;
+  kind: InvoiceKind;
+  /** The legal number; null on sales made before invoices. */
+  invoiceNumber: string | null;
+  status: SaleStatus;
+  locationId: string;
+  createdAt: string;
+  issuedAt: string | null;
+  deliveryDate: string | null;
+  dueDate: string | null;
+  paymentMethod: InvoicePaymentMethod | null;
+  operator: { name: string | null; oib: string | null } | null;
+  /** The invoice a cancellation or credit note corrects. */
+  correctsSaleId: string | null;
+  correctionReason: string | null;
+  /** The cancellation and credit notes of an invoice. */
+  corrections: Array<{ id: string; kind: InvoiceKind; invoiceNumber: string | null }>;
+  source: { type: SaleSourceType | 'sale'; id: string; number: string };
+  customer: {
+    id: string;
+    kind: string;
+    name: string;
+    taxId: string | null;
+    email: string | null;
+    phone: string | null;
+    address: { street: string; postalCode: string; city: string; country: string } | null;
+  };
+  note: string | null;
+  currency: string;
+  /** Priced at the day of conversion rather than as quoted (an expired quotation, converted by an admin). */
+  repriced: boolean;
+  lines: Array<LineView & { id: string }>;
+  totals: TotalsView;
+  credited: string;
+  paid: string;
+  balance: string;
+  payments: PaymentView[];
+  fiscal: FiscalView;
+}
+
+export function toFiscalView(status: FiscalStatus): FiscalView {
+  return {
+    status: status.status,
+    zki: status.protectionCode,
+    jir: status.receipt,
+    verifyUrl: status.verifyUrl,
+    ...(status.error ? { error: status.error } : {}),
+  };
+}
+
+/** What is still due: nothing on a correction or a cancelled invoice; negative when a credit left money to refund. */
+export function balanceMinor(row: SaleRow): number {
+  if (row.kind !== 'invoice' || row.status === 'cancelled') return 0;
+  return row.total_minor - row.credited_minor - row.paid_minor;
+}
+
+export function toSaleView(
+  row: SaleRow,
+  lines: readonly DocumentLineRow[],
+  payments: readonly PaymentRow[],
+  extra: { fiscal?: FiscalStatus; corrections?: readonly SaleRow[] } = {},
+): SaleView {
+  const correction = row.kind !== 'invoice';
+  return {
+    id: row.id,
+    number: row.number,
+    kind: row.kind as InvoiceKind,
+    invoiceNumber: row.invoice_number,
+    status: row.status as SaleStatus,
+    locationId: row.location_id,
+    createdAt: row.created_at,
+    issuedAt: row.issued_at,
+    deliveryDate: row.delivery_date,
+    dueDate: row.due_date,
+    paymentMethod: row.payment_method as InvoicePaymentMethod | null,
+    operator: row.operator_name || row.operator_oib ? { name: row.operator_name, oib: row.operator_oib } : null,
+    correctsSaleId: row.corrects_sale_id,
+    correctionReason: row.correction_reason,
+    corrections: (extra.corrections ?? []).map((c) => ({
+      id: c.id,
+      kind: c.kind as InvoiceKind,
+      invoiceNumber: c.invoice_number,
+    })),
+    source: correction
+      ? { type: 'sale', id: row.corrects_sale_id!, number: row.source_number }
+      : { type: row.source_type as SaleSourceType, id: row.source_id, number: row.source_number },
+    customer: {
+      id: row.customer_id,
+      kind: row.customer_kind,
+      name: row.customer_name,
+      taxId: row.customer_tax_id,
+      email: row.customer_email,
+      phone: row.customer_phone,
+      address: row.customer_address ? (JSON.parse(row.customer_address) as SaleView['customer']['address']) : null,
+    },
+    note: row.note,
+    currency: row.currency,
+    repriced: Boolean(row.repriced),
+    lines: lines.map((l) => ({ id: l.id, ...toLineView(l) })),
+    totals: totalsView(lines),
+    credited: formatMoney(row.credited_minor),
+    paid: formatMoney(row.paid_minor),
+    balance: formatMoney(balanceMinor(row)),
+    payments: payments.map((p) => ({
+      id: p.id,
+      method: p.method as PaymentMethod,
+      amount: formatMoney(p.amount_minor),
+      createdAt: p.created_at,
+      recordedBy: p.recorded_by,
+      voided: p.voided_at ? { at: p.voided_at, by: p.voided_by, reason: p.void_reason ?? '' } : null,
+    })),
+    fiscal: toFiscalView(extra.fiscal ?? NOT_REQUIRED),
+  };
+}
