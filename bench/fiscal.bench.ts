@@ -9,7 +9,8 @@
  * - the fiscal step at the service level: `prepare` in a unit of work, then the bounded send
  *   (`deliver`) to a fake CIS on 127.0.0.1 over HTTPS answering at once, against the same unit
  *   of work for a company without fiscalisation; p50/p95 sequentially and invoices/s with 8 at once.
- * Issuing a whole invoice through the admin API comes with the invoicing branch; see the README.
+ * - a whole invoice through the admin API: converting a quotation (in-process, Fastify inject)
+ *   for a fiscalising company against the fake CIS, ÷ the same for a company that does not.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,8 @@ import { signRequest } from '../src/modules/fiscal/xml-signature.ts';
 import { fiscalCertificate, p12Base64, serverCertificate, testCa } from '../test/support/fiscal-certs.ts';
 import { startFakeCis } from '../test/support/fake-cis.ts';
 import { fiscalDocument } from '../test/support/fiscal-helpers.ts';
+import { buildApp } from '../src/http/build-app.ts';
+import { adminCall, assignCustomer, newQuotation } from '../test/support/sales-helpers.ts';
 
 const watchdog = setTimeout(() => {
   console.error('fiscal bench: watchdog');
@@ -111,6 +114,11 @@ async function issueOne(companyId: string): Promise<void> {
   if (after?.status !== 'fiscalised') throw new Error(`not fiscalised: ${JSON.stringify(after)}`);
 }
 
+const quantileOf = (samples: number[]) => {
+  samples.sort((a, b) => a - b);
+  return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95) };
+};
+
 async function serviceLevel(companyId: string) {
   for (let i = 0; i < 50; i++) await issueOne(companyId); // warm-up
   const samples: number[] = [];
@@ -119,7 +127,6 @@ async function serviceLevel(companyId: string) {
     await issueOne(companyId);
     samples.push(performance.now() - start);
   }
-  samples.sort((a, b) => a - b);
   const total = 400;
   let next = 0;
   const started = performance.now();
@@ -129,8 +136,51 @@ async function serviceLevel(companyId: string) {
     }),
   );
   const perSecond = total / ((performance.now() - started) / 1_000);
-  return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), perSecond };
+  return { ...quantileOf(samples), perSecond };
 }
+
+// --- a whole invoice through the admin API -------------------------------------------
+// Converting a quotation issues the invoice: pricing copied, legal number, the sale, its event
+// and (for the fiscalising company) the ZKI, the signed request and the bounded send to CIS.
+// In-process (Fastify inject), one at a time, so the ratio is the fiscal step's share of the work.
+const app = await buildApp(c);
+async function convertible(d: typeof fiscalised, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const q = await newQuotation(app, d);
+    await assignCustomer(app, d, 'quotations', q.id);
+    ids.push(q.id);
+  }
+  return ids;
+}
+async function throughApi(d: typeof fiscalised, expected: string) {
+  const ids = await convertible(d, 300);
+  const convert = async (id: string) => {
+    const res = await adminCall(app, d.adminToken, 'POST', `/quotations/${id}/convert`, { paymentMethod: 'card' });
+    if (res.statusCode !== 201 || res.json().data.fiscal.status !== expected) throw new Error(res.body);
+  };
+  for (const id of ids.splice(0, 50)) await convert(id); // warm-up
+  const samples: number[] = [];
+  const started = performance.now();
+  let cpu = process.cpuUsage();
+  for (const id of ids) {
+    const start = performance.now();
+    await convert(id);
+    samples.push(performance.now() - start);
+  }
+  cpu = process.cpuUsage(cpu);
+  const seconds = (performance.now() - started) / 1_000;
+  // Invoices per second of one core: the process's own CPU (the fake CIS runs in it too).
+  return {
+    ...quantileOf(samples),
+    perSecond: samples.length / seconds,
+    perCoreSecond: samples.length / ((cpu.user + cpu.system) / 1e6),
+  };
+}
+const apiWithFiscal = await throughApi(fiscalised, 'fiscalised');
+const apiWithout = await throughApi(plain, 'not_required');
+await app.close();
+
 const withFiscal = await serviceLevel(fiscalised.companyId);
 cis.received.length = 0;
 const without = await serviceLevel(plain.companyId);
@@ -145,7 +195,8 @@ const result = {
   signedRequestMicros: signed,
   prepareAndSendMs: withFiscal,
   withoutFiscalisationMs: without,
-  ratioP50: withFiscal.p50 / without.p50,
+  invoiceThroughApiMs: { fiscalised: apiWithFiscal, notFiscalised: apiWithout },
+  invoiceRatioP50: apiWithFiscal.p50 / apiWithout.p50,
 };
 console.log(JSON.stringify(result, null, 2));
 const f = (n: number) => n.toFixed(n < 10 ? 2 : 0);
@@ -156,4 +207,10 @@ console.log(`
 | RacunZahtjev built and signed (xml-crypto) | ${f(signed.p50)} µs | ${f(signed.p95)} µs | |
 | prepare + deliver, fake CIS at 0 ms | ${f(withFiscal.p50)} ms | ${f(withFiscal.p95)} ms | ${f(withFiscal.perSecond)} |
 | the same unit of work, company not fiscalising | ${f(without.p50)} ms | ${f(without.p95)} ms | ${f(without.perSecond)} |
+
+| invoice through the admin API (convert a quotation) | p50 | p95 | invoices/s (one at a time) | invoices per CPU-second |
+| --- | --- | --- | --- | --- |
+| fiscalised, fake CIS at 0 ms | ${f(apiWithFiscal.p50)} ms | ${f(apiWithFiscal.p95)} ms | ${f(apiWithFiscal.perSecond)} | ${f(apiWithFiscal.perCoreSecond)} |
+| not fiscalised | ${f(apiWithout.p50)} ms | ${f(apiWithout.p95)} ms | ${f(apiWithout.perSecond)} | ${f(apiWithout.perCoreSecond)} |
+| ratio p50 (target ≤ 1.5) | ${(apiWithFiscal.p50 / apiWithout.p50).toFixed(2)} | | | |
 `);

@@ -39,6 +39,10 @@ export function createCroatianFiscaliser(deps: {
   onQueued?: () => void;
 }): CroatianFiscaliser {
   const { clock } = deps;
+  // Rows this process just wrote, already leased to it: the send after commit needs no claim (one
+  // write fewer on the issuing path). A transaction that rolled back leaves an entry nobody
+  // delivers; the bound drops such entries.
+  const held = new Map<string, { row: FiscalRequestRow; lease: string }>();
 
   async function statusOf(companyId: string, documentIds: readonly string[]) {
     const rows = await deps.repository.listRequests(companyId, documentIds);
@@ -82,6 +86,7 @@ export function createCroatianFiscaliser(deps: {
         buyerOib: oibOf(doc.buyerTaxId),
       };
       const now = clock.now();
+      const lease = new Date(now.getTime() + deps.waitMs + LEASE_MARGIN_MS).toISOString();
       const row: FiscalRequestRow = {
         document_id: doc.documentId,
         company_id: doc.companyId,
@@ -94,7 +99,8 @@ export function createCroatianFiscaliser(deps: {
         attempts: 0,
         // The bounded send after commit goes first; the worker takes it if that never happens.
         next_attempt_at: new Date(now.getTime() + deps.waitMs).toISOString(),
-        locked_until: null,
+        // Held by this process for its send after commit; the worker takes it once the lease lapses.
+        locked_until: lease,
         jir: null,
         error_code: null,
         error_message: null,
@@ -105,18 +111,30 @@ export function createCroatianFiscaliser(deps: {
         created_at: now.toISOString(),
       };
       await repos.fiscal.insertRequest(row);
+      if (held.size >= 10_000) held.clear();
+      held.set(row.document_id, { row, lease });
       deps.onQueued?.();
       return toStatus(row);
     },
 
     async deliver(companyId, documentIds) {
-      const now = clock.now();
-      const lease = new Date(now.getTime() + deps.waitMs + LEASE_MARGIN_MS).toISOString();
-      const rows = await deps.repository.claim(now.toISOString(), lease, documentIds.length, {
-        companyId,
-        documentIds,
+      const mine = documentIds.flatMap((id) => {
+        const entry = held.get(id);
+        held.delete(id);
+        return entry && entry.row.company_id === companyId ? [entry] : [];
       });
-      await Promise.all(rows.map((row) => deps.send(row, lease, deps.waitMs)));
+      // Rows another process wrote (or this one before a restart) are claimed like the worker does.
+      const others = documentIds.filter((id) => !mine.some((m) => m.row.document_id === id));
+      if (others.length > 0) {
+        const now = clock.now();
+        const lease = new Date(now.getTime() + deps.waitMs + LEASE_MARGIN_MS).toISOString();
+        const rows = await deps.repository.claim(now.toISOString(), lease, others.length, {
+          companyId,
+          documentIds: others,
+        });
+        mine.push(...rows.map((row) => ({ row, lease })));
+      }
+      await Promise.all(mine.map(({ row, lease }) => deps.send(row, lease, deps.waitMs)));
       return statusOf(companyId, documentIds);
     },
 
