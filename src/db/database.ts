@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import type { SqliteSynchronous } from '../config/config.ts';
@@ -19,7 +19,6 @@ const log = (event: { query: { sql: string } }) => {
   if (queryChannel.hasSubscribers) queryChannel.publish({ sql: event.query.sql });
 };
 export type Db = Kysely<DB>;
-export type Tx = Transaction<DB>;
 /** Either the database or an open transaction: repositories accept both. */
 export type Executor = Kysely<DB>;
 

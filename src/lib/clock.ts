@@ -3,8 +3,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
-
-/** ISO 8601 UTC with milliseconds: the one timestamp format stored and returned. */
-export function isoNow(clock: Clock): string {
-  return clock.now().toISOString();
-}

@@ -45,8 +45,3 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 export function raw(markup: string): Html {
   return new Html(markup);
 }
-
-/** A JSON value inside an attribute (hx-vals, hx-headers): the JSON text, then escaped. */
-export function jsonAttr(value: unknown): string {
-  return JSON.stringify(value);
-}

@@ -9,8 +9,6 @@ declare module 'fastify' {
   }
 }
 
-export class AuthError extends AppError {}
-
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;

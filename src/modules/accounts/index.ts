@@ -1,12 +1,11 @@
 export type { AccountsRepository } from './accounts.repository.ts';
 export {
   createAccountsService,
-  tokenHash,
   type AccountsService,
   type SessionPolicy,
   type SessionUser,
 } from './accounts.service.ts';
-export { checkPassword, PASSWORD_MAX, PASSWORD_MIN } from './password-rule.ts';
+export { PASSWORD_MAX, PASSWORD_MIN } from './password-rule.ts';
 export type { ResetLink, ResetState, TeamMember } from './team.service.ts';
 export {
   createSignInThrottle,

@@ -3,7 +3,6 @@ export { createCatalogService, type CatalogService, type PublicProduct, type Res
 export {
   createCatalogAdminService,
   parsePrice,
-  parseRate,
   type CatalogAdminService,
   type NewProduct,
 } from './catalog-admin.service.ts';

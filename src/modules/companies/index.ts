@@ -23,6 +23,5 @@ export {
 export {
   fillPrintTemplate,
   PRINT_TEMPLATE_PLACEHOLDERS,
-  unknownPlaceholders,
   type PrintTemplatePlaceholder,
 } from './print-template.ts';

@@ -9,10 +9,8 @@ export {
   type NewCustomer,
   type Address,
 } from './customers.service.ts';
-export { emailKey, phoneKey, phoneSearch, nameKey } from './contact-keys.ts';
-export { validateTaxId, taxIdKey, iso7064Mod11_10, type TaxIdKind, type TaxIdResult } from './tax-id.ts';
-export { rankCustomerMatches, type CustomerMatch, type MatchReason, type Placeholder } from './customer-matches.ts';
-export { nameSimilarity, nameTokens } from './name-similarity.ts';
+export { validateTaxId, type TaxIdKind, type TaxIdResult } from './tax-id.ts';
+export { type CustomerMatch, type MatchReason, type Placeholder } from './customer-matches.ts';
 export {
   createCustomerAssignmentService,
   type CustomerAssignmentService,

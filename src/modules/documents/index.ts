@@ -18,7 +18,6 @@ export {
 } from './pricing.ts';
 export {
   lineRows,
-  parseQuantities,
   priceLines,
   toLineView,
   totalsView,
@@ -29,13 +28,13 @@ export {
   type ResolveLines,
   type TotalsView,
 } from './priced-lines.ts';
-export { createSequencesRepository, type SequencesRepository } from './sequences.repository.ts';
-export { apportionLines, taxSummary, type PrintedTotals, type RateRow } from './tax-summary.ts';
+export { type SequencesRepository } from './sequences.repository.ts';
+export { type PrintedTotals, type RateRow } from './tax-summary.ts';
 export { type PaymentCodeKind } from './payment-codes/choose-payment-codes.ts';
 export { buildEpcQrPayload, EPC_QR_MAX_BYTES } from './payment-codes/epc-qr.ts';
 export { buildHub3Payload, type Hub3Input } from './payment-codes/hub3.ts';
 export { documentReference, hr01Reference } from './payment-codes/payment-reference.ts';
-export { paymentDetails, type PaymentDetails } from './payment-codes/payment-details.ts';
+export { type PaymentDetails } from './payment-codes/payment-details.ts';
 export {
   printedContent,
   type DocumentTitle,

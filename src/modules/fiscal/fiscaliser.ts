@@ -77,13 +77,3 @@ export const NOT_REQUIRED: FiscalStatus = Object.freeze({
 export interface FiscalStatusReader {
   statusOf(companyId: string, documentIds: readonly string[]): Promise<Map<string, FiscalStatus>>;
 }
-
-/** The reader for a deployment where nothing is fiscalised. */
-export const NOT_REQUIRED_READER: FiscalStatusReader = {
-  statusOf: async () => new Map(),
-};
-
-/** The fiscaliser for a deployment where nothing is fiscalised. */
-export const NOT_REQUIRED_FISCALISER: Fiscaliser<unknown> = {
-  prepare: async () => NOT_REQUIRED,
-};

@@ -4,8 +4,6 @@
  */
 export {
   NOT_REQUIRED,
-  NOT_REQUIRED_FISCALISER,
-  NOT_REQUIRED_READER,
   type Fiscaliser,
   type FiscalDocument,
   type FiscalPaymentMethod,

@@ -19,10 +19,7 @@ export {
 export { messages, type Translation } from './define.ts';
 export { createFormatter, type Formatter } from './format.ts';
 export {
-  canonicalLocaleTag,
   checkLocaleTag,
-  DEFAULT_LANGUAGE,
-  isSupportedLocaleTag,
   negotiateLanguage,
   resolveLanguage,
   type LocaleTagCheck,

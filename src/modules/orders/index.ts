@@ -1,7 +1,6 @@
 export {
   createOrdersService,
   isOrderOpen,
-  ORDER_OPEN_STATUSES,
   ORDER_STATUSES,
   type OrderStatus,
   type OrdersService,

@@ -1,5 +1,4 @@
 export {
-  createSalesRepository,
   type SalesRepository,
   type SaleFilter,
   type SaleRow,
