@@ -170,7 +170,8 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
   if (status >= 500) request.log.error({ err: error }, 'hub page failed');
   if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.retryAfterSeconds));
   const ctx = request.hub as typeof request.hub | undefined;
-  const t = ctx?.t ?? hubTranslator(negotiateLanguage(request.headers['accept-language'], 'en'));
+  const language = ctx?.user.language ?? negotiateLanguage(request.headers['accept-language'], 'en');
+  const t = ctx?.t ?? hubTranslator(language);
   const message =
     appError.message === 'csrf'
       ? t('hub.error.csrf')
@@ -191,6 +192,6 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
   const body = html`<h1>${t('hub.error.title')} ${status}</h1><p class="error" role="alert">${message}</p>
     ${appError.details ? html`<ul>${Object.entries(appError.details).map(([field, list]) => html`<li><code>${field}</code>: ${list.join(' ')}</li>`)}</ul>` : null}
     <p><a href="${paths.today}">${t('hub.error.back')}</a></p>`;
-  const doc = ctx ? page(ctx, { title: t('hub.error.title'), body }) : barePage('en', t('hub.error.title'), body);
+  const doc = ctx ? page(ctx, { title: t('hub.error.title'), body }) : barePage(language, t('hub.error.title'), body);
   return reply.status(status).type('text/html; charset=utf-8').send(doc.value);
 }

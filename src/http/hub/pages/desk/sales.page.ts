@@ -8,6 +8,7 @@ import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { DESK_REFUSALS } from './desk-form.ts';
+import { pdfPanel } from './document-parts.ts';
 import {
   field,
   noticeOf,
@@ -171,8 +172,7 @@ ${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency })
 </div>
 <div>
 <h2>PDF</h2>
-<iframe class="pdf" src="${base}/pdf" title="${t('hub.desk.pdfOf', { number: s.number })}"></iframe>
-<p><a href="${base}/pdf?download=1" download>${t('hub.desk.downloadPdf')}</a></p>
+${pdfPanel(ctx, base, s.number)}
 </div>
 </div>
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;
