@@ -27,3 +27,11 @@ export {
   resolveLanguage,
   type LocaleTagCheck,
 } from './locale.ts';
+export {
+  errorCatalogs,
+  errorMessages,
+  said,
+  saidOf,
+  type ErrorMessageKey,
+  type ErrorSource,
+} from './error-messages.ts';

@@ -1,4 +1,4 @@
-import { AppError, fieldErrors } from '../../lib/errors.ts';
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
@@ -10,6 +10,7 @@ import { toLineView, totalsView, type DocumentLineRow, type LineView, type Total
 import type { PaymentRow, SaleFilter, SaleRow, SalesRepository } from './sales.repository.ts';
 import type { SaleSourceType } from './sale-creation.ts';
 import { toSalePrint } from './sale-print.ts';
+import { said } from '../i18n/index.ts';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -147,10 +148,10 @@ export function createSalesService(deps: {
       let amountMinor = 0;
       try {
         amountMinor = Number(parseScaled(input.amount, MONEY_SCALE));
-        if (amountMinor <= 0) details.amount = ['Must be greater than 0.'];
-        else if (!Number.isSafeInteger(amountMinor)) details.amount = ['Is too large.'];
+        if (amountMinor <= 0) addFieldError(details, 'amount', said('error.greaterThanZero'));
+        else if (!Number.isSafeInteger(amountMinor)) addFieldError(details, 'amount', said('error.tooLarge'));
       } catch {
-        details.amount = ['Use a decimal amount with at most two places, such as 12.50.'];
+        addFieldError(details, 'amount', said('error.payment.amountForm'));
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const now = clock.now().toISOString();
@@ -161,12 +162,14 @@ export function createSalesService(deps: {
         if (!updated) {
           const balance = sale.total_minor - sale.paid_minor;
           const invalid = fieldErrors();
-          invalid.amount = [
+          addFieldError(
+            invalid,
+            'amount',
             balance === 0
-              ? 'The sale is paid in full; nothing is left to pay.'
-              : `Is more than the balance of ${formatMoney(balance)} ${sale.currency}.`,
-          ];
-          throw AppError.invalid(invalid, "The payment is more than the sale's balance.");
+              ? said('error.payment.paidInFull')
+              : said('error.payment.overBalance', { balance: formatMoney(balance), currency: sale.currency }),
+          );
+          throw AppError.invalid(invalid, said('error.payment.overBalanceSummary'));
         }
         await repos.sales.insertPayment({
           id: newId('payment'),
