@@ -36,6 +36,14 @@ export const inbox = messages({
     'hub.inquiries.markedHandled': 'The inquiry is marked as handled.',
     'hub.inquiries.reply': 'Reply by e-mail',
     'hub.notifications.title': 'Notifications',
+    'hub.notice.inquiry.created.title': 'New inquiry: {subject}',
+    'hub.notice.inquiry.created.body': '{from} wrote about "{topic}".',
+    'hub.notice.webhook.delivery_failed.title': 'A webhook to {target} was given up',
+    'hub.notice.webhook.delivery_failed.body':
+      'Event {eventId} ({eventType}) failed {attempts} times; last error: {error}. Redeliver it from developer settings once the receiver works.',
+    'hub.notice.webhook.disabled.title': 'Webhook {target} was disabled',
+    'hub.notice.webhook.disabled.body':
+      'Deliveries stopped: {reason}. Fix the receiver, then enable the endpoint again in developer settings.',
     'hub.notifications.markAll': 'Mark all as read',
     'hub.notifications.allRead': 'All notifications are marked as read.',
     'hub.notifications.oneRead': 'The notification is marked as read.',
@@ -78,6 +86,14 @@ export const inbox = messages({
     'hub.inquiries.markedHandled': 'Upit je označen kao riješen.',
     'hub.inquiries.reply': 'Odgovori e-poštom',
     'hub.notifications.title': 'Obavijesti',
+    'hub.notice.inquiry.created.title': 'Novi upit: {subject}',
+    'hub.notice.inquiry.created.body': '{from} piše o temi "{topic}".',
+    'hub.notice.webhook.delivery_failed.title': 'Odustalo se od webhooka prema {target}',
+    'hub.notice.webhook.delivery_failed.body':
+      'Događaj {eventId} ({eventType}) nije uspio {attempts} puta; posljednja greška: {error}. Ponovno ga isporučite iz postavki za razvojne programere kad primatelj proradi.',
+    'hub.notice.webhook.disabled.title': 'Webhook {target} je isključen',
+    'hub.notice.webhook.disabled.body':
+      'Isporuke su zaustavljene: {reason}. Popravite primatelja, zatim ponovno uključite krajnju točku u postavkama za razvojne programere.',
     'hub.notifications.markAll': 'Označi sve kao pročitano',
     'hub.notifications.allRead': 'Sve su obavijesti označene kao pročitane.',
     'hub.notifications.oneRead': 'Obavijest je označena kao pročitana.',
@@ -120,6 +136,14 @@ export const inbox = messages({
     'hub.inquiries.markedHandled': 'Die Anfrage ist als erledigt markiert.',
     'hub.inquiries.reply': 'Per E-Mail antworten',
     'hub.notifications.title': 'Benachrichtigungen',
+    'hub.notice.inquiry.created.title': 'Neue Anfrage: {subject}',
+    'hub.notice.inquiry.created.body': '{from} schreibt zum Thema "{topic}".',
+    'hub.notice.webhook.delivery_failed.title': 'Ein Webhook an {target} wurde aufgegeben',
+    'hub.notice.webhook.delivery_failed.body':
+      'Ereignis {eventId} ({eventType}) ist {attempts}-mal fehlgeschlagen; letzter Fehler: {error}. Stellen Sie es in den Entwicklereinstellungen erneut zu, sobald der Empfänger funktioniert.',
+    'hub.notice.webhook.disabled.title': 'Webhook {target} wurde deaktiviert',
+    'hub.notice.webhook.disabled.body':
+      'Zustellungen gestoppt: {reason}. Reparieren Sie den Empfänger und aktivieren Sie den Endpunkt dann in den Entwicklereinstellungen wieder.',
     'hub.notifications.markAll': 'Alle als gelesen markieren',
     'hub.notifications.allRead': 'Alle Benachrichtigungen sind als gelesen markiert.',
     'hub.notifications.oneRead': 'Die Benachrichtigung ist als gelesen markiert.',
