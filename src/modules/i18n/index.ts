@@ -35,3 +35,4 @@ export {
   type ErrorMessageKey,
   type ErrorSource,
 } from './error-messages.ts';
+export { taxIdLabel } from './tax-id-label.ts';
