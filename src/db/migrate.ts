@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-hub-accounts.ts';
 import * as m0008 from './migrations/0008-inquiry-handled.ts';
 import * as m0009 from './migrations/0009-invoices.ts';
 import * as m0010 from './migrations/0010-fiscal.ts';
+import * as m0012 from './migrations/0012-notification-params.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -23,6 +24,7 @@ const MIGRATIONS = {
   '0008-inquiry-handled': m0008,
   '0009-invoices': m0009,
   '0010-fiscal': m0010,
+  '0012-notification-params': m0012,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

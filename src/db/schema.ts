@@ -135,6 +135,8 @@ export interface NotificationsTable {
   subject_id: string | null;
   read_at: Timestamp | null;
   created_at: Timestamp;
+  /** The parameters of the message `kind` names, as JSON (0012); null on older rows: show title and body. */
+  message_params: string | null;
 }
 
 export interface EmailMessagesTable {

@@ -1,7 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorObject } from 'ajv';
 import { isDatabaseOutage } from '../lib/database-outage.ts';
-import { AppError, addFieldError, fieldErrors, type ErrorCode, type FieldErrors } from '../lib/errors.ts';
+import { saidOf } from '../modules/i18n/index.ts';
+import {
+  AppError,
+  addFieldError,
+  fieldErrors,
+  type ErrorCode,
+  type FieldErrors,
+  type FieldMessageKeys,
+  type MessageKey,
+} from '../lib/errors.ts';
 
 /** The one place where an error code becomes an HTTP status. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -37,6 +46,10 @@ export interface Problem {
   code: ErrorCode;
   requestId: string;
   details?: FieldErrors;
+  /** The key of `detail` in the message catalog and its parameters, when it has one. */
+  detailKey?: MessageKey;
+  /** Beside `details`: each message's key and parameters, or null where it has none yet. */
+  detailKeys?: FieldMessageKeys;
 }
 
 /**
@@ -49,14 +62,22 @@ export function problemFor(error: AppError, requestId: string): Problem {
   const status = STATUS_BY_CODE[error.code];
   let detail = error.message;
   let details = error.details;
+  let paths = details ? Object.keys(details) : [];
   // Validation errors arrive capped (below); this guards any other list a service builds.
-  const paths = details ? Object.keys(details) : [];
   if (details && paths.length > MAX_DETAILS) {
     const all = details;
     details = fieldErrors();
     for (const path of paths.slice(0, MAX_DETAILS)) details[path] = all[path]!;
     detail = withMore(detail, paths.length - MAX_DETAILS);
+    paths = paths.slice(0, MAX_DETAILS);
   }
+  // A key for every message or null, path by path, so a client can zip them with `details`.
+  let detailKeys: FieldMessageKeys | undefined;
+  if (details && error.detailKeys) {
+    detailKeys = fieldErrors() as unknown as FieldMessageKeys;
+    for (const path of paths) detailKeys[path] = details[path]!.map((_, i) => error.detailKeys?.[path]?.[i] ?? null);
+  }
+  const keyed = error.messageKey && detail === error.message;
   return {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
@@ -65,6 +86,8 @@ export function problemFor(error: AppError, requestId: string): Problem {
     code: error.code,
     requestId,
     ...(details ? { details } : {}),
+    ...(keyed ? { detailKey: error.messageKey } : {}),
+    ...(detailKeys ? { detailKeys } : {}),
   };
 }
 
@@ -243,7 +266,8 @@ export function validationDetails(
       default:
         message = error.message ? `${error.message[0]!.toUpperCase()}${error.message.slice(1)}.` : 'Is invalid.';
     }
-    addFieldError(details, keyOf.get(error)!, message);
+    // Said by key where the catalog has the message, so the hub and clients can say it in their language.
+    addFieldError(details, keyOf.get(error)!, saidOf(message));
   }
   return { details, more: beyond.size };
 }

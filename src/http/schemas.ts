@@ -54,6 +54,33 @@ export const Problem = Type.Object(
         description: 'Field path → messages, e.g. "lines[2].quantity".',
       }),
     ),
+    detailKey: Type.Optional(
+      Type.Object(
+        { key: Type.String(), params: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])) },
+        {
+          description:
+            "`detail`'s key in Portico's message catalog and its parameters, for showing it in another language (`detail` stays English). Absent when the message has no key yet.",
+        },
+      ),
+    ),
+    detailKeys: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Array(
+          Type.Union([
+            Type.Object({
+              key: Type.String(),
+              params: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])),
+            }),
+            Type.Null(),
+          ]),
+        ),
+        {
+          description:
+            "Beside `details`, path by path and in the same order: each message's catalog key and parameters, or null where a message has no key yet.",
+        },
+      ),
+    ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details.' },
 );

@@ -28,28 +28,71 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
+ * A message by its key in the message catalog and its parameters, with its English text: the
+ * API sends the text (integrators read it) and the key (a client in another language, and the
+ * hub, say it in the reader's language). Services build one with the i18n module's `said`.
+ */
+export interface Said {
+  readonly text: string;
+  readonly key: string;
+  readonly params?: Readonly<Record<string, string | number>>;
+}
+
+/** What an error names a message by: its key and parameters. */
+export interface MessageKey {
+  key: string;
+  params: Record<string, string | number>;
+}
+
+/** A message as a service may give it: English text alone (not yet in the catalog) or said by key. */
+export type Message = string | Said;
+
+/**
  * Field path (`lines[2].quantity`) → messages. Paths come from the client (an unknown field is
  * named as sent), so build one with `fieldErrors()`: on a plain `{}` a field called `constructor`
  * or `__proto__` would find or replace what every object inherits.
  */
 export type FieldErrors = Record<string, string[]>;
 
+/** Field path → the key of each message in `FieldErrors` at the same place (null: none yet). */
+export type FieldMessageKeys = Record<string, Array<MessageKey | null>>;
+
+/** The details a service may throw: field path → messages, each text or said by key. */
+export type FieldMessages = Readonly<Record<string, ReadonlyArray<Message>>>;
+
+/**
+ * The keys of the messages `addFieldError` collected, kept on the details object itself (not
+ * enumerable, so it is not sent, compared or copied as a field) until an AppError takes them.
+ */
+const KEYS = Symbol('message keys');
+
 /** An empty, prototype-free map of field errors; JSON.stringify writes it as any object. */
 export function fieldErrors(): FieldErrors {
   return Object.create(null) as FieldErrors;
 }
 
+const textOf = (message: Message): string => (typeof message === 'string' ? message : message.text);
+const keyOf = (message: Message): MessageKey | null =>
+  typeof message === 'string' ? null : { key: message.key, params: { ...message.params } };
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: FieldErrors | undefined;
+  /** The key of `message`, when it was said by key. */
+  readonly messageKey: MessageKey | undefined;
+  /** The keys of the messages in `details`, where any was said by key. */
+  readonly detailKeys: FieldMessageKeys | undefined;
   /** When the client may try again (`unavailable`, `rate_limited`); sent as Retry-After. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: FieldErrors, retryAfterSeconds?: number) {
-    super(message);
+  constructor(code: ErrorCode, message: Message, details?: FieldMessages, retryAfterSeconds?: number) {
+    super(textOf(message));
     this.name = 'AppError';
     this.code = code;
-    this.details = details;
+    this.messageKey = keyOf(message) ?? undefined;
+    const split = details ? splitMessages(details) : undefined;
+    this.details = split?.texts;
+    this.detailKeys = split?.keys;
     this.retryAfterSeconds = retryAfterSeconds;
   }
 
@@ -57,18 +100,57 @@ export class AppError extends Error {
     return new AppError('not_found', `${what} not found.`);
   }
 
-  static invalid(details: FieldErrors, message = 'The request is invalid.'): AppError {
+  static invalid(details: FieldMessages, message: Message = 'The request is invalid.'): AppError {
     return new AppError('validation_failed', message, details);
   }
 }
 
 /**
+ * Texts and keys apart. Details of texts only stay the very object given (a service's own map,
+ * compared and extended as it is); otherwise a copy of the same kind holds the texts.
+ */
+function splitMessages(details: FieldMessages): { texts: FieldErrors; keys: FieldMessageKeys | undefined } {
+  const collected = (details as { [KEYS]?: FieldMessageKeys })[KEYS];
+  const paths = Object.keys(details);
+  if (paths.every((path) => details[path]!.every((m) => typeof m === 'string')))
+    return { texts: details as FieldErrors, keys: collected };
+  const texts = Object.create(Object.getPrototypeOf(details)) as FieldErrors;
+  const keys = Object.create(null) as FieldMessageKeys;
+  for (const path of paths) {
+    define(texts, path, details[path]!.map(textOf));
+    define(
+      keys,
+      path,
+      details[path]!.map((m, i) => keyOf(m) ?? collected?.[path]?.[i] ?? null),
+    );
+  }
+  return { texts, keys };
+}
+
+function define<T>(target: Record<string, T>, path: string, value: T): void {
+  Object.defineProperty(target, path, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
  * Adds a message under a field path, creating the list on first use. Own properties only, and
  * defined rather than assigned, so even a plain `{}` takes `__proto__` or `toString` as a field.
+ * A message said by key keeps its key beside the text, for the AppError the details end up in.
  */
-export function addFieldError(details: FieldErrors, path: string, message: string): void {
-  if (!Object.hasOwn(details, path))
-    Object.defineProperty(details, path, { value: [], enumerable: true, writable: true, configurable: true });
+export function addFieldError(details: FieldErrors, path: string, message: Message): void {
+  if (!Object.hasOwn(details, path)) define<string[]>(details, path, []);
   const list = details[path]!;
-  if (!list.includes(message)) list.push(message);
+  const text = textOf(message);
+  if (list.includes(text)) return;
+  list.push(text);
+  const key = keyOf(message);
+  let keys = (details as { [KEYS]?: FieldMessageKeys })[KEYS];
+  if (!key && !keys) return;
+  if (!keys) {
+    keys = Object.create(null) as FieldMessageKeys;
+    Object.defineProperty(details, KEYS, { value: keys, enumerable: false });
+  }
+  if (!Object.hasOwn(keys, path)) define<Array<MessageKey | null>>(keys, path, []);
+  const at = keys[path]!;
+  while (at.length < list.length - 1) at.push(null);
+  at.push(key);
 }

@@ -89,7 +89,10 @@ describe('hub catalog (Chromium)', () => {
         .getByRole('button', { name: /^Obriši/ })
         .click();
       assert.equal((await answer).status(), 409);
-      assert.match((await page.getByRole('alert').textContent())!, /still has products or sub-categories/);
+      assert.match(
+        (await page.getByRole('alert').textContent())!,
+        /Kategorija još ima proizvode ili potkategorije; najprije ih premjestite\./,
+      );
 
       const newCategory = page.locator('form[action="/hub/catalog/categories"]');
       await newCategory.getByLabel('Naziv').fill('');
@@ -127,7 +130,7 @@ describe('hub catalog (Chromium)', () => {
       assert.equal(await badPrice.getAttribute('aria-invalid'), 'true');
       assert.match(
         (await page.locator(`#${await badPrice.getAttribute('aria-describedby')}`).textContent())!,
-        /at most 2 decimal places/,
+        /s najviše 2 decimale/,
       );
       assert.equal(await page.getByLabel('Jedinica 2').inputValue(), 'karton (12 kom)', 'what was typed is kept');
       await assertAccessible(page);
@@ -161,7 +164,7 @@ describe('hub catalog (Chromium)', () => {
       answer = page.waitForResponse((r) => /\/delete$/.test(r.url()));
       await page.getByRole('button', { name: 'Obriši karton (12 kom)' }).click();
       assert.equal((await answer).status(), 409, 'the last unit stays: the service refuses, the page says why');
-      assert.match((await page.getByRole('alert').textContent())!, /last unit/);
+      assert.match((await page.getByRole('alert').textContent())!, /posljednja jedinica proizvoda/);
       await page.getByLabel('Jedinica', { exact: true }).last().fill('kom');
       await page.getByLabel('Cijena', { exact: true }).last().fill('8.90');
       await page.getByRole('button', { name: 'Dodaj jedinicu' }).click();
@@ -180,7 +183,10 @@ describe('hub catalog (Chromium)', () => {
       answer = page.waitForResponse((r) => r.url().endsWith('/datasheet') && r.request().method() === 'POST');
       await page.getByRole('button', { name: 'Učitaj' }).click();
       assert.equal((await answer).status(), 400);
-      assert.match((await page.locator('#datasheet-file-error').textContent())!, /Only PDF datasheets/);
+      assert.match(
+        (await page.locator('#datasheet-file-error').textContent())!,
+        /Prihvaćaju se samo tehnički listovi u PDF-u\./,
+      );
 
       const pdf = path.join(dir, 'ljepilo-d3.pdf');
       fs.writeFileSync(pdf, await samplePdf());
@@ -220,7 +226,7 @@ describe('hub catalog (Chromium)', () => {
       assert.deepEqual(await rows.first().locator('td').allTextContents(), [
         '11',
         'price',
-        'Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".',
+        'Upišite iznos od 0 do 999999999,99 s najviše 2 decimale, npr. "12,40".',
       ]);
       assert.match(
         (await page.locator('.import-status dl.facts').textContent())!,

@@ -86,6 +86,32 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
 
       await page.getByRole('link', { name: 'Obavijesti' }).click();
       await page.waitForURL(/\/hub\/notifications$/);
+      // Stored as its kind and parameters, said in the reader's language; a row from before 0012 as written.
+      const mine = page.locator('.notifications li', { hasText: subject });
+      assert.match((await mine.textContent())!, new RegExp(`Novi upit: ${subject.replace(/[?.]/g, '\\$&')}`));
+      assert.match((await mine.textContent())!, /piše o temi "/);
+      await hub.app.c.store.repos.notifications.insertNotifications([
+        {
+          id: `ntf_old${Date.now()}`,
+          company_id: hub.tenant.companyId,
+          user_id: hub.user('support').id,
+          kind: 'inquiry.created',
+          title: 'New inquiry: written before parameters were kept',
+          body: 'Someone wrote about "Old".',
+          subject_type: null,
+          subject_id: null,
+          read_at: null,
+          created_at: new Date().toISOString(),
+          message_params: null,
+        },
+      ]);
+      await page.reload();
+      assert.equal(
+        await page
+          .locator('.notifications li', { hasText: 'New inquiry: written before parameters were kept' })
+          .count(),
+        1,
+      );
       await page
         .locator('.notifications li', { hasText: subject })
         .getByRole('link', { name: /^Otvori/ })

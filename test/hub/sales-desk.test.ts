@@ -306,6 +306,11 @@ describe('hub sales desk (Chromium)', () => {
         'true',
         'more than the balance is shown at the amount',
       );
+      assert.match(
+        (await page.locator('#pay-amount-error').textContent())!,
+        /^Veće je od preostalog iznosa od \d/,
+        "the service's refusal in the reader's language",
+      );
       await assertAccessible(page);
       await page.getByLabel('Način plaćanja').selectOption({ label: 'Kartica' });
       await page.getByLabel('Iznos (EUR)').fill('1,00');

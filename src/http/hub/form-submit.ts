@@ -3,7 +3,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
 import { validationDetails } from '../errors.ts';
 import { buildValidator } from '../validation.ts';
-import type { HubTranslate } from './texts/index.ts';
+import { sayMessage, type HubTranslate } from './texts/index.ts';
 import { html, type Html } from './html.ts';
 import { formFields, type FormBody } from './form-input.ts';
 
@@ -79,12 +79,33 @@ export async function submit<S extends TSchema, R>(
     return { ok: true, result: await work(input as Static<S>) };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
+    const t = request.hub.t;
     if (error.details && (error.code === 'validation_failed' || options.fieldCodes?.includes(error.code)))
-      return refused(error.details, 400);
+      return refused(spokenDetails(error, t), 400);
     if ((options.refusals ?? Object.keys(STATUS)).includes(error.code))
-      return refused(fieldErrors(), STATUS[error.code] ?? 400, error.message);
+      return refused(fieldErrors(), STATUS[error.code] ?? 400, spokenMessage(error, t));
     throw error;
   }
+}
+
+/** A refusal's field messages in the reader's language, where the service said them by key. */
+export function spokenDetails(error: AppError, t: HubTranslate): FieldErrors {
+  // The same kind of map as the service's (prototype-free or not), each field defined, never assigned.
+  const details = error.details ?? fieldErrors();
+  const out = Object.create(Object.getPrototypeOf(details)) as FieldErrors;
+  for (const [path, list] of Object.entries(details))
+    Object.defineProperty(out, path, {
+      value: list.map((text, i) => sayMessage(t, text, error.detailKeys?.[path]?.[i])),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out;
+}
+
+/** A refusal's own message in the reader's language, where the service said it by key. */
+export function spokenMessage(error: AppError, t: HubTranslate): string {
+  return sayMessage(t, error.message, error.messageKey);
 }
 
 /** The posted fields as typed, trimmed, for showing again; the CSRF token left out. */
@@ -114,7 +135,8 @@ function check(schema: TSchema, value: unknown, t: HubTranslate): FieldErrors | 
   }
   if (validate(value)) return null;
   const errors = validate.errors ?? [];
-  const details = validationDetails(errors, 'body').details;
+  // The admin API's words, in the reader's language where the catalog has them.
+  const details = spokenDetails(AppError.invalid(validationDetails(errors, 'body').details), t);
   for (const error of errors) {
     const said = spoken(error, t);
     if (said === null) continue;

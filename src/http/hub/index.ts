@@ -13,6 +13,7 @@ import { assetRoutes } from './assets.ts';
 import { hubContext, SIGNED_OUT, type HubAccess } from './hub-context.ts';
 import { barePage, page } from './layout.ts';
 import { html } from './html.ts';
+import { spokenDetails, spokenMessage } from './form-submit.ts';
 import { readSessionToken } from './session-cookie.ts';
 import { signInPages } from './pages/sign-in.page.ts';
 import { todayPage } from './pages/today.page.ts';
@@ -170,7 +171,8 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
   if (status >= 500) request.log.error({ err: error }, 'hub page failed');
   if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(appError.retryAfterSeconds));
   const ctx = request.hub as typeof request.hub | undefined;
-  const t = ctx?.t ?? hubTranslator(negotiateLanguage(request.headers['accept-language'], 'en'));
+  const language = ctx?.user.language ?? negotiateLanguage(request.headers['accept-language'], 'en');
+  const t = ctx?.t ?? hubTranslator(language);
   const message =
     appError.message === 'csrf'
       ? t('hub.error.csrf')
@@ -180,7 +182,7 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
           ? t('hub.error.notFound')
           : status >= 500
             ? t('hub.error.internal')
-            : appError.message;
+            : spokenMessage(appError, t);
   if (request.headers['hx-request']) {
     // htmx swaps nothing on an error status; the message goes to the page's alert region by a header.
     return reply
@@ -189,8 +191,8 @@ function renderError(request: FastifyRequest, reply: FastifyReply, error: unknow
       .send(html`<p class="error" role="alert">${message}</p>`.value);
   }
   const body = html`<h1>${t('hub.error.title')} ${status}</h1><p class="error" role="alert">${message}</p>
-    ${appError.details ? html`<ul>${Object.entries(appError.details).map(([field, list]) => html`<li><code>${field}</code>: ${list.join(' ')}</li>`)}</ul>` : null}
+    ${appError.details ? html`<ul>${Object.entries(spokenDetails(appError, t)).map(([field, list]) => html`<li><code>${field}</code>: ${list.join(' ')}</li>`)}</ul>` : null}
     <p><a href="${paths.today}">${t('hub.error.back')}</a></p>`;
-  const doc = ctx ? page(ctx, { title: t('hub.error.title'), body }) : barePage('en', t('hub.error.title'), body);
+  const doc = ctx ? page(ctx, { title: t('hub.error.title'), body }) : barePage(language, t('hub.error.title'), body);
   return reply.status(status).type('text/html; charset=utf-8').send(doc.value);
 }

@@ -2,7 +2,7 @@ import type { Permission } from '../access.ts';
 import type { HubMessageKey, HubTranslate } from './texts/index.ts';
 import { html, type Html } from './html.ts';
 import type { HubContext } from './hub-context.ts';
-import { ASSETS } from './assets.ts';
+import { ASSETS, MANIFEST_PATH } from './assets.ts';
 import { paths } from './paths.ts';
 
 /** The navigation: each item shown only to roles that may open it (and refused again on request). */
@@ -28,6 +28,10 @@ function head(title: string): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"historyCacheSize":0}'>
 <title>${title} · Portico</title>
+<meta name="application-name" content="Portico">
+<meta name="theme-color" content="#12263f">
+<link rel="icon" href="${ASSETS.icon}" type="image/svg+xml">
+<link rel="manifest" href="${MANIFEST_PATH}">
 <link rel="stylesheet" href="${ASSETS.css}">
 <script src="${ASSETS.htmx}" defer></script>
 <script src="${ASSETS.js}" defer></script>`;
@@ -43,6 +47,9 @@ export interface PageOptions {
 /**
  * The whole document for a signed-in page. The CSRF token rides on <body> as an htmx header,
  * so every htmx request carries it; plain forms carry it in a hidden field (`postForm`).
+ * The navigation sits in a <details>: on a narrow screen it folds behind its summary (the menu
+ * button), which opens without any script; on a wide one the stylesheet shows its content and
+ * hides the summary, so the sidebar is always there.
  */
 export function page(ctx: HubContext, options: PageOptions): Html {
   const { t } = ctx;
@@ -62,9 +69,9 @@ export function page(ctx: HubContext, options: PageOptions): Html {
   ${postForm(ctx, paths.signOut, html` class="inline"`)}<button type="submit" class="link">${t('hub.signOut')}</button></form>
 </header>
 <div class="frame">
-<nav aria-label="${t('hub.nav.label')}"><ul>
+<nav class="main-nav" aria-label="${t('hub.nav.label')}"><details class="menu"><summary>${t('hub.nav.menu')}</summary><ul>
   ${nav.map((item) => html`<li><a href="${item.href}"${current(item.href) ? html` aria-current="page"` : null}>${t(item.label)}</a></li>`)}
-</ul></nav>
+</ul></details></nav>
 <main id="main" tabindex="-1">
   ${options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : null}
   ${options.body}

@@ -5,7 +5,7 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { hashPassword, verifyPassword } from '../../lib/password-hash.ts';
 import type { Store } from '../../db/store.ts';
 import { USER_ROLES, type UserRole } from '../companies/index.ts';
-import { LANGUAGES, type Language } from '../i18n/index.ts';
+import { LANGUAGES, type Language, said, saidOf } from '../i18n/index.ts';
 import type { AccountRow, AccountsRepository } from './accounts.repository.ts';
 
 type TeamRepos = { accounts: AccountsRepository };
@@ -70,9 +70,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
       if (mayRemoveAdmin) await r.accounts.lockTeam(companyId);
       await work(r);
       if (mayRemoveAdmin && (await r.accounts.countActiveAdmins(companyId)) === 0) {
-        throw new AppError('conflict', 'The company needs at least one active admin.', {
-          [field]: ['The company needs at least one active admin.'],
-        });
+        throw new AppError('conflict', said('error.user.lastAdmin'), { [field]: [said('error.user.lastAdmin')] });
       }
     });
   }
@@ -95,9 +93,9 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
       const user = await need(companyId, userId);
       const details = fieldErrors();
       if (!user.password_hash || !(await verifyPassword(input.currentPassword, user.password_hash)))
-        addFieldError(details, 'currentPassword', 'The current password is wrong.');
+        addFieldError(details, 'currentPassword', said('error.user.currentPassword'));
       const rule = checkPassword(input.newPassword);
-      if (rule) addFieldError(details, 'newPassword', rule);
+      if (rule) addFieldError(details, 'newPassword', saidOf(rule));
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const hash = await hashPassword(input.newPassword);
       await store.transaction(async (r) => {
@@ -110,7 +108,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
     async setLanguage(companyId: string, userId: string, language: string | null): Promise<void> {
       await need(companyId, userId);
       if (language !== null && !(LANGUAGES as readonly string[]).includes(language))
-        throw AppError.invalid({ language: [`Use one of ${LANGUAGES.join(', ')}, or none for the company's.`] });
+        throw AppError.invalid({ language: [said('error.user.language', { languages: LANGUAGES.join(', ') })] });
       await repo.updateUser(companyId, userId, { locale: language });
     },
 
@@ -128,12 +126,12 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
       const email = input.email.trim().toLowerCase();
       const name = input.name.trim();
       if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254)
-        addFieldError(details, 'email', 'Not an e-mail address.');
+        addFieldError(details, 'email', said('error.email'));
       else if (await repo.findUserByEmail(companyId, email))
-        addFieldError(details, 'email', 'Already a user of this company.');
-      if (name === '' || name.length > 200) addFieldError(details, 'name', 'Must be 1 to 200 characters.');
+        addFieldError(details, 'email', said('error.user.emailTaken'));
+      if (name === '' || name.length > 200) addFieldError(details, 'name', said('error.length', { max: '200' }));
       if (!(USER_ROLES as readonly string[]).includes(input.role))
-        addFieldError(details, 'role', `Use one of ${USER_ROLES.join(', ')}.`);
+        addFieldError(details, 'role', said('error.oneOf', { values: USER_ROLES.join(', ') }));
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const row: AccountRow = {
         id: newId('user'),
@@ -165,7 +163,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
 
     async changeRole(companyId: string, userId: string, role: string): Promise<void> {
       if (!(USER_ROLES as readonly string[]).includes(role))
-        throw AppError.invalid({ role: [`Use one of ${USER_ROLES.join(', ')}.`] });
+        throw AppError.invalid({ role: [said('error.oneOf', { values: USER_ROLES.join(', ') })] });
       const user = await need(companyId, userId);
       if (user.role === role) return;
       await keepingAnAdmin(user, 'role', (r) => r.accounts.updateUser(companyId, userId, { role }));
@@ -217,7 +215,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
       const state = await this.checkResetLink(token);
       if (!state.ok) throw new AppError('not_found', `Reset link ${state.reason}.`);
       const rule = checkPassword(password);
-      if (rule) throw AppError.invalid({ password: [rule] });
+      if (rule) throw AppError.invalid({ password: [saidOf(rule)] });
       const hash = await hashPassword(password);
       const reset = (await repo.findPasswordReset(tokenHash(token)))!;
       const used = await store.transaction(async (r) => {
@@ -240,7 +238,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
       password: string,
     ): Promise<{ companyId: string; userId: string }> {
       const rule = checkPassword(password);
-      if (rule) throw AppError.invalid({ password: [rule] });
+      if (rule) throw AppError.invalid({ password: [saidOf(rule)] });
       const email = emailInput.trim().toLowerCase();
       const users = (await repo.findByEmail(email)).filter((u) => companyId === null || u.company_id === companyId);
       if (users.length === 0) throw AppError.notFound('User');

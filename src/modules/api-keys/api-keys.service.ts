@@ -4,6 +4,7 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { issueCredential, parseCredential, secretMatches } from './credential.ts';
 import type { ApiKeysRepository, ApiKeyRow } from './api-keys.repository.ts';
 import type { KeyCache } from './revocation-watch.ts';
+import { said } from '../i18n/index.ts';
 
 /** Who is calling the public API: a location's key, and through it the company. */
 export interface ApiCaller {
@@ -59,7 +60,7 @@ export function createApiKeysService(deps: {
       input: { locationId: string; name: string },
     ): Promise<ApiKeySummary & { key: string }> {
       if (!(await deps.locationExists(companyId, input.locationId))) {
-        throw AppError.invalid({ locationId: ['No such location.'] });
+        throw AppError.invalid({ locationId: [said('error.location.unknown')] });
       }
       const id = newId('apiKey');
       const { token, secretHash } = issueCredential('apiKey', id);
@@ -109,7 +110,8 @@ export function createApiKeysService(deps: {
       companyId: string,
       input: { userId: string; name: string },
     ): Promise<{ id: string; token: string }> {
-      if (!(await deps.userExists(companyId, input.userId))) throw AppError.invalid({ userId: ['No such user.'] });
+      if (!(await deps.userExists(companyId, input.userId)))
+        throw AppError.invalid({ userId: [said('error.user.unknown')] });
       const id = newId('adminToken');
       const { token, secretHash } = issueCredential('adminToken', id);
       await repository.insertAdminToken({

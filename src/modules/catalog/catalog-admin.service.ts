@@ -10,6 +10,7 @@ import type { CatalogRepository, ProductRow, ProductWithRate, UnitRow } from './
 import { expandCategoryIds } from './catalog-scope.ts';
 import { formatRate } from '../../lib/money.ts';
 import type { ProductBasics } from './catalog.service.ts';
+import { said } from '../i18n/index.ts';
 
 export interface NewProduct {
   name: string;
@@ -107,7 +108,7 @@ export function createCatalogAdminService(deps: {
   return {
     async createCategory(companyId: string, input: { name: string; parentId?: string | null }) {
       if (input.parentId != null && !(await store.repos.catalog.findCategory(companyId, input.parentId))) {
-        throw AppError.invalid({ parentId: ['No such category.'] });
+        throw AppError.invalid({ parentId: [said('error.category.unknown')] });
       }
       const row = {
         id: newId('category'),
@@ -146,14 +147,12 @@ export function createCatalogAdminService(deps: {
       input: NewProduct,
       repos?: CatalogRepos,
     ): Promise<{ id: string; unitIds: string[] }> {
-      if (input.units.length === 0) throw AppError.invalid({ units: ['A product needs at least one unit.'] });
+      if (input.units.length === 0) throw AppError.invalid({ units: [said('error.product.needsUnit')] });
       const twins = input.units.flatMap((u, i) =>
         input.units.findIndex((v) => v.name === u.name) < i ? [`units[${i}].name`] : [],
       );
       if (twins.length > 0)
-        throw AppError.invalid(
-          Object.fromEntries(twins.map((path) => [path, ['Another unit of this product has the same name.']])),
-        );
+        throw AppError.invalid(Object.fromEntries(twins.map((path) => [path, [said('error.unit.sameName')]])));
       const work = async (r: CatalogRepos) => {
         await checkReferences(r, companyId, input);
         const at = now();
@@ -195,13 +194,13 @@ export function createCatalogAdminService(deps: {
         const current = all.find((c) => c.id === id);
         if (!current) throw AppError.notFound('Category');
         if (patch.parentId != null) {
-          if (!all.some((c) => c.id === patch.parentId)) throw AppError.invalid({ parentId: ['No such category.'] });
+          if (!all.some((c) => c.id === patch.parentId))
+            throw AppError.invalid({ parentId: [said('error.category.unknown')] });
           const subtree = expandCategoryIds(
             all.map((c) => ({ id: c.id, parentId: c.parent_id })),
             [id],
           );
-          if (subtree.has(patch.parentId))
-            throw AppError.invalid({ parentId: ['A category cannot sit under itself or one of its sub-categories.'] });
+          if (subtree.has(patch.parentId)) throw AppError.invalid({ parentId: [said('error.category.underItself')] });
         }
         const name = patch.name ?? current.name;
         const parentId = patch.parentId === undefined ? current.parent_id : patch.parentId;
@@ -213,8 +212,7 @@ export function createCatalogAdminService(deps: {
     async deleteCategory(companyId: string, id: string): Promise<void> {
       await store.transaction(async (r) => {
         if (!(await r.catalog.findCategory(companyId, id))) throw AppError.notFound('Category');
-        if (await r.catalog.categoryInUse(companyId, id))
-          throw new AppError('conflict', 'The category still has products or sub-categories; move them first.');
+        if (await r.catalog.categoryInUse(companyId, id)) throw new AppError('conflict', said('error.category.inUse'));
         await r.catalog.deleteCategory(companyId, id);
       });
     },
@@ -232,8 +230,7 @@ export function createCatalogAdminService(deps: {
     async deleteModel(companyId: string, id: string): Promise<void> {
       await store.transaction(async (r) => {
         if (!(await r.catalog.findModel(companyId, id))) throw AppError.notFound('Model');
-        if (await r.catalog.modelInUse(companyId, id))
-          throw new AppError('conflict', 'Products still use this model; change them first.');
+        if (await r.catalog.modelInUse(companyId, id)) throw new AppError('conflict', said('error.model.inUse'));
         await r.catalog.deleteModel(companyId, id);
       });
     },
@@ -333,8 +330,7 @@ export function createCatalogAdminService(deps: {
       return store.transaction(async (r) => {
         if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
         const units = await r.catalog.listUnits(companyId, [productId]);
-        if (units.some((u) => u.name === input.name))
-          throw AppError.invalid({ name: ['The product already has a unit with this name.'] });
+        if (units.some((u) => u.name === input.name)) throw AppError.invalid({ name: [said('error.unit.nameTaken')] });
         const row: UnitRow = {
           id: newId('unit'),
           company_id: companyId,
@@ -359,7 +355,7 @@ export function createCatalogAdminService(deps: {
         if (patch.name !== undefined && patch.name !== unit.name) {
           const siblings = await r.catalog.listUnits(companyId, [unit.product_id]);
           if (siblings.some((u) => u.name === patch.name))
-            throw AppError.invalid({ name: ['The product already has a unit with this name.'] });
+            throw AppError.invalid({ name: [said('error.unit.nameTaken')] });
         }
         const next = { ...unit, name: patch.name ?? unit.name, price_minor: priceMinor ?? unit.price_minor };
         await r.catalog.updateUnit(companyId, unitId, { name: next.name, price_minor: next.price_minor });
@@ -374,11 +370,7 @@ export function createCatalogAdminService(deps: {
         const unit = await r.catalog.findUnit(companyId, unitId);
         if (!unit) throw AppError.notFound('Unit');
         const siblings = await r.catalog.listUnits(companyId, [unit.product_id]);
-        if (siblings.length <= 1)
-          throw new AppError(
-            'conflict',
-            "This is the product's last unit; add another first or deactivate the product.",
-          );
+        if (siblings.length <= 1) throw new AppError('conflict', said('error.unit.last'));
         await r.catalog.deleteUnit(companyId, unitId);
         await r.catalog.updateProduct(companyId, unit.product_id, { updated_at: now() });
       });
@@ -401,9 +393,9 @@ export function createCatalogAdminService(deps: {
       const product = await store.repos.catalog.findProduct(companyId, productId);
       if (!product) throw AppError.notFound('Product');
       if (file.bytes.length > maxBytes)
-        throw new AppError('payload_too_large', `A datasheet may be at most ${maxBytes} bytes.`);
+        throw new AppError('payload_too_large', said('error.datasheet.tooLarge', { max: String(maxBytes) }));
       if (file.bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
-        throw AppError.invalid({ file: ['Only PDF datasheets are accepted.'] });
+        throw AppError.invalid({ file: [said('error.datasheet.notPdf')] });
       const active = await findActiveContent(file.bytes);
       if (active)
         throw AppError.invalid({
@@ -451,9 +443,7 @@ export function parsePrice(text: string, field = 'price'): bigint {
     if (value < 0n || value > 99_999_999_999n) throw new RangeError('out of range');
     return value;
   } catch {
-    throw AppError.invalid({
-      [field]: ['Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".'],
-    });
+    throw AppError.invalid({ [field]: [said('error.price.form')] });
   }
 }
 
@@ -463,8 +453,6 @@ export function parseRate(text: string, field = 'rate'): number {
     if (value < 0n || value > 10_000n) throw new RangeError('out of range');
     return Number(value);
   } catch {
-    throw AppError.invalid({
-      [field]: ['Use a percentage from 0 to 100 with at most 2 decimal places, e.g. "25" or "9.5".'],
-    });
+    throw AppError.invalid({ [field]: [said('error.rate.form')] });
   }
 }

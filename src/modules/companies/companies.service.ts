@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { validateBic, validateIban } from '../../lib/iban.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { validateTaxId } from '../customers/index.ts';
-import { checkLocaleTag } from '../i18n/index.ts';
+import { checkLocaleTag, said, saidOf } from '../i18n/index.ts';
 import { unknownPlaceholders } from './print-template.ts';
 import type { CompaniesRepository, CompanyRow, LocationRow, UserRow } from './companies.repository.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
@@ -185,7 +185,7 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       const details: FieldErrors = {};
       const changes = profileChanges(patch, current, details);
       if (patch.name !== undefined) {
-        if (patch.name.trim() === '') addFieldError(details, 'name', 'Must not be empty.');
+        if (patch.name.trim() === '') addFieldError(details, 'name', said('error.empty'));
         else changes.name = patch.name.trim();
       }
       if (patch.quotationValidityDays !== undefined) {
@@ -199,7 +199,7 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
           addFieldError(
             details,
             'quotationValidityDays',
-            `Must be a whole number of days from 1 to ${MAX_VALIDITY_DAYS}.`,
+            said('error.company.validityDays', { max: String(MAX_VALIDITY_DAYS) }),
           );
         else changes.quotation_validity_days = patch.quotationValidityDays;
       }
@@ -223,9 +223,9 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
     ): Promise<Location> {
       await this.getCompany(companyId);
       const code = input.code.toUpperCase();
-      if (!/^[A-Z0-9]{1,10}$/.test(code)) throw AppError.invalid({ code: ['Use 1 to 10 letters or digits.'] });
+      if (!/^[A-Z0-9]{1,10}$/.test(code)) throw AppError.invalid({ code: [said('error.location.code')] });
       if (await repository.findLocationByCode(companyId, code))
-        throw AppError.invalid({ code: ['Already used by another location.'] });
+        throw AppError.invalid({ code: [said('error.location.codeTaken')] });
       const row: LocationRow = {
         id: newId('location'),
         company_id: companyId,
@@ -312,11 +312,11 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
     ): Promise<User> {
       await this.getCompany(companyId);
       if (!(USER_ROLES as readonly string[]).includes(input.role))
-        throw AppError.invalid({ role: [`Use one of ${USER_ROLES.join(', ')}.`] });
+        throw AppError.invalid({ role: [said('error.oneOf', { values: USER_ROLES.join(', ') })] });
       const email = input.email.trim().toLowerCase();
-      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw AppError.invalid({ email: ['Not an e-mail address.'] });
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw AppError.invalid({ email: [said('error.email')] });
       if (await repository.findUserByEmail(companyId, email))
-        throw AppError.invalid({ email: ['Already a user of this company.'] });
+        throw AppError.invalid({ email: [said('error.user.emailTaken')] });
       const row: UserRow = {
         id: newId('user'),
         company_id: companyId,
@@ -371,18 +371,17 @@ function profileChanges(
   if (patch.locale !== undefined) {
     const checked = checkLocaleTag(patch.locale);
     if (checked.ok) changes.locale = checked.tag;
-    else addFieldError(details, 'locale', checked.message);
+    else addFieldError(details, 'locale', saidOf(checked.message));
   }
   if (patch.country !== undefined) {
     const country = text(patch.country)?.toUpperCase() ?? null;
-    if (country !== null && !isRegion(country))
-      addFieldError(details, 'country', 'Must be an ISO 3166 country code of two letters, such as HR or DE.');
+    if (country !== null && !isRegion(country)) addFieldError(details, 'country', said('error.country.form'));
     else changes.country = country;
   }
   if (patch.address !== undefined) {
     const street = text(patch.address?.street);
     if (patch.address !== null && street === null)
-      addFieldError(details, 'address.street', 'Must not be empty; send address null to remove the address.');
+      addFieldError(details, 'address.street', said('error.address.street'));
     changes.address_street = street;
     changes.address_postal_code = patch.address === null ? null : text(patch.address.postalCode);
     changes.address_city = patch.address === null ? null : text(patch.address.city);
@@ -393,7 +392,7 @@ function profileChanges(
     else {
       const checked = validateTaxId(taxId, changes.country !== undefined ? changes.country : current?.country);
       if (checked.ok) changes.tax_id = checked.value;
-      else addFieldError(details, 'taxId', checked.message);
+      else addFieldError(details, 'taxId', saidOf(checked.message));
     }
   }
   if (patch.bankAccount !== undefined) {
@@ -401,16 +400,15 @@ function profileChanges(
     if (account === null) Object.assign(changes, { bank_iban: null, bank_bic: null, bank_holder: null });
     else {
       const iban = validateIban(account.iban);
-      if (!iban.ok) addFieldError(details, 'bankAccount.iban', iban.message);
+      if (!iban.ok) addFieldError(details, 'bankAccount.iban', saidOf(iban.message));
       let bic: string | null = null;
       if (text(account.bic) !== null) {
         const checked = validateBic(account.bic!);
         if (checked.ok) bic = checked.bic;
-        else addFieldError(details, 'bankAccount.bic', checked.message);
+        else addFieldError(details, 'bankAccount.bic', saidOf(checked.message));
       }
       const holder = text(account.holder);
-      if (holder === null)
-        addFieldError(details, 'bankAccount.holder', 'Must not be empty: payment codes name the recipient.');
+      if (holder === null) addFieldError(details, 'bankAccount.holder', said('error.bank.holder'));
       if (iban.ok && holder !== null)
         Object.assign(changes, { bank_iban: iban.iban, bank_bic: bic, bank_holder: holder });
     }

@@ -7,6 +7,7 @@ import { emailKey, nameKey, phoneKey } from './contact-keys.ts';
 import { validateTaxId, taxIdKey } from './tax-id.ts';
 import { TaxIdTaken, type CustomerRow, type CustomersRepository, type SearchKey } from './customers.repository.ts';
 import { classifySearch } from './customer-search.ts';
+import { said, saidOf } from '../i18n/index.ts';
 
 export const CUSTOMER_KINDS = ['person', 'business'] as const;
 export type CustomerKind = (typeof CUSTOMER_KINDS)[number];
@@ -87,7 +88,7 @@ export function customerRow(
   if (input.taxId !== undefined && input.taxId !== null) {
     const checked = validateTaxId(input.taxId, address?.country ?? country);
     if (checked.ok) taxId = checked.value;
-    else addFieldError(details, `${prefix}taxId`, checked.message);
+    else addFieldError(details, `${prefix}taxId`, saidOf(checked.message));
   }
   const email = blankToNull(input.email);
   const phone = blankToNull(input.phone);
@@ -116,8 +117,8 @@ export function customerRow(
 
 export function taxIdConflict(prefix = ''): AppError {
   const details = fieldErrors();
-  details[`${prefix}taxId`] = ['Another customer of this company has this tax id.'];
-  return new AppError('conflict', 'A customer with this tax id already exists.', details);
+  addFieldError(details, `${prefix}taxId`, said('error.taxId.usedByAnother'));
+  return new AppError('conflict', said('error.taxId.taken'), details);
 }
 
 export function toCustomer(row: CustomerRow): Customer {

@@ -4,7 +4,13 @@ import type { AdminNoticeRepos } from '../notifications/index.ts';
 import type { SendOutcome } from './fiscal-sender.ts';
 import type { FiscalRepository, FiscalRequestRow } from './fiscal.repository.ts';
 
-type Note = { kind: string; title: string; body: string; subject?: { type: string; id: string } };
+type Note = {
+  kind: string;
+  title: string;
+  body: string;
+  params: Record<string, string>;
+  subject?: { type: string; id: string };
+};
 
 /**
  * What a company's admins are told of fiscalisation: a receipt CIS refused (at once), and a
@@ -28,6 +34,7 @@ export function createFiscalNotices(deps: {
           kind: 'fiscal.rejected',
           title: 'CIS refused an invoice',
           body: `CIS refused to fiscalise an invoice issued at ${row.issued_at}: ${outcome.reason}. It is not sent again: correct the cause, then cancel the invoice and issue it anew.`,
+          params: { issuedAt: row.issued_at, reason: outcome.reason ?? '' },
           subject,
         }),
       );
@@ -41,6 +48,7 @@ export function createFiscalNotices(deps: {
         kind: 'fiscal.overdue',
         title: 'An invoice is still not fiscalised',
         body: `CIS has not confirmed (no JIR) an invoice issued at ${row.issued_at}, past the deadline for late delivery. Portico keeps sending it. Last error: ${outcome.reason}.`,
+        params: { issuedAt: row.issued_at, reason: outcome.reason ?? '' },
         subject,
       });
     });

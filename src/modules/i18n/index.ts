@@ -24,3 +24,12 @@ export {
   resolveLanguage,
   type LocaleTagCheck,
 } from './locale.ts';
+export {
+  errorCatalogs,
+  errorMessages,
+  said,
+  saidOf,
+  type ErrorMessageKey,
+  type ErrorSource,
+} from './error-messages.ts';
+export { taxIdLabel } from './tax-id-label.ts';

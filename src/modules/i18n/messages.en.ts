@@ -23,6 +23,10 @@ export const en = {
   'print.location': 'Location',
   'print.customer': 'Customer',
   'print.taxId': 'Tax ID',
+  // A tax id named as its country names it (taxIdLabel): Croatia's OIB, Germany's USt-IdNr.
+  'taxId.HR': 'OIB',
+  'taxId.DE': 'USt-IdNr.',
+  'taxId.other': 'VAT number',
   'print.email': 'E-mail',
   'print.phone': 'Phone',
   'print.address': 'Address',

@@ -12,6 +12,8 @@ export function inquiryNotifications(
   const from = inquiry.name ? `${inquiry.name} <${inquiry.email}>` : inquiry.email;
   const title = `New inquiry: ${inquiry.subject}`;
   const body = `${from} wrote about "${inquiry.topic}".`;
+  // The kind names the message; the hub says it in each reader's language with these.
+  const params = JSON.stringify({ subject: inquiry.subject, from, topic: inquiry.topic });
 
   const notifications = recipients.map(
     (user): NotificationRow => ({
@@ -25,6 +27,7 @@ export function inquiryNotifications(
       subject_id: inquiry.id,
       read_at: null,
       created_at: opts.now,
+      message_params: params,
     }),
   );
   if (!opts.withEmail) return { notifications, emails: [] };

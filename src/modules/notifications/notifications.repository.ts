@@ -19,6 +19,7 @@ const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
   'subject_id',
   'read_at',
   'created_at',
+  'message_params',
 ]);
 const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
   'id',

@@ -19,6 +19,8 @@ export interface Notification {
   subject: { type: string; id: string } | null;
   readAt: string | null;
   createdAt: string;
+  /** The parameters of the message its kind names, for saying it in the reader's language; null on older ones. */
+  params: Record<string, string> | null;
 }
 
 export function createNotificationsService(deps: {
@@ -56,7 +58,13 @@ export function createNotificationsService(deps: {
     async notifyAdmins(
       repos: AdminNoticeRepos,
       companyId: string,
-      note: { kind: string; title: string; body: string; subject?: { type: string; id: string } },
+      note: {
+        kind: string;
+        title: string;
+        body: string;
+        params: Record<string, string>;
+        subject?: { type: string; id: string };
+      },
     ) {
       const admins = await repos.companies.listUsersWithRoles(companyId, ['admin']);
       const now = clock.now().toISOString();
@@ -72,6 +80,7 @@ export function createNotificationsService(deps: {
           subject_id: note.subject?.id ?? null,
           read_at: null,
           created_at: now,
+          message_params: JSON.stringify(note.params),
         })),
       );
     },
@@ -88,5 +97,6 @@ function toNotification(row: NotificationRow): Notification {
     subject: row.subject_type && row.subject_id ? { type: row.subject_type, id: row.subject_id } : null,
     readAt: row.read_at,
     createdAt: row.created_at,
+    params: row.message_params === null ? null : (JSON.parse(row.message_params) as Record<string, string>),
   };
 }

@@ -2,6 +2,7 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import type { CatalogRepository } from '../catalog/index.ts';
 import { priceLine, summarize, type DocumentLineRow } from '../documents/index.ts';
+import { said } from '../i18n/index.ts';
 
 /** Why a line cannot be priced today. */
 export type LineChange = 'unchanged' | 'price_changed' | 'tax_changed' | 'product_removed' | 'unit_removed';
@@ -136,8 +137,12 @@ export async function repriceLines(
         details,
         `lines[${i}]`,
         now === 'product_removed'
-          ? `Line ${line.position} (${line.product_name}): the product was removed from the catalog, so it has no price today.`
-          : `Line ${line.position} (${line.product_name}, ${line.unit_name}): the unit was removed from the product, so it has no price today.`,
+          ? said('error.conversion.productRemoved', { position: String(line.position), product: line.product_name })
+          : said('error.conversion.unitRemoved', {
+              position: String(line.position),
+              product: line.product_name,
+              unit: line.unit_name,
+            }),
       );
       return line;
     }
@@ -157,11 +162,6 @@ export async function repriceLines(
       total_minor: amounts.total,
     };
   });
-  if (Object.keys(details).length > 0)
-    throw new AppError(
-      'conflict',
-      'Some lines cannot be priced today: their products or units were removed from the catalog.',
-      details,
-    );
+  if (Object.keys(details).length > 0) throw new AppError('conflict', said('error.conversion.unpriced'), details);
   return out;
 }

@@ -1,4 +1,4 @@
-import { AppError, fieldErrors } from '../../lib/errors.ts';
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
@@ -12,6 +12,7 @@ import { deliverFiscal, type IssueFiscaliser } from './invoice-issue.ts';
 import type { SaleFilter, SaleRow } from './sales.repository.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
+import { said } from '../i18n/index.ts';
 
 export function createSalesService(deps: {
   store: Store<CorrectionRepos>;
@@ -120,10 +121,10 @@ export function createSalesService(deps: {
       let amountMinor = 0;
       try {
         amountMinor = Number(parseScaled(input.amount, MONEY_SCALE));
-        if (amountMinor <= 0) details.amount = ['Must be greater than 0.'];
-        else if (!Number.isSafeInteger(amountMinor)) details.amount = ['Is too large.'];
+        if (amountMinor <= 0) addFieldError(details, 'amount', said('error.greaterThanZero'));
+        else if (!Number.isSafeInteger(amountMinor)) addFieldError(details, 'amount', said('error.tooLarge'));
       } catch {
-        details.amount = ['Use a decimal amount with at most two places, such as 12.50.'];
+        addFieldError(details, 'amount', said('error.payment.amountForm'));
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const now = clock.now().toISOString();
@@ -134,16 +135,18 @@ export function createSalesService(deps: {
         if (!updated) {
           const balance = balanceMinor(sale);
           const invalid = fieldErrors();
-          invalid.amount = [
+          addFieldError(
+            invalid,
+            'amount',
             sale.kind !== 'invoice'
-              ? 'A cancellation or credit note is not paid; payments go on the invoice.'
+              ? said('error.payment.notInvoice')
               : sale.status === 'cancelled'
-                ? 'The invoice is cancelled; nothing is due.'
+                ? said('error.payment.invoiceCancelled')
                 : balance <= 0
-                  ? 'The sale is paid in full; nothing is left to pay.'
-                  : `Is more than the balance of ${formatMoney(balance)} ${sale.currency}.`,
-          ];
-          throw AppError.invalid(invalid, "The payment is more than the sale's balance.");
+                  ? said('error.payment.paidInFull')
+                  : said('error.payment.overBalance', { balance: formatMoney(balance), currency: sale.currency }),
+          );
+          throw AppError.invalid(invalid, said('error.payment.overBalanceSummary'));
         }
         const payment = {
           id: newId('payment'),

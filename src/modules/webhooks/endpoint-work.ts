@@ -20,6 +20,13 @@ export async function applyEndpointWork(
         kind: 'webhook.delivery_failed',
         title: `A webhook to ${endpoint.description ?? endpoint.url ?? endpoint.kind} was given up`,
         body: `Event ${o.delivery.event_id} (${o.delivery.event_type}) failed ${o.attemptNo} times; last error: ${o.result.error ?? o.result.statusCode}. Redeliver it from developer settings once the receiver works.`,
+        params: {
+          target: endpoint.description ?? endpoint.url ?? endpoint.kind,
+          eventId: o.delivery.event_id,
+          eventType: o.delivery.event_type,
+          attempts: String(o.attemptNo),
+          error: String(o.result.error ?? o.result.statusCode),
+        },
         subject: { type: 'webhook_delivery', id: o.delivery.id },
       });
     } else if (w.kind === 'disable') {
@@ -46,6 +53,7 @@ async function disableEndpoint(
     kind: 'webhook.disabled',
     title: `Webhook ${endpoint.description ?? endpoint.url ?? endpoint.kind} was disabled`,
     body: `Deliveries stopped: ${reason}. Fix the receiver, then enable the endpoint again in developer settings.`,
+    params: { target: endpoint.description ?? endpoint.url ?? endpoint.kind, reason },
     subject: { type: 'webhook_endpoint', id: endpoint.id },
   });
   deps.logger.warn({ endpointId: endpoint.id, reason }, 'webhook endpoint disabled');

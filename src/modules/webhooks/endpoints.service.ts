@@ -7,6 +7,7 @@ import type { Store } from '../../db/store.ts';
 import { EVENT_NAMES, isEventName } from './event-catalog.ts';
 import { checkTargetUrl } from './target-guard.ts';
 import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksRepository } from './webhooks.repository.ts';
+import { said } from '../i18n/index.ts';
 
 export type NewEndpoint =
   | { kind: 'http'; url: string; secret?: string | null; events?: string[]; description?: string | null }
@@ -84,7 +85,7 @@ export function createEndpointsService(deps: {
       secret &&
       (secret.length < SECRET_RULE.minLength || secret.length > SECRET_RULE.maxLength || !SECRET.test(secret))
     ) {
-      throw AppError.invalid({ secret: [SECRET_RULE.message] });
+      throw AppError.invalid({ secret: [said('error.webhook.secret')] });
     }
   }
 
@@ -223,9 +224,9 @@ export function createEndpointsService(deps: {
       const delivery = await store.repos.webhooks.findDelivery(companyId, deliveryId);
       if (!delivery) throw AppError.notFound('Delivery');
       const endpoint = await find(companyId, delivery.endpoint_id);
-      if (!endpoint.enabled) throw new AppError('conflict', 'The endpoint is disabled; enable it before redelivering.');
+      if (!endpoint.enabled) throw new AppError('conflict', said('error.webhook.disabled'));
       if (!(await store.repos.webhooks.requeueDelivery(companyId, deliveryId, clock.now().toISOString()))) {
-        throw new AppError('conflict', 'This delivery is being sent right now; look at its attempts in a moment.');
+        throw new AppError('conflict', said('error.webhook.sending'));
       }
     },
   };

@@ -17,7 +17,7 @@ select * from webhook_endpoints where company_id = ? and id = ?;
 insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- inquiries.insertWithNotifications (2 inquiries, 1 notification, 1 e-mail)
-insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- inquiries.insertWithNotifications (2 inquiries, 1 notification, 1 e-mail)
 insert into email_messages (id, company_id, to_address, subject, text_body, status, attempts, next_attempt_at, locked_until, last_error, sent_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
@@ -26,7 +26,7 @@ insert into email_messages (id, company_id, to_address, subject, text_body, stat
 insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- notifications.insertNotifications (2 rows)
-insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- companies.listRecipients (2 companies, 2 roles)
 select id, company_id, email from users where company_id in (?, ?) and role in (?, ?) order by id;

@@ -58,6 +58,11 @@ describe('admin sales', () => {
       'validation_failed',
     );
     assert.match(over.details.amount[0], new RegExp(`balance of ${rest.replace('.', '\\.')}`));
+    // Beside the English text, each message's key and parameters, for saying it in another language.
+    assert.deepEqual(over.detailKeys, {
+      amount: [{ key: 'error.payment.overBalance', params: { balance: rest, currency: 'EUR' } }],
+    });
+    assert.deepEqual(over.detailKey, { key: 'error.payment.overBalanceSummary', params: {} });
     for (const amount of ['0', '0.00', '1.234', '-5', 'abc', '']) {
       const bad = assertProblem(
         await adminCall(t.app, staff, 'POST', `/sales/${sale.id}/payments`, { method: 'cash', amount }),

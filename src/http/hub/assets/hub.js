@@ -13,3 +13,14 @@ document.addEventListener('submit', (event) => {
   const message = event.target.dataset && event.target.dataset.confirm;
   if (message && !window.confirm(message)) event.preventDefault();
 });
+// A table wider than a narrow screen scrolls inside its own box (hub.css): such a box takes the
+// keyboard focus, so it can be scrolled without a mouse; one that fits stays out of the tab order.
+function markScrollingTables() {
+  for (const table of document.querySelectorAll('main table')) {
+    if (table.scrollWidth > table.clientWidth + 1) table.setAttribute('tabindex', '0');
+    else if (table.getAttribute('tabindex') === '0') table.removeAttribute('tabindex');
+  }
+}
+document.addEventListener('DOMContentLoaded', markScrollingTables);
+window.addEventListener('resize', markScrollingTables);
+document.addEventListener('htmx:afterSettle', markScrollingTables);

@@ -10,6 +10,7 @@ import type { HubContext } from '../hub-context.ts';
 import { bodyText, field, noticeOf, postForm, sendPage, submit } from '../form.ts';
 import { ACCOUNT_NOTICES } from './account-texts.ts';
 import { paths, withNotice } from '../paths.ts';
+import { taxIdLabel } from '../../../modules/i18n/index.ts';
 
 /**
  * The form's shape only: the service checks every field of the change at once (a bad tax id and
@@ -176,7 +177,7 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
     ${field(view, 'city', { id: 'city', path: 'address.city', label: t('hub.company.city'), autocomplete: 'address-level2' })}
   </fieldset>
   ${field(view, 'country', { id: 'country', label: t('hub.company.country'), extra: html` size="3"` })}
-  ${field(view, 'taxId', { id: 'tax-id', label: t('hub.company.taxId') })}
+  ${field(view, 'taxId', { id: 'tax-id', label: company.country ? t(taxIdLabel(company.country)) : t('hub.company.taxId') })}
   ${field(view, 'locale', { id: 'locale', label: t('hub.company.locale'), required: true })}
   ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
   <fieldset>

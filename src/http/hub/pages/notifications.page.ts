@@ -7,6 +7,7 @@ import { html, type Html } from '../html.ts';
 import { postForm, noticeOf, sendPage, type Route, type IdRoute } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { paths, withNotice } from '../paths.ts';
+import { sayMessage } from '../texts/index.ts';
 
 const PAGE_SIZE = 25;
 
@@ -73,8 +74,19 @@ ${nextCursor ? html`<p><a class="button secondary" href="${paths.notifications}?
     });
   };
 
-function item(ctx: HubContext, n: Notification): Html {
+/**
+ * A notification in the reader's language: its kind names the message, said with its stored
+ * parameters; one from before parameters were stored reads as it was written.
+ */
+function said(ctx: HubContext, n: Notification): { title: string; body: string } {
+  const as = (part: 'title' | 'body', text: string) =>
+    sayMessage(ctx.t, text, n.params ? { key: `hub.notice.${n.kind}.${part}`, params: n.params } : null);
+  return { title: as('title', n.title), body: as('body', n.body) };
+}
+
+function item(ctx: HubContext, stored: Notification): Html {
   const { t } = ctx;
+  const n = { ...stored, ...said(ctx, stored) };
   const href = subjectHref(ctx, n);
   const unread = n.readAt === null;
   return html`<li>

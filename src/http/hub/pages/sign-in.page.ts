@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
-import { negotiateLanguage } from '../../../modules/i18n/index.ts';
+import { LANGUAGES, negotiateLanguage, type Language } from '../../../modules/i18n/index.ts';
 import { hubTranslator, type HubTranslate } from '../texts/index.ts';
 import { html } from '../html.ts';
 import { barePage } from '../layout.ts';
@@ -21,12 +21,23 @@ interface SignInBody {
   email?: string;
   password?: string;
   next?: string;
+  lang?: string;
 }
+
+/** Each language named in itself, for the sign-in page's switch. */
+const LANGUAGE_NAMES: Record<Language, string> = { hr: 'Hrvatski', de: 'Deutsch', en: 'English' };
+
+const chosen = (value: unknown): Language | null =>
+  (LANGUAGES as readonly unknown[]).includes(value) ? (value as Language) : null;
 
 export const signInPages =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    const language = (request: FastifyRequest) => negotiateLanguage(request.headers['accept-language'], 'en');
+    // Before sign-in nobody's language is known: the switch's choice (`lang`), else the browser's.
+    const language = (request: FastifyRequest) =>
+      chosen((request.query as { lang?: unknown }).lang) ??
+      chosen((request.body as SignInBody | undefined)?.lang) ??
+      negotiateLanguage(request.headers['accept-language'], 'en');
 
     app.get('/sign-in', { config: { hub: 'public' } }, async (request, reply) => {
       const query = request.query as { next?: string; ended?: string };
@@ -87,17 +98,23 @@ function send(reply: FastifyReply, status: number, doc: { value: string }): Fast
   return reply.status(status).type('text/html; charset=utf-8').send(doc.value);
 }
 
-function form(t: HubTranslate, csrf: string, next: string, email: string, error: string | null, language: string) {
+function form(t: HubTranslate, csrf: string, next: string, email: string, error: string | null, language: Language) {
+  const switchTo = (other: Language) =>
+    `${paths.signIn()}?${new URLSearchParams({ lang: other, ...(next === paths.today ? {} : { next }) }).toString()}`;
   return barePage(
     language,
     t('hub.signIn.title'),
     html`
 <div class="sign-in">
+  <nav class="languages" aria-label="${t('hub.signIn.language')}"><ul>
+    ${LANGUAGES.map((l) => html`<li><a href="${switchTo(l)}" lang="${l}" hreflang="${l}"${l === language ? html` aria-current="true"` : null}>${LANGUAGE_NAMES[l]}</a></li>`)}
+  </ul></nav>
   <h1>Portico · ${t('hub.signIn.title')}</h1>
   ${error ? html`<p class="error" role="alert" id="sign-in-error">${error}</p>` : null}
   <form method="post" action="${paths.signIn()}">
     <input type="hidden" name="_csrf" value="${csrf}">
     <input type="hidden" name="next" value="${next}">
+    <input type="hidden" name="lang" value="${language}">
     <label for="email">${t('hub.signIn.email')}</label>
     <input id="email" name="email" type="email" autocomplete="username" required value="${email}"${error ? html` aria-describedby="sign-in-error"` : null}>
     <label for="password">${t('hub.signIn.password')}</label>

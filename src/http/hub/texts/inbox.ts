@@ -36,6 +36,20 @@ export const inbox = messages({
     'hub.inquiries.markedHandled': 'The inquiry is marked as handled.',
     'hub.inquiries.reply': 'Reply by e-mail',
     'hub.notifications.title': 'Notifications',
+    'hub.notice.inquiry.created.title': 'New inquiry: {subject}',
+    'hub.notice.inquiry.created.body': '{from} wrote about "{topic}".',
+    'hub.notice.webhook.delivery_failed.title': 'A webhook to {target} was given up',
+    'hub.notice.webhook.delivery_failed.body':
+      'Event {eventId} ({eventType}) failed {attempts} times; last error: {error}. Redeliver it from developer settings once the receiver works.',
+    'hub.notice.fiscal.rejected.title': 'CIS refused an invoice',
+    'hub.notice.fiscal.rejected.body':
+      'CIS refused to fiscalise an invoice issued at {issuedAt}: {reason}. It is not sent again: correct the cause, then cancel the invoice and issue it anew.',
+    'hub.notice.fiscal.overdue.title': 'An invoice is still not fiscalised',
+    'hub.notice.fiscal.overdue.body':
+      'CIS has not confirmed (no JIR) an invoice issued at {issuedAt}, past the deadline for late delivery. Portico keeps sending it. Last error: {reason}.',
+    'hub.notice.webhook.disabled.title': 'Webhook {target} was disabled',
+    'hub.notice.webhook.disabled.body':
+      'Deliveries stopped: {reason}. Fix the receiver, then enable the endpoint again in developer settings.',
     'hub.notifications.markAll': 'Mark all as read',
     'hub.notifications.allRead': 'All notifications are marked as read.',
     'hub.notifications.oneRead': 'The notification is marked as read.',
@@ -78,6 +92,20 @@ export const inbox = messages({
     'hub.inquiries.markedHandled': 'Upit je označen kao riješen.',
     'hub.inquiries.reply': 'Odgovori e-poštom',
     'hub.notifications.title': 'Obavijesti',
+    'hub.notice.inquiry.created.title': 'Novi upit: {subject}',
+    'hub.notice.inquiry.created.body': '{from} piše o temi "{topic}".',
+    'hub.notice.webhook.delivery_failed.title': 'Odustalo se od webhooka prema {target}',
+    'hub.notice.webhook.delivery_failed.body':
+      'Događaj {eventId} ({eventType}) nije uspio {attempts} puta; posljednja greška: {error}. Ponovno ga isporučite iz postavki za razvojne programere kad primatelj proradi.',
+    'hub.notice.fiscal.rejected.title': 'CIS je odbio račun',
+    'hub.notice.fiscal.rejected.body':
+      'CIS je odbio fiskalizirati račun izdan {issuedAt}: {reason}. Ne šalje se ponovno: otklonite uzrok, zatim stornirajte račun i izdajte ga ponovno.',
+    'hub.notice.fiscal.overdue.title': 'Račun još nije fiskaliziran',
+    'hub.notice.fiscal.overdue.body':
+      'CIS nije potvrdio (nema JIR-a) račun izdan {issuedAt}, a rok za naknadnu dostavu je prošao. Portico ga i dalje šalje. Zadnja greška: {reason}.',
+    'hub.notice.webhook.disabled.title': 'Webhook {target} je isključen',
+    'hub.notice.webhook.disabled.body':
+      'Isporuke su zaustavljene: {reason}. Popravite primatelja, zatim ponovno uključite krajnju točku u postavkama za razvojne programere.',
     'hub.notifications.markAll': 'Označi sve kao pročitano',
     'hub.notifications.allRead': 'Sve su obavijesti označene kao pročitane.',
     'hub.notifications.oneRead': 'Obavijest je označena kao pročitana.',
@@ -120,6 +148,20 @@ export const inbox = messages({
     'hub.inquiries.markedHandled': 'Die Anfrage ist als erledigt markiert.',
     'hub.inquiries.reply': 'Per E-Mail antworten',
     'hub.notifications.title': 'Benachrichtigungen',
+    'hub.notice.inquiry.created.title': 'Neue Anfrage: {subject}',
+    'hub.notice.inquiry.created.body': '{from} schreibt zum Thema "{topic}".',
+    'hub.notice.webhook.delivery_failed.title': 'Ein Webhook an {target} wurde aufgegeben',
+    'hub.notice.webhook.delivery_failed.body':
+      'Ereignis {eventId} ({eventType}) ist {attempts}-mal fehlgeschlagen; letzter Fehler: {error}. Stellen Sie es in den Entwicklereinstellungen erneut zu, sobald der Empfänger funktioniert.',
+    'hub.notice.fiscal.rejected.title': 'CIS hat eine Rechnung abgelehnt',
+    'hub.notice.fiscal.rejected.body':
+      'CIS hat die Fiskalisierung einer am {issuedAt} ausgestellten Rechnung abgelehnt: {reason}. Sie wird nicht erneut gesendet: Beheben Sie die Ursache, stornieren Sie die Rechnung und stellen Sie sie neu aus.',
+    'hub.notice.fiscal.overdue.title': 'Eine Rechnung ist noch nicht fiskalisiert',
+    'hub.notice.fiscal.overdue.body':
+      'CIS hat eine am {issuedAt} ausgestellte Rechnung nicht bestätigt (kein JIR), die Frist für die Nachmeldung ist abgelaufen. Portico sendet sie weiter. Letzter Fehler: {reason}.',
+    'hub.notice.webhook.disabled.title': 'Webhook {target} wurde deaktiviert',
+    'hub.notice.webhook.disabled.body':
+      'Zustellungen gestoppt: {reason}. Reparieren Sie den Empfänger und aktivieren Sie den Endpunkt dann in den Entwicklereinstellungen wieder.',
     'hub.notifications.markAll': 'Alle als gelesen markieren',
     'hub.notifications.allRead': 'Alle Benachrichtigungen sind als gelesen markiert.',
     'hub.notifications.oneRead': 'Die Benachrichtigung ist als gelesen markiert.',

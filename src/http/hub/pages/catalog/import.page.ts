@@ -8,6 +8,7 @@ import { catalogPage } from './catalog-frame.ts';
 import { createImportJobs, type ImportJob } from './import-jobs.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
 import { paths } from '../../paths.ts';
+import { sayText } from '../../texts/index.ts';
 
 /** 20,000 rows (the import's limit) of ordinary product lines fit well within this. */
 const IMPORT_MAX_BYTES = 16 * 1024 * 1024;
@@ -131,7 +132,7 @@ ${
     ? html`<p class="error" role="alert">${t('hub.catalog.importFailed', { count: report.errors.length })}</p>
 <table><caption>${t('hub.catalog.importErrors')}</caption>
 <thead><tr><th scope="col" class="num">${t('hub.catalog.importRow')}</th><th scope="col">${t('hub.catalog.importField')}</th><th scope="col">${t('hub.catalog.importMessage')}</th></tr></thead>
-<tbody>${report.errors.map((e) => html`<tr><td class="num">${e.row}</td><td>${e.field ?? ''}</td><td>${e.message}</td></tr>`)}</tbody></table>`
+<tbody>${report.errors.map((e) => html`<tr><td class="num">${e.row}</td><td>${e.field ?? ''}</td><td>${sayText(t, e.message)}</td></tr>`)}</tbody></table>`
     : null
 }`
     : null

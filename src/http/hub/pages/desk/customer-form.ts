@@ -5,6 +5,7 @@ import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { field, postForm, type FormBody } from '../../form.ts';
 import { otherErrors } from './desk-form.ts';
+import { taxIdLabel } from '../../../../modules/i18n/index.ts';
 
 /** The fields of a customer as a form shows them (address flattened). */
 export interface CustomerFormValues {
@@ -98,7 +99,7 @@ export function customerForm(
 ${e ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
 ${field(view, 'kind', { label: t('hub.desk.customer.kind'), control: 'select', options: CUSTOMER_KINDS.map((k) => ({ value: k, label: t(`customer.kind.${k}`) })) })}
 ${field(view, 'name', { ...at('name'), label: t('hub.desk.customer.name') })}
-${field(view, 'taxId', { ...at('taxId'), label: t('print.taxId') })}
+${field(view, 'taxId', { ...at('taxId'), label: t(taxIdLabel(o.values.country)) })}
 ${field(view, 'email', { ...at('email'), label: t('print.email'), type: 'email', autocomplete: 'off' })}
 ${field(view, 'phone', { ...at('phone'), label: t('print.phone'), type: 'tel', autocomplete: 'off' })}
 <fieldset class="stack">

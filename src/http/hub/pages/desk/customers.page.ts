@@ -10,6 +10,7 @@ import { noticeOf, queryText, sendPage, submit, type Route } from '../../form.ts
 import { CustomerInput } from '../../../requests/customers.ts';
 import { heading, liveFilter, money, nextPageLink, statusBadge, DESK_NOTICES } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
+import { taxIdLabel } from '../../../../modules/i18n/index.ts';
 
 type IdParams = { id: string };
 
@@ -103,7 +104,7 @@ ${
       })
     : html`<dl class="facts">
   <dt>${t('hub.desk.customer.kind')}</dt><dd>${t(`customer.kind.${customer.kind}`)}</dd>
-  <dt>${t('print.taxId')}</dt><dd>${customer.taxId ?? '—'}</dd>
+  <dt>${t(taxIdLabel(customer.address?.country))}</dt><dd>${customer.taxId ?? '—'}</dd>
   <dt>${t('print.email')}</dt><dd>${customer.email ?? '—'}</dd>
   <dt>${t('print.phone')}</dt><dd>${customer.phone ?? '—'}</dd>
   <dt>${t('print.address')}</dt><dd>${customer.address ? `${customer.address.street}, ${customer.address.postalCode} ${customer.address.city}, ${customer.address.country}` : '—'}</dd>

@@ -38,3 +38,15 @@ ${field({ id: 'cancel', schema: CancelBody, state }, 'reason', { label: t('commo
 <p><button type="submit" class="danger">${label}</button></p>
 </form>`;
 }
+
+/**
+ * A document's PDF: inline on a wide screen; on a phone, where an inline PDF is a blank box,
+ * the stylesheet hides the frame and shows a button that opens the PDF full-screen in the
+ * phone's own viewer. The download link serves both.
+ */
+export function pdfPanel(ctx: HubContext, base: string, number: string): Html {
+  const { t } = ctx;
+  return html`<iframe class="pdf" src="${base}/pdf" title="${t('hub.desk.pdfOf', { number })}"></iframe>
+<p class="pdf-open"><a class="button" href="${base}/pdf">${t('hub.desk.openPdf')}<span class="sr-only"> ${number}</span></a></p>
+<p><a href="${base}/pdf?download=1" download>${t('hub.desk.downloadPdf')}</a></p>`;
+}

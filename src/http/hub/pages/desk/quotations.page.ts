@@ -22,7 +22,7 @@ import {
   totalsFacts,
   DESK_NOTICES,
 } from './desk-parts.ts';
-import { cancelForm, customerBlock } from './document-parts.ts';
+import { cancelForm, customerBlock, pdfPanel } from './document-parts.ts';
 import { DESK_REFUSALS } from './desk-form.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { conversionPage } from './conversion.page.ts';
@@ -175,8 +175,7 @@ ${cancelForm(ctx, `${base}/cancel`, t('action.cancelQuotation'), cancelError)}
 </div>
 <div>
 <h2>PDF</h2>
-<iframe class="pdf" src="${base}/pdf" title="${t('hub.desk.pdfOf', { number: q.number })}"></iframe>
-<p><a href="${base}/pdf?download=1" download>${t('hub.desk.downloadPdf')}</a></p>
+${pdfPanel(ctx, base, q.number)}
 </div>
 </div>
 <p><a href="${paths.quotations}">${t('action.back')}</a></p>`;

@@ -9,6 +9,7 @@ import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { DESK_REFUSALS, otherErrors } from './desk-form.ts';
+import { pdfPanel } from './document-parts.ts';
 import {
   field,
   noticeOf,
@@ -306,8 +307,7 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 </div>
 <div>
 <h2>PDF</h2>
-<iframe class="pdf" src="${base}/pdf" title="${t('hub.desk.pdfOf', { number: s.number })}"></iframe>
-<p><a href="${base}/pdf?download=1" download>${t('hub.desk.downloadPdf')}</a></p>
+${pdfPanel(ctx, base, s.number)}
 </div>
 </div>
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;
