@@ -26,7 +26,6 @@ export {
 } from './locale.ts';
 export {
   errorCatalogs,
-  errorMessages,
   said,
   saidOf,
   type ErrorMessageKey,
