@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateTaxId } from '../customers/tax-id.ts';
 import { LANGUAGES, placeholdersOf } from './catalog.ts';
-import { errorMessages, said, saidOf } from './error-messages.ts';
+import { errorCatalogs as errorMessages, said, saidOf } from './error-messages.ts';
 
 test('every refusal has a text in hr, de and en with the placeholders of the English one', () => {
   const keys = Object.keys(errorMessages.en).sort();

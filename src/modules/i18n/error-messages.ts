@@ -8,7 +8,7 @@ import { messages } from './define.ts';
  * parameters (`said`), so the hub and any client can say it in the reader's language. A message
  * not yet here is thrown as plain text and shown as it is.
  */
-export const errorMessages = messages({
+const errorMessages = messages({
   en: {
     'error.required': 'Is required.',
     'error.unknownField': 'Is not a known field.',
