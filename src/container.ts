@@ -22,7 +22,7 @@ import {
   redisFailureCounts,
 } from './modules/accounts/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
-import { createInquiriesService } from './modules/inquiries/index.ts';
+import { createInquiriesService, createProofOfWork } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import {
@@ -127,6 +127,11 @@ export async function createContainer(
     newId,
     emailEnabled: config.smtpUrl !== null,
     onEmailQueued: () => emailSender?.wake(),
+    // Keyed to this deployment (so every instance checks the others' challenges), derived like the CSRF key.
+    proofOfWork: createProofOfWork({
+      hmacKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'portico altcha', 32)).toString('hex'),
+      maxNumber: config.proofOfWorkMaxNumber,
+    }),
   });
   const idempotency = createIdempotencyService({ store, clock });
   const catalog = createCatalogService({ store, datasheets });

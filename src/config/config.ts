@@ -18,6 +18,8 @@ export interface Config {
   readonly publicBaseUrl: string | null;
   readonly trustProxy: boolean;
   readonly rateLimitPerMinute: number;
+  readonly rateLimitPerIpPerMinute: number;
+  readonly proofOfWorkMaxNumber: number;
   readonly redisUrl: string | null;
   readonly smtpUrl: string | null;
   readonly smtpFrom: string;
@@ -170,6 +172,18 @@ export const CONFIG_SPEC = {
     default: '600',
     parse: integer(1, 1_000_000),
   },
+  RATE_LIMIT_PER_IP_PER_MINUTE: {
+    description:
+      'Requests per minute per client address with a publishable key, beside the per-key limit (behind TRUST_PROXY the address from X-Forwarded-For)',
+    default: '30',
+    parse: integer(1, 1_000_000),
+  },
+  PROOF_OF_WORK_MAX_NUMBER: {
+    description:
+      'Difficulty of the ALTCHA proof-of-work a publishable-key inquiry carries: the largest number a browser may have to try (about half on average)',
+    default: '100000',
+    parse: integer(10, 10_000_000),
+  },
   REDIS_URL: {
     description: 'Share rate limits across instances through Redis',
     default: '',
@@ -309,6 +323,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: read('PUBLIC_BASE_URL')?.replace(/\/$/, '') ?? null,
     trustProxy: read('TRUST_PROXY'),
     rateLimitPerMinute: read('RATE_LIMIT_PER_MINUTE'),
+    rateLimitPerIpPerMinute: read('RATE_LIMIT_PER_IP_PER_MINUTE'),
+    proofOfWorkMaxNumber: read('PROOF_OF_WORK_MAX_NUMBER'),
     redisUrl: read('REDIS_URL'),
     smtpUrl: read('SMTP_URL'),
     smtpFrom: read('SMTP_FROM'),

@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005-sales.ts';
 import * as m0006 from './migrations/0006-company-profile.ts';
 import * as m0007 from './migrations/0007-hub-accounts.ts';
 import * as m0008 from './migrations/0008-inquiry-handled.ts';
+import * as m0011 from './migrations/0011-websites.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -19,6 +20,7 @@ const MIGRATIONS = {
   '0006-company-profile': m0006,
   '0007-hub-accounts': m0007,
   '0008-inquiry-handled': m0008,
+  '0011-websites': m0011,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

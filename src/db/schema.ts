@@ -92,6 +92,18 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** `secret` (servers) or `publishable` (web pages: inquiries and catalog reads only) (0011). */
+  kind: string;
+  /** `live` or `test`: which data the key works on (0011). */
+  mode: string;
+  /** JSON array of exact origins a publishable key may be used from (0011). */
+  allowed_origins: string;
+}
+
+/** A publishable key's allowed origins, one row each: what a CORS preflight looks up (0011). */
+export interface ApiKeyOriginsTable {
+  origin: string;
+  api_key_id: string;
 }
 
 export interface InquiriesTable {
@@ -110,6 +122,10 @@ export interface InquiriesTable {
   /** Marked handled in the hub (0008); null while open. */
   handled_at: Timestamp | null;
   handled_by: string | null;
+  /** `live`, or `test` when made with a test key (0011): the two never see each other. */
+  mode: string;
+  /** Held back as spam, and why (0011): nobody was told; staff may release it. */
+  spam_reason: string | null;
 }
 
 export interface NotificationsTable {
@@ -237,6 +253,8 @@ export interface QuotationsTable {
   cancellation_reason: string | null;
   /** The customer name folded for prefix search (src/lib/search-key.ts). */
   customer_name_key: string;
+  /** `live`, or `test` when made with a test key (0011): the two never see each other. */
+  mode: string;
 }
 
 export interface DocumentLinesTable {
@@ -283,6 +301,8 @@ export interface OrdersTable {
   cancelled_at: Timestamp | null;
   cancellation_reason: string | null;
   customer_name_key: string;
+  /** `live`, or `test` when made with a test key (0011): the two never see each other. */
+  mode: string;
 }
 
 /** A sale: a converted quotation or web order, with a snapshot of its directory customer. */
@@ -375,6 +395,8 @@ export interface WebhookEventsTable {
   /** The exact JSON body sent to HTTP endpoints. */
   payload: string;
   created_at: Timestamp;
+  /** `live`, or `test` when made with a test key (0011): the two never see each other. */
+  mode: string;
 }
 
 export interface WebhookDeliveriesTable {
@@ -417,6 +439,7 @@ export interface DB {
   password_resets: PasswordResetsTable;
   admin_tokens: AdminTokensTable;
   api_keys: ApiKeysTable;
+  api_key_origins: ApiKeyOriginsTable;
   inquiries: InquiriesTable;
   notifications: NotificationsTable;
   email_messages: EmailMessagesTable;

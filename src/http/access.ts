@@ -87,6 +87,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListApiKeys: 'settings:manage',
   adminCreateApiKey: 'settings:manage',
   adminRevokeApiKey: 'settings:manage',
+  adminDeleteTestData: 'settings:manage',
   adminGetCatalogScope: 'settings:manage',
   adminSetCatalogScope: 'settings:manage',
   adminGetSettings: 'settings:manage',

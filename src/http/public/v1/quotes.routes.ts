@@ -190,6 +190,7 @@ export const quotesRoutes =
           request.caller.companyId,
           request.params.id,
           request.caller.locationId,
+          request.caller.mode,
         );
         return send(request, reply, quotation, wantsPdf(request, request.query.format) ? 'pdf' : 'json', 200);
       },

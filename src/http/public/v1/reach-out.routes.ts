@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../../container.ts';
-import type { Inquiry } from '../../../modules/inquiries/index.ts';
+import { honeypotFilled, type Inquiry } from '../../../modules/inquiries/index.ts';
 import { idempotentCreate } from '../../idempotency.ts';
 import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses } from '../../schemas.ts';
 
@@ -23,8 +23,33 @@ export const ReachOutBody = Type.Object(
         examples: ['https://shop.example.com/images/boja-5l.jpg'],
       }),
     ),
+    website: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description:
+          'Honeypot: leave it out or empty. A form shows it hidden from people; a bot that fills it gets a 201 and nothing is stored.',
+      }),
+    ),
+    altcha: Type.Optional(
+      Type.String({
+        maxLength: 4000,
+        description:
+          'Required with a publishable key: the solved proof of work (an ALTCHA payload, base64) of a challenge from `GET /spam-challenge`. Without a valid one the inquiry lands in the spam folder.',
+      }),
+    ),
   },
   { additionalProperties: false },
+);
+
+const Challenge = Type.Object(
+  {
+    algorithm: Type.String({ examples: ['SHA-256'] }),
+    challenge: Type.String(),
+    maxnumber: Type.Optional(Type.Integer()),
+    salt: Type.String(),
+    signature: Type.String(),
+  },
+  { description: 'An ALTCHA challenge: find n ≤ maxnumber with SHA-256(salt + n) = challenge.' },
 );
 
 export const InquiryCreated = Type.Object(
@@ -48,12 +73,13 @@ export const reachOutRoutes =
     app.post(
       '/reach-out',
       {
+        config: { browser: true },
         schema: {
           tags: ['Public'],
           operationId: 'createInquiry',
           summary: 'Submit a contact-form inquiry',
           description:
-            "Creates an inquiry and notifies the company's admin and support users. Supports `Idempotency-Key`.",
+            "Creates an inquiry and notifies the company's admin and support users. Supports `Idempotency-Key`. Callable from a web page with a publishable key (`ptc_pub_…`) from one of its allowed origins; then `altcha` is required (see `GET /spam-challenge`) and `website` is the honeypot.",
           security: [{ apiKey: [] }],
           headers: Type.Object({
             'idempotency-key': Type.Optional(
@@ -65,14 +91,35 @@ export const reachOutRoutes =
         },
       },
       async (request, reply) => {
+        const { website, altcha, ...fields } = request.body;
+        // A filled honeypot is answered like a success: a bot learns nothing, nothing is kept.
+        if (honeypotFilled(website)) return reply.status(201).send(present(c.inquiries.decoy(request.caller, fields)));
+        const publishable = request.caller.kind === 'publishable';
         const inquiry = await idempotentCreate(
           request,
           reply,
           c.idempotency,
-          () => c.inquiries.create(request.caller, request.body),
+          () => c.inquiries.receive(request.caller, fields, { publishable, ...(altcha ? { altcha } : {}) }),
           (id) => c.inquiries.get(request.caller.companyId, id),
         );
         return reply.status(201).send(present(inquiry));
       },
+    );
+
+    app.get(
+      '/spam-challenge',
+      {
+        config: { browser: true },
+        schema: {
+          tags: ['Public'],
+          operationId: 'getSpamChallenge',
+          summary: 'A proof-of-work challenge (ALTCHA) for one contact-form inquiry',
+          description:
+            'Self-hosted ALTCHA: solve it in the browser (the ALTCHA widget, or `/embed/contact.js`, which does it for you) and send the payload as `altcha` with `POST /reach-out`. Each solution is accepted once, within 10 minutes.',
+          security: [{ apiKey: [] }],
+          response: { 200: Challenge },
+        },
+      },
+      async (_request, reply) => reply.header('cache-control', 'no-store').send(await c.inquiries.challenge()),
     );
   };

@@ -23,6 +23,7 @@ export const DEVELOPER_NOTICES = {
   redelivered: 'hub.developer.notice.redelivered',
   scopeSaved: 'hub.developer.notice.scopeSaved',
   printSaved: 'hub.developer.notice.printSaved',
+  testDataDeleted: 'hub.developer.notice.testDataDeleted',
 } as const satisfies Record<string, NoticeKey>;
 export type DeveloperNotice = keyof typeof DEVELOPER_NOTICES;
 
