@@ -58,7 +58,14 @@ import type { Poller } from './lib/poller.ts';
  */
 export async function createContainer(
   config: Config,
-  overrides: { clock?: Clock; newId?: IdGenerator; logger?: Logger; migrate?: boolean } = {},
+  overrides: {
+    clock?: Clock;
+    newId?: IdGenerator;
+    logger?: Logger;
+    migrate?: boolean;
+    /** Tests: a certificate authority the photo fetch trusts (a loopback https image server). */
+    photoCa?: string;
+  } = {},
 ) {
   const clock = overrides.clock ?? systemClock;
   const newId = overrides.newId ?? defaultNewId;
@@ -128,6 +135,21 @@ export async function createContainer(
     emailEnabled: config.smtpUrl !== null,
     onEmailQueued: () => emailSender?.wake(),
     // Keyed to this deployment (so every instance checks the others' challenges), derived like the CSRF key.
+    ...(config.productPhotoFetch
+      ? {
+          photos: {
+            agent: overrides.photoCa
+              ? createGuardedAgent({
+                  allowPrivate: config.webhookAllowPrivateTargets,
+                  timeoutMs: 10_000,
+                  ca: overrides.photoCa,
+                })
+              : agent,
+            allowPrivate: config.webhookAllowPrivateTargets,
+            timeoutMs: 10_000,
+          },
+        }
+      : {}),
     proofOfWork: createProofOfWork({
       hmacKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'portico altcha', 32)).toString('hex'),
       maxNumber: config.proofOfWorkMaxNumber,

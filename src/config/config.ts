@@ -20,6 +20,7 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly rateLimitPerIpPerMinute: number;
   readonly proofOfWorkMaxNumber: number;
+  readonly productPhotoFetch: boolean;
   readonly redisUrl: string | null;
   readonly smtpUrl: string | null;
   readonly smtpFrom: string;
@@ -215,6 +216,12 @@ export const CONFIG_SPEC = {
     default: '',
     parse: delays,
   },
+  PRODUCT_PHOTO_FETCH: {
+    description:
+      "Fetch an inquiry's productPhotoUrl once on the server (through the webhook SSRF guard) so staff see it from Portico; off: staff see the link only",
+    default: 'true',
+    parse: boolean,
+  },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: {
     description: 'Allow webhook targets on loopback/private networks and plain http',
     default: 'false',
@@ -325,6 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: read('RATE_LIMIT_PER_MINUTE'),
     rateLimitPerIpPerMinute: read('RATE_LIMIT_PER_IP_PER_MINUTE'),
     proofOfWorkMaxNumber: read('PROOF_OF_WORK_MAX_NUMBER'),
+    productPhotoFetch: read('PRODUCT_PHOTO_FETCH'),
     redisUrl: read('REDIS_URL'),
     smtpUrl: read('SMTP_URL'),
     smtpFrom: read('SMTP_FROM'),

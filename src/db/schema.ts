@@ -128,6 +128,16 @@ export interface InquiriesTable {
   spam_reason: string | null;
 }
 
+/** A product photo fetched once by the server (0011): the image, or why not. */
+export interface InquiryPhotosTable {
+  inquiry_id: string;
+  company_id: string;
+  content_type: string | null;
+  bytes: Uint8Array | null;
+  failure: string | null;
+  fetched_at: Timestamp;
+}
+
 export interface NotificationsTable {
   id: string;
   company_id: string;
@@ -441,6 +451,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   api_key_origins: ApiKeyOriginsTable;
   inquiries: InquiriesTable;
+  inquiry_photos: InquiryPhotosTable;
   notifications: NotificationsTable;
   email_messages: EmailMessagesTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { closeHubInBrowser, openHubInBrowser, withPage, type HubServer } from '../support/browser.ts';
+import { closeHubInBrowser, openHubInBrowser, signIn, withPage, type HubServer } from '../support/browser.ts';
 import { bearer } from '../support/test-app.ts';
 
 /** A shop's web page on its own origin (another loopback port), with the embed on it. */
@@ -101,5 +101,66 @@ describe('the drop-in contact form on a shop page (Chromium)', () => {
       await allowed.close();
       await third.close();
     }
+  });
+
+  test('staff make a publishable key in the developer settings, see what the spam folder caught, release it, and see test data only behind the switch', async (t) => {
+    const server = hub.tenant.locations[0]!.apiKey;
+    const testKey = (
+      await hub.app.c.apiKeys.createApiKey(hub.tenant.companyId, {
+        locationId: hub.tenant.locations[0]!.id,
+        name: 'T',
+        mode: 'test',
+      })
+    ).key;
+    await hub.app.c.inquiries.create(
+      { companyId: hub.tenant.companyId, locationId: hub.tenant.locations[0]!.id, apiKeyId: 'x' },
+      {
+        topic: 'Web',
+        subject: 'Caught by mistake',
+        message: 'Real person',
+        email: 'a@example.com',
+        phone: '+385 1 234 5678',
+      },
+      { spamReason: 'proof_of_work' },
+    );
+    const inquiry = (subject: string, key: string) =>
+      hub.app.app.inject({
+        method: 'POST',
+        url: '/api/v1/public/reach-out',
+        headers: bearer(key),
+        payload: { topic: 'Web', subject, message: 'm', email: 'a@example.com', phone: '+385 1 234 5678' },
+      });
+    assert.equal((await inquiry('A test inquiry', testKey)).statusCode, 201);
+    assert.equal((await inquiry('A live inquiry', server)).statusCode, 201);
+
+    await withPage(t, browser, async (p) => {
+      await signIn(p, hub.base, hub.user('admin'));
+      await p.goto(`${hub.base}/hub/developer`);
+      await p.getByLabel('Naziv').fill('Ključ trgovine');
+      await p.getByLabel('Vrsta').selectOption('publishable');
+      await p.getByLabel('Dopušteni izvori (javni ključevi, jedan po retku)').fill('https://shop.example.com');
+      await p.getByRole('button', { name: 'Izradi ključ' }).click();
+      assert.match((await p.locator('.secret').textContent())!.trim(), /^ptc_pub_key_/);
+      await p.goto(`${hub.base}/hub/developer`);
+      const row = p.getByRole('row').filter({ hasText: 'Ključ trgovine' });
+      assert.match((await row.textContent())!, /https:\/\/shop\.example\.com/);
+
+      await p.goto(`${hub.base}/hub/inquiries`);
+      assert.ok(await p.getByRole('link', { name: 'A live inquiry' }).isVisible());
+      assert.equal(await p.getByRole('link', { name: 'A test inquiry' }).count(), 0, 'test data is behind the switch');
+      assert.equal(await p.getByRole('link', { name: 'Caught by mistake' }).count(), 0, 'spam is in its folder');
+      await p.getByLabel('Testni podaci').check();
+      await p.getByRole('button', { name: 'Traži' }).click();
+      await p.getByRole('link', { name: 'A test inquiry' }).waitFor();
+      assert.equal(await p.getByRole('link', { name: 'A live inquiry' }).count(), 0);
+
+      await p.goto(`${hub.base}/hub/inquiries`);
+      await p.getByRole('link', { name: 'Mapa neželjenih' }).click();
+      await p.getByRole('link', { name: 'Caught by mistake' }).click();
+      await p.getByRole('button', { name: 'Nije neželjeno: propusti' }).click();
+      await p.getByRole('status').filter({ hasText: 'Propušteno' }).waitFor();
+      await p.goto(`${hub.base}/hub/inquiries`);
+      assert.ok(await p.getByRole('link', { name: 'Caught by mistake' }).isVisible(), 'released into the inbox');
+    });
   });
 });

@@ -53,7 +53,7 @@ export interface TestApp {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  overrides: { clock?: Clock; startWorkers?: boolean } = {},
+  overrides: { clock?: Clock; startWorkers?: boolean; photoCa?: string } = {},
 ): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `portico-test-${randomUUID().slice(0, 8)}-`));
   const database = env.DATABASE_URL ? null : await provisionDatabase(dir);
@@ -62,9 +62,14 @@ export async function createTestApp(
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Photo URLs in tests name hosts off this machine: fetched only where a test serves them.
+    PRODUCT_PHOTO_FETCH: 'false',
     ...env,
   });
-  const c = await createContainer(config, { clock: overrides.clock });
+  const c = await createContainer(config, {
+    clock: overrides.clock,
+    ...(overrides.photoCa ? { photoCa: overrides.photoCa } : {}),
+  });
   const app = await buildApp(c);
   await app.ready();
   if (overrides.startWorkers) await c.startWorkers();

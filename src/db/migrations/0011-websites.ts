@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../database.ts';
+import { columnTypes } from './column-types.ts';
 
 /**
  * Websites that call the API from the browser, and a test mode (issue 24).
@@ -10,7 +11,8 @@ import type { Engine } from '../database.ts';
  * origin? Every record an API key can create carries the mode it was made in, so live and test
  * never see each other, and test data can be deleted together.
  */
-export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
+export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
+  const t = columnTypes(engine);
   await db.schema
     .alterTable('api_keys')
     .addColumn('kind', 'text', (c) => c.notNull().defaultTo('secret'))
@@ -38,4 +40,16 @@ export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
       .alterTable(table)
       .addColumn('mode', 'text', (c) => c.notNull().defaultTo('live'))
       .execute();
+
+  // An inquiry's product photo as the server fetched it once (staff see it from Portico, not
+  // from the sender's server), or why it could not be fetched.
+  await db.schema
+    .createTable('inquiry_photos')
+    .addColumn('inquiry_id', 'text', (c) => c.primaryKey().references('inquiries.id'))
+    .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
+    .addColumn('content_type', 'text')
+    .addColumn('bytes', engine === 'postgres' ? 'bytea' : 'blob')
+    .addColumn('failure', 'text')
+    .addColumn('fetched_at', t.timestamp, (c) => c.notNull())
+    .execute();
 }

@@ -48,6 +48,7 @@ export const paths = {
   inquiry: (id: string) => `${HUB}/inquiries/${seg(id)}`,
   inquiryHandled: (id: string) => `${HUB}/inquiries/${seg(id)}/handled`,
   inquiryRelease: (id: string) => `${HUB}/inquiries/${seg(id)}/release`,
+  inquiryPhoto: (id: string) => `${HUB}/inquiries/${seg(id)}/photo`,
 
   quotations: `${HUB}/quotations`,
   quotation: (id: string) => `${HUB}/quotations/${seg(id)}`,

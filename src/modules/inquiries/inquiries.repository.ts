@@ -3,7 +3,7 @@ import type { Engine, Executor } from '../../db/database.ts';
 import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
-import type { InquiriesTable } from '../../db/schema.ts';
+import type { InquiriesTable, InquiryPhotosTable } from '../../db/schema.ts';
 import { notificationParts, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
 export type InquiryRow = InquiriesTable;
@@ -121,7 +121,33 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
       return result.numUpdatedRows > 0n;
     },
 
+    async insertPhoto(row: InquiryPhotosTable): Promise<void> {
+      await db
+        .insertInto('inquiry_photos')
+        .values(row)
+        .onConflict((oc) => oc.column('inquiry_id').doNothing())
+        .execute();
+    },
+
+    async findPhoto(companyId: string, inquiryId: string): Promise<InquiryPhotosTable | undefined> {
+      return db
+        .selectFrom('inquiry_photos')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('inquiry_id', '=', inquiryId)
+        .executeTakeFirst();
+    },
+
     async deleteTest(companyId: string): Promise<number> {
+      await db
+        .deleteFrom('inquiry_photos')
+        .where('company_id', '=', companyId)
+        .where(
+          'inquiry_id',
+          'in',
+          db.selectFrom('inquiries').select('id').where('company_id', '=', companyId).where('mode', '=', 'test'),
+        )
+        .execute();
       const result = await db
         .deleteFrom('inquiries')
         .where('company_id', '=', companyId)

@@ -10,6 +10,8 @@ import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
 import type { ProofOfWork } from './proof-of-work.ts';
 import { spamReasonOf } from './spam-check.ts';
+import type { Dispatcher } from 'undici';
+import { fetchPhoto } from './product-photo.ts';
 
 /**
  * Inquiries, and who is told of them. The inquiries repository writes the staff's notifications
@@ -63,6 +65,8 @@ export function createInquiriesService(deps: {
   emailEnabled: boolean;
   onEmailQueued: () => void;
   proofOfWork: ProofOfWork;
+  /** How product photos are fetched (the webhooks' guarded agent); without it they are not. */
+  photos?: { agent: Dispatcher; allowPrivate: boolean; timeoutMs: number };
 }) {
   const { store, clock, newId } = deps;
 
@@ -110,6 +114,27 @@ export function createInquiriesService(deps: {
     { maxBatch: 64, maxInFlight: store.writeConcurrency },
   );
 
+  // Photos are fetched after the inquiry is stored, off the request's path; close() waits for them.
+  const fetching = new Set<Promise<void>>();
+  function fetchPhotoOf(row: InquiryRow): void {
+    const photos = deps.photos;
+    if (!photos || !row.product_photo_url || row.spam_reason !== null) return;
+    const work = (async () => {
+      const result = await fetchPhoto(row.product_photo_url!, photos);
+      await store.repos.inquiries.insertPhoto({
+        inquiry_id: row.id,
+        company_id: row.company_id,
+        content_type: result.ok ? result.contentType : null,
+        bytes: result.ok ? result.bytes : null,
+        failure: result.ok ? null : result.reason,
+        fetched_at: clock.now().toISOString(),
+      });
+    })()
+      .catch(() => {}) // the photo then shows as its link, "not fetched"
+      .finally(() => fetching.delete(work));
+    fetching.add(work);
+  }
+
   return {
     /**
      * The inquiry, a notification for every admin and support user, their e-mails and the hooks
@@ -135,6 +160,7 @@ export function createInquiriesService(deps: {
         spam_reason: options.spamReason ?? null,
       };
       await writes.submit({ row, hooks: store.pendingHooks() });
+      fetchPhotoOf(row);
       return toInquiry(row);
     },
 
@@ -178,9 +204,27 @@ export function createInquiriesService(deps: {
 
     challenge: () => deps.proofOfWork.challenge(),
 
-    /** Waits for queued writes. */
+    /**
+     * The product photo as fetched by the server: the image, why it could not be fetched, or
+     * not (yet) fetched. Staff see this, never the sender's URL loaded by their browser.
+     */
+    async photo(
+      companyId: string,
+      id: string,
+    ): Promise<
+      { state: 'fetched'; contentType: string; bytes: Buffer } | { state: 'failed'; reason: string } | { state: 'none' }
+    > {
+      const row = await store.repos.inquiries.findPhoto(companyId, id);
+      if (!row) return { state: 'none' };
+      if (row.bytes && row.content_type)
+        return { state: 'fetched', contentType: row.content_type, bytes: Buffer.from(row.bytes) };
+      return { state: 'failed', reason: row.failure ?? 'not fetched' };
+    },
+
+    /** Waits for queued writes and photo fetches. */
     async close(): Promise<void> {
       await writes.drain();
+      await Promise.all(fetching);
     },
 
     /** With `mode`, one of the other mode is not found (a test key never reads live data). */
@@ -219,6 +263,7 @@ export function createInquiriesService(deps: {
         return true;
       });
       if (changed && emails.length > 0) deps.onEmailQueued();
+      if (changed) fetchPhotoOf(released);
       return toInquiry(released);
     },
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Container } from '../../../container.ts';
+import { AppError } from '../../../lib/errors.ts';
 import type { Inquiry } from '../../../modules/inquiries/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
@@ -51,7 +52,19 @@ ${list}`;
         handled: 'hub.inquiries.markedHandled',
         released: 'hub.inquiries.released',
       });
-      return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice });
+      const fetched = await c.inquiries.photo(ctx.user.companyId, inquiry.id);
+      return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry, fetched), notice });
+    });
+
+    app.get<IdRoute>('/inquiries/:id/photo', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+      const inquiry = await c.inquiries.get(request.hub.user.companyId, request.params.id);
+      const fetched = await c.inquiries.photo(request.hub.user.companyId, inquiry.id);
+      if (fetched.state !== 'fetched') throw AppError.notFound('Photo');
+      return reply
+        .type(fetched.contentType)
+        .header('cache-control', 'private, max-age=3600')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(fetched.bytes);
     });
 
     app.post<IdRoute>('/inquiries/:id/release', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
@@ -123,22 +136,24 @@ function inquiryTable(ctx: HubContext, rows: Inquiry[], next: string | null): Ht
 ${next ? html`<p><a href="${next}" class="button secondary">${t('action.more')}</a></p>` : null}`;
 }
 
-/** Only an https URL becomes an image (the spec's "public HTTPS image URL"); anything else is shown as text. */
-function photo(ctx: HubContext, inquiry: Inquiry): Html {
+/**
+ * The photo as Portico fetched it, served from here: staff browsers never load the sender's URL
+ * (a tracking pixel). One that could not be fetched is a link, with the reason.
+ */
+function photo(ctx: HubContext, inquiry: Inquiry, fetched: PhotoState): Html {
   const { t } = ctx;
   const url = inquiry.productPhotoUrl;
   if (!url) return html`<p>${t('hub.inquiries.noPhoto')}</p>`;
-  let https = false;
-  try {
-    https = new URL(url).protocol === 'https:';
-  } catch {
-    // not a URL: shown as text below
-  }
-  if (!https) return html`<p><code>${url}</code></p>`;
-  return html`<figure class="inquiry-photo"><img src="${url}" alt="${t('hub.inquiries.photoAlt', { subject: inquiry.subject })}" loading="lazy" referrerpolicy="no-referrer"><figcaption><a href="${url}" rel="noreferrer noopener" target="_blank">${url}</a></figcaption></figure>`;
+  const link = html`<a href="${url}" rel="noreferrer noopener" target="_blank">${url}</a>`;
+  if (fetched.state === 'fetched')
+    return html`<figure class="inquiry-photo"><img src="${paths.inquiryPhoto(inquiry.id)}" alt="${t('hub.inquiries.photoAlt', { subject: inquiry.subject })}" loading="lazy"><figcaption>${link}</figcaption></figure>`;
+  const reason = fetched.state === 'failed' ? fetched.reason : t('hub.inquiries.photoNotFetched');
+  return html`<p>${link}</p><p class="muted">${t('hub.inquiries.photoFailed', { reason })}</p>`;
 }
 
-function inquiryDetail(ctx: HubContext, inquiry: Inquiry): Html {
+type PhotoState = Awaited<ReturnType<Container['inquiries']['photo']>>;
+
+function inquiryDetail(ctx: HubContext, inquiry: Inquiry, fetched: PhotoState): Html {
   const { t } = ctx;
   const mailto = `mailto:${inquiry.email}?subject=${encodeURIComponent(`Re: ${inquiry.subject}`)}`;
   return html`<p><a href="${paths.inquiries}">← ${t('hub.inquiries.title')}</a></p>
@@ -158,7 +173,7 @@ ${
 <h2>${t('hub.inquiries.message')}</h2>
 <p class="inquiry-message">${inquiry.message}</p>
 <h2>${t('hub.inquiries.photo')}</h2>
-${photo(ctx, inquiry)}
+${photo(ctx, inquiry, fetched)}
 <p class="row">
   <a class="button secondary" href="${mailto}">${t('hub.inquiries.reply')}</a>
   ${

@@ -39,6 +39,9 @@ export const inbox = messages({
     'hub.inquiries.spamHeld':
       'Held back as spam: it came from a web page without a valid proof of work (a bot, or a browser that could not solve it). Nobody was notified.',
     'hub.inquiries.release': 'Not spam: release',
+    'hub.inquiries.photoNotFetched': 'not fetched yet',
+    'hub.inquiries.photoFailed':
+      'The photo could not be fetched: {reason}. Open the link only if you trust the sender.',
     'hub.inquiries.released': 'Released: admin and support users are notified.',
     'hub.inquiries.reply': 'Reply by e-mail',
     'hub.notifications.title': 'Notifications',
@@ -87,6 +90,9 @@ export const inbox = messages({
     'hub.inquiries.spamHeld':
       'Zadržano kao neželjeno: stiglo je s web-stranice bez valjanog dokaza rada (bot ili preglednik koji ga nije mogao riješiti). Nitko nije obaviješten.',
     'hub.inquiries.release': 'Nije neželjeno: propusti',
+    'hub.inquiries.photoNotFetched': 'još nije dohvaćena',
+    'hub.inquiries.photoFailed':
+      'Fotografiju nije bilo moguće dohvatiti: {reason}. Otvorite poveznicu samo ako vjerujete pošiljatelju.',
     'hub.inquiries.released': 'Propušteno: administratori i podrška su obaviješteni.',
     'hub.inquiries.reply': 'Odgovori e-poštom',
     'hub.notifications.title': 'Obavijesti',
@@ -135,6 +141,9 @@ export const inbox = messages({
     'hub.inquiries.spamHeld':
       'Als Spam zurückgehalten: kam von einer Webseite ohne gültigen Arbeitsnachweis (ein Bot oder ein Browser, der ihn nicht lösen konnte). Niemand wurde benachrichtigt.',
     'hub.inquiries.release': 'Kein Spam: freigeben',
+    'hub.inquiries.photoNotFetched': 'noch nicht abgerufen',
+    'hub.inquiries.photoFailed':
+      'Das Foto konnte nicht abgerufen werden: {reason}. Öffnen Sie den Link nur, wenn Sie dem Absender vertrauen.',
     'hub.inquiries.released': 'Freigegeben: Admins und Support sind benachrichtigt.',
     'hub.inquiries.reply': 'Per E-Mail antworten',
     'hub.notifications.title': 'Benachrichtigungen',

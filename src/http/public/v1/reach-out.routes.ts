@@ -79,7 +79,11 @@ export const reachOutRoutes =
           operationId: 'createInquiry',
           summary: 'Submit a contact-form inquiry',
           description:
-            "Creates an inquiry and notifies the company's admin and support users. Supports `Idempotency-Key`. Callable from a web page with a publishable key (`ptc_pub_…`) from one of its allowed origins; then `altcha` is required (see `GET /spam-challenge`) and `website` is the honeypot.",
+            "Creates an inquiry and notifies the company's admin and support users. Supports `Idempotency-Key`. Callable from a web page with a publishable key (`ptc_pub_…`) from one of its allowed origins; then `altcha` is required (see `GET /spam-challenge`) and `website` is the honeypot.\n\n" +
+            "The drop-in form (accessible, in the page's language, honeypot and proof of work built in):\n\n" +
+            '```html\n<script src="https://portico.example.com/embed/contact.js" data-key="ptc_pub_key_…" data-topic="Web shop"></script>\n```\n\n' +
+            'Or plain `fetch` from the page:\n\n' +
+            "```js\nconst api = 'https://portico.example.com/api/v1/public';\nconst headers = { authorization: 'Bearer ptc_pub_key_…' };\nconst c = await (await fetch(`${api}/spam-challenge`, { headers })).json();\nconst hex = (b) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('');\nlet number = 0;\nwhile (hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(c.salt + number))) !== c.challenge) number++;\nconst res = await fetch(`${api}/reach-out`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' },\n  body: JSON.stringify({ topic, subject, message, email, phone, altcha: btoa(JSON.stringify({ ...c, number })) }) });\nif (res.status === 400) showErrors((await res.json()).details); // { email: ['…'] }\n```",
           security: [{ apiKey: [] }],
           headers: Type.Object({
             'idempotency-key': Type.Optional(
@@ -117,7 +121,7 @@ export const reachOutRoutes =
           description:
             'Self-hosted ALTCHA: solve it in the browser (the ALTCHA widget, or `/embed/contact.js`, which does it for you) and send the payload as `altcha` with `POST /reach-out`. Each solution is accepted once, within 10 minutes.',
           security: [{ apiKey: [] }],
-          response: { 200: Challenge },
+          response: { 200: Challenge, ...errorResponses(403) },
         },
       },
       async (_request, reply) => reply.header('cache-control', 'no-store').send(await c.inquiries.challenge()),
