@@ -8,4 +8,3 @@ export {
 } from './api-keys.service.ts';
 export { createPgKeyCache, createSqliteKeyCache, type KeyCache } from './revocation-watch.ts';
 export { ANY_LOCALHOST, originAllowed } from './browser-origins.ts';
-export type { KeyKind, KeyMode } from './credential.ts';

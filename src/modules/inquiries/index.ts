@@ -1,4 +1,4 @@
 export { type InquiryFilter, type InquiryRow } from './inquiries.repository.ts';
 export { createInquiriesService, type InquiriesService, type Inquiry, type NewInquiry } from './inquiries.service.ts';
-export { createProofOfWork, type ProofOfWork, type PowChallenge } from './proof-of-work.ts';
+export { createProofOfWork } from './proof-of-work.ts';
 export { honeypotFilled } from './spam-check.ts';
