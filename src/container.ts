@@ -22,7 +22,7 @@ import {
   redisFailureCounts,
 } from './modules/accounts/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
-import { createInquiriesService, createProofOfWork } from './modules/inquiries/index.ts';
+import { createHostedCaptcha, createInquiriesService, createProofOfWork } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import {
@@ -149,6 +149,9 @@ export async function createContainer(
             timeoutMs: 10_000,
           },
         }
+      : {}),
+    ...(config.captchaVerifyUrl && config.captchaSecret
+      ? { captcha: createHostedCaptcha({ verifyUrl: config.captchaVerifyUrl, secret: config.captchaSecret }) }
       : {}),
     proofOfWork: createProofOfWork({
       hmacKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'portico altcha', 32)).toString('hex'),

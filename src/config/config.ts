@@ -21,6 +21,8 @@ export interface Config {
   readonly rateLimitPerIpPerMinute: number;
   readonly proofOfWorkMaxNumber: number;
   readonly productPhotoFetch: boolean;
+  readonly captchaVerifyUrl: string | null;
+  readonly captchaSecret: string | null;
   readonly redisUrl: string | null;
   readonly smtpUrl: string | null;
   readonly smtpFrom: string;
@@ -216,6 +218,17 @@ export const CONFIG_SPEC = {
     default: '',
     parse: delays,
   },
+  CAPTCHA_VERIFY_URL: {
+    description:
+      "A hosted captcha's verify endpoint (Turnstile: https://challenges.cloudflare.com/turnstile/v0/siteverify, hCaptcha: https://api.hcaptcha.com/siteverify), checked instead of the proof of work; needs CAPTCHA_SECRET",
+    default: '',
+    parse: url(['https:', 'http:']),
+  },
+  CAPTCHA_SECRET: {
+    description: "The hosted captcha's secret key",
+    default: '',
+    parse: (raw: string): string | null => (raw === '' ? null : raw),
+  },
   PRODUCT_PHOTO_FETCH: {
     description:
       "Fetch an inquiry's productPhotoUrl once on the server (through the webhook SSRF guard) so staff see it from Portico; off: staff see the link only",
@@ -333,6 +346,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerIpPerMinute: read('RATE_LIMIT_PER_IP_PER_MINUTE'),
     proofOfWorkMaxNumber: read('PROOF_OF_WORK_MAX_NUMBER'),
     productPhotoFetch: read('PRODUCT_PHOTO_FETCH'),
+    captchaVerifyUrl: read('CAPTCHA_VERIFY_URL'),
+    captchaSecret: read('CAPTCHA_SECRET'),
     redisUrl: read('REDIS_URL'),
     smtpUrl: read('SMTP_URL'),
     smtpFrom: read('SMTP_FROM'),

@@ -9,6 +9,7 @@ import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries
 import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
 import type { ProofOfWork } from './proof-of-work.ts';
+import type { HostedCaptcha } from './hosted-captcha.ts';
 import { spamReasonOf } from './spam-check.ts';
 import type { Dispatcher } from 'undici';
 import { fetchPhoto } from './product-photo.ts';
@@ -65,6 +66,8 @@ export function createInquiriesService(deps: {
   emailEnabled: boolean;
   onEmailQueued: () => void;
   proofOfWork: ProofOfWork;
+  /** A hosted captcha checked instead of the proof of work, when configured. */
+  captcha?: HostedCaptcha;
   /** How product photos are fetched (the webhooks' guarded agent); without it they are not. */
   photos?: { agent: Dispatcher; allowPrivate: boolean; timeoutMs: number };
 }) {
@@ -176,9 +179,9 @@ export function createInquiriesService(deps: {
     async receive(
       caller: ApiCaller,
       input: NewInquiry,
-      from: { publishable: boolean; altcha?: string },
+      from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
     ): Promise<Inquiry> {
-      const spamReason = await spamReasonOf(deps.proofOfWork, from, from.altcha);
+      const spamReason = await spamReasonOf({ proofOfWork: deps.proofOfWork, captcha: deps.captcha }, from);
       return this.create(caller, input, spamReason ? { spamReason } : {});
     },
 

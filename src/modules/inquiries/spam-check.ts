@@ -1,3 +1,4 @@
+import type { HostedCaptcha } from './hosted-captcha.ts';
 import type { ProofOfWork } from './proof-of-work.ts';
 
 /**
@@ -11,12 +12,15 @@ export function honeypotFilled(website: string | undefined): boolean {
   return website !== undefined && website.trim() !== '';
 }
 
-/** Null to accept the inquiry, or why it is held back as spam. */
+/**
+ * Null to accept the inquiry, or why it is held back as spam. With a hosted captcha configured,
+ * its token is checked instead of the proof of work.
+ */
 export async function spamReasonOf(
-  proofOfWork: ProofOfWork,
-  from: { publishable: boolean },
-  altcha: string | undefined,
-): Promise<'proof_of_work' | null> {
+  checks: { proofOfWork: ProofOfWork; captcha?: HostedCaptcha | undefined },
+  from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
+): Promise<'proof_of_work' | 'captcha' | null> {
   if (!from.publishable) return null;
-  return (await proofOfWork.verify(altcha)) ? null : 'proof_of_work';
+  if (checks.captcha) return (await checks.captcha.verify(from.captchaToken, from.remoteIp ?? '')) ? null : 'captcha';
+  return (await checks.proofOfWork.verify(from.altcha)) ? null : 'proof_of_work';
 }

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { solveChallenge } from 'altcha-lib/v1';
@@ -155,4 +157,44 @@ describe('spam protection on inquiries from web pages', () => {
         await t.close();
       }
     });
+});
+
+test('with a hosted captcha configured, its token is verified at the configured URL instead of the proof of work', async () => {
+  const seen: URLSearchParams[] = [];
+  const verifier = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const form = new URLSearchParams(body);
+      seen.push(form);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: form.get('response') === 'good-token' && form.get('secret') === 'sekrit' }));
+    });
+  });
+  await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
+  const verifyUrl = `http://127.0.0.1:${(verifier.address() as AddressInfo).port}/siteverify`;
+  const t = await createTestApp({ CAPTCHA_VERIFY_URL: verifyUrl, CAPTCHA_SECRET: 'sekrit' });
+  try {
+    const demo = await createTenant(t.c);
+    const key = await publishable(t, demo);
+    const inbox = async () => (await t.c.inquiries.list(demo.companyId, { limit: 50 })).map((i) => i.subject);
+    const spam = async () =>
+      (await t.c.inquiries.list(demo.companyId, { limit: 50 }, { folder: 'spam' })).map((i) => i.subject);
+    assert.equal(
+      (await reachOut(t.app, key, validReachOut({ subject: 'Human', captchaToken: 'good-token' }), { origin: SHOP }))
+        .statusCode,
+      201,
+    );
+    assert.equal(
+      (await reachOut(t.app, key, validReachOut({ subject: 'Bot', captchaToken: 'bad' }), { origin: SHOP })).statusCode,
+      201,
+    );
+    assert.deepEqual(await inbox(), ['Human']);
+    assert.deepEqual(await spam(), ['Bot']);
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0]!.get('remoteip'), '127.0.0.1');
+  } finally {
+    await t.close();
+    verifier.close();
+  }
 });

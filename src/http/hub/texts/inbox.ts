@@ -37,7 +37,7 @@ export const inbox = messages({
     'hub.inquiries.spamFolder': 'Spam folder',
     'hub.inquiries.inbox': 'Back to the inquiries',
     'hub.inquiries.spamHeld':
-      'Held back as spam: it came from a web page without a valid proof of work (a bot, or a browser that could not solve it). Nobody was notified.',
+      'Held back as spam: it came from a web page without a valid proof of work or captcha (a bot, or a browser that could not solve it). Nobody was notified.',
     'hub.inquiries.release': 'Not spam: release',
     'hub.inquiries.photoNotFetched': 'not fetched yet',
     'hub.inquiries.photoFailed':
@@ -88,7 +88,7 @@ export const inbox = messages({
     'hub.inquiries.spamFolder': 'Mapa neželjenih',
     'hub.inquiries.inbox': 'Natrag na upite',
     'hub.inquiries.spamHeld':
-      'Zadržano kao neželjeno: stiglo je s web-stranice bez valjanog dokaza rada (bot ili preglednik koji ga nije mogao riješiti). Nitko nije obaviješten.',
+      'Zadržano kao neželjeno: stiglo je s web-stranice bez valjanog dokaza rada ili captche (bot ili preglednik koji ga nije mogao riješiti). Nitko nije obaviješten.',
     'hub.inquiries.release': 'Nije neželjeno: propusti',
     'hub.inquiries.photoNotFetched': 'još nije dohvaćena',
     'hub.inquiries.photoFailed':
@@ -139,7 +139,7 @@ export const inbox = messages({
     'hub.inquiries.spamFolder': 'Spam-Ordner',
     'hub.inquiries.inbox': 'Zurück zu den Anfragen',
     'hub.inquiries.spamHeld':
-      'Als Spam zurückgehalten: kam von einer Webseite ohne gültigen Arbeitsnachweis (ein Bot oder ein Browser, der ihn nicht lösen konnte). Niemand wurde benachrichtigt.',
+      'Als Spam zurückgehalten: kam von einer Webseite ohne gültigen Arbeitsnachweis oder Captcha (ein Bot oder ein Browser, der ihn nicht lösen konnte). Niemand wurde benachrichtigt.',
     'hub.inquiries.release': 'Kein Spam: freigeben',
     'hub.inquiries.photoNotFetched': 'noch nicht abgerufen',
     'hub.inquiries.photoFailed':

@@ -30,6 +30,13 @@ export const ReachOutBody = Type.Object(
           'Honeypot: leave it out or empty. A form shows it hidden from people; a bot that fills it gets a 201 and nothing is stored.',
       }),
     ),
+    captchaToken: Type.Optional(
+      Type.String({
+        maxLength: 4000,
+        description:
+          "Only where the operator configured a hosted captcha (CAPTCHA_VERIFY_URL): its widget's token, checked instead of `altcha`.",
+      }),
+    ),
     altcha: Type.Optional(
       Type.String({
         maxLength: 4000,
@@ -95,7 +102,7 @@ export const reachOutRoutes =
         },
       },
       async (request, reply) => {
-        const { website, altcha, ...fields } = request.body;
+        const { website, altcha, captchaToken, ...fields } = request.body;
         // A filled honeypot is answered like a success: a bot learns nothing, nothing is kept.
         if (honeypotFilled(website)) return reply.status(201).send(present(c.inquiries.decoy(request.caller, fields)));
         const publishable = request.caller.kind === 'publishable';
@@ -103,7 +110,13 @@ export const reachOutRoutes =
           request,
           reply,
           c.idempotency,
-          () => c.inquiries.receive(request.caller, fields, { publishable, ...(altcha ? { altcha } : {}) }),
+          () =>
+            c.inquiries.receive(request.caller, fields, {
+              publishable,
+              remoteIp: request.ip,
+              ...(altcha ? { altcha } : {}),
+              ...(captchaToken ? { captchaToken } : {}),
+            }),
           (id) => c.inquiries.get(request.caller.companyId, id),
         );
         return reply.status(201).send(present(inquiry));
