@@ -34,6 +34,7 @@ export type Permission = keyof typeof PERMISSIONS;
 export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListInquiries: 'inquiries:read',
   adminGetInquiry: 'inquiries:read',
+  adminReleaseInquiry: 'inquiries:handle',
   adminListNotifications: 'notifications:own',
   adminReadNotification: 'notifications:own',
 

@@ -85,6 +85,9 @@ test('test keys work on test data: own T- numbers, no staff notified, livemode f
     assert.deepEqual(await ids('/admin/quotations'), [liveQuote.id]);
     assert.deepEqual(await ids('/admin/orders'), [liveOrder.id]);
     assert.ok(!(await ids('/admin/inquiries')).includes(testInquiry.json().data.id));
+    assert.deepEqual((await ids('/admin/quotations?mode=test')).sort(), testQuotes.map((q) => q.id).sort());
+    assert.deepEqual(await ids('/admin/orders?mode=test'), [testOrder.id]);
+    assert.deepEqual(await ids('/admin/inquiries?mode=test'), [testInquiry.json().data.id]);
     const page = { limit: 10 };
     assert.deepEqual(
       (await t.c.quotations.list(demo.companyId, page, { mode: 'test' })).map((q) => q.id).sort(),
