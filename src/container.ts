@@ -22,7 +22,7 @@ import {
   redisFailureCounts,
 } from './modules/accounts/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
-import { createInquiriesService } from './modules/inquiries/index.ts';
+import { createHostedCaptcha, createInquiriesService, createProofOfWork } from './modules/inquiries/index.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import {
@@ -68,7 +68,14 @@ import type { Poller } from './lib/poller.ts';
  */
 export async function createContainer(
   config: Config,
-  overrides: { clock?: Clock; newId?: IdGenerator; logger?: Logger; migrate?: boolean } = {},
+  overrides: {
+    clock?: Clock;
+    newId?: IdGenerator;
+    logger?: Logger;
+    migrate?: boolean;
+    /** Tests: a certificate authority the photo fetch trusts (a loopback https image server). */
+    photoCa?: string;
+  } = {},
 ) {
   const clock = overrides.clock ?? systemClock;
   const newId = overrides.newId ?? defaultNewId;
@@ -137,6 +144,29 @@ export async function createContainer(
     newId,
     emailEnabled: config.smtpUrl !== null,
     onEmailQueued: () => emailSender?.wake(),
+    // Keyed to this deployment (so every instance checks the others' challenges), derived like the CSRF key.
+    ...(config.productPhotoFetch
+      ? {
+          photos: {
+            agent: overrides.photoCa
+              ? createGuardedAgent({
+                  allowPrivate: config.webhookAllowPrivateTargets,
+                  timeoutMs: 10_000,
+                  ca: overrides.photoCa,
+                })
+              : agent,
+            allowPrivate: config.webhookAllowPrivateTargets,
+            timeoutMs: 10_000,
+          },
+        }
+      : {}),
+    ...(config.captchaVerifyUrl && config.captchaSecret
+      ? { captcha: createHostedCaptcha({ verifyUrl: config.captchaVerifyUrl, secret: config.captchaSecret }) }
+      : {}),
+    proofOfWork: createProofOfWork({
+      hmacKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'portico altcha', 32)).toString('hex'),
+      maxNumber: config.proofOfWorkMaxNumber,
+    }),
   });
   const idempotency = createIdempotencyService({ store, clock });
   const catalog = createCatalogService({ store, datasheets });

@@ -20,6 +20,11 @@ export interface Config {
   readonly publicBaseUrl: string | null;
   readonly trustProxy: boolean;
   readonly rateLimitPerMinute: number;
+  readonly rateLimitPerIpPerMinute: number;
+  readonly proofOfWorkMaxNumber: number;
+  readonly productPhotoFetch: boolean;
+  readonly captchaVerifyUrl: string | null;
+  readonly captchaSecret: string | null;
   readonly redisUrl: string | null;
   readonly smtpUrl: string | null;
   readonly smtpFrom: string;
@@ -178,6 +183,18 @@ export const CONFIG_SPEC = {
     default: '600',
     parse: integer(1, 1_000_000),
   },
+  RATE_LIMIT_PER_IP_PER_MINUTE: {
+    description:
+      'Requests per minute per client address with a publishable key, beside the per-key limit (behind TRUST_PROXY the address from X-Forwarded-For)',
+    default: '30',
+    parse: integer(1, 1_000_000),
+  },
+  PROOF_OF_WORK_MAX_NUMBER: {
+    description:
+      'Difficulty of the ALTCHA proof-of-work a publishable-key inquiry carries: the largest number a browser may have to try (about half on average)',
+    default: '100000',
+    parse: integer(10, 10_000_000),
+  },
   REDIS_URL: {
     description: 'Share rate limits across instances through Redis',
     default: '',
@@ -208,6 +225,23 @@ export const CONFIG_SPEC = {
     description: 'Comma list overriding the retry schedule (tests)',
     default: '',
     parse: delays,
+  },
+  CAPTCHA_VERIFY_URL: {
+    description:
+      "A hosted captcha's verify endpoint (Turnstile: https://challenges.cloudflare.com/turnstile/v0/siteverify, hCaptcha: https://api.hcaptcha.com/siteverify), checked instead of the proof of work; needs CAPTCHA_SECRET",
+    default: '',
+    parse: url(['https:', 'http:']),
+  },
+  CAPTCHA_SECRET: {
+    description: "The hosted captcha's secret key",
+    default: '',
+    parse: (raw: string): string | null => (raw === '' ? null : raw),
+  },
+  PRODUCT_PHOTO_FETCH: {
+    description:
+      "Fetch an inquiry's productPhotoUrl once on the server (through the webhook SSRF guard) so staff see it from Portico; off: staff see the link only",
+    default: 'true',
+    parse: boolean,
   },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: {
     description: 'Allow webhook targets on loopback/private networks and plain http',
@@ -366,6 +400,11 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: read('PUBLIC_BASE_URL')?.replace(/\/$/, '') ?? null,
     trustProxy: read('TRUST_PROXY'),
     rateLimitPerMinute: read('RATE_LIMIT_PER_MINUTE'),
+    rateLimitPerIpPerMinute: read('RATE_LIMIT_PER_IP_PER_MINUTE'),
+    proofOfWorkMaxNumber: read('PROOF_OF_WORK_MAX_NUMBER'),
+    productPhotoFetch: read('PRODUCT_PHOTO_FETCH'),
+    captchaVerifyUrl: read('CAPTCHA_VERIFY_URL'),
+    captchaSecret: read('CAPTCHA_SECRET'),
     redisUrl: read('REDIS_URL'),
     smtpUrl: read('SMTP_URL'),
     smtpFrom: read('SMTP_FROM'),

@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-hub-accounts.ts';
 import * as m0008 from './migrations/0008-inquiry-handled.ts';
 import * as m0009 from './migrations/0009-invoices.ts';
 import * as m0010 from './migrations/0010-fiscal.ts';
+import * as m0011 from './migrations/0011-websites.ts';
 import * as m0012 from './migrations/0012-notification-params.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
@@ -24,6 +25,7 @@ const MIGRATIONS = {
   '0008-inquiry-handled': m0008,
   '0009-invoices': m0009,
   '0010-fiscal': m0010,
+  '0011-websites': m0011,
   '0012-notification-params': m0012,
 };
 

@@ -104,6 +104,18 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** `secret` (servers) or `publishable` (web pages: inquiries and catalog reads only) (0011). */
+  kind: string;
+  /** `live` or `test`: which data the key works on (0011). */
+  mode: string;
+  /** JSON array of exact origins a publishable key may be used from (0011). */
+  allowed_origins: string;
+}
+
+/** A publishable key's allowed origins, one row each: what a CORS preflight looks up (0011). */
+export interface ApiKeyOriginsTable {
+  origin: string;
+  api_key_id: string;
 }
 
 export interface InquiriesTable {
@@ -122,6 +134,20 @@ export interface InquiriesTable {
   /** Marked handled in the hub (0008); null while open. */
   handled_at: Timestamp | null;
   handled_by: string | null;
+  /** `live`, or `test` when made with a test key (0011): the two never see each other. */
+  mode: string;
+  /** Held back as spam, and why (0011): nobody was told; staff may release it. */
+  spam_reason: string | null;
+}
+
+/** A product photo fetched once by the server (0011): the image, or why not. */
+export interface InquiryPhotosTable {
+  inquiry_id: string;
+  company_id: string;
+  content_type: string | null;
+  bytes: Uint8Array | null;
+  failure: string | null;
+  fetched_at: Timestamp;
 }
 
 export interface NotificationsTable {
@@ -253,6 +279,8 @@ export interface QuotationsTable {
   cancellation_reason: string | null;
   /** The customer name folded for prefix search (src/lib/search-key.ts). */
   customer_name_key: string;
+  /** `live`, or `test` when made with a test key (0011): the two never see each other. */
+  mode: string;
 }
 
 export interface DocumentLinesTable {
@@ -304,6 +332,8 @@ export interface OrdersTable {
   cancelled_at: Timestamp | null;
   cancellation_reason: string | null;
   customer_name_key: string;
+  /** `live`, or `test` when made with a test key (0011): the two never see each other. */
+  mode: string;
 }
 
 /** A sale: a converted quotation or web order, with a snapshot of its directory customer. */
@@ -424,6 +454,8 @@ export interface WebhookEventsTable {
   /** The exact JSON body sent to HTTP endpoints. */
   payload: string;
   created_at: Timestamp;
+  /** `live`, or `test` when made with a test key (0011): the two never see each other. */
+  mode: string;
 }
 
 export interface WebhookDeliveriesTable {
@@ -506,7 +538,9 @@ export interface DB {
   password_resets: PasswordResetsTable;
   admin_tokens: AdminTokensTable;
   api_keys: ApiKeysTable;
+  api_key_origins: ApiKeyOriginsTable;
   inquiries: InquiriesTable;
+  inquiry_photos: InquiryPhotosTable;
   notifications: NotificationsTable;
   email_messages: EmailMessagesTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -36,6 +36,7 @@ export type Permission = keyof typeof PERMISSIONS;
 export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListInquiries: 'inquiries:read',
   adminGetInquiry: 'inquiries:read',
+  adminReleaseInquiry: 'inquiries:handle',
   adminListNotifications: 'notifications:own',
   adminReadNotification: 'notifications:own',
 
@@ -92,6 +93,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListApiKeys: 'settings:manage',
   adminCreateApiKey: 'settings:manage',
   adminRevokeApiKey: 'settings:manage',
+  adminDeleteTestData: 'settings:manage',
   adminGetCatalogScope: 'settings:manage',
   adminSetCatalogScope: 'settings:manage',
   adminGetSettings: 'settings:manage',

@@ -21,6 +21,7 @@ import { Order } from './public/v1/orders.routes.ts';
 import { Product } from './public/v1/catalog.routes.ts';
 import { adminV1 } from './admin/index.ts';
 import { hub } from './hub/index.ts';
+import { embedRoutes } from './embed.routes.ts';
 import { WEBHOOKS_TAG, webhooksSection } from './openapi-webhooks.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -122,14 +123,23 @@ export async function buildApp(c: Container): Promise<App> {
       // Relative unless the public URL is known, so "Try it out" in /docs calls whichever host name the page was opened as.
       servers: [{ url: c.config.publicBaseUrl ?? '/', description: 'This instance' }],
       tags: [
-        { name: 'Public', description: 'Called by a company website with a location API key.' },
+        {
+          name: 'Public',
+          description:
+            'Called by a company website with a location API key: a secret key from its server, a publishable key from its pages (see the README: websites, spam protection, test mode, examples in JavaScript, PHP and Python).',
+        },
         { name: 'Admin', description: 'Called by the hub with a personal admin token.' },
         WEBHOOKS_TAG,
       ],
       webhooks: webhooksSection(),
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Location API key `ptc_…`.' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'Location API key: secret `ptc_…` (test: `ptc_test_…`) from a server, or publishable `ptc_pub_…` (`ptc_pub_test_…`) from a web page, which may only call `POST /reach-out`, `GET /spam-challenge` and the catalog reads, from its allowed origins (CORS).',
+          },
           adminToken: { type: 'http', scheme: 'bearer', description: 'Personal admin token `pta_…`.' },
         },
       },
@@ -144,6 +154,7 @@ export async function buildApp(c: Container): Promise<App> {
   await app.register(publicV1(c), { prefix: '/api/v1/public' });
   await app.register(adminV1(c), { prefix: '/api/v1/admin' });
   await app.register(hub(c), { prefix: '/hub' });
+  await app.register(embedRoutes);
   app.get('/api/v1/public/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   return app as unknown as App;

@@ -15,7 +15,11 @@ const HEADERS = [
 export const WEBHOOKS_TAG = {
   name: 'Webhooks',
   description:
-    "What Portico POSTs to a company's HTTP endpoints (configured in the admin API). Delivery is at least once: deduplicate on `id`. Only a 2xx answer counts; anything else is retried with backoff for about three and a half days, and a 410 disables the endpoint.",
+    "What Portico POSTs to a company's HTTP endpoints (configured in the admin API). Delivery is at least once: deduplicate on `id`. Only a 2xx answer counts; anything else is retried with backoff for about three and a half days, and a 410 disables the endpoint. Every body has `livemode`: `false` for events about test data.\n\n" +
+    "Each delivery is signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`, with the endpoint's `whsec_…` secret); verify the raw body with a Standard Webhooks library:\n\n" +
+    "```js\nimport { Webhook } from 'standardwebhooks';\nconst event = new Webhook(process.env.PORTICO_WEBHOOK_SECRET).verify(rawBody, request.headers); // throws if forged\n```\n\n" +
+    '```python\nfrom standardwebhooks.webhooks import Webhook\nevent = Webhook(os.environ["PORTICO_WEBHOOK_SECRET"]).verify(raw_body, headers)\n```\n\n' +
+    "```php\n$event = (new \\StandardWebhooks\\Webhook(getenv('PORTICO_WEBHOOK_SECRET')))->verify($rawBody, $headers);\n```",
 };
 
 /**

@@ -34,6 +34,8 @@ test('PostgreSQL keeps the written-out statements prepared, and only those', { s
       created_at: new Date().toISOString(),
       handled_at: null,
       handled_by: null,
+      mode: 'live',
+      spam_reason: null,
     });
     const insert = (...rows: ReturnType<typeof inquiry>[]) => repos.inquiries.insertWithNotifications(rows, [], []);
     await insert(inquiry('one'), inquiry('two'));

@@ -88,6 +88,7 @@ const EVENT = {
   type: 'quote.created',
   payload: '{}',
   created_at: 'now',
+  mode: 'live',
 };
 const DELIVERY = {
   id: 'whd_1',

@@ -24,7 +24,16 @@ test('quote.created arrives with exactly the spec body, the shared secret and a 
   assert.equal(req!.method, 'POST');
   assert.equal(req!.path, '/hooks');
   const body = JSON.parse(req!.body);
-  assert.deepEqual(Object.keys(body).sort(), ['companyId', 'data', 'event', 'id', 'locationId', 'timestamp']);
+  assert.deepEqual(Object.keys(body).sort(), [
+    'companyId',
+    'data',
+    'event',
+    'id',
+    'livemode',
+    'locationId',
+    'timestamp',
+  ]);
+  assert.equal(body.livemode, true);
   assert.equal(body.event, 'quote.created');
   assert.equal(body.companyId, demo.companyId);
   assert.equal(body.locationId, demo.locations[0]!.id);

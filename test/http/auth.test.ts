@@ -177,15 +177,23 @@ describe('authentication and authorisation', () => {
     assert.equal(created.statusCode, 201, created.body);
     const data = created.json().data;
     assert.deepEqual(Object.keys(data).sort(), [
+      'allowedOrigins',
       'createdAt',
       'id',
       'key',
+      'kind',
       'lastUsedAt',
       'locationId',
+      'mode',
       'name',
       'revokedAt',
     ]);
-    assert.match(data.key, /^ptc_/);
+    assert.match(data.key, /^ptc_key_/);
+    assert.deepEqual(
+      [data.kind, data.mode, data.allowedOrigins],
+      ['secret', 'live', []],
+      'the defaults: a live secret key',
+    );
     assert.equal(parseCredential('apiKey', data.key)?.recordId, data.id);
     assert.equal(data.locationId, location.id);
     assert.equal(data.lastUsedAt, null);
@@ -204,7 +212,17 @@ describe('authentication and authorisation', () => {
       assert.ok(!listRes.body.includes(needle), 'the list never holds a secret or its hash');
     }
     for (const item of list) {
-      assert.deepEqual(Object.keys(item).sort(), ['createdAt', 'id', 'lastUsedAt', 'locationId', 'name', 'revokedAt']);
+      assert.deepEqual(Object.keys(item).sort(), [
+        'allowedOrigins',
+        'createdAt',
+        'id',
+        'kind',
+        'lastUsedAt',
+        'locationId',
+        'mode',
+        'name',
+        'revokedAt',
+      ]);
     }
     assert.equal(list.find((k) => k.id === data.id)?.lastUsedAt, null);
 

@@ -7,9 +7,9 @@ import { reachOut, validReachOut } from '../support/http-helpers.ts';
 import { adminCall, assignCustomer, newOrder, newQuotation } from '../support/sales-helpers.ts';
 import { bearer, createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
 
-// Pages that are not lists or details of rows (PDFs, previews, forms, one-line fragments).
+// Pages that are not lists or details of rows (PDFs, previews, forms, one-line fragments, served files).
 const NOT_PAGES =
-  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|new)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)/;
+  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|photo|new)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)/;
 
 /**
  * "Pages render in one round trip of queries (no per-row queries)": every hub page an admin can

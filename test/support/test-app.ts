@@ -53,7 +53,7 @@ export interface TestApp {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  overrides: { clock?: Clock; startWorkers?: boolean } = {},
+  overrides: { clock?: Clock; startWorkers?: boolean; photoCa?: string } = {},
 ): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `portico-test-${randomUUID().slice(0, 8)}-`));
   const database = env.DATABASE_URL ? null : await provisionDatabase(dir);
@@ -64,9 +64,14 @@ export async function createTestApp(
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     // Never the real CIS from a test: port 9 on loopback refuses at once.
     FISCAL_CIS_URL: 'https://127.0.0.1:9/FiskalizacijaService',
+    // Photo URLs in tests name hosts off this machine: fetched only where a test serves them.
+    PRODUCT_PHOTO_FETCH: 'false',
     ...env,
   });
-  const c = await createContainer(config, { clock: overrides.clock });
+  const c = await createContainer(config, {
+    clock: overrides.clock,
+    ...(overrides.photoCa ? { photoCa: overrides.photoCa } : {}),
+  });
   const app = await buildApp(c);
   await app.ready();
   if (overrides.startWorkers) await c.startWorkers();

@@ -3,14 +3,24 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import type { Company } from '../../modules/companies/index.ts';
 import { Data, Nullable, Timestamp, errorResponses } from '../schemas.ts';
-import { CatalogScopeBody as Scope, NewApiKeyBody } from '../requests/developer.ts';
+import {
+  AllowedOrigins,
+  CatalogScopeBody as Scope,
+  KeyKindSchema,
+  KeyModeSchema,
+  NewApiKeyBody,
+} from '../requests/developer.ts';
 import { SettingsBody } from '../requests/companies.ts';
+import { deleteTestData } from '../test-data.ts';
 
 const ApiKey = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
     locationId: Type.String(),
+    kind: KeyKindSchema,
+    mode: KeyModeSchema,
+    allowedOrigins: AllowedOrigins,
     createdAt: Timestamp,
     lastUsedAt: Nullable(Timestamp),
     revokedAt: Nullable(Timestamp),
@@ -90,7 +100,8 @@ export const developerRoutes =
         schema: {
           tags: ['Admin'],
           operationId: 'adminCreateApiKey',
-          summary: 'Issue a location API key; the key is shown only in this response',
+          summary:
+            'Issue a location API key (secret or publishable, live or test); the key is shown only in this response',
           security,
           body: NewApiKeyBody,
           response: {
@@ -124,6 +135,33 @@ export const developerRoutes =
         await c.apiKeys.revokeApiKey(request.admin.companyId, request.params.id);
         return reply.status(204).send(null);
       },
+    );
+
+    app.delete(
+      '/test-data',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminDeleteTestData',
+          summary: 'Delete everything made with test keys: test inquiries, quotations, orders and their webhook events',
+          security,
+          response: {
+            200: Data(
+              Type.Object(
+                {
+                  inquiries: Type.Integer(),
+                  quotations: Type.Integer(),
+                  orders: Type.Integer(),
+                  events: Type.Integer(),
+                },
+                { additionalProperties: false, description: 'How many of each were deleted.' },
+              ),
+            ),
+            ...errorResponses(403),
+          },
+        },
+      },
+      async (request) => ({ data: await deleteTestData(c, request.admin.companyId) }),
     );
 
     app.get(

@@ -32,7 +32,22 @@ export const inquiriesRoutes =
           operationId: 'adminListInquiries',
           summary: 'Inquiries, newest first',
           security,
-          querystring: Type.Object(Pagination, { additionalProperties: false }),
+          querystring: Type.Object(
+            {
+              ...Pagination,
+              mode: Type.Optional(
+                Type.Union([Type.Literal('live'), Type.Literal('test')], {
+                  description: '`live` (the default) or `test`: data made with test keys, never both.',
+                }),
+              ),
+              folder: Type.Optional(
+                Type.Union([Type.Literal('inbox'), Type.Literal('spam')], {
+                  description: '`inbox` (the default) or `spam`: what spam protection held back.',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
           response: {
             200: Type.Object({ data: Type.Array(Inquiry), nextCursor: Nullable(Type.String()) }),
             ...errorResponses(400, 403),
@@ -41,7 +56,13 @@ export const inquiriesRoutes =
       },
       async (request) => {
         const page = newestFirstPage(request.query);
-        return page.page(await c.inquiries.list(request.admin.companyId, page));
+        const { mode, folder } = request.query;
+        return page.page(
+          await c.inquiries.list(request.admin.companyId, page, {
+            ...(mode ? { mode } : {}),
+            ...(folder ? { folder } : {}),
+          }),
+        );
       },
     );
 
@@ -58,5 +79,21 @@ export const inquiriesRoutes =
         },
       },
       async (request) => ({ data: await c.inquiries.get(request.admin.companyId, request.params.id) }),
+    );
+
+    app.post(
+      '/inquiries/:id/release',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminReleaseInquiry',
+          summary:
+            'Release an inquiry from the spam folder (a false positive): its admin and support users are told then',
+          security,
+          params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+          response: { 200: Data(Inquiry), ...errorResponses(403, 404) },
+        },
+      },
+      async (request) => ({ data: await c.inquiries.release(request.admin.companyId, request.params.id) }),
     );
   };

@@ -51,6 +51,11 @@ export const ordersRoutes =
               status: Type.Optional(Type.Enum(ORDER_STATUSES)),
               q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
               locationId: Type.Optional(Type.String({ maxLength: 64 })),
+              mode: Type.Optional(
+                Type.Union([Type.Literal('live'), Type.Literal('test')], {
+                  description: '`live` (the default) or `test`: data made with test keys, never both.',
+                }),
+              ),
             },
             { additionalProperties: false },
           ),
@@ -61,9 +66,9 @@ export const ordersRoutes =
         },
       },
       async (request) => {
-        const { status, q, locationId } = request.query;
+        const { status, q, locationId, mode } = request.query;
         const page = newestFirstPage(request.query);
-        return page.page(await c.orders.list(request.admin.companyId, page, { status, q, locationId }));
+        return page.page(await c.orders.list(request.admin.companyId, page, { status, q, locationId, mode }));
       },
     );
 

@@ -101,6 +101,11 @@ export const quotationsRoutes =
               status: Type.Optional(Type.Enum(QUOTATION_STATUSES)),
               q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
               locationId: Type.Optional(Type.String({ maxLength: 64 })),
+              mode: Type.Optional(
+                Type.Union([Type.Literal('live'), Type.Literal('test')], {
+                  description: '`live` (the default) or `test`: data made with test keys, never both.',
+                }),
+              ),
             },
             { additionalProperties: false },
           ),
@@ -111,10 +116,10 @@ export const quotationsRoutes =
         },
       },
       async (request) => {
-        const { status, q, locationId } = request.query;
+        const { status, q, locationId, mode } = request.query;
         const page = newestFirstPage(request.query);
         const base = baseUrl(c.config, request);
-        const rows = await c.quotations.list(request.admin.companyId, page, { status, q, locationId });
+        const rows = await c.quotations.list(request.admin.companyId, page, { status, q, locationId, mode });
         return page.page(rows.map((row) => presentHubQuotation(row, base).data));
       },
     );

@@ -47,6 +47,8 @@ export const paths = {
   inquiries: `${HUB}/inquiries`,
   inquiry: (id: string) => `${HUB}/inquiries/${seg(id)}`,
   inquiryHandled: (id: string) => `${HUB}/inquiries/${seg(id)}/handled`,
+  inquiryRelease: (id: string) => `${HUB}/inquiries/${seg(id)}/release`,
+  inquiryPhoto: (id: string) => `${HUB}/inquiries/${seg(id)}/photo`,
 
   quotations: `${HUB}/quotations`,
   quotation: (id: string) => `${HUB}/quotations/${seg(id)}`,
@@ -84,6 +86,7 @@ export const paths = {
   developer: `${HUB}/developer`,
   apiKeys: `${HUB}/developer/api-keys`,
   apiKeyRevoke: (id: string) => `${HUB}/developer/api-keys/${seg(id)}/revoke`,
+  testDataDelete: `${HUB}/developer/test-data/delete`,
   webhooks: `${HUB}/developer/webhooks`,
   webhook: (id: string) => `${HUB}/developer/webhooks/${seg(id)}`,
   catalogScope: `${HUB}/developer/catalog-scope`,

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
-import type { AdminCaller, ApiCaller, ApiKeysService } from '../../modules/api-keys/index.ts';
+import type { AdminCaller, ApiKeysService, KeyCaller } from '../../modules/api-keys/index.ts';
+import { checkBrowserAccess } from './browser-access.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    caller: ApiCaller;
+    caller: KeyCaller;
     admin: AdminCaller;
   }
 }
@@ -22,9 +23,14 @@ function unauthenticated(reply: FastifyReply, message: string): AppError {
   return new AppError('unauthenticated', message);
 }
 
-/** onRequest hook for /api/v1/public: a live location API key, or 401. */
+/**
+ * onRequest hook for /api/v1/public: a live location API key, or 401; a publishable key only on
+ * browser routes and from its origins, or 403. A CORS preflight carries no key and is answered
+ * by its own route (plugins/browser-access.ts).
+ */
 export function apiKeyAuth(apiKeys: ApiKeysService) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (request.method === 'OPTIONS') return;
     const token = bearer(request);
     if (token === null) {
       reply.header('www-authenticate', 'Bearer realm="portico"');
@@ -32,6 +38,7 @@ export function apiKeyAuth(apiKeys: ApiKeysService) {
     }
     const caller = token ? await apiKeys.authenticateApiKey(token) : null;
     if (!caller) throw unauthenticated(reply, 'The API key is malformed, unknown or revoked.');
+    checkBrowserAccess(request, reply, caller);
     request.caller = caller;
   };
 }

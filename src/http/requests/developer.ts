@@ -1,9 +1,28 @@
 import { Type } from 'typebox';
 import { Text } from '../schemas.ts';
 
+export const KeyKindSchema = Type.Union([Type.Literal('secret'), Type.Literal('publishable')], {
+  description:
+    '`secret` (the default): for your server, every public route. `publishable`: safe in a web page, only `POST /reach-out` and the catalog reads, only from `allowedOrigins`.',
+});
+export const KeyModeSchema = Type.Union([Type.Literal('live'), Type.Literal('test')], {
+  description: '`live` (the default), or `test`: works on test data, which live keys never see.',
+});
+export const AllowedOrigins = Type.Array(Type.String({ maxLength: 200, examples: ['https://shop.example.com'] }), {
+  maxItems: 20,
+  description:
+    'Publishable keys only, at least one: the exact origins (scheme, host, port) whose pages may use the key. `http://localhost:*` allows any local port, for development.',
+});
+
 /** A new location API key: the admin API's body and the hub's form. */
 export const NewApiKeyBody = Type.Object(
-  { locationId: Type.String({ maxLength: 64 }), name: Text(100) },
+  {
+    locationId: Type.String({ maxLength: 64 }),
+    name: Text(100),
+    kind: Type.Optional(KeyKindSchema),
+    mode: Type.Optional(KeyModeSchema),
+    allowedOrigins: Type.Optional(AllowedOrigins),
+  },
   { additionalProperties: false },
 );
 

@@ -10,8 +10,31 @@ export const CREDENTIALS_CHANNEL = 'portico_credentials';
 
 export function createApiKeysRepository(db: Executor, engine: Engine) {
   return {
-    async insertApiKey(row: ApiKeyRow): Promise<void> {
+    /** The key and, for a publishable one, a row per allowed origin (what a preflight looks up). */
+    async insertApiKey(row: ApiKeyRow, origins: readonly string[] = []): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();
+      if (origins.length > 0)
+        await db
+          .insertInto('api_key_origins')
+          .values(origins.map((origin) => ({ origin, api_key_id: row.id })))
+          .execute();
+    },
+
+    /**
+     * Whether any unrevoked publishable key allows one of these origins. Asked by a CORS
+     * preflight, which carries no key and so no company: like authentication, it reads across
+     * companies, and answers only yes or no.
+     */
+    async anyKeyAllowsOrigin(origins: readonly string[]): Promise<boolean> {
+      const row = await db
+        .selectFrom('api_key_origins')
+        .innerJoin('api_keys', 'api_keys.id', 'api_key_origins.api_key_id')
+        .select('api_keys.id')
+        .where('api_key_origins.origin', 'in', [...origins])
+        .where('api_keys.revoked_at', 'is', null)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** Looked up by id alone: authentication is what establishes the company. */

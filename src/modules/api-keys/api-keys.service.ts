@@ -1,7 +1,8 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import { issueCredential, parseCredential, secretMatches } from './credential.ts';
+import { issueCredential, parseCredential, secretMatches, type KeyKind, type KeyMode } from './credential.ts';
+import { normaliseOrigin, originLookups } from './browser-origins.ts';
 import type { ApiKeysRepository, ApiKeyRow } from './api-keys.repository.ts';
 import type { KeyCache } from './revocation-watch.ts';
 import { said } from '../i18n/index.ts';
@@ -11,6 +12,16 @@ export interface ApiCaller {
   companyId: string;
   locationId: string;
   apiKeyId: string;
+  /** Which data the key works on; absent: live. */
+  mode?: KeyMode;
+}
+
+/** A caller as authentication establishes it: what the HTTP shell needs to allow a route and answer CORS. */
+export interface KeyCaller extends ApiCaller {
+  mode: KeyMode;
+  kind: KeyKind;
+  /** A publishable key's exact origins (`http://localhost:*` when listed); empty for a secret key. */
+  allowedOrigins: readonly string[];
 }
 
 /** Who is calling the admin API: a user of the company, through a personal token. */
@@ -25,6 +36,9 @@ export interface ApiKeySummary {
   id: string;
   name: string;
   locationId: string;
+  kind: KeyKind;
+  mode: KeyMode;
+  allowedOrigins: string[];
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -57,13 +71,16 @@ export function createApiKeysService(deps: {
   return {
     async createApiKey(
       companyId: string,
-      input: { locationId: string; name: string },
+      input: { locationId: string; name: string; kind?: KeyKind; mode?: KeyMode; allowedOrigins?: readonly string[] },
     ): Promise<ApiKeySummary & { key: string }> {
+      const kind = input.kind ?? 'secret';
+      const mode = input.mode ?? 'live';
+      const origins = checkOrigins(kind, input.allowedOrigins ?? []);
       if (!(await deps.locationExists(companyId, input.locationId))) {
         throw AppError.invalid({ locationId: [said('error.location.unknown')] });
       }
       const id = newId('apiKey');
-      const { token, secretHash } = issueCredential('apiKey', id);
+      const { token, secretHash } = issueCredential('apiKey', id, { kind, mode });
       const row: ApiKeyRow = {
         id,
         company_id: companyId,
@@ -73,8 +90,11 @@ export function createApiKeysService(deps: {
         created_at: clock.now().toISOString(),
         last_used_at: null,
         revoked_at: null,
+        kind,
+        mode,
+        allowed_origins: JSON.stringify(origins),
       };
-      await repository.insertApiKey(row);
+      await repository.insertApiKey(row, origins);
       return { ...toSummary(row), key: token };
     },
 
@@ -88,8 +108,13 @@ export function createApiKeysService(deps: {
       deps.cache?.revoked(id);
     },
 
+    /** Whether a browser page at `origin` may use some publishable key: a CORS preflight's question. */
+    async browserOriginKnown(origin: string): Promise<boolean> {
+      return repository.anyKeyAllowsOrigin(originLookups(origin));
+    },
+
     /** Null for anything that is not a live key: callers answer all such cases with the same 401. */
-    async authenticateApiKey(token: string): Promise<ApiCaller | null> {
+    async authenticateApiKey(token: string): Promise<KeyCaller | null> {
       const parsed = parseCredential('apiKey', token);
       if (!parsed) return null;
       const nowMs = clock.now().getTime();
@@ -98,12 +123,29 @@ export function createApiKeysService(deps: {
         const seenVersion = deps.cache?.version() ?? 0;
         const row = await repository.findApiKeyForAuthentication(parsed.recordId);
         if (!row || row.revoked_at !== null) return null;
-        key = { companyId: row.company_id, locationId: row.location_id, apiKeyId: row.id, secretHash: row.secret_hash };
+        key = {
+          companyId: row.company_id,
+          locationId: row.location_id,
+          apiKeyId: row.id,
+          secretHash: row.secret_hash,
+          kind: row.kind as KeyKind,
+          mode: row.mode as KeyMode,
+          allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+        };
         deps.cache?.set(row.id, key, nowMs, seenVersion);
       }
+      // The prefix must say what the key is: a publishable key presented as `ptc_…` is unknown.
+      if (parsed.variant.kind !== key.kind || parsed.variant.mode !== key.mode) return null;
       if (!secretMatches(parsed.secret, key.secretHash)) return null;
       await touch(key.apiKeyId, repository.touchApiKey);
-      return { companyId: key.companyId, locationId: key.locationId, apiKeyId: key.apiKeyId };
+      return {
+        companyId: key.companyId,
+        locationId: key.locationId,
+        apiKeyId: key.apiKeyId,
+        kind: key.kind,
+        mode: key.mode,
+        allowedOrigins: key.allowedOrigins,
+      };
     },
 
     async createAdminToken(
@@ -139,11 +181,38 @@ export function createApiKeysService(deps: {
 }
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 
+/** A publishable key lists at least one origin, each exact; a secret key lists none (it never answers CORS). */
+function checkOrigins(kind: KeyKind, given: readonly string[]): string[] {
+  if (kind === 'secret') {
+    if (given.length > 0)
+      throw AppError.invalid({
+        allowedOrigins: ['Only publishable keys have allowed origins; secret keys never answer browsers.'],
+      });
+    return [];
+  }
+  if (given.length === 0)
+    throw AppError.invalid({
+      allowedOrigins: ['A publishable key needs at least one allowed origin (https://shop.example.com).'],
+    });
+  const origins: string[] = [];
+  const errors: string[] = [];
+  for (const text of given) {
+    const result = normaliseOrigin(text);
+    if ('error' in result) errors.push(result.error);
+    else if (!origins.includes(result.origin)) origins.push(result.origin);
+  }
+  if (errors.length > 0) throw AppError.invalid({ allowedOrigins: errors });
+  return origins;
+}
+
 function toSummary(row: ApiKeyRow): ApiKeySummary {
   return {
     id: row.id,
     name: row.name,
     locationId: row.location_id,
+    kind: row.kind as KeyKind,
+    mode: row.mode as KeyMode,
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,

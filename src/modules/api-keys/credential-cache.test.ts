@@ -2,7 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCredentialCache } from './credential-cache.ts';
 
-const key = { companyId: 'cmp_1', locationId: 'loc_1', apiKeyId: 'key_1', secretHash: 'h' };
+const key = {
+  companyId: 'cmp_1',
+  locationId: 'loc_1',
+  apiKeyId: 'key_1',
+  secretHash: 'h',
+  kind: 'secret',
+  mode: 'live',
+  allowedOrigins: [],
+} as const;
 
 test('nothing is cached until invalidations can arrive, and losing them empties the cache', () => {
   const cache = createCredentialCache({ ttlMs: 1_000, maxEntries: 10 });

@@ -1,3 +1,5 @@
+import type { KeyKind, KeyMode } from './credential.ts';
+
 /**
  * Verified API keys, remembered so that a request does not pay a database round trip to
  * authenticate (on PostgreSQL that read costs more Node CPU than the rest of a contact-form
@@ -11,6 +13,9 @@ export interface CachedKey {
   locationId: string;
   apiKeyId: string;
   secretHash: string;
+  kind: KeyKind;
+  mode: KeyMode;
+  allowedOrigins: readonly string[];
 }
 
 export interface CredentialCache {

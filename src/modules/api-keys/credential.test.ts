@@ -27,3 +27,26 @@ test('malformed tokens and tokens of the other kind are refused', () => {
     assert.equal(parseCredential('adminToken', bad), null, bad);
   }
 });
+
+test("an API key's prefix says its kind and mode, and parses back to them", () => {
+  const id = newId('apiKey');
+  const cases = [
+    [{ kind: 'secret', mode: 'live' }, /^ptc_key_/],
+    [{ kind: 'secret', mode: 'test' }, /^ptc_test_key_/],
+    [{ kind: 'publishable', mode: 'live' }, /^ptc_pub_key_/],
+    [{ kind: 'publishable', mode: 'test' }, /^ptc_pub_test_key_/],
+  ] as const;
+  for (const [variant, shape] of cases) {
+    const { token } = issueCredential('apiKey', id, variant);
+    assert.match(token, shape);
+    assert.deepEqual(parseCredential('apiKey', token)?.variant, variant);
+    assert.equal(parseCredential('apiKey', token)?.recordId, id);
+  }
+  const admin = issueCredential('adminToken', newId('adminToken')).token;
+  assert.equal(
+    parseCredential('adminToken', admin.replace(/^pta_/, 'pta_pub_')),
+    null,
+    'admin tokens have no variants',
+  );
+  assert.equal(parseCredential('apiKey', `ptc_test_pub_${id}_${'a'.repeat(32)}`), null, 'pub comes before test');
+});

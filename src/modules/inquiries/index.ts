@@ -1,2 +1,5 @@
 export { type InquiryFilter, type InquiryRow } from './inquiries.repository.ts';
 export { createInquiriesService, type InquiriesService, type Inquiry, type NewInquiry } from './inquiries.service.ts';
+export { createProofOfWork } from './proof-of-work.ts';
+export { createHostedCaptcha } from './hosted-captcha.ts';
+export { honeypotFilled } from './spam-check.ts';

@@ -3,7 +3,7 @@ import type { Engine, Executor } from '../../db/database.ts';
 import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
-import type { InquiriesTable } from '../../db/schema.ts';
+import type { InquiriesTable, InquiryPhotosTable } from '../../db/schema.ts';
 import { notificationParts, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
 export type InquiryRow = InquiriesTable;
@@ -23,6 +23,8 @@ const INQUIRY_COLUMNS = allColumns<InquiryRow>()([
   'created_at',
   'handled_at',
   'handled_by',
+  'mode',
+  'spam_reason',
 ]);
 
 /** The hub's inquiry list filters; every one optional. */
@@ -36,6 +38,10 @@ export interface InquiryFilter {
   from?: string;
   /** created_at < to (ISO UTC). */
   to?: string;
+  /** Live (the default) or test data: never both. */
+  mode?: 'live' | 'test';
+  /** The inbox (the default) or the spam folder: never both. */
+  folder?: 'inbox' | 'spam';
 }
 
 export function createInquiriesRepository(db: Executor, engine: Engine) {
@@ -54,12 +60,13 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
         ...notificationParts(notifications, emails),
       ]);
     },
-    async find(companyId: string, id: string): Promise<InquiryRow | undefined> {
+    async find(companyId: string, id: string, mode?: 'live' | 'test'): Promise<InquiryRow | undefined> {
       return db
         .selectFrom('inquiries')
         .selectAll()
         .where('company_id', '=', companyId)
         .where('id', '=', id)
+        .$if(mode !== undefined, (q) => q.where('mode', '=', mode!))
         .executeTakeFirst();
     },
     /**
@@ -73,6 +80,8 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
         .selectFrom('inquiries')
         .selectAll()
         .where('company_id', '=', companyId)
+        .where('mode', '=', filter.mode ?? 'live')
+        .where('spam_reason', filter.folder === 'spam' ? 'is not' : 'is', null)
         .$if(filter.topic !== undefined, (q) => q.where('topic', '=', filter.topic!))
         .$if(filter.state === 'open', (q) => q.where('handled_at', 'is', null))
         .$if(filter.state === 'handled', (q) => q.where('handled_at', 'is not', null))
@@ -90,8 +99,61 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
     async countOpen(companyId: string): Promise<number> {
       return cappedCount(
         db,
-        db.selectFrom('inquiries').select('id').where('company_id', '=', companyId).where('handled_at', 'is', null),
+        db
+          .selectFrom('inquiries')
+          .select('id')
+          .where('company_id', '=', companyId)
+          .where('handled_at', 'is', null)
+          .where('mode', '=', 'live')
+          .where('spam_reason', 'is', null),
       );
+    },
+
+    /** Out of the spam folder; false if it was not in it. */
+    async release(companyId: string, id: string): Promise<boolean> {
+      const result = await db
+        .updateTable('inquiries')
+        .set({ spam_reason: null })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('spam_reason', 'is not', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async insertPhoto(row: InquiryPhotosTable): Promise<void> {
+      await db
+        .insertInto('inquiry_photos')
+        .values(row)
+        .onConflict((oc) => oc.column('inquiry_id').doNothing())
+        .execute();
+    },
+
+    async findPhoto(companyId: string, inquiryId: string): Promise<InquiryPhotosTable | undefined> {
+      return db
+        .selectFrom('inquiry_photos')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('inquiry_id', '=', inquiryId)
+        .executeTakeFirst();
+    },
+
+    async deleteTest(companyId: string): Promise<number> {
+      await db
+        .deleteFrom('inquiry_photos')
+        .where('company_id', '=', companyId)
+        .where(
+          'inquiry_id',
+          'in',
+          db.selectFrom('inquiries').select('id').where('company_id', '=', companyId).where('mode', '=', 'test'),
+        )
+        .execute();
+      const result = await db
+        .deleteFrom('inquiries')
+        .where('company_id', '=', companyId)
+        .where('mode', '=', 'test')
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /** Only an open one changes: of two people marking it at once, the first one's name stays. */

@@ -8,6 +8,11 @@ import type { EmailMessageRow, NotificationRow } from '../notifications/index.ts
 import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
+import type { ProofOfWork } from './proof-of-work.ts';
+import type { HostedCaptcha } from './hosted-captcha.ts';
+import { spamReasonOf } from './spam-check.ts';
+import type { Dispatcher } from 'undici';
+import { fetchPhoto } from './product-photo.ts';
 
 /**
  * Inquiries, and who is told of them. The inquiries repository writes the staff's notifications
@@ -42,6 +47,10 @@ export interface Inquiry {
   /** When and by which user it was marked handled in the hub; null while open. */
   handledAt: string | null;
   handledBy: string | null;
+  /** `test` when sent with a test key: never notified, listed only among test data. */
+  mode: 'live' | 'test';
+  /** Held back as spam (why: `proof_of_work`): nobody told, shown in the spam folder until released. */
+  spamReason: string | null;
 }
 
 interface PendingInquiry {
@@ -56,6 +65,11 @@ export function createInquiriesService(deps: {
   newId: IdGenerator;
   emailEnabled: boolean;
   onEmailQueued: () => void;
+  proofOfWork: ProofOfWork;
+  /** A hosted captcha checked instead of the proof of work, when configured. */
+  captcha?: HostedCaptcha;
+  /** How product photos are fetched (the webhooks' guarded agent); without it they are not. */
+  photos?: { agent: Dispatcher; allowPrivate: boolean; timeoutMs: number };
 }) {
   const { store, clock, newId } = deps;
 
@@ -69,7 +83,8 @@ export function createInquiriesService(deps: {
     );
     const notifications: NotificationRow[] = [];
     const emails: EmailMessageRow[] = [];
-    for (const row of rows) {
+    // A developer's test inquiry tells nobody, nor does one held back as spam (until released).
+    for (const row of rows.filter((r) => r.mode === 'live' && r.spam_reason === null)) {
       const made = inquiryNotifications(row, recipients.get(row.company_id) ?? [], {
         now: row.created_at,
         newId,
@@ -102,12 +117,33 @@ export function createInquiriesService(deps: {
     { maxBatch: 64, maxInFlight: store.writeConcurrency },
   );
 
+  // Photos are fetched after the inquiry is stored, off the request's path; close() waits for them.
+  const fetching = new Set<Promise<void>>();
+  function fetchPhotoOf(row: InquiryRow): void {
+    const photos = deps.photos;
+    if (!photos || !row.product_photo_url || row.spam_reason !== null) return;
+    const work = (async () => {
+      const result = await fetchPhoto(row.product_photo_url!, photos);
+      await store.repos.inquiries.insertPhoto({
+        inquiry_id: row.id,
+        company_id: row.company_id,
+        content_type: result.ok ? result.contentType : null,
+        bytes: result.ok ? result.bytes : null,
+        failure: result.ok ? null : result.reason,
+        fetched_at: clock.now().toISOString(),
+      });
+    })()
+      .catch(() => {}) // the photo then shows as its link, "not fetched"
+      .finally(() => fetching.delete(work));
+    fetching.add(work);
+  }
+
   return {
     /**
      * The inquiry, a notification for every admin and support user, their e-mails and the hooks
      * the request registered (its Idempotency-Key) commit together.
      */
-    async create(caller: ApiCaller, input: NewInquiry): Promise<Inquiry> {
+    async create(caller: ApiCaller, input: NewInquiry, options: { spamReason?: string } = {}): Promise<Inquiry> {
       const row: InquiryRow = {
         id: newId('inquiry'),
         company_id: caller.companyId,
@@ -123,18 +159,80 @@ export function createInquiriesService(deps: {
         created_at: clock.now().toISOString(),
         handled_at: null,
         handled_by: null,
+        mode: caller.mode ?? 'live',
+        spam_reason: options.spamReason ?? null,
       };
       await writes.submit({ row, hooks: store.pendingHooks() });
+      fetchPhotoOf(row);
       return toInquiry(row);
     },
 
-    /** Waits for queued writes. */
-    async close(): Promise<void> {
-      await writes.drain();
+    /** Every test inquiry of the company, gone; how many. */
+    async deleteTestData(companyId: string): Promise<number> {
+      return store.repos.inquiries.deleteTest(companyId);
     },
 
-    async get(companyId: string, id: string): Promise<Inquiry> {
-      const row = await store.repos.inquiries.find(companyId, id);
+    /**
+     * An inquiry from the public API: from a web page (a publishable key) it must carry a solved
+     * proof of work, or it is stored as spam (see spam-check.ts).
+     */
+    async receive(
+      caller: ApiCaller,
+      input: NewInquiry,
+      from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
+    ): Promise<Inquiry> {
+      const spamReason = await spamReasonOf({ proofOfWork: deps.proofOfWork, captcha: deps.captcha }, from);
+      return this.create(caller, input, spamReason ? { spamReason } : {});
+    },
+
+    /** What a bot that filled the honeypot is answered with: an inquiry's shape, never stored. */
+    decoy(caller: ApiCaller, input: NewInquiry): Inquiry {
+      return {
+        id: newId('inquiry'),
+        locationId: caller.locationId,
+        topic: input.topic,
+        subject: input.subject,
+        message: input.message,
+        email: input.email,
+        phone: input.phone,
+        name: input.name ?? null,
+        productPhotoUrl: input.productPhotoUrl ?? null,
+        createdAt: clock.now().toISOString(),
+        handledAt: null,
+        handledBy: null,
+        mode: caller.mode ?? 'live',
+        spamReason: null,
+      };
+    },
+
+    challenge: () => deps.proofOfWork.challenge(),
+
+    /**
+     * The product photo as fetched by the server: the image, why it could not be fetched, or
+     * not (yet) fetched. Staff see this, never the sender's URL loaded by their browser.
+     */
+    async photo(
+      companyId: string,
+      id: string,
+    ): Promise<
+      { state: 'fetched'; contentType: string; bytes: Buffer } | { state: 'failed'; reason: string } | { state: 'none' }
+    > {
+      const row = await store.repos.inquiries.findPhoto(companyId, id);
+      if (!row) return { state: 'none' };
+      if (row.bytes && row.content_type)
+        return { state: 'fetched', contentType: row.content_type, bytes: Buffer.from(row.bytes) };
+      return { state: 'failed', reason: row.failure ?? 'not fetched' };
+    },
+
+    /** Waits for queued writes and photo fetches. */
+    async close(): Promise<void> {
+      await writes.drain();
+      await Promise.all(fetching);
+    },
+
+    /** With `mode`, one of the other mode is not found (a test key never reads live data). */
+    async get(companyId: string, id: string, mode?: 'live' | 'test'): Promise<Inquiry> {
+      const row = await store.repos.inquiries.find(companyId, id, mode);
       if (!row) throw AppError.notFound('Inquiry');
       return toInquiry(row);
     },
@@ -150,6 +248,26 @@ export function createInquiriesService(deps: {
     /** How many are not handled yet, up to COUNT_CAP (src/db/capped-count.ts). */
     async countOpen(companyId: string): Promise<number> {
       return store.repos.inquiries.countOpen(companyId);
+    },
+
+    /**
+     * A false positive out of the spam folder: from now on an inquiry like any other, and its
+     * admin and support users are told of it then, in the same unit of work.
+     */
+    async release(companyId: string, id: string): Promise<Inquiry> {
+      const row = await store.repos.inquiries.find(companyId, id);
+      if (!row) throw AppError.notFound('Inquiry');
+      if (row.spam_reason === null) return toInquiry(row);
+      const released: InquiryRow = { ...row, spam_reason: null };
+      const { notifications, emails } = await notificationsFor([released]);
+      const changed = await store.unitOfWork(async (repos) => {
+        if (!(await repos.inquiries.release(companyId, id))) return false; // released meanwhile
+        await repos.inquiries.insertWithNotifications([], notifications, emails);
+        return true;
+      });
+      if (changed && emails.length > 0) deps.onEmailQueued();
+      if (changed) fetchPhotoOf(released);
+      return toInquiry(released);
     },
 
     /** Marks it handled by the user; one already handled keeps its first handler. */
@@ -176,5 +294,7 @@ function toInquiry(row: InquiryRow): Inquiry {
     createdAt: row.created_at,
     handledAt: row.handled_at,
     handledBy: row.handled_by,
+    mode: row.mode === 'test' ? 'test' : 'live',
+    spamReason: row.spam_reason,
   };
 }

@@ -93,6 +93,7 @@ export function createOrderTransitions(deps: {
       {
         companyId,
         locationId: row.location_id,
+        livemode: row.mode !== 'test',
         type: 'order.status_changed',
         data: { orderId: row.id, number: row.number, status: to, previousStatus: row.status as OrderStatus },
       },
@@ -128,6 +129,9 @@ export function createOrderTransitions(deps: {
     async convert(actor: Actor, id: string, opts: { paymentMethod?: InvoicePaymentMethod } = {}): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (!FROM.converted.includes(row.status)) throw notOpen(row, 'converted');
+      // Sales have no test mode yet: a test order must not take a real sale number.
+      if (row.mode === 'test')
+        throw new AppError('conflict', `Order ${row.number} is test data; test orders are not converted into sales.`);
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'order');
       const company = toCompany((await store.repos.companies.findCompany(actor.companyId))!);
       const now = clock.now();

@@ -9,6 +9,8 @@ import type { ApiCaller } from '../api-keys/index.ts';
 import type { CustomersRepository } from '../customers/index.ts';
 import {
   formatDocumentNumber,
+  sequenceKind,
+  testPrefix,
   lineRows,
   priceLines,
   toLineView,
@@ -100,13 +102,14 @@ export function createOrdersService(deps: {
           const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
           if (!location) throw AppError.notFound('Location');
           const year = yearIn(now, priced.company.timezone);
-          const seq = await repos.sequences.next(caller.companyId, location.id, 'order', year);
+          const mode = caller.mode ?? 'live';
+          const seq = await repos.sequences.next(caller.companyId, location.id, sequenceKind('order', mode), year);
           const row: OrderRow = {
             id,
             company_id: caller.companyId,
             location_id: location.id,
             api_key_id: caller.apiKeyId,
-            number: formatDocumentNumber('O', location.code, year, seq),
+            number: testPrefix(mode) + formatDocumentNumber('O', location.code, year, seq),
             status: 'received',
             customer_name: input.customer.name,
             customer_email: input.customer.email,
@@ -126,6 +129,7 @@ export function createOrdersService(deps: {
             cancelled_at: null,
             cancellation_reason: null,
             customer_name_key: searchKey(input.customer.name),
+            mode,
           };
           const lines = lineRows(priced.lines, caller.companyId, id, newId, 'orderLine');
           await repos.orders.insert(row);
@@ -135,6 +139,7 @@ export function createOrdersService(deps: {
             {
               companyId: caller.companyId,
               locationId: location.id,
+              livemode: mode === 'live',
               type: 'order.created',
               data: {
                 orderId: id,
@@ -156,9 +161,9 @@ export function createOrdersService(deps: {
       return toView(result.row, result.lines, new Map());
     },
 
-    /** `atLocation`: a location key reads only what its location created; the hub reads the whole company. */
-    async get(companyId: string, id: string, atLocation?: string): Promise<OrderView> {
-      const row = await store.repos.orders.find(companyId, id, atLocation);
+    /** `atLocation`: a location key reads only what its location created; the hub reads the whole company. `mode`: only that mode's. */
+    async get(companyId: string, id: string, atLocation?: string, mode?: 'live' | 'test'): Promise<OrderView> {
+      const row = await store.repos.orders.find(companyId, id, atLocation, mode);
       if (!row) throw AppError.notFound('Order');
       return toView(row, await store.repos.orders.listLines(companyId, id), await assignedNames(companyId, [row]));
     },
@@ -187,6 +192,11 @@ export function createOrdersService(deps: {
     /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
     async countWithStatus(companyId: string, statuses: readonly OrderStatus[]): Promise<number> {
       return store.repos.orders.countWithStatus(companyId, statuses);
+    },
+
+    /** Every test order of the company and its lines, gone (none was converted: see convert). */
+    async deleteTestData(companyId: string): Promise<number> {
+      return store.unitOfWork((repos) => repos.orders.deleteTest(companyId));
     },
   };
 }

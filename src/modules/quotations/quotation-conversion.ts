@@ -93,6 +93,12 @@ export function createQuotationConversion(deps: {
     ): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (row.status !== 'approved') throw notOpen(row);
+      // Sales have no test mode yet: a test quotation must not take a real sale number.
+      if (row.mode === 'test')
+        throw new AppError(
+          'conflict',
+          `Quotation ${row.number} is test data; test quotations are not converted into sales.`,
+        );
       const now = clock.now();
       if (row.expires_at <= now.toISOString() && !opts.reprice) {
         throw new AppError(

@@ -8,6 +8,8 @@ import { documentLines, documentSearch } from '../documents/index.ts';
 export type QuotationRow = QuotationsTable;
 
 export interface QuotationFilter {
+  /** Live (the default) or test data: never both. */
+  mode?: 'live' | 'test';
   status?: string;
   locationId?: string;
   q?: string;
@@ -20,13 +22,19 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
       await db.insertInto('quotations').values(row).execute();
     },
     /** With `atLocation`, a record created at another location of the company is not found. */
-    async find(companyId: string, id: string, atLocation?: string): Promise<QuotationRow | undefined> {
+    async find(
+      companyId: string,
+      id: string,
+      atLocation?: string,
+      mode?: 'live' | 'test',
+    ): Promise<QuotationRow | undefined> {
       return db
         .selectFrom('quotations')
         .selectAll()
         .where('company_id', '=', companyId)
         .where('id', '=', id)
         .$if(atLocation !== undefined, (q) => q.where('location_id', '=', atLocation!))
+        .$if(mode !== undefined, (q) => q.where('mode', '=', mode!))
         .executeTakeFirst();
     },
     /** Links a directory customer while the document is in one of `openStatuses`; false if it is not (or not found). */
@@ -51,6 +59,7 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
         .selectFrom('quotations')
         .selectAll()
         .where('company_id', '=', companyId)
+        .where('mode', '=', filter.mode ?? 'live')
         .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
         .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
@@ -60,8 +69,32 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
     async countWithStatus(companyId: string, statuses: readonly string[]): Promise<number> {
       return cappedCount(
         db,
-        db.selectFrom('quotations').select('id').where('company_id', '=', companyId).where('status', 'in', statuses),
+        db
+          .selectFrom('quotations')
+          .select('id')
+          .where('company_id', '=', companyId)
+          .where('status', 'in', statuses)
+          .where('mode', '=', 'live'),
       );
+    },
+    /** Test quotations and their lines; within a unit of work. */
+    async deleteTest(companyId: string): Promise<number> {
+      const test = db
+        .selectFrom('quotations')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('mode', '=', 'test');
+      await db
+        .deleteFrom('quotation_lines')
+        .where('company_id', '=', companyId)
+        .where('document_id', 'in', test)
+        .execute();
+      const result = await db
+        .deleteFrom('quotations')
+        .where('company_id', '=', companyId)
+        .where('mode', '=', 'test')
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     /**
      * Moves a quotation out of `approved` only if it still is: the one check two concurrent

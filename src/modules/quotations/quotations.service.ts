@@ -8,6 +8,8 @@ import type { CatalogService, DatasheetFiles } from '../catalog/index.ts';
 import { toCompany, type Company } from '../companies/index.ts';
 import {
   formatDocumentNumber,
+  sequenceKind,
+  testPrefix,
   lineRows,
   priceLines,
   toLineView,
@@ -105,8 +107,8 @@ export function createQuotationsService(deps: {
 }) {
   const { store, clock, newId, catalog } = deps;
 
-  async function load(companyId: string, id: string, atLocation?: string) {
-    const row = await store.repos.quotations.find(companyId, id, atLocation);
+  async function load(companyId: string, id: string, atLocation?: string, mode?: 'live' | 'test') {
+    const row = await store.repos.quotations.find(companyId, id, atLocation, mode);
     if (!row) throw AppError.notFound('Quotation');
     const [lines, companyRow, location] = await Promise.all([
       store.repos.quotations.listLines(companyId, id),
@@ -275,13 +277,15 @@ export function createQuotationsService(deps: {
           const location = await repos.companies.findLocation(caller.companyId, caller.locationId);
           if (!location) throw AppError.notFound('Location');
           const year = yearIn(now, company.timezone);
-          const seq = await repos.sequences.next(caller.companyId, location.id, 'quotation', year);
+          const mode = caller.mode ?? 'live';
+          // Test quotations have their own series (T-Q-…): a developer's trial takes no real number.
+          const seq = await repos.sequences.next(caller.companyId, location.id, sequenceKind('quotation', mode), year);
           const row: QuotationRow = {
             id,
             company_id: caller.companyId,
             location_id: location.id,
             api_key_id: caller.apiKeyId,
-            number: formatDocumentNumber('Q', location.code, year, seq),
+            number: testPrefix(mode) + formatDocumentNumber('Q', location.code, year, seq),
             status: 'approved',
             customer_name: input.customer.name,
             customer_email: input.customer.email ?? null,
@@ -300,6 +304,7 @@ export function createQuotationsService(deps: {
             cancelled_at: null,
             cancellation_reason: null,
             customer_name_key: searchKey(input.customer.name),
+            mode,
           };
           const lines = lineRows(priced.lines, caller.companyId, id, newId, 'quotationLine');
           await repos.quotations.insert(row);
@@ -309,6 +314,7 @@ export function createQuotationsService(deps: {
             {
               companyId: caller.companyId,
               locationId: location.id,
+              livemode: mode === 'live',
               type: 'quote.created',
               data: {
                 quotationId: id,
@@ -329,9 +335,12 @@ export function createQuotationsService(deps: {
       return view(result.row, result.lines);
     },
 
-    /** `atLocation`: a location key reads only what its location created; the hub reads the whole company. */
-    async get(companyId: string, id: string, atLocation?: string): Promise<QuotationView> {
-      const { row, lines } = await load(companyId, id, atLocation);
+    /**
+     * `atLocation`: a location key reads only what its location created; the hub reads the whole
+     * company. `mode`: a key reads only its own mode's data (a test key never sees a live one).
+     */
+    async get(companyId: string, id: string, atLocation?: string, mode?: 'live' | 'test'): Promise<QuotationView> {
+      const { row, lines } = await load(companyId, id, atLocation, mode);
       return view(row, lines);
     },
 
@@ -364,6 +373,11 @@ export function createQuotationsService(deps: {
     /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
     async countWithStatus(companyId: string, statuses: readonly QuotationStatus[]): Promise<number> {
       return store.repos.quotations.countWithStatus(companyId, statuses);
+    },
+
+    /** Every test quotation of the company and its lines, gone (a converted one cannot exist: see convert). */
+    async deleteTestData(companyId: string): Promise<number> {
+      return store.unitOfWork((repos) => repos.quotations.deleteTest(companyId));
     },
 
     /** The print: rendered from the stored quotation only, so the same quotation gives the same bytes. */

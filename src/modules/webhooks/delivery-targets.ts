@@ -118,8 +118,8 @@ export function createTargets(
       });
     }
     if (!target.company) return { ...ENDPOINT_GONE, error: 'company not found' };
-    const body = JSON.parse(payload) as { event: string; data: unknown };
-    const text = formatTelegramMessage(body.event, body.data, target.company);
+    const body = JSON.parse(payload) as { event: string; data: unknown; livemode?: boolean };
+    const text = formatTelegramMessage(body.event, body.data, target.company, body.livemode !== false);
     let chatId = endpoint.chat_id!;
     let result = await deliverTelegram({
       apiBaseUrl: deps.telegramApiUrl,
@@ -164,6 +164,7 @@ export function createTargets(
       companyId,
       locationId: null,
       timestamp: now.toISOString(),
+      livemode: true,
       data,
     });
     const target = await resolve(endpoint);

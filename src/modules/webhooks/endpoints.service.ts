@@ -105,6 +105,11 @@ export function createEndpointsService(deps: {
   }
 
   return {
+    /** Events about test data, with their deliveries and attempts, gone; how many events. */
+    async deleteTestEvents(companyId: string): Promise<number> {
+      return store.unitOfWork((repos) => repos.webhooks.deleteTestEvents(companyId));
+    },
+
     async create(companyId: string, input: NewEndpoint): Promise<EndpointView> {
       const events = checkEvents(input.events);
       const now = clock.now().toISOString();

@@ -41,9 +41,19 @@ test("a body has exactly the spec's fields plus the event id, and every document
     companyId: 'cmp_1',
     locationId: 'loc_1',
     timestamp: '2026-01-01T00:00:00.000Z',
+    livemode: false,
     data: EVENTS['quote.created'].example,
   });
-  assert.deepEqual(Object.keys(JSON.parse(body)), ['id', 'event', 'companyId', 'locationId', 'timestamp', 'data']);
+  assert.deepEqual(Object.keys(JSON.parse(body)), [
+    'id',
+    'event',
+    'companyId',
+    'locationId',
+    'timestamp',
+    'livemode',
+    'data',
+  ]);
+  assert.equal(JSON.parse(body).livemode, false);
   assert.deepEqual(
     WEBHOOK_BODIES.map((b) => b.name),
     [...EVENT_NAMES, 'ping'],

@@ -339,6 +339,8 @@ export interface WebhookEnvelope {
   companyId: string;
   locationId: string | null;
   timestamp: string;
+  /** False for an event about test data (made with a test key). */
+  livemode: boolean;
   data: unknown;
 }
 
@@ -349,6 +351,7 @@ export function serializeBody(b: WebhookEnvelope): string {
     companyId: b.companyId,
     locationId: b.locationId,
     timestamp: b.timestamp,
+    livemode: b.livemode,
     data: b.data,
   });
 }
@@ -364,6 +367,10 @@ const bodySchema = (name: string, definition: EventDefinition, locationId: TSche
       companyId: Type.String(),
       locationId,
       timestamp: Type.String({ format: 'date-time', description: 'When the event happened, ISO 8601 UTC.' }),
+      livemode: Type.Boolean({
+        description:
+          '`false` when the event is about test data, made with a test key (`ptc_test_…`, `ptc_pub_test_…`): test documents are numbered `T-…` and are not real.',
+      }),
       data: definition.data,
     },
     { additionalProperties: false, description: definition.description },
@@ -393,6 +400,7 @@ function documented(
       companyId: 'cmp_2bN6vX1kLq8sD3fG5hJ7',
       locationId: exampleLocationId,
       timestamp: '2026-11-21T10:15:30.123Z',
+      livemode: true,
       data: definition.example,
     },
   };

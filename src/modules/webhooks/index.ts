@@ -13,7 +13,7 @@ export { applyEndpointWork } from './endpoint-work.ts';
 export { createSqliteQueue } from './queue/sqlite-queue.ts';
 export { createPostgresQueue } from './queue/postgres-queue.ts';
 export type { DeliveryQueue, ApplyEndpointWork } from './queue/delivery-queue.ts';
-export { createGuardedAgent } from './target-guard.ts';
+export { checkTargetUrl, createGuardedAgent } from './target-guard.ts';
 export { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.ts';
 export { enqueueEvent, type EventOutbox, type OutboxEvent } from './outbox.ts';
 export {

@@ -4,7 +4,14 @@ import type { WebhooksRepository } from './webhooks.repository.ts';
 
 /** An event to announce; its `data` is typed by the event's schema in the catalog. */
 export type OutboxEvent = {
-  [E in EventName]: { companyId: string; locationId: string; type: E; data: EventData<E> };
+  [E in EventName]: {
+    companyId: string;
+    locationId: string;
+    type: E;
+    data: EventData<E>;
+    /** False for an event about test data; absent: live. */
+    livemode?: boolean;
+  };
 }[EventName];
 
 /**
@@ -33,6 +40,7 @@ export async function enqueueEvent(
     companyId: event.companyId,
     locationId: event.locationId,
     timestamp: opts.now,
+    livemode: event.livemode ?? true,
     data: event.data,
   });
   await repos.webhooks.insertEvent({
@@ -42,6 +50,7 @@ export async function enqueueEvent(
     type: event.type,
     payload,
     created_at: opts.now,
+    mode: event.livemode === false ? 'test' : 'live',
   });
   const endpoints = await repos.webhooks.listSubscriptions(event.companyId);
   const subscribed = endpoints.filter((e) => {

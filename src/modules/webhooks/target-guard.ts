@@ -200,10 +200,12 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
  * TCP keep-alive and HTTP connection reuse are on; connect timeout = timeoutMs.
  * Redirects are never followed (no redirect interceptor).
  */
-export function createGuardedAgent(opts: { allowPrivate: boolean; timeoutMs: number }): Agent {
+export function createGuardedAgent(opts: { allowPrivate: boolean; timeoutMs: number; ca?: string }): Agent {
   const base = buildConnector({
     timeout: opts.timeoutMs,
     keepAlive: true,
+    // Tests' own certificate authority (a loopback https server); production trusts the system's.
+    ...(opts.ca ? { ca: opts.ca } : {}),
     ...(opts.allowPrivate ? {} : { lookup: guardedLookup }),
   });
   if (opts.allowPrivate) {

@@ -24,6 +24,7 @@ export const EVENT_COLUMNS = [
   'type',
   'payload',
   'created_at',
+  'mode',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 export const DELIVERY_COLUMNS = [
   'id',
@@ -105,6 +106,36 @@ export function createWebhooksRepository(db: Executor, engine: Engine) {
         .where('endpoint_id', '=', id)
         .execute();
       await db.deleteFrom('webhook_endpoints').where('company_id', '=', companyId).where('id', '=', id).execute();
+    },
+
+    /** Test events with their deliveries and attempts: the developer settings' "delete test data". */
+    async deleteTestEvents(companyId: string): Promise<number> {
+      const test = db
+        .selectFrom('webhook_events')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('mode', '=', 'test');
+      const deliveries = db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('event_id', 'in', test);
+      await db
+        .deleteFrom('webhook_attempts')
+        .where('company_id', '=', companyId)
+        .where('delivery_id', 'in', deliveries)
+        .execute();
+      await db
+        .deleteFrom('webhook_deliveries')
+        .where('company_id', '=', companyId)
+        .where('event_id', 'in', test)
+        .execute();
+      const result = await db
+        .deleteFrom('webhook_events')
+        .where('company_id', '=', companyId)
+        .where('mode', '=', 'test')
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async insertEvent(row: EventRow): Promise<void> {

@@ -1,5 +1,5 @@
 -- outbox.insertEvent
-insert into webhook_events (id, company_id, location_id, type, payload, created_at) values ($1, $2, $3, $4, $5, $6);
+insert into webhook_events (id, company_id, location_id, type, payload, created_at, mode) values ($1, $2, $3, $4, $5, $6, $7);
 
 -- outbox.listSubscriptions
 select id, events from webhook_endpoints where company_id = $1 and enabled = $2;
@@ -17,10 +17,10 @@ select pg_notify($1, '');
 select * from webhook_endpoints where company_id = $1 and id = $2;
 
 -- inquiries.insertWithNotifications (2 inquiries, 1 notification, 1 e-mail)
-with part_1 as (insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by) select id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by from json_populate_recordset(null::inquiries, $1)), part_2 as (insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) select id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params from json_populate_recordset(null::notifications, $2)) insert into email_messages (id, company_id, to_address, subject, text_body, status, attempts, next_attempt_at, locked_until, last_error, sent_at, created_at) select id, company_id, to_address, subject, text_body, status, attempts, next_attempt_at, locked_until, last_error, sent_at, created_at from json_populate_recordset(null::email_messages, $3);
+with part_1 as (insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by, mode, spam_reason) select id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by, mode, spam_reason from json_populate_recordset(null::inquiries, $1)), part_2 as (insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) select id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params from json_populate_recordset(null::notifications, $2)) insert into email_messages (id, company_id, to_address, subject, text_body, status, attempts, next_attempt_at, locked_until, last_error, sent_at, created_at) select id, company_id, to_address, subject, text_body, status, attempts, next_attempt_at, locked_until, last_error, sent_at, created_at from json_populate_recordset(null::email_messages, $3);
 
 -- inquiries.insertWithNotifications (1 inquiry)
-insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by) select id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by from json_populate_recordset(null::inquiries, $1);
+insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by, mode, spam_reason) select id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by, mode, spam_reason from json_populate_recordset(null::inquiries, $1);
 
 -- notifications.insertNotifications (2 rows)
 insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11), ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22);

@@ -1,5 +1,5 @@
 -- outbox.insertEvent
-insert into webhook_events (id, company_id, location_id, type, payload, created_at) values (?, ?, ?, ?, ?, ?);
+insert into webhook_events (id, company_id, location_id, type, payload, created_at, mode) values (?, ?, ?, ?, ?, ?, ?);
 
 -- outbox.listSubscriptions
 select id, events from webhook_endpoints where company_id = ? and enabled = ?;
@@ -14,7 +14,7 @@ insert into webhook_deliveries (id, company_id, event_id, endpoint_id, status, a
 select * from webhook_endpoints where company_id = ? and id = ?;
 
 -- inquiries.insertWithNotifications (2 inquiries, 1 notification, 1 e-mail)
-insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by, mode, spam_reason) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- inquiries.insertWithNotifications (2 inquiries, 1 notification, 1 e-mail)
 insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
@@ -23,7 +23,7 @@ insert into notifications (id, company_id, user_id, kind, title, body, subject_t
 insert into email_messages (id, company_id, to_address, subject, text_body, status, attempts, next_attempt_at, locked_until, last_error, sent_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- inquiries.insertWithNotifications (1 inquiry)
-insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by, mode, spam_reason) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- notifications.insertNotifications (2 rows)
 insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Container } from '../../../container.ts';
+import { AppError } from '../../../lib/errors.ts';
 import type { Inquiry } from '../../../modules/inquiries/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
 import { postForm, type Route, type IdRoute, fieldError, noticeOf, sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
-import { paths, withNotice } from '../paths.ts';
+import { paths, withNotice, withQuery } from '../paths.ts';
+import { dataModeOf, testDataSwitch, type DataMode } from '../test-data-switch.ts';
 
 const PAGE_SIZE = 25;
 
@@ -18,7 +20,10 @@ export const inquiriesPages =
       const ctx = request.hub;
       const { t } = ctx;
       const { query } = request;
-      const { form, filter, errors } = readInquiryFilter(query, ctx.user.timezone, t);
+      const { form, filter: read, errors } = readInquiryFilter(query, ctx.user.timezone, t);
+      const mode = dataModeOf(query);
+      const spam = query.folder === 'spam';
+      const filter = { ...read, mode, folder: spam ? ('spam' as const) : ('inbox' as const) };
       const invalid = Object.keys(errors).length > 0;
       let list: Html | null = null;
       if (!invalid) {
@@ -28,13 +33,14 @@ export const inquiriesPages =
         });
         const { data, nextCursor } = paging.page(await c.inquiries.list(ctx.user.companyId, paging, filter));
         const next = nextCursor
-          ? `${paths.inquiries}?${new URLSearchParams([...filterParams(form), ['cursor', nextCursor]]).toString()}`
+          ? `${paths.inquiries}?${new URLSearchParams([...filterParams(form), ...(mode === 'test' ? [['data', 'test']] : []), ...(spam ? [['folder', 'spam']] : []), ['cursor', nextCursor]]).toString()}`
           : null;
         list = inquiryTable(ctx, data, next);
       }
-      const body = html`<h1>${t('hub.inquiries.title')}</h1>
+      const body = html`<h1>${spam ? t('hub.inquiries.spamFolder') : t('hub.inquiries.title')}</h1>
+<p>${spam ? html`<a href="${paths.inquiries}">← ${t('hub.inquiries.inbox')}</a>` : html`<a href="${withQuery(paths.inquiries, { folder: 'spam' })}">${t('hub.inquiries.spamFolder')}</a>`}</p>
 ${invalid ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
-${filterForm(ctx, form, errors)}
+${filterForm(ctx, form, errors, mode, spam)}
 ${list}`;
       return sendPage(reply, ctx, { title: t('hub.inquiries.title'), body, status: invalid ? 400 : 200 });
     });
@@ -42,8 +48,28 @@ ${list}`;
     app.get<IdRoute>('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const inquiry = await c.inquiries.get(ctx.user.companyId, request.params.id);
-      const notice = noticeOf(ctx, request.query, { handled: 'hub.inquiries.markedHandled' });
-      return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry), notice });
+      const notice = noticeOf(ctx, request.query, {
+        handled: 'hub.inquiries.markedHandled',
+        released: 'hub.inquiries.released',
+      });
+      const fetched = await c.inquiries.photo(ctx.user.companyId, inquiry.id);
+      return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry, fetched), notice });
+    });
+
+    app.get<IdRoute>('/inquiries/:id/photo', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
+      const inquiry = await c.inquiries.get(request.hub.user.companyId, request.params.id);
+      const fetched = await c.inquiries.photo(request.hub.user.companyId, inquiry.id);
+      if (fetched.state !== 'fetched') throw AppError.notFound('Photo');
+      return reply
+        .type(fetched.contentType)
+        .header('cache-control', 'private, max-age=3600')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(fetched.bytes);
+    });
+
+    app.post<IdRoute>('/inquiries/:id/release', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+      const inquiry = await c.inquiries.release(request.hub.user.companyId, request.params.id);
+      return reply.redirect(withNotice(paths.inquiry(inquiry.id), 'released'), 303);
     });
 
     app.post<IdRoute>('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
@@ -74,6 +100,8 @@ function filterForm(
   ctx: HubContext,
   form: InquiryFilterForm,
   errors: Partial<Record<keyof InquiryFilterForm, string>>,
+  mode: DataMode,
+  spam: boolean,
 ): Html {
   const { t } = ctx;
   const option = (value: InquiryFilterForm['state'], label: string) =>
@@ -84,6 +112,8 @@ function filterForm(
   ${field('state', t('hub.inquiries.state'), () => html`<select id="f-state" name="state">${option('', t('hub.inquiries.state.any'))}${option('open', t('hub.inquiries.state.open'))}${option('handled', t('hub.inquiries.state.handled'))}</select>`, errors.state)}
   ${field('from', t('hub.inquiries.dateFrom'), (attrs) => html`<input id="f-from" name="from" type="date" value="${form.from}"${attrs}>`, errors.from)}
   ${field('to', t('hub.inquiries.dateTo'), (attrs) => html`<input id="f-to" name="to" type="date" value="${form.to}"${attrs}>`, errors.to)}
+  ${testDataSwitch(ctx, mode)}
+  ${spam ? html`<input type="hidden" name="folder" value="spam">` : null}
   <button type="submit">${t('action.search')}</button>
 </form>`;
 }
@@ -106,26 +136,33 @@ function inquiryTable(ctx: HubContext, rows: Inquiry[], next: string | null): Ht
 ${next ? html`<p><a href="${next}" class="button secondary">${t('action.more')}</a></p>` : null}`;
 }
 
-/** Only an https URL becomes an image (the spec's "public HTTPS image URL"); anything else is shown as text. */
-function photo(ctx: HubContext, inquiry: Inquiry): Html {
+/**
+ * The photo as Portico fetched it, served from here: staff browsers never load the sender's URL
+ * (a tracking pixel). One that could not be fetched is a link, with the reason.
+ */
+function photo(ctx: HubContext, inquiry: Inquiry, fetched: PhotoState): Html {
   const { t } = ctx;
   const url = inquiry.productPhotoUrl;
   if (!url) return html`<p>${t('hub.inquiries.noPhoto')}</p>`;
-  let https = false;
-  try {
-    https = new URL(url).protocol === 'https:';
-  } catch {
-    // not a URL: shown as text below
-  }
-  if (!https) return html`<p><code>${url}</code></p>`;
-  return html`<figure class="inquiry-photo"><img src="${url}" alt="${t('hub.inquiries.photoAlt', { subject: inquiry.subject })}" loading="lazy" referrerpolicy="no-referrer"><figcaption><a href="${url}" rel="noreferrer noopener" target="_blank">${url}</a></figcaption></figure>`;
+  const link = html`<a href="${url}" rel="noreferrer noopener" target="_blank">${url}</a>`;
+  if (fetched.state === 'fetched')
+    return html`<figure class="inquiry-photo"><img src="${paths.inquiryPhoto(inquiry.id)}" alt="${t('hub.inquiries.photoAlt', { subject: inquiry.subject })}" loading="lazy"><figcaption>${link}</figcaption></figure>`;
+  const reason = fetched.state === 'failed' ? fetched.reason : t('hub.inquiries.photoNotFetched');
+  return html`<p>${link}</p><p class="muted">${t('hub.inquiries.photoFailed', { reason })}</p>`;
 }
 
-function inquiryDetail(ctx: HubContext, inquiry: Inquiry): Html {
+type PhotoState = Awaited<ReturnType<Container['inquiries']['photo']>>;
+
+function inquiryDetail(ctx: HubContext, inquiry: Inquiry, fetched: PhotoState): Html {
   const { t } = ctx;
   const mailto = `mailto:${inquiry.email}?subject=${encodeURIComponent(`Re: ${inquiry.subject}`)}`;
   return html`<p><a href="${paths.inquiries}">← ${t('hub.inquiries.title')}</a></p>
 <h1>${inquiry.subject}</h1>
+${
+  inquiry.spamReason
+    ? html`<div class="notice warning" role="note"><p>${t('hub.inquiries.spamHeld')}</p>${ctx.can('inquiries:handle') ? html`${postForm(ctx, paths.inquiryRelease(inquiry.id), html` class="inline"`)}<button type="submit">${t('hub.inquiries.release')}</button></form>` : null}</div>`
+    : null
+}
 <dl class="facts">
   <dt>${t('hub.inquiries.state')}</dt><dd>${stateOf(ctx, inquiry)}${inquiry.handledAt ? html` ${t('hub.inquiries.handledOn', { date: ctx.fmt.dateTime(inquiry.handledAt) })}` : null}</dd>
   <dt>${t('hub.inquiries.received')}</dt><dd>${ctx.fmt.dateTime(inquiry.createdAt)}</dd>
@@ -136,7 +173,7 @@ function inquiryDetail(ctx: HubContext, inquiry: Inquiry): Html {
 <h2>${t('hub.inquiries.message')}</h2>
 <p class="inquiry-message">${inquiry.message}</p>
 <h2>${t('hub.inquiries.photo')}</h2>
-${photo(ctx, inquiry)}
+${photo(ctx, inquiry, fetched)}
 <p class="row">
   <a class="button secondary" href="${mailto}">${t('hub.inquiries.reply')}</a>
   ${

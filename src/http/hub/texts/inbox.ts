@@ -34,6 +34,15 @@ export const inbox = messages({
     'hub.inquiries.noPhoto': 'No product photo was sent.',
     'hub.inquiries.handledOn': 'Handled on {date}',
     'hub.inquiries.markedHandled': 'The inquiry is marked as handled.',
+    'hub.inquiries.spamFolder': 'Spam folder',
+    'hub.inquiries.inbox': 'Back to the inquiries',
+    'hub.inquiries.spamHeld':
+      'Held back as spam: it came from a web page without a valid proof of work or captcha (a bot, or a browser that could not solve it). Nobody was notified.',
+    'hub.inquiries.release': 'Not spam: release',
+    'hub.inquiries.photoNotFetched': 'not fetched yet',
+    'hub.inquiries.photoFailed':
+      'The photo could not be fetched: {reason}. Open the link only if you trust the sender.',
+    'hub.inquiries.released': 'Released: admin and support users are notified.',
     'hub.inquiries.reply': 'Reply by e-mail',
     'hub.notifications.title': 'Notifications',
     'hub.notice.inquiry.created.title': 'New inquiry: {subject}',
@@ -90,6 +99,15 @@ export const inbox = messages({
     'hub.inquiries.noPhoto': 'Uz upit nije poslana fotografija proizvoda.',
     'hub.inquiries.handledOn': 'Riješeno {date}',
     'hub.inquiries.markedHandled': 'Upit je označen kao riješen.',
+    'hub.inquiries.spamFolder': 'Mapa neželjenih',
+    'hub.inquiries.inbox': 'Natrag na upite',
+    'hub.inquiries.spamHeld':
+      'Zadržano kao neželjeno: stiglo je s web-stranice bez valjanog dokaza rada ili captche (bot ili preglednik koji ga nije mogao riješiti). Nitko nije obaviješten.',
+    'hub.inquiries.release': 'Nije neželjeno: propusti',
+    'hub.inquiries.photoNotFetched': 'još nije dohvaćena',
+    'hub.inquiries.photoFailed':
+      'Fotografiju nije bilo moguće dohvatiti: {reason}. Otvorite poveznicu samo ako vjerujete pošiljatelju.',
+    'hub.inquiries.released': 'Propušteno: administratori i podrška su obaviješteni.',
     'hub.inquiries.reply': 'Odgovori e-poštom',
     'hub.notifications.title': 'Obavijesti',
     'hub.notice.inquiry.created.title': 'Novi upit: {subject}',
@@ -146,6 +164,15 @@ export const inbox = messages({
     'hub.inquiries.noPhoto': 'Es wurde kein Produktfoto gesendet.',
     'hub.inquiries.handledOn': 'Erledigt am {date}',
     'hub.inquiries.markedHandled': 'Die Anfrage ist als erledigt markiert.',
+    'hub.inquiries.spamFolder': 'Spam-Ordner',
+    'hub.inquiries.inbox': 'Zurück zu den Anfragen',
+    'hub.inquiries.spamHeld':
+      'Als Spam zurückgehalten: kam von einer Webseite ohne gültigen Arbeitsnachweis oder Captcha (ein Bot oder ein Browser, der ihn nicht lösen konnte). Niemand wurde benachrichtigt.',
+    'hub.inquiries.release': 'Kein Spam: freigeben',
+    'hub.inquiries.photoNotFetched': 'noch nicht abgerufen',
+    'hub.inquiries.photoFailed':
+      'Das Foto konnte nicht abgerufen werden: {reason}. Öffnen Sie den Link nur, wenn Sie dem Absender vertrauen.',
+    'hub.inquiries.released': 'Freigegeben: Admins und Support sind benachrichtigt.',
     'hub.inquiries.reply': 'Per E-Mail antworten',
     'hub.notifications.title': 'Benachrichtigungen',
     'hub.notice.inquiry.created.title': 'Neue Anfrage: {subject}',

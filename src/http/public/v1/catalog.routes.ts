@@ -49,6 +49,7 @@ export const catalogRoutes =
     app.get(
       '/products',
       {
+        config: { browser: true },
         schema: {
           tags: ['Public'],
           operationId: 'listProducts',
@@ -78,6 +79,7 @@ export const catalogRoutes =
     app.get(
       '/products/:id',
       {
+        config: { browser: true },
         schema: {
           tags: ['Public'],
           operationId: 'getProduct',
@@ -93,6 +95,7 @@ export const catalogRoutes =
     app.get(
       '/products/:id/datasheet',
       {
+        config: { browser: true },
         schema: {
           tags: ['Public'],
           operationId: 'getProductDatasheet',
@@ -112,6 +115,7 @@ export const catalogRoutes =
     app.get(
       '/categories',
       {
+        config: { browser: true },
         schema: {
           tags: ['Public'],
           operationId: 'listCategories',
@@ -126,6 +130,7 @@ export const catalogRoutes =
     app.get(
       '/models',
       {
+        config: { browser: true },
         schema: {
           tags: ['Public'],
           operationId: 'listModels',

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { apiKeyAuth } from '../../plugins/authenticate.ts';
+import { browserRoutes } from '../../plugins/browser-access.ts';
 import { reachOutRoutes } from './reach-out.routes.ts';
 import { quotesRoutes } from './quotes.routes.ts';
 import { ordersRoutes } from './orders.routes.ts';
@@ -51,8 +52,30 @@ export const publicV1 =
         ),
     });
 
+    // Publishable keys are shared by every visitor of a site, so one visitor flooding the form
+    // would spend everyone's per-key budget: each client address also has its own, smaller one
+    // (behind TRUST_PROXY the address the proxy reports; otherwise the connection's).
+    const perAddress = app.createRateLimit({
+      max: c.config.rateLimitPerIpPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `ip:${request.ip}`,
+    });
+    app.addHook('onRequest', async (request) => {
+      if (request.method === 'OPTIONS' || request.caller?.kind !== 'publishable') return;
+      const limit = await perAddress(request);
+      if (limit.isAllowed || !limit.isExceeded) return;
+      throw new AppError(
+        'rate_limited',
+        `Rate limit of ${limit.max} requests per minute from one address exceeded; retry in ${limit.ttlInSeconds} s.`,
+        undefined,
+        Math.max(1, limit.ttlInSeconds),
+      );
+    });
+
+    const browser = browserRoutes(app, c.apiKeys);
     await app.register(reachOutRoutes(c));
     await app.register(quotesRoutes(c));
     await app.register(ordersRoutes(c));
     await app.register(catalogRoutes(c));
+    browser.addPreflights();
   };

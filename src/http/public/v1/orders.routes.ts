@@ -95,6 +95,13 @@ export const ordersRoutes =
         },
       },
       async (request) =>
-        presentOrder(await c.orders.get(request.caller.companyId, request.params.id, request.caller.locationId)),
+        presentOrder(
+          await c.orders.get(
+            request.caller.companyId,
+            request.params.id,
+            request.caller.locationId,
+            request.caller.mode,
+          ),
+        ),
     );
   };

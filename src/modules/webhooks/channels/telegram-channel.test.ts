@@ -202,3 +202,17 @@ test('network errors and timeouts: result, no throw, token never in error', asyn
   assert.equal(live.messages.length, 0);
   for (const res of [r, r2]) assert.ok(!JSON.stringify(res).includes(TOKEN.split(':')[1]!));
 });
+
+test('an event about test data opens with a TEST line; a live one does not', () => {
+  const quote: EventData<'quote.created'> = {
+    quotationId: 'qte_1',
+    number: 'T-Q-ZG1-2026-00001',
+    customerName: 'Ana',
+    totalWithTax: '12.50',
+    locationName: 'Zagreb',
+    lineCount: 1,
+  };
+  const text = formatTelegramMessage('quote.created', quote, company, false);
+  assert.ok(text.startsWith('<b>🧪 TEST DATA</b>'), text);
+  assert.ok(!formatTelegramMessage('quote.created', quote, company).includes('TEST'));
+});

@@ -13,14 +13,17 @@ import {
 import { escapeClipped } from './telegram-html.ts';
 
 export const TELEGRAM_MAX_MESSAGE_CHARS = 4096;
+export const TEST_PREFIX = '<b>🧪 TEST DATA</b> (made with a test key; not real)';
 
 /**
  * A readable HTML message for Telegram (parse_mode HTML): the event's own text from the event
  * catalog, or a plain notice naming an event this version cannot describe. Always valid markup of
  * at most 4096 characters. Labels are English; numbers and currency follow the company's locale.
  */
-export function formatTelegramMessage(event: string, data: unknown, company: MessageCompany): string {
-  const lines = telegramLines(event, data, company) ?? noticeLines(event, company);
+export function formatTelegramMessage(event: string, data: unknown, company: MessageCompany, livemode = true): string {
+  const own = telegramLines(event, data, company) ?? noticeLines(event, company);
+  // Test data says so first, so nobody in the chat acts on a developer's trial.
+  const lines = livemode ? own : [TEST_PREFIX, ...own];
   const text = lines.join('\n');
   // Each event's text clips its own fields; should one still run long, cut it on a line boundary.
   if (text.length <= TELEGRAM_MAX_MESSAGE_CHARS) return text;

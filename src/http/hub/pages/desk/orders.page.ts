@@ -1,3 +1,4 @@
+import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { isOrderOpen, ORDER_STATUSES, type OrderView } from '../../../../modules/orders/index.ts';
@@ -34,16 +35,18 @@ export const ordersPages =
       const { query } = request;
       const q = queryText(query.q);
       const status = queryChoice(query.status, ORDER_STATUSES);
+      const mode = dataModeOf(query);
       const cursor = queryText(query.cursor, 500);
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-      const { data, nextCursor } = page.page(await c.orders.list(ctx.user.companyId, page, { q, status }));
+      const { data, nextCursor } = page.page(await c.orders.list(ctx.user.companyId, page, { q, status, mode }));
       const body = html`${heading(t('nav.orders'), false)}
-<form method="get" action="${paths.orders}" class="row" role="search"${liveFilter(paths.orders, ['q', 'status'])}>
+<form method="get" action="${paths.orders}" class="row" role="search"${liveFilter(paths.orders, ['q', 'status', 'data'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${ORDER_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.order.${s}`)}</option>`)}
   </select></div>
+  ${testDataSwitch(ctx, mode)}
   <button type="submit">${t('action.search')}</button>
 </form>
 <div id="results">
@@ -63,7 +66,7 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink(paths.orders, { q, status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.orders, { q, status, data: mode === 'test' ? 'test' : undefined }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.orders'), body });
     });

@@ -1,3 +1,4 @@
+import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import {
@@ -40,17 +41,19 @@ export const quotationsPages =
       const { query } = request;
       const q = queryText(query.q);
       const status = queryChoice(query.status, QUOTATION_STATUSES);
+      const mode = dataModeOf(query);
       const cursor = queryText(query.cursor, 500);
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
       // One batch for the whole page: the rows, their lines, datasheets and assigned names.
-      const { data, nextCursor } = page.page(await c.quotations.list(ctx.user.companyId, page, { q, status }));
+      const { data, nextCursor } = page.page(await c.quotations.list(ctx.user.companyId, page, { q, status, mode }));
       const body = html`${heading(t('nav.quotations'), false)}
-<form method="get" action="${paths.quotations}" class="row" role="search"${liveFilter(paths.quotations, ['q', 'status'])}>
+<form method="get" action="${paths.quotations}" class="row" role="search"${liveFilter(paths.quotations, ['q', 'status', 'data'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${QUOTATION_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.quotation.${s}`)}</option>`)}
   </select></div>
+  ${testDataSwitch(ctx, mode)}
   <button type="submit">${t('action.search')}</button>
 </form>
 <div id="results">
@@ -70,7 +73,7 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink(paths.quotations, { q, status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.quotations, { q, status, data: mode === 'test' ? 'test' : undefined }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.quotations'), body });
     });

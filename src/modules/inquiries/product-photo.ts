@@ -1,0 +1,116 @@
+import type { Dispatcher } from 'undici';
+import { request } from 'undici';
+import { checkTargetUrl } from '../webhooks/index.ts';
+
+/**
+ * A product photo named in an inquiry is fetched once, by the server, and served to staff from
+ * Portico: staff browsers never load it from the sender's server (a tracking pixel would tell
+ * the sender who reads the inquiry, and when). The fetch goes through the webhooks' SSRF guard
+ * (the address connected to is checked after DNS), https only, image types only, at most
+ * PHOTO_MAX_BYTES, at most MAX_REDIRECTS redirects, each checked like the first URL.
+ */
+export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+export const MAX_REDIRECTS = 3;
+// Raster images only: an SVG can carry script.
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
+
+export type PhotoFetch = { ok: true; contentType: string; bytes: Buffer } | { ok: false; reason: string };
+
+/** Why this URL is not fetched, or null (pure: no DNS; the guarded agent checks the address connected to). */
+export function photoUrlRefusal(url: string, allowPrivate: boolean): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'not a valid URL';
+  }
+  if (parsed.protocol !== 'https:') return 'only https URLs are fetched';
+  return checkTargetUrl(url, allowPrivate);
+}
+
+/** Why an answer is not an image we keep, or null (pure). */
+export function photoResponseRefusal(
+  status: number,
+  contentType: string | undefined,
+  length: number | null,
+): string | null {
+  if (status !== 200) return `the server answered HTTP ${status}`;
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!IMAGE_TYPES.has(type)) return `not an image (${type || 'no content type'}); JPEG, PNG, WebP, GIF or AVIF only`;
+  if (length !== null && length > PHOTO_MAX_BYTES) return `larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB`;
+  return null;
+}
+
+/** Where a redirect leads, or why it is not followed (pure). */
+export function redirectStep(
+  from: string,
+  location: string | undefined,
+  hop: number,
+): { url: string } | { reason: string } {
+  if (hop >= MAX_REDIRECTS) return { reason: `more than ${MAX_REDIRECTS} redirects` };
+  if (!location) return { reason: 'a redirect without a Location' };
+  try {
+    return { url: new URL(location, from).toString() };
+  } catch {
+    return { reason: 'a redirect to an invalid URL' };
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export async function fetchPhoto(
+  url: string,
+  opts: { agent: Dispatcher; allowPrivate: boolean; timeoutMs: number },
+): Promise<PhotoFetch> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const refused = photoUrlRefusal(current, opts.allowPrivate);
+    if (refused) return { ok: false, reason: refused };
+    try {
+      const res = await request(current, {
+        method: 'GET',
+        dispatcher: opts.agent,
+        headers: {
+          accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif',
+          'user-agent': 'Portico (product photo)',
+        },
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      });
+      if (REDIRECTS.has(res.statusCode)) {
+        await res.body.dump();
+        const location = res.headers.location;
+        const next = redirectStep(current, Array.isArray(location) ? location[0] : location, hop);
+        if ('reason' in next) return { ok: false, reason: next.reason };
+        current = next.url;
+        continue;
+      }
+      const type = res.headers['content-type'];
+      const declared = Number(res.headers['content-length']);
+      const refusal = photoResponseRefusal(
+        res.statusCode,
+        Array.isArray(type) ? type[0] : type,
+        Number.isFinite(declared) ? declared : null,
+      );
+      if (refusal) {
+        await res.body.dump();
+        return { ok: false, reason: refusal };
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > PHOTO_MAX_BYTES) {
+          res.body.destroy();
+          return { ok: false, reason: `larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB` };
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { ok: true, contentType: String(type).split(';')[0]!.trim().toLowerCase(), bytes: Buffer.concat(chunks) };
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+      if (code === 'FORBIDDEN_TARGET') return { ok: false, reason: 'the address is private, loopback or reserved' };
+      if ((error as Error).name === 'TimeoutError') return { ok: false, reason: 'the server took too long' };
+      return { ok: false, reason: `could not be fetched (${code ?? (error as Error).message.slice(0, 100)})` };
+    }
+  }
+}

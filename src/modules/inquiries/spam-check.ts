@@ -1,0 +1,26 @@
+import type { HostedCaptcha } from './hosted-captcha.ts';
+import type { ProofOfWork } from './proof-of-work.ts';
+
+/**
+ * A web page's contact form carries two checks against bots. The honeypot is a field people
+ * never see: filled, the sender still gets a 201 (a bot learns nothing) and nothing is stored
+ * or told. The proof of work (ALTCHA) is required of publishable keys: missing or wrong, the
+ * inquiry is stored in the spam folder, nobody is told, and staff may release it. An inquiry
+ * from a server (a secret key) is that server's business: only the honeypot applies to it.
+ */
+export function honeypotFilled(website: string | undefined): boolean {
+  return website !== undefined && website.trim() !== '';
+}
+
+/**
+ * Null to accept the inquiry, or why it is held back as spam. With a hosted captcha configured,
+ * its token is checked instead of the proof of work.
+ */
+export async function spamReasonOf(
+  checks: { proofOfWork: ProofOfWork; captcha?: HostedCaptcha | undefined },
+  from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
+): Promise<'proof_of_work' | 'captcha' | null> {
+  if (!from.publishable) return null;
+  if (checks.captcha) return (await checks.captcha.verify(from.captchaToken, from.remoteIp ?? '')) ? null : 'captcha';
+  return (await checks.proofOfWork.verify(from.altcha)) ? null : 'proof_of_work';
+}
