@@ -3,7 +3,15 @@ export function formatDocumentNumber(prefix: 'Q' | 'O' | 'S', locationCode: stri
   return `${prefix}-${locationCode}-${year}-${String(seq).padStart(5, '0')}`;
 }
 
+// Building an Intl formatter costs far more than using one: one per time zone, kept.
+const yearFormatters = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar year at `instant` where the company is: a quote made at 00:30 on 1 January in Zagreb is next year's. */
 export function yearIn(instant: Date, timeZone: string): number {
-  return Number(new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric' }).format(instant));
+  let formatter = yearFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric' });
+    yearFormatters.set(timeZone, formatter);
+  }
+  return Number(formatter.format(instant));
 }

@@ -23,8 +23,20 @@ const REQUEST_XPATH = `//*[local-name(.)='${REQUEST_ID}']`;
  * SHA-256 digests rather than v2.5's SHA-1: CIS accepts them since May 2026 and refuses SHA-1
  * from 2027 (the research notes, section 0).
  */
+// Parsing the certificate for its DER, issuer and serial once per certificate, not per message.
+const parsed = new Map<string, X509Certificate>();
+function certificateOf(pem: string): X509Certificate {
+  let certificate = parsed.get(pem);
+  if (!certificate) {
+    if (parsed.size >= 1_000) parsed.clear(); // a bound: replaced certificates fall out
+    certificate = new X509Certificate(pem);
+    parsed.set(pem, certificate);
+  }
+  return certificate;
+}
+
 export function signRequest(envelopeXml: string, credentials: SigningCredentials): string {
-  const certificate = new X509Certificate(credentials.certificatePem);
+  const certificate = certificateOf(credentials.certificatePem);
   const der = certificate.raw.toString('base64');
   const signer = new SignedXml({
     privateKey: credentials.privateKey,
