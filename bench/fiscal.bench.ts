@@ -23,7 +23,7 @@ import { computeZki } from '../src/modules/fiscal/zki.ts';
 import { racunEnvelope, type RacunFacts } from '../src/modules/fiscal/racun-request.ts';
 import { signRequest } from '../src/modules/fiscal/xml-signature.ts';
 import { fiscalCertificate, p12Base64, serverCertificate, testCa } from '../test/support/fiscal-certs.ts';
-import { startFakeCis } from '../test/support/fake-cis.ts';
+import { startFakeCisThread } from './support/fake-cis-thread.ts';
 import { fiscalDocument } from '../test/support/fiscal-helpers.ts';
 import { buildApp } from '../src/http/build-app.ts';
 import { adminCall, assignCustomer, newQuotation } from '../test/support/sales-helpers.ts';
@@ -91,7 +91,7 @@ const signed = time(500, () =>
 
 // --- service level -----------------------------------------------------------------
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-fiscal-bench-'));
-const cis = await startFakeCis({ server: serverCertificate(ca), ca, check: false });
+const cis = await startFakeCisThread(serverCertificate(ca), ca);
 fs.writeFileSync(path.join(dir, 'ca.pem'), ca.certPem);
 const c = await createContainer(
   loadConfig({
@@ -182,7 +182,6 @@ const apiWithout = await throughApi(plain, 'not_required');
 await app.close();
 
 const withFiscal = await serviceLevel(fiscalised.companyId);
-cis.received.length = 0;
 const without = await serviceLevel(plain.companyId);
 await c.close();
 await cis.close();

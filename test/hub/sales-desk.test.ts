@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { signIn, withPage, type HubServer, openHubInBrowser, closeHubInBrowser } from '../support/browser.ts';
 import { pdfText } from '../support/quote-helpers.ts';
-import { newOib } from '../support/sales-helpers.ts';
+import { adminCall, assignCustomer, newOib, newQuotation } from '../support/sales-helpers.ts';
 import { createTenant } from '../support/test-app.ts';
 
 const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
@@ -139,7 +139,7 @@ describe('hub sales desk (Chromium)', () => {
       await assertAccessible(page);
       await page.getByLabel('Način plaćanja').selectOption({ label: 'Gotovina' });
       const amount = await page.getByLabel('Iznos (EUR)').inputValue();
-      assert.match(amount, /^\d+\.\d\d$/, 'the balance is offered as the amount');
+      assert.match(amount, /^\d+,\d\d$/, 'the balance is offered as the amount, written the Croatian way');
       await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
       await page.waitForURL(`${hub.base}/hub/sales/${saleId}?notice=paid`);
       assert.equal(await page.getByRole('status').textContent(), 'Uplata je evidentirana.');
@@ -393,6 +393,89 @@ describe('hub sales desk (Chromium)', () => {
       await page.getByRole('button', { name: 'Pretvori po današnjim cijenama' }).click();
       await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=converted$/);
       assert.equal(await page.getByText('Po cijenama na dan pretvorbe').count(), 1, 'the sale says it was repriced');
+    });
+  });
+
+  test('corrections in the hub: staff void a payment entered twice; the admin credits returned goods (decimal comma) and cancels another invoice', async (t) => {
+    const invoice = async () => {
+      const q = await newQuotation(hub.app.app, hub.tenant);
+      await assignCustomer(hub.app.app, hub.tenant, 'quotations', q.id);
+      const res = await adminCall(hub.app.app, hub.tenant.adminToken, 'POST', `/quotations/${q.id}/convert`, {
+        paymentMethod: 'cash',
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().data as { id: string; invoiceNumber: string; lines: Array<{ productName: string }> };
+    };
+    const first = await invoice();
+    const second = await invoice();
+
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('staff'));
+      await page.goto(`${hub.base}/hub/sales/${first.id}`);
+      assert.equal(await page.getByRole('heading', { name: 'Storniraj račun' }).count(), 0, 'staff may not cancel');
+      assert.equal(await page.getByRole('heading', { name: 'Odobrenje (povrat robe)' }).count(), 0);
+      for (let i = 0; i < 2; i++) {
+        await page.getByLabel('Iznos (EUR)').fill('5,00');
+        await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
+        await page.waitForURL(`${hub.base}/hub/sales/${first.id}?notice=paid`);
+      }
+      const payments = page.getByRole('table', { name: 'Uplate' });
+      assert.equal(await payments.getByRole('row').count(), 3, 'a header and the payment entered twice');
+      const twice = payments.getByRole('row').nth(2);
+      await twice.getByLabel('Zašto poništavate uplatu').fill('Upisano dvaput.');
+      await twice.getByRole('button', { name: 'Poništi' }).click();
+      await page.waitForURL(`${hub.base}/hub/sales/${first.id}?notice=voided`);
+      assert.equal(await page.getByRole('status').textContent(), 'Uplata je poništena.');
+      assert.match((await payments.getByRole('row').nth(2).textContent())!, /Poništeno .*Upisano dvaput\./);
+      const paid = page.locator('dl.facts dt', { hasText: /^Plaćeno$/ }).locator('xpath=following-sibling::dd[1]');
+      assert.equal((await paid.textContent())!.replace(/\s/g, ' '), '5,00 €', 'the voided payment no longer counts');
+      await assertAccessible(page);
+    });
+
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('admin'));
+      await page.goto(`${hub.base}/hub/sales/${first.id}`);
+      const returned = first.lines[1]!.productName;
+      const box = page.getByLabel(`Količina za odobrenje: ${returned} (1,5`, { exact: false });
+      await box.fill('0,5');
+      await page.locator('#credit-heading + form').getByLabel('Razlog').fill('Vraćena neotvorena kanta.');
+      await page.getByRole('button', { name: 'Izdaj odobrenje' }).click();
+      await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=credited$/);
+      assert.equal(await page.getByRole('status').textContent(), 'Odobrenje je izdano.');
+      assert.match((await page.getByRole('heading', { level: 1 }).textContent())!, /^Odobrenje \d+\/\w+\/\d+$/);
+      assert.equal(
+        await page.getByRole('link', { name: first.invoiceNumber }).getAttribute('href'),
+        `/hub/sales/${first.id}`,
+      );
+      const lines = page.getByRole('table').first();
+      assert.match((await lines.textContent())!, /−0,5|-0,5/, 'half a unit credited, written the Croatian way');
+      await assertAccessible(page);
+
+      // The credited invoice is not cancelled whole any more: the refusal is shown at its form.
+      await page.goto(`${hub.base}/hub/sales/${first.id}`);
+      await page.locator('#cancel-heading + form').getByLabel('Razlog').fill('Krivi kupac.');
+      const refused = page.waitForResponse((r) => r.url().endsWith(`/hub/sales/${first.id}/cancel`));
+      await page.getByRole('button', { name: 'Izdaj storno račun' }).click();
+      assert.equal((await refused).status(), 409);
+      await page.locator('#cancel-heading + form [role="alert"]').waitFor();
+      assert.equal(await page.getByRole('alert').count(), 1, 'only the form that asked says it was refused');
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Račun ${first.invoiceNumber}`);
+
+      await page.goto(`${hub.base}/hub/sales/${second.id}`);
+      await page.locator('#cancel-heading + form').getByLabel('Razlog').fill('Izdano krivom kupcu.');
+      await page.getByRole('button', { name: 'Izdaj storno račun' }).click();
+      await page.waitForURL(/\/hub\/sales\/sale_[^?]+\?notice=stornoIssued$/);
+      assert.equal(await page.getByRole('status').textContent(), 'Storno račun je izdan.');
+      assert.match((await page.getByRole('heading', { level: 1 }).textContent())!, /^Storno račun \d+\/\w+\/\d+$/);
+      await page.getByRole('link', { name: second.invoiceNumber }).click();
+      await page.waitForURL(`${hub.base}/hub/sales/${second.id}`);
+      assert.equal(await page.locator('dl.facts .status').first().textContent(), 'Stornirano');
+      assert.equal(
+        await page.getByRole('heading', { name: 'Storniraj račun' }).count(),
+        0,
+        'a cancelled invoice is final',
+      );
+      await assertAccessible(page);
     });
   });
 });

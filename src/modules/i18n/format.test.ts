@@ -42,6 +42,20 @@ test('dates are the calendar day where the company is', () => {
   assert.throws(() => createFormatter('hr', zagreb).date('not a date'), RangeError);
 });
 
+test('a decimal offered in a form is written as the reader types it, and reads back', () => {
+  assert.equal(createFormatter('hr-HR', zagreb).editable('1234.50'), '1234,50');
+  assert.equal(createFormatter('de-DE', zagreb).editable('-0.5'), '-0,5');
+  assert.equal(createFormatter('en', zagreb).editable('1234.50'), '1234.50');
+});
+
+test('a calendar day (a due date) is the same day wherever the company is', () => {
+  const honolulu = { currency: 'USD', timeZone: 'Pacific/Honolulu' };
+  const kiritimati = { currency: 'USD', timeZone: 'Pacific/Kiritimati' };
+  assert.equal(plain(createFormatter('de-DE', zagreb).day('2026-12-11')), '11.12.2026');
+  assert.equal(plain(createFormatter('en', honolulu).day('2026-12-11')), 'Dec 11, 2026');
+  assert.equal(plain(createFormatter('hr-HR', kiritimati).day('2026-12-11')), '11. pro 2026.');
+});
+
 test('a tag without a catalog formats as English, so labels and figures agree', () => {
   const f = createFormatter('sl-SI', zagreb);
   assert.equal(f.locale, 'en');

@@ -19,9 +19,13 @@ export interface Formatter {
   percent(rateBp: number): string;
   /** Date only, in the time zone ("24. stu 2026."). */
   date(instant: Date | string): string;
+  /** A calendar day ("2026-12-11", a due or delivery date): the same day in every time zone. */
+  day(isoDay: string): string;
   /** Date and time, in the time zone. */
   dateTime(instant: Date | string): string;
   number(value: number): string;
+  /** A decimal string ("38.18") as a person types it in a form here ("38,18"): no grouping, so it reads back. */
+  editable(decimal: string): string;
 }
 
 interface Cached {
@@ -29,6 +33,7 @@ interface Cached {
   quantity: Intl.NumberFormat;
   percent: Intl.NumberFormat;
   date: Intl.DateTimeFormat;
+  day: Intl.DateTimeFormat;
   dateTime: Intl.DateTimeFormat;
   number: Intl.NumberFormat;
 }
@@ -63,6 +68,7 @@ function buildFormatter(localeTag: string, options: { currency: string; timeZone
       quantity: new Intl.NumberFormat(locale, { maximumFractionDigits: QUANTITY_SCALE }),
       percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }),
       date: new Intl.DateTimeFormat(locale, { timeZone: options.timeZone, dateStyle: 'medium' }),
+      day: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' }),
       dateTime: new Intl.DateTimeFormat(locale, {
         timeZone: options.timeZone,
         dateStyle: 'medium',
@@ -74,6 +80,7 @@ function buildFormatter(localeTag: string, options: { currency: string; timeZone
     cache.set(key, f);
   }
   const cached = f;
+  const separator = cached.number.formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
   return {
     locale,
     money: (minor) => cached.money.format(formatScaled(minor, MONEY_SCALE) as `${number}`),
@@ -81,8 +88,11 @@ function buildFormatter(localeTag: string, options: { currency: string; timeZone
     // basis points / 10 000 as a decimal string: 2500 → "0.25", 950 → "0.095", exact.
     percent: (rateBp) => cached.percent.format(formatScaled(rateBp, 4) as `${number}`),
     date: (instant) => cached.date.format(toDate(instant)),
+    // A day has no zone: midnight UTC read in UTC is that day wherever the company is.
+    day: (isoDay) => cached.day.format(toDate(`${isoDay}T00:00:00Z`)),
     dateTime: (instant) => cached.dateTime.format(toDate(instant)),
     number: (value) => cached.number.format(value),
+    editable: (decimal) => decimal.replace('.', separator),
   };
 }
 

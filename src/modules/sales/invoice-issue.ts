@@ -159,10 +159,16 @@ export async function insertIssued(repos: { sales: Pick<SalesRepository, 'insert
 
 /** The calendar day (YYYY-MM-DD) at `instant` where the company is. */
 export function dateIn(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    // Built once per zone: a formatter costs more to make than an invoice's other arithmetic.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (dayFormats.size >= 256) dayFormats.clear();
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(instant);
 }
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 function addDays(day: string, days: number): string {
   const d = new Date(`${day}T00:00:00Z`);

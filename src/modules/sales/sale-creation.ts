@@ -147,6 +147,8 @@ export async function insertSale(
       data: {
         saleId,
         number: row.number,
+        invoiceNumber: row.invoice_number ?? row.number,
+        paymentMethod: input.paymentMethod,
         source: { type: source.type, id: source.id, number: source.number },
         customerName: customer.name,
         totalWithTax: formatMoney(row.total_minor),

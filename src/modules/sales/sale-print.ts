@@ -40,7 +40,7 @@ export function toSalePrint(
     name: row.customer_name,
     email: row.customer_email,
     phone: row.customer_phone,
-    address: addressLine(row.customer_address),
+    address: addressLine(row.customer_address, company.country, language),
     ids: buyerIds(row, company.country),
   };
   const content = printedContent(
@@ -119,10 +119,20 @@ function noon(day: string): string {
   return `${day}T12:00:00Z`;
 }
 
-function addressLine(json: string | null): string | null {
+/** A domestic address without its country (as post and invoices write it); a foreign one with the country's name. */
+function addressLine(json: string | null, home: string | null, language: string): string | null {
   if (!json) return null;
   const a = JSON.parse(json) as { street: string; postalCode: string; city: string; country: string };
-  return [a.street, [a.postalCode, a.city].filter(Boolean).join(' '), a.country].filter(Boolean).join(', ');
+  const country = a.country && a.country !== home ? countryName(a.country, language) : null;
+  return [a.street, [a.postalCode, a.city].filter(Boolean).join(' '), country].filter(Boolean).join(', ');
+}
+
+function countryName(code: string, language: string): string {
+  try {
+    return new Intl.DisplayNames([language], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code; // not a region code Intl knows: printed as stored
+  }
 }
 
 /**

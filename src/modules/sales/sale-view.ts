@@ -82,9 +82,13 @@ export function toFiscalView(status: FiscalStatus): FiscalView {
   };
 }
 
-/** What is still due: nothing on a correction or a cancelled invoice; negative when a credit left money to refund. */
+/**
+ * What is still due: nothing on a correction; negative when money is to be refunded (a credit
+ * note over what was left to pay, or a cancelled invoice that had been paid: all of it).
+ */
 export function balanceMinor(row: SaleRow): number {
-  if (row.kind !== 'invoice' || row.status === 'cancelled') return 0;
+  if (row.kind !== 'invoice') return 0;
+  if (row.status === 'cancelled') return -row.paid_minor;
   return row.total_minor - row.credited_minor - row.paid_minor;
 }
 

@@ -170,6 +170,14 @@ export const EVENTS = {
       {
         saleId: Type.String({ description: 'The sale (`sale_…`); `GET /admin/sales/{id}` returns it.' }),
         number: Type.String({ description: 'Sale number, `S-{location code}-{year}-{sequence}`.' }),
+        invoiceNumber: Type.String({
+          description:
+            "The invoice's legal number: in Croatia `{sequence}/{premises}/{device}` (e.g. `12/ZG1/1`), elsewhere `{year}-{sequence}`.",
+        }),
+        paymentMethod: Type.Union(
+          [Type.Literal('cash'), Type.Literal('card'), Type.Literal('bank_transfer'), Type.Literal('other')],
+          { description: 'How the customer pays, chosen when the invoice was issued.' },
+        ),
         source: Type.Object(
           {
             type: Type.Union([Type.Literal('quotation'), Type.Literal('order')], {
@@ -190,6 +198,8 @@ export const EVENTS = {
     example: {
       saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
       number: 'S-ZG1-2026-00007',
+      invoiceNumber: '7/ZG1/1',
+      paymentMethod: 'bank_transfer',
       source: { type: 'quotation', id: 'qt_4fJ2kq9XbR0mW8tLz1cA', number: 'Q-ZG1-2026-00042' },
       customerName: 'Kovač obrt',
       totalWithTax: '1234.50',

@@ -183,6 +183,20 @@ describe('invoices', () => {
     assert.ok(cancelled.some((e) => e.data.saleId === original.id && e.data.cancellationId === storno.id));
   });
 
+  test('a paid invoice cancelled: what was paid is owed back (a negative balance)', async () => {
+    const paid = await invoice(demo);
+    const pay = await adminCall(t.app, staff, 'POST', `/sales/${paid.id}/payments`, {
+      method: 'cash',
+      amount: '10.00',
+    });
+    assert.equal(pay.statusCode, 201, pay.body);
+    const res = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${paid.id}/cancel`, { reason: 'Wrong goods.' });
+    assert.equal(res.statusCode, 201, res.body);
+    const after = (await adminCall(t.app, demo.adminToken, 'GET', `/sales/${paid.id}`)).json().data;
+    assert.equal(after.status, 'cancelled');
+    assert.equal(after.balance, '-10.00');
+  });
+
   test('credit notes: partial, never more than invoiced less earlier credits; the last one credits exactly the rest', async () => {
     const original = await invoice(demo);
     const line = original.lines[0]; // quantity 2

@@ -30,6 +30,7 @@ import {
   linesTable,
   money,
   nextPageLink,
+  quantity,
   statusBadge,
   totalsFacts,
   DESK_NOTICES,
@@ -37,6 +38,12 @@ import {
 import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
+
+/**
+ * A correction refused for the invoice's state (already cancelled, credited, the payment voided
+ * meanwhile) is said at the form that asked, on the invoice's page, not on an error page.
+ */
+const CORRECTION_REFUSALS = { ...DESK_REFUSALS, refusals: ['conflict'] } as const;
 
 /** Sales: the list, one with its PDF, and recording payments. */
 export const salesPages =
@@ -130,7 +137,7 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
           request,
           (input) =>
             c.sales.voidPayment(ctx.user.companyId, sale.id, request.params.pid, input.reason, ctx.user.userId),
-          { ...DESK_REFUSALS, form: `void-${request.params.pid}` },
+          { ...CORRECTION_REFUSALS, form: `void-${request.params.pid}` },
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(sale.id), 'voided'), 303)
@@ -148,7 +155,7 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
           CancelBody,
           request,
           (input) => c.sales.cancel(ctx.user.companyId, sale.id, input.reason, ctx.user.userId),
-          { ...DESK_REFUSALS, form: 'cancel' },
+          { ...CORRECTION_REFUSALS, form: 'cancel' },
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(done.result.id), 'stornoIssued'), 303)
@@ -167,7 +174,7 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
           request,
           (input) => c.sales.creditNote(ctx.user.companyId, sale.id, input, ctx.user.userId),
           {
-            ...DESK_REFUSALS,
+            ...CORRECTION_REFUSALS,
             form: 'credit',
             // One quantity box per line (`q-{lineId}`); the empty ones are not credited.
             read: (f) => ({
@@ -214,7 +221,7 @@ function detail(
     id: 'pay',
     schema: PaymentBody,
     state: stateOf(state, 'pay'),
-    values: { method: 'cash', amount: s.balance },
+    values: { method: 'cash', amount: ctx.fmt.editable(s.balance) },
   };
   const body = html`${heading(title, notice !== null)}
 <div class="two">
@@ -226,7 +233,7 @@ function detail(
   <dt>${t('hub.invoice.internal')}</dt><dd>${s.number}</dd>
   <dt>${t('print.issuedAt')}</dt><dd>${ctx.fmt.dateTime(s.issuedAt ?? s.createdAt)}</dd>
   ${s.paymentMethod ? html`<dt>${t('print.paymentMethod')}</dt><dd>${t(`payment.method.${s.paymentMethod}`)}</dd>` : null}
-  ${s.dueDate && invoice ? html`<dt>${t('print.dueDate')}</dt><dd>${s.dueDate}</dd>` : null}
+  ${s.dueDate && invoice ? html`<dt>${t('print.dueDate')}</dt><dd>${ctx.fmt.day(s.dueDate)}</dd>` : null}
   ${s.operator ? html`<dt>${t('print.operator')}</dt><dd>${s.operator.name ?? ''}${s.operator.oib ? html` (OIB ${s.operator.oib})` : null}</dd>` : null}
   <dt>${t('hub.invoice.fiscal')}</dt><dd>${t(`hub.invoice.fiscal.${s.fiscal.status}`)}${s.fiscal.zki ? html`<br>ZKI ${s.fiscal.zki}` : null}${s.fiscal.jir ? html`<br>JIR ${s.fiscal.jir}` : null}${s.fiscal.error ? html`<br>${s.fiscal.error.code} ${s.fiscal.error.message}` : null}</dd>
   ${
@@ -274,7 +281,7 @@ ${
     ? html`<section aria-labelledby="pay-heading">
 <h2 id="pay-heading">${t('action.recordPayment')}</h2>
 ${postForm(ctx, `${base}/payments`, html` class="stack" novalidate`)}
-${state ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
+${formError(t, pay.state)}
 ${field(pay, 'method', { label: t('hub.desk.method'), control: 'select', options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
 ${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
 <p><button type="submit">${t('action.recordPayment')}</button></p>
@@ -288,7 +295,7 @@ ${
 <h2 id="credit-heading">${t('hub.invoice.credit')}</h2>
 ${postForm(ctx, `${base}/credit-notes`, html` class="stack" novalidate`)}
 ${formError(t, creditForm.state)}
-${s.lines.map((l) => html`<p><label for="credit-q-${l.id}">${t('hub.invoice.creditQuantity', { product: l.productName })} (${l.quantity} ${l.unitName})</label><br><input id="credit-q-${l.id}" name="q-${l.id}" inputmode="decimal"></p>`)}
+${s.lines.map((l) => html`<p><label for="credit-q-${l.id}">${t('hub.invoice.creditQuantity', { product: l.productName })} (${quantity(ctx, l.quantity)} ${l.unitName})</label><br><input id="credit-q-${l.id}" name="q-${l.id}" inputmode="decimal"></p>`)}
 ${otherErrors(creditForm.state?.errors, ['reason'])}
 ${field(creditForm, 'reason', { label: t('common.reason') })}
 <p><button type="submit">${t('hub.invoice.creditSubmit')}</button></p>
