@@ -5,7 +5,7 @@
  *
  * Measures, in one process, on SQLite (a fresh temp database):
  * - CPU per invoice: the ZKI (RSA-2048 SHA-1 signature + MD5) and the signed RacunZahtjev
- *   (build, exc-c14n, SHA-256 digest, RSA-SHA256 signature with xml-crypto), µs each;
+ *   (built in its canonical form, SHA-256 digest, RSA-SHA256 signature), µs each;
  * - the fiscal step at the service level: `prepare` in a unit of work, then the bounded send
  *   (`deliver`) to a fake CIS on 127.0.0.1 over HTTPS answering at once, against the same unit
  *   of work for a company without fiscalisation; p50/p95 sequentially and invoices/s with 8 at once.
@@ -203,7 +203,7 @@ console.log(`
 | fiscal step (SQLite, 1 process) | p50 | p95 | per second (8 at once) |
 | --- | --- | --- | --- |
 | ZKI (RSA-2048 SHA-1 + MD5) | ${f(zki.p50)} µs | ${f(zki.p95)} µs | |
-| RacunZahtjev built and signed (xml-crypto) | ${f(signed.p50)} µs | ${f(signed.p95)} µs | |
+| RacunZahtjev built and signed | ${f(signed.p50)} µs | ${f(signed.p95)} µs | |
 | prepare + deliver, fake CIS at 0 ms | ${f(withFiscal.p50)} ms | ${f(withFiscal.p95)} ms | ${f(withFiscal.perSecond)} |
 | the same unit of work, company not fiscalising | ${f(without.p50)} ms | ${f(without.p95)} ms | ${f(without.perSecond)} |
 

@@ -43,9 +43,19 @@ export interface Dispatch {
 
 const escape = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const el = (name: string, value: string) => `<tns:${name}>${escape(value)}</tns:${name}>`;
+/**
+ * Text as exclusive c14n writes it (W3C Canonical XML 1.0, 2.3: `&`, `<`, `>` and CR escaped,
+ * nothing else), so the request element is its own canonical form and is signed as written.
+ */
+const canonicalText = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#xD;');
+const el = (name: string, value: string) => `<tns:${name}>${canonicalText(value)}</tns:${name}>`;
 
-/** The unsigned RacunZahtjev in its SOAP 1.1 envelope; the signature is appended to RacunZahtjev. */
+/**
+ * The unsigned RacunZahtjev in its SOAP 1.1 envelope; the signature is appended to RacunZahtjev.
+ * The element is written in its exclusive-c14n form (`xml-signature.ts` signs it as it stands):
+ * keep the namespace declared on it, no empty-element tags, text through `el`.
+ */
 export function racunEnvelope(facts: RacunFacts, dispatch: Dispatch): string {
   const taxes =
     facts.vatRegistered && facts.taxes.length > 0
