@@ -98,6 +98,24 @@ describe('an invoice fiscalised through CIS', () => {
     assert.deepEqual(await decodeQrWithZbar(await firstPagePng(pdf.rawPayload, dir)), [sale.fiscal.verifyUrl]);
   });
 
+  test('storing the certificate switched fiscalisation on; switched off in the settings, nothing is sent to CIS', async () => {
+    const settings = async () => (await adminCall(t.app, d.adminToken, 'GET', '/settings')).json().data.fiscal;
+    assert.equal((await settings()).enabled, true, 'the certificate upload switched it on');
+    cis.mode = { kind: 'ok' };
+    const off = await adminCall(t.app, d.adminToken, 'PATCH', '/settings', { fiscal: { enabled: false } });
+    assert.equal(off.statusCode, 200, off.body);
+    const sent = cis.received.length;
+    try {
+      const sale = await convert('card');
+      assert.equal(sale.fiscal.status, 'not_required');
+      assert.equal(sale.fiscal.zki, null);
+      assert.equal(cis.received.length, sent, 'CIS heard nothing');
+    } finally {
+      await adminCall(t.app, d.adminToken, 'PATCH', '/settings', { fiscal: { enabled: true } });
+    }
+    assert.equal((await convert('card')).fiscal.status, 'fiscalised');
+  });
+
   test('CIS down: issued at once with its ZKI, then the worker delivers it late until a JIR comes back', async () => {
     cis.mode = { kind: 'ok' };
     await cis.down();

@@ -32,7 +32,7 @@ const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/;
 
 /** A company's fiscal settings: its FINA certificate, and the test of the way to CIS. */
 export function createFiscalSettingsService(deps: {
-  store: Store<{ fiscal: FiscalRepository; companies: Pick<CompaniesRepository, 'findCompany'> }>;
+  store: Store<{ fiscal: FiscalRepository; companies: Pick<CompaniesRepository, 'findCompany' | 'updateCompany'> }>;
   credentials: FiscalCredentials;
   client: CisClient;
   endpoint: string;
@@ -101,14 +101,20 @@ export function createFiscalSettingsService(deps: {
       if (Object.keys(errors).length > 0) throw AppError.invalid(errors);
 
       const info = { subject: certificate.subject, oib: companyOib!, expiresAt: certificate.expiresAt.toISOString() };
-      await store.repos.fiscal.saveCertificate({
-        company_id: companyId,
-        sealed: deps.credentials.seal(certificate),
-        subject: info.subject,
-        oib: info.oib,
-        not_before: certificate.notBefore.toISOString(),
-        expires_at: info.expiresAt,
-        uploaded_at: now.toISOString(),
+      const sealed = deps.credentials.seal(certificate);
+      // Storing the certificate is what configuring fiscalisation means: it switches it on
+      // (an admin may switch it off again in the settings; the certificate stays).
+      await store.transaction(async (repos) => {
+        await repos.fiscal.saveCertificate({
+          company_id: companyId,
+          sealed,
+          subject: info.subject,
+          oib: info.oib,
+          not_before: certificate.notBefore.toISOString(),
+          expires_at: info.expiresAt,
+          uploaded_at: now.toISOString(),
+        });
+        await repos.companies.updateCompany(companyId, { fiscal_enabled: true });
       });
       return info;
     },

@@ -1,6 +1,6 @@
 import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
 import { summarize, yearIn, type DocumentLineRow, type SequencesRepository } from '../documents/index.ts';
-import type { Fiscaliser, FiscalPaymentMethod, FiscalStatus } from '../fiscal/index.ts';
+import { NOT_REQUIRED, type Fiscaliser, type FiscalPaymentMethod, type FiscalStatus } from '../fiscal/index.ts';
 import { invoiceSeries, type SequenceMode } from './invoice-number.ts';
 import type { SaleRow, SalesRepository } from './sales.repository.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -113,6 +113,8 @@ export async function fiscalise(
   lines: readonly DocumentLineRow[],
 ): Promise<FiscalStatus> {
   const company = (await repos.companies.findCompany(row.company_id))!;
+  // Switched off in the company's settings: nothing is fiscalised, whatever certificate is stored.
+  if (!company.fiscal_enabled) return NOT_REQUIRED;
   const totals = summarize(
     lines.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),
   );
