@@ -157,13 +157,14 @@ ${fiscal.banner}
   };
 
 /**
- * Croatian fiscalisation on Today: a company in Croatia that has not configured it reads plainly
- * that its invoices are not fiscalised; one that has sees the invoices still without a JIR.
+ * Croatian fiscalisation on Today: a company in Croatia that has not configured it (or switched it
+ * off) reads plainly that its invoices are not fiscalised; one that has sees the invoices still
+ * without a JIR.
  */
 async function fiscalState(c: Container, ctx: HubContext): Promise<{ banner: Html | null; card: Card | null }> {
   const companyId = ctx.user.companyId;
   const [company, settings] = await Promise.all([c.companies.getCompany(companyId), c.fiscalSettings.get(companyId)]);
-  if (!settings.configured) {
+  if (!settings.configured || !company.fiscal.enabled) {
     if (company.country !== 'HR') return { banner: null, card: null };
     const link = ctx.can('settings:manage')
       ? html` <a href="${paths.fiscal}">${ctx.t('hub.fiscal.configure')}</a>`
