@@ -72,17 +72,22 @@ export function printedContent(
   company: Company,
   location: LocationRow,
 ): PrintedContent {
-  const format = createFormatter(company.locale, { currency: document.currency, timeZone: company.timezone });
+  const format = createFormatter(company.locale, {
+    currency: document.currency,
+    timeZone: company.timezone,
+    dates: 'numeric',
+  });
   const title = translate(resolveLanguage(company.locale), document.title);
   const payment = paymentDetails(company, {
     title,
-    number: document.paymentNumber ?? document.number,
+    number: document.number,
+    referenceNumber: document.paymentNumber ?? document.number,
     totalMinor: document.totalMinor,
   });
   // `{reference}` prints the payment reference exactly as the payment codes carry it.
   const reference = payment
     ? [payment.reference.model, payment.reference.value].filter(Boolean).join(' ')
-    : (document.paymentNumber ?? document.number);
+    : document.number;
   const values = {
     number: document.number,
     total: format.money(document.totalMinor),

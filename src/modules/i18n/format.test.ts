@@ -42,6 +42,17 @@ test('dates are the calendar day where the company is', () => {
   assert.throws(() => createFormatter('hr', zagreb).date('not a date'), RangeError);
 });
 
+test('printed documents write dates in figures, as invoices do (English keeps the month named)', () => {
+  const printed = (tag: string) => createFormatter(tag, { ...zagreb, dates: 'numeric' });
+  const instant = '2026-11-26T02:30:00.000Z';
+  assert.equal(plain(printed('hr-HR').date(instant)), '26. 11. 2026.');
+  assert.equal(plain(printed('hr-HR').dateTime(instant)), '26. 11. 2026. 03:30');
+  assert.equal(plain(printed('de-DE').date(instant)), '26.11.2026');
+  assert.equal(plain(printed('de-DE').day('2026-12-11')), '11.12.2026');
+  assert.equal(plain(printed('en').date(instant)), 'Nov 26, 2026');
+  assert.equal(plain(createFormatter('hr-HR', zagreb).date(instant)), '26. stu 2026.', 'the hub keeps the words');
+});
+
 test('a decimal offered in a form is written as the reader types it, and reads back', () => {
   assert.equal(createFormatter('hr-HR', zagreb).editable('1234.50'), '1234,50');
   assert.equal(createFormatter('de-DE', zagreb).editable('-0.5'), '-0,5');

@@ -44,9 +44,9 @@ const cache = new Map<string, Cached>();
  * `localeTag` is the company's or user's BCP 47 tag; a tag without a catalog formats as English
  * so labels and numbers never disagree. Throws RangeError for an unknown currency or time zone.
  */
-export function createFormatter(localeTag: string, options: { currency: string; timeZone: string }): Formatter {
-  // Built once per (tag, currency, zone) as given: a hub page builds one per request.
-  const given = `${localeTag}\u0000${options.currency}\u0000${options.timeZone}`;
+export function createFormatter(localeTag: string, options: FormatterOptions): Formatter {
+  // Built once per (tag, currency, zone, dates) as given: a hub page builds one per request.
+  const given = `${localeTag}\u0000${options.currency}\u0000${options.timeZone}\u0000${options.dates ?? 'words'}`;
   const made = formatters.get(given);
   if (made) return made;
   const formatter = buildFormatter(localeTag, options);
@@ -56,23 +56,43 @@ export function createFormatter(localeTag: string, options: { currency: string; 
 }
 const formatters = new Map<string, Formatter>();
 
-function buildFormatter(localeTag: string, options: { currency: string; timeZone: string }): Formatter {
+export interface FormatterOptions {
+  currency: string;
+  timeZone: string;
+  /**
+   * `words` (the hub: "26. stu 2026.") or `numeric` (printed documents: "26. 11. 2026.",
+   * "26.11.2026", as invoices and accountants write dates). English keeps the month's name in
+   * both: its numeric dates read differently either side of the Atlantic.
+   */
+  dates?: 'words' | 'numeric';
+}
+
+function buildFormatter(localeTag: string, options: FormatterOptions): Formatter {
   const canonical = canonicalLocaleTag(localeTag);
   const locale =
     canonical !== null && resolveLanguage(canonical) === new Intl.Locale(canonical).language ? canonical : 'en';
-  const key = `${locale}\u0000${options.currency}\u0000${options.timeZone}`;
+  const language = new Intl.Locale(locale).language;
+  const numeric = options.dates === 'numeric' && language !== 'en';
+  const key = `${locale}\u0000${options.currency}\u0000${options.timeZone}\u0000${numeric}`;
   let f = cache.get(key);
   if (!f) {
+    // CLDR's numeric date of the language: "01. 03. 2026." in Croatian, "01.03.2026" in German.
+    const dayStyle: Intl.DateTimeFormatOptions = numeric
+      ? { day: '2-digit', month: '2-digit', year: 'numeric' }
+      : { dateStyle: 'medium' };
+    const timeStyle: Intl.DateTimeFormatOptions = numeric
+      ? { hour: '2-digit', minute: '2-digit' }
+      : { timeStyle: 'short' };
     f = {
       money: new Intl.NumberFormat(locale, { style: 'currency', currency: options.currency }),
       quantity: new Intl.NumberFormat(locale, { maximumFractionDigits: QUANTITY_SCALE }),
       percent: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }),
-      date: new Intl.DateTimeFormat(locale, { timeZone: options.timeZone, dateStyle: 'medium' }),
-      day: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' }),
+      date: new Intl.DateTimeFormat(locale, { timeZone: options.timeZone, ...dayStyle }),
+      day: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...dayStyle }),
       dateTime: new Intl.DateTimeFormat(locale, {
         timeZone: options.timeZone,
-        dateStyle: 'medium',
-        timeStyle: 'short',
+        ...dayStyle,
+        ...timeStyle,
       }),
       number: new Intl.NumberFormat(locale),
     };

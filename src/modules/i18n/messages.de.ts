@@ -46,7 +46,6 @@ export const de: Translation<typeof en> = {
   'print.toRefund': 'Zu erstatten',
   'print.fiscal.zki': 'ZKI',
   'print.fiscal.jir': 'JIR',
-  'print.fiscal.pending': 'JIR ausstehend',
 
   'print.column.position': 'Pos.',
   'print.column.product': 'Artikel',

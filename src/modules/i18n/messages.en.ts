@@ -52,7 +52,6 @@ export const en = {
   'print.toRefund': 'To refund',
   'print.fiscal.zki': 'ZKI',
   'print.fiscal.jir': 'JIR',
-  'print.fiscal.pending': 'JIR pending',
 
   // Print: line table
   'print.column.position': '#',

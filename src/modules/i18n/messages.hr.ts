@@ -46,7 +46,6 @@ export const hr: Translation<typeof en> = {
   'print.toRefund': 'Za povrat',
   'print.fiscal.zki': 'ZKI',
   'print.fiscal.jir': 'JIR',
-  'print.fiscal.pending': 'JIR u dolasku',
 
   'print.column.position': 'R. br.',
   'print.column.product': 'Proizvod',

@@ -159,7 +159,11 @@ export function buildDocDefinition(
 function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number; widths: number[] }): Built {
   const language = resolveLanguage(doc.locale);
   const tr: Translate = translator(language);
-  const f: Formatter = createFormatter(doc.locale, { currency: doc.currency, timeZone: doc.timezone });
+  const f: Formatter = createFormatter(doc.locale, {
+    currency: doc.currency,
+    timeZone: doc.timezone,
+    dates: 'numeric',
+  });
   const money = (value: string): string => f.money(cents(value));
   const issuedAt = parseDate(doc.issuedAt, 'issuedAt');
   const dates = doc.dates.map((date, i) => ({ label: date.label, at: parseDate(date.at, `dates[${i}].at`) }));

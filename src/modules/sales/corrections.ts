@@ -266,6 +266,13 @@ async function writeCorrection(
     credited_minor: 0,
     corrects_sale_id: original.id,
     correction_reason: input.reason,
+    // The original's note (a delivery arrangement, say) is not the correction's to repeat; its
+    // exemption reason only where the correction has an exempt line itself.
+    note: null,
+    exemption_reason: lines.some((l) => l.tax_rate_bp === 0) ? original.exemption_reason : null,
+    // A storno takes back the original supply (čl. 79 t. 5 Zakon o PDV-u; §31 Abs. 5 UStDV):
+    // its delivery date is the original's. Goods returned (a credit note) come back today.
+    delivery_date: kind === 'cancellation' ? original.delivery_date : facts.delivery_date,
     cancelled_at: null,
     created_by: input.actorId,
     created_at: now.toISOString(),

@@ -30,7 +30,11 @@ export function toSalePrint(
 ): PrintDocument {
   const language = resolveLanguage(company.locale);
   const tr = translator(language);
-  const format = createFormatter(company.locale, { currency: row.currency, timeZone: company.timezone });
+  const format = createFormatter(company.locale, {
+    currency: row.currency,
+    timeZone: company.timezone,
+    dates: 'numeric',
+  });
   const title = TITLES[row.kind] ?? 'document.invoice';
   const number = row.invoice_number ?? row.number;
   const invoice = row.kind === 'invoice';
@@ -93,25 +97,35 @@ export function toSalePrint(
     customer,
     note: row.note,
     ...content,
-    payment: open && due > 0 ? content.payment : null,
+    // Bank details and payment codes only while something is due and it is paid by transfer: a
+    // customer who pays cash or card at the counter is not asked for a bank transfer.
+    payment: open && due > 0 && byTransfer(row.payment_method) ? content.payment : null,
+    template: byTransfer(row.payment_method) ? content.template : { ...content.template, paymentInstructions: null },
     sellerIds: sellerIds(company),
     facts,
     corrects,
     notices: row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : [],
-    settlement: open
-      ? {
-          payments: payments.map((p) => ({
-            at: p.created_at,
-            method: tr(`payment.method.${p.method}` as 'payment.method.cash'),
-            amount: formatMoney(p.amount_minor),
-          })),
-          paid: formatMoney(row.paid_minor),
-          balance: formatMoney(due),
-          state: due > 0 ? 'due' : due < 0 ? 'refund' : 'paid',
-        }
-      : null,
+    // A cancelled invoice that had been paid still shows its payments: they are owed back.
+    settlement:
+      open || due < 0
+        ? {
+            payments: payments.map((p) => ({
+              at: p.created_at,
+              method: tr(`payment.method.${p.method}` as 'payment.method.cash'),
+              amount: formatMoney(p.amount_minor),
+            })),
+            paid: formatMoney(row.paid_minor),
+            balance: formatMoney(due),
+            state: due > 0 ? 'due' : due < 0 ? 'refund' : 'paid',
+          }
+        : null,
     fiscal: fiscalLines(extra.fiscal),
   };
+}
+
+/** Paid by bank transfer: chosen so, or chosen as "other" (or a sale made before invoices had a method). */
+function byTransfer(method: string | null): boolean {
+  return method !== 'cash' && method !== 'card';
 }
 
 /** A calendar day as an instant the company's time zone shows as that day, whatever its offset. */
@@ -169,11 +183,9 @@ function fiscalLines(status: FiscalStatus | undefined): PrintDocument['fiscal'] 
   if (!status || status.status === 'not_required') return null;
   const lines: PrintFact[] = [];
   if (status.protectionCode) lines.push({ label: 'print.fiscal.zki', value: status.protectionCode });
+  // Without its JIR (CIS not reached yet, or refused) the receipt carries the ZKI alone, as the
+  // specification has it for a receipt issued while CIS cannot be reached; CIS's refusal is for
+  // the shop's staff (the hub), never for the customer's paper.
   if (status.receipt) lines.push({ label: 'print.fiscal.jir', value: status.receipt });
-  else
-    lines.push({
-      label: 'print.fiscal.pending',
-      value: status.error ? `${status.error.code} ${status.error.message}` : '…',
-    });
   return { lines, verifyUrl: status.verifyUrl };
 }

@@ -159,6 +159,8 @@ describe('invoices', () => {
     for (const field of ['net', 'tax', 'withTax'])
       assert.equal(cents(storno.totals[field]), -cents(original.totals[field]), field);
     assert.equal(storno.balance, '0.00');
+    assert.equal(storno.deliveryDate, original.deliveryDate, "a storno takes back the original's supply");
+    assert.equal(storno.note, null, "the original's note is not repeated");
 
     const after = (await adminCall(t.app, demo.adminToken, 'GET', `/sales/${original.id}`)).json().data;
     assert.equal(after.status, 'cancelled');
@@ -195,6 +197,10 @@ describe('invoices', () => {
     const after = (await adminCall(t.app, demo.adminToken, 'GET', `/sales/${paid.id}`)).json().data;
     assert.equal(after.status, 'cancelled');
     assert.equal(after.balance, '-10.00');
+    const pdf = await adminCall(t.app, demo.adminToken, 'GET', `/sales/${paid.id}?format=pdf`);
+    const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
+    assert.match(text, /Za povrat 10,00 €/, 'the reprint says what is owed back');
+    assert.doesNotMatch(text, /IBAN/);
   });
 
   test('credit notes: partial, never more than invoiced less earlier credits; the last one credits exactly the rest', async () => {
@@ -368,6 +374,11 @@ describe('invoices', () => {
     assert.match(unpaid, new RegExp(`Operater Ana Kovač, OIB ${oib}`));
     assert.match(unpaid, /Preostalo za platiti/);
     assert.match(unpaid, /IBAN/);
+    assert.match(
+      unpaid,
+      new RegExp(`Račun ${sale.invoiceNumber.replaceAll('/', '\\/')}.*Poziv na broj: HR00`),
+      'the transfer names the legal number',
+    );
     assert.doesNotMatch(unpaid, /JIR|ZKI/, 'nothing fiscal when fiscalisation is not required');
 
     const half = (cents(sale.totals.withTax) / 2 / 100).toFixed(2);
@@ -390,6 +401,17 @@ describe('invoices', () => {
     assert.match(stornoText, new RegExp(`Stornira račun br. ${sale.invoiceNumber.replaceAll('/', '\\/')}`));
     assert.match(stornoText, /Razlog: Kriva stavka\./);
     assert.doesNotMatch(stornoText, /IBAN/);
+
+    // Cash or card at the counter, not yet taken: the balance is shown, no bank transfer asked for.
+    const q = await newQuotation(t.app, demo);
+    await assignCustomer(t.app, demo, 'quotations', q.id);
+    const byCard = (
+      await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, { paymentMethod: 'card' })
+    ).json().data;
+    const cardText = await pdf(byCard.id);
+    assert.match(cardText, /Način plaćanja Kartica/);
+    assert.match(cardText, /Preostalo za platiti/);
+    assert.doesNotMatch(cardText, /IBAN|Poziv na broj/);
   });
   test('Germany: "Rechnung" numbered per company and year, USt-IdNr., a "Stornorechnung" naming the original', async () => {
     const d = await createTenant(t.c);

@@ -26,7 +26,14 @@ export interface PaymentDetails {
  */
 export function paymentDetails(
   company: Company,
-  document: { title: string; number: string; totalMinor: number },
+  document: {
+    title: string;
+    /** The number the customer holds (an invoice's legal number): the description, the reference without a model. */
+    number: string;
+    /** The document's Portico number (`S-ZG1-2026-00001`), which the HR00 reference carries as digits. */
+    referenceNumber: string;
+    totalMinor: number;
+  },
 ): PaymentDetails | null {
   const account = company.bankAccount;
   if (!account) return null;
@@ -53,7 +60,7 @@ export function paymentDetails(
         }),
       });
     } else {
-      const hr00 = hub3Reference(document.number);
+      const hr00 = hub3Reference(document.referenceNumber);
       if (hr00 === null) continue;
       const place = [company.address?.postalCode, company.address?.city].filter(Boolean).join(' ');
       codes.push({

@@ -247,7 +247,11 @@ function detail(
   ${s.repriced ? html`<dt>${t('hub.desk.repriced')}</dt><dd>${t('hub.desk.repricedYes')}</dd>` : null}
   <dt>${t('common.total')}</dt><dd>${money(ctx, s.totals.withTax)}</dd>
   <dt>${t('common.paid')}</dt><dd>${money(ctx, s.paid)}</dd>
-  <dt>${t('common.due')}</dt><dd><strong>${money(ctx, s.balance)}</strong></dd>
+  ${
+    s.balance.startsWith('-')
+      ? html`<dt>${t('print.toRefund')}</dt><dd><strong>${money(ctx, s.balance.slice(1))}</strong></dd>`
+      : html`<dt>${t('common.due')}</dt><dd><strong>${money(ctx, s.balance)}</strong></dd>`
+  }
 </dl>
 </div>
 <div>${totalsFacts(ctx, s.totals)}</div>
