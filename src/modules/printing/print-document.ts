@@ -47,6 +47,8 @@ export interface PrintDocument extends PrintedContent {
   notices?: string[];
   /** The money received and what is left: a paid invoice says so and prints no payment codes. */
   settlement?: {
+    /** What credit notes took off the total (a negative amount), when any did. */
+    credited?: string | null;
     payments: Array<{ at: string; method: string; amount: string }>;
     paid: string;
     balance: string;

@@ -249,6 +249,26 @@ test('uses the document locale and time zone for numbers and dates', async () =>
   assert.ok(!text.includes('Zahlungshinweise'), 'no payment section without instructions');
 });
 
+test('an exempt supply shows its amount, no rate and no tax; the reason stated once', async () => {
+  const doc = quotation({
+    notices: ['Razlog oslobođenja od PDV-a: čl. 39. st. 1. t. 1. Zakona o PDV-u'],
+    totals: {
+      net: '140.00',
+      tax: '25.00',
+      withTax: '165.00',
+      taxes: [
+        { rate: '25', base: '100.00', tax: '25.00' },
+        { rate: '0', base: '40.00', tax: '0.00' },
+      ],
+    },
+  });
+  const text = (await pdfText(await toFile(await renderDocumentPdf(doc)))).replace(/\s+/g, ' ');
+  assert.match(text, /PDV 25 % na osnovicu 100,00 € 25,00 €/);
+  assert.match(text, /Oslobođeno PDV-a: 40,00 €/);
+  assert.doesNotMatch(text, /PDV 0 %/);
+  assert.match(text, /Razlog oslobođenja od PDV-a: čl\. 39/);
+});
+
 test('rendering is deterministic (same bytes across renders and processes)', async () => {
   const doc = quotation();
   const first = await renderDocumentPdf(doc);

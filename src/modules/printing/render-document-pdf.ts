@@ -269,6 +269,11 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     ],
   ];
   for (const row of doc.totals.taxes) {
+    if (basisPoints(row.rate) === 0) {
+      // An exempt supply shows no rate and no tax, only its amount (čl. 79 st. 3 Zakon o PDV-u).
+      totalsBody.push([{ text: tr('print.exemptAmount', { amount: money(row.base) }), ...LABEL }, { text: '' }]);
+      continue;
+    }
     const rate = f.percent(basisPoints(row.rate));
     const label = doc.pricesIncludeTax
       ? tr('print.taxIncludedIn', { rate, gross: f.money(cents(row.base) + cents(row.tax)) })
@@ -436,11 +441,20 @@ function settlementBlock(
 ): Content | null {
   const s = doc.settlement;
   if (!s) return null;
-  const body: TableCell[][] = s.payments.map((p) => [
-    { text: f.date(parseDate(p.at, 'settlement.payments.at')), ...LABEL },
-    { text: t(p.method), ...LABEL },
-    { text: money(p.amount), alignment: 'right' },
-  ]);
+  const body: TableCell[][] = [];
+  if (s.credited)
+    body.push([
+      { text: tr('print.credited'), colSpan: 2, ...LABEL },
+      '',
+      { text: money(s.credited), alignment: 'right' },
+    ]);
+  body.push(
+    ...s.payments.map((p): TableCell[] => [
+      { text: f.date(parseDate(p.at, 'settlement.payments.at')), ...LABEL },
+      { text: t(p.method), ...LABEL },
+      { text: money(p.amount), alignment: 'right' },
+    ]),
+  );
   if (s.payments.length > 0)
     body.push([
       { text: tr('print.paymentsReceived'), colSpan: 2, ...LABEL },

@@ -26,7 +26,13 @@ export function toSalePrint(
   lines: readonly DocumentLineRow[],
   company: Company,
   location: LocationRow,
-  extra: { payments: readonly PaymentRow[]; fiscal: FiscalStatus | undefined; original: SaleRow | null },
+  extra: {
+    payments: readonly PaymentRow[];
+    fiscal: FiscalStatus | undefined;
+    original: SaleRow | null;
+    /** An invoice's cancellation and credit notes, oldest first. */
+    corrections?: readonly SaleRow[];
+  },
 ): PrintDocument {
   const language = resolveLanguage(company.locale);
   const tr = translator(language);
@@ -86,6 +92,15 @@ export function toSalePrint(
     corrects.push(tr(row.kind === 'cancellation' ? 'print.cancels' : 'print.credits', args));
     if (row.correction_reason) corrects.push(tr('print.reason', { reason: row.correction_reason }));
   }
+  // An invoice reprinted after a correction names it: the reader holds both papers.
+  for (const c of invoice ? (extra.corrections ?? []) : []) {
+    const args = { number: c.invoice_number ?? c.number, date: format.date(c.issued_at ?? c.created_at) };
+    corrects.push(
+      c.kind === 'cancellation'
+        ? tr('print.cancelledBy', args)
+        : tr('print.creditedBy', { ...args, amount: format.money(c.total_minor) }),
+    );
+  }
   const payments = extra.payments.filter((p) => !p.voided_at);
   return {
     title,
@@ -109,6 +124,7 @@ export function toSalePrint(
     settlement:
       open || due < 0
         ? {
+            credited: row.credited_minor !== 0 ? formatMoney(-row.credited_minor) : null,
             payments: payments.map((p) => ({
               at: p.created_at,
               method: tr(`payment.method.${p.method}` as 'payment.method.cash'),

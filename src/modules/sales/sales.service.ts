@@ -224,9 +224,10 @@ export function createSalesService(deps: {
     /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
     async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
       const row = await load(companyId, id);
-      const [lines, payments, companyRow, location, fiscal, original] = await Promise.all([
+      const [lines, payments, corrections, companyRow, location, fiscal, original] = await Promise.all([
         store.repos.sales.listLines(companyId, id),
         store.repos.sales.listPayments(companyId, id),
+        store.repos.sales.listCorrections(companyId, id),
         store.repos.companies.findCompany(companyId),
         store.repos.companies.findLocation(companyId, row.location_id),
         deps.fiscalStatus.statusOf(companyId, [id]),
@@ -237,6 +238,7 @@ export function createSalesService(deps: {
           payments,
           fiscal: fiscal.get(id),
           original: original ?? null,
+          corrections,
         }),
         datasheets: [],
       });

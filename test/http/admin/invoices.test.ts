@@ -200,6 +200,7 @@ describe('invoices', () => {
     const pdf = await adminCall(t.app, demo.adminToken, 'GET', `/sales/${paid.id}?format=pdf`);
     const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
     assert.match(text, /Za povrat 10,00 €/, 'the reprint says what is owed back');
+    assert.match(text, /Stornirano storno računom br\. \d+\/\w+\/\d+ od/);
     assert.doesNotMatch(text, /IBAN/);
   });
 
@@ -216,6 +217,14 @@ describe('invoices', () => {
     assert.equal(note.lines.length, 1);
     assert.equal(note.lines[0].quantity, '-0.5');
     assert.ok(cents(note.totals.withTax) < 0);
+    const reprint = await adminCall(t.app, demo.adminToken, 'GET', `/sales/${original.id}?format=pdf`);
+    const reprinted = (await pdfText(reprint.rawPayload)).replace(/\s+/g, ' ');
+    const minus = `−${(-cents(note.totals.withTax) / 100).toFixed(2).replace('.', ',')} €`;
+    assert.ok(
+      reprinted.includes(`Odobrenje br. ${note.invoiceNumber} od`) && reprinted.includes(minus),
+      `the invoice names its credit note and what it took off:\n${reprinted}`,
+    );
+    assert.match(reprinted, new RegExp(`Odobreno \\(povrat robe\\) ${minus}`));
 
     const tooMuch = assertProblem(
       await adminCall(t.app, demo.adminToken, 'POST', `/sales/${original.id}/credit-notes`, {
