@@ -32,6 +32,7 @@ export const de: Translation<typeof en> = {
   'print.deliveryDate': 'Leistungsdatum',
   'print.paymentMethod': 'Zahlungsart',
   'print.operator': 'Bearbeiter',
+  'print.operatorOib': 'OIB des Bearbeiters',
   'print.oib': 'OIB',
   'print.vatId': 'USt-IdNr.',
   'print.taxNumber': 'Steuernummer',
@@ -50,6 +51,7 @@ export const de: Translation<typeof en> = {
   'print.toRefund': 'Zu erstatten',
   'print.fiscal.zki': 'ZKI',
   'print.fiscal.jir': 'JIR',
+  'print.fiscal.verify': 'Belegprüfung: den Code scannen, um den Beleg bei der kroatischen Steuerverwaltung zu prüfen',
 
   'print.column.position': 'Pos.',
   'print.column.product': 'Artikel',

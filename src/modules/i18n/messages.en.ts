@@ -38,6 +38,7 @@ export const en = {
   'print.deliveryDate': 'Delivery date',
   'print.paymentMethod': 'Payment method',
   'print.operator': 'Operator',
+  'print.operatorOib': 'Operator OIB',
   'print.oib': 'OIB',
   'print.vatId': 'VAT ID',
   'print.taxNumber': 'Tax number',
@@ -56,6 +57,7 @@ export const en = {
   'print.toRefund': 'To refund',
   'print.fiscal.zki': 'ZKI',
   'print.fiscal.jir': 'JIR',
+  'print.fiscal.verify': 'Verify this receipt: scan the code to check it with the Croatian Tax Administration',
 
   // Print: line table
   'print.column.position': '#',

@@ -32,6 +32,7 @@ export const hr: Translation<typeof en> = {
   'print.deliveryDate': 'Datum isporuke',
   'print.paymentMethod': 'Način plaćanja',
   'print.operator': 'Operater',
+  'print.operatorOib': 'OIB operatera',
   'print.oib': 'OIB',
   'print.vatId': 'PDV ID',
   'print.taxNumber': 'Porezni broj',
@@ -50,6 +51,7 @@ export const hr: Translation<typeof en> = {
   'print.toRefund': 'Za povrat',
   'print.fiscal.zki': 'ZKI',
   'print.fiscal.jir': 'JIR',
+  'print.fiscal.verify': 'Provjera računa: skenirajte kod za provjeru kod Porezne uprave',
 
   'print.column.position': 'R. br.',
   'print.column.product': 'Proizvod',

@@ -501,7 +501,11 @@ function fiscalBlock(doc: PrintDocument, tr: Translate, images: CodeImages): Con
     });
   columns.push({
     width: '*',
-    stack: fiscal.lines.map((line) => ({ text: t(`${tr(line.label)}: ${line.value}`) })),
+    stack: [
+      // Said in words: beside the payment codes, two QR codes would otherwise look alike.
+      ...(fiscal.verifyUrl && image ? [{ text: tr('print.fiscal.verify'), bold: true, margin: [0, 0, 0, 2] }] : []),
+      ...fiscal.lines.map((line) => ({ text: t(`${tr(line.label)}: ${line.value}`) })),
+    ],
   } as Content);
   return { columns, columnGap: 12, margin: [0, 0, 0, 10] } as Content;
 }

@@ -75,13 +75,9 @@ export function toSalePrint(
       label: 'print.paymentMethod',
       value: tr(`payment.method.${row.payment_method}` as 'payment.method.cash'),
     });
-  if (row.operator_name || row.operator_oib)
-    facts.push({
-      label: 'print.operator',
-      value: [row.operator_name, row.operator_oib && company.country === 'HR' ? `OIB ${row.operator_oib}` : null]
-        .filter(Boolean)
-        .join(', '),
-    });
+  if (row.operator_name) facts.push({ label: 'print.operator', value: row.operator_name });
+  // Its own row: in the facts' narrow column "name, OIB number" broke inside the value.
+  if (row.operator_oib && company.country === 'HR') facts.push({ label: 'print.operatorOib', value: row.operator_oib });
   if (row.invoice_number) facts.push({ label: 'print.internalReference', value: row.number });
   const corrects: string[] = [];
   if (!invoice && extra.original) {
