@@ -436,7 +436,7 @@ describe('hub sales desk (Chromium)', () => {
       await signIn(page, hub.base, hub.user('admin'));
       await page.goto(`${hub.base}/hub/sales/${first.id}`);
       const returned = first.lines[1]!.productName;
-      const box = page.getByLabel(`Količina za odobrenje: ${returned} (1,5`, { exact: false });
+      const box = page.getByLabel(`Količina za odobrenje: ${returned} (najviše 1,5 pak)`);
       await box.fill('0,5');
       await page.locator('#credit-heading + form').getByLabel('Razlog').fill('Vraćena neotvorena kanta.');
       await page.getByRole('button', { name: 'Izdaj odobrenje' }).click();
@@ -453,6 +453,11 @@ describe('hub sales desk (Chromium)', () => {
 
       // The credited invoice is not cancelled whole any more: the refusal is shown at its form.
       await page.goto(`${hub.base}/hub/sales/${first.id}`);
+      assert.equal(
+        await page.getByLabel(`Količina za odobrenje: ${returned} (najviše 1 pak)`).count(),
+        1,
+        'the form offers what is left to credit',
+      );
       await page.locator('#cancel-heading + form').getByLabel('Razlog').fill('Krivi kupac.');
       const refused = page.waitForResponse((r) => r.url().endsWith(`/hub/sales/${first.id}/cancel`));
       await page.getByRole('button', { name: 'Izdaj storno račun' }).click();

@@ -95,7 +95,16 @@ export const Sale = Type.Object(
     }),
     lines: Type.Array(
       Type.Object(
-        { id: Type.String({ description: 'The line; a credit note names it.' }), ...LineOutput.properties },
+        {
+          id: Type.String({ description: 'The line; a credit note names it.' }),
+          ...LineOutput.properties,
+          creditable: Nullable(
+            Type.String({
+              description:
+                "What of the line's quantity is left to credit (a decimal string); null on a correction or a cancelled invoice.",
+            }),
+          ),
+        },
         { additionalProperties: false },
       ),
     ),

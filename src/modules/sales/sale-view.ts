@@ -1,4 +1,4 @@
-import { formatMoney } from '../../lib/money.ts';
+import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
 import { NOT_REQUIRED, type FiscalStatus } from '../fiscal/index.ts';
 import type { InvoiceKind, InvoicePaymentMethod } from './invoice-issue.ts';
@@ -63,7 +63,8 @@ export interface SaleView {
   currency: string;
   /** Priced at the day of conversion rather than as quoted (an expired quotation, converted by an admin). */
   repriced: boolean;
-  lines: Array<LineView & { id: string }>;
+  /** `creditable`: what is left to credit of the line (an open invoice's), else null. */
+  lines: Array<LineView & { id: string; creditable: string | null }>;
   totals: TotalsView;
   credited: string;
   paid: string;
@@ -96,9 +97,17 @@ export function toSaleView(
   row: SaleRow,
   lines: readonly DocumentLineRow[],
   payments: readonly PaymentRow[],
-  extra: { fiscal?: FiscalStatus; corrections?: readonly SaleRow[] } = {},
+  extra: {
+    fiscal?: FiscalStatus;
+    corrections?: readonly SaleRow[];
+    /** The lines of the invoice's credit notes, for what is left to credit. */
+    creditLines?: ReadonlyArray<{ corrects_line_id?: string | null; quantity_milli: number }>;
+  } = {},
 ): SaleView {
   const correction = row.kind !== 'invoice';
+  // Credit-note lines carry negative quantities and name the line they credit.
+  const creditedOf = (lineId: string) =>
+    (extra.creditLines ?? []).reduce((sum, c) => (c.corrects_line_id === lineId ? sum + c.quantity_milli : sum), 0);
   return {
     id: row.id,
     number: row.number,
@@ -134,7 +143,14 @@ export function toSaleView(
     note: row.note,
     currency: row.currency,
     repriced: Boolean(row.repriced),
-    lines: lines.map((l) => ({ id: l.id, ...toLineView(l) })),
+    lines: lines.map((l) => ({
+      id: l.id,
+      ...toLineView(l),
+      creditable:
+        row.kind === 'invoice' && row.status !== 'cancelled'
+          ? formatScaledTrimmed(l.quantity_milli + creditedOf(l.id), QUANTITY_SCALE)
+          : null,
+    })),
     totals: totalsView(lines),
     credited: formatMoney(row.credited_minor),
     paid: formatMoney(row.paid_minor),

@@ -40,7 +40,9 @@ export function createSalesService(deps: {
       store.repos.sales.listCorrections(companyId, id),
       deps.fiscalStatus.statusOf(companyId, [id]),
     ]);
-    return toSaleView(row, lines, payments, { fiscal: fiscal.get(id), corrections });
+    const creditNotes = corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id);
+    const creditLines = await store.repos.sales.listSaleLines(companyId, creditNotes);
+    return toSaleView(row, lines, payments, { fiscal: fiscal.get(id), corrections, creditLines });
   }
 
   /** Announces a payment's change with what is due afterwards. */

@@ -217,6 +217,10 @@ describe('invoices', () => {
     assert.equal(note.lines.length, 1);
     assert.equal(note.lines[0].quantity, '-0.5');
     assert.ok(cents(note.totals.withTax) < 0);
+    const left = (await adminCall(t.app, demo.adminToken, 'GET', `/sales/${original.id}`)).json().data;
+    assert.equal(left.lines[0].creditable, '1.5', 'what is left to credit of the line');
+    assert.equal(left.lines[1].creditable, original.lines[1].quantity);
+    assert.equal(note.lines[0].creditable, null, 'nothing to credit on a credit note');
     const reprint = await adminCall(t.app, demo.adminToken, 'GET', `/sales/${original.id}?format=pdf`);
     const reprinted = (await pdfText(reprint.rawPayload)).replace(/\s+/g, ' ');
     const minus = `−${(-cents(note.totals.withTax) / 100).toFixed(2).replace('.', ',')} €`;

@@ -299,7 +299,12 @@ ${
 <h2 id="credit-heading">${t('hub.invoice.credit')}</h2>
 ${postForm(ctx, `${base}/credit-notes`, html` class="stack" novalidate`)}
 ${formError(t, creditForm.state)}
-${s.lines.map((l) => html`<p><label for="credit-q-${l.id}">${t('hub.invoice.creditQuantity', { product: l.productName })} (${quantity(ctx, l.quantity)} ${l.unitName})</label><br><input id="credit-q-${l.id}" name="q-${l.id}" inputmode="decimal"></p>`)}
+${s.lines
+  .filter((l) => l.creditable !== null && Number(l.creditable) > 0)
+  .map(
+    (l) =>
+      html`<p><label for="credit-q-${l.id}">${t('hub.invoice.creditQuantity', { product: l.productName })} (${t('hub.invoice.creditableLeft', { quantity: quantity(ctx, l.creditable!), unit: l.unitName })})</label><br><input id="credit-q-${l.id}" name="q-${l.id}" inputmode="decimal"></p>`,
+  )}
 ${otherErrors(creditForm.state?.errors, ['reason'])}
 ${field(creditForm, 'reason', { label: t('common.reason') })}
 <p><button type="submit">${t('hub.invoice.creditSubmit')}</button></p>
