@@ -481,6 +481,12 @@ describe('hub sales desk (Chromium)', () => {
         'a cancelled invoice is final',
       );
       await assertAccessible(page);
+      await page.goto(`${hub.base}/hub/sales`);
+      assert.equal(
+        await page.getByRole('link', { name: /^Storno račun \d+\/\w+\/\d+$/ }).count(),
+        1,
+        'the list says which document is a storno',
+      );
     });
   });
 });

@@ -73,7 +73,7 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('print.sourceDocument')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col" class="num">${t('common.due')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (s) => html`<tr>
-  <td><a href="${paths.sale(s.id)}">${s.invoiceNumber ?? s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
+  <td><a href="${paths.sale(s.id)}">${s.kind === 'invoice' ? null : html`${t(`document.${s.kind}`)} `}${s.invoiceNumber ?? s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
   <td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td class="num">${money(ctx, s.balance)}</td>
   <td>${statusBadge(ctx, 'sale', s.status)}</td>
 </tr>`,
