@@ -164,7 +164,7 @@ function answer(messageId: string, result: string): string {
 const refusal = (code: string, message: string) =>
   `<tns:Greske><tns:Greska><tns:SifraGreske>${code}</tns:SifraGreske><tns:PorukaGreske>${message}</tns:PorukaGreske></tns:Greska></tns:Greske>`;
 
-/** `check: false` answers without checking (a bench, where the checks would share the CPU measured). */
+/** `check: false` answers a JIR at once, reading no more than the message id (a bench: a CIS answering in 0 ms). */
 export async function startFakeCis(opts: {
   server: Issued;
   ca: Issued;
@@ -182,6 +182,9 @@ export async function startFakeCis(opts: {
   };
 
   const handle = async (body: string): Promise<{ status: number; xml: string }> => {
+    // Unchecked (a bench: CIS answering in 0 ms): a JIR at once, the message read no further than its id.
+    const quick = opts.check === false && cis.mode.kind === 'ok' ? /<tns:IdPoruke>([^<]+)</.exec(body) : null;
+    if (quick) return { status: 200, xml: answer(quick[1]!, `<tns:Jir>${randomUUID()}</tns:Jir>`) };
     const doc = new DOMParser({ onError: () => {} }).parseFromString(body, 'text/xml');
     const echo = doc.getElementsByTagNameNS(NS, 'EchoRequest').item(0);
     if (echo) {
