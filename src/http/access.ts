@@ -20,6 +20,7 @@ export const PERMISSIONS = {
   'quotations:read': ['admin', 'staff', 'support'], // quotations and web orders
   'quotations:handle': ['admin', 'staff'], // assign a customer, accept, convert an unexpired one, cancel
   'quotations:reprice': ['admin'], // convert an expired one with re-pricing
+  'quotations:make': ['admin', 'staff'], // make and revise quotations in the hub; counter sales
   'sales:read': ['admin', 'staff', 'support'], // sales and payments
   'sales:record-payment': ['admin', 'staff'],
   'sales:manage': ['admin'],
@@ -51,6 +52,11 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   // An expired quotation needs `reprice`, which the route checks against quotations:reprice.
   adminConvertQuotation: 'quotations:handle',
   adminCancelQuotation: 'quotations:handle',
+  adminCreateQuotation: 'quotations:make',
+  adminReviseQuotation: 'quotations:make',
+  adminListQuotationRevisions: 'quotations:read',
+  adminGetQuotationRevision: 'quotations:read',
+  adminCreateCounterSale: 'quotations:make',
 
   adminListSales: 'sales:read',
   adminGetSale: 'sales:read',

@@ -62,7 +62,12 @@ export const Sale = Type.Object(
     ),
     source: Type.Object(
       {
-        type: Type.Union([Type.Literal('quotation'), Type.Literal('order'), Type.Literal('sale')]),
+        type: Type.Union(
+          [Type.Literal('quotation'), Type.Literal('order'), Type.Literal('counter'), Type.Literal('sale')],
+          {
+            description: "`counter`: a counter sale, its own source (the sale's id and number).",
+          },
+        ),
         id: Type.String(),
         number: Type.String(),
       },
@@ -102,6 +107,8 @@ export const Sale = Type.Object(
     totals: TotalsOutput,
     credited: Type.String({ ...Money, description: 'What credit notes took off this invoice.' }),
     paid: Money,
+    tendered: Nullable(Type.String({ description: 'Cash handed over at a counter sale; null otherwise.' })),
+    change: Nullable(Type.String({ description: 'Given back at a counter sale: tendered − total.' })),
     balance: Type.String({
       ...Money,
       description:

@@ -222,6 +222,9 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     const product: Content[] = [{ text: t(line.productName) }];
     if (line.productCode) product.push({ text: t(line.productCode), ...CODE });
     if (line.note) product.push({ text: t(line.note), ...LINE_NOTE });
+    // The unit price stays the list price; the amount is after the discount, which says so here.
+    if (line.discount)
+      product.push({ text: tr('print.discount', { rate: f.percent(basisPoints(line.discount)) }), ...LINE_NOTE });
     return [
       { text: i === doc.lines.length - 1 ? marked(String(line.position), 'lastRow') : String(line.position) },
       { stack: product },

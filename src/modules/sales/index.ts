@@ -36,3 +36,8 @@ export {
   type ConversionLine,
   type LineChange,
 } from './conversion.ts';
+export {
+  COUNTER_PAYMENT_METHODS,
+  type CounterPaymentMethod,
+  type CounterSale,
+} from './counter-sale.ts';

@@ -13,6 +13,9 @@ import type { SaleFilter, SaleRow } from './sales.repository.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
 import { said } from '../i18n/index.ts';
+import type { CatalogService } from '../catalog/index.ts';
+import { createCounterSales } from './counter-sale.ts';
+import type { CustomerDirectory } from './sale-creation.ts';
 
 export function createSalesService(deps: {
   store: Store<CorrectionRepos>;
@@ -23,6 +26,9 @@ export function createSalesService(deps: {
   /** The fiscal status of documents already issued (the receipt comes later). */
   fiscalStatus: FiscalStatusReader;
   onEventQueued: () => void;
+  /** Where a counter sale's lines are priced and its customer read. */
+  catalog: CatalogService;
+  customers: CustomerDirectory;
 }) {
   const { store, clock, newId } = deps;
 
@@ -79,6 +85,7 @@ export function createSalesService(deps: {
 
   return {
     get,
+    ...createCounterSales({ ...deps, get }),
 
     async list(
       companyId: string,

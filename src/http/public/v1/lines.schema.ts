@@ -64,6 +64,9 @@ export const LineOutput = Type.Object(
     ),
     total: MoneyOf('net + tax. With prices including tax: unit price × quantity, rounded half-up to the cent.'),
     note: Type.Union([Type.String(), Type.Null()]),
+    discountPercent: Type.Optional(
+      Type.String({ description: 'Admin API only: percent off the line; the amounts are after it.', examples: ['10'] }),
+    ),
     datasheetUrl: Type.Optional(Type.String({ format: 'uri' })),
   },
   { additionalProperties: false },
