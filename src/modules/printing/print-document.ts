@@ -51,6 +51,9 @@ export interface PrintDocument extends PrintedContent {
     paid: string;
     balance: string;
     state: 'due' | 'paid' | 'refund';
+    /** Cash handed over at the counter, and the change given back. */
+    tendered?: string;
+    change?: string;
   } | null;
   /** The fiscal record: labelled values (ZKI, JIR) and the verification URL drawn as a QR code. */
   fiscal?: { lines: PrintFact[]; verifyUrl: string | null } | null;

@@ -459,6 +459,11 @@ function settlementBlock(
           },
         ];
   body.push(last as TableCell[]);
+  if (s.tendered !== undefined && s.change !== undefined)
+    body.push(
+      [{ text: tr('print.tendered'), colSpan: 2, ...LABEL }, '', { text: money(s.tendered), alignment: 'right' }],
+      [{ text: tr('print.change'), colSpan: 2, ...LABEL }, '', { text: money(s.change), alignment: 'right' }],
+    );
   return {
     columns: [
       { width: '*', text: '' },

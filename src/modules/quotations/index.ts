@@ -7,8 +7,7 @@ export {
   type QuotationsService,
   type QuotationView,
   type NewQuotation,
-  type QuotationAuthor,
   type StaffQuotation,
 } from './quotations.service.ts';
-export { type QuotationRevision, type RevisionSummary } from './quotation-revisions.ts';
+export { isRevisable, type RevisionSummary } from './quotation-revisions.ts';
 export type { PrintDraft } from './sample-print.ts';

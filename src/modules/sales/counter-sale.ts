@@ -55,6 +55,20 @@ export function createCounterSales(deps: {
 }) {
   const { store, clock, newId } = deps;
   return {
+    /**
+     * What these lines come to, priced exactly as the sale will be: the counter's live total.
+     * Null while some line cannot be priced yet (a quantity being typed).
+     */
+    async priceAtCounter(companyId: string, lines: LineRequest[]): Promise<number | null> {
+      if (lines.length === 0) return 0;
+      try {
+        return (await priceLines((requested) => deps.catalog.resolveLines(companyId, requested), lines)).totals.withTax;
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'validation_failed') return null;
+        throw error;
+      }
+    },
+
     async sellAtCounter(actor: { companyId: string; userId: string | null }, input: CounterSale): Promise<SaleView> {
       const { companyId } = actor;
       const details = fieldErrors();

@@ -38,6 +38,5 @@ export {
 } from './conversion.ts';
 export {
   COUNTER_PAYMENT_METHODS,
-  type CounterPaymentMethod,
   type CounterSale,
 } from './counter-sale.ts';
