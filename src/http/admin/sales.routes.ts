@@ -206,14 +206,27 @@ export const salesRoutes =
           summary: 'One sale: JSON, or PDF with `Accept: application/pdf` or `?format=pdf`',
           security,
           params: IdParams,
-          querystring: FormatQuery,
+          querystring: Type.Object(
+            {
+              ...FormatQuery.properties,
+              layout: Type.Optional(
+                Type.Union([Type.Literal('a4'), Type.Literal('receipt')], {
+                  description: 'The PDF on A4 (default) or on an 80 mm receipt roll: the same content.',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
           response: { 200: PdfOrJson('The sale.', Data(Sale)), ...errorResponses(404, 503) },
         },
       },
       async (request, reply) => {
         const sale = await c.sales.get(request.admin.companyId, request.params.id);
         if (!wantsPdf(request, request.query.format)) return presentSale(sale);
-        return sendPdf(reply, await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply)));
+        return sendPdf(
+          reply,
+          await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply), request.query.layout),
+        );
       },
     );
 

@@ -229,7 +229,13 @@ export function createSalesService(deps: {
       ),
 
     /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
-    async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+    /** The print: A4, or `receipt` for an 80 mm receipt printer (the same content). */
+    async renderPdf(
+      companyId: string,
+      id: string,
+      slot: PrintSlot,
+      layout: 'a4' | 'receipt' = 'a4',
+    ): Promise<{ number: string; pdf: Buffer }> {
       const row = await load(companyId, id);
       const [lines, payments, companyRow, location, fiscal, original] = await Promise.all([
         store.repos.sales.listLines(companyId, id),
@@ -239,14 +245,12 @@ export function createSalesService(deps: {
         deps.fiscalStatus.statusOf(companyId, [id]),
         row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       ]);
-      const printed = await slot.print({
-        document: toSalePrint(row, lines, toCompany(companyRow!), location!, {
-          payments,
-          fiscal: fiscal.get(id),
-          original: original ?? null,
-        }),
-        datasheets: [],
+      const document = toSalePrint(row, lines, toCompany(companyRow!), location!, {
+        payments,
+        fiscal: fiscal.get(id),
+        original: original ?? null,
       });
+      const printed = await slot.print({ document: { ...document, layout }, datasheets: [] });
       return {
         // The file keeps the internal number: unique across years, and free of the legal number's slashes.
         number: row.number,

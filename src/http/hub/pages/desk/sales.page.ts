@@ -88,11 +88,17 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
       );
     });
 
-    app.get<{ Params: IdParams; Querystring: { download?: string } }>(
+    app.get<{ Params: IdParams; Querystring: { download?: string; layout?: string } }>(
       '/sales/:id/pdf',
       { config: { hub: 'sales:read' } },
       async (request, reply) => {
-        const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
+        const layout = request.query.layout === 'receipt' ? 'receipt' : 'a4';
+        const printed = await c.sales.renderPdf(
+          request.hub.user.companyId,
+          request.params.id,
+          reservePrint(c, reply),
+          layout,
+        );
         return sendDocumentPdf(reply, printed, Boolean(request.query.download));
       },
     );
@@ -308,6 +314,7 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 <div>
 <h2>PDF</h2>
 ${pdfPanel(ctx, base, s.number)}
+${s.kind === 'invoice' ? html`<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
 </div>
 </div>
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;
