@@ -175,6 +175,8 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
       change:
         | { status: 'converted'; sale_id: string }
         | { status: 'cancelled'; cancelled_at: string; cancellation_reason: string },
+      /** The revision the caller read: a revision committed since makes this a no-op (the sale would copy stale lines). */
+      revision?: number,
     ): Promise<boolean> {
       const result = await db
         .updateTable('quotations')
@@ -182,6 +184,7 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
         .where('company_id', '=', companyId)
         .where('id', '=', id)
         .where('status', '=', 'approved')
+        .$if(revision !== undefined, (q) => q.where('revision', '=', revision!))
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

@@ -268,4 +268,27 @@ describe('admin: quotations made by staff, and their revisions', () => {
     assert.equal(new Set(numbers).size, numbers.length, 'no revision twice');
     assert.equal(numbers.length, codes.filter((c) => c === 200).length + 1);
   });
+
+  test('a revision and a conversion at once: one consistent state, the sale copies the revision it names', async () => {
+    for (let round = 0; round < 3; round++) {
+      const q = await newQuotation(t.app, demo);
+      await assignCustomer(t.app, demo, 'quotations', q.id, { name: `Kupac ${round} d.o.o.` });
+      const [revised, converted] = await Promise.all([
+        adminCall(t.app, staff, 'PUT', `/quotations/${q.id}`, { customer: { name: 'Ana' }, lines: [line(1, 7)] }),
+        adminCall(t.app, staff, 'POST', `/quotations/${q.id}/convert`, {}),
+      ]);
+      assert.ok([200, 409].includes(revised.statusCode), revised.body);
+      assert.ok([201, 409].includes(converted.statusCode), converted.body);
+      const now = (await adminCall(t.app, staff, 'GET', `/quotations/${q.id}`)).json().data;
+      if (converted.statusCode === 201) {
+        const sale = converted.json().data;
+        assert.equal(now.status, 'converted');
+        assert.equal(sale.source.number, now.number, 'the sale names the revision it copied');
+        assert.deepEqual(
+          sale.lines.map((l: { productId: string; quantity: string }) => [l.productId, l.quantity]),
+          now.lines.map((l: { productId: string; quantity: string }) => [l.productId, l.quantity]),
+        );
+      } else assert.equal(now.status, 'approved');
+    }
+  });
 });
