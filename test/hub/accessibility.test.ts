@@ -97,6 +97,14 @@ describe('accessibility: axe-core over every hub page at three sizes (Chromium)'
       ],
     });
     assert.equal(revised.statusCode, 200, revised.body);
+    // A counter sale to a walk-in customer: its sale page has no directory customer and no source document.
+    const sold = await adminCall(app, demo.adminToken, 'POST', '/counter-sales', {
+      lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 1 }],
+      paymentMethod: 'cash',
+      tendered: '100',
+    });
+    assert.equal(sold.statusCode, 201, sold.body);
+    seeded.push(`/hub/sales/${sold.json().data.id}`);
     // The pages staff make documents on (issue 22), crawled whatever the link order.
     seeded.push('/hub/quotations/new', `/hub/quotations/${open.id}/edit`, '/hub/counter');
     const order = await newOrder(app, demo);

@@ -66,7 +66,7 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('print.sourceDocument')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col" class="num">${t('common.due')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (s) => html`<tr>
-  <td><a href="${paths.sale(s.id)}">${s.invoiceNumber ?? s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
+  <td><a href="${paths.sale(s.id)}">${s.invoiceNumber ?? s.number}</a></td><td>${s.customer.name}</td><td>${s.source.type === 'counter' ? t('hub.counter.title') : s.source.number}</td>
   <td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td class="num">${money(ctx, s.balance)}</td>
   <td>${statusBadge(ctx, 'sale', s.status)}</td>
 </tr>`,
@@ -238,14 +238,17 @@ function detail(
   ${
     s.correctsSaleId
       ? html`<dt>${t('hub.invoice.corrects')}</dt><dd><a href="${paths.sale(s.correctsSaleId)}">${s.source.number}</a>${s.correctionReason ? html`<br>${s.correctionReason}` : null}</dd>`
-      : html`<dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type as 'quotation' | 'order', s.source.id)}">${s.source.number}</a></dd>`
+      : s.source.type === 'counter'
+        ? html`<dt>${t('print.sourceDocument')}</dt><dd>${t('hub.counter.title')}</dd>`
+        : html`<dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type as 'quotation' | 'order', s.source.id)}">${s.source.number}</a></dd>`
   }
   ${s.corrections.length > 0 ? html`<dt>${t('hub.invoice.corrections')}</dt><dd>${s.corrections.map((k) => html`<a href="${paths.sale(k.id)}">${t(`document.${k.kind}`)} ${k.invoiceNumber ?? ''}</a><br>`)}</dd>` : null}
-  <dt>${t('print.customer')}</dt><dd><a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
+  <dt>${t('print.customer')}</dt><dd>${s.customer.id ? html`<a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>` : s.customer.name}${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
   ${s.note ? html`<dt>${t('print.note')}</dt><dd>${s.note}</dd>` : null}
   ${s.repriced ? html`<dt>${t('hub.desk.repriced')}</dt><dd>${t('hub.desk.repricedYes')}</dd>` : null}
   <dt>${t('common.total')}</dt><dd>${money(ctx, s.totals.withTax)}</dd>
   <dt>${t('common.paid')}</dt><dd>${money(ctx, s.paid)}</dd>
+  ${s.tendered !== null && s.change !== null ? html`<dt>${t('hub.counter.tendered')}</dt><dd>${money(ctx, s.tendered)}</dd><dt>${t('hub.counter.change')}</dt><dd>${money(ctx, s.change)}</dd>` : null}
   <dt>${t('common.due')}</dt><dd><strong>${money(ctx, s.balance)}</strong></dd>
 </dl>
 </div>
