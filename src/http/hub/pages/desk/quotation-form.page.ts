@@ -279,7 +279,7 @@ ${opts.hint ? html`<p class="muted">${opts.hint}</p>` : null}
 ${combobox(ctx, {
   id: 'customer-search',
   label: t('hub.make.directory'),
-  hint: t('hub.make.directoryHint'),
+  hint: typed ? t('hub.make.directoryHint') : t('hub.make.directoryOnlyHint'),
   source: paths.customerOptions,
 })}
 <input type="hidden" name="customerId" value="${v.customerId}">
