@@ -82,6 +82,17 @@ describe('admin: quotations made by staff, and their revisions', () => {
     assert.match(text, /RAL 9010/);
     assert.match(text, /10 ?%/, 'the discount printed');
 
+    // The website reading it (its location's key) sees the discount where there is one, and nothing new elsewhere.
+    const seen = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/public/quotes/${b.id}?format=json`,
+      headers: { authorization: `Bearer ${demo.locations[0]!.apiKey}` },
+    });
+    assert.equal(seen.statusCode, 200, seen.body);
+    assert.equal(seen.json().data.lines[0].discountPercent, '10');
+    assert.equal('discountPercent' in seen.json().data.lines[1], false);
+    assert.equal('createdBy' in seen.json().data, false, 'who made it stays in the back office');
+
     const events = await t.c.database.db
       .selectFrom('webhook_events')
       .select(['type', 'payload'])

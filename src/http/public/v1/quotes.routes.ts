@@ -103,8 +103,10 @@ export function presentQuotation(q: QuotationView, base: string) {
       customer: q.customer,
       currency: q.currency,
       totals: q.totals,
-      lines: q.lines.map(({ hasDatasheet, discountPercent: _staffOnly, ...line }) => ({
+      lines: q.lines.map(({ hasDatasheet, discountPercent, ...line }) => ({
         ...line,
+        // Only a quotation staff made has discounts; the website's shape is otherwise as it was.
+        ...(discountPercent === '0' ? {} : { discountPercent }),
         ...(q.includeDatasheets && hasDatasheet
           ? { datasheetUrl: `${base}/api/v1/public/products/${line.productId}/datasheet` }
           : {}),
