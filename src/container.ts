@@ -241,7 +241,16 @@ export async function createContainer(
     fiscaliser,
   });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers, fiscaliser });
-  const sales = createSalesService({ store, clock, newId, fiscaliser, fiscalStatus, onEventQueued });
+  const sales = createSalesService({
+    store,
+    clock,
+    newId,
+    fiscaliser,
+    fiscalStatus,
+    onEventQueued,
+    catalog,
+    customers,
+  });
   const endpoints = createEndpointsService({
     store,
     clock,

@@ -281,6 +281,25 @@ export interface QuotationsTable {
   customer_name_key: string;
   /** `live`, or `test` when made with a test key (0011): the two never see each other. */
   mode: string;
+  /** The hub user who made it (0015); null when an API key did. */
+  created_by?: string | null;
+  /** 1 for a new quotation; each revision adds one and suffixes the number (0015). */
+  revision?: number;
+  revised_at?: Timestamp | null;
+}
+
+/** An earlier revision of a quotation, kept whole (0015). */
+export interface QuotationRevisionsTable {
+  company_id: string;
+  quotation_id: string;
+  revision: number;
+  number: string;
+  total_minor: number;
+  created_at: Timestamp;
+  /** `{ row, lines }` as they were: the quotation row and its lines, JSON. */
+  snapshot: string;
+  replaced_at: Timestamp;
+  replaced_by: string | null;
 }
 
 export interface DocumentLinesTable {
@@ -300,6 +319,8 @@ export interface DocumentLinesTable {
   tax_minor: number;
   total_minor: number;
   note: string | null;
+  /** The line's discount in basis points of a percent (0015); its amounts are after it. */
+  discount_bp?: number;
 }
 
 /** A sale's line; a credit note's line names the invoice line it credits. */
@@ -389,6 +410,8 @@ export interface SalesTable {
   cancelled_at: Timestamp | null;
   /** What credit notes took off this invoice, positive. */
   credited_minor: number;
+  /** Cash handed over at a counter sale (0015): the receipt prints it and the change. */
+  tendered_minor?: number | null;
 }
 
 export interface SalePaymentsTable {
@@ -552,6 +575,7 @@ export interface DB {
   number_sequences: NumberSequencesTable;
   quotations: QuotationsTable;
   quotation_lines: DocumentLinesTable;
+  quotation_revisions: QuotationRevisionsTable;
   orders: OrdersTable;
   order_lines: DocumentLinesTable;
   sales: SalesTable;

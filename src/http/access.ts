@@ -20,8 +20,10 @@ export const PERMISSIONS = {
   'quotations:read': ['admin', 'staff', 'support'], // quotations and web orders
   'quotations:handle': ['admin', 'staff'], // assign a customer, accept, convert an unexpired one, cancel
   'quotations:reprice': ['admin'], // convert an expired one with re-pricing
+  'quotations:make': ['admin', 'staff'], // make and revise quotations in the hub
   'sales:read': ['admin', 'staff', 'support'], // sales and payments
   'sales:record-payment': ['admin', 'staff'],
+  'sales:counter': ['admin', 'staff'], // sell at the counter: issue an invoice and take its payment
   'sales:manage': ['admin'],
   'invoices:correct': ['admin'], // cancel an invoice (storno), issue a credit note
   'payments:void': ['admin', 'staff'],
@@ -51,10 +53,15 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   // An expired quotation needs `reprice`, which the route checks against quotations:reprice.
   adminConvertQuotation: 'quotations:handle',
   adminCancelQuotation: 'quotations:handle',
+  adminCreateQuotation: 'quotations:make',
+  adminReviseQuotation: 'quotations:make',
+  adminListQuotationRevisions: 'quotations:read',
+  adminGetQuotationRevision: 'quotations:read',
 
   adminListSales: 'sales:read',
   adminGetSale: 'sales:read',
   adminRecordSalePayment: 'sales:record-payment',
+  adminCreateCounterSale: 'sales:counter',
   adminVoidSalePayment: 'payments:void',
   adminCancelSale: 'invoices:correct',
   adminCreateCreditNote: 'invoices:correct',

@@ -20,6 +20,20 @@ import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
  */
 const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<() => Promise<unknown>>> = {
   'quote.created': async (app, demo) => () => createQuote(app, demo),
+  'quote.revised': async (app, demo) => {
+    const q = await newQuotation(app.app, demo);
+    const p = demo.products[0]!;
+    return async () =>
+      assert.equal(
+        (
+          await adminCall(app.app, demo.adminToken, 'PUT', `/quotations/${q.id}`, {
+            customer: { name: 'Ana <Kovač>' },
+            lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 3, discountPercent: 10 }],
+          })
+        ).statusCode,
+        200,
+      );
+  },
   'order.created': async (app, demo) => async () => {
     const p = demo.products[0]!;
     const res = await app.app.inject({

@@ -20,7 +20,7 @@ const SIZES = [
 ] as const;
 
 /** The pages of the sales desk, kept as screenshots at each size (test-results/screens/, not committed). */
-const DESK = /^\/hub(\/(quotations|orders|sales|customers)(\/[^/?]+)?)?$/;
+const DESK = /^\/hub(\/(quotations|orders|sales|customers|counter)(\/[^/?]+)?(\/edit)?)?$/;
 const SCREENS = path.resolve('test-results', 'screens');
 
 /**
@@ -80,13 +80,33 @@ async function seriousViolations(page: Page): Promise<Violation[]> {
 describe('accessibility: axe-core over every hub page at three sizes (Chromium)', () => {
   let browser: Browser;
   let hub: HubServer;
+  const seeded: string[] = [];
   before(async () => {
     browser = await launchBrowser();
     hub = await startHub();
     const { app } = hub.app;
     const demo = hub.tenant;
     const quotation = await newQuotation(app, demo, { name: 'Ana Kovač' });
-    await newQuotation(app, demo, { name: 'Željko Šimić' });
+    const open = await newQuotation(app, demo, { name: 'Željko Šimić' });
+    // A revised one: its page lists the earlier revision; its edit page is the revision form.
+    const p = demo.products[1]!;
+    const revised = await adminCall(app, demo.adminToken, 'PUT', `/quotations/${open.id}`, {
+      customer: { name: 'Željko Šimić' },
+      lines: [
+        { productId: p.id, unitId: p.units[0]!.id, quantity: 2, discountPercent: 5, note: 'Colour: RAL 9010 - Bijela' },
+      ],
+    });
+    assert.equal(revised.statusCode, 200, revised.body);
+    // A counter sale to a walk-in customer: its sale page has no directory customer and no source document.
+    const sold = await adminCall(app, demo.adminToken, 'POST', '/counter-sales', {
+      lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 1 }],
+      paymentMethod: 'cash',
+      tendered: '100',
+    });
+    assert.equal(sold.statusCode, 201, sold.body);
+    seeded.push(`/hub/sales/${sold.json().data.id}`);
+    // The pages staff make documents on (issue 22), crawled whatever the link order.
+    seeded.push('/hub/quotations/new', `/hub/quotations/${open.id}/edit`, '/hub/counter');
     const order = await newOrder(app, demo);
     await assignCustomer(app, demo, 'quotations', quotation.id);
     const sale = await adminCall(app, demo.adminToken, 'POST', `/quotations/${quotation.id}/convert`, {});
@@ -138,7 +158,7 @@ describe('accessibility: axe-core over every hub page at three sizes (Chromium)'
       await page.setViewportSize(SIZES[0]);
       await signIn(page, hub.base, hub.user('admin'));
       const seen = new Set<string>();
-      const queue = ['/hub'];
+      const queue = ['/hub', ...seeded];
       while (queue.length > 0 && seen.size < MAX_PAGES) {
         const url = queue.shift()!;
         if (seen.has(url)) continue;

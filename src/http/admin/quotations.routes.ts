@@ -13,6 +13,7 @@ import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-
 import { idempotentCreate } from '../idempotency.ts';
 import { PERMISSIONS } from '../access.ts';
 import { Sale, presentSale } from './sales.routes.ts';
+import { QuotationRevisionBody, StaffQuotationBody, toStaffQuotation } from '../requests/quotations.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -30,9 +31,41 @@ export const AdminQuotation = Type.Object(
     saleId: Nullable(Type.String({ description: 'The sale it was converted to.' })),
     cancelledAt: Nullable(Timestamp),
     cancellationReason: Nullable(Type.String()),
+    revision: Type.Integer({
+      minimum: 1,
+      description: '1 for a new quotation; a revision keeps the id and suffixes the number (`Q-ZG1-2026-00042-2`).',
+    }),
+    revisedAt: Nullable(Timestamp),
+    createdBy: Nullable(Type.String({ description: 'The hub user who made it; null when an API key did.' })),
   },
   { additionalProperties: false },
 );
+
+const RevisionSummary = Type.Object(
+  {
+    revision: Type.Integer({ minimum: 1 }),
+    number: Type.String({ examples: ['Q-ZG1-2026-00042'] }),
+    createdAt: Timestamp,
+    total: Type.String({ description: 'Total with tax.', examples: ['1234.50'] }),
+    replacedAt: Nullable(Timestamp),
+    replacedBy: Nullable(Type.String({ description: 'The user whose revision replaced it.' })),
+    current: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+const RevisionDetail = Type.Object(
+  {
+    revision: Type.Integer({ minimum: 1 }),
+    number: Type.String(),
+    createdAt: Timestamp,
+    lines: Type.Array(Quotation.properties.lines.items),
+    totals: Quotation.properties.totals,
+  },
+  { additionalProperties: false },
+);
+
+const RevisionParams = Type.Object({ id: Type.String({ maxLength: 64 }), revision: Type.Integer({ minimum: 1 }) });
 
 const ConversionPreview = Type.Object(
   {
@@ -74,6 +107,9 @@ export function presentHubQuotation(q: QuotationView, base: string) {
       saleId: q.saleId,
       cancelledAt: q.cancelledAt,
       cancellationReason: q.cancellationReason,
+      revision: q.revision,
+      revisedAt: q.revisedAt,
+      createdBy: q.createdBy,
     },
   };
 }
@@ -144,6 +180,110 @@ export const quotationsRoutes =
           reply,
           await c.quotations.renderPdf(request.admin.companyId, quotation.id, reservePrint(c, reply)),
         );
+      },
+    );
+
+    app.post(
+      '/quotations',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminCreateQuotation',
+          summary: 'Make a quotation for a customer (the hub\'s "New quotation")',
+          security,
+          description:
+            'The public `POST /quotes` body, plus a directory customer (`customerId`) or a typed one (`customer`), a discount per line ' +
+            '(`lines[].discountPercent`) and the location (`locationId`, default the first). Priced, numbered and printed as the public API does, ' +
+            'the caller recorded as its maker (`createdBy`). Supports `Idempotency-Key`. Fires `quote.created`.',
+          headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
+          querystring: FormatQuery,
+          body: StaffQuotationBody,
+          response: { 201: PdfOrJson('The quotation.', Data(AdminQuotation)), ...errorResponses(400, 404, 409, 503) },
+        },
+      },
+      async (request, reply) => {
+        const actor = { companyId: request.admin.companyId, userId: request.admin.userId };
+        const input = toStaffQuotation(request.body);
+        const pdf = input.format === 'pdf' || (input.format === undefined && wantsPdf(request, request.query.format));
+        const slot = pdf ? reservePrint(c, reply) : null;
+        const quotation = await idempotentCreate(
+          request,
+          reply,
+          c.idempotency,
+          () => c.quotations.createByStaff(actor, input),
+          (id) => c.quotations.get(actor.companyId, id),
+        );
+        reply.status(201).header('location', `/api/v1/admin/quotations/${quotation.id}`);
+        if (slot) return sendPdf(reply, await c.quotations.renderPdf(actor.companyId, quotation.id, slot));
+        return presentHubQuotation(quotation, baseUrl(c.config, request));
+      },
+    );
+
+    app.put(
+      '/quotations/:id',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminReviseQuotation',
+          summary: 'Revise an open quotation: same id, new lines, the number with a revision suffix',
+          security,
+          description:
+            'Only an open quotation: `approved` (not converted or cancelled; 409 `quotation_not_open`) and unexpired (409 `quotation_expired`). ' +
+            'The body says the whole quotation again (as `POST /quotations`, at its own location). The quotation keeps its id, so a link to it ' +
+            'shows the newest; its number gains the revision (`Q-ZG1-2026-00042-2`, `-3`, …); the revision it replaces stays readable ' +
+            '(`GET /quotations/{id}/revisions`). A concurrent conversion or revision wins and this is a 409. Fires `quote.revised`.',
+          params: IdParams,
+          body: QuotationRevisionBody,
+          response: { 200: Data(AdminQuotation), ...errorResponses(400, 404, 409) },
+        },
+      },
+      async (request) => {
+        const actor = { companyId: request.admin.companyId, userId: request.admin.userId };
+        const quotation = await c.quotations.reviseByStaff(actor, request.params.id, toStaffQuotation(request.body));
+        return presentHubQuotation(quotation, baseUrl(c.config, request));
+      },
+    );
+
+    app.get(
+      '/quotations/:id/revisions',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminListQuotationRevisions',
+          summary: 'Every revision of a quotation, the first first and the current one last',
+          security,
+          params: IdParams,
+          response: { 200: Data(Type.Array(RevisionSummary)), ...errorResponses(404) },
+        },
+      },
+      async (request) => ({ data: await c.quotations.revisions(request.admin.companyId, request.params.id) }),
+    );
+
+    app.get(
+      '/quotations/:id/revisions/:revision',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminGetQuotationRevision',
+          summary: 'An earlier revision as it was: JSON, or its PDF with `Accept: application/pdf` or `?format=pdf`',
+          security,
+          params: RevisionParams,
+          querystring: FormatQuery,
+          response: { 200: PdfOrJson('The revision.', Data(RevisionDetail)), ...errorResponses(404, 503) },
+        },
+      },
+      async (request, reply) => {
+        const { id, revision } = request.params;
+        const companyId = request.admin.companyId;
+        if (wantsPdf(request, request.query.format))
+          return sendPdf(reply, await c.quotations.renderRevisionPdf(companyId, id, revision, reservePrint(c, reply)));
+        const found = await c.quotations.revision(companyId, id, revision);
+        return {
+          data: {
+            ...found,
+            lines: found.lines.map(({ hasDatasheet: _h, ...line }) => line),
+          },
+        };
       },
     );
 

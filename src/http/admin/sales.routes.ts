@@ -62,7 +62,12 @@ export const Sale = Type.Object(
     ),
     source: Type.Object(
       {
-        type: Type.Union([Type.Literal('quotation'), Type.Literal('order'), Type.Literal('sale')]),
+        type: Type.Union(
+          [Type.Literal('quotation'), Type.Literal('order'), Type.Literal('counter'), Type.Literal('sale')],
+          {
+            description: "`counter`: a counter sale, its own source (the sale's id and number).",
+          },
+        ),
         id: Type.String(),
         number: Type.String(),
       },
@@ -111,6 +116,8 @@ export const Sale = Type.Object(
     totals: TotalsOutput,
     credited: Type.String({ ...Money, description: 'What credit notes took off this invoice.' }),
     paid: Money,
+    tendered: Nullable(Type.String({ description: 'Cash handed over at a counter sale; null otherwise.' })),
+    change: Nullable(Type.String({ description: 'Given back at a counter sale: tendered − total.' })),
     balance: Type.String({
       ...Money,
       description:
@@ -208,14 +215,27 @@ export const salesRoutes =
           summary: 'One sale: JSON, or PDF with `Accept: application/pdf` or `?format=pdf`',
           security,
           params: IdParams,
-          querystring: FormatQuery,
+          querystring: Type.Object(
+            {
+              ...FormatQuery.properties,
+              layout: Type.Optional(
+                Type.Union([Type.Literal('a4'), Type.Literal('receipt')], {
+                  description: 'The PDF on A4 (default) or on an 80 mm receipt roll: the same content.',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
           response: { 200: PdfOrJson('The sale.', Data(Sale)), ...errorResponses(404, 503) },
         },
       },
       async (request, reply) => {
         const sale = await c.sales.get(request.admin.companyId, request.params.id);
         if (!wantsPdf(request, request.query.format)) return presentSale(sale);
-        return sendPdf(reply, await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply)));
+        return sendPdf(
+          reply,
+          await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply), request.query.layout),
+        );
       },
     );
 

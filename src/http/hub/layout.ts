@@ -16,6 +16,7 @@ const NAV: ReadonlyArray<{
   { href: paths.quotations, label: 'hub.nav.quotations', permission: 'quotations:read' },
   { href: paths.orders, label: 'hub.nav.orders', permission: 'quotations:read' },
   { href: paths.sales, label: 'hub.nav.sales', permission: 'sales:read' },
+  { href: paths.counter, label: 'hub.nav.counter', permission: 'sales:counter' },
   { href: paths.customers, label: 'hub.nav.customers', permission: 'customers:read' },
   { href: paths.catalog, label: 'hub.nav.catalog', permission: 'catalog:read' },
   { href: paths.developer, label: 'hub.nav.developer', permission: 'settings:manage' },

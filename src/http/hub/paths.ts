@@ -52,6 +52,14 @@ export const paths = {
 
   quotations: `${HUB}/quotations`,
   quotation: (id: string) => `${HUB}/quotations/${seg(id)}`,
+  newQuotation: `${HUB}/quotations/new`,
+  quotationEdit: (id: string) => `${HUB}/quotations/${seg(id)}/edit`,
+  quotationRevisionPdf: (id: string, revision: number) => `${HUB}/quotations/${seg(id)}/revisions/${revision}/pdf`,
+  counter: `${HUB}/counter`,
+  counterTotal: `${HUB}/counter/total`,
+  /** The line picker's and customer picker's options (combobox lists). */
+  productOptions: `${HUB}/desk/product-options`,
+  customerOptions: `${HUB}/desk/customer-options`,
   orders: `${HUB}/orders`,
   order: (id: string) => `${HUB}/orders/${seg(id)}`,
   sales: `${HUB}/sales`,

@@ -1,9 +1,16 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import { formatMoney, formatRate, formatScaledTrimmed, numberToScaled, QUANTITY_SCALE } from '../../lib/money.ts';
+import {
+  formatMoney,
+  formatRate,
+  formatScaledTrimmed,
+  numberToScaled,
+  QUANTITY_SCALE,
+  RATE_SCALE,
+} from '../../lib/money.ts';
 import type { Company } from '../companies/index.ts';
 import type { DocumentLineRow } from './document-lines.repository.ts';
-import { priceLine, summarize, type DocumentTotals } from './pricing.ts';
+import { MAX_DISCOUNT_BP, priceLine, summarize, type DocumentTotals } from './pricing.ts';
 import { apportionLines } from './tax-summary.ts';
 
 /** One requested line of a quotation or an order, after the HTTP layer has normalised aliases. */
@@ -12,6 +19,8 @@ export interface LineRequest {
   unitId: string;
   quantity: number;
   note?: string | null;
+  /** Percent off the line, 0 to 100 with at most two decimals (the hub and admin API only). */
+  discountPercent?: number;
 }
 
 /** A requested line resolved against the catalog: the product, unit and prices pricing needs. */
@@ -36,6 +45,7 @@ export type ResolveLines = (
 
 export interface PricedLine extends ResolvedLine {
   quantityMilli: number;
+  discountBp: number;
   net: number;
   tax: number;
   total: number;
@@ -59,6 +69,26 @@ export function parseQuantities(lines: readonly LineRequest[], details: FieldErr
   });
 }
 
+/** Discounts are percents from 0 to 100 with at most two decimals, as basis points. */
+export function parseDiscounts(lines: readonly LineRequest[], details: FieldErrors): number[] {
+  return lines.map((line, i) => {
+    if (line.discountPercent === undefined) return 0;
+    try {
+      const bp = numberToScaled(line.discountPercent, RATE_SCALE);
+      if (bp < 0n || bp > BigInt(MAX_DISCOUNT_BP))
+        addFieldError(details, `lines[${i}].discountPercent`, 'Must be between 0 and 100.');
+      return Number(bp);
+    } catch {
+      addFieldError(
+        details,
+        `lines[${i}].discountPercent`,
+        'Use a percent from 0 to 100 with at most 2 decimal places.',
+      );
+      return 0;
+    }
+  });
+}
+
 /**
  * Validates, resolves (through `resolve`: the catalog and its scope) and prices every line: each line rounded
  * once, then the tax computed once per rate on the summed lines and shared out over them
@@ -71,6 +101,7 @@ export async function priceLines(
   details: FieldErrors = {},
 ): Promise<{ company: Company; lines: PricedLine[]; totals: DocumentTotals }> {
   const quantities = parseQuantities(lines, details);
+  const discounts = parseDiscounts(lines, details);
   let resolved: Awaited<ReturnType<ResolveLines>>;
   try {
     resolved = await resolve(lines);
@@ -82,13 +113,14 @@ export async function priceLines(
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
   const priced = resolved.lines.map((line, i): PricedLine => {
     const quantityMilli = quantities[i]!;
+    const discountBp = discounts[i]!;
     const amounts = priceLine(
-      { unitPriceMinor: line.unitPriceMinor, quantityMilli, taxRateBp: line.taxRateBp },
+      { unitPriceMinor: line.unitPriceMinor, quantityMilli, taxRateBp: line.taxRateBp, discountBp },
       resolved.company.pricesIncludeTax,
     );
     if (!Number.isSafeInteger(amounts.total))
       addFieldError(details, `lines[${i}].quantity`, 'The line amount is too large.');
-    return { ...line, quantityMilli, ...amounts, note: lines[i]!.note ?? null };
+    return { ...line, quantityMilli, discountBp, ...amounts, note: lines[i]!.note ?? null };
   });
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
   let apportioned: ReturnType<typeof apportionLines>;
@@ -129,6 +161,7 @@ export function lineRows(
     tax_minor: l.tax,
     total_minor: l.total,
     note: l.note,
+    discount_bp: l.discountBp,
   }));
 }
 
@@ -145,6 +178,8 @@ export interface LineView {
   tax: string;
   total: string;
   note: string | null;
+  /** Percent off the line ("0", "10", "12.5"); the amounts are after it. */
+  discountPercent: string;
 }
 
 export interface TotalsView {
@@ -168,6 +203,7 @@ export function toLineView(row: DocumentLineRow): LineView {
     tax: formatMoney(row.tax_minor),
     total: formatMoney(row.total_minor),
     note: row.note,
+    discountPercent: formatRate(row.discount_bp ?? 0),
   };
 }
 

@@ -8,11 +8,16 @@ import { mulDivRound } from '../../lib/money.ts';
  * When the company's prices include tax the unit price is gross: the line total is
  * price × quantity and net is backed out of it; otherwise the unit price is net and tax is
  * added on top.
+ *
+ * A line discount applies to the extended amount before tax, in the same single rounding:
+ * amount = round(price × quantity × (100 % − discount)), never the rounded line rounded again.
  */
 export interface LineInput {
   unitPriceMinor: number;
   quantityMilli: number;
   taxRateBp: number;
+  /** A discount on the line in basis points of a percent (10.5 % = 1050), 0 to 10 000; none by default. */
+  discountBp?: number;
 }
 
 export interface LineAmounts {
@@ -36,10 +41,13 @@ export interface DocumentTotals {
 
 const MILLI = 1000n;
 const BP = 10_000n;
+export const MAX_DISCOUNT_BP = 10_000;
 
 export function priceLine(line: LineInput, pricesIncludeTax: boolean): LineAmounts {
   const rate = BigInt(line.taxRateBp);
-  const extended = mulDivRound(BigInt(line.unitPriceMinor), BigInt(line.quantityMilli), MILLI);
+  const discount = BigInt(line.discountBp ?? 0);
+  if (discount < 0n || discount > BP) throw new RangeError(`discount out of range: ${discount}`);
+  const extended = mulDivRound(BigInt(line.unitPriceMinor) * BigInt(line.quantityMilli), BP - discount, MILLI * BP);
   if (pricesIncludeTax) {
     const net = mulDivRound(extended, BP, BP + rate);
     return { net: Number(net), tax: Number(extended - net), total: Number(extended) };

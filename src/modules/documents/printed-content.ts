@@ -61,8 +61,10 @@ export interface PrintedLine {
   unitPrice: string;
   /** Percent as decimal string, e.g. "25" or "9.5". */
   taxRate: string;
-  /** Line amount (gross if pricesIncludeTax else net), decimal string. */
+  /** Line amount (gross if pricesIncludeTax else net), decimal string, after the discount. */
   amount: string;
+  /** Percent off the line ("10", "12.5"); null when none. */
+  discount?: string | null;
 }
 
 /** The printed content of a stored document, taken only from stored rows (never from the clock or the live catalog). */
@@ -128,6 +130,7 @@ function printedLines(lines: readonly DocumentLineRow[], pricesIncludeTax: boole
     unitPrice: formatMoney(l.unit_price_minor),
     taxRate: formatRate(l.tax_rate_bp),
     amount: formatMoney(pricesIncludeTax ? l.total_minor : l.net_minor),
+    discount: l.discount_bp ? formatRate(l.discount_bp) : null,
   }));
 }
 

@@ -238,9 +238,35 @@ export function printPdf(definition: TDocumentDefinitions, relayout?: Relayout):
   // The same document measures both layouts: fonts and images are the same, and only what is
   // drawn is embedded.
   if (second) pages = layout(doc, pageSize, second);
+  // A roll (`height: 'auto'`, a receipt) is cut where its content ends, as pdfmake's own printer does.
+  if (pageSize.height === Infinity) {
+    const margins = normalizePageMargin(definition.pageMargins ?? 40) as { top: number; bottom: number };
+    for (const page of pages)
+      page.pageSize = { ...page.pageSize, height: contentBottom(page, margins.top) + margins.bottom };
+  }
   renderPages(doc, pages);
   doc.end();
   return doc.bytes();
+}
+
+/** Where the lowest item of a laid-out page ends (pdfmake's calculatePageHeight, for the item kinds we draw). */
+function contentBottom(page: LaidOutPage, top: number): number {
+  let bottom = top;
+  for (const { type, item } of page.items) {
+    const it = item as { y?: number; getHeight?: () => number; _height?: number; y1?: number; y2?: number; h?: number };
+    const height =
+      typeof it.getHeight === 'function'
+        ? it.getHeight()
+        : it._height
+          ? it._height
+          : type === 'vector'
+            ? it.y1 !== undefined
+              ? Math.max(it.y1, it.y2 ?? 0)
+              : (it.h ?? 0)
+            : 0;
+    bottom = Math.max(bottom, (it.y ?? 0) + height);
+  }
+  return bottom;
 }
 
 function layout(doc: PrintPdfDocument, pageSize: PageSize, definition: TDocumentDefinitions) {

@@ -15,6 +15,8 @@ import type { MessageArgs, MessageKey } from '../i18n/index.ts';
  * template, location, lines, totals, payment) is the kernel's PrintedContent.
  */
 export interface PrintDocument extends PrintedContent {
+  /** `a4` (the default) or `receipt`: the same content on an 80 mm roll, as long as it needs. */
+  layout?: 'a4' | 'receipt';
   /** The kind of document as the message catalog names it: "Ponuda" for `document.quotation` in Croatian. */
   title: DocumentTitle;
   /** Document number, e.g. "Q-ZG1-2026-00042" or "S-ZG1-2026-00007"; the title prints with it. */
@@ -53,6 +55,9 @@ export interface PrintDocument extends PrintedContent {
     paid: string;
     balance: string;
     state: 'due' | 'paid' | 'refund';
+    /** Cash handed over at the counter, and the change given back. */
+    tendered?: string;
+    change?: string;
   } | null;
   /** The fiscal record: labelled values (ZKI, JIR) and the verification URL drawn as a QR code. */
   fiscal?: { lines: PrintFact[]; verifyUrl: string | null } | null;

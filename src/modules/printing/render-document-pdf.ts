@@ -25,6 +25,8 @@ import { createFormatter, resolveLanguage, translator, type Formatter, type Tran
 import type { PrintDocument } from './print-document.ts';
 import type { LaidOutPage } from './content-stream-renderer.ts';
 import { printPdf, PRINT_FONT_FAMILY, type Relayout } from './pdf-writer.ts';
+import { buildReceipt } from './receipt-layout.ts';
+import { basisPoints, cents, parseDate, plain, t } from './print-text.ts';
 
 export { PRINT_FONT_FAMILY } from './pdf-writer.ts';
 
@@ -41,51 +43,6 @@ export interface PrintOptions {
   codeImages?: CodeImages;
 }
 
-function parseDate(iso: string, field: string): Date {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime()))
-    throw new RangeError(`${field} is not a valid ISO 8601 date: ${JSON.stringify(iso)}`);
-  return date;
-}
-
-const cents = (value: string): bigint => parseScaled(value, 2);
-const basisPoints = (rate: string): number => Number(parseScaled(rate, 2));
-
-// ---------------------------------------------------------------------------
-// User text
-
-const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const LONG_TOKEN_CHARS = 28;
-const LONG_TOKEN = new RegExp(`\\S{${LONG_TOKEN_CHARS},}`, 'g');
-
-type TextValue = string | Array<string | { text: string; wordBreak: 'break-all' }>;
-
-/**
- * Prepares user-supplied text for pdfmake: CR/LF normalised, tabs to spaces,
- * other control characters removed; and tokens of 28+ non-space characters
- * (long SKUs, URLs, pasted garbage) may break anywhere, since pdfmake
- * otherwise never breaks inside a word and one such token would stretch the
- * table past the page edge. Characters DejaVu Sans lacks (CJK, emoji) print
- * as empty boxes.
- */
-function t(value: string): TextValue {
-  let text = value;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) {
-    text = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(CONTROL_CHARS, '');
-  }
-  if (text.length < LONG_TOKEN_CHARS || !LONG_TOKEN.test(text)) return text;
-  LONG_TOKEN.lastIndex = 0;
-  const parts: Array<string | { text: string; wordBreak: 'break-all' }> = [];
-  let last = 0;
-  for (const match of text.matchAll(LONG_TOKEN)) {
-    if (match.index > last) parts.push(text.slice(last, match.index));
-    parts.push({ text: match[0], wordBreak: 'break-all' });
-    last = match.index + match[0].length;
-  }
-  if (last < text.length) parts.push(text.slice(last));
-  return parts;
-}
-
 /**
  * Conservative bound for "this table row is shorter than a page": the
  * product column is at least ~250 pt wide (≈ 55 characters of 7.5 pt text per
@@ -98,11 +55,6 @@ function lineFitsOnAPage(line: PrintDocument['lines'][number]): boolean {
   let newlines = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
   return newlines <= 32;
-}
-
-/** Plain-string variant for metadata (no inline splitting). */
-function plain(value: string): string {
-  return value.replace(/\r\n?/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
 // ---------------------------------------------------------------------------
@@ -226,6 +178,9 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     const product: Content[] = [{ text: t(line.productName) }];
     if (line.productCode) product.push({ text: t(line.productCode), ...CODE });
     if (line.note) product.push({ text: t(line.note), ...LINE_NOTE });
+    // The unit price stays the list price; the amount is after the discount, which says so here.
+    if (line.discount)
+      product.push({ text: tr('print.discount', { rate: f.percent(basisPoints(line.discount)) }), ...LINE_NOTE });
     return [
       { text: i === doc.lines.length - 1 ? marked(String(line.position), 'lastRow') : String(line.position) },
       { stack: product },
@@ -474,6 +429,11 @@ function settlementBlock(
           },
         ];
   body.push(last as TableCell[]);
+  if (s.tendered !== undefined && s.change !== undefined)
+    body.push(
+      [{ text: tr('print.tendered'), colSpan: 2, ...LABEL }, '', { text: money(s.tendered), alignment: 'right' }],
+      [{ text: tr('print.change'), colSpan: 2, ...LABEL }, '', { text: money(s.change), alignment: 'right' }],
+    );
   return {
     columns: [
       { width: '*', text: '' },
@@ -544,6 +504,7 @@ function pageWith(pages: readonly LaidOutPage[], mark: Mark): number | null {
 
 /** Renders a sales document's own pages to PDF bytes. Same input → same bytes. */
 export async function renderDocumentPdf(doc: PrintDocument, options: PrintOptions = {}): Promise<Buffer> {
+  if (doc.layout === 'receipt') return printPdf(buildReceipt(doc, options));
   const first = build(doc, options);
   return printPdf(first.definition, keepClosingWithLastLines(doc, options, first));
 }

@@ -7,5 +7,7 @@ export {
   type QuotationsService,
   type QuotationView,
   type NewQuotation,
+  type StaffQuotation,
 } from './quotations.service.ts';
+export { isRevisable, type RevisionSummary } from './quotation-revisions.ts';
 export type { PrintDraft } from './sample-print.ts';

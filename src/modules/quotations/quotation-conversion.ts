@@ -116,8 +116,22 @@ export function createQuotationConversion(deps: {
             ? await repriceLines(repos, actor.companyId, quoted, company.pricesIncludeTax)
             : quoted;
           // The conditional update is the gate: of two concurrent converts one moves the row, the other finds it moved.
-          if (!(await repos.quotations.close(actor.companyId, id, { status: 'converted', sale_id: saleId }))) {
-            throw notOpen((await repos.quotations.find(actor.companyId, id))!);
+          if (
+            !(await repos.quotations.close(
+              actor.companyId,
+              id,
+              { status: 'converted', sale_id: saleId },
+              row.revision ?? 1,
+            ))
+          ) {
+            const now = (await repos.quotations.find(actor.companyId, id))!;
+            // Still approved: it was revised since it was read, and converts only as it now reads.
+            if (now.status === 'approved')
+              throw new AppError(
+                'conflict',
+                `Quotation ${row.number} was revised meanwhile (now ${now.number}); reload it.`,
+              );
+            throw notOpen(now);
           }
           return insertSale(
             repos,

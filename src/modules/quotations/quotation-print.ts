@@ -25,7 +25,8 @@ export function toQuotationPrint(
   return quotationPrint(
     {
       number: row.number,
-      issuedAt: row.created_at,
+      // A revision is issued when it is made.
+      issuedAt: row.revised_at ?? row.created_at,
       expiresAt: row.expires_at,
       currency: row.currency,
       pricesIncludeTax: Boolean(row.prices_include_tax),

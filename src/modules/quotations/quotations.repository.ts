@@ -2,10 +2,30 @@ import { sql, type SqlBool } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
-import type { QuotationsTable } from '../../db/schema.ts';
+import type { QuotationRevisionsTable, QuotationsTable } from '../../db/schema.ts';
 import { documentLines, documentSearch } from '../documents/index.ts';
 
 export type QuotationRow = QuotationsTable;
+export type QuotationRevisionRow = QuotationRevisionsTable;
+
+/** What a revision replaces on the quotation's row; its lines are replaced beside it. */
+export type RevisedFields = Pick<
+  QuotationRow,
+  | 'number'
+  | 'revision'
+  | 'revised_at'
+  | 'customer_name'
+  | 'customer_email'
+  | 'customer_phone'
+  | 'customer_name_key'
+  | 'directory_customer_id'
+  | 'note'
+  | 'include_datasheets'
+  | 'expires_at'
+  | 'net_minor'
+  | 'tax_minor'
+  | 'total_minor'
+>;
 
 export interface QuotationFilter {
   /** Live (the default) or test data: never both. */
@@ -77,6 +97,50 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
           .where('mode', '=', 'live'),
       );
     },
+    /**
+     * Replaces an open quotation's fields by its next revision, only if it is still open and
+     * still at `fromRevision`: of two concurrent revisions (or a revision and a conversion) one wins.
+     */
+    async revise(companyId: string, id: string, fromRevision: number, change: RevisedFields): Promise<boolean> {
+      const result = await db
+        .updateTable('quotations')
+        .set(change)
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('status', '=', 'approved')
+        .where('revision', '=', fromRevision)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+    async deleteLines(companyId: string, id: string): Promise<void> {
+      await db
+        .deleteFrom('quotation_lines')
+        .where('company_id', '=', companyId)
+        .where('document_id', '=', id)
+        .execute();
+    },
+    async insertRevision(row: QuotationRevisionRow): Promise<void> {
+      await db.insertInto('quotation_revisions').values(row).execute();
+    },
+    /** The earlier revisions, oldest first. */
+    async listRevisions(companyId: string, id: string): Promise<QuotationRevisionRow[]> {
+      return db
+        .selectFrom('quotation_revisions')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('quotation_id', '=', id)
+        .orderBy('revision')
+        .execute();
+    },
+    async findRevision(companyId: string, id: string, revision: number): Promise<QuotationRevisionRow | undefined> {
+      return db
+        .selectFrom('quotation_revisions')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('quotation_id', '=', id)
+        .where('revision', '=', revision)
+        .executeTakeFirst();
+    },
     /** Test quotations and their lines; within a unit of work. */
     async deleteTest(companyId: string): Promise<number> {
       const test = db
@@ -88,6 +152,11 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
         .deleteFrom('quotation_lines')
         .where('company_id', '=', companyId)
         .where('document_id', 'in', test)
+        .execute();
+      await db
+        .deleteFrom('quotation_revisions')
+        .where('company_id', '=', companyId)
+        .where('quotation_id', 'in', test)
         .execute();
       const result = await db
         .deleteFrom('quotations')
@@ -106,6 +175,8 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
       change:
         | { status: 'converted'; sale_id: string }
         | { status: 'cancelled'; cancelled_at: string; cancellation_reason: string },
+      /** The revision the caller read: a revision committed since makes this a no-op (the sale would copy stale lines). */
+      revision?: number,
     ): Promise<boolean> {
       const result = await db
         .updateTable('quotations')
@@ -113,6 +184,7 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
         .where('company_id', '=', companyId)
         .where('id', '=', id)
         .where('status', '=', 'approved')
+        .$if(revision !== undefined, (q) => q.where('revision', '=', revision!))
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

@@ -28,6 +28,7 @@ import type { QuotationFilter, QuotationRow } from './quotations.repository.ts';
 import { toQuotationPrint } from './quotation-print.ts';
 import { createQuotationConversion, type QuotationConversionRepos } from './quotation-conversion.ts';
 import { sampleQuotationPrint, type PrintDraft } from './sample-print.ts';
+import { createQuotationRevisions } from './quotation-revisions.ts';
 import type { DatasheetSource, PrintSlot } from '../printing/index.ts';
 
 export interface NewQuotation {
@@ -37,7 +38,29 @@ export interface NewQuotation {
   expiresAt?: string;
   note?: string | null;
   customer: { name: string; email?: string | null; phone?: string | null };
+  /** A directory customer (the hub and admin API): the quotation is assigned to it from the start. */
+  directoryCustomerId?: string | null;
   lines: LineRequest[];
+}
+
+/**
+ * A quotation made or revised by staff (the hub, the admin API): a directory customer
+ * (`directoryCustomerId`) or one typed (`customer`), or both (the typed one then wins on the
+ * print); at a location of the company (the first one unless named).
+ */
+export interface StaffQuotation extends Omit<NewQuotation, 'customer' | 'format'> {
+  format?: 'pdf' | 'json';
+  customer?: NewQuotation['customer'];
+  locationId?: string;
+}
+
+/**
+ * Who makes a quotation: a location API key (the public API), or a hub user at a location of
+ * theirs (`apiKeyId` null, `userId` recorded as its maker).
+ */
+export interface QuotationAuthor extends Omit<ApiCaller, 'apiKeyId'> {
+  apiKeyId: string | null;
+  userId?: string | null;
 }
 
 export const QUOTATION_STATUSES = ['approved', 'converted', 'cancelled'] as const;
@@ -73,6 +96,12 @@ export interface QuotationView {
   directoryCustomer: { id: string; name: string } | null;
   /** Past `expiresAt` (derived, never stored): converting it needs an admin's repricing. */
   expired: boolean;
+  /** 1 for a new quotation; the number of a later revision ends in `-{revision}`. */
+  revision: number;
+  /** When the newest revision was made; null for revision 1. */
+  revisedAt: string | null;
+  /** The hub user who made it; null when an API key did. */
+  createdBy: string | null;
   /** The sale it was converted to (status `converted`). */
   saleId: string | null;
   cancelledAt: string | null;
@@ -233,6 +262,9 @@ export function createQuotationsService(deps: {
       directoryCustomerId: row.directory_customer_id,
       directoryCustomer: assigned ? { id: assigned.id, name: assigned.name } : null,
       expired: row.expires_at <= clock.now().toISOString(),
+      revision: row.revision ?? 1,
+      revisedAt: row.revised_at ?? null,
+      createdBy: row.created_by ?? null,
       saleId: row.sale_id,
       cancelledAt: row.cancelled_at,
       cancellationReason: row.cancellation_reason,
@@ -243,11 +275,73 @@ export function createQuotationsService(deps: {
     };
   }
 
-  return {
+  /** A directory customer named by a request: its id, or a 400 naming `customerId`. */
+  async function directoryCustomer(companyId: string, id: string | null | undefined): Promise<string | null> {
+    if (id === undefined || id === null) return null;
+    if (await store.repos.customers.find(companyId, id)) return id;
+    const details = fieldErrors();
+    details.customerId = ['No customer of this company has this id.'];
+    throw AppError.invalid(details);
+  }
+
+  /** A staff request's customer: as typed, or the directory customer's name and contacts. */
+  async function staffCustomer(companyId: string, input: StaffQuotation): Promise<NewQuotation['customer']> {
+    if (input.customer) return input.customer;
+    const id = input.directoryCustomerId;
+    const found = id ? await store.repos.customers.find(companyId, id) : undefined;
+    if (found) return { name: found.name, email: found.email, phone: found.phone };
+    const details = fieldErrors();
+    details[id ? 'customerId' : 'customer'] = [
+      id
+        ? 'No customer of this company has this id.'
+        : 'Name a directory customer (customerId) or type one (customer).',
+    ];
+    throw AppError.invalid(details);
+  }
+
+  const revisions = createQuotationRevisions({
+    ...deps,
+    load,
+    directoryCustomer,
+    view,
+    renderWith: printableDatasheets,
+  });
+
+  const service = {
     ...createQuotationConversion(deps),
+    ...revisions,
+
+    /** A quotation made by a hub user: priced, numbered, printed and announced as one from the public API. */
+    async createByStaff(
+      actor: { companyId: string; userId: string | null },
+      input: StaffQuotation,
+    ): Promise<QuotationView> {
+      const locations = await store.repos.companies.listLocations(actor.companyId);
+      const location = input.locationId === undefined ? locations[0] : locations.find((l) => l.id === input.locationId);
+      if (!location) {
+        const details = fieldErrors();
+        details.locationId = ['No location of this company has this id.'];
+        throw AppError.invalid(details);
+      }
+      const customer = await staffCustomer(actor.companyId, input);
+      return service.create(
+        { companyId: actor.companyId, locationId: location.id, apiKeyId: null, mode: 'live', userId: actor.userId },
+        { ...input, format: input.format ?? 'json', customer },
+      );
+    },
+
+    /** A revision by a hub user (quotation-revisions.ts). */
+    async reviseByStaff(
+      actor: { companyId: string; userId: string | null },
+      id: string,
+      input: StaffQuotation,
+    ): Promise<QuotationView> {
+      const customer = await staffCustomer(actor.companyId, input);
+      return revisions.revise(actor, id, { ...input, customer });
+    },
 
     /** Prices, numbers and stores an approved quotation, its quote.created event and the request's commit hooks (its Idempotency-Key) in one unit of work. */
-    async create(caller: ApiCaller, input: NewQuotation): Promise<QuotationView> {
+    async create(caller: QuotationAuthor, input: NewQuotation): Promise<QuotationView> {
       const now = clock.now();
       const details: FieldErrors = {};
       const expiry = input.expiresAt === undefined ? null : Date.parse(input.expiresAt);
@@ -271,6 +365,7 @@ export function createQuotationsService(deps: {
           : new Date(now.getTime() + company.quotationValidityDays * 86_400_000).toISOString();
       const id = newId('quotation');
       const createdAt = now.toISOString();
+      const directory = await directoryCustomer(caller.companyId, input.directoryCustomerId);
 
       const result = await store.unitOfWork(
         async (repos) => {
@@ -290,7 +385,7 @@ export function createQuotationsService(deps: {
             customer_name: input.customer.name,
             customer_email: input.customer.email ?? null,
             customer_phone: input.customer.phone ?? null,
-            directory_customer_id: null,
+            directory_customer_id: directory,
             note: input.note ?? null,
             currency: company.currency,
             prices_include_tax: company.pricesIncludeTax,
@@ -305,6 +400,9 @@ export function createQuotationsService(deps: {
             cancellation_reason: null,
             customer_name_key: searchKey(input.customer.name),
             mode,
+            created_by: caller.userId ?? null,
+            revision: 1,
+            revised_at: null,
           };
           const lines = lineRows(priced.lines, caller.companyId, id, newId, 'quotationLine');
           await repos.quotations.insert(row);
@@ -418,6 +516,7 @@ export function createQuotationsService(deps: {
       };
     },
   };
+  return service;
 }
 export type QuotationsService = ReturnType<typeof createQuotationsService>;
 

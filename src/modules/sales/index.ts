@@ -36,3 +36,7 @@ export {
   type ConversionLine,
   type LineChange,
 } from './conversion.ts';
+export {
+  COUNTER_PAYMENT_METHODS,
+  type CounterSale,
+} from './counter-sale.ts';

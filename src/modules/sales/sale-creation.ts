@@ -32,7 +32,8 @@ export interface CustomerSnapshot {
   address: { street: string; postalCode: string; city: string; country: string } | null;
 }
 
-export type SaleSourceType = 'quotation' | 'order';
+/** What a sale was made from; `counter`: sold at the counter, its own source (id and number the sale's). */
+export type SaleSourceType = 'quotation' | 'order' | 'counter';
 
 export interface SaleSource {
   type: SaleSourceType;
@@ -71,6 +72,8 @@ export async function insertSale(
     now: Date;
     timezone: string;
     paymentMethod: InvoicePaymentMethod;
+    /** Cash handed over at a counter sale, for the receipt. */
+    tenderedMinor?: number | null;
   },
   newId: IdGenerator,
   fiscaliser: IssueFiscaliser,
@@ -93,6 +96,8 @@ export async function insertSale(
     Number(parseScaled(amount, MONEY_SCALE)),
   ) as [number, number, number];
   const createdAt = now.toISOString();
+  const number = formatDocumentNumber('S', location.code, year, seq);
+  const counter = source.type === 'counter';
   const facts = await issueFacts(repos, {
     companyId,
     location,
@@ -112,11 +117,12 @@ export async function insertSale(
     id: saleId,
     company_id: companyId,
     location_id: location.id,
-    number: formatDocumentNumber('S', location.code, year, seq),
+    number,
     status: 'unpaid',
     source_type: source.type,
     source_id: source.id,
-    source_number: source.number,
+    // A counter sale is its own source: it points at itself rather than at nothing.
+    source_number: counter ? number : source.number,
     customer_id: customer.id,
     customer_kind: customer.kind,
     customer_name: customer.name,
@@ -134,6 +140,7 @@ export async function insertSale(
     paid_minor: 0,
     created_by: input.createdBy,
     created_at: createdAt,
+    tendered_minor: input.tenderedMinor ?? null,
   };
   await insertIssued(repos, row);
   await repos.sales.insertLines(lines);
@@ -149,7 +156,7 @@ export async function insertSale(
         number: row.number,
         invoiceNumber: row.invoice_number ?? row.number,
         paymentMethod: input.paymentMethod,
-        source: { type: source.type, id: source.id, number: source.number },
+        source: { type: source.type, id: source.id, number: row.source_number },
         customerName: customer.name,
         totalWithTax: formatMoney(row.total_minor),
         locationName: location.name,

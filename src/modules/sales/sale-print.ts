@@ -101,7 +101,8 @@ export function toSalePrint(
   return {
     title,
     number,
-    source: invoice ? { number: row.source_number } : null,
+    // A counter sale is its own source: nothing to name.
+    source: invoice && row.source_type !== 'counter' ? { number: row.source_number } : null,
     issuedAt: row.issued_at ?? row.created_at,
     issuedLabel: 'print.issuedAt',
     dates: invoice && row.due_date ? [{ label: 'print.dueDate', at: noon(row.due_date) }] : [],
@@ -129,6 +130,12 @@ export function toSalePrint(
             paid: formatMoney(row.paid_minor),
             balance: formatMoney(due),
             state: due > 0 ? 'due' : due < 0 ? 'refund' : 'paid',
+            ...(row.tendered_minor == null
+              ? {}
+              : {
+                  tendered: formatMoney(row.tendered_minor),
+                  change: formatMoney(Number(row.tendered_minor) - Number(row.total_minor)),
+                }),
           }
         : null,
     fiscal: fiscalLines(extra.fiscal),

@@ -68,6 +68,10 @@ export interface SaleView {
   totals: TotalsView;
   credited: string;
   paid: string;
+  /** Cash handed over at a counter sale; null otherwise. */
+  tendered: string | null;
+  /** What was given back: tendered − total; null when nothing was tendered. */
+  change: string | null;
   balance: string;
   payments: PaymentView[];
   fiscal: FiscalView;
@@ -154,6 +158,8 @@ export function toSaleView(
     totals: totalsView(lines),
     credited: formatMoney(row.credited_minor),
     paid: formatMoney(row.paid_minor),
+    tendered: row.tendered_minor == null ? null : formatMoney(row.tendered_minor),
+    change: row.tendered_minor == null ? null : formatMoney(Number(row.tendered_minor) - Number(row.total_minor)),
     balance: formatMoney(balanceMinor(row)),
     payments: payments.map((p) => ({
       id: p.id,

@@ -13,6 +13,9 @@ import type { SaleFilter, SaleRow } from './sales.repository.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
 import { said } from '../i18n/index.ts';
+import type { CatalogService } from '../catalog/index.ts';
+import { createCounterSales } from './counter-sale.ts';
+import type { CustomerDirectory } from './sale-creation.ts';
 
 export function createSalesService(deps: {
   store: Store<CorrectionRepos>;
@@ -23,6 +26,9 @@ export function createSalesService(deps: {
   /** The fiscal status of documents already issued (the receipt comes later). */
   fiscalStatus: FiscalStatusReader;
   onEventQueued: () => void;
+  /** Where a counter sale's lines are priced and its customer read. */
+  catalog: CatalogService;
+  customers: CustomerDirectory;
 }) {
   const { store, clock, newId } = deps;
 
@@ -81,6 +87,7 @@ export function createSalesService(deps: {
 
   return {
     get,
+    ...createCounterSales({ ...deps, get }),
 
     async list(
       companyId: string,
@@ -223,8 +230,16 @@ export function createSalesService(deps: {
         ),
       ),
 
-    /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
-    async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+    /**
+     * The sale's print, through the one printer: an invoice, storno or credit note, following the
+     * money; A4, or `receipt` for an 80 mm receipt printer (the same content).
+     */
+    async renderPdf(
+      companyId: string,
+      id: string,
+      slot: PrintSlot,
+      layout: 'a4' | 'receipt' = 'a4',
+    ): Promise<{ number: string; pdf: Buffer }> {
       const row = await load(companyId, id);
       const [lines, payments, corrections, companyRow, location, fiscal, original] = await Promise.all([
         store.repos.sales.listLines(companyId, id),
@@ -235,15 +250,13 @@ export function createSalesService(deps: {
         deps.fiscalStatus.statusOf(companyId, [id]),
         row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       ]);
-      const printed = await slot.print({
-        document: toSalePrint(row, lines, toCompany(companyRow!), location!, {
-          payments,
-          fiscal: fiscal.get(id),
-          original: original ?? null,
-          corrections,
-        }),
-        datasheets: [],
+      const document = toSalePrint(row, lines, toCompany(companyRow!), location!, {
+        payments,
+        fiscal: fiscal.get(id),
+        original: original ?? null,
+        corrections,
       });
+      const printed = await slot.print({ document: { ...document, layout }, datasheets: [] });
       return {
         // The file keeps the internal number: unique across years, and free of the legal number's slashes.
         number: row.number,

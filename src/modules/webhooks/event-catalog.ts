@@ -140,6 +140,31 @@ export const EVENTS = {
     },
     telegram: (d, company) => documentLines('🧾 New quotation', d, company),
   }),
+  'quote.revised': define({
+    description:
+      'An open quotation was revised in the hub or through `PUT /admin/quotations/{id}`: same id, new lines, the number with a revision suffix.',
+    data: Type.Object(
+      {
+        quotationId: Type.String({ description: 'The quotation (`qt_…`): a revision keeps it.' }),
+        number: Type.String({ description: 'The new number, `Q-{location code}-{year}-{sequence}-{revision}`.' }),
+        revision: Type.Integer({ minimum: 2 }),
+        previousNumber: Type.String({ description: 'The number of the revision it replaces.' }),
+        ...DocumentFacts,
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      quotationId: 'qt_4fJ2kq9XbR0mW8tLz1cA',
+      number: 'Q-ZG1-2026-00042-2',
+      revision: 2,
+      previousNumber: 'Q-ZG1-2026-00042',
+      customerName: 'Ana Kovač',
+      totalWithTax: '1180.20',
+      locationName: 'Zagreb',
+      lineCount: 3,
+    },
+    telegram: (d, company) => documentLines('✏️ Quotation revised', d, company),
+  }),
   'order.created': define({
     description: 'A web order was placed through `POST /orders`.',
     data: Type.Object(
@@ -165,7 +190,7 @@ export const EVENTS = {
     telegram: (d, company) => documentLines('🛒 New web order', d, company),
   }),
   'sale.created': define({
-    description: 'A quotation or a web order was converted into a sale in the hub.',
+    description: 'A quotation or a web order was converted into a sale in the hub, or a counter sale was made.',
     data: Type.Object(
       {
         saleId: Type.String({ description: 'The sale (`sale_…`); `GET /admin/sales/{id}` returns it.' }),
@@ -180,10 +205,12 @@ export const EVENTS = {
         ),
         source: Type.Object(
           {
-            type: Type.Union([Type.Literal('quotation'), Type.Literal('order')], {
-              description: 'What was converted.',
+            type: Type.Union([Type.Literal('quotation'), Type.Literal('order'), Type.Literal('counter')], {
+              description: "What was converted; `counter` for a counter sale (its id and number are the sale's own).",
             }),
-            id: Type.String({ description: 'The quotation (`qt_…`) or order (`ord_…`).' }),
+            id: Type.String({
+              description: 'The quotation (`qt_…`), order (`ord_…`) or, at the counter, the sale itself.',
+            }),
             number: Type.String({ description: 'Its number.' }),
           },
           { additionalProperties: false },
@@ -208,6 +235,7 @@ export const EVENTS = {
     },
     telegram: (d, company) => {
       const lines = documentLines('✅ New sale', d, company);
+      if (d.source.type === 'counter') return [...lines, '🏪 At the counter'];
       const kind = d.source.type === 'order' ? 'web order' : 'quotation';
       lines.push(`📄 From ${kind}: <code>${escapeClipped(d.source.number, LIMITS.number)}</code>`);
       return lines;

@@ -5,7 +5,8 @@ import { developer } from './developer.ts';
 import { fiscal } from './fiscal.ts';
 import { inbox } from './inbox.ts';
 import { invoices } from './invoices.ts';
+import { making } from './making.ts';
 import { shell } from './shell.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog, fiscal, invoices] as const;
+export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog, fiscal, invoices, making] as const;

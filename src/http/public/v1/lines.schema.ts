@@ -64,6 +64,13 @@ export const LineOutput = Type.Object(
     ),
     total: MoneyOf('net + tax. With prices including tax: unit price × quantity, rounded half-up to the cent.'),
     note: Type.Union([Type.String(), Type.Null()]),
+    discountPercent: Type.Optional(
+      Type.String({
+        description:
+          'Percent off the line (a quotation made by staff); the amounts are after it. The public API sends it only when not 0; the admin API always.',
+        examples: ['10'],
+      }),
+    ),
     datasheetUrl: Type.Optional(Type.String({ format: 'uri' })),
   },
   { additionalProperties: false },

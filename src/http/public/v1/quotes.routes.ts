@@ -103,8 +103,10 @@ export function presentQuotation(q: QuotationView, base: string) {
       customer: q.customer,
       currency: q.currency,
       totals: q.totals,
-      lines: q.lines.map(({ hasDatasheet, ...line }) => ({
+      lines: q.lines.map(({ hasDatasheet, discountPercent, ...line }) => ({
         ...line,
+        // Only a quotation staff made has discounts; the website's shape is otherwise as it was.
+        ...(discountPercent === '0' ? {} : { discountPercent }),
         ...(q.includeDatasheets && hasDatasheet
           ? { datasheetUrl: `${base}/api/v1/public/products/${line.productId}/datasheet` }
           : {}),
@@ -115,7 +117,14 @@ export function presentQuotation(q: QuotationView, base: string) {
 
 /** The admin API's quotation: the public one and the directory customer assigned to it. */
 export function presentAdminQuotation(q: QuotationView, base: string) {
-  return { data: { ...presentQuotation(q, base).data, directoryCustomer: q.directoryCustomer } };
+  const data = presentQuotation(q, base).data;
+  return {
+    data: {
+      ...data,
+      directoryCustomer: q.directoryCustomer,
+      lines: data.lines.map((line, i) => ({ ...line, discountPercent: q.lines[i]!.discountPercent })),
+    },
+  };
 }
 
 export const quotesRoutes =

@@ -41,7 +41,7 @@ export function linesTable(ctx: HubContext, lines: readonly LineView[]): Html {
 <tbody>${lines.map(
     (line, i) => html`<tr>
   <td class="num">${i + 1}</td>
-  <td>${line.productName}${line.productCode ? html` <span class="muted">(${line.productCode})</span>` : null}${line.note ? html`<br><span class="muted">${line.note}</span>` : null}</td>
+  <td>${line.productName}${line.productCode ? html` <span class="muted">(${line.productCode})</span>` : null}${line.note ? html`<br><span class="muted">${line.note}</span>` : null}${line.discountPercent && line.discountPercent !== '0' ? html`<br><span class="muted">${ctx.t('print.discount', { rate: rate(ctx, line.discountPercent) })}</span>` : null}</td>
   <td class="num">${quantity(ctx, line.quantity)}</td><td>${line.unitName}</td>
   <td class="num">${money(ctx, line.unitPrice)}</td><td class="num">${rate(ctx, line.taxRate)}</td>
   <td class="num">${money(ctx, line.net)}</td><td class="num">${money(ctx, line.total)}</td>
@@ -83,6 +83,9 @@ export const DESK_NOTICES = {
   paid: 'hub.desk.notice.paid',
   created: 'hub.desk.notice.created',
   saved: 'hub.desk.notice.saved',
+  madeQuotation: 'hub.make.notice.made',
+  revised: 'hub.make.notice.revised',
+  sold: 'hub.counter.notice.sold',
 } as const satisfies Record<string, NoticeKey>;
 
 /**

@@ -6,6 +6,7 @@ import {
   mayConvertQuotation,
   QUOTATION_STATUSES,
   type QuotationView,
+  type RevisionSummary,
 } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
@@ -47,6 +48,7 @@ export const quotationsPages =
       // One batch for the whole page: the rows, their lines, datasheets and assigned names.
       const { data, nextCursor } = page.page(await c.quotations.list(ctx.user.companyId, page, { q, status, mode }));
       const body = html`${heading(t('nav.quotations'), false)}
+${ctx.can('quotations:make') ? html`<p><a class="button" href="${paths.newQuotation}">${t('hub.make.newQuotation')}</a></p>` : null}
 <form method="get" action="${paths.quotations}" class="row" role="search"${liveFilter(paths.quotations, ['q', 'status', 'data'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
@@ -81,7 +83,8 @@ ${nextPageLink(paths.quotations, { q, status, data: mode === 'test' ? 'test' : u
     app.get<{ Params: IdParams }>('/quotations/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
-      return detail(reply, ctx, quotation, noticeOf(ctx, request.query, DESK_NOTICES));
+      const revisions = await c.quotations.revisions(ctx.user.companyId, quotation.id);
+      return detail(reply, ctx, quotation, noticeOf(ctx, request.query, DESK_NOTICES), undefined, 200, revisions);
     });
 
     app.get<{ Params: IdParams; Querystring: { download?: string } }>(
@@ -111,11 +114,33 @@ ${nextPageLink(paths.quotations, { q, status, data: mode === 'test' ? 'test' : u
           ({ reason }) => c.quotations.cancel(ctx.user.companyId, quotation.id, reason),
           DESK_REFUSALS,
         );
-        if (!done.ok) return detail(reply, ctx, quotation, null, done.state.errors.reason?.join(' '), done.status);
+        if (!done.ok) {
+          const revisions = await c.quotations.revisions(ctx.user.companyId, quotation.id);
+          return detail(reply, ctx, quotation, null, done.state.errors.reason?.join(' '), done.status, revisions);
+        }
         return reply.redirect(withNotice(paths.quotation(quotation.id), 'cancelled'), 303);
       },
     );
   };
+
+/** Every revision, the current one marked; the earlier ones with the PDF they were sent as. */
+function revisionsList(ctx: HubContext, q: QuotationView, revisions: readonly RevisionSummary[]) {
+  const { t } = ctx;
+  return html`<section aria-labelledby="revisions-heading">
+<h2 id="revisions-heading">${t('hub.make.revisions')}</h2>
+<table>
+<thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col">PDF</th></tr></thead>
+<tbody>${[...revisions].reverse().map(
+    (r) => html`<tr>
+  <th scope="row">${r.number}${r.current ? html` <span class="status open">${t('hub.make.current')}</span>` : null}</th>
+  <td>${ctx.fmt.dateTime(r.createdAt)}${r.replacedAt ? html`<br><span class="muted">${t('hub.make.replacedAt', { at: ctx.fmt.dateTime(r.replacedAt) })}</span>` : null}</td>
+  <td class="num">${money(ctx, r.total)}</td>
+  <td>${r.current ? html`<a href="${paths.quotation(q.id)}/pdf">${t('action.openPdf')}<span class="sr-only"> ${r.number}</span></a>` : html`<a href="${paths.quotationRevisionPdf(q.id, r.revision)}">${t('action.openPdf')}<span class="sr-only"> ${r.number}</span></a>`}</td>
+</tr>`,
+  )}</tbody>
+</table>
+</section>`;
+}
 
 export function quotationStatus(ctx: HubContext, q: QuotationView) {
   return html`${statusBadge(ctx, 'quotation', q.status)}${q.status === 'approved' && q.expired ? html` ${statusBadge(ctx, 'quotation', 'expired')}` : null}`;
@@ -128,6 +153,7 @@ function detail(
   notice: string | null,
   cancelError?: string,
   status = 200,
+  revisions: readonly RevisionSummary[] = [],
 ) {
   const { t } = ctx;
   const open = isQuotationOpen(q.status);
@@ -168,6 +194,11 @@ ${!q.directoryCustomer && canConvert ? html`<p>${t('hub.desk.assignFirst')}</p>`
     : null
 }
 ${
+  open && !q.expired && ctx.can('quotations:make')
+    ? html`<p><a class="button secondary" href="${paths.quotationEdit(q.id)}">${t('hub.make.revise')}</a></p>`
+    : null
+}
+${
   open && handle
     ? html`<section aria-labelledby="cancel-heading">
 <h2 id="cancel-heading">${t('action.cancelQuotation')}</h2>
@@ -181,6 +212,7 @@ ${cancelForm(ctx, `${base}/cancel`, t('action.cancelQuotation'), cancelError)}
 ${pdfPanel(ctx, base, q.number)}
 </div>
 </div>
+${revisions.length > 1 ? revisionsList(ctx, q, revisions) : null}
 <p><a href="${paths.quotations}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -73,7 +73,7 @@ ${
 <thead><tr><th scope="col">${t('print.number')}</th><th scope="col">${t('print.customer')}</th><th scope="col">${t('print.sourceDocument')}</th><th scope="col">${t('common.createdAt')}</th><th scope="col" class="num">${t('common.total')}</th><th scope="col" class="num">${t('common.due')}</th><th scope="col">${t('common.status')}</th></tr></thead>
 <tbody>${data.map(
         (s) => html`<tr>
-  <td><a href="${paths.sale(s.id)}">${s.kind === 'invoice' ? null : html`${t(`document.${s.kind}`)} `}${s.invoiceNumber ?? s.number}</a></td><td>${s.customer.name}</td><td>${s.source.number}</td>
+  <td><a href="${paths.sale(s.id)}">${s.kind === 'invoice' ? null : html`${t(`document.${s.kind}`)} `}${s.invoiceNumber ?? s.number}</a></td><td>${s.customer.name}</td><td>${s.source.type === 'counter' ? t('hub.counter.title') : s.source.number}</td>
   <td>${ctx.fmt.date(s.createdAt)}</td><td class="num">${money(ctx, s.totals.withTax)}</td><td class="num">${money(ctx, s.balance)}</td>
   <td>${statusBadge(ctx, 'sale', s.status)}</td>
 </tr>`,
@@ -95,11 +95,17 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
       );
     });
 
-    app.get<{ Params: IdParams; Querystring: { download?: string } }>(
+    app.get<{ Params: IdParams; Querystring: { download?: string; layout?: string } }>(
       '/sales/:id/pdf',
       { config: { hub: 'sales:read' } },
       async (request, reply) => {
-        const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
+        const layout = request.query.layout === 'receipt' ? 'receipt' : 'a4';
+        const printed = await c.sales.renderPdf(
+          request.hub.user.companyId,
+          request.params.id,
+          reservePrint(c, reply),
+          layout,
+        );
         return sendDocumentPdf(reply, printed, Boolean(request.query.download));
       },
     );
@@ -239,14 +245,17 @@ function detail(
   ${
     s.correctsSaleId
       ? html`<dt>${t('hub.invoice.corrects')}</dt><dd><a href="${paths.sale(s.correctsSaleId)}">${s.source.number}</a>${s.correctionReason ? html`<br>${s.correctionReason}` : null}</dd>`
-      : html`<dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type as 'quotation' | 'order', s.source.id)}">${s.source.number}</a></dd>`
+      : s.source.type === 'counter'
+        ? html`<dt>${t('print.sourceDocument')}</dt><dd>${t('hub.counter.title')}</dd>`
+        : html`<dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type as 'quotation' | 'order', s.source.id)}">${s.source.number}</a></dd>`
   }
   ${s.corrections.length > 0 ? html`<dt>${t('hub.invoice.corrections')}</dt><dd>${s.corrections.map((k) => html`<a href="${paths.sale(k.id)}">${t(`document.${k.kind}`)} ${k.invoiceNumber ?? ''}</a><br>`)}</dd>` : null}
-  <dt>${t('print.customer')}</dt><dd><a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
+  <dt>${t('print.customer')}</dt><dd>${s.customer.id ? html`<a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>` : s.customer.name}${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
   ${s.note ? html`<dt>${t('print.note')}</dt><dd>${s.note}</dd>` : null}
   ${s.repriced ? html`<dt>${t('hub.desk.repriced')}</dt><dd>${t('hub.desk.repricedYes')}</dd>` : null}
   <dt>${t('common.total')}</dt><dd>${money(ctx, s.totals.withTax)}</dd>
   <dt>${t('common.paid')}</dt><dd>${money(ctx, s.paid)}</dd>
+  ${s.tendered !== null && s.change !== null ? html`<dt>${t('hub.counter.tendered')}</dt><dd>${money(ctx, s.tendered)}</dd><dt>${t('hub.counter.change')}</dt><dd>${money(ctx, s.change)}</dd>` : null}
   ${
     s.balance.startsWith('-')
       ? html`<dt>${t('print.toRefund')}</dt><dd><strong>${money(ctx, s.balance.slice(1))}</strong></dd>`
@@ -324,6 +333,7 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 <div>
 <h2>PDF</h2>
 ${pdfPanel(ctx, base, s.number)}
+${s.kind === 'invoice' ? html`<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
 </div>
 </div>
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;

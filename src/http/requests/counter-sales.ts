@@ -1,0 +1,50 @@
+import { Type, type Static } from 'typebox';
+import { COUNTER_PAYMENT_METHODS, type CounterSale } from '../../modules/sales/index.ts';
+import { toLineRequests, MAX_LINES } from '../public/v1/lines.schema.ts';
+import { StaffLineInput } from './quotations.ts';
+
+/** A counter sale; the hub's counter page is checked with the same schema. */
+export const CounterSaleBody = Type.Object(
+  {
+    lines: Type.Array(StaffLineInput, { minItems: 1, maxItems: MAX_LINES }),
+    customerId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'A directory customer (an R-1 invoice for a business); absent: a walk-in customer.',
+      }),
+    ),
+    paymentMethod: Type.Enum(COUNTER_PAYMENT_METHODS, {
+      description: 'Paid there and then: the invoice is issued paid.',
+    }),
+    tendered: Type.Optional(
+      Type.String({
+        pattern: '^\\d+(\\.\\d{1,2})?$',
+        maxLength: 20,
+        'x-pattern-message': 'Must be a decimal amount such as 50.00.',
+        description: 'Cash only: what the customer handed over, at least the total; the answer says the change.',
+        examples: ['50.00'],
+      }),
+    ),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+    locationId: Type.Optional(
+      Type.String({ maxLength: 64, description: "Where it is sold; the company's first location when absent." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CounterSaleBody = Static<typeof CounterSaleBody>;
+
+export function toCounterSale(body: CounterSaleBody): CounterSale {
+  return {
+    lines: toLineRequests(body.lines).map((line, i) => ({
+      ...line,
+      ...(body.lines[i]!.discountPercent === undefined ? {} : { discountPercent: body.lines[i]!.discountPercent }),
+    })),
+    customerId: body.customerId ?? null,
+    paymentMethod: body.paymentMethod,
+    tendered: body.tendered ?? null,
+    note: body.note ?? null,
+    ...(body.locationId ? { locationId: body.locationId } : {}),
+  };
+}

@@ -1,0 +1,185 @@
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
+import type { Store } from '../../db/store.ts';
+import type { CatalogService } from '../catalog/index.ts';
+import { toCompany } from '../companies/index.ts';
+import { lineRows, priceLines, type LineRequest } from '../documents/index.ts';
+import { resolveLanguage, translate } from '../i18n/index.ts';
+import { enqueueEvent } from '../webhooks/index.ts';
+import type { CorrectionRepos } from './corrections.ts';
+import { deliverFiscal, type IssueFiscaliser } from './invoice-issue.ts';
+import { customerForSale, insertSale, type CustomerDirectory, type CustomerSnapshot } from './sale-creation.ts';
+import type { SaleView } from './sale-view.ts';
+
+/** How a counter sale is paid: there and then, so the invoice is paid when it is issued. */
+export const COUNTER_PAYMENT_METHODS = ['cash', 'card'] as const;
+export type CounterPaymentMethod = (typeof COUNTER_PAYMENT_METHODS)[number];
+
+export interface CounterSale {
+  lines: LineRequest[];
+  /** A directory customer (an R-1 invoice for a business); absent: a walk-in customer. */
+  customerId?: string | null;
+  paymentMethod: CounterPaymentMethod;
+  /** Cash handed over, a decimal string; at least the total. Only with cash. */
+  tendered?: string | null;
+  note?: string | null;
+  /** Where it is sold (its series); the company's first location when absent. */
+  locationId?: string;
+}
+
+/**
+ * A walk-in customer has no directory record: the sale keeps the kind `walk_in`, no id (the
+ * empty string: the column predates walk-ins and stays NOT NULL on SQLite without rebuilding the
+ * table) and the label in the company's language as the name the invoice prints.
+ */
+export const WALK_IN_KIND = 'walk_in';
+
+/**
+ * A sale at the counter: the lines priced as a quotation's (discounts included), the invoice
+ * issued exactly as a conversion issues it (`insertSale`: legal number, fiscal step in the same
+ * transaction, `sale.created`), and the payment recorded with it (`payment.recorded`), so the
+ * invoice is paid the moment it exists. With cash, what was handed over is kept for the receipt
+ * and the change is what it says back.
+ */
+export function createCounterSales(deps: {
+  store: Store<CorrectionRepos>;
+  clock: Clock;
+  newId: IdGenerator;
+  catalog: CatalogService;
+  customers: CustomerDirectory;
+  fiscaliser: IssueFiscaliser;
+  onEventQueued: () => void;
+  get(companyId: string, id: string): Promise<SaleView>;
+}) {
+  const { store, clock, newId } = deps;
+  return {
+    /**
+     * What these lines come to, priced exactly as the sale will be: the counter's live total.
+     * Null while some line cannot be priced yet (a quantity being typed).
+     */
+    async priceAtCounter(companyId: string, lines: LineRequest[]): Promise<number | null> {
+      if (lines.length === 0) return 0;
+      try {
+        return (await priceLines((requested) => deps.catalog.resolveLines(companyId, requested), lines)).totals.withTax;
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'validation_failed') return null;
+        throw error;
+      }
+    },
+
+    async sellAtCounter(actor: { companyId: string; userId: string | null }, input: CounterSale): Promise<SaleView> {
+      const { companyId } = actor;
+      const details = fieldErrors();
+      let tenderedMinor: number | null = null;
+      if (input.tendered !== undefined && input.tendered !== null) {
+        if (input.paymentMethod !== 'cash') addFieldError(details, 'tendered', 'Only cash is tendered.');
+        else
+          try {
+            tenderedMinor = Number(parseScaled(input.tendered, MONEY_SCALE));
+          } catch {
+            addFieldError(details, 'tendered', 'Must be a decimal amount such as 50.00.');
+          }
+      }
+      const priced = await priceLines(
+        (requested) => deps.catalog.resolveLines(companyId, requested),
+        input.lines,
+        details,
+      );
+      if (tenderedMinor !== null && tenderedMinor < priced.totals.withTax)
+        addFieldError(details, 'tendered', `Is less than the total, ${formatMoney(priced.totals.withTax)}.`);
+      const locations = await store.repos.companies.listLocations(companyId);
+      const location = input.locationId === undefined ? locations[0] : locations.find((l) => l.id === input.locationId);
+      if (!location) addFieldError(details, 'locationId', 'No location of this company has this id.');
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
+      const company = priced.company;
+      const customer: CustomerSnapshot = input.customerId
+        ? await customerForSale(deps.customers, companyId, input.customerId, 'sale')
+        : {
+            id: '',
+            kind: WALK_IN_KIND,
+            name: translate(resolveLanguage(company.locale), 'print.walkInCustomer'),
+            taxId: null,
+            email: null,
+            phone: null,
+            address: null,
+          };
+      const saleId = newId('sale');
+      const now = clock.now();
+      const issued = await store.unitOfWork(
+        async (repos) => {
+          const companyRow = toCompany((await repos.companies.findCompany(companyId))!);
+          const lines = lineRows(priced.lines, companyId, saleId, newId, 'quotationLine');
+          const issued = await insertSale(
+            repos,
+            {
+              companyId,
+              saleId,
+              source: {
+                type: 'counter',
+                id: saleId,
+                number: '',
+                locationId: location!.id,
+                note: input.note ?? null,
+                currency: companyRow.currency,
+                pricesIncludeTax: companyRow.pricesIncludeTax,
+                lines,
+              },
+              customer,
+              repriced: false,
+              createdBy: actor.userId,
+              now,
+              timezone: companyRow.timezone,
+              paymentMethod: input.paymentMethod,
+              tenderedMinor,
+            },
+            newId,
+            deps.fiscaliser,
+          );
+          const amount = issued.row.total_minor;
+          const createdAt = now.toISOString();
+          const payment = {
+            id: newId('payment'),
+            company_id: companyId,
+            sale_id: saleId,
+            method: input.paymentMethod,
+            amount_minor: amount,
+            recorded_by: actor.userId,
+            created_at: createdAt,
+            voided_at: null,
+            voided_by: null,
+            void_reason: null,
+          };
+          // A zero total (everything discounted away) is paid by nothing: no payment to record.
+          if (amount > 0) {
+            await repos.sales.addPaid(companyId, saleId, amount);
+            await repos.sales.insertPayment(payment);
+            await enqueueEvent(
+              repos,
+              {
+                companyId,
+                locationId: location!.id,
+                type: 'payment.recorded',
+                data: {
+                  saleId,
+                  invoiceNumber: issued.row.invoice_number,
+                  paymentId: payment.id,
+                  method: input.paymentMethod,
+                  amount: formatMoney(amount),
+                  balance: formatMoney(0),
+                },
+              },
+              { now: createdAt, newId },
+            );
+          }
+          return issued;
+        },
+        { creates: saleId },
+      );
+      deps.onEventQueued();
+      await deliverFiscal(deps.fiscaliser, companyId, saleId, issued.fiscal);
+      return deps.get(companyId, saleId);
+    },
+  };
+}
