@@ -13,6 +13,8 @@ import { catalogAdminRoutes } from './catalog.routes.ts';
 import { customersRoutes } from './customers.routes.ts';
 import { fiscalRoutes } from './fiscal.routes.ts';
 import { companySetupRoutes } from './company-setup.routes.ts';
+import { sendingsRoutes } from './sendings.routes.ts';
+import { inquiryRepliesRoutes } from './inquiry-replies.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 =
@@ -31,4 +33,6 @@ export const adminV1 =
     await app.register(customersRoutes(c));
     await app.register(fiscalRoutes(c));
     await app.register(companySetupRoutes(c));
+    await app.register(sendingsRoutes(c));
+    await app.register(inquiryRepliesRoutes(c));
   };

@@ -9,3 +9,11 @@ export {
   type NewQuotation,
 } from './quotations.service.ts';
 export type { PrintDraft } from './sample-print.ts';
+export {
+  createQuotationAnswers,
+  issueQuotationLink,
+  type CustomerAnswer,
+  type CustomerQuotation,
+  type QuotationAnswers,
+} from './quotation-answers.ts';
+export type { QuotationLinksRepository } from './quotation-links.repository.ts';

@@ -112,7 +112,8 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
         .set(change)
         .where('company_id', '=', companyId)
         .where('id', '=', id)
-        .where('status', '=', 'approved')
+        // Approved, or accepted by the customer (quotation-answers.ts): both still open.
+        .where('status', 'in', ['approved', 'accepted'])
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

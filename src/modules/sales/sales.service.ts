@@ -222,7 +222,13 @@ export function createSalesService(deps: {
       ),
 
     /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
-    async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+    async renderPdf(
+      companyId: string,
+      id: string,
+      slot: PrintSlot,
+      /** An e-mail's attachment: in the customer's language. */
+      as: { locale?: string } = {},
+    ): Promise<{ number: string; pdf: Buffer }> {
       const row = await load(companyId, id);
       const [lines, payments, companyRow, location, fiscal, original] = await Promise.all([
         store.repos.sales.listLines(companyId, id),
@@ -233,11 +239,17 @@ export function createSalesService(deps: {
         row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       ]);
       const printed = await slot.print({
-        document: toSalePrint(row, lines, toCompany(companyRow!), location!, {
-          payments,
-          fiscal: fiscal.get(id),
-          original: original ?? null,
-        }),
+        document: toSalePrint(
+          row,
+          lines,
+          { ...toCompany(companyRow!), ...(as.locale ? { locale: as.locale } : {}) },
+          location!,
+          {
+            payments,
+            fiscal: fiscal.get(id),
+            original: original ?? null,
+          },
+        ),
         datasheets: [],
       });
       return {
