@@ -1,7 +1,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
-import { reachOut, tokenForRole, userOfRole, validReachOut, waitFor } from '../support/http-helpers.ts';
+import { reachOut, tokenForRole, userOfRole, validReachOut, waitFor as waitWithin } from '../support/http-helpers.ts';
+
+// Six sessions share two cores: a PDF rendered and sent may take a while under that load.
+const waitFor = <T>(what: string, check: () => Promise<T | undefined> | T | undefined) =>
+  waitWithin(what, check, 60_000);
 import { adminCall, assignCustomer, newQuotation } from '../support/sales-helpers.ts';
 import { pdfText, startMailServer } from '../support/mail-helpers.ts';
 

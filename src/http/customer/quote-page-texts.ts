@@ -31,6 +31,8 @@ const en = {
   linkExpiredTitle: 'Link expired',
   linkExpired: 'This link has expired. Ask the shop to send the quotation again.',
   errorSummary: 'Please correct the marked fields.',
+  badRequest: 'The form could not be read. Go back and try again.',
+  failed: 'Something went wrong. Please try again later.',
 };
 type Key = keyof typeof en;
 
@@ -64,6 +66,8 @@ const hr: Record<Key, string> = {
   linkExpiredTitle: 'Poveznica je istekla',
   linkExpired: 'Ova poveznica je istekla. Zamolite trgovinu da vam ponudu pošalje ponovno.',
   errorSummary: 'Molimo ispravite označena polja.',
+  badRequest: 'Obrazac nije moguće pročitati. Vratite se i pokušajte ponovno.',
+  failed: 'Nešto je pošlo po zlu. Pokušajte ponovno kasnije.',
 };
 
 const de: Record<Key, string> = {
@@ -95,6 +99,8 @@ const de: Record<Key, string> = {
   linkExpiredTitle: 'Link abgelaufen',
   linkExpired: 'Dieser Link ist abgelaufen. Bitten Sie das Geschäft, das Angebot erneut zu senden.',
   errorSummary: 'Bitte korrigieren Sie die markierten Felder.',
+  badRequest: 'Das Formular konnte nicht gelesen werden. Gehen Sie zurück und versuchen Sie es erneut.',
+  failed: 'Etwas ist schiefgegangen. Bitte versuchen Sie es später erneut.',
 };
 
 const TEXTS: Record<Language, Record<Key, string>> = { en, hr, de };
@@ -103,7 +109,10 @@ export type QuotePageKey = Key;
 
 /** The page's text in `language`, with its {placeholders} filled. */
 export function quotePageText(language: Language, key: Key, params: Record<string, string | number> = {}): string {
-  return TEXTS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
+  return TEXTS[language][key].replace(/\{(\w+)\}/g, (whole, name: string, at: number, all: string) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    const value = String(params[name]);
+    // Croatian and German dates end in a full stop ("26. 11. 2026."): a sentence ending with one prints one.
+    return value.endsWith('.') && all[at + whole.length] === '.' ? value.slice(0, -1) : value;
+  });
 }

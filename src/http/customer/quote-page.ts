@@ -8,6 +8,7 @@ import type { CustomerAnswer, CustomerQuotation } from '../../modules/quotations
 import { html, type Html } from '../hub/html.ts';
 import { ASSETS } from '../hub/assets.ts';
 import { reservePrint, sendPdf } from '../pdf-reply.ts';
+import { STATUS_BY_CODE, toAppError } from '../errors.ts';
 import { quotePageText, type QuotePageKey } from './quote-page-texts.ts';
 
 type Params = { token: string };
@@ -39,14 +40,25 @@ export const customerQuotePage =
     });
     app.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      // The token is in the address: no other site may learn it from a Referer.
-      reply.header('referrer-policy', 'no-referrer');
+      // The token is in the address: no other site may learn it from a Referer. (Not
+      // `no-referrer`: with it a browser posts the forms with `Origin: null`.)
+      reply.header('referrer-policy', 'same-origin');
       reply.header('x-robots-tag', 'noindex, nofollow');
       reply.header('x-content-type-options', 'nosniff');
       reply.header(
         'content-security-policy',
         "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       );
+    });
+
+    // Refusals as a page in the customer's language, never the API's problem+json.
+    app.setErrorHandler(async (error, request, reply) => {
+      const appError = toAppError(error);
+      const status = STATUS_BY_CODE[appError.code];
+      if (status >= 500) request.log.error({ err: error }, 'customer page failed');
+      const language = resolveLanguage(request.headers['accept-language']?.split(',')[0] ?? 'hr');
+      const text = quotePageText(language, status === 400 ? 'badRequest' : 'failed');
+      return send(reply, language, text, html`<h1>${text}</h1>`, status);
     });
 
     app.get<{ Params: Params }>('/:token', async (request, reply) => {
@@ -203,14 +215,15 @@ ${status ? html`<p class="notice" role="status">${status}</p>` : null}
 </dl>
 <p><a class="button" href="${base}/pdf">${t('pdf')}</a></p>
 <h2>${t('lines')}</h2>
-<div class="scroll" role="region" aria-label="${t('lines')}" tabindex="0"><table>
-<thead><tr><th scope="col">${translate(language, 'print.column.product')}</th><th scope="col" class="num">${translate(language, 'print.column.quantity')}</th><th scope="col">${translate(language, 'print.column.unit')}</th><th scope="col" class="num">${translate(language, 'print.column.unitPrice')}</th><th scope="col" class="num">${t('total')}</th></tr></thead>
+<table tabindex="0">
+<caption class="sr-only">${t('lines')}</caption>
+<thead><tr><th scope="col">${translate(language, 'print.column.product')}</th><th scope="col" class="num">${translate(language, 'print.column.quantity')}</th><th scope="col" class="num">${translate(language, 'print.column.amount')}</th></tr></thead>
 <tbody>${q.lines.map(
     (l) =>
-      html`<tr><td>${l.productName}${l.note ? html`<br><span class="muted">${l.note}</span>` : null}</td><td class="num">${fmt.quantity(parseScaled(l.quantity, 3))}</td><td>${l.unitName}</td><td class="num">${money(l.unitPrice)}</td><td class="num">${money(l.total)}</td></tr>`,
+      html`<tr><td>${l.productName}${l.note ? html`<br><span class="muted">${l.note}</span>` : null}</td><td class="num">${fmt.quantity(parseScaled(l.quantity, 3))} ${l.unitName}<br><span class="muted">× ${money(l.unitPrice)}</span></td><td class="num">${money(l.total)}</td></tr>`,
   )}</tbody>
-<tfoot><tr><th scope="row" colspan="4">${t('total')}</th><td class="num"><strong>${money(q.totals.withTax)}</strong></td></tr></tfoot>
-</table></div>
+<tfoot><tr><th scope="row" colspan="2">${t('total')}</th><td class="num"><strong>${money(q.totals.withTax)}</strong></td></tr></tfoot>
+</table>
 ${q.note ? html`<p>${q.note}</p>` : null}
 ${
   shown.state === 'open'

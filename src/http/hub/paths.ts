@@ -49,9 +49,13 @@ export const paths = {
   inquiryHandled: (id: string) => `${HUB}/inquiries/${seg(id)}/handled`,
   inquiryRelease: (id: string) => `${HUB}/inquiries/${seg(id)}/release`,
   inquiryPhoto: (id: string) => `${HUB}/inquiries/${seg(id)}/photo`,
+  inquiryReply: (id: string) => `${HUB}/inquiries/${seg(id)}/reply`,
+  inquiryReopen: (id: string) => `${HUB}/inquiries/${seg(id)}/reopen`,
 
   quotations: `${HUB}/quotations`,
   quotation: (id: string) => `${HUB}/quotations/${seg(id)}`,
+  /** A new quotation in the hub (its page comes with the counter's quotations); `inquiryId` prefills the inquirer. */
+  newQuotationFromInquiry: (inquiryId: string) => `${HUB}/quotations/new?inquiryId=${encodeURIComponent(inquiryId)}`,
   orders: `${HUB}/orders`,
   order: (id: string) => `${HUB}/orders/${seg(id)}`,
   sales: `${HUB}/sales`,
@@ -92,6 +96,7 @@ export const paths = {
   catalogScope: `${HUB}/developer/catalog-scope`,
   catalogScopePreview: `${HUB}/developer/catalog-scope/preview`,
   printSettings: `${HUB}/developer/print`,
+  mailSettings: `${HUB}/developer/mail`,
   fiscal: `${HUB}/developer/fiscal`,
   fiscalCheck: `${HUB}/developer/fiscal/check`,
   printPreviewFrame: `${HUB}/developer/print/preview-frame`,

@@ -15,5 +15,6 @@ export {
   type CustomerAnswer,
   type CustomerQuotation,
   type QuotationAnswers,
+  type QuotationAnswerView,
 } from './quotation-answers.ts';
 export type { QuotationLinksRepository } from './quotation-links.repository.ts';

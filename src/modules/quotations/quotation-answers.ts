@@ -6,7 +6,7 @@ import type { Store } from '../../db/store.ts';
 import { toCompany, type CompaniesRepository, type Company } from '../companies/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import type { AdminNoticeRepos } from '../notifications/index.ts';
-import type { QuotationLinkRow, QuotationLinksRepository } from './quotation-links.repository.ts';
+import type { QuotationAnswerRow, QuotationLinkRow, QuotationLinksRepository } from './quotation-links.repository.ts';
 import type { QuotationView } from './quotations.service.ts';
 
 /** How long a sent quotation's link works: past the quotation's own validity, so the page can say it expired. */
@@ -56,6 +56,25 @@ export type CustomerQuotation =
       } | null;
     };
 
+export interface QuotationAnswerView {
+  answer: 'accepted' | 'declined';
+  name: string | null;
+  reference: string | null;
+  /** The acceptance's note, or why it was declined. */
+  note: string | null;
+  at: string;
+}
+
+function toAnswer(row: QuotationAnswerRow): QuotationAnswerView {
+  return {
+    answer: row.answer as 'accepted' | 'declined',
+    name: row.name,
+    reference: row.reference,
+    note: row.note,
+    at: row.answered_at,
+  };
+}
+
 export type CustomerAnswer =
   | { answer: 'accepted'; name: string; reference?: string; note?: string }
   | { answer: 'declined'; reason: string };
@@ -103,15 +122,7 @@ export function createQuotationAnswers(deps: {
       store.repos.companies.findCompany(link.company_id),
       store.repos.quotationLinks.findAnswer(link.company_id, link.quotation_id),
     ]);
-    const answer = answerRow
-      ? {
-          answer: answerRow.answer as 'accepted' | 'declined',
-          name: answerRow.name,
-          reference: answerRow.reference,
-          note: answerRow.note,
-          at: answerRow.answered_at,
-        }
-      : null;
+    const answer = answerRow ? toAnswer(answerRow) : null;
     const state =
       quotation.status === 'accepted' || quotation.status === 'declined'
         ? 'answered'
@@ -125,6 +136,12 @@ export function createQuotationAnswers(deps: {
 
   return {
     open,
+
+    /** The customer's answer as the hub shows it beside the quotation; null when there is none. */
+    async answerOf(companyId: string, quotationId: string): Promise<QuotationAnswerView | null> {
+      const row = await store.repos.quotationLinks.findAnswer(companyId, quotationId);
+      return row ? toAnswer(row) : null;
+    },
 
     /**
      * The customer's answer: the quotation's status, the answer, the event and the staff's

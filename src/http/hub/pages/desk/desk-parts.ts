@@ -83,6 +83,7 @@ export const DESK_NOTICES = {
   paid: 'hub.desk.notice.paid',
   created: 'hub.desk.notice.created',
   saved: 'hub.desk.notice.saved',
+  sent: 'hub.mail.queued',
 } as const satisfies Record<string, NoticeKey>;
 
 /**

@@ -5,6 +5,7 @@ import { customersPages } from './customers.page.ts';
 import { ordersPages } from './orders.page.ts';
 import { quotationsPages } from './quotations.page.ts';
 import { salesPages } from './sales.page.ts';
+import { sendingPages } from './sending.page.ts';
 
 /** The sales desk: quotations, web orders, sales and the customer directory. */
 export const deskPages =
@@ -15,4 +16,5 @@ export const deskPages =
     await app.register(assignmentPages(c));
     await app.register(salesPages(c));
     await app.register(customersPages(c));
+    await app.register(sendingPages(c));
   };

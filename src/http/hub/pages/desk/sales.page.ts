@@ -6,10 +6,11 @@ import { newestFirstPage } from '../../../admin/pagination.ts';
 import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
-import { html } from '../../html.ts';
+import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { DESK_REFUSALS, otherErrors } from './desk-form.ts';
 import { pdfPanel } from './document-parts.ts';
+import { sendingsBlock } from './sending.page.ts';
 import {
   field,
   noticeOf,
@@ -80,11 +81,16 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
 
     app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
       const ctx = request.hub;
+      const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+      const sendings = await c.documentMail.listSendings(ctx.user.companyId, 'sale', sale.id);
       return detail(
         reply,
         ctx,
-        await c.sales.get(ctx.user.companyId, request.params.id),
+        sale,
         noticeOf(ctx, request.query, SALE_NOTICES),
+        undefined,
+        200,
+        sendingsBlock(ctx, 'sale', sale.id, sendings),
       );
     });
 
@@ -199,6 +205,8 @@ function detail(
   notice: string | null,
   state?: FormState,
   status = 200,
+  /** Its sendings by e-mail, on the page as read. */
+  mailed: Html | null = null,
 ) {
   const { t } = ctx;
   const base = paths.sale(s.id);
@@ -310,6 +318,7 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 ${pdfPanel(ctx, base, s.number)}
 </div>
 </div>
+${mailed}
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }
