@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { PendingHooks, Store } from '../../db/store.ts';
@@ -343,10 +344,9 @@ export function createInquiriesService(deps: {
       const row = await store.repos.inquiries.find(actor.companyId, id);
       if (!row) throw AppError.notFound('Inquiry');
       const text = message.trim();
-      if (text === '') throw AppError.invalid({ message: ['Write a reply.'] });
-      if (row.spam_reason !== null)
-        throw new AppError('conflict', 'Release the inquiry from the spam folder before replying to it.');
-      if (!deps.emailEnabled) throw new AppError('unavailable', 'E-mail is not configured on this server (SMTP_URL).');
+      if (text === '') throw AppError.invalid({ message: [said('error.inquiry.emptyReply')] });
+      if (row.spam_reason !== null) throw new AppError('conflict', said('error.inquiry.releaseFirst'));
+      if (!deps.emailEnabled) throw new AppError('unavailable', said('error.mail.notConfigured'));
       const now = clock.now().toISOString();
       const replyId = newId('inquiryReply');
       const emailId = newId('email');

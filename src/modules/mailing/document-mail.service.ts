@@ -1,4 +1,4 @@
-import { AppError, fieldErrors } from '../../lib/errors.ts';
+import { addFieldError, AppError, fieldErrors } from '../../lib/errors.ts';
 import { MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
@@ -11,7 +11,7 @@ import {
   type Company,
 } from '../companies/index.ts';
 import type { CustomersRepository } from '../customers/index.ts';
-import { createFormatter, LANGUAGES, resolveLanguage, translate, type Language } from '../i18n/index.ts';
+import { createFormatter, LANGUAGES, resolveLanguage, said, translate, type Language } from '../i18n/index.ts';
 import type { EmailOutbox, MailAttachment, NotificationsRepository } from '../notifications/index.ts';
 import {
   issueQuotationLink,
@@ -128,13 +128,13 @@ export function createDocumentMail(deps: {
           : await deps.sales.get(companyId, document.id);
       const details = fieldErrors();
       const to = (input.to?.trim() || (await defaultAddress(companyId, doc, document.type)) || '').trim();
-      if (to === '') details.to = ['The customer has no e-mail address: enter one.'];
-      else if (!EMAIL.test(to) || to.length > 254) details.to = ['Not an e-mail address.'];
+      if (to === '') addFieldError(details, 'to', said('error.mail.noAddress'));
+      else if (!EMAIL.test(to) || to.length > 254) addFieldError(details, 'to', said('error.email'));
       if (input.locale !== undefined && !(LANGUAGES as readonly string[]).includes(input.locale))
         details.locale = [`One of ${LANGUAGES.join(', ')}.`];
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (document.type === 'quotation' && (doc as QuotationView).status !== 'approved')
-        throw new AppError('quotation_not_open', 'Only an open (approved) quotation can be sent.');
+        throw new AppError('quotation_not_open', said('error.mail.quotationNotOpen'));
       if (!deps.emailEnabled) throw new AppError('unavailable', 'E-mail is not configured on this server (SMTP_URL).');
 
       const companyRow = await store.repos.companies.findCompany(companyId);
@@ -252,21 +252,28 @@ export function createDocumentMail(deps: {
     ): Promise<void> {
       const details = fieldErrors();
       const replyTo = input.replyTo?.trim() || null;
-      if (replyTo !== null && !EMAIL.test(replyTo)) details.replyTo = ['Not an e-mail address.'];
+      if (replyTo !== null && !EMAIL.test(replyTo)) addFieldError(details, 'replyTo', said('error.email'));
       for (const t of input.templates) {
         if (!(LANGUAGES as readonly string[]).includes(t.locale))
           details[`templates.${t.locale}`] = ['Unknown language.'];
         for (const field of ['subject', 'body'] as const) {
           const unknown = unknownPlaceholders(t[field]);
           if (unknown.length > 0)
-            details[`${field}_${t.locale}`] = [
-              `Unknown placeholder ${unknown.join(', ')}; use {number}, {total}, {dueDate}, {customerName} or {reference}.`,
-            ];
+            addFieldError(
+              details,
+              `${field}_${t.locale}`,
+              said('error.mail.unknownPlaceholder', {
+                unknown: unknown.join(', '),
+                known: '{number}, {total}, {dueDate}, {customerName}, {reference}',
+              }),
+            );
         }
         if ((t.subject.trim() === '') !== (t.body.trim() === ''))
-          details[`${t.subject.trim() === '' ? 'subject' : 'body'}_${t.locale}`] = [
-            'Write both the subject and the text, or leave both empty for the built-in ones.',
-          ];
+          addFieldError(
+            details,
+            `${t.subject.trim() === '' ? 'subject' : 'body'}_${t.locale}`,
+            said('error.mail.bothOrNeither'),
+          );
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const at = clock.now().toISOString();

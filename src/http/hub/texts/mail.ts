@@ -42,9 +42,9 @@ export const mail = messages({
     'hub.quote.acceptedBy': 'Accepted by {name} on {date}',
     'hub.quote.declinedOn': 'Declined on {date}: {reason}',
     'hub.quote.reference': 'Purchase order: {reference}',
-    'hub.notice.quote.accepted.title': 'Quotation {number} accepted',
+    'hub.notice.quote.accepted.title': 'The customer accepted quotation {number}',
     'hub.notice.quote.accepted.body': '{name} accepted quotation {number} online; it is ready to convert.',
-    'hub.notice.quote.declined.title': 'Quotation {number} declined',
+    'hub.notice.quote.declined.title': 'The customer declined quotation {number}',
     'hub.notice.quote.declined.body': '{name} declined quotation {number} online: {reason}',
   },
   hr: {
