@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
 import { adminCall, assignCustomer, newQuotation } from '../support/sales-helpers.ts';
 import { answerQuote, pdfText, quotationLink } from '../support/mail-helpers.ts';
+import { reachOut, validReachOut } from '../support/http-helpers.ts';
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 
 async function statusOf(t: TestApp, demo: DemoCompany, id: string): Promise<string> {
@@ -138,6 +139,26 @@ describe("the customer's page of a sent quotation (/q/{token})", () => {
     });
     assert.equal(crossSite.statusCode, 403);
     assert.equal(await statusOf(t, other, theirs.id), 'approved');
+  });
+
+  test('every inquiry fires inquiry.created with the inquiry; a test key’s carries livemode false', async () => {
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/api-keys',
+      headers: { authorization: `Bearer ${demo.adminToken}` },
+      payload: { locationId: demo.locations[0]!.id, name: 'Test key', mode: 'test' },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const live = await reachOut(t.app, demo.locations[0]!.apiKey, validReachOut({ subject: 'Uživo' }));
+    const trial = await reachOut(t.app, made.json().data.key, validReachOut({ subject: 'Proba' }));
+    assert.equal(live.statusCode, 201, live.body);
+    assert.equal(trial.statusCode, 201, trial.body);
+    const bodies = (await eventsOf(t, demo.companyId, 'inquiry.created')).map((e) => JSON.parse(e.payload));
+    const of = (id: string) => bodies.filter((b) => b.data.inquiryId === id);
+    assert.equal(of(live.json().data.id).length, 1);
+    assert.equal(of(live.json().data.id)[0].livemode, true);
+    assert.equal(of(live.json().data.id)[0].data.subject, 'Uživo');
+    assert.equal(of(trial.json().data.id)[0].livemode, false);
   });
 
   test('concurrent accept and convert, and accept and decline, leave one consistent state', async () => {
