@@ -6,7 +6,7 @@ import type { PendingHooks, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
 import type { EmailMessageRow, EmailOutbox, NotificationRow } from '../notifications/index.ts';
-import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
+import { enqueueEvent, enqueueEvents, type EventOutbox, type OutboxEvent } from '../webhooks/index.ts';
 import type { InquiryReply } from './inquiry-replies.ts';
 import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
@@ -115,26 +115,22 @@ export function createInquiriesService(deps: {
     return names;
   }
 
-  async function announce(repos: { webhooks: EventOutbox }, row: InquiryRow, locations: Map<string, string>) {
-    await enqueueEvent(
-      repos,
-      {
-        companyId: row.company_id,
-        locationId: row.location_id,
-        livemode: row.mode !== 'test',
-        type: 'inquiry.created',
-        data: {
-          inquiryId: row.id,
-          topic: row.topic,
-          subject: row.subject,
-          name: row.name,
-          email: row.email,
-          phone: row.phone,
-          locationName: locations.get(`${row.company_id}\u0000${row.location_id}`) ?? '',
-        },
+  function inquiryEvent(row: InquiryRow, locations: Map<string, string>): OutboxEvent {
+    return {
+      companyId: row.company_id,
+      locationId: row.location_id,
+      livemode: row.mode !== 'test',
+      type: 'inquiry.created',
+      data: {
+        inquiryId: row.id,
+        topic: row.topic,
+        subject: row.subject,
+        name: row.name,
+        email: row.email,
+        phone: row.phone,
+        locationName: locations.get(`${row.company_id}\u0000${row.location_id}`) ?? '',
       },
-      { now: clock.now().toISOString(), newId },
-    );
+    };
   }
 
   // A contact form is the busiest write of the public API: concurrent inquiries share one
@@ -154,7 +150,11 @@ export function createInquiriesService(deps: {
         async (repos) => {
           await repos.inquiries.insertWithNotifications(rows, notifications, emails);
           // inquiry.created commits with the inquiry (not for spam: its release announces it).
-          for (const row of announced) await announce(repos, row, locations);
+          await enqueueEvents(
+            repos,
+            announced.map((row) => inquiryEvent(row, locations)),
+            { now: clock.now().toISOString(), newId },
+          );
         },
         {
           creates: batch.map((p) => ({ id: p.row.id, hooks: p.hooks })),
@@ -315,7 +315,7 @@ export function createInquiriesService(deps: {
       const changed = await store.unitOfWork(async (repos) => {
         if (!(await repos.inquiries.release(companyId, id))) return false; // released meanwhile
         await repos.inquiries.insertWithNotifications([], notifications, emails);
-        await announce(repos, released, locations);
+        await enqueueEvent(repos, inquiryEvent(released, locations), { now: clock.now().toISOString(), newId });
         return true;
       });
       if (changed && emails.length > 0) deps.onEmailQueued();
