@@ -161,6 +161,15 @@ describe("the customer's page of a sent quotation (/q/{token})", () => {
     assert.equal(of(trial.json().data.id)[0].livemode, false);
   });
 
+  test('without SMTP configured, sending answers 503 and records nothing', async () => {
+    const q = await newQuotation(t.app, demo);
+    const res = await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q.id}/send`, {});
+    assert.equal(res.statusCode, 503, res.body);
+    assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
+    const listed = await adminCall(t.app, demo.adminToken, 'GET', `/quotations/${q.id}/sendings`);
+    assert.deepEqual(listed.json().data, []);
+  });
+
   test('concurrent accept and convert, and accept and decline, leave one consistent state', async () => {
     for (let round = 0; round < 4; round++) {
       const q = await newQuotation(t.app, demo);
