@@ -33,7 +33,8 @@ import {
   createDatasheetFiles,
 } from './modules/catalog/index.ts';
 import { createPrintPool, type PrintSlot } from './modules/printing/index.ts';
-import { createQuotationsService } from './modules/quotations/index.ts';
+import { createQuotationAnswers, createQuotationsService } from './modules/quotations/index.ts';
+import { createDocumentMail } from './modules/mailing/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
@@ -144,6 +145,7 @@ export async function createContainer(
     newId,
     emailEnabled: config.smtpUrl !== null,
     onEmailQueued: () => emailSender?.wake(),
+    onEventQueued: () => dispatcher?.wake(),
     // Keyed to this deployment (so every instance checks the others' challenges), derived like the CSRF key.
     ...(config.productPhotoFetch
       ? {
@@ -251,6 +253,23 @@ export async function createContainer(
     catalog,
     customers,
   });
+  const documentMail = createDocumentMail({
+    store,
+    clock,
+    newId,
+    quotations,
+    sales,
+    emailEnabled: config.smtpUrl !== null,
+    onEmailQueued: () => emailSender?.wake(),
+  });
+  const quotationAnswers = createQuotationAnswers({
+    store,
+    clock,
+    newId,
+    get: (companyId, id) => quotations.get(companyId, id),
+    notify: (repos, companyId, note, roles) => notifications.notifyRoles(repos, companyId, note, roles),
+    onEventQueued,
+  });
   const endpoints = createEndpointsService({
     store,
     clock,
@@ -311,6 +330,22 @@ export async function createContainer(
         transport: mailTransport,
         from: config.smtpFrom,
         logger: logger.child({ component: 'email' }),
+        // A sent document's PDF, printed when its e-mail goes out, through the same print pool.
+        renderAttachment: async (recipe) => {
+          const slot = prints.reserve();
+          try {
+            const printed =
+              recipe.document === 'quotation'
+                ? await quotations.renderPdf(recipe.companyId, recipe.id, slot, {
+                    locale: recipe.locale,
+                    datasheets: recipe.datasheets,
+                  })
+                : await sales.renderPdf(recipe.companyId, recipe.id, slot, { locale: recipe.locale });
+            return { filename: `${printed.number}.pdf`, content: printed.pdf };
+          } finally {
+            slot.release();
+          }
+        },
       })
     : null;
 
@@ -336,6 +371,8 @@ export async function createContainer(
     catalogScope,
     catalogImport,
     quotations,
+    quotationAnswers,
+    documentMail,
     orders,
     sales,
     customers,

@@ -14,6 +14,8 @@ import { createSalesRepository } from './modules/sales/sales.repository.ts';
 import { createCustomersRepository } from './modules/customers/customers.repository.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { createFiscalRepository } from './modules/fiscal/fiscal.repository.ts';
+import { createMailingRepository } from './modules/mailing/mailing.repository.ts';
+import { createQuotationLinksRepository } from './modules/quotations/quotation-links.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -36,6 +38,8 @@ export function createRepositories(db: Executor, engine: Engine) {
     customers: createCustomersRepository(db),
     accounts: createAccountsRepository(db, engine),
     fiscal: createFiscalRepository(db),
+    mailing: createMailingRepository(db),
+    quotationLinks: createQuotationLinksRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

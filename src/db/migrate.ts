@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010-fiscal.ts';
 import * as m0011 from './migrations/0011-websites.ts';
 import * as m0012 from './migrations/0012-notification-params.ts';
 import * as m0015 from './migrations/0015-hub-quotations.ts';
+import * as m0016 from './migrations/0016-document-mail.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -29,6 +30,7 @@ const MIGRATIONS = {
   '0011-websites': m0011,
   '0012-notification-params': m0012,
   '0015-hub-quotations': m0015,
+  '0016-document-mail': m0016,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -178,6 +178,77 @@ export interface EmailMessagesTable {
   last_error: string | null;
   sent_at: Timestamp | null;
   created_at: Timestamp;
+  /** 0016, absent on the inquiries' batched e-mails: where the recipient's answer goes. */
+  reply_to?: string | null;
+  /** 0016: JSON list of MailAttachment recipes (notifications/email-sender.ts), rendered when sent. */
+  attachments?: string | null;
+  /** 0016: what the SMTP server answered when it took the message ("250 OK …"). */
+  smtp_response?: string | null;
+}
+
+/** A document sent by e-mail from the hub (0016); its state is its e-mail's. */
+export interface DocumentSendingsTable {
+  id: string;
+  company_id: string;
+  /** `quotation` or `sale` (an invoice, cancellation or credit note). */
+  document_type: string;
+  document_id: string;
+  email_id: string;
+  to_address: string;
+  locale: string;
+  message: string | null;
+  sent_by: string;
+  created_at: Timestamp;
+}
+
+/** A company's e-mail text for sent documents, per language (0016); none: the built-in one. */
+export interface MailTemplatesTable {
+  company_id: string;
+  locale: string;
+  subject: string;
+  body: string;
+  updated_at: Timestamp;
+}
+
+/** Where customers' answers to the company's e-mails go (0016); none: the sending user's address. */
+export interface MailSettingsTable {
+  company_id: string;
+  reply_to: string | null;
+  updated_at: Timestamp;
+}
+
+/** A customer's link to a sent quotation (0016): only the SHA-256 of its token is kept. */
+export interface QuotationLinksTable {
+  token_hash: string;
+  company_id: string;
+  quotation_id: string;
+  locale: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** The customer's answer to a quotation (0016), at most one (its key). */
+export interface QuotationAnswersTable {
+  quotation_id: string;
+  company_id: string;
+  /** `accepted` or `declined`. */
+  answer: string;
+  name: string | null;
+  reference: string | null;
+  /** The acceptance's note, or the reason it was declined. */
+  note: string | null;
+  answered_at: Timestamp;
+}
+
+/** A reply to an inquiry written in the hub and e-mailed to the inquirer (0016). */
+export interface InquiryRepliesTable {
+  id: string;
+  company_id: string;
+  inquiry_id: string;
+  message: string;
+  author_id: string;
+  email_id: string | null;
+  created_at: Timestamp;
 }
 
 export interface IdempotencyKeysTable {
@@ -588,4 +659,10 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   fiscal_certificates: FiscalCertificatesTable;
   fiscal_requests: FiscalRequestsTable;
+  document_sendings: DocumentSendingsTable;
+  mail_templates: MailTemplatesTable;
+  mail_settings: MailSettingsTable;
+  quotation_links: QuotationLinksTable;
+  quotation_answers: QuotationAnswersTable;
+  inquiry_replies: InquiryRepliesTable;
 }

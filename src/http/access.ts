@@ -27,6 +27,7 @@ export const PERMISSIONS = {
   'sales:manage': ['admin'],
   'invoices:correct': ['admin'], // cancel an invoice (storno), issue a credit note
   'payments:void': ['admin', 'staff'],
+  'documents:send': ['admin', 'staff'], // send quotations and invoices by e-mail
   'catalog:read': ['admin', 'staff', 'support'],
   'catalog:write': ['admin'],
   'settings:manage': ['admin'], // developer settings (API keys, webhooks, catalog scope, print template, bank account), team, company profile
@@ -120,6 +121,14 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminUpdateLocation: 'settings:manage',
   adminListUsers: 'settings:manage',
   adminUpdateUser: 'settings:manage',
+
+  adminSendQuotation: 'documents:send',
+  adminListQuotationSendings: 'quotations:read',
+  adminSendSale: 'documents:send',
+  adminListSaleSendings: 'sales:read',
+  adminReplyToInquiry: 'inquiries:handle',
+  adminListInquiryReplies: 'inquiries:read',
+  adminReopenInquiry: 'inquiries:handle',
 };
 
 export function rolesFor(operationId: string): readonly UserRole[] | null {

@@ -21,6 +21,7 @@ import { Order } from './public/v1/orders.routes.ts';
 import { Product } from './public/v1/catalog.routes.ts';
 import { adminV1 } from './admin/index.ts';
 import { hub } from './hub/index.ts';
+import { customerQuotePage } from './customer/quote-page.ts';
 import { embedRoutes } from './embed.routes.ts';
 import { WEBHOOKS_TAG, webhooksSection } from './openapi-webhooks.ts';
 
@@ -154,6 +155,7 @@ export async function buildApp(c: Container): Promise<App> {
   await app.register(publicV1(c), { prefix: '/api/v1/public' });
   await app.register(adminV1(c), { prefix: '/api/v1/admin' });
   await app.register(hub(c), { prefix: '/hub' });
+  await app.register(customerQuotePage(c), { prefix: '/q' });
   await app.register(embedRoutes);
   app.get('/api/v1/public/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -26,6 +26,8 @@ export const ID_PREFIXES = {
   delivery: 'whd',
   attempt: 'wha',
   customer: 'cus',
+  sending: 'snd',
+  inquiryReply: 'irp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

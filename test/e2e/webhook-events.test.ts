@@ -11,6 +11,8 @@ import { EVENTS, EVENT_NAMES, PING, type EventName } from '../../src/modules/web
 import { telegramLines } from '../../src/modules/webhooks/event-catalog.ts';
 import { formatTelegramMessage } from '../../src/modules/webhooks/channels/telegram-channel.ts';
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
+import { reachOut, validReachOut } from '../support/http-helpers.ts';
+import { answerQuote, quotationLink } from '../support/mail-helpers.ts';
 
 /**
  * How each catalogued event is made to happen through the API. Typed by the catalog, so a new
@@ -108,6 +110,23 @@ const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<() =>
         ).statusCode,
         200,
       );
+  },
+  'inquiry.created': async (app, demo) => async () =>
+    assert.equal(
+      (await reachOut(app.app, demo.locations[0]!.apiKey, validReachOut({ name: 'Ana <Kovač>' }))).statusCode,
+      201,
+    ),
+  'quote.accepted': async (app, demo) => {
+    const q = await newQuotation(app.app, demo);
+    const link = await quotationLink(app, demo.companyId, q.id);
+    return async () =>
+      assert.equal((await answerQuote(app, link.token, 'accept', { name: 'Ana <K>' })).statusCode, 303);
+  },
+  'quote.declined': async (app, demo) => {
+    const q = await newQuotation(app.app, demo);
+    const link = await quotationLink(app, demo.companyId, q.id);
+    return async () =>
+      assert.equal((await answerQuote(app, link.token, 'decline', { reason: 'Preskupo & <daleko>' })).statusCode, 303);
   },
   'order.status_changed': async (app, demo) => {
     const o = await newOrder(app.app, demo);

@@ -14,6 +14,8 @@ import { customersRoutes } from './customers.routes.ts';
 import { fiscalRoutes } from './fiscal.routes.ts';
 import { companySetupRoutes } from './company-setup.routes.ts';
 import { counterSalesRoutes } from './counter-sales.routes.ts';
+import { sendingsRoutes } from './sendings.routes.ts';
+import { inquiryRepliesRoutes } from './inquiry-replies.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 =
@@ -33,4 +35,6 @@ export const adminV1 =
     await app.register(fiscalRoutes(c));
     await app.register(companySetupRoutes(c));
     await app.register(counterSalesRoutes(c));
+    await app.register(sendingsRoutes(c));
+    await app.register(inquiryRepliesRoutes(c));
   };

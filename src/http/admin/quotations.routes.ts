@@ -22,7 +22,8 @@ export const AdminQuotation = Type.Object(
   {
     ...Quotation.properties,
     status: Type.Enum(QUOTATION_STATUSES, {
-      description: '`approved` (as created by the API) → `converted` | `cancelled`.',
+      description:
+        '`approved` (as created by the API) → `accepted` | `declined` (the customer on their page) → `converted` | `cancelled`; `approved` and `accepted` convert and cancel.',
     }),
     directoryCustomer: DirectoryCustomer,
     expired: Type.Boolean({

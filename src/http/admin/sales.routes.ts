@@ -234,7 +234,9 @@ export const salesRoutes =
         if (!wantsPdf(request, request.query.format)) return presentSale(sale);
         return sendPdf(
           reply,
-          await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply), request.query.layout),
+          await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply), {
+            layout: request.query.layout,
+          }),
         );
       },
     );

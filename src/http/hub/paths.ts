@@ -49,6 +49,8 @@ export const paths = {
   inquiryHandled: (id: string) => `${HUB}/inquiries/${seg(id)}/handled`,
   inquiryRelease: (id: string) => `${HUB}/inquiries/${seg(id)}/release`,
   inquiryPhoto: (id: string) => `${HUB}/inquiries/${seg(id)}/photo`,
+  inquiryReply: (id: string) => `${HUB}/inquiries/${seg(id)}/reply`,
+  inquiryReopen: (id: string) => `${HUB}/inquiries/${seg(id)}/reopen`,
 
   quotations: `${HUB}/quotations`,
   quotation: (id: string) => `${HUB}/quotations/${seg(id)}`,
@@ -60,6 +62,8 @@ export const paths = {
   /** The line picker's and customer picker's options (combobox lists). */
   productOptions: `${HUB}/desk/product-options`,
   customerOptions: `${HUB}/desk/customer-options`,
+  /** A new quotation started from an inquiry: the inquirer's details prefilled. */
+  newQuotationFromInquiry: (inquiryId: string) => `${HUB}/quotations/new?inquiryId=${encodeURIComponent(inquiryId)}`,
   orders: `${HUB}/orders`,
   order: (id: string) => `${HUB}/orders/${seg(id)}`,
   sales: `${HUB}/sales`,
@@ -100,6 +104,7 @@ export const paths = {
   catalogScope: `${HUB}/developer/catalog-scope`,
   catalogScopePreview: `${HUB}/developer/catalog-scope/preview`,
   printSettings: `${HUB}/developer/print`,
+  mailSettings: `${HUB}/developer/mail`,
   fiscal: `${HUB}/developer/fiscal`,
   fiscalCheck: `${HUB}/developer/fiscal/check`,
   printPreviewFrame: `${HUB}/developer/print/preview-frame`,

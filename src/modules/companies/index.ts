@@ -22,6 +22,7 @@ export {
 } from './companies.service.ts';
 export {
   fillPrintTemplate,
+  unknownPlaceholders,
   PRINT_TEMPLATE_PLACEHOLDERS,
   type PrintTemplatePlaceholder,
 } from './print-template.ts';

@@ -20,7 +20,10 @@ import {
 export type DocumentKind = 'quotation' | 'order';
 
 /** While a document is in one of these states its customer may still change; after, it is settled. */
-const OPEN: Record<DocumentKind, readonly string[]> = { quotation: ['approved'], order: ['received', 'accepted'] };
+const OPEN: Record<DocumentKind, readonly string[]> = {
+  quotation: ['approved', 'accepted'],
+  order: ['received', 'accepted'],
+};
 
 export type Assignment = { customerId: string } | { newCustomer: Partial<NewCustomer> };
 

@@ -75,6 +75,13 @@ const errorMessages = messages({
       'Line {position} ({product}): the product was removed from the catalog, so it has no price today.',
     'error.conversion.unitRemoved':
       'Line {position} ({product}, {unit}): the unit was removed from the product, so it has no price today.',
+    'error.mail.noAddress': 'The customer has no e-mail address: enter one.',
+    'error.mail.unknownPlaceholder': 'Unknown placeholder {unknown}; use {known}.',
+    'error.mail.bothOrNeither': 'Write both the subject and the text, or leave both empty for the built-in ones.',
+    'error.mail.notConfigured': 'E-mail is not configured on this server (SMTP_URL).',
+    'error.mail.quotationNotOpen': 'Only an open (approved) quotation can be sent.',
+    'error.inquiry.emptyReply': 'Write a reply.',
+    'error.inquiry.releaseFirst': 'Release the inquiry from the spam folder before replying to it.',
   },
   hr: {
     'error.required': 'Obavezno polje.',
@@ -142,6 +149,13 @@ const errorMessages = messages({
       'Stavka {position} ({product}): proizvod je uklonjen iz kataloga pa danas nema cijenu.',
     'error.conversion.unitRemoved':
       'Stavka {position} ({product}, {unit}): jedinica je uklonjena s proizvoda pa danas nema cijenu.',
+    'error.mail.noAddress': 'Kupac nema adresu e-pošte: upišite je.',
+    'error.mail.unknownPlaceholder': 'Nepoznata oznaka {unknown}; koristite {known}.',
+    'error.mail.bothOrNeither': 'Upišite i predmet i tekst, ili oba ostavite prazna za ugrađeni tekst.',
+    'error.mail.notConfigured': 'Na ovom poslužitelju e-pošta nije podešena (SMTP_URL).',
+    'error.mail.quotationNotOpen': 'Poslati se može samo otvorena (odobrena) ponuda.',
+    'error.inquiry.emptyReply': 'Napišite odgovor.',
+    'error.inquiry.releaseFirst': 'Prije odgovora upit izvadite iz mape neželjene pošte.',
   },
   de: {
     'error.required': 'Pflichtfeld.',
@@ -214,6 +228,13 @@ const errorMessages = messages({
       'Position {position} ({product}): Das Produkt wurde aus dem Katalog entfernt und hat heute keinen Preis.',
     'error.conversion.unitRemoved':
       'Position {position} ({product}, {unit}): Die Einheit wurde vom Produkt entfernt und hat heute keinen Preis.',
+    'error.mail.noAddress': 'Der Kunde hat keine E-Mail-Adresse: bitte eingeben.',
+    'error.mail.unknownPlaceholder': 'Unbekannter Platzhalter {unknown}; verwenden Sie {known}.',
+    'error.mail.bothOrNeither': 'Schreiben Sie Betreff und Text, oder lassen Sie beide leer für den eingebauten Text.',
+    'error.mail.notConfigured': 'E-Mail ist auf diesem Server nicht eingerichtet (SMTP_URL).',
+    'error.mail.quotationNotOpen': 'Nur ein offenes (freigegebenes) Angebot kann gesendet werden.',
+    'error.inquiry.emptyReply': 'Schreiben Sie eine Antwort.',
+    'error.inquiry.releaseFirst': 'Geben Sie die Anfrage aus dem Spam-Ordner frei, bevor Sie antworten.',
   },
 });
 

@@ -105,6 +105,8 @@ export const de: Translation<typeof en> = {
   'nav.signOut': 'Abmelden',
 
   'status.quotation.approved': 'Freigegeben',
+  'status.quotation.accepted': 'Angenommen',
+  'status.quotation.declined': 'Abgelehnt',
   'status.quotation.converted': 'Umgewandelt',
   'status.quotation.cancelled': 'Storniert',
   'status.quotation.expired': 'Abgelaufen',

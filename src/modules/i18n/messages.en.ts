@@ -116,6 +116,8 @@ export const en = {
 
   // Hub: statuses
   'status.quotation.approved': 'Approved',
+  'status.quotation.accepted': 'Accepted',
+  'status.quotation.declined': 'Declined',
   'status.quotation.converted': 'Converted',
   'status.quotation.cancelled': 'Cancelled',
   'status.quotation.expired': 'Expired',

@@ -105,6 +105,8 @@ export const hr: Translation<typeof en> = {
   'nav.signOut': 'Odjava',
 
   'status.quotation.approved': 'Odobrena',
+  'status.quotation.accepted': 'Prihvaćena',
+  'status.quotation.declined': 'Odbijena',
   'status.quotation.converted': 'Pretvorena u prodaju',
   'status.quotation.cancelled': 'Otkazana',
   'status.quotation.expired': 'Istekla',

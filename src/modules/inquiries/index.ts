@@ -3,3 +3,4 @@ export { createInquiriesService, type InquiriesService, type Inquiry, type NewIn
 export { createProofOfWork } from './proof-of-work.ts';
 export { createHostedCaptcha } from './hosted-captcha.ts';
 export { honeypotFilled } from './spam-check.ts';
+export type { InquiryReply } from './inquiry-replies.ts';

@@ -3,7 +3,7 @@ import type { Engine, Executor } from '../../db/database.ts';
 import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
-import type { InquiriesTable, InquiryPhotosTable } from '../../db/schema.ts';
+import type { InquiriesTable, InquiryPhotosTable, InquiryRepliesTable } from '../../db/schema.ts';
 import { notificationParts, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
 export type InquiryRow = InquiriesTable;
@@ -164,6 +164,39 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
         .where('company_id', '=', companyId)
         .where('id', '=', id)
         .where('handled_at', 'is', null)
+        .execute();
+    },
+
+    /** Open again: a reply of the customer's came back, or it was marked handled too soon. */
+    async reopen(companyId: string, id: string): Promise<void> {
+      await db
+        .updateTable('inquiries')
+        .set({ handled_at: null, handled_by: null })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async insertReply(row: InquiryRepliesTable): Promise<void> {
+      await db.insertInto('inquiry_replies').values(row).execute();
+    },
+
+    /** An inquiry's replies, oldest first, with their authors' names and their e-mails' state. */
+    async listReplies(companyId: string, inquiryId: string) {
+      return db
+        .selectFrom('inquiry_replies')
+        .innerJoin('users', (j) =>
+          j
+            .onRef('users.id', '=', 'inquiry_replies.author_id')
+            .onRef('users.company_id', '=', 'inquiry_replies.company_id'),
+        )
+        .leftJoin('email_messages', 'email_messages.id', 'inquiry_replies.email_id')
+        .selectAll('inquiry_replies')
+        .select(['users.name as author_name', 'email_messages.status as email_status', 'email_messages.last_error'])
+        .where('inquiry_replies.company_id', '=', companyId)
+        .where('inquiry_replies.inquiry_id', '=', inquiryId)
+        .orderBy('inquiry_replies.created_at')
+        .orderBy('inquiry_replies.id')
         .execute();
     },
   };

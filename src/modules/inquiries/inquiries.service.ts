@@ -1,10 +1,13 @@
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { PendingHooks, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
-import type { EmailMessageRow, NotificationRow } from '../notifications/index.ts';
+import type { EmailMessageRow, EmailOutbox, NotificationRow } from '../notifications/index.ts';
+import { enqueueEvent, enqueueEvents, type EventOutbox, type OutboxEvent } from '../webhooks/index.ts';
+import type { InquiryReply } from './inquiry-replies.ts';
 import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
@@ -18,7 +21,12 @@ import { fetchPhoto } from './product-photo.ts';
  * Inquiries, and who is told of them. The inquiries repository writes the staff's notifications
  * and e-mails with the inquiries, in one statement (see insertWithNotifications).
  */
-type InquiriesRepos = { inquiries: InquiriesRepository; companies: CompaniesRepository };
+type InquiriesRepos = {
+  inquiries: InquiriesRepository;
+  companies: CompaniesRepository;
+  webhooks: EventOutbox;
+  notifications: EmailOutbox;
+};
 
 // Who hears about a new inquiry; staff users do not.
 const RECIPIENT_ROLES = ['admin', 'support'] as const;
@@ -65,6 +73,7 @@ export function createInquiriesService(deps: {
   newId: IdGenerator;
   emailEnabled: boolean;
   onEmailQueued: () => void;
+  onEventQueued: () => void;
   proofOfWork: ProofOfWork;
   /** A hosted captcha checked instead of the proof of work, when configured. */
   captcha?: HostedCaptcha;
@@ -96,6 +105,34 @@ export function createInquiriesService(deps: {
     return { notifications, emails };
   }
 
+  /** The names of the rows' locations, one read each per batch. */
+  async function locationNames(rows: readonly InquiryRow[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    for (const key of new Set(rows.map((r) => `${r.company_id}\u0000${r.location_id}`))) {
+      const [companyId, locationId] = key.split('\u0000') as [string, string];
+      names.set(key, (await store.repos.companies.findLocation(companyId, locationId))?.name ?? '');
+    }
+    return names;
+  }
+
+  function inquiryEvent(row: InquiryRow, locations: Map<string, string>): OutboxEvent {
+    return {
+      companyId: row.company_id,
+      locationId: row.location_id,
+      livemode: row.mode !== 'test',
+      type: 'inquiry.created',
+      data: {
+        inquiryId: row.id,
+        topic: row.topic,
+        subject: row.subject,
+        name: row.name,
+        email: row.email,
+        phone: row.phone,
+        locationName: locations.get(`${row.company_id}\u0000${row.location_id}`) ?? '',
+      },
+    };
+  }
+
   // A contact form is the busiest write of the public API: concurrent inquiries share one
   // commit (group commit; one statement where the store can), so a burst costs one commit
   // instead of one each. On SQLite the batch commits on the event loop: a commit of a few dozen inquiries takes a few hundred
@@ -107,11 +144,25 @@ export function createInquiriesService(deps: {
       // Who is told is read before the write, as READ COMMITTED would see it at the start of the
       // INSERT anyway; the write then holds no lock while it waits for the read.
       const { notifications, emails } = await notificationsFor(rows);
-      await store.unitOfWork((repos) => repos.inquiries.insertWithNotifications(rows, notifications, emails), {
-        creates: batch.map((p) => ({ id: p.row.id, hooks: p.hooks })),
-        oneStatement: true,
-      });
+      const announced = rows.filter((r) => r.spam_reason === null);
+      const locations = await locationNames(announced);
+      await store.unitOfWork(
+        async (repos) => {
+          await repos.inquiries.insertWithNotifications(rows, notifications, emails);
+          // inquiry.created commits with the inquiry (not for spam: its release announces it).
+          await enqueueEvents(
+            repos,
+            announced.map((row) => inquiryEvent(row, locations)),
+            { now: clock.now().toISOString(), newId },
+          );
+        },
+        {
+          creates: batch.map((p) => ({ id: p.row.id, hooks: p.hooks })),
+          oneStatement: announced.length === 0,
+        },
+      );
       if (emails.length > 0) deps.onEmailQueued();
+      if (announced.length > 0) deps.onEventQueued();
       return batch.map(() => undefined);
     },
     { maxBatch: 64, maxInFlight: store.writeConcurrency },
@@ -260,14 +311,92 @@ export function createInquiriesService(deps: {
       if (row.spam_reason === null) return toInquiry(row);
       const released: InquiryRow = { ...row, spam_reason: null };
       const { notifications, emails } = await notificationsFor([released]);
+      const locations = await locationNames([released]);
       const changed = await store.unitOfWork(async (repos) => {
         if (!(await repos.inquiries.release(companyId, id))) return false; // released meanwhile
         await repos.inquiries.insertWithNotifications([], notifications, emails);
+        await enqueueEvent(repos, inquiryEvent(released, locations), { now: clock.now().toISOString(), newId });
         return true;
       });
       if (changed && emails.length > 0) deps.onEmailQueued();
+      if (changed) deps.onEventQueued();
       if (changed) fetchPhotoOf(released);
       return toInquiry(released);
+    },
+
+    /** Open again, to be handled anew. */
+    async reopen(companyId: string, id: string): Promise<Inquiry> {
+      if (!(await store.repos.inquiries.find(companyId, id))) throw AppError.notFound('Inquiry');
+      await store.repos.inquiries.reopen(companyId, id);
+      return toInquiry((await store.repos.inquiries.find(companyId, id))!);
+    },
+
+    /**
+     * A reply written in the hub: kept on the inquiry with its author, e-mailed to the inquirer
+     * from the outbox (Reply-To: the shop's address), and the inquiry marked handled, together.
+     */
+    async reply(
+      actor: { companyId: string; userId: string },
+      id: string,
+      message: string,
+      mail: { replyTo: string | null; subject: string },
+    ): Promise<InquiryReply> {
+      const row = await store.repos.inquiries.find(actor.companyId, id);
+      if (!row) throw AppError.notFound('Inquiry');
+      const text = message.trim();
+      if (text === '') throw AppError.invalid({ message: [said('error.inquiry.emptyReply')] });
+      if (row.spam_reason !== null) throw new AppError('conflict', said('error.inquiry.releaseFirst'));
+      if (!deps.emailEnabled) throw new AppError('unavailable', said('error.mail.notConfigured'));
+      const now = clock.now().toISOString();
+      const replyId = newId('inquiryReply');
+      const emailId = newId('email');
+      // The customer's own words below the reply, quoted as e-mail clients do.
+      const quoted = row.message
+        .split('\n')
+        .map((l) => `> ${l}`)
+        .join('\n');
+      await store.unitOfWork(async (repos) => {
+        await repos.notifications.insertEmail({
+          id: emailId,
+          company_id: actor.companyId,
+          to_address: row.email,
+          subject: mail.subject.replace(/[\r\n]+/g, ' '),
+          text_body: `${text}\n\n${quoted}\n`,
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          locked_until: null,
+          last_error: null,
+          sent_at: null,
+          created_at: now,
+          reply_to: mail.replyTo,
+          attachments: null,
+          smtp_response: null,
+        });
+        await repos.inquiries.insertReply({
+          id: replyId,
+          company_id: actor.companyId,
+          inquiry_id: id,
+          message: text,
+          author_id: actor.userId,
+          email_id: emailId,
+          created_at: now,
+        });
+        await repos.inquiries.markHandled(actor.companyId, id, actor.userId, now);
+      });
+      deps.onEmailQueued();
+      return (await this.replies(actor.companyId, id)).find((r) => r.id === replyId)!;
+    },
+
+    async replies(companyId: string, id: string): Promise<InquiryReply[]> {
+      return (await store.repos.inquiries.listReplies(companyId, id)).map((r) => ({
+        id: r.id,
+        message: r.message,
+        author: { id: r.author_id, name: r.author_name },
+        createdAt: r.created_at,
+        emailStatus: r.email_status === 'sent' ? 'sent' : r.email_status === 'failed' ? 'failed' : 'pending',
+        lastError: r.last_error,
+      }));
     },
 
     /** Marks it handled by the user; one already handled keeps its first handler. */

@@ -2,7 +2,7 @@ import type { Transporter } from 'nodemailer';
 import type { Clock } from '../../lib/clock.ts';
 import { createPoller, type Poller } from '../../lib/poller.ts';
 import type { Store } from '../../db/store.ts';
-import type { NotificationsRepository } from './notifications.repository.ts';
+import type { EmailMessageRow, NotificationsRepository } from './notifications.repository.ts';
 
 // A mail server that is down for a while must not lose mail: retry for about a day.
 const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000];
@@ -17,6 +17,36 @@ export interface EmailLogger {
   error(obj: object, msg: string): void;
 }
 
+/**
+ * An attachment as the outbox keeps it: which document to print, in which language, with its
+ * datasheets or not. It is rendered when the e-mail is sent, from the stored document.
+ */
+export interface MailAttachment {
+  document: 'quotation' | 'sale';
+  companyId: string;
+  id: string;
+  locale: string;
+  datasheets: boolean;
+}
+
+/** Renders an attachment's recipe into a file; the container wires the documents' printers in. */
+export type AttachmentRenderer = (recipe: MailAttachment) => Promise<{ filename: string; content: Buffer }>;
+
+/** An SMTP answer in the 500s refuses the message for good (RFC 5321 §4.2.1): retrying cannot help. */
+function isPermanent(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/**
+ * Each e-mail's Message-ID is made from its outbox id, so every attempt of one e-mail (a retry
+ * after a crash between the server's "250" and our record of it) carries the same one, and a
+ * receiving server or client sees one message, not two.
+ */
+export function messageIdOf(email: Pick<EmailMessageRow, 'id'>, domain: string): string {
+  return `<${email.id}@${domain}>`;
+}
+
 /** Sends queued e-mails after their transaction committed, with retries; never on a request's path. */
 export function createEmailSender(deps: {
   store: Store<{ notifications: NotificationsRepository }>;
@@ -25,9 +55,21 @@ export function createEmailSender(deps: {
   from: string;
   logger: EmailLogger;
   retryDelaysMs?: readonly number[];
+  renderAttachment?: AttachmentRenderer;
 }): Poller {
   const { store, clock, transport, logger } = deps;
   const delays = deps.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const domain = /@([^>\s]+)>?\s*$/.exec(deps.from)?.[1] ?? 'portico.localhost';
+
+  async function attachmentsOf(email: EmailMessageRow) {
+    if (!email.attachments) return [];
+    const recipes = JSON.parse(email.attachments) as MailAttachment[];
+    if (!deps.renderAttachment) throw new Error('no attachment renderer');
+    const files = [];
+    for (const recipe of recipes)
+      files.push({ ...(await deps.renderAttachment(recipe)), contentType: 'application/pdf' });
+    return files;
+  }
 
   async function tick(): Promise<boolean> {
     const now = clock.now();
@@ -36,22 +78,26 @@ export function createEmailSender(deps: {
     for (const email of batch) {
       const attempts = email.attempts + 1;
       try {
-        await transport.sendMail({
+        const info = (await transport.sendMail({
           from: deps.from,
           to: email.to_address,
           subject: email.subject,
           text: email.text_body,
-        });
+          messageId: messageIdOf(email, domain),
+          ...(email.reply_to ? { replyTo: email.reply_to } : {}),
+          attachments: await attachmentsOf(email),
+        })) as { response?: string };
         await store.repos.notifications.finishEmail(email.id, lease, {
           status: 'sent',
           attempts,
           next_attempt_at: email.next_attempt_at,
           last_error: null,
           sent_at: clock.now().toISOString(),
+          smtp_response: typeof info.response === 'string' ? info.response.slice(0, 500) : null,
         });
         logger.info({ emailId: email.id, attempts }, 'e-mail sent');
       } catch (error) {
-        const delay = delays[attempts - 1];
+        const delay = isPermanent(error) ? undefined : delays[attempts - 1];
         const message = error instanceof Error ? error.message : String(error);
         await store.repos.notifications.finishEmail(email.id, lease, {
           status: delay === undefined ? 'failed' : 'pending',
@@ -59,6 +105,7 @@ export function createEmailSender(deps: {
           next_attempt_at: new Date(clock.now().getTime() + (delay ?? 0)).toISOString(),
           last_error: message.slice(0, 500),
           sent_at: null,
+          smtp_response: null,
         });
         logger.warn(
           { emailId: email.id, attempts, err: message },

@@ -6,6 +6,8 @@ import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts'
 
 export type NotificationRow = NotificationsTable;
 export type EmailMessageRow = EmailMessagesTable;
+/** The columns every e-mail has; the batched inquiry e-mails leave the rest (0016) null. */
+type BaseEmailRow = Omit<EmailMessageRow, 'reply_to' | 'attachments' | 'smtp_response'>;
 
 // Written out (written-statements.ts): a group-committed batch of inquiries inserts many at once.
 const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
@@ -21,7 +23,7 @@ const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
   'created_at',
   'message_params',
 ]);
-const EMAIL_COLUMNS = allColumns<EmailMessageRow>()([
+const EMAIL_COLUMNS = allColumns<BaseEmailRow>()([
   'id',
   'company_id',
   'to_address',
@@ -53,6 +55,22 @@ export function notificationParts(
 
 export function createNotificationsRepository(db: Executor, engine: Engine) {
   return {
+    /** One e-mail into the outbox, in the caller's unit of work. */
+    async insertEmail(row: EmailMessageRow): Promise<void> {
+      await db.insertInto('email_messages').values(row).execute();
+    },
+
+    /** The e-mails of `ids` (a document's sendings show their state). */
+    async findEmails(companyId: string, ids: readonly string[]): Promise<EmailMessageRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom('email_messages')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', 'in', [...ids])
+        .execute();
+    },
+
     async insertNotifications(rows: NotificationRow[]): Promise<void> {
       await insertRows(db, engine, 'notifications', NOTIFICATION_COLUMNS, rows);
     },
@@ -142,7 +160,10 @@ export function createNotificationsRepository(db: Executor, engine: Engine) {
     async finishEmail(
       id: string,
       lease: string,
-      patch: Pick<EmailMessageRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at'>,
+      patch: Pick<
+        EmailMessageRow,
+        'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at' | 'smtp_response'
+      >,
     ): Promise<void> {
       await db
         .updateTable('email_messages')
@@ -163,3 +184,6 @@ export function createNotificationsRepository(db: Executor, engine: Engine) {
   };
 }
 export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;
+
+/** What another module needs of this one to queue an e-mail in its own unit of work. */
+export type EmailOutbox = Pick<NotificationsRepository, 'insertEmail'>;

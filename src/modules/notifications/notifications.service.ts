@@ -23,6 +23,14 @@ export interface Notification {
   params: Record<string, string> | null;
 }
 
+interface Note {
+  kind: string;
+  title: string;
+  body: string;
+  params: Record<string, string>;
+  subject?: { type: string; id: string };
+}
+
 export function createNotificationsService(deps: {
   store: Store<{ notifications: NotificationsRepository }>;
   clock: Clock;
@@ -55,21 +63,16 @@ export function createNotificationsService(deps: {
     },
 
     /** Tells every admin of the company, in the caller's transaction (a failing webhook, for one). */
-    async notifyAdmins(
-      repos: AdminNoticeRepos,
-      companyId: string,
-      note: {
-        kind: string;
-        title: string;
-        body: string;
-        params: Record<string, string>;
-        subject?: { type: string; id: string };
-      },
-    ) {
-      const admins = await repos.companies.listUsersWithRoles(companyId, ['admin']);
+    async notifyAdmins(repos: AdminNoticeRepos, companyId: string, note: Note) {
+      await this.notifyRoles(repos, companyId, note, ['admin']);
+    },
+
+    /** Tells every user of these roles (a customer's answer reaches the counter too), in the caller's transaction. */
+    async notifyRoles(repos: AdminNoticeRepos, companyId: string, note: Note, roles: readonly string[]) {
+      const users = await repos.companies.listUsersWithRoles(companyId, roles);
       const now = clock.now().toISOString();
       await repos.notifications.insertNotifications(
-        admins.map((user) => ({
+        users.map((user) => ({
           id: deps.newId('notification'),
           company_id: companyId,
           user_id: user.id,

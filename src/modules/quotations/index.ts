@@ -11,3 +11,12 @@ export {
 } from './quotations.service.ts';
 export { isRevisable, type RevisionSummary } from './quotation-revisions.ts';
 export type { PrintDraft } from './sample-print.ts';
+export {
+  createQuotationAnswers,
+  issueQuotationLink,
+  type CustomerAnswer,
+  type CustomerQuotation,
+  type QuotationAnswers,
+  type QuotationAnswerView,
+} from './quotation-answers.ts';
+export type { QuotationLinksRepository } from './quotation-links.repository.ts';

@@ -22,6 +22,7 @@ import type { SalesRepository } from '../sales/index.ts';
 import type { SequencesRepository } from '../documents/index.ts';
 import type { EventOutbox } from '../webhooks/index.ts';
 import type { QuotationRow, QuotationsRepository } from './quotations.repository.ts';
+import { isQuotationOpen } from './quotation-status.ts';
 
 /** A quotation's way out, and the sale a conversion writes (sales.insertSale) at quoted or today's prices. */
 export type QuotationConversionRepos = {
@@ -43,7 +44,7 @@ function notOpen(row: QuotationRow): AppError {
   const why = row.status === 'converted' ? `it was converted to a sale (${row.sale_id})` : `it is ${row.status}`;
   return new AppError(
     'quotation_not_open',
-    `Quotation ${row.number} cannot change: ${why}. Only an approved quotation can be converted or cancelled.`,
+    `Quotation ${row.number} cannot change: ${why}. Only an approved or accepted quotation can be converted or cancelled.`,
   );
 }
 
@@ -92,7 +93,7 @@ export function createQuotationConversion(deps: {
       opts: { reprice: boolean; paymentMethod?: InvoicePaymentMethod },
     ): Promise<SaleView> {
       const row = await find(actor.companyId, id);
-      if (row.status !== 'approved') throw notOpen(row);
+      if (!isQuotationOpen(row.status)) throw notOpen(row);
       // Sales have no test mode yet: a test quotation must not take a real sale number.
       if (row.mode === 'test')
         throw new AppError(
@@ -168,7 +169,7 @@ export function createQuotationConversion(deps: {
 
     async cancel(companyId: string, id: string, reason: string): Promise<void> {
       const row = await find(companyId, id);
-      if (row.status !== 'approved') throw notOpen(row);
+      if (!isQuotationOpen(row.status)) throw notOpen(row);
       const changed = await store.repos.quotations.close(companyId, id, {
         status: 'cancelled',
         cancelled_at: clock.now().toISOString(),

@@ -183,7 +183,8 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
         .set(change)
         .where('company_id', '=', companyId)
         .where('id', '=', id)
-        .where('status', '=', 'approved')
+        // Approved, or accepted by the customer (quotation-answers.ts): both still open.
+        .where('status', 'in', ['approved', 'accepted'])
         .$if(revision !== undefined, (q) => q.where('revision', '=', revision!))
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;

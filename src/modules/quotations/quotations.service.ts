@@ -63,13 +63,12 @@ export interface QuotationAuthor extends Omit<ApiCaller, 'apiKeyId'> {
   userId?: string | null;
 }
 
-export const QUOTATION_STATUSES = ['approved', 'converted', 'cancelled'] as const;
-export type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
-
-/** Only an approved quotation may still change: be converted, cancelled, or get its customer. */
-export function isQuotationOpen(status: string): boolean {
-  return status === 'approved';
-}
+export {
+  QUOTATION_STATUSES,
+  isQuotationOpen,
+  type QuotationStatus,
+} from './quotation-status.ts';
+import { isQuotationOpen, type QuotationStatus } from './quotation-status.ts';
 
 /**
  * Whether this user may convert the quotation: it is open, they handle quotations, and an
@@ -479,10 +478,18 @@ export function createQuotationsService(deps: {
     },
 
     /** The print: rendered from the stored quotation only, so the same quotation gives the same bytes. */
-    async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+    async renderPdf(
+      companyId: string,
+      id: string,
+      slot: PrintSlot,
+      /** An e-mail's attachment: in the customer's language, with or without datasheets. */
+      as: { locale?: string; datasheets?: boolean } = {},
+    ): Promise<{ number: string; pdf: Buffer }> {
       const { row, lines, company, location } = await load(companyId, id);
-      const datasheets = row.include_datasheets ? await printableDatasheets(companyId, id, lines) : [];
-      const printed = await slot.print({ document: toQuotationPrint(row, lines, company, location), datasheets });
+      const withSheets = as.datasheets ?? Boolean(row.include_datasheets);
+      const datasheets = withSheets ? await printableDatasheets(companyId, id, lines) : [];
+      const printedAs = as.locale ? { ...company, locale: as.locale } : company;
+      const printed = await slot.print({ document: toQuotationPrint(row, lines, printedAs, location), datasheets });
       for (const skipped of printed.skipped)
         deps.logger.warn(
           { quotationId: id, datasheet: skipped.name, err: skipped.reason },

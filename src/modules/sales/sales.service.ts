@@ -230,15 +230,13 @@ export function createSalesService(deps: {
         ),
       ),
 
-    /**
-     * The sale's print, through the one printer: an invoice, storno or credit note, following the
-     * money; A4, or `receipt` for an 80 mm receipt printer (the same content).
-     */
+    /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
     async renderPdf(
       companyId: string,
       id: string,
       slot: PrintSlot,
-      layout: 'a4' | 'receipt' = 'a4',
+      /** A4, or `receipt` for an 80 mm receipt printer (the same content); an e-mail's attachment in its language. */
+      as: { layout?: 'a4' | 'receipt'; locale?: string } = {},
     ): Promise<{ number: string; pdf: Buffer }> {
       const row = await load(companyId, id);
       const [lines, payments, corrections, companyRow, location, fiscal, original] = await Promise.all([
@@ -250,13 +248,19 @@ export function createSalesService(deps: {
         deps.fiscalStatus.statusOf(companyId, [id]),
         row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       ]);
-      const document = toSalePrint(row, lines, toCompany(companyRow!), location!, {
-        payments,
-        fiscal: fiscal.get(id),
-        original: original ?? null,
-        corrections,
-      });
-      const printed = await slot.print({ document: { ...document, layout }, datasheets: [] });
+      const document = toSalePrint(
+        row,
+        lines,
+        { ...toCompany(companyRow!), ...(as.locale ? { locale: as.locale } : {}) },
+        location!,
+        {
+          payments,
+          fiscal: fiscal.get(id),
+          original: original ?? null,
+          corrections,
+        },
+      );
+      const printed = await slot.print({ document: { ...document, layout: as.layout ?? 'a4' }, datasheets: [] });
       return {
         // The file keeps the internal number: unique across years, and free of the legal number's slashes.
         number: row.number,

@@ -119,6 +119,121 @@ function documentLines(
   return lines;
 }
 
+const AnsweredQuotation = {
+  quotationId: Type.String({ description: 'The quotation (`qt_…`).' }),
+  number: Type.String({ description: 'Quotation number (with its revision suffix, if revised).' }),
+  customerName: Type.String({ description: 'The customer as the quotation names them.' }),
+  totalWithTax: Money,
+  locationName: Type.String({ description: 'The location the quotation was created at.' }),
+};
+
+/** The customer's own actions: a contact form, and their answer to a sent quotation. */
+const CUSTOMER_EVENTS = {
+  'inquiry.created': define({
+    description:
+      'A contact-form inquiry arrived through `POST /reach-out` (not one held back as spam: that one fires when released).',
+    data: Type.Object(
+      {
+        inquiryId: Type.String({ description: 'The inquiry (`inq_…`).' }),
+        topic: Type.String(),
+        subject: Type.String(),
+        name: Type.Union([Type.String(), Type.Null()]),
+        email: Type.String(),
+        phone: Type.String(),
+        locationName: Type.String({ description: 'The location of the API key that sent it.' }),
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      inquiryId: 'inq_4fJ2kq9XbR0mW8tLz1cA',
+      topic: 'paint',
+      subject: 'Walnut stain in 5 L cans?',
+      name: 'Ana Kovač',
+      email: 'ana.kovac@example.com',
+      phone: '+385 91 234 5678',
+      locationName: 'Zagreb',
+    },
+    telegram: (d, company) => {
+      const name = escapeClipped(company.name, LIMITS.company);
+      const lines = [`<b>✉️ New inquiry: ${escapeClipped(d.subject, LIMITS.reference)}</b>`];
+      if (name) lines.push(`<i>${name}</i>`);
+      lines.push(
+        '',
+        `👤 ${escapeClipped(d.name ?? '', LIMITS.customer)} &lt;${escapeClipped(d.email, LIMITS.reference)}&gt;`,
+        `🏷 ${escapeClipped(d.topic, LIMITS.reference)}`,
+      );
+      if (d.locationName) lines.push(`📍 Location: ${escapeClipped(d.locationName, LIMITS.location)}`);
+      return lines;
+    },
+  }),
+  'quote.accepted': define({
+    description: 'The customer accepted a sent quotation on its page; it is ready to convert.',
+    data: Type.Object(
+      {
+        ...AnsweredQuotation,
+        acceptedBy: Type.String({ description: 'The name the customer signed with.' }),
+        purchaseOrderReference: Type.Union([Type.String(), Type.Null()]),
+        note: Type.Union([Type.String(), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      quotationId: 'qt_4fJ2kq9XbR0mW8tLz1cA',
+      number: 'Q-ZG1-2026-00042',
+      customerName: 'Ana Kovač',
+      totalWithTax: '1234.50',
+      locationName: 'Zagreb',
+      acceptedBy: 'Ana Kovač',
+      purchaseOrderReference: 'PO-2026-118',
+      note: null,
+    },
+    telegram: (d, company) => {
+      const lines = answerLines('👍 Quotation accepted', d, company);
+      lines.push(`✍️ ${escapeClipped(d.acceptedBy, LIMITS.customer)}`);
+      if (d.purchaseOrderReference)
+        lines.push(`🔖 PO: <code>${escapeClipped(d.purchaseOrderReference, LIMITS.reference)}</code>`);
+      if (d.note) lines.push(`📝 ${escapeClipped(d.note, LIMITS.reference)}`);
+      return lines;
+    },
+  }),
+  'quote.declined': define({
+    description: 'The customer declined a sent quotation on its page.',
+    data: Type.Object(
+      { ...AnsweredQuotation, reason: Type.String({ description: 'Why, in the customer’s words.' }) },
+      { additionalProperties: false },
+    ),
+    example: {
+      quotationId: 'qt_4fJ2kq9XbR0mW8tLz1cA',
+      number: 'Q-ZG1-2026-00042',
+      customerName: 'Ana Kovač',
+      totalWithTax: '1234.50',
+      locationName: 'Zagreb',
+      reason: 'We found the paint cheaper elsewhere.',
+    },
+    telegram: (d, company) => {
+      const lines = answerLines('👎 Quotation declined', d, company);
+      lines.push(`📝 ${escapeClipped(d.reason, LIMITS.reference)}`);
+      return lines;
+    },
+  }),
+};
+
+function answerLines(
+  title: string,
+  d: { number: string; customerName: string; totalWithTax: string },
+  company: MessageCompany,
+): string[] {
+  const name = escapeClipped(company.name, LIMITS.company);
+  const lines = [`<b>${title} ${escapeClipped(d.number, LIMITS.number)}</b>`];
+  if (name) lines.push(`<i>${name}</i>`);
+  lines.push(
+    '',
+    `👤 ${escapeClipped(d.customerName, LIMITS.customer)}`,
+    `💰 ${escapeClipped(formatTotal(d.totalWithTax, company.currency, company.locale), LIMITS.total)}`,
+  );
+  return lines;
+}
+
 export const EVENTS = {
   'quote.created': define({
     description: 'A quotation was created through `POST /quotes`.',
@@ -343,6 +458,7 @@ export const EVENTS = {
       return lines;
     },
   }),
+  ...CUSTOMER_EVENTS,
 };
 
 export type EventName = keyof typeof EVENTS;

@@ -146,6 +146,17 @@ export function createWebhooksRepository(db: Executor, engine: Engine) {
         ),
       );
     },
+    /** Several events in as few statements as the chunking allows (a batch of inquiries). */
+    async insertEvents(rows: readonly EventRow[]): Promise<void> {
+      for (const chunk of powerOfTwoChunks(rows)) {
+        await db.executeQuery(
+          CompiledQuery.raw(
+            insertText(engine, 'webhook_events', EVENT_COLUMNS, chunk.length),
+            chunk.flatMap((row) => EVENT_COLUMNS.map((c) => row[c])),
+          ),
+        );
+      }
+    },
     async insertDeliveries(rows: readonly DeliveryRow[]): Promise<void> {
       for (const chunk of powerOfTwoChunks(rows)) {
         await db.executeQuery(

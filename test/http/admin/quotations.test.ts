@@ -137,9 +137,14 @@ describe('admin quotations', () => {
     assert.equal(sale.totals.withTax, q.totals.withTax);
     assert.equal(sale.balance, q.totals.withTax);
     const quoted = (await adminCall(t.app, staff, 'GET', `/quotations/${q.id}`)).json().data;
-    // A sale's line also carries its own id (issue 20: a credit note names the line it credits).
+    // A sale's line also carries its own id (issue 20: a credit note names the line it credits) and
+    // what is left to credit of it: all of it, on a new invoice.
     assert.deepEqual(
-      sale.lines.map(({ id: _id, ...line }: Record<string, unknown>) => line),
+      sale.lines.map((l: Record<string, unknown>) => l.creditable),
+      sale.lines.map((l: Record<string, unknown>) => l.quantity),
+    );
+    assert.deepEqual(
+      sale.lines.map(({ id: _id, creditable: _left, ...line }: Record<string, unknown>) => line),
       quoted.lines,
       'lines, notes and taxes copied exactly',
     );

@@ -106,13 +106,20 @@ test('test keys work on test data: own T- numbers, no staff notified, livemode f
     // Webhooks: every body says livemode; test ones false.
     const bodies = await eventually(async () => {
       const got = receiver.requests.map(
-        (r) => JSON.parse(r.body) as { event: string; livemode: boolean; data: { number?: string } },
+        (r) => JSON.parse(r.body) as { event: string; livemode: boolean; data: { number?: string; subject?: string } },
       );
-      return got.length >= 5 ? got : undefined;
+      return got.length >= 7 ? got : undefined;
     });
+    // Documents say test by their T- number, inquiries (inquiry.created) by the subject sent.
     for (const body of bodies)
-      assert.equal(body.livemode, !String(body.data.number ?? '').startsWith('T-'), JSON.stringify(body));
-    assert.equal(bodies.filter((b) => !b.livemode).length, 3);
+      assert.equal(
+        body.livemode,
+        body.event === 'inquiry.created'
+          ? body.data.subject !== 'Test inquiry'
+          : !String(body.data.number ?? '').startsWith('T-'),
+        JSON.stringify(body),
+      );
+    assert.equal(bodies.filter((b) => !b.livemode).length, 4);
 
     // A test document does not become a real sale.
     const convert = await t.app.inject({
@@ -130,7 +137,7 @@ test('test keys work on test data: own T- numbers, no staff notified, livemode f
       headers: bearer(demo.adminToken),
     });
     assert.equal(deleted.statusCode, 200, deleted.body);
-    assert.deepEqual(deleted.json().data, { inquiries: 1, quotations: 2, orders: 1, events: 3 });
+    assert.deepEqual(deleted.json().data, { inquiries: 1, quotations: 2, orders: 1, events: 4 });
     assert.equal((await t.c.quotations.list(demo.companyId, page, { mode: 'test' })).length, 0);
     assertProblem(await get(t, testKey, `/public/quotes/${testQuotes[0]!.id}`), 404, 'not_found');
     assert.equal((await get(t, live, `/public/quotes/${liveQuote.id}`)).statusCode, 200);

@@ -1,10 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { Inquiry } from '../../../modules/inquiries/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
-import { postForm, type Route, type IdRoute, fieldError, noticeOf, sendPage } from '../form.ts';
+import { postForm, type Route, type IdRoute, type FormState, fieldError, noticeOf, sendPage, submit } from '../form.ts';
+import { ReplyBody } from '../../requests/mail.ts';
+import { replyToInquiry } from '../../admin/inquiry-replies.routes.ts';
+import { repliesBlock } from './inquiry-replies.ts';
 import type { HubContext } from '../hub-context.ts';
 import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
 import { paths, withNotice, withQuery } from '../paths.ts';
@@ -51,9 +54,45 @@ ${list}`;
       const notice = noticeOf(ctx, request.query, {
         handled: 'hub.inquiries.markedHandled',
         released: 'hub.inquiries.released',
+        replied: 'hub.inquiries.replied',
+        reopened: 'hub.inquiries.reopened',
       });
-      const fetched = await c.inquiries.photo(ctx.user.companyId, inquiry.id);
-      return sendPage(reply, ctx, { title: inquiry.subject, body: inquiryDetail(ctx, inquiry, fetched), notice });
+      return showInquiry(reply, ctx, inquiry, notice);
+    });
+
+    async function showInquiry(
+      reply: FastifyReply,
+      ctx: HubContext,
+      inquiry: Inquiry,
+      notice: string | null,
+      state?: FormState,
+      status = 200,
+    ) {
+      const [fetched, replies] = await Promise.all([
+        c.inquiries.photo(ctx.user.companyId, inquiry.id),
+        c.inquiries.replies(ctx.user.companyId, inquiry.id),
+      ]);
+      const body = html`${inquiryDetail(ctx, inquiry, fetched)}${repliesBlock(ctx, inquiry, replies, state)}`;
+      return sendPage(reply, ctx, { title: inquiry.subject, body, notice, status });
+    }
+
+    app.post<IdRoute>('/inquiries/:id/reply', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const inquiry = await c.inquiries.get(ctx.user.companyId, request.params.id);
+      const done = await submit(
+        ReplyBody,
+        request,
+        ({ message }) =>
+          replyToInquiry(c, { companyId: ctx.user.companyId, userId: ctx.user.userId }, inquiry.id, message),
+        { refusals: ['validation_failed', 'conflict', 'unavailable'] },
+      );
+      if (!done.ok) return showInquiry(reply, ctx, inquiry, null, done.state, done.status);
+      return reply.redirect(withNotice(paths.inquiry(inquiry.id), 'replied'), 303);
+    });
+
+    app.post<IdRoute>('/inquiries/:id/reopen', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+      const inquiry = await c.inquiries.reopen(request.hub.user.companyId, request.params.id);
+      return reply.redirect(withNotice(paths.inquiry(inquiry.id), 'reopened'), 303);
     });
 
     app.get<IdRoute>('/inquiries/:id/photo', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
@@ -155,7 +194,6 @@ type PhotoState = Awaited<ReturnType<Container['inquiries']['photo']>>;
 
 function inquiryDetail(ctx: HubContext, inquiry: Inquiry, fetched: PhotoState): Html {
   const { t } = ctx;
-  const mailto = `mailto:${inquiry.email}?subject=${encodeURIComponent(`Re: ${inquiry.subject}`)}`;
   return html`<p><a href="${paths.inquiries}">← ${t('hub.inquiries.title')}</a></p>
 <h1>${inquiry.subject}</h1>
 ${
@@ -175,11 +213,13 @@ ${
 <h2>${t('hub.inquiries.photo')}</h2>
 ${photo(ctx, inquiry, fetched)}
 <p class="row">
-  <a class="button secondary" href="${mailto}">${t('hub.inquiries.reply')}</a>
   ${
-    !inquiry.handledAt && ctx.can('inquiries:handle')
-      ? html`${postForm(ctx, paths.inquiryHandled(inquiry.id), html` class="inline"`)}<button type="submit">${t('action.markHandled')}</button></form>`
+    ctx.can('inquiries:handle')
+      ? inquiry.handledAt
+        ? html`${postForm(ctx, paths.inquiryReopen(inquiry.id), html` class="inline"`)}<button type="submit" class="secondary">${t('hub.inquiries.reopen')}</button></form>`
+        : html`${postForm(ctx, paths.inquiryHandled(inquiry.id), html` class="inline"`)}<button type="submit">${t('action.markHandled')}</button></form>`
       : null
   }
+  ${ctx.can('quotations:handle') ? html`<a class="button secondary" href="${paths.newQuotationFromInquiry(inquiry.id)}">${t('hub.inquiries.makeQuotation')}</a>` : null}
 </p>`;
 }

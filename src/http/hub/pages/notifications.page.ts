@@ -15,6 +15,7 @@ const PAGE_SIZE = 25;
 function subjectHref(ctx: HubContext, n: Notification): string | null {
   if (n.subject?.type === 'inquiry' && ctx.can('inquiries:read')) return paths.inquiry(n.subject.id);
   if (n.subject?.type === 'webhook_endpoint' && ctx.can('settings:manage')) return paths.webhook(n.subject.id);
+  if (n.subject?.type === 'quotation' && ctx.can('quotations:read')) return paths.quotation(n.subject.id);
   return null;
 }
 

@@ -7,6 +7,7 @@ import { inbox } from './inbox.ts';
 import { invoices } from './invoices.ts';
 import { making } from './making.ts';
 import { shell } from './shell.ts';
+import { mail } from './mail.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog, fiscal, invoices, making] as const;
+export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog, fiscal, invoices, making, mail] as const;

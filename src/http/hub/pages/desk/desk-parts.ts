@@ -86,6 +86,7 @@ export const DESK_NOTICES = {
   madeQuotation: 'hub.make.notice.made',
   revised: 'hub.make.notice.revised',
   sold: 'hub.counter.notice.sold',
+  sent: 'hub.mail.queued',
 } as const satisfies Record<string, NoticeKey>;
 
 /**

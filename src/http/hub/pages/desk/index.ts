@@ -7,6 +7,7 @@ import { quotationsPages } from './quotations.page.ts';
 import { quotationFormPages } from './quotation-form.page.ts';
 import { counterPages } from './counter.page.ts';
 import { salesPages } from './sales.page.ts';
+import { sendingPages } from './sending.page.ts';
 
 /** The sales desk: quotations, web orders, sales and the customer directory. */
 export const deskPages =
@@ -20,4 +21,5 @@ export const deskPages =
     await app.register(assignmentPages(c));
     await app.register(salesPages(c));
     await app.register(customersPages(c));
+    await app.register(sendingPages(c));
   };

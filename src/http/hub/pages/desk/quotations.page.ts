@@ -10,7 +10,9 @@ import {
 } from '../../../../modules/quotations/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
-import { html } from '../../html.ts';
+import { html, type Html } from '../../html.ts';
+import { sendingsBlock } from './sending.page.ts';
+import { answerBlock } from './quotation-mail.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { noticeOf, queryChoice, queryText, sendPage, submit, type Route } from '../../form.ts';
 import {
@@ -83,8 +85,22 @@ ${nextPageLink(paths.quotations, { q, status, data: mode === 'test' ? 'test' : u
     app.get<{ Params: IdParams }>('/quotations/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
-      const revisions = await c.quotations.revisions(ctx.user.companyId, quotation.id);
-      return detail(reply, ctx, quotation, noticeOf(ctx, request.query, DESK_NOTICES), undefined, 200, revisions);
+      const [revisions, sendings, answer] = await Promise.all([
+        c.quotations.revisions(ctx.user.companyId, quotation.id),
+        c.documentMail.listSendings(ctx.user.companyId, 'quotation', quotation.id),
+        c.quotationAnswers.answerOf(ctx.user.companyId, quotation.id),
+      ]);
+      const extra = html`${answerBlock(ctx, answer)}${sendingsBlock(ctx, 'quotation', quotation.id, sendings)}`;
+      return detail(
+        reply,
+        ctx,
+        quotation,
+        noticeOf(ctx, request.query, DESK_NOTICES),
+        undefined,
+        200,
+        revisions,
+        extra,
+      );
     });
 
     app.get<{ Params: IdParams; Querystring: { download?: string } }>(
@@ -154,6 +170,8 @@ function detail(
   cancelError?: string,
   status = 200,
   revisions: readonly RevisionSummary[] = [],
+  /** The customer's answer and the sendings by e-mail (quotation-mail.ts), on the page as read. */
+  mailed: Html | null = null,
 ) {
   const { t } = ctx;
   const open = isQuotationOpen(q.status);
@@ -213,6 +231,7 @@ ${pdfPanel(ctx, base, q.number)}
 </div>
 </div>
 ${revisions.length > 1 ? revisionsList(ctx, q, revisions) : null}
+${mailed}
 <p><a href="${paths.quotations}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

@@ -6,10 +6,11 @@ import { newestFirstPage } from '../../../admin/pagination.ts';
 import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
-import { html } from '../../html.ts';
+import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { DESK_REFUSALS, otherErrors } from './desk-form.ts';
 import { pdfPanel } from './document-parts.ts';
+import { sendingsBlock } from './sending.page.ts';
 import {
   field,
   noticeOf,
@@ -87,11 +88,16 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
 
     app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
       const ctx = request.hub;
+      const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+      const sendings = await c.documentMail.listSendings(ctx.user.companyId, 'sale', sale.id);
       return detail(
         reply,
         ctx,
-        await c.sales.get(ctx.user.companyId, request.params.id),
+        sale,
         noticeOf(ctx, request.query, SALE_NOTICES),
+        undefined,
+        200,
+        sendingsBlock(ctx, 'sale', sale.id, sendings),
       );
     });
 
@@ -100,12 +106,9 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
       { config: { hub: 'sales:read' } },
       async (request, reply) => {
         const layout = request.query.layout === 'receipt' ? 'receipt' : 'a4';
-        const printed = await c.sales.renderPdf(
-          request.hub.user.companyId,
-          request.params.id,
-          reservePrint(c, reply),
+        const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply), {
           layout,
-        );
+        });
         return sendDocumentPdf(reply, printed, Boolean(request.query.download));
       },
     );
@@ -212,6 +215,8 @@ function detail(
   notice: string | null,
   state?: FormState,
   status = 200,
+  /** Its sendings by e-mail, on the page as read. */
+  mailed: Html | null = null,
 ) {
   const { t } = ctx;
   const base = paths.sale(s.id);
@@ -336,6 +341,7 @@ ${pdfPanel(ctx, base, s.number)}
 ${s.kind === 'invoice' ? html`<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
 </div>
 </div>
+${mailed}
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
 }

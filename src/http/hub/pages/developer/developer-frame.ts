@@ -12,6 +12,7 @@ const SECTIONS = [
   { href: paths.webhooks, label: 'hub.developer.nav.webhooks' },
   { href: paths.catalogScope, label: 'hub.developer.nav.catalogScope' },
   { href: paths.printSettings, label: 'hub.developer.nav.print' },
+  { href: paths.mailSettings, label: 'hub.mail.settings' },
   { href: paths.fiscal, label: 'hub.fiscal.nav' },
 ] as const satisfies ReadonlyArray<{ href: string; label: HubMessageKey }>;
 

@@ -4,6 +4,7 @@ import { apiKeysPage } from './api-keys.page.ts';
 import { catalogScopePage } from './catalog-scope.page.ts';
 import { fiscalPage } from './fiscal.page.ts';
 import { printSettingsPage } from './print-settings.page.ts';
+import { mailSettingsPage } from './mail-settings.page.ts';
 import { webhookDetailPage } from './webhook-detail.page.ts';
 import { webhooksPage } from './webhooks.page.ts';
 
@@ -16,5 +17,6 @@ export const developerPages =
     await app.register(webhookDetailPage(c));
     await app.register(catalogScopePage(c));
     await app.register(printSettingsPage(c));
+    await app.register(mailSettingsPage(c));
     await app.register(fiscalPage(c));
   };

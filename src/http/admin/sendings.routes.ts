@@ -1,0 +1,109 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Container } from '../../container.ts';
+import type { SendingView, SentDocumentType } from '../../modules/mailing/index.ts';
+import { Data, Nullable, Timestamp, errorResponses } from '../schemas.ts';
+import { SendBody } from '../requests/mail.ts';
+import { baseUrl } from '../base-url.ts';
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const Sending = Type.Object(
+  {
+    id: Type.String({ examples: ['snd_4fJ2kq9XbR0mW8tLz1cA'] }),
+    documentType: Type.Enum(['quotation', 'sale'] as const),
+    documentId: Type.String(),
+    to: Type.String(),
+    locale: Type.String({ description: "The e-mail's and the PDF's language." }),
+    message: Nullable(Type.String()),
+    sentBy: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }),
+    createdAt: Timestamp,
+    status: Type.Enum(['pending', 'sent', 'failed'] as const, {
+      description:
+        '`pending`: queued, or waiting for a retry while the mail server is unreachable; `sent`: the SMTP server took it; `failed`: refused for good.',
+    }),
+    attempts: Type.Integer({ minimum: 0 }),
+    sentAt: Nullable(Timestamp),
+    serverAnswer: Nullable(
+      Type.String({ description: "The SMTP server's answer: its acceptance, or the last attempt's error." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const present = (s: SendingView) => s;
+
+/** Sending quotations and sales (invoices, cancellations, credit notes) by e-mail, and their sendings. */
+export const sendingsRoutes =
+  (c: Container): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const security = [{ adminToken: [] }];
+    const kinds: Array<{ type: SentDocumentType; path: string; send: string; list: string; name: string }> = [
+      {
+        type: 'quotation',
+        path: 'quotations',
+        send: 'adminSendQuotation',
+        list: 'adminListQuotationSendings',
+        name: 'quotation',
+      },
+      {
+        type: 'sale',
+        path: 'sales',
+        send: 'adminSendSale',
+        list: 'adminListSaleSendings',
+        name: 'sale (invoice, cancellation or credit note)',
+      },
+    ];
+    for (const kind of kinds) {
+      app.post(
+        `/${kind.path}/:id/send`,
+        {
+          schema: {
+            tags: ['Admin'],
+            operationId: kind.send,
+            summary: `Send the ${kind.name} to the customer by e-mail`,
+            description:
+              'Queues the e-mail with the PDF attached, in `locale` (default: the company’s), from the company’s template; answers 202 with the sending. ' +
+              'The outbox sends it and retries while the mail server is unreachable; the sending’s `status` tells how it went. ' +
+              (kind.type === 'quotation'
+                ? 'The e-mail carries a link to the customer’s page, where they accept or decline. Only an `approved` quotation is sent (409 `quotation_not_open`). '
+                : '') +
+              '503 `unavailable` when the server has no SMTP configured.',
+            security,
+            params: IdParams,
+            body: Type.Optional(SendBody),
+            response: { 202: Data(Sending), ...errorResponses(400, 404, 409, 503) },
+          },
+        },
+        async (request, reply) => {
+          const sending = await c.documentMail.send(
+            { companyId: request.admin.companyId, userId: request.admin.userId },
+            { type: kind.type, id: request.params.id },
+            request.body ?? {},
+            baseUrl(c.config, request),
+          );
+          return reply.status(202).send({ data: present(sending) });
+        },
+      );
+      app.get(
+        `/${kind.path}/:id/sendings`,
+        {
+          schema: {
+            tags: ['Admin'],
+            operationId: kind.list,
+            summary: `The ${kind.name}'s sendings by e-mail, oldest first`,
+            security,
+            params: IdParams,
+            response: { 200: Data(Type.Array(Sending)), ...errorResponses(404) },
+          },
+        },
+        async (request) => {
+          const { companyId } = request.admin;
+          // The document first: another company's id is "not found", never an empty list.
+          if (kind.type === 'quotation') await c.quotations.get(companyId, request.params.id);
+          else await c.sales.get(companyId, request.params.id);
+          return { data: (await c.documentMail.listSendings(companyId, kind.type, request.params.id)).map(present) };
+        },
+      );
+    }
+  };

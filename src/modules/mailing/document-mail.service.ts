@@ -1,0 +1,324 @@
+import { addFieldError, AppError, fieldErrors } from '../../lib/errors.ts';
+import { MONEY_SCALE, parseScaled } from '../../lib/money.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import type { Store } from '../../db/store.ts';
+import {
+  fillPrintTemplate,
+  toCompany,
+  unknownPlaceholders,
+  type CompaniesRepository,
+  type Company,
+} from '../companies/index.ts';
+import type { CustomersRepository } from '../customers/index.ts';
+import { createFormatter, LANGUAGES, resolveLanguage, said, translate, type Language } from '../i18n/index.ts';
+import type { EmailOutbox, MailAttachment, NotificationsRepository } from '../notifications/index.ts';
+import {
+  issueQuotationLink,
+  type QuotationLinksRepository,
+  type QuotationsService,
+  type QuotationView,
+} from '../quotations/index.ts';
+import type { SalesService, SaleView } from '../sales/index.ts';
+import type { MailingRepository } from './mailing.repository.ts';
+import { BUILT_IN_TEMPLATES, fillBuiltIn, QUOTE_LINK_TEXT } from './mail-texts.ts';
+
+export type SentDocumentType = 'quotation' | 'sale';
+
+export interface SendRequest {
+  to?: string;
+  message?: string;
+  /** `hr`, `de` or `en`; absent: the company's language. */
+  locale?: string;
+  includeDatasheets?: boolean;
+}
+
+export interface SendingView {
+  id: string;
+  documentType: SentDocumentType;
+  documentId: string;
+  to: string;
+  locale: string;
+  message: string | null;
+  sentBy: { id: string; name: string };
+  createdAt: string;
+  /** `pending` (queued, or waiting for a retry), `sent` (the SMTP server took it) or `failed` (for good). */
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  sentAt: string | null;
+  /** What the SMTP server answered: its acceptance, or the error of the last attempt. */
+  serverAnswer: string | null;
+}
+
+export interface MailTemplateView {
+  locale: Language;
+  subject: string;
+  body: string;
+  /** False: the built-in text, not saved by the company. */
+  custom: boolean;
+}
+
+type MailRepos = {
+  mailing: MailingRepository;
+  notifications: EmailOutbox & Pick<NotificationsRepository, 'findEmails'>;
+  quotationLinks: Pick<QuotationLinksRepository, 'insertLink'>;
+  companies: Pick<CompaniesRepository, 'findCompany' | 'findUser'>;
+  customers: Pick<CustomersRepository, 'find'>;
+};
+
+const EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
+const SALE_TITLES = {
+  invoice: 'document.invoice',
+  cancellation: 'document.cancellation',
+  credit_note: 'document.credit_note',
+} as const;
+
+/** Documents sent to customers by e-mail: the sending's record and its e-mail commit together. */
+export function createDocumentMail(deps: {
+  store: Store<MailRepos>;
+  clock: Clock;
+  newId: IdGenerator;
+  quotations: Pick<QuotationsService, 'get'>;
+  sales: Pick<SalesService, 'get'>;
+  /** Without SMTP nothing could ever leave: sending is refused rather than queued forever. */
+  emailEnabled: boolean;
+  onEmailQueued: () => void;
+}) {
+  const { store, clock, newId } = deps;
+
+  async function template(companyId: string, language: Language) {
+    const saved = await store.repos.mailing.findTemplate(companyId, language);
+    return saved ? { ...saved, custom: true } : { ...BUILT_IN_TEMPLATES[language], custom: false };
+  }
+
+  /** The shop's Reply-To, or the sending user's own address. */
+  async function replyTo(companyId: string, userId: string): Promise<string | null> {
+    const shop = await store.repos.mailing.findReplyTo(companyId);
+    if (shop) return shop;
+    return (await store.repos.companies.findUser(companyId, userId))?.email ?? null;
+  }
+
+  async function defaultAddress(companyId: string, doc: QuotationView | SaleView, type: SentDocumentType) {
+    if (type === 'sale') return (doc as SaleView).customer.email;
+    const q = doc as QuotationView;
+    if (q.directoryCustomerId) {
+      const customer = await store.repos.customers.find(companyId, q.directoryCustomerId);
+      if (customer?.email) return customer.email;
+    }
+    return q.customer.email;
+  }
+
+  return {
+    replyTo,
+
+    /**
+     * Queues the document's e-mail (the PDF is rendered when it is sent) and records the
+     * sending; a quotation's e-mail carries a new link to the customer's page.
+     */
+    async send(
+      actor: { companyId: string; userId: string },
+      document: { type: SentDocumentType; id: string },
+      input: SendRequest,
+      linkBase: string,
+    ): Promise<SendingView> {
+      const { companyId } = actor;
+      const doc =
+        document.type === 'quotation'
+          ? await deps.quotations.get(companyId, document.id)
+          : await deps.sales.get(companyId, document.id);
+      const details = fieldErrors();
+      const to = (input.to?.trim() || (await defaultAddress(companyId, doc, document.type)) || '').trim();
+      if (to === '') addFieldError(details, 'to', said('error.mail.noAddress'));
+      else if (!EMAIL.test(to) || to.length > 254) addFieldError(details, 'to', said('error.email'));
+      if (input.locale !== undefined && !(LANGUAGES as readonly string[]).includes(input.locale))
+        details.locale = [`One of ${LANGUAGES.join(', ')}.`];
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
+      if (document.type === 'quotation' && (doc as QuotationView).status !== 'approved')
+        throw new AppError('quotation_not_open', said('error.mail.quotationNotOpen'));
+      if (!deps.emailEnabled) throw new AppError('unavailable', 'E-mail is not configured on this server (SMTP_URL).');
+
+      const companyRow = await store.repos.companies.findCompany(companyId);
+      const company = toCompany(companyRow!);
+      const language = resolveLanguage(input.locale ?? company.locale);
+      const written = await template(companyId, language);
+      const text = composeText(company, language, doc, document.type, written);
+      const now = clock.now();
+      const emailId = newId('email');
+      const sendingId = newId('sending');
+      const reply = await replyTo(companyId, actor.userId);
+      const attachment: MailAttachment = {
+        document: document.type,
+        companyId,
+        id: doc.id,
+        locale: language,
+        datasheets: document.type === 'quotation' && input.includeDatasheets === true,
+      };
+
+      await store.unitOfWork(async (repos) => {
+        let linkText = '';
+        if (document.type === 'quotation') {
+          const link = await issueQuotationLink(repos, { companyId, quotationId: doc.id, locale: language, now });
+          const until = createFormatter(language, { currency: company.currency, timeZone: company.timezone }).date(
+            new Date(link.expiresAt),
+          );
+          linkText = `\n\n${QUOTE_LINK_TEXT[language](`${linkBase}/q/${link.token}`, until)}`;
+        }
+        const personal = input.message?.trim() ? `${input.message.trim()}\n\n` : '';
+        await repos.notifications.insertEmail({
+          id: emailId,
+          company_id: companyId,
+          to_address: to,
+          subject: text.subject.replace(/[\r\n]+/g, ' '),
+          text_body: `${personal}${text.body}${linkText}\n`,
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now.toISOString(),
+          locked_until: null,
+          last_error: null,
+          sent_at: null,
+          created_at: now.toISOString(),
+          reply_to: reply,
+          attachments: JSON.stringify([attachment]),
+          smtp_response: null,
+        });
+        await repos.mailing.insertSending({
+          id: sendingId,
+          company_id: companyId,
+          document_type: document.type,
+          document_id: doc.id,
+          email_id: emailId,
+          to_address: to,
+          locale: language,
+          message: input.message?.trim() || null,
+          sent_by: actor.userId,
+          created_at: now.toISOString(),
+        });
+      });
+      deps.onEmailQueued();
+      const sendings = await this.listSendings(companyId, document.type, doc.id);
+      return sendings.find((s) => s.id === sendingId)!;
+    },
+
+    /** A document's sendings, oldest first, each with its e-mail's state. */
+    async listSendings(companyId: string, type: SentDocumentType, id: string): Promise<SendingView[]> {
+      const rows = await store.repos.mailing.listSendings(companyId, type, id);
+      const emails = new Map(
+        (
+          await store.repos.notifications.findEmails(
+            companyId,
+            rows.map((r) => r.email_id),
+          )
+        ).map((e) => [e.id, e]),
+      );
+      return rows.map((row) => {
+        const email = emails.get(row.email_id);
+        const status = email?.status === 'sent' ? 'sent' : email?.status === 'failed' ? 'failed' : 'pending';
+        return {
+          id: row.id,
+          documentType: row.document_type as SentDocumentType,
+          documentId: row.document_id,
+          to: row.to_address,
+          locale: row.locale,
+          message: row.message,
+          sentBy: { id: row.sent_by, name: row.sent_by_name },
+          createdAt: row.created_at,
+          status,
+          attempts: email?.attempts ?? 0,
+          sentAt: email?.sent_at ?? null,
+          serverAnswer: (status === 'sent' ? email?.smtp_response : email?.last_error) ?? null,
+        };
+      });
+    },
+
+    async templates(companyId: string): Promise<{ replyTo: string | null; templates: MailTemplateView[] }> {
+      return {
+        replyTo: await store.repos.mailing.findReplyTo(companyId),
+        templates: await Promise.all(
+          LANGUAGES.map(async (locale) => {
+            const t = await template(companyId, locale);
+            return { locale, subject: t.subject, body: t.body, custom: t.custom };
+          }),
+        ),
+      };
+    },
+
+    /**
+     * Saves the reply-to address and each language's template; an empty subject and text go
+     * back to the built-in one. Unknown placeholders are refused, naming the field.
+     */
+    async saveTemplates(
+      companyId: string,
+      input: { replyTo: string | null; templates: Array<{ locale: string; subject: string; body: string }> },
+    ): Promise<void> {
+      const details = fieldErrors();
+      const replyTo = input.replyTo?.trim() || null;
+      if (replyTo !== null && !EMAIL.test(replyTo)) addFieldError(details, 'replyTo', said('error.email'));
+      for (const t of input.templates) {
+        if (!(LANGUAGES as readonly string[]).includes(t.locale))
+          details[`templates.${t.locale}`] = ['Unknown language.'];
+        for (const field of ['subject', 'body'] as const) {
+          const unknown = unknownPlaceholders(t[field]);
+          if (unknown.length > 0)
+            addFieldError(
+              details,
+              `${field}_${t.locale}`,
+              said('error.mail.unknownPlaceholder', {
+                unknown: unknown.join(', '),
+                known: '{number}, {total}, {dueDate}, {customerName}, {reference}',
+              }),
+            );
+        }
+        if ((t.subject.trim() === '') !== (t.body.trim() === ''))
+          addFieldError(
+            details,
+            `${t.subject.trim() === '' ? 'subject' : 'body'}_${t.locale}`,
+            said('error.mail.bothOrNeither'),
+          );
+      }
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
+      const at = clock.now().toISOString();
+      await store.unitOfWork(async (repos) => {
+        await repos.mailing.saveReplyTo(companyId, replyTo, at);
+        for (const t of input.templates) {
+          if (t.subject.trim() === '') await repos.mailing.deleteTemplate(companyId, t.locale);
+          else
+            await repos.mailing.saveTemplate({
+              company_id: companyId,
+              locale: t.locale,
+              subject: t.subject.trim(),
+              body: t.body.trim(),
+              updated_at: at,
+            });
+        }
+      });
+    },
+  };
+}
+export type DocumentMail = ReturnType<typeof createDocumentMail>;
+
+/** The subject and text in `language`: the company's template filled like the print's, or the built-in one. */
+function composeText(
+  company: Company,
+  language: Language,
+  doc: QuotationView | SaleView,
+  type: SentDocumentType,
+  written: { subject: string; body: string; custom: boolean },
+): { subject: string; body: string } {
+  const format = createFormatter(language, { currency: doc.currency, timeZone: company.timezone });
+  const sale = type === 'sale' ? (doc as SaleView) : null;
+  const number = sale ? (sale.invoiceNumber ?? sale.number) : doc.number;
+  const due = sale ? (sale.dueDate ?? sale.createdAt) : (doc as QuotationView).expiresAt;
+  const values = {
+    number,
+    total: format.money(parseScaled(doc.totals.withTax, MONEY_SCALE)),
+    dueDate: format.date(new Date(due)),
+    customerName: sale ? sale.customer.name : (doc as QuotationView).customer.name,
+    reference: number,
+  };
+  const title = translate(language, sale ? SALE_TITLES[sale.kind] : 'document.quotation');
+  const fill = (text: string) => {
+    const filled = fillPrintTemplate(text, values) ?? '';
+    return written.custom ? filled : fillBuiltIn(filled, { document: title, company: company.name });
+  };
+  return { subject: fill(written.subject), body: fill(written.body) };
+}

@@ -1,0 +1,9 @@
+export {
+  createDocumentMail,
+  type DocumentMail,
+  type MailTemplateView,
+  type SendingView,
+  type SendRequest,
+  type SentDocumentType,
+} from './document-mail.service.ts';
+export { REPLY_SUBJECT } from './mail-texts.ts';

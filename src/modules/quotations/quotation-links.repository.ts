@@ -1,0 +1,49 @@
+import type { Executor } from '../../db/database.ts';
+import type { QuotationAnswersTable, QuotationLinksTable } from '../../db/schema.ts';
+
+export type QuotationLinkRow = QuotationLinksTable;
+export type QuotationAnswerRow = QuotationAnswersTable;
+
+/** The customers' links to sent quotations and their answers. */
+export function createQuotationLinksRepository(db: Executor) {
+  return {
+    async insertLink(row: QuotationLinkRow): Promise<void> {
+      await db.insertInto('quotation_links').values(row).execute();
+    },
+
+    /**
+     * The one read not scoped by a company first: the customer's page knows only its token, and
+     * the token's hash is what names the company (as an API key's does).
+     */
+    async findLink(tokenHash: string): Promise<QuotationLinkRow | undefined> {
+      return db.selectFrom('quotation_links').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+
+    async findAnswer(companyId: string, quotationId: string): Promise<QuotationAnswerRow | undefined> {
+      return db
+        .selectFrom('quotation_answers')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('quotation_id', '=', quotationId)
+        .executeTakeFirst();
+    },
+
+    /**
+     * The customer's answer moves an approved quotation to `accepted` or `declined`, only if it
+     * still is approved: a conversion or cancellation that won the race leaves it as it is.
+     */
+    async answer(answer: QuotationAnswerRow): Promise<boolean> {
+      const result = await db
+        .updateTable('quotations')
+        .set({ status: answer.answer })
+        .where('company_id', '=', answer.company_id)
+        .where('id', '=', answer.quotation_id)
+        .where('status', '=', 'approved')
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await db.insertInto('quotation_answers').values(answer).execute();
+      return true;
+    },
+  };
+}
+export type QuotationLinksRepository = ReturnType<typeof createQuotationLinksRepository>;
