@@ -54,6 +54,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
 
   adminListSales: 'sales:read',
   adminGetSale: 'sales:read',
+  adminGetSaleEInvoice: 'sales:read',
   adminRecordSalePayment: 'sales:record-payment',
   adminVoidSalePayment: 'payments:void',
   adminCancelSale: 'invoices:correct',

@@ -13,6 +13,8 @@ import type { SaleFilter, SaleRow } from './sales.repository.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
 import { said } from '../i18n/index.ts';
+import { unitCodeOf } from '../catalog/index.ts';
+import { assertReady, buildEInvoice, toCii, toUbl, type EInvoice } from '../einvoice/index.ts';
 
 export function createSalesService(deps: {
   store: Store<CorrectionRepos>;
@@ -75,6 +77,86 @@ export function createSalesService(deps: {
     deps.onEventQueued();
     const fiscal = await deliverFiscal(deps.fiscaliser, issued.row.company_id, issued.row.id, issued.fiscal);
     return toSaleView(issued.row, issued.lines, [], { fiscal });
+  }
+
+  /**
+   * The document as an EN 16931 e-invoice model (issue 21): from its stored lines, through the
+   * same tax summary as the print; the profile chosen by the company's and buyer's countries.
+   */
+  async function eInvoiceModel(companyId: string, id: string): Promise<{ model: EInvoice; buyerKind: string }> {
+    const row = await load(companyId, id);
+    if (!row.invoice_number) throw new AppError('conflict', said('error.einvoice.notIssued'));
+    const [lines, payments, companyRow, location, fiscal, original, buyer] = await Promise.all([
+      store.repos.sales.listLines(companyId, id),
+      store.repos.sales.listPayments(companyId, id),
+      store.repos.companies.findCompany(companyId),
+      store.repos.companies.findLocation(companyId, row.location_id),
+      deps.fiscalStatus.statusOf(companyId, [id]),
+      row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
+      store.repos.sales.eInvoiceBuyer(companyId, row.customer_id),
+    ]);
+    const company = toCompany(companyRow!);
+    const codes = await store.repos.sales.eInvoiceCodes(
+      companyId,
+      [...new Set(lines.map((l) => l.product_id))],
+      [...new Set(lines.map((l) => l.unit_id))],
+    );
+    // The payment reference exactly as the print and its payment codes carry it.
+    const printed = toSalePrint(row, lines, company, location!, {
+      payments,
+      fiscal: fiscal.get(id),
+      original: original ?? null,
+    });
+    const reference = printed.payment
+      ? [printed.payment.reference.model, printed.payment.reference.value].filter(Boolean).join(' ')
+      : null;
+    const model = buildEInvoice({
+      kind: row.kind as EInvoice['kind'],
+      number: row.invoice_number,
+      issuedAt: row.issued_at ?? row.created_at,
+      dueDate: row.due_date,
+      deliveryDate: row.delivery_date,
+      currency: row.currency,
+      pricesIncludeTax: Boolean(row.prices_include_tax),
+      paymentMethod: row.payment_method,
+      paymentReference: reference,
+      paidMinor: row.paid_minor,
+      note: row.note,
+      correctionReason: row.correction_reason,
+      exemptionReason: row.exemption_reason,
+      operator: row.operator_name || row.operator_oib ? { name: row.operator_name, oib: row.operator_oib } : null,
+      preceding: original
+        ? { number: original.invoice_number ?? original.number, issuedAt: original.issued_at ?? original.created_at }
+        : null,
+      company: {
+        name: company.name,
+        country: company.country,
+        taxId: company.taxId,
+        vatRegistered: company.fiscal.vatRegistered,
+        timezone: company.timezone,
+        address: company.address,
+        bankAccount: company.bankAccount,
+        contact: {
+          name: companyRow!.contact_name,
+          phone: companyRow!.contact_phone,
+          email: companyRow!.contact_email,
+        },
+      },
+      buyer: {
+        kind: row.customer_kind,
+        name: row.customer_name,
+        taxId: row.customer_tax_id,
+        email: row.customer_email,
+        address: row.customer_address ? JSON.parse(row.customer_address) : null,
+        endpoint:
+          buyer?.endpoint_id && buyer.endpoint_scheme ? { id: buyer.endpoint_id, scheme: buyer.endpoint_scheme } : null,
+        buyerReference: buyer?.buyer_reference ?? null,
+      },
+      lines,
+      classifications: new Map(codes.products.map((p) => [p.id, p.classification_code])),
+      unitCodes: new Map(codes.units.map((u) => [u.id, unitCodeOf(u.name, u.unit_code)])),
+    });
+    return { model, buyerKind: row.customer_kind };
   }
 
   return {
@@ -220,6 +302,20 @@ export function createSalesService(deps: {
           deps.fiscaliser,
         ),
       ),
+
+    eInvoiceModel,
+
+    /** The e-invoice's XML, or a 409 naming every field its profile still misses. */
+    async eInvoiceXml(
+      companyId: string,
+      id: string,
+      syntax: 'ubl' | 'cii',
+    ): Promise<{ number: string; profile: string; xml: string }> {
+      const { model, buyerKind } = await eInvoiceModel(companyId, id);
+      assertReady(model, buyerKind);
+      const row = await load(companyId, id);
+      return { number: row.number, profile: model.profile, xml: syntax === 'cii' ? toCii(model) : toUbl(model) };
+    },
 
     /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
     async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
