@@ -198,16 +198,31 @@ export const salesRoutes =
           tags: ['Admin'],
           operationId: 'adminGetSale',
           summary: 'One sale: JSON, or PDF with `Accept: application/pdf` or `?format=pdf`',
+          description:
+            "A German company's invoice PDF is a Factur-X / ZUGFeRD (EN 16931) PDF/A-3 with the CII XML embedded as `factur-x.xml` whenever the document is a valid e-invoice (header `E-Invoice-Embedded: factur-x.xml`); `?format=facturx` asks for that hybrid PDF for any company, and is a 409 naming the missing fields when the document cannot be one.",
           security,
           params: IdParams,
-          querystring: FormatQuery,
+          querystring: Type.Object(
+            {
+              format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json'), Type.Literal('facturx')])),
+            },
+            { additionalProperties: false },
+          ),
           response: { 200: PdfOrJson('The sale.', Data(Sale)), ...errorResponses(404, 503) },
         },
       },
       async (request, reply) => {
         const sale = await c.sales.get(request.admin.companyId, request.params.id);
-        if (!wantsPdf(request, request.query.format)) return presentSale(sale);
-        return sendPdf(reply, await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply)));
+        const format = request.query.format;
+        if (format !== 'facturx' && !wantsPdf(request, format)) return presentSale(sale);
+        const printed = await c.sales.renderPdf(
+          request.admin.companyId,
+          sale.id,
+          reservePrint(c, reply),
+          format === 'facturx' ? 'always' : 'auto',
+        );
+        if (printed.hybrid) reply.header('e-invoice-embedded', 'factur-x.xml');
+        return sendPdf(reply, printed);
       },
     );
 

@@ -4,7 +4,8 @@
  * Depends on the documents kernel only; the sales module feeds it.
  */
 export { buildEInvoice, type EInvoice, type EInvoiceSource, type Profile } from './einvoice-model.ts';
-export { assertReady } from './einvoice-readiness.ts';
+export { assertReady, missingFields } from './einvoice-readiness.ts';
 export { toUbl } from './ubl.ts';
 export { toCii } from './cii.ts';
 export { type EInvoiceSender } from './sender.ts';
+export { toFacturX } from './facturx.ts';

@@ -4,6 +4,7 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany } from '../companies/index.ts';
+import { printedContent } from '../documents/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import type { FiscalStatusReader } from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
@@ -14,7 +15,15 @@ import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type Sal
 import { toSalePrint } from './sale-print.ts';
 import { said } from '../i18n/index.ts';
 import { unitCodeOf } from '../catalog/index.ts';
-import { assertReady, buildEInvoice, toCii, toUbl, type EInvoice } from '../einvoice/index.ts';
+import {
+  assertReady,
+  buildEInvoice,
+  missingFields,
+  toCii,
+  toFacturX,
+  toUbl,
+  type EInvoice,
+} from '../einvoice/index.ts';
 
 export function createSalesService(deps: {
   store: Store<CorrectionRepos>;
@@ -86,12 +95,10 @@ export function createSalesService(deps: {
   async function eInvoiceModel(companyId: string, id: string): Promise<{ model: EInvoice; buyerKind: string }> {
     const row = await load(companyId, id);
     if (!row.invoice_number) throw new AppError('conflict', said('error.einvoice.notIssued'));
-    const [lines, payments, companyRow, location, fiscal, original, buyer] = await Promise.all([
+    const [lines, companyRow, location, original, buyer] = await Promise.all([
       store.repos.sales.listLines(companyId, id),
-      store.repos.sales.listPayments(companyId, id),
       store.repos.companies.findCompany(companyId),
       store.repos.companies.findLocation(companyId, row.location_id),
-      deps.fiscalStatus.statusOf(companyId, [id]),
       row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       store.repos.sales.eInvoiceBuyer(companyId, row.customer_id),
     ]);
@@ -101,14 +108,25 @@ export function createSalesService(deps: {
       [...new Set(lines.map((l) => l.product_id))],
       [...new Set(lines.map((l) => l.unit_id))],
     );
-    // The payment reference exactly as the print and its payment codes carry it.
-    const printed = toSalePrint(row, lines, company, location!, {
-      payments,
-      fiscal: fiscal.get(id),
-      original: original ?? null,
-    });
-    const reference = printed.payment
-      ? [printed.payment.reference.model, printed.payment.reference.value].filter(Boolean).join(' ')
+    // The payment reference as the print and its payment codes carry it, whatever is still due
+    // (the print drops its payment codes once paid or cancelled; the e-invoice keeps its reference).
+    const content = printedContent(
+      {
+        title: 'document.invoice',
+        number: row.invoice_number,
+        currency: row.currency,
+        pricesIncludeTax: Boolean(row.prices_include_tax),
+        totalMinor: Math.abs(row.total_minor),
+        dueDate: row.created_at,
+        customerName: row.customer_name,
+        paymentNumber: row.number,
+      },
+      lines,
+      company,
+      location!,
+    );
+    const reference = content.payment
+      ? [content.payment.reference.model, content.payment.reference.value].filter(Boolean).join(' ')
       : null;
     const model = buildEInvoice({
       kind: row.kind as EInvoice['kind'],
@@ -317,8 +335,19 @@ export function createSalesService(deps: {
       return { number: row.number, profile: model.profile, xml: syntax === 'cii' ? toCii(model) : toUbl(model) };
     },
 
-    /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
-    async renderPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+    /**
+     * The sale's print, through the one printer: an invoice, storno or credit note, following the
+     * money. `hybrid`: `always` makes it a Factur-X / ZUGFeRD PDF/A-3 with the CII embedded (a 409
+     * naming what is missing when it cannot be a valid e-invoice); `auto` does so for German
+     * companies whenever the document is a valid e-invoice, and prints it plain otherwise (a print
+     * is never refused for a missing e-invoice field); `never` is the print alone.
+     */
+    async renderPdf(
+      companyId: string,
+      id: string,
+      slot: PrintSlot,
+      hybrid: 'auto' | 'always' | 'never' = 'auto',
+    ): Promise<{ number: string; pdf: Buffer; hybrid: boolean }> {
       const row = await load(companyId, id);
       const [lines, payments, companyRow, location, fiscal, original] = await Promise.all([
         store.repos.sales.listLines(companyId, id),
@@ -328,18 +357,31 @@ export function createSalesService(deps: {
         deps.fiscalStatus.statusOf(companyId, [id]),
         row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       ]);
+      const company = toCompany(companyRow!);
+      let einvoice: EInvoice | null = null;
+      if (row.invoice_number && (hybrid === 'always' || (hybrid === 'auto' && company.country === 'DE'))) {
+        const { model, buyerKind } = await eInvoiceModel(companyId, id);
+        if (hybrid === 'always') assertReady(model, buyerKind);
+        if (Object.keys(missingFields(model, buyerKind)).length === 0) einvoice = model;
+      } else if (hybrid === 'always') throw new AppError('conflict', said('error.einvoice.notIssued'));
       const printed = await slot.print({
-        document: toSalePrint(row, lines, toCompany(companyRow!), location!, {
+        document: toSalePrint(row, lines, company, location!, {
           payments,
           fiscal: fiscal.get(id),
           original: original ?? null,
         }),
         datasheets: [],
       });
+      const pdf = einvoice
+        ? await toFacturX(printed.pdf, toCii(einvoice), {
+            conformanceLevel: einvoice.profile === 'xrechnung' ? 'XRECHNUNG' : 'EN 16931',
+          })
+        : printed.pdf;
       return {
         // The file keeps the internal number: unique across years, and free of the legal number's slashes.
         number: row.number,
-        pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
+        pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength),
+        hybrid: einvoice !== null,
       };
     },
   };

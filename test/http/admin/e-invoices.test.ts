@@ -1,5 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
 import { assertProblem, tokenForRole } from '../../support/http-helpers.ts';
 import { adminCall, assignCustomer, newOib } from '../../support/sales-helpers.ts';
@@ -362,6 +366,88 @@ describe('e-invoices', () => {
     const id = docs.hrInvoice!.sale.id;
     assert.equal((await adminCall(t.app, support, 'GET', `/sales/${id}/e-invoice`)).statusCode, 200);
     assertProblem(await adminCall(t.app, de.adminToken, 'GET', `/sales/${id}/e-invoice`), 404, 'not_found');
+  });
+
+  describe('the hybrid PDF (Factur-X / ZUGFeRD EN 16931, PDF/A-3)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-facturx-'));
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const pdfOf = async (d: DemoCompany, id: string, query: string) => {
+      const res = await adminCall(t.app, d.adminToken, 'GET', `/sales/${id}?${query}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(String(res.headers['content-type']), /^application\/pdf/);
+      return res;
+    };
+    const extract = (pdf: Buffer, name: string) => {
+      const file = path.join(dir, `${name}.pdf`);
+      fs.writeFileSync(file, pdf);
+      return execFileSync('qpdf', [`--show-attachment=factur-x.xml`, file]).toString('utf8');
+    };
+    const pages = (pdf: Buffer, name: string) => {
+      const file = path.join(dir, `${name}.pdf`);
+      fs.writeFileSync(file, pdf);
+      execFileSync('pdftoppm', ['-png', '-r', '60', file, path.join(dir, name)]);
+      return fs
+        .readdirSync(dir)
+        .filter((f) => f.startsWith(`${name}-`) && f.endsWith('.png'))
+        .sort()
+        .map((f) => fs.readFileSync(path.join(dir, f)));
+    };
+
+    test("a German company's invoice PDF embeds the CII: extracted back, it is the standalone XML", async () => {
+      const res = await pdfOf(de, docs.deXRechnung!.sale.id, 'format=pdf');
+      assert.equal(res.headers['e-invoice-embedded'], 'factur-x.xml');
+      assert.equal(extract(res.rawPayload, 'de'), docs.deXRechnung!.cii);
+      const raw = res.rawPayload.toString('latin1');
+      // PDF/A-3B and the Factur-X document in the XMP metadata (uncompressed, as PDF/A reads it).
+      assert.match(raw, /<pdfaid:part>3<\/pdfaid:part>\s*<pdfaid:conformance>B<\/pdfaid:conformance>/);
+      assert.match(raw, /<fx:DocumentFileName>factur-x\.xml<\/fx:DocumentFileName>/);
+      assert.match(raw, /<fx:ConformanceLevel>XRECHNUNG<\/fx:ConformanceLevel>/);
+      assert.match(raw, /<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</);
+
+      const catalog = execFileSync('qpdf', [
+        '--qdf',
+        '--object-streams=disable',
+        path.join(dir, 'de.pdf'),
+        '-',
+      ]).toString('latin1');
+      assert.match(catalog, /\/AF \[/);
+      assert.match(catalog, /\/AFRelationship \/Alternative/);
+      assert.match(catalog, /\/OutputIntents \[/);
+      assert.match(catalog, /\/S \/GTS_PDFA1/);
+    });
+
+    test('on request for any company, and it still looks exactly like the print', async () => {
+      const id = docs.hrInvoice!.sale.id;
+      const plain = await pdfOf(hr, id, 'format=pdf');
+      assert.equal(plain.headers['e-invoice-embedded'], undefined, 'a Croatian print stays plain unless asked');
+      const hybrid = await pdfOf(hr, id, 'format=facturx');
+      assert.equal(hybrid.headers['e-invoice-embedded'], 'factur-x.xml');
+      assert.equal(extract(hybrid.rawPayload, 'hr-hybrid'), (await eInvoice(hr, id, 'cii')).xml);
+      assert.equal(extract(hybrid.rawPayload, 'hr-hybrid'), docs.hrInvoice!.cii, 'unchanged by its storno');
+      assert.match(hybrid.rawPayload.toString('latin1'), /<fx:ConformanceLevel>EN 16931<\/fx:ConformanceLevel>/);
+      const before = pages(plain.rawPayload, 'plain');
+      const after = pages(hybrid.rawPayload, 'hybrid');
+      assert.ok(before.length > 0);
+      assert.equal(after.length, before.length);
+      for (const [i, png] of before.entries()) assert.ok(png.equals(after[i]!), `page ${i + 1} renders differently`);
+    });
+
+    test('asked for a hybrid PDF that cannot be a valid e-invoice: the 409 names the field', async () => {
+      const d = await createTenant(t.c);
+      const sale = await invoice(d, [[0, 1]], {
+        kind: 'business',
+        name: 'Bez OIB-a d.o.o.',
+        taxId: null,
+        address: { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+      });
+      const problem = assertProblem(
+        await adminCall(t.app, d.adminToken, 'GET', `/sales/${sale.id}?format=facturx`),
+        409,
+        'conflict',
+      );
+      assert.ok(problem.details['customer.taxId']);
+      assert.equal((await adminCall(t.app, d.adminToken, 'GET', `/sales/${sale.id}?format=pdf`)).statusCode, 200);
+    });
   });
 
   describe('the official EN 16931 and XRechnung rules (CEN/TC 434 1.3.16, KoSIT 3.0)', {
