@@ -323,6 +323,17 @@ export function createSalesService(deps: {
 
     eInvoiceModel,
 
+    /** Whether the document can be an e-invoice now, and what it misses (the hub's e-invoice box); null before invoices. */
+    async eInvoiceReadiness(
+      companyId: string,
+      id: string,
+    ): Promise<{ profile: string; missing: Record<string, string[]> } | null> {
+      const row = await load(companyId, id);
+      if (!row.invoice_number) return null;
+      const { model, buyerKind } = await eInvoiceModel(companyId, id);
+      return { profile: model.profile, missing: missingFields(model, buyerKind) };
+    },
+
     /** The e-invoice's XML, or a 409 naming every field its profile still misses. */
     async eInvoiceXml(
       companyId: string,

@@ -368,6 +368,48 @@ describe('e-invoices', () => {
     assertProblem(await adminCall(t.app, de.adminToken, 'GET', `/sales/${id}/e-invoice`), 404, 'not_found');
   });
 
+  test('the hub: the sale page offers the downloads, or says in Croatian what is missing', async () => {
+    const d = await createTenant(t.c, { passwords: true });
+    const admin = d.users.find((u) => u.role === 'admin')!;
+    const oib = await adminCall(t.app, d.adminToken, 'PATCH', `/users/${admin.id}`, { operatorOib: newOib() });
+    assert.equal(oib.statusCode, 200, oib.body);
+    const { token } = await t.c.accounts.signIn(admin.email, admin.password!);
+    const hub = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: `portico_session=${token}` } });
+    const buyer = {
+      kind: 'business',
+      name: 'Gradnja d.o.o.',
+      address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+    };
+    const ready = await invoice(d, [[0, 1]], { ...buyer, taxId: newOib() });
+    const page = await hub(`/hub/sales/${ready.id}`);
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(page.body, /<h2 id="einvoice-heading">eRačun<\/h2>/);
+    assert.match(page.body, /HR CIUS 2025/);
+    assert.match(page.body, new RegExp(`href="/hub/sales/${ready.id}/e-invoice\\?syntax=ubl"`));
+    const xml = await hub(`/hub/sales/${ready.id}/e-invoice?syntax=cii`);
+    assert.equal(xml.statusCode, 200);
+    assert.equal(xml.body, (await eInvoice(d, ready.id, 'cii')).xml);
+    const hybrid = await hub(`/hub/sales/${ready.id}/pdf?facturx=1&download=1`);
+    assert.equal(hybrid.statusCode, 200);
+    assert.match(hybrid.rawPayload.toString('latin1'), /<fx:DocumentFileName>factur-x\.xml</);
+
+    await adminCall(t.app, d.adminToken, 'PATCH', `/products/${d.products[4]!.id}`, { classificationCode: null });
+    const lacking = await invoice(
+      d,
+      [
+        [0, 1],
+        [4, 1],
+      ],
+      { ...buyer, taxId: null },
+    );
+    const missing = await hub(`/hub/sales/${lacking.id}`);
+    assert.equal(missing.statusCode, 200);
+    assert.match(missing.body, /Još nije valjan eRačun\. Nedostaje:/);
+    assert.match(missing.body, /Stavka 2 \(Vijci za drvo 4×40 mm \(200 kom\)\): proizvod nema KPD 2025 šifru\./);
+    assert.match(missing.body, /Kupac je poslovni subjekt bez OIB-a ili PDV identifikatora\./);
+    assert.doesNotMatch(missing.body, /syntax=ubl/);
+  });
+
   describe('the hybrid PDF (Factur-X / ZUGFeRD EN 16931, PDF/A-3)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-facturx-'));
     after(() => fs.rmSync(dir, { recursive: true, force: true }));

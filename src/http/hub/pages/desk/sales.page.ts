@@ -7,6 +7,7 @@ import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { html } from '../../html.ts';
+import { sayText } from '../../texts/index.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { DESK_REFUSALS, otherErrors } from './desk-form.ts';
 import { pdfPanel } from './document-parts.ts';
@@ -80,20 +81,36 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
 
     app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
       const ctx = request.hub;
-      return detail(
-        reply,
-        ctx,
-        await c.sales.get(ctx.user.companyId, request.params.id),
-        noticeOf(ctx, request.query, SALE_NOTICES),
-      );
+      const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+      const einvoice = await c.sales.eInvoiceReadiness(ctx.user.companyId, sale.id);
+      return detail(reply, ctx, sale, noticeOf(ctx, request.query, SALE_NOTICES), undefined, 200, einvoice);
     });
 
-    app.get<{ Params: IdParams; Querystring: { download?: string } }>(
+    app.get<{ Params: IdParams; Querystring: { download?: string; facturx?: string } }>(
       '/sales/:id/pdf',
       { config: { hub: 'sales:read' } },
       async (request, reply) => {
-        const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply));
+        const printed = await c.sales.renderPdf(
+          request.hub.user.companyId,
+          request.params.id,
+          reservePrint(c, reply),
+          request.query.facturx ? 'always' : 'auto',
+        );
         return sendDocumentPdf(reply, printed, Boolean(request.query.download));
+      },
+    );
+
+    app.get<{ Params: IdParams; Querystring: { syntax?: string } }>(
+      '/sales/:id/e-invoice',
+      { config: { hub: 'sales:read' } },
+      async (request, reply) => {
+        const syntax = request.query.syntax === 'cii' ? 'cii' : 'ubl';
+        const einvoice = await c.sales.eInvoiceXml(request.hub.user.companyId, request.params.id, syntax);
+        return reply
+          .type('application/xml; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${einvoice.number}-${syntax}.xml"`)
+          .header('x-content-type-options', 'nosniff')
+          .send(einvoice.xml);
       },
     );
 
@@ -199,6 +216,7 @@ function detail(
   notice: string | null,
   state?: FormState,
   status = 200,
+  einvoice: { profile: string; missing: Record<string, string[]> } | null = null,
 ) {
   const { t } = ctx;
   const base = paths.sale(s.id);
@@ -308,8 +326,32 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 <div>
 <h2>PDF</h2>
 ${pdfPanel(ctx, base, s.number)}
+${einvoice ? einvoiceBox(ctx, base, einvoice) : null}
 </div>
 </div>
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
+}
+
+/**
+ * The e-invoice of an issued document: its profile and downloads, or, when the standard's
+ * fields are not all there, what is missing in the reader's language (the same list the API's
+ * 409 names), so that the shop fixes the product or customer first.
+ */
+function einvoiceBox(ctx: HubContext, base: string, einvoice: { profile: string; missing: Record<string, string[]> }) {
+  const { t } = ctx;
+  const missing = Object.values(einvoice.missing).flat();
+  return html`<section aria-labelledby="einvoice-heading">
+<h2 id="einvoice-heading">${t('hub.einvoice.title')}</h2>
+<p>${t('hub.einvoice.profile')}: ${t(`hub.einvoice.profile.${einvoice.profile as 'hr-cius' | 'xrechnung' | 'en16931'}`)}</p>
+${
+  missing.length > 0
+    ? html`<div class="error" role="status"><p>${t('hub.einvoice.missing')}</p><ul>${missing.map((m) => html`<li>${sayText(t, m)}</li>`)}</ul></div>`
+    : html`<ul class="links">
+<li><a href="${base}/e-invoice?syntax=ubl" download>${t('hub.einvoice.downloadUbl')}</a></li>
+<li><a href="${base}/e-invoice?syntax=cii" download>${t('hub.einvoice.downloadCii')}</a></li>
+<li><a href="${base}/pdf?facturx=1&amp;download=1" download>${t('hub.einvoice.downloadFacturx')}</a></li>
+</ul>`
+}
+</section>`;
 }
