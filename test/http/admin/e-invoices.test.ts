@@ -408,6 +408,15 @@ describe('e-invoices', () => {
     assert.match(missing.body, /Stavka 2 \(Vijci za drvo 4×40 mm \(200 kom\)\): proizvod nema KPD 2025 šifru\./);
     assert.match(missing.body, /Kupac je poslovni subjekt bez OIB-a ili PDV identifikatora\./);
     assert.doesNotMatch(missing.body, /syntax=ubl/);
+
+    // Where the shop fixes it: the product's KPD code and the customer's e-invoice fields, in the hub's forms.
+    const product = await hub(`/hub/catalog/products/${d.products[0]!.id}`);
+    assert.match(product.body, /Klasifikacija proizvoda KPD 2025 \(eRačun\)/);
+    assert.match(product.body, /name="classificationCode"[^>]*value="20\.30\.12"/);
+    const customer = await hub(`/hub/customers/${lacking.customer.id}`);
+    assert.match(customer.body, /<legend>eRačuni<\/legend>/);
+    for (const name of ['endpointId', 'endpointScheme', 'buyerReference'])
+      assert.match(customer.body, new RegExp(`name="${name}"`));
   });
 
   describe('the hybrid PDF (Factur-X / ZUGFeRD EN 16931, PDF/A-3)', () => {

@@ -346,7 +346,7 @@ function einvoiceBox(ctx: HubContext, base: string, einvoice: { profile: string;
 <p>${t('hub.einvoice.profile')}: ${t(`hub.einvoice.profile.${einvoice.profile as 'hr-cius' | 'xrechnung' | 'en16931'}`)}</p>
 ${
   missing.length > 0
-    ? html`<div class="error" role="status"><p>${t('hub.einvoice.missing')}</p><ul>${missing.map((m) => html`<li>${sayText(t, m)}</li>`)}</ul></div>`
+    ? html`<div class="error"><p>${t('hub.einvoice.missing')}</p><ul>${missing.map((m) => html`<li>${sayText(t, m)}</li>`)}</ul></div>`
     : html`<ul class="links">
 <li><a href="${base}/e-invoice?syntax=ubl" download>${t('hub.einvoice.downloadUbl')}</a></li>
 <li><a href="${base}/e-invoice?syntax=cii" download>${t('hub.einvoice.downloadCii')}</a></li>
