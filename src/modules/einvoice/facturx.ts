@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { escapeXml } from './xml.ts';
@@ -13,9 +15,16 @@ import { escapeXml } from './xml.ts';
 export const FACTURX_FILENAME = 'factur-x.xml';
 
 let icc: Uint8Array | undefined;
-/** sRGB IEC 61966-2.1, the profile pdfkit ships (its own PDF/A output uses the same file). */
+/**
+ * sRGB IEC 61966-2.1, the profile pdfkit ships (its own PDF/A output uses the same file): the
+ * pdfkit that pdfmake, the printer's dependency, brings along.
+ */
 function srgbProfile(): Uint8Array {
-  icc ??= readFileSync(fileURLToPath(new URL('data/sRGB_IEC61966_2_1.icc', import.meta.resolve('pdfkit'))));
+  if (!icc) {
+    const fromPdfmake = createRequire(fileURLToPath(import.meta.resolve('pdfmake')));
+    const pdfkitMain = fromPdfmake.resolve('pdfkit');
+    icc = readFileSync(path.join(path.dirname(pdfkitMain), 'data', 'sRGB_IEC61966_2_1.icc'));
+  }
   return icc;
 }
 
