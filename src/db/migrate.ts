@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009-invoices.ts';
 import * as m0010 from './migrations/0010-fiscal.ts';
 import * as m0011 from './migrations/0011-websites.ts';
 import * as m0012 from './migrations/0012-notification-params.ts';
+import * as m0013 from './migrations/0013-einvoice.ts';
 import * as m0015 from './migrations/0015-hub-quotations.ts';
 import * as m0016 from './migrations/0016-document-mail.ts';
 
@@ -29,6 +30,7 @@ const MIGRATIONS = {
   '0010-fiscal': m0010,
   '0011-websites': m0011,
   '0012-notification-params': m0012,
+  '0013-einvoice': m0013,
   '0015-hub-quotations': m0015,
   '0016-document-mail': m0016,
 };

@@ -33,6 +33,10 @@ export interface CompaniesTable {
   vat_registered: SqlBool;
   /** `premises` (P: numbered per business premises) or `device` (N: per device). */
   fiscal_sequence_mode: string;
+  /** The seller contact of e-invoices (BG-6), required by XRechnung. */
+  contact_name: string | null;
+  contact_phone: string | null;
+  contact_email: string | null;
 }
 
 export interface LocationsTable {
@@ -304,6 +308,8 @@ export interface ProductsTable {
   active: SqlBool;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** KPD 2025 (Croatian CPA) code, e.g. "20.30.11": every e-invoice line's classification (HR-BR-25). */
+  classification_code: string | null;
 }
 
 export interface UnitsTable {
@@ -315,6 +321,8 @@ export interface UnitsTable {
   price_minor: number;
   position: number;
   created_at: Timestamp;
+  /** UN/ECE Recommendation 20 code ("H87", "LTR"); null: derived from the name (einvoice/unit-codes.ts). */
+  unit_code: string | null;
 }
 
 export interface NumberSequencesTable {
@@ -519,6 +527,11 @@ export interface CustomersTable {
   note: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Electronic address (BT-49) and its EAS scheme ("9934" Croatian OIB, "EM" e-mail, "0204" Leitweg-ID). */
+  endpoint_id: string | null;
+  endpoint_scheme: string | null;
+  /** Buyer reference (BT-10): a German public buyer's Leitweg-ID, or the buyer's own reference. */
+  buyer_reference: string | null;
 }
 
 export interface WebhookEndpointsTable {

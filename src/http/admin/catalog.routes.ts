@@ -32,7 +32,10 @@ const TaxRate = Type.Object(
   },
   { additionalProperties: false },
 );
-const Unit = Type.Object({ id: Type.String(), name: Type.String(), price: Money }, { additionalProperties: false });
+const Unit = Type.Object(
+  { id: Type.String(), name: Type.String(), price: Money, unitCode: Type.String({ description: 'UN/ECE Rec 20.' }) },
+  { additionalProperties: false },
+);
 const AdminProduct = Type.Object(
   {
     id: Type.String(),
@@ -43,6 +46,7 @@ const AdminProduct = Type.Object(
     modelId: Nullable(Type.String()),
     taxRateId: Type.String(),
     taxRate: Type.String({ description: 'Percent.' }),
+    classificationCode: Nullable(Type.String({ description: 'KPD 2025.' })),
     active: Type.Boolean({
       description: 'Inactive products are hidden from the public API but kept for old quotations and orders.',
     }),

@@ -30,6 +30,8 @@ export const Customer = Type.Object(
       ),
     ),
     note: Nullable(Type.String()),
+    electronicAddress: Nullable(Type.Object({ id: Type.String(), scheme: Type.String() })),
+    buyerReference: Nullable(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

@@ -41,6 +41,11 @@ const Settings = Type.Object(
     country: Nullable(Type.String()),
     taxId: Nullable(Type.String()),
     bankAccount: Nullable(Type.Object({ iban: Type.String(), bic: Nullable(Type.String()), holder: Type.String() })),
+    einvoiceContact: Type.Object({
+      name: Nullable(Type.String()),
+      phone: Nullable(Type.String()),
+      email: Nullable(Type.String()),
+    }),
     quotationValidityDays: Type.Integer(),
     printTemplate: Type.Object({
       header: Nullable(Type.String()),
@@ -69,6 +74,7 @@ const presentSettings = (c: Company) => ({
   country: c.country,
   taxId: c.taxId,
   bankAccount: c.bankAccount,
+  einvoiceContact: c.einvoiceContact,
   quotationValidityDays: c.quotationValidityDays,
   printTemplate: c.template,
   fiscal: c.fiscal,

@@ -15,6 +15,7 @@ import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
 import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
+import { fileHeaders } from '../file-reply.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64 }), pid: Type.String({ maxLength: 64 }) });
@@ -213,11 +214,13 @@ export const salesRoutes =
           tags: ['Admin'],
           operationId: 'adminGetSale',
           summary: 'One sale: JSON, or PDF with `Accept: application/pdf` or `?format=pdf`',
+          description:
+            "A German company's invoice PDF is a Factur-X / ZUGFeRD (EN 16931) PDF/A-3 with the CII XML embedded as `factur-x.xml` whenever the document is a valid e-invoice (header `E-Invoice-Embedded: factur-x.xml`); `?format=facturx` asks for that hybrid PDF for any company, and is a 409 naming the missing fields when the document cannot be one.",
           security,
           params: IdParams,
           querystring: Type.Object(
             {
-              ...FormatQuery.properties,
+              format: Type.Optional(Type.Union([Type.Literal('pdf'), Type.Literal('json'), Type.Literal('facturx')])),
               layout: Type.Optional(
                 Type.Union([Type.Literal('a4'), Type.Literal('receipt')], {
                   description: 'The PDF on A4 (default) or on an 80 mm receipt roll: the same content.',
@@ -231,13 +234,49 @@ export const salesRoutes =
       },
       async (request, reply) => {
         const sale = await c.sales.get(request.admin.companyId, request.params.id);
-        if (!wantsPdf(request, request.query.format)) return presentSale(sale);
-        return sendPdf(
-          reply,
-          await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply), {
-            layout: request.query.layout,
-          }),
-        );
+        const format = request.query.format;
+        if (format !== 'facturx' && !wantsPdf(request, format)) return presentSale(sale);
+        const printed = await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply), {
+          layout: request.query.layout,
+          hybrid: format === 'facturx' ? 'always' : 'auto',
+        });
+        if (printed.hybrid) reply.header('e-invoice-embedded', 'factur-x.xml');
+        return sendPdf(reply, printed);
+      },
+    );
+
+    app.get(
+      '/sales/:id/e-invoice',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminGetSaleEInvoice',
+          summary: 'The invoice, cancellation invoice or credit note as an EN 16931 e-invoice (UBL 2.1 or CII D16B)',
+          description:
+            'The profile follows the company and the buyer: the Croatian CIUS 2025 for Croatian companies, XRechnung 3.0 for a German buyer with a buyer reference (Leitweg-ID), plain EN 16931 otherwise (header `E-Invoice-Profile`). ' +
+            'Money as printed: the same lines and tax summary. A document that cannot be a valid e-invoice for its profile is a 409 whose `details` name every missing field (`lines[0].classificationCode`, `customer.taxId`, ...).',
+          security,
+          params: IdParams,
+          querystring: Type.Object(
+            { syntax: Type.Optional(Type.Union([Type.Literal('ubl'), Type.Literal('cii')], { default: 'ubl' })) },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: {
+              description: 'The e-invoice.',
+              content: { 'application/xml': { schema: Type.String() } },
+            },
+            ...errorResponses(400, 404, 409),
+          },
+        },
+      },
+      async (request, reply) => {
+        const syntax = request.query.syntax ?? 'ubl';
+        const einvoice = await c.sales.eInvoiceXml(request.admin.companyId, request.params.id, syntax);
+        return fileHeaders(reply, 'ours', `${einvoice.number}-${syntax}.xml`)
+          .header('e-invoice-profile', einvoice.profile)
+          .type('application/xml; charset=utf-8')
+          .send(einvoice.xml);
       },
     );
 

@@ -42,9 +42,17 @@ export const TaxRatePatch = Type.Object(
   { additionalProperties: false },
 );
 
-export const UnitBody = Type.Object({ name: Text(50), price: Money }, { additionalProperties: false });
+const UnitCode = Type.String({
+  maxLength: 3,
+  description:
+    'UN/ECE Recommendation 20 code (H87 piece, LTR litre, MTK m², XPK package); null: derived from the name.',
+});
+export const UnitBody = Type.Object(
+  { name: Text(50), price: Money, unitCode: Type.Optional(Nullable(UnitCode)) },
+  { additionalProperties: false },
+);
 export const UnitPatch = Type.Object(
-  { name: Type.Optional(Text(50)), price: Type.Optional(Money) },
+  { name: Type.Optional(Text(50)), price: Type.Optional(Money), unitCode: Type.Optional(Nullable(UnitCode)) },
   { additionalProperties: false },
 );
 
@@ -56,6 +64,10 @@ const productFields = {
   categoryId: RefId,
   modelId: RefId,
   taxRateId: RefId,
+  classificationCode: Type.String({
+    maxLength: 10,
+    description: 'KPD 2025 code ("20.30.11"): each Croatian e-invoice line carries it (HR-BR-25).',
+  }),
 };
 
 export const NewProductBody = Type.Object(
@@ -66,6 +78,7 @@ export const NewProductBody = Type.Object(
     categoryId: Type.Optional(productFields.categoryId),
     modelId: Type.Optional(productFields.modelId),
     taxRateId: productFields.taxRateId,
+    classificationCode: Type.Optional(Nullable(productFields.classificationCode)),
     units: Type.Array(UnitBody, { minItems: 1, maxItems: 50 }),
   },
   { additionalProperties: false },
@@ -79,6 +92,7 @@ export const ProductPatch = Type.Object(
     categoryId: Type.Optional(Nullable(productFields.categoryId)),
     modelId: Type.Optional(Nullable(productFields.modelId)),
     taxRateId: Type.Optional(productFields.taxRateId),
+    classificationCode: Type.Optional(Nullable(productFields.classificationCode)),
     active: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

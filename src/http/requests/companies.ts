@@ -55,6 +55,19 @@ export const SettingsBody = Type.Object(
       }),
     ),
     bankAccount: Type.Optional(Nullable(BankAccount)),
+    einvoiceContact: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+          phone: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+          email: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+        },
+        {
+          additionalProperties: false,
+          description: 'The seller contact of e-invoices (BG-6); XRechnung requires all three.',
+        },
+      ),
+    ),
     quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
     printTemplate: Type.Optional(
       Type.Object(

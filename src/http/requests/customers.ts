@@ -44,6 +44,29 @@ export const CustomerInput = Type.Object(
     phone: Type.Optional(Nullable(fields.phone)),
     address: Type.Optional(Nullable(fields.address)),
     note: Type.Optional(Nullable(fields.note)),
+    electronicAddress: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            id: Type.String({ minLength: 1, maxLength: 200 }),
+            scheme: Type.String({
+              maxLength: 4,
+              description: 'EAS code: "9934" Croatian OIB, "9930" German VAT id, "0204" Leitweg-ID, "EM" e-mail.',
+            }),
+          },
+          { additionalProperties: false, description: 'Where e-invoices go (EN 16931 BT-49).' },
+        ),
+      ),
+    ),
+    buyerReference: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 200,
+          description:
+            "BT-10: a German public buyer's Leitweg-ID (then e-invoices are XRechnung), or its own reference.",
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

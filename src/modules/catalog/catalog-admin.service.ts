@@ -11,6 +11,11 @@ import { expandCategoryIds } from './catalog-scope.ts';
 import { formatRate } from '../../lib/money.ts';
 import type { ProductBasics } from './catalog.service.ts';
 import { said } from '../i18n/index.ts';
+import { unitCodeOf } from './unit-codes.ts';
+
+/** KPD 2025 codes: two-digit groups joined by dots, 10 characters at most ("47.52", "20.30.11"). */
+const KPD_CODE = /^\d{2}(\.\d{1,2}){1,3}$/;
+const UNIT_CODE = /^[A-Z0-9]{2,3}$/;
 
 export interface NewProduct {
   name: string;
@@ -19,19 +24,24 @@ export interface NewProduct {
   categoryId?: string | null;
   modelId?: string | null;
   taxRateId: string;
-  /** Decimal strings in the company's currency. */
-  units: Array<{ name: string; price: string }>;
+  /** KPD 2025 code (e-invoice line classification). */
+  classificationCode?: string | null;
+  /** Decimal strings in the company's currency; `unitCode` a UN/ECE Rec 20 code (null: from the name). */
+  units: Array<{ name: string; price: string; unitCode?: string | null }>;
 }
 
 export interface AdminUnit {
   id: string;
   name: string;
   price: string;
+  /** UN/ECE Rec 20: as set, or derived from the name. */
+  unitCode: string;
 }
 
 /** The admin's view of a product: inactive ones included, references by id. */
 export interface AdminProduct extends ProductBasics {
   taxRateId: string;
+  classificationCode: string | null;
   active: boolean;
   createdAt: string;
   updatedAt: string;
@@ -45,6 +55,7 @@ export interface ProductPatch {
   categoryId?: string | null;
   modelId?: string | null;
   taxRateId?: string;
+  classificationCode?: string | null;
   active?: boolean;
 }
 
@@ -96,6 +107,7 @@ export function createCatalogAdminService(deps: {
       price_minor: Number(parsePrice(unit.price, `units[${i}].price`)),
       position: i,
       created_at: at,
+      unit_code: parseUnitCode(unit.unitCode, `units[${i}].unitCode`),
     }));
   }
 
@@ -170,6 +182,7 @@ export function createCatalogAdminService(deps: {
           active: true,
           created_at: at,
           updated_at: at,
+          classification_code: parseClassification(input.classificationCode),
         };
         const units = unitRows(companyId, row.id, input.units, at);
         await r.catalog.insertProduct(row);
@@ -313,6 +326,8 @@ export function createCatalogAdminService(deps: {
         if (patch.modelId !== undefined) row.model_id = patch.modelId;
         if (patch.taxRateId !== undefined) row.tax_rate_id = patch.taxRateId;
         if (patch.active !== undefined) row.active = patch.active;
+        if (patch.classificationCode !== undefined)
+          row.classification_code = parseClassification(patch.classificationCode);
         await r.catalog.updateProduct(companyId, productId, row);
         return readProduct(r, companyId, productId);
       });
@@ -325,8 +340,13 @@ export function createCatalogAdminService(deps: {
     },
 
     /** Unit names are unique within a product: the CSV import matches units by name. */
-    async addUnit(companyId: string, productId: string, input: { name: string; price: string }): Promise<AdminUnit> {
+    async addUnit(
+      companyId: string,
+      productId: string,
+      input: { name: string; price: string; unitCode?: string | null },
+    ): Promise<AdminUnit> {
       const priceMinor = Number(parsePrice(input.price));
+      const unitCode = parseUnitCode(input.unitCode);
       return store.transaction(async (r) => {
         if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
         const units = await r.catalog.listUnits(companyId, [productId]);
@@ -338,6 +358,7 @@ export function createCatalogAdminService(deps: {
           name: input.name,
           price_minor: priceMinor,
           position: Math.max(-1, ...units.map((u) => u.position)) + 1,
+          unit_code: unitCode,
           created_at: now(),
         };
         await r.catalog.insertUnits([row]);
@@ -347,8 +368,13 @@ export function createCatalogAdminService(deps: {
     },
 
     /** Quotation lines carry their own copy of the price, so a new price reaches only new documents. */
-    async updateUnit(companyId: string, unitId: string, patch: { name?: string; price?: string }): Promise<AdminUnit> {
+    async updateUnit(
+      companyId: string,
+      unitId: string,
+      patch: { name?: string; price?: string; unitCode?: string | null },
+    ): Promise<AdminUnit> {
       const priceMinor = patch.price === undefined ? undefined : Number(parsePrice(patch.price));
+      const unitCode = patch.unitCode === undefined ? undefined : parseUnitCode(patch.unitCode);
       return store.transaction(async (r) => {
         const unit = await r.catalog.findUnit(companyId, unitId);
         if (!unit) throw AppError.notFound('Unit');
@@ -357,8 +383,17 @@ export function createCatalogAdminService(deps: {
           if (siblings.some((u) => u.name === patch.name))
             throw AppError.invalid({ name: [said('error.unit.nameTaken')] });
         }
-        const next = { ...unit, name: patch.name ?? unit.name, price_minor: priceMinor ?? unit.price_minor };
-        await r.catalog.updateUnit(companyId, unitId, { name: next.name, price_minor: next.price_minor });
+        const next = {
+          ...unit,
+          name: patch.name ?? unit.name,
+          price_minor: priceMinor ?? unit.price_minor,
+          unit_code: unitCode === undefined ? unit.unit_code : unitCode,
+        };
+        await r.catalog.updateUnit(companyId, unitId, {
+          name: next.name,
+          price_minor: next.price_minor,
+          unit_code: next.unit_code,
+        });
         await r.catalog.updateProduct(companyId, unit.product_id, { updated_at: now() });
         return toAdminUnit(next);
       });
@@ -415,7 +450,7 @@ export function createCatalogAdminService(deps: {
 export type CatalogAdminService = ReturnType<typeof createCatalogAdminService>;
 
 function toAdminUnit(u: UnitRow): AdminUnit {
-  return { id: u.id, name: u.name, price: formatMoney(u.price_minor) };
+  return { id: u.id, name: u.name, price: formatMoney(u.price_minor), unitCode: unitCodeOf(u.name, u.unit_code) };
 }
 
 function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminProduct {
@@ -428,12 +463,29 @@ function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminPro
     modelId: p.model_id,
     taxRateId: p.tax_rate_id,
     taxRate: formatRate(p.rate_bp),
+    classificationCode: p.classification_code,
     active: Boolean(p.active),
     hasDatasheet: p.datasheet_file !== null,
     createdAt: p.created_at,
     updatedAt: p.updated_at,
     units: units.filter((u) => u.product_id === p.id).map(toAdminUnit),
   };
+}
+
+/** A KPD 2025 code as the classification prints it ("20.30.11"); blank clears it. */
+export function parseClassification(text: string | null | undefined, field = 'classificationCode'): string | null {
+  const code = text?.trim() ?? '';
+  if (code === '') return null;
+  if (!KPD_CODE.test(code)) throw AppError.invalid({ [field]: [said('error.product.classificationForm')] });
+  return code;
+}
+
+/** A UN/ECE Recommendation 20 (or 21, "X…") unit code; blank: derived from the unit's name. */
+export function parseUnitCode(text: string | null | undefined, field = 'unitCode'): string | null {
+  const code = text?.trim().toUpperCase() ?? '';
+  if (code === '') return null;
+  if (!UNIT_CODE.test(code)) throw AppError.invalid({ [field]: [said('error.unit.codeForm')] });
+  return code;
 }
 
 export function parsePrice(text: string, field = 'price'): bigint {

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../lib/errors.ts';
-import { parsePrice, parseRate } from './catalog-admin.service.ts';
+import { parseClassification, parsePrice, parseRate, parseUnitCode } from './catalog-admin.service.ts';
 
 /**
  * The catalog CSV, read without touching the database: one row per unit, rows sharing a SKU
@@ -18,6 +18,8 @@ export const CSV_COLUMNS = [
   'unit',
   'price',
   'description',
+  'classification',
+  'unit_code',
 ] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const REQUIRED: readonly Column[] = ['sku', 'name', 'tax_rate', 'unit', 'price'];
@@ -32,6 +34,8 @@ const MAX_LENGTH: Record<Column, number> = {
   unit: 50,
   price: 20,
   description: 5000,
+  classification: 10,
+  unit_code: 3,
 };
 export const MAX_ROWS = 20_000;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -57,10 +61,14 @@ export interface CatalogCsvRow {
   unit: string;
   priceMinor: number;
   description: string | null | undefined;
+  /** KPD 2025 code (e-invoice line classification). */
+  classification: string | null | undefined;
+  /** UN/ECE Rec 20 code of this row's unit; null or undefined: derived from its name. */
+  unitCode: string | null | undefined;
 }
 
-export interface CsvProduct extends Omit<CatalogCsvRow, 'unit' | 'priceMinor'> {
-  units: Array<{ row: number; name: string; priceMinor: number }>;
+export interface CsvProduct extends Omit<CatalogCsvRow, 'unit' | 'priceMinor' | 'unitCode'> {
+  units: Array<{ row: number; name: string; priceMinor: number; unitCode: string | null }>;
 }
 
 export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: ImportError[] } {
@@ -142,11 +150,32 @@ export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: 
     const priceMinor = priceText
       ? attempt(() => Number(parsePrice(priceText, 'price')), row, 'price', rowErrors)
       : undefined;
+    const classificationText = cell('classification'),
+      unitCodeText = cell('unit_code');
+    const classification = classificationText
+      ? attempt(() => parseClassification(classificationText, 'classification'), row, 'classification', rowErrors)
+      : classificationText;
+    const unitCode = unitCodeText
+      ? attempt(() => parseUnitCode(unitCodeText, 'unit_code'), row, 'unit_code', rowErrors)
+      : unitCodeText;
     if (rowErrors.length > 0 || !sku || !name || !unit || rateBp === undefined || priceMinor === undefined) {
       errors.push(...rowErrors);
       return;
     }
-    rows.push({ row, sku, name, category, parentCategory, model, rateBp, unit, priceMinor, description });
+    rows.push({
+      row,
+      sku,
+      name,
+      category,
+      parentCategory,
+      model,
+      rateBp,
+      unit,
+      priceMinor,
+      description,
+      classification,
+      unitCode,
+    });
   });
   if (rows.length === 0 && errors.length === 0) errors.push({ row: 2, message: 'The file has no data rows.' });
   return { rows, errors };
@@ -159,6 +188,7 @@ const PRODUCT_FIELDS = [
   ['model', 'model'],
   ['rateBp', 'tax_rate'],
   ['description', 'description'],
+  ['classification', 'classification'],
 ] as const;
 
 /** Rows sharing a SKU become one product; they must agree on the product's fields and not repeat a unit. */
@@ -168,8 +198,8 @@ export function groupBySku(rows: readonly CatalogCsvRow[]): { products: CsvProdu
   for (const r of rows) {
     const product = bySku.get(r.sku);
     if (!product) {
-      const { unit, priceMinor, ...fields } = r;
-      bySku.set(r.sku, { ...fields, units: [{ row: r.row, name: unit, priceMinor }] });
+      const { unit, priceMinor, unitCode, ...fields } = r;
+      bySku.set(r.sku, { ...fields, units: [{ row: r.row, name: unit, priceMinor, unitCode: unitCode ?? null }] });
       continue;
     }
     for (const [key, column] of PRODUCT_FIELDS) {
@@ -187,7 +217,7 @@ export function groupBySku(rows: readonly CatalogCsvRow[]): { products: CsvProdu
         field: 'unit',
         message: `Unit "${r.unit}" is already in row ${twin.row} for SKU "${r.sku}".`,
       });
-    else product.units.push({ row: r.row, name: r.unit, priceMinor: r.priceMinor });
+    else product.units.push({ row: r.row, name: r.unit, priceMinor: r.priceMinor, unitCode: r.unitCode ?? null });
   }
   return { products: [...bySku.values()], errors };
 }

@@ -134,7 +134,12 @@ function failed(errors: ImportError[]): ImportReport {
 
 type ProductUpdate = {
   id: string;
-  patch: Partial<Pick<ProductRow, 'name' | 'category_id' | 'model_id' | 'tax_rate_id' | 'description' | 'updated_at'>>;
+  patch: Partial<
+    Pick<
+      ProductRow,
+      'name' | 'category_id' | 'model_id' | 'tax_rate_id' | 'description' | 'updated_at' | 'classification_code'
+    >
+  >;
 };
 
 /** Matches the file's names against the catalog and lists every write, or every reason not to write. */
@@ -273,6 +278,7 @@ async function planImport(
           price_minor: u.priceMinor,
           position: ++position,
           created_at: at,
+          unit_code: u.unitCode,
         });
       }
     }
@@ -282,6 +288,7 @@ async function planImport(
       if (categoryId !== undefined) patch.category_id = categoryId;
       if (modelId !== undefined) patch.model_id = modelId;
       if (p.description !== undefined) patch.description = p.description;
+      if (p.classification !== undefined) patch.classification_code = p.classification;
       plan.productUpdates.push({ id: current.id, patch });
     } else {
       plan.newProducts.push({
@@ -298,6 +305,7 @@ async function planImport(
         active: true,
         created_at: at,
         updated_at: at,
+        classification_code: p.classification ?? null,
       });
     }
   }

@@ -228,7 +228,7 @@ export function createCatalogRepository(db: Executor) {
     updateUnit: async (
       companyId: string,
       id: string,
-      patch: Partial<Pick<UnitRow, 'name' | 'price_minor' | 'position'>>,
+      patch: Partial<Pick<UnitRow, 'name' | 'price_minor' | 'position' | 'unit_code'>>,
     ) =>
       void (await db
         .updateTable('units')

@@ -16,3 +16,4 @@ export {
   type ImportReport,
 } from './catalog-import.ts';
 export { CSV_COLUMNS } from './catalog-csv.ts';
+export { unitCodeOf } from './unit-codes.ts';

@@ -54,6 +54,8 @@ export interface Company {
   createdAt: string;
   /** What issuing an invoice needs: Croatian fiscalisation on or off, in the VAT system, how invoices are numbered. */
   fiscal: FiscalSettings;
+  /** The seller contact e-invoices name (BG-6); XRechnung requires name, phone and e-mail. */
+  einvoiceContact: { name: string | null; phone: string | null; email: string | null };
 }
 
 export const SEQUENCE_MODES = ['premises', 'device'] as const;
@@ -131,6 +133,9 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         fiscal_enabled: false,
         vat_registered: true,
         fiscal_sequence_mode: 'premises',
+        contact_name: null,
+        contact_phone: null,
+        contact_email: null,
       };
       const details = validateCompany(row);
       Object.assign(
@@ -350,6 +355,7 @@ export interface SettingsPatch {
   quotationValidityDays?: number;
   printTemplate?: Partial<Company['template']>;
   fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string };
+  einvoiceContact?: { name?: string | null; phone?: string | null; email?: string | null };
 }
 
 type CompanyChanges = Partial<Omit<CompanyRow, 'id' | 'created_at'>>;
@@ -412,6 +418,15 @@ function profileChanges(
       if (iban.ok && holder !== null)
         Object.assign(changes, { bank_iban: iban.iban, bank_bic: bic, bank_holder: holder });
     }
+  }
+  const contact = patch.einvoiceContact;
+  if (contact?.name !== undefined) changes.contact_name = text(contact.name);
+  if (contact?.phone !== undefined) changes.contact_phone = text(contact.phone);
+  if (contact?.email !== undefined) {
+    const email = text(contact.email);
+    if (email !== null && !/^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$/.test(email))
+      addFieldError(details, 'einvoiceContact.email', said('error.customer.endpointId'));
+    else changes.contact_email = email;
   }
   for (const [field, column] of Object.entries(TEMPLATE_COLUMNS) as Array<
     [keyof typeof TEMPLATE_COLUMNS, (typeof TEMPLATE_COLUMNS)[keyof typeof TEMPLATE_COLUMNS]]
@@ -485,6 +500,7 @@ export function toCompany(row: CompanyRow): Company {
       vatRegistered: Boolean(row.vat_registered),
       sequenceMode: row.fiscal_sequence_mode as FiscalSettings['sequenceMode'],
     },
+    einvoiceContact: { name: row.contact_name, phone: row.contact_phone, email: row.contact_email },
   };
 }
 

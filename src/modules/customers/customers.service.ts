@@ -29,8 +29,17 @@ export interface Customer {
   phone: string | null;
   address: Address | null;
   note: string | null;
+  /** Where e-invoices go (BT-49): an id and its EAS scheme ("9934" OIB, "0204" Leitweg-ID, "EM" e-mail). */
+  electronicAddress: ElectronicAddress | null;
+  /** BT-10: a German public buyer's Leitweg-ID, or the buyer's own reference for its invoices. */
+  buyerReference: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface ElectronicAddress {
+  id: string;
+  scheme: string;
 }
 
 export interface NewCustomer {
@@ -41,6 +50,8 @@ export interface NewCustomer {
   phone?: string | null;
   address?: Address | null;
   note?: string | null;
+  electronicAddress?: ElectronicAddress | null;
+  buyerReference?: string | null;
 }
 
 export type CustomerPatch = Partial<NewCustomer>;
@@ -92,6 +103,14 @@ export function customerRow(
   }
   const email = blankToNull(input.email);
   const phone = blankToNull(input.phone);
+  const endpoint = input.electronicAddress ?? null;
+  if (endpoint) {
+    // The EAS code list (CEF): four-digit ICD-based schemes, or EM for an e-mail address.
+    if (!/^(\d{4}|EM)$/.test(endpoint.scheme))
+      addFieldError(details, `${prefix}electronicAddress.scheme`, said('error.customer.endpointScheme'));
+    if (endpoint.id.trim() === '' || (endpoint.scheme === 'EM' && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(endpoint.id)))
+      addFieldError(details, `${prefix}electronicAddress.id`, said('error.customer.endpointId'));
+  }
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
   return {
     id: base.id,
@@ -112,6 +131,9 @@ export function customerRow(
     note: blankToNull(input.note),
     created_at: base.createdAt ?? base.now,
     updated_at: base.now,
+    endpoint_id: endpoint ? endpoint.id.trim() : null,
+    endpoint_scheme: endpoint ? endpoint.scheme : null,
+    buyer_reference: blankToNull(input.buyerReference),
   };
 }
 
@@ -139,6 +161,9 @@ export function toCustomer(row: CustomerRow): Customer {
             country: row.address_country,
           },
     note: row.note,
+    electronicAddress:
+      row.endpoint_id && row.endpoint_scheme ? { id: row.endpoint_id, scheme: row.endpoint_scheme } : null,
+    buyerReference: row.buyer_reference,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -180,6 +205,8 @@ export function createCustomersService(deps: { store: Store<CustomersRepos>; clo
         phone: patch.phone === undefined ? current.phone : patch.phone,
         address: patch.address === undefined ? current.address : patch.address,
         note: patch.note === undefined ? current.note : patch.note,
+        electronicAddress: patch.electronicAddress === undefined ? current.electronicAddress : patch.electronicAddress,
+        buyerReference: patch.buyerReference === undefined ? current.buyerReference : patch.buyerReference,
       };
       const country = await companyCountry(store.repos, companyId);
       const row = customerRow(

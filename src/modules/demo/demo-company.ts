@@ -103,6 +103,8 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Boja za drvo Šišmiš — orah, 0,75 L',
       sku: 'BZD-075-OR',
+      // KPD 2025: every Croatian e-invoice line is classified (HR-BR-25).
+      classificationCode: '20.30.12',
       categoryId: woodPaint.id,
       modelId: chromos.id,
       tax: standard,
@@ -112,18 +114,20 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Lak za parket Žuti čvor, 2,5 L',
       sku: 'LAK-25-ZC',
+      classificationCode: '20.30.12',
       categoryId: paint.id,
       modelId: helios.id,
       tax: standard,
       units: [
         { name: 'kom', price: '34.90' },
-        { name: 'karton (6 kom)', price: '199.00' },
+        { name: 'karton (6 kom)', price: '199.00', unitCode: 'XCT' },
       ],
       datasheet: false,
     },
     {
       name: 'Fasadna boja bijela, 15 L',
       sku: 'FAS-15-BI',
+      classificationCode: '20.30.11',
       categoryId: paint.id,
       modelId: helios.id,
       tax: standard,
@@ -136,6 +140,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Akumulatorska bušilica GSB 18V-55',
       sku: 'BOS-GSB18',
+      classificationCode: '28.24.11',
       categoryId: tools.id,
       modelId: bosch.id,
       tax: standard,
@@ -145,6 +150,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Vijci za drvo 4×40 mm (200 kom)',
       sku: 'VIJ-4X40',
+      classificationCode: '25.94.11',
       categoryId: hardware.id,
       modelId: null,
       tax: standard,
@@ -154,6 +160,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Dübel-Füller Größe M, weiß — 250 g',
       sku: 'DUB-250',
+      classificationCode: '20.30.22',
       categoryId: hardware.id,
       modelId: null,
       tax: standard,
@@ -163,6 +170,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Priručnik „Bojanje bez mrlja”',
       sku: 'KNJ-BOJ',
+      classificationCode: '58.11.19',
       categoryId: paint.id,
       modelId: null,
       tax: reduced,
@@ -179,6 +187,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
       categoryId: spec.categoryId,
       modelId: spec.modelId,
       taxRateId: spec.tax.id,
+      classificationCode: spec.classificationCode,
       units: spec.units,
     });
     if (spec.datasheet) {

@@ -197,6 +197,52 @@ export function createSalesRepository(db: Executor) {
         .orderBy('id')
         .execute();
     },
+    /**
+     * What an e-invoice reads beside the stored lines: the products' KPD codes and the units'
+     * Rec 20 codes as the catalog has them now (lines keep names and prices, not these), and the
+     * customer's electronic address and buyer reference from the directory.
+     */
+    async eInvoiceCodes(
+      companyId: string,
+      productIds: readonly string[],
+      unitIds: readonly string[],
+    ): Promise<{
+      products: Array<{ id: string; classification_code: string | null }>;
+      units: Array<{ id: string; name: string; unit_code: string | null }>;
+    }> {
+      const [products, units] = await Promise.all([
+        productIds.length === 0
+          ? []
+          : db
+              .selectFrom('products')
+              .select(['id', 'classification_code'])
+              .where('company_id', '=', companyId)
+              .where('id', 'in', productIds)
+              .execute(),
+        unitIds.length === 0
+          ? []
+          : db
+              .selectFrom('units')
+              .select(['id', 'name', 'unit_code'])
+              .where('company_id', '=', companyId)
+              .where('id', 'in', unitIds)
+              .execute(),
+      ]);
+      return { products, units };
+    },
+    async eInvoiceBuyer(
+      companyId: string,
+      customerId: string,
+    ): Promise<
+      { endpoint_id: string | null; endpoint_scheme: string | null; buyer_reference: string | null } | undefined
+    > {
+      return db
+        .selectFrom('customers')
+        .select(['endpoint_id', 'endpoint_scheme', 'buyer_reference'])
+        .where('company_id', '=', companyId)
+        .where('id', '=', customerId)
+        .executeTakeFirst();
+    },
   };
 }
 export type SalesRepository = ReturnType<typeof createSalesRepository>;

@@ -4,6 +4,7 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany } from '../companies/index.ts';
+import { printedContent } from '../documents/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import type { FiscalStatusReader } from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
@@ -13,9 +14,18 @@ import type { SaleFilter, SaleRow } from './sales.repository.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
 import { said } from '../i18n/index.ts';
-import type { CatalogService } from '../catalog/index.ts';
+import { unitCodeOf, type CatalogService } from '../catalog/index.ts';
 import { createCounterSales } from './counter-sale.ts';
 import type { CustomerDirectory } from './sale-creation.ts';
+import {
+  assertReady,
+  buildEInvoice,
+  missingFields,
+  toCii,
+  toFacturX,
+  toUbl,
+  type EInvoice,
+} from '../einvoice/index.ts';
 
 export function createSalesService(deps: {
   store: Store<CorrectionRepos>;
@@ -83,6 +93,95 @@ export function createSalesService(deps: {
     deps.onEventQueued();
     const fiscal = await deliverFiscal(deps.fiscaliser, issued.row.company_id, issued.row.id, issued.fiscal);
     return toSaleView(issued.row, issued.lines, [], { fiscal });
+  }
+
+  /**
+   * The document as an EN 16931 e-invoice model (issue 21): from its stored lines, through the
+   * same tax summary as the print; the profile chosen by the company's and buyer's countries.
+   */
+  async function eInvoiceModel(companyId: string, id: string): Promise<{ model: EInvoice; buyerKind: string }> {
+    const row = await load(companyId, id);
+    if (!row.invoice_number) throw new AppError('conflict', said('error.einvoice.notIssued'));
+    const [lines, companyRow, location, original, buyer] = await Promise.all([
+      store.repos.sales.listLines(companyId, id),
+      store.repos.companies.findCompany(companyId),
+      store.repos.companies.findLocation(companyId, row.location_id),
+      row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
+      store.repos.sales.eInvoiceBuyer(companyId, row.customer_id),
+    ]);
+    const company = toCompany(companyRow!);
+    const codes = await store.repos.sales.eInvoiceCodes(
+      companyId,
+      [...new Set(lines.map((l) => l.product_id))],
+      [...new Set(lines.map((l) => l.unit_id))],
+    );
+    // The payment reference as the print and its payment codes carry it, whatever is still due
+    // (the print drops its payment codes once paid or cancelled; the e-invoice keeps its reference).
+    const content = printedContent(
+      {
+        title: 'document.invoice',
+        number: row.invoice_number,
+        currency: row.currency,
+        pricesIncludeTax: Boolean(row.prices_include_tax),
+        totalMinor: Math.abs(row.total_minor),
+        dueDate: row.created_at,
+        customerName: row.customer_name,
+        paymentNumber: row.number,
+      },
+      lines,
+      company,
+      location!,
+    );
+    const reference = content.payment
+      ? [content.payment.reference.model, content.payment.reference.value].filter(Boolean).join(' ')
+      : null;
+    const model = buildEInvoice({
+      kind: row.kind as EInvoice['kind'],
+      number: row.invoice_number,
+      issuedAt: row.issued_at ?? row.created_at,
+      dueDate: row.due_date,
+      deliveryDate: row.delivery_date,
+      currency: row.currency,
+      pricesIncludeTax: Boolean(row.prices_include_tax),
+      paymentMethod: row.payment_method,
+      paymentReference: reference,
+      paidMinor: row.paid_minor,
+      note: row.note,
+      correctionReason: row.correction_reason,
+      exemptionReason: row.exemption_reason,
+      operator: row.operator_name || row.operator_oib ? { name: row.operator_name, oib: row.operator_oib } : null,
+      preceding: original
+        ? { number: original.invoice_number ?? original.number, issuedAt: original.issued_at ?? original.created_at }
+        : null,
+      company: {
+        name: company.name,
+        country: company.country,
+        taxId: company.taxId,
+        vatRegistered: company.fiscal.vatRegistered,
+        timezone: company.timezone,
+        address: company.address,
+        bankAccount: company.bankAccount,
+        contact: {
+          name: companyRow!.contact_name,
+          phone: companyRow!.contact_phone,
+          email: companyRow!.contact_email,
+        },
+      },
+      buyer: {
+        kind: row.customer_kind,
+        name: row.customer_name,
+        taxId: row.customer_tax_id,
+        email: row.customer_email,
+        address: row.customer_address ? JSON.parse(row.customer_address) : null,
+        endpoint:
+          buyer?.endpoint_id && buyer.endpoint_scheme ? { id: buyer.endpoint_id, scheme: buyer.endpoint_scheme } : null,
+        buyerReference: buyer?.buyer_reference ?? null,
+      },
+      lines,
+      classifications: new Map(codes.products.map((p) => [p.id, p.classification_code])),
+      unitCodes: new Map(codes.units.map((u) => [u.id, unitCodeOf(u.name, u.unit_code)])),
+    });
+    return { model, buyerKind: row.customer_kind };
   }
 
   return {
@@ -230,14 +329,50 @@ export function createSalesService(deps: {
         ),
       ),
 
-    /** The sale's print, through the one printer: an invoice, storno or credit note, following the money. */
+    eInvoiceModel,
+
+    /** Whether the document can be an e-invoice now, and what it misses (the hub's e-invoice box); null before invoices. */
+    async eInvoiceReadiness(
+      companyId: string,
+      id: string,
+    ): Promise<{ profile: string; missing: Record<string, string[]> } | null> {
+      const row = await load(companyId, id);
+      if (!row.invoice_number) return null;
+      const { model, buyerKind } = await eInvoiceModel(companyId, id);
+      return { profile: model.profile, missing: missingFields(model, buyerKind) };
+    },
+
+    /** The e-invoice's XML, or a 409 naming every field its profile still misses. */
+    async eInvoiceXml(
+      companyId: string,
+      id: string,
+      syntax: 'ubl' | 'cii',
+    ): Promise<{ number: string; profile: string; xml: string }> {
+      const { model, buyerKind } = await eInvoiceModel(companyId, id);
+      assertReady(model, buyerKind);
+      const row = await load(companyId, id);
+      return { number: row.number, profile: model.profile, xml: syntax === 'cii' ? toCii(model) : toUbl(model) };
+    },
+
+    /**
+     * The sale's print, through the one printer: an invoice, storno or credit note, following the
+     * money. `hybrid`: `always` makes it a Factur-X / ZUGFeRD PDF/A-3 with the CII embedded (a 409
+     * naming what is missing when it cannot be a valid e-invoice); `auto` does so for German
+     * companies whenever the document is a valid e-invoice, and prints it plain otherwise (a print
+     * is never refused for a missing e-invoice field); `never` is the print alone.
+     */
     async renderPdf(
       companyId: string,
       id: string,
       slot: PrintSlot,
-      /** A4, or `receipt` for an 80 mm receipt printer (the same content); an e-mail's attachment in its language. */
-      as: { layout?: 'a4' | 'receipt'; locale?: string } = {},
-    ): Promise<{ number: string; pdf: Buffer }> {
+      /**
+       * A4, or `receipt` for an 80 mm receipt printer (the same content); `locale`: an e-mail's
+       * attachment in its language; `hybrid` as above (A4 only).
+       */
+      as: { layout?: 'a4' | 'receipt'; locale?: string; hybrid?: 'auto' | 'always' | 'never' } = {},
+    ): Promise<{ number: string; pdf: Buffer; hybrid: boolean }> {
+      const layout = as.layout ?? 'a4';
+      const hybrid = layout === 'receipt' ? 'never' : (as.hybrid ?? 'auto');
       const row = await load(companyId, id);
       const [lines, payments, corrections, companyRow, location, fiscal, original] = await Promise.all([
         store.repos.sales.listLines(companyId, id),
@@ -248,23 +383,30 @@ export function createSalesService(deps: {
         deps.fiscalStatus.statusOf(companyId, [id]),
         row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       ]);
-      const document = toSalePrint(
-        row,
-        lines,
-        { ...toCompany(companyRow!), ...(as.locale ? { locale: as.locale } : {}) },
-        location!,
-        {
-          payments,
-          fiscal: fiscal.get(id),
-          original: original ?? null,
-          corrections,
-        },
-      );
-      const printed = await slot.print({ document: { ...document, layout: as.layout ?? 'a4' }, datasheets: [] });
+      const company = toCompany(companyRow!);
+      let einvoice: EInvoice | null = null;
+      if (row.invoice_number && (hybrid === 'always' || (hybrid === 'auto' && company.country === 'DE'))) {
+        const { model, buyerKind } = await eInvoiceModel(companyId, id);
+        if (hybrid === 'always') assertReady(model, buyerKind);
+        if (Object.keys(missingFields(model, buyerKind)).length === 0) einvoice = model;
+      } else if (hybrid === 'always') throw new AppError('conflict', said('error.einvoice.notIssued'));
+      const document = toSalePrint(row, lines, { ...company, ...(as.locale ? { locale: as.locale } : {}) }, location!, {
+        payments,
+        fiscal: fiscal.get(id),
+        original: original ?? null,
+        corrections,
+      });
+      const printed = await slot.print({ document: { ...document, layout }, datasheets: [] });
+      const pdf = einvoice
+        ? await toFacturX(printed.pdf, toCii(einvoice), {
+            conformanceLevel: einvoice.profile === 'xrechnung' ? 'XRECHNUNG' : 'EN 16931',
+          })
+        : printed.pdf;
       return {
         // The file keeps the internal number: unique across years, and free of the legal number's slashes.
         number: row.number,
-        pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
+        pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength),
+        hybrid: einvoice !== null,
       };
     },
   };

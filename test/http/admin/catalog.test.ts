@@ -172,7 +172,12 @@ describe('catalog administration', () => {
     assert.equal(product.name, lak.name);
     assert.equal(product.taxRate, '25');
     assert.equal(product.active, true);
-    assert.deepEqual(product.units, lak.units);
+    assert.deepEqual(
+      product.units,
+      lak.units.map((u, i) => ({ ...u, unitCode: ['H87', 'XCT'][i] })),
+      'Rec 20 codes: derived from "kom", set on the carton',
+    );
+    assert.equal(product.classificationCode, '20.30.12');
 
     const reduced = (await call(t, d, 'GET', '/tax-rates')).json().data.find((r: { rate: string }) => r.rate === '5');
     const res = await call(t, d, 'PATCH', `/products/${lak.id}`, {
@@ -229,7 +234,7 @@ describe('catalog administration', () => {
     const added = await call(t, d, 'POST', `/products/${stain.id}/units`, { name: 'karton (6 kom)', price: '70.00' });
     assert.equal(added.statusCode, 201, added.body);
     const unit = added.json().data;
-    assert.deepEqual(unit, { id: unit.id, name: 'karton (6 kom)', price: '70.00' });
+    assert.deepEqual(unit, { id: unit.id, name: 'karton (6 kom)', price: '70.00', unitCode: 'C62' });
     assert.ok(
       problem(
         await call(t, d, 'POST', `/products/${stain.id}/units`, { name: 'kom', price: '1.00' }),
@@ -262,8 +267,11 @@ describe('catalog administration', () => {
     });
     assert.ok(problem(twins, 400, 'validation_failed')['units[1].name']);
 
-    const changed = await call(t, d, 'PATCH', `/units/${unit.id}`, { name: 'karton', price: '69.90' });
-    assert.deepEqual(changed.json().data, { id: unit.id, name: 'karton', price: '69.90' });
+    const changed = await call(t, d, 'PATCH', `/units/${unit.id}`, { name: 'karton', price: '69.90', unitCode: 'xct' });
+    assert.deepEqual(changed.json().data, { id: unit.id, name: 'karton', price: '69.90', unitCode: 'XCT' });
+    assert.ok(
+      problem(await call(t, d, 'PATCH', `/units/${unit.id}`, { unitCode: 'K-G' }), 400, 'validation_failed').unitCode,
+    );
     assert.ok(problem(await call(t, d, 'PATCH', `/units/${unit.id}`, { name: 'kom' }), 400, 'validation_failed').name);
     const units = (await call(t, d, 'GET', `/products/${stain.id}`)).json().data.units;
     assert.deepEqual(
@@ -274,7 +282,7 @@ describe('catalog administration', () => {
     assert.equal((await call(t, d, 'DELETE', `/units/${stain.units[0]!.id}`)).statusCode, 204);
     problem(await call(t, d, 'DELETE', `/units/${unit.id}`), 409, 'conflict');
     assert.deepEqual((await call(t, d, 'GET', `/products/${stain.id}`)).json().data.units, [
-      { id: unit.id, name: 'karton', price: '69.90' },
+      { id: unit.id, name: 'karton', price: '69.90', unitCode: 'XCT' },
     ]);
   });
 
@@ -358,7 +366,10 @@ describe('catalog administration', () => {
     const after = (await call(t, theirs, 'GET', `/products/${product.id}`)).json().data;
     assert.equal(after.name, product.name);
     assert.equal(after.active, true);
-    assert.deepEqual(after.units, product.units);
+    assert.deepEqual(
+      after.units.map(({ unitCode: _code, ...u }: { unitCode: string }) => u),
+      product.units,
+    );
     assert.deepEqual((await call(t, theirs, 'GET', '/tax-rates')).json().data, theirRates);
   });
 

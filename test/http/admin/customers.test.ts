@@ -65,11 +65,32 @@ describe('customer directory', () => {
         phone: '091 234 5678',
         address: { street: 'Ilica 1', postalCode: '10000', city: 'Zagreb', country: 'HR' },
         note: 'Pays on delivery',
+        electronicAddress: null,
+        buyerReference: null,
         createdAt: undefined,
         updatedAt: undefined,
       },
     );
     assert.deepEqual((await call(t, d.adminToken, 'GET', `/customers/${created.id}`)).json().data, created);
+
+    // Where its e-invoices go and the reference it wants on them (EN 16931 BT-49, BT-10).
+    const addressed = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, {
+      electronicAddress: { id: '69829401012', scheme: '9934' },
+      buyerReference: 'NAR-2026-17',
+    });
+    assert.equal(addressed.statusCode, 200, addressed.body);
+    assert.deepEqual(addressed.json().data.electronicAddress, { id: '69829401012', scheme: '9934' });
+    assert.equal(addressed.json().data.buyerReference, 'NAR-2026-17');
+    const badAddress = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, {
+      electronicAddress: { id: 'not-an-email', scheme: 'EM' },
+    });
+    assert.equal(badAddress.statusCode, 400, badAddress.body);
+    assert.ok(badAddress.json().details['electronicAddress.id']);
+    const cleared = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, {
+      electronicAddress: null,
+      buyerReference: null,
+    });
+    assert.equal(cleared.json().data.electronicAddress, null);
 
     const patched = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, {
       name: 'Kovačević i sinovi d.o.o.',

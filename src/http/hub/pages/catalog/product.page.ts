@@ -38,6 +38,7 @@ const readProduct = (f: FormBody) => ({
   categoryId: f.categoryId ?? null,
   modelId: f.modelId ?? null,
   taxRateId: f.taxRateId ?? '',
+  classificationCode: f.classificationCode ?? null,
 });
 
 type Product = Awaited<ReturnType<Container['catalogAdmin']['getProduct']>>;

@@ -183,6 +183,7 @@ export function productInput(f: FormBody) {
     ...(f.description === undefined ? {} : { description: f.description }),
     ...(f.categoryId === undefined ? {} : { categoryId: f.categoryId }),
     ...(f.modelId === undefined ? {} : { modelId: f.modelId }),
+    ...(f.classificationCode === undefined ? {} : { classificationCode: f.classificationCode }),
   };
 }
 
@@ -218,5 +219,6 @@ ${field(v, 'sku', { label: t('hub.catalog.sku') })}
 ${field(v, 'categoryId', { id: 'product-category', label: t('hub.catalog.category'), control: 'select', options: [none, ...categoryPaths(lists.categories)] })}
 ${field(v, 'modelId', { id: 'product-model', label: t('hub.catalog.model'), control: 'select', options: [none, ...lists.models.map((m) => ({ value: m.id, label: m.name }))] })}
 ${field(v, 'taxRateId', { id: 'product-tax-rate', label: t('hub.catalog.taxRate'), control: 'select', options: lists.rates.map((r) => ({ value: r.id, label: `${r.name} (${r.rate} %)` })) })}
+${field(v, 'classificationCode', { id: 'product-classification', label: t('hub.catalog.classification') })}
 ${field(v, 'description', { label: t('hub.catalog.description'), control: 'textarea' })}`;
 }

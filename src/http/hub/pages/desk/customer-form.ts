@@ -19,6 +19,9 @@ export interface CustomerFormValues {
   city?: string;
   country?: string;
   note?: string | null;
+  endpointId?: string | null;
+  endpointScheme?: string | null;
+  buyerReference?: string | null;
 }
 
 export function formValuesOf(customer: Customer): CustomerFormValues {
@@ -33,6 +36,9 @@ export function formValuesOf(customer: Customer): CustomerFormValues {
     city: customer.address?.city,
     country: customer.address?.country,
     note: customer.note,
+    endpointId: customer.electronicAddress?.id ?? null,
+    endpointScheme: customer.electronicAddress?.scheme ?? null,
+    buyerReference: customer.buyerReference,
   };
 }
 
@@ -53,6 +59,9 @@ export function customerBody(f: FormBody): NewCustomer {
       ? { street: f.street ?? '', postalCode: f.postalCode ?? '', city: f.city ?? '', country: f.country ?? '' }
       : null,
     note: f.note ?? null,
+    // A blank address leaves the default (a Croatian business's OIB); a scheme alone is ignored.
+    electronicAddress: f.endpointId ? { id: f.endpointId, scheme: f.endpointScheme ?? '' } : null,
+    buyerReference: f.buyerReference ?? null,
   };
 }
 
@@ -68,6 +77,10 @@ const SHOWN = [
   'address.city',
   'address.country',
   'note',
+  'electronicAddress',
+  'electronicAddress.id',
+  'electronicAddress.scheme',
+  'buyerReference',
 ];
 
 /**
@@ -108,6 +121,12 @@ ${field(view, 'phone', { ...at('phone'), label: t('print.phone'), type: 'tel', a
   ${field(view, 'postalCode', { ...at('address.postalCode'), label: t('hub.desk.customer.postalCode') })}
   ${field(view, 'city', { ...at('address.city'), label: t('hub.desk.customer.city') })}
   ${field(view, 'country', { ...at('address.country'), label: t('hub.desk.customer.country') })}
+</fieldset>
+<fieldset>
+  <legend>${t('hub.desk.customer.einvoice')}</legend>
+  ${field(view, 'endpointId', { ...at('electronicAddress.id'), alsoErrors: ['electronicAddress', ...at('electronicAddress.id').alsoErrors], label: t('hub.desk.customer.endpointId') })}
+  ${field(view, 'endpointScheme', { ...at('electronicAddress.scheme'), label: t('hub.desk.customer.endpointScheme') })}
+  ${field(view, 'buyerReference', { ...at('buyerReference'), label: t('hub.desk.customer.buyerReference') })}
 </fieldset>
 ${field(view, 'note', { ...at('note'), label: t('print.note'), control: 'textarea' })}
 ${otherErrors(e, [...SHOWN, ...SHOWN.map((s) => `${o.prefix ?? ''}${s}`)])}

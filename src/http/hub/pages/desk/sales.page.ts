@@ -7,6 +7,7 @@ import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { html, type Html } from '../../html.ts';
+import { sayText } from '../../texts/index.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { DESK_REFUSALS, otherErrors } from './desk-form.ts';
 import { pdfPanel } from './document-parts.ts';
@@ -89,7 +90,10 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
     app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const sale = await c.sales.get(ctx.user.companyId, request.params.id);
-      const sendings = await c.documentMail.listSendings(ctx.user.companyId, 'sale', sale.id);
+      const [sendings, einvoice] = await Promise.all([
+        c.documentMail.listSendings(ctx.user.companyId, 'sale', sale.id),
+        c.sales.eInvoiceReadiness(ctx.user.companyId, sale.id),
+      ]);
       return detail(
         reply,
         ctx,
@@ -98,18 +102,34 @@ ${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
         undefined,
         200,
         sendingsBlock(ctx, 'sale', sale.id, sendings),
+        einvoice,
       );
     });
 
-    app.get<{ Params: IdParams; Querystring: { download?: string; layout?: string } }>(
+    app.get<{ Params: IdParams; Querystring: { download?: string; layout?: string; facturx?: string } }>(
       '/sales/:id/pdf',
       { config: { hub: 'sales:read' } },
       async (request, reply) => {
         const layout = request.query.layout === 'receipt' ? 'receipt' : 'a4';
         const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply), {
           layout,
+          hybrid: request.query.facturx ? 'always' : 'auto',
         });
         return sendDocumentPdf(reply, printed, Boolean(request.query.download));
+      },
+    );
+
+    app.get<{ Params: IdParams; Querystring: { syntax?: string } }>(
+      '/sales/:id/e-invoice',
+      { config: { hub: 'sales:read' } },
+      async (request, reply) => {
+        const syntax = request.query.syntax === 'cii' ? 'cii' : 'ubl';
+        const einvoice = await c.sales.eInvoiceXml(request.hub.user.companyId, request.params.id, syntax);
+        return reply
+          .type('application/xml; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${einvoice.number}-${syntax}.xml"`)
+          .header('x-content-type-options', 'nosniff')
+          .send(einvoice.xml);
       },
     );
 
@@ -217,6 +237,7 @@ function detail(
   status = 200,
   /** Its sendings by e-mail, on the page as read. */
   mailed: Html | null = null,
+  einvoice: { profile: string; missing: Record<string, string[]> } | null = null,
 ) {
   const { t } = ctx;
   const base = paths.sale(s.id);
@@ -339,9 +360,33 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 <h2>PDF</h2>
 ${pdfPanel(ctx, base, s.number)}
 ${s.kind === 'invoice' ? html`<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
+${einvoice ? einvoiceBox(ctx, base, einvoice) : null}
 </div>
 </div>
 ${mailed}
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
+}
+
+/**
+ * The e-invoice of an issued document: its profile and downloads, or, when the standard's
+ * fields are not all there, what is missing in the reader's language (the same list the API's
+ * 409 names), so that the shop fixes the product or customer first.
+ */
+function einvoiceBox(ctx: HubContext, base: string, einvoice: { profile: string; missing: Record<string, string[]> }) {
+  const { t } = ctx;
+  const missing = Object.values(einvoice.missing).flat();
+  return html`<section aria-labelledby="einvoice-heading">
+<h2 id="einvoice-heading">${t('hub.einvoice.title')}</h2>
+<p>${t('hub.einvoice.profile')}: ${t(`hub.einvoice.profile.${einvoice.profile as 'hr-cius' | 'xrechnung' | 'en16931'}`)}</p>
+${
+  missing.length > 0
+    ? html`<div class="error"><p>${t('hub.einvoice.missing')}</p><ul>${missing.map((m) => html`<li>${sayText(t, m)}</li>`)}</ul></div>`
+    : html`<ul class="links">
+<li><a href="${base}/e-invoice?syntax=ubl" download>${t('hub.einvoice.downloadUbl')}</a></li>
+<li><a href="${base}/e-invoice?syntax=cii" download>${t('hub.einvoice.downloadCii')}</a></li>
+<li><a href="${base}/pdf?facturx=1&amp;download=1" download>${t('hub.einvoice.downloadFacturx')}</a></li>
+</ul>`
+}
+</section>`;
 }

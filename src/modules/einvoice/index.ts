@@ -1,0 +1,11 @@
+/**
+ * E-invoices (EN 16931): one model built from a sales document's stored lines and tax summary,
+ * written as UBL 2.1 or CII D16B under the profile the company's and buyer's countries choose.
+ * Depends on the documents kernel only; the sales module feeds it.
+ */
+export { buildEInvoice, type EInvoice, type EInvoiceSource, type Profile } from './einvoice-model.ts';
+export { assertReady, missingFields } from './einvoice-readiness.ts';
+export { toUbl } from './ubl.ts';
+export { toCii } from './cii.ts';
+export { type EInvoiceSender } from './sender.ts';
+export { toFacturX } from './facturx.ts';

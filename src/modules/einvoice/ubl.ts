@@ -1,0 +1,154 @@
+import { amount, CUSTOMIZATION_IDS, percent, type EInvoice, type Party, type TaxCategory } from './einvoice-model.ts';
+import { document, el, leaf, type Node } from './xml.ts';
+
+/**
+ * The model as an OASIS UBL 2.1 Invoice or CreditNote (ISO/IEC 19845:2015), bound to EN 16931
+ * as CEN/TS 16931-3-2:2020 maps it. Element order is the UBL schema's sequence; every amount
+ * carries the document currency (BR-CL-03 asks the same currency throughout).
+ */
+export function toUbl(invoice: EInvoice): string {
+  const credit = invoice.typeCode === '381';
+  const root = credit ? 'CreditNote' : 'Invoice';
+  const m = (name: string, minor: number) => leaf(name, amount(minor), { currencyID: invoice.currency });
+  return document(
+    el(
+      root,
+      [
+        leaf('cbc:CustomizationID', CUSTOMIZATION_IDS[invoice.profile]),
+        leaf('cbc:ProfileID', invoice.processId),
+        leaf('cbc:ID', invoice.number),
+        leaf('cbc:IssueDate', invoice.issueDate),
+        invoice.profile === 'hr-cius' && leaf('cbc:IssueTime', invoice.issueTime),
+        // UBL 2.1's CreditNote has no DueDate: a credit note's due date would go in PaymentMeans.
+        !credit && leaf('cbc:DueDate', invoice.dueDate),
+        leaf(credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', invoice.typeCode),
+        invoice.notes.map((n) => leaf('cbc:Note', n)),
+        leaf('cbc:DocumentCurrencyCode', invoice.currency),
+        leaf('cbc:BuyerReference', invoice.buyerReference),
+        invoice.preceding &&
+          el('cac:BillingReference', [
+            el('cac:InvoiceDocumentReference', [
+              leaf('cbc:ID', invoice.preceding.number),
+              leaf('cbc:IssueDate', invoice.preceding.issueDate),
+            ]),
+          ]),
+        el('cac:AccountingSupplierParty', [
+          party(invoice.seller, invoice.profile === 'xrechnung' ? invoice.sellerContact : null),
+          invoice.profile === 'hr-cius' &&
+            invoice.sellerContact &&
+            el('cac:SellerContact', [
+              leaf('cbc:ID', invoice.sellerContact.id),
+              leaf('cbc:Name', invoice.sellerContact.name),
+            ]),
+        ]),
+        el('cac:AccountingCustomerParty', [party(invoice.buyer, null)]),
+        invoice.deliveryDate && el('cac:Delivery', [leaf('cbc:ActualDeliveryDate', invoice.deliveryDate)]),
+        invoice.payment &&
+          el('cac:PaymentMeans', [
+            leaf('cbc:PaymentMeansCode', invoice.payment.code),
+            leaf('cbc:PaymentID', invoice.payment.reference),
+            invoice.payment.account &&
+              el('cac:PayeeFinancialAccount', [
+                leaf('cbc:ID', invoice.payment.account.iban),
+                leaf('cbc:Name', invoice.payment.account.holder),
+                invoice.payment.account.bic &&
+                  el('cac:FinancialInstitutionBranch', [leaf('cbc:ID', invoice.payment.account.bic)]),
+              ]),
+          ]),
+        el('cac:TaxTotal', [
+          m('cbc:TaxAmount', invoice.totals.tax),
+          invoice.taxes.map((t) =>
+            el('cac:TaxSubtotal', [
+              m('cbc:TaxableAmount', t.base),
+              m('cbc:TaxAmount', t.tax),
+              taxCategory('cac:TaxCategory', t.category, t.rateBp, t.exemptionReason, invoice.profile === 'hr-cius'),
+            ]),
+          ),
+        ]),
+        el('cac:LegalMonetaryTotal', [
+          m('cbc:LineExtensionAmount', invoice.totals.lineNet),
+          m('cbc:TaxExclusiveAmount', invoice.totals.taxExclusive),
+          m('cbc:TaxInclusiveAmount', invoice.totals.taxInclusive),
+          invoice.totals.prepaid !== 0 && m('cbc:PrepaidAmount', invoice.totals.prepaid),
+          m('cbc:PayableAmount', invoice.totals.payable),
+        ]),
+        invoice.lines.map((line) =>
+          el(credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine', [
+            leaf('cbc:ID', line.id),
+            leaf('cbc:Note', line.note),
+            leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', line.quantity, { unitCode: line.unitCode }),
+            m('cbc:LineExtensionAmount', line.net),
+            el('cac:Item', [
+              leaf('cbc:Name', line.name),
+              line.sellerItemId && el('cac:SellersItemIdentification', [leaf('cbc:ID', line.sellerItemId)]),
+              line.classification &&
+                el('cac:CommodityClassification', [
+                  leaf('cbc:ItemClassificationCode', line.classification, { listID: 'CG' }),
+                ]),
+              taxCategory(
+                'cac:ClassifiedTaxCategory',
+                line.category,
+                line.rateBp,
+                // HR-BR-36: an exempt line states its reason on the line as well.
+                invoice.profile === 'hr-cius' && line.category === 'E'
+                  ? (invoice.taxes.find((t) => t.category === 'E')?.exemptionReason ?? null)
+                  : null,
+                invoice.profile === 'hr-cius',
+              ),
+            ]),
+            el('cac:Price', [leaf('cbc:PriceAmount', line.netPrice, { currencyID: invoice.currency })]),
+          ]),
+        ),
+      ],
+      {
+        xmlns: `urn:oasis:names:specification:ubl:schema:xsd:${root}-2`,
+        'xmlns:cac': 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+        'xmlns:cbc': 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+      },
+    ),
+  );
+}
+
+const CATEGORY_NAMES: Record<TaxCategory, string> = { S: 'Standardna ili snižena stopa PDV-a', E: 'Oslobođeno PDV-a' };
+
+function taxCategory(
+  name: string,
+  category: TaxCategory,
+  rateBp: number,
+  exemptionReason: string | null,
+  named: boolean,
+): Node {
+  return el(name, [
+    leaf('cbc:ID', category),
+    // HR-BR-16: an exempt category is named (HR-BT-12).
+    named && category === 'E' && leaf('cbc:Name', CATEGORY_NAMES[category]),
+    leaf('cbc:Percent', percent(rateBp)),
+    category === 'E' && leaf('cbc:TaxExemptionReason', exemptionReason),
+    el('cac:TaxScheme', [leaf('cbc:ID', 'VAT')]),
+  ]);
+}
+
+function party(p: Party, contact: { name: string | null; phone: string | null; email: string | null } | null): Node {
+  return el('cac:Party', [
+    p.endpoint && leaf('cbc:EndpointID', p.endpoint.id, { schemeID: p.endpoint.scheme }),
+    el('cac:PartyName', [leaf('cbc:Name', p.name)]),
+    p.address &&
+      el('cac:PostalAddress', [
+        leaf('cbc:StreetName', p.address.street),
+        leaf('cbc:CityName', p.address.city),
+        leaf('cbc:PostalZone', p.address.postalCode),
+        el('cac:Country', [leaf('cbc:IdentificationCode', p.address.country)]),
+      ]),
+    p.vatId && el('cac:PartyTaxScheme', [leaf('cbc:CompanyID', p.vatId), el('cac:TaxScheme', [leaf('cbc:ID', 'VAT')])]),
+    // BT-32: a tax number that is not a VAT id ("FC", as CEN/TS 16931-3-2 marks it).
+    p.taxNumber &&
+      el('cac:PartyTaxScheme', [leaf('cbc:CompanyID', p.taxNumber), el('cac:TaxScheme', [leaf('cbc:ID', 'FC')])]),
+    el('cac:PartyLegalEntity', [leaf('cbc:RegistrationName', p.name), leaf('cbc:CompanyID', p.legalId)]),
+    contact &&
+      el('cac:Contact', [
+        leaf('cbc:Name', contact.name),
+        leaf('cbc:Telephone', contact.phone),
+        leaf('cbc:ElectronicMail', contact.email),
+      ]),
+  ]);
+}
