@@ -389,6 +389,8 @@ export interface SalesTable {
   cancelled_at: Timestamp | null;
   /** What credit notes took off this invoice, positive. */
   credited_minor: number;
+  /** `live`, or `test` when converted from a test document (0017); corrections share their invoice's. */
+  mode: string;
 }
 
 export interface SalePaymentsTable {
@@ -564,4 +566,11 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   fiscal_certificates: FiscalCertificatesTable;
   fiscal_requests: FiscalRequestsTable;
+  used_proofs: UsedProofsTable;
+}
+
+/** A solved proof-of-work challenge, spent (0017): refused again until it expires. */
+export interface UsedProofsTable {
+  signature: string;
+  expires_at: Timestamp;
 }

@@ -129,9 +129,6 @@ export function createOrderTransitions(deps: {
     async convert(actor: Actor, id: string, opts: { paymentMethod?: InvoicePaymentMethod } = {}): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (!FROM.converted.includes(row.status)) throw notOpen(row, 'converted');
-      // Sales have no test mode yet: a test order must not take a real sale number.
-      if (row.mode === 'test')
-        throw new AppError('conflict', `Order ${row.number} is test data; test orders are not converted into sales.`);
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'order');
       const company = toCompany((await store.repos.companies.findCompany(actor.companyId))!);
       const now = clock.now();
@@ -166,6 +163,7 @@ export function createOrderTransitions(deps: {
                 note: row.note,
                 currency: row.currency,
                 pricesIncludeTax: Boolean(row.prices_include_tax),
+                mode: row.mode === 'test' ? 'test' : 'live',
                 lines,
               },
             },

@@ -93,12 +93,6 @@ export function createQuotationConversion(deps: {
     ): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (row.status !== 'approved') throw notOpen(row);
-      // Sales have no test mode yet: a test quotation must not take a real sale number.
-      if (row.mode === 'test')
-        throw new AppError(
-          'conflict',
-          `Quotation ${row.number} is test data; test quotations are not converted into sales.`,
-        );
       const now = clock.now();
       if (row.expires_at <= now.toISOString() && !opts.reprice) {
         throw new AppError(
@@ -138,6 +132,7 @@ export function createQuotationConversion(deps: {
                 note: row.note,
                 currency: row.currency,
                 pricesIncludeTax: opts.reprice ? company.pricesIncludeTax : Boolean(row.prices_include_tax),
+                mode: row.mode === 'test' ? 'test' : 'live',
                 lines,
               },
             },

@@ -3,7 +3,16 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, formatScaledTrimmed, parseScaled, QUANTITY_SCALE } from '../../lib/money.ts';
 import type { CatalogRepository } from '../catalog/index.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
-import { formatDocumentNumber, priceLine, summarize, yearIn, type SequencesRepository } from '../documents/index.ts';
+import {
+  formatDocumentNumber,
+  priceLine,
+  sequenceKind,
+  summarize,
+  testPrefix,
+  yearIn,
+  type DataMode,
+  type SequencesRepository,
+} from '../documents/index.ts';
 import type { FiscalStatus } from '../fiscal/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import {
@@ -89,6 +98,7 @@ export async function cancelInvoice(
       companyId: input.companyId,
       locationId: original.location_id,
       type: 'sale.cancelled',
+      livemode: original.mode !== 'test',
       data: {
         saleId: original.id,
         invoiceNumber: original.invoice_number ?? original.number,
@@ -206,6 +216,7 @@ export async function creditInvoice(
       companyId: input.companyId,
       locationId: original.location_id,
       type: 'credit_note.created',
+      livemode: original.mode !== 'test',
       data: {
         saleId: original.id,
         invoiceNumber: original.invoice_number ?? original.number,
@@ -235,7 +246,9 @@ async function writeCorrection(
   const location = (await repos.companies.findLocation(companyId, original.location_id))!;
   const company = (await repos.companies.findCompany(companyId))!;
   const year = yearIn(now, company.timezone);
-  const seq = await repos.sequences.next(companyId, location.id, 'sale', year);
+  // A correction is of its invoice's mode: a test invoice's storno is test data too.
+  const mode = original.mode as DataMode;
+  const seq = await repos.sequences.next(companyId, location.id, sequenceKind('sale', mode), year);
   const facts = await issueFacts(repos, {
     companyId,
     location,
@@ -243,6 +256,7 @@ async function writeCorrection(
     paymentMethod: (original.payment_method ?? 'other') as InvoicePaymentMethod,
     operatorId: input.actorId,
     correction: true,
+    mode,
   });
   const totals = summarize(
     lines.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),
@@ -251,7 +265,7 @@ async function writeCorrection(
     ...original,
     ...facts,
     id,
-    number: formatDocumentNumber('S', location.code, year, seq),
+    number: testPrefix(mode) + formatDocumentNumber('S', location.code, year, seq),
     kind,
     status: 'issued',
     // A correction is its own source: the invoice it corrects is `corrects_sale_id`.

@@ -1,6 +1,14 @@
 import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
-import { summarize, yearIn, type DocumentLineRow, type SequencesRepository } from '../documents/index.ts';
-import type { Fiscaliser, FiscalPaymentMethod, FiscalStatus } from '../fiscal/index.ts';
+import {
+  sequenceKind,
+  summarize,
+  testPrefix,
+  yearIn,
+  type DataMode,
+  type DocumentLineRow,
+  type SequencesRepository,
+} from '../documents/index.ts';
+import { NOT_REQUIRED, type Fiscaliser, type FiscalPaymentMethod, type FiscalStatus } from '../fiscal/index.ts';
 import { invoiceSeries, type SequenceMode } from './invoice-number.ts';
 import type { SaleRow, SalesRepository } from './sales.repository.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -59,6 +67,8 @@ export async function issueFacts(
     operatorId: string | null;
     /** A correction is delivered and due when it is issued. */
     correction: boolean;
+    /** A test document counts in a series of its own and is printed `T-…`. */
+    mode: DataMode;
   },
 ): Promise<IssuedFacts> {
   const { companyId, location, now } = input;
@@ -71,12 +81,12 @@ export async function issueFacts(
     anchor,
     year,
   );
-  const seq = await repos.sequences.next(companyId, series.locationId, series.kind, year);
+  const seq = await repos.sequences.next(companyId, series.locationId, sequenceKind(series.kind, input.mode), year);
   const operator = input.operatorId ? await repos.companies.findUser(companyId, input.operatorId) : undefined;
   const today = dateIn(now, company.timezone);
   const due = input.paymentMethod === 'bank_transfer' && !input.correction ? addDays(today, BANK_TRANSFER_DAYS) : today;
   return {
-    invoice_number: series.format(seq),
+    invoice_number: testPrefix(input.mode) + series.format(seq),
     invoice_seq: seq,
     invoice_year: year,
     fiscal_premises: series.premises,
@@ -105,13 +115,17 @@ export async function deliverFiscal(
   return (await fiscaliser.deliver(companyId, [documentId])).get(documentId) ?? status;
 }
 
-/** Runs the fiscal step for a document just written, in the same unit of work. */
+/**
+ * Runs the fiscal step for a document just written, in the same unit of work. A test document
+ * is never reported to the tax authority: it records no sale (it is a developer's trial).
+ */
 export async function fiscalise(
   fiscaliser: IssueFiscaliser,
   repos: IssueRepos,
   row: SaleRow,
   lines: readonly DocumentLineRow[],
 ): Promise<FiscalStatus> {
+  if (row.mode === 'test') return NOT_REQUIRED;
   const company = (await repos.companies.findCompany(row.company_id))!;
   const totals = summarize(
     lines.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),

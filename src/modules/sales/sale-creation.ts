@@ -5,8 +5,11 @@ import type { CompaniesRepository } from '../companies/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import {
   formatDocumentNumber,
+  sequenceKind,
+  testPrefix,
   totalsView,
   yearIn,
+  type DataMode,
   type DocumentLineRow,
   type SequencesRepository,
 } from '../documents/index.ts';
@@ -42,6 +45,8 @@ export interface SaleSource {
   note: string | null;
   currency: string;
   pricesIncludeTax: boolean;
+  /** A test document becomes a test sale: own `T-` numbers, no fiscal step, `livemode: false`. */
+  mode: DataMode;
   /** The lines the sale takes: the source's as stored, or repriced at today's prices. */
   lines: readonly DocumentLineRow[];
 }
@@ -79,7 +84,7 @@ export async function insertSale(
   const location = await repos.companies.findLocation(companyId, source.locationId);
   if (!location) throw new Error(`location ${source.locationId} of ${source.type} ${source.id} is gone`);
   const year = yearIn(now, input.timezone);
-  const seq = await repos.sequences.next(companyId, location.id, 'sale', year);
+  const seq = await repos.sequences.next(companyId, location.id, sequenceKind('sale', source.mode), year);
   const lines: DocumentLineRow[] = source.lines.map((l, i) => ({
     ...l,
     id: newId('saleLine'),
@@ -100,6 +105,7 @@ export async function insertSale(
     paymentMethod: input.paymentMethod,
     operatorId: input.createdBy,
     correction: false,
+    mode: source.mode,
   });
   const row: SaleRow = {
     ...facts,
@@ -112,7 +118,8 @@ export async function insertSale(
     id: saleId,
     company_id: companyId,
     location_id: location.id,
-    number: formatDocumentNumber('S', location.code, year, seq),
+    number: testPrefix(source.mode) + formatDocumentNumber('S', location.code, year, seq),
+    mode: source.mode,
     status: 'unpaid',
     source_type: source.type,
     source_id: source.id,
@@ -144,6 +151,7 @@ export async function insertSale(
       companyId,
       locationId: location.id,
       type: 'sale.created',
+      livemode: source.mode === 'live',
       data: {
         saleId,
         number: row.number,

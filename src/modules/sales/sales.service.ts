@@ -61,11 +61,12 @@ export function createSalesService(deps: {
       amount: formatMoney(payment.amount_minor),
       balance: formatMoney(balanceMinor(after)),
     };
+    const where = { companyId: sale.company_id, locationId: sale.location_id, livemode: sale.mode !== 'test' };
     await enqueueEvent(
       repos,
       type === 'payment.voided'
-        ? { companyId: sale.company_id, locationId: sale.location_id, type, data: { ...base, reason: reason ?? '' } }
-        : { companyId: sale.company_id, locationId: sale.location_id, type, data: base },
+        ? { ...where, type, data: { ...base, reason: reason ?? '' } }
+        : { ...where, type, data: base },
       { now, newId },
     );
   }
@@ -100,6 +101,11 @@ export function createSalesService(deps: {
           { fiscal: fiscal.get(row.id) },
         ),
       );
+    },
+
+    /** Every test sale (converted from test documents) with its corrections, lines and payments: "delete test data". */
+    async deleteTestData(companyId: string): Promise<number> {
+      return store.unitOfWork((repos) => repos.sales.deleteTest(companyId));
     },
 
     /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
 import type { Container } from '../../../../container.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
@@ -48,14 +49,16 @@ export const salesPages =
       const { query } = request;
       const status = queryChoice(query.status, SALE_STATUSES);
       const cursor = queryText(query.cursor, 500);
+      const mode = dataModeOf(query);
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-      const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status }, page));
+      const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status, mode }, page));
       const body = html`${heading(t('nav.sales'), false)}
-<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status'])}>
+<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status', 'data'])}>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${SALE_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.sale.${s}`)}</option>`)}
   </select></div>
+  ${testDataSwitch(ctx, mode)}
   <button type="submit">${t('hub.desk.filter')}</button>
 </form>
 <div id="results">
@@ -73,7 +76,7 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.sales'), body });
     });
