@@ -121,6 +121,26 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
       return result.numUpdatedRows > 0n;
     },
 
+    /**
+     * Spends a solved proof-of-work challenge: true the first time its signature is seen, false
+     * on every replay until it expires. Not a company's record: the challenge is signed with the
+     * deployment's key, so one solution must not pass twice, whichever company's form it reaches.
+     */
+    async spendProof(signature: string, expiresAt: string): Promise<boolean> {
+      const row = await db
+        .insertInto('used_proofs')
+        .values({ signature, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('signature').doNothing())
+        .returning('signature')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Forgets spent challenges that have expired (a replay of one fails its expiry check anyway). */
+    async pruneProofs(now: string): Promise<void> {
+      await db.deleteFrom('used_proofs').where('expires_at', '<=', now).execute();
+    },
+
     async insertPhoto(row: InquiryPhotosTable): Promise<void> {
       await db
         .insertInto('inquiry_photos')

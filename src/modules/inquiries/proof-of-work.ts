@@ -16,22 +16,36 @@ export interface ProofOfWork {
   verify(payload: string | undefined): Promise<boolean>;
 }
 
+/** Where spent solutions are remembered: shared by every process, kept across restarts. */
+export interface SpentProofs {
+  /** True the first time; false when the signature was spent before. */
+  spendProof(signature: string, expiresAt: string): Promise<boolean>;
+  pruneProofs(now: string): Promise<void>;
+}
+
 /**
  * ALTCHA's proof of work, self-hosted (no third party sees a visitor): the browser finds the
  * number whose SHA-256 with the salt is the challenge, which costs it a fraction of a second and
  * costs a bot that much per message; the server checks the answer with one hash and the HMAC
- * that proves the challenge was ours. A solved challenge is accepted once per process until it
- * expires (a replay within the same minutes is refused); several instances each accept it once.
+ * that proves the challenge was ours. A solved challenge is accepted once: it is spent in the
+ * database until it expires, so a replay to another instance, or after a restart, is refused too.
  */
-export function createProofOfWork(options: { hmacKey: string; maxNumber: number; ttlMs?: number }): ProofOfWork {
+export function createProofOfWork(options: {
+  hmacKey: string;
+  maxNumber: number;
+  spent: SpentProofs;
+  ttlMs?: number;
+  now?: () => number;
+}): ProofOfWork {
   const ttlMs = options.ttlMs ?? 10 * 60_000;
-  const used = new Map<string, number>(); // signature → when it may be forgotten
+  const now = options.now ?? Date.now;
+  let prunedAt = 0;
   return {
     challenge: () =>
       createChallenge({
         hmacKey: options.hmacKey,
         maxNumber: options.maxNumber,
-        expires: new Date(Date.now() + ttlMs),
+        expires: new Date(now() + ttlMs),
       }) as Promise<PowChallenge>,
 
     async verify(payload) {
@@ -42,17 +56,15 @@ export function createProofOfWork(options: { hmacKey: string; maxNumber: number;
       } catch {
         return false;
       }
-      if (!solvedOurs(solution, options.hmacKey, Date.now())) return false;
-      const signature = solution.signature as string;
-      const now = Date.now();
-      // Oldest first (one lifetime for all), so pruning stops at the first one still valid.
-      for (const [key, until] of used) {
-        if (until > now) break;
-        used.delete(key);
+      const at = now();
+      if (!solvedOurs(solution, options.hmacKey, at)) return false;
+      // Expired challenges are forgotten at most once a minute, off the visitor's path.
+      if (at - prunedAt > 60_000) {
+        prunedAt = at;
+        void options.spent.pruneProofs(new Date(at).toISOString()).catch(() => {});
       }
-      if (used.has(signature)) return false;
-      used.set(signature, now + ttlMs);
-      return true;
+      // Remembered for as long as any challenge of ours lives: a replay is refused until its salt expires.
+      return options.spent.spendProof(solution.signature as string, new Date(at + ttlMs).toISOString());
     },
   };
 }

@@ -208,3 +208,46 @@ test('with a hosted captcha configured, its token is verified at the configured 
     verifier.close();
   }
 });
+
+test('a solved proof of work is spent for every process: replayed to a second instance, or after a restart, it lands in the spam folder', async () => {
+  const first = await createTestApp({ PROOF_OF_WORK_MAX_NUMBER: '2000' });
+  // Another process over the same database and secrets: nothing of the first one's memory.
+  const second = await createTestApp({
+    PROOF_OF_WORK_MAX_NUMBER: '2000',
+    DATABASE_URL: first.c.config.databaseUrl,
+    DATA_DIR: first.dir,
+  });
+  try {
+    const demo = await createTenant(first.c);
+    const key = await publishable(first, demo);
+    const altcha = await solved(first, key);
+    const ok = await reachOut(first.app, key, validReachOut({ subject: 'Person', altcha }), { origin: SHOP });
+    assert.equal(ok.statusCode, 201, ok.body);
+    const elsewhere = await reachOut(second.app, key, validReachOut({ subject: 'Replayed elsewhere', altcha }), {
+      origin: SHOP,
+    });
+    assert.equal(elsewhere.statusCode, 201, elsewhere.body);
+    // A fresh solution passes on the second instance: the refusal above was the replay, not the instance.
+    const fresh = await solved(second, key);
+    const again = await reachOut(second.app, key, validReachOut({ subject: 'Second person', altcha: fresh }), {
+      origin: SHOP,
+    });
+    assert.equal(again.statusCode, 201, again.body);
+    const listed = async (folder: string) =>
+      (
+        await first.app.inject({
+          method: 'GET',
+          url: `/api/v1/admin/inquiries${folder}`,
+          headers: bearer(demo.adminToken),
+        })
+      )
+        .json()
+        .data.map((i: { subject: string }) => i.subject)
+        .sort();
+    assert.deepEqual(await listed('?folder=spam'), ['Replayed elsewhere']);
+    assert.deepEqual(await listed(''), ['Person', 'Second person']);
+  } finally {
+    await second.close();
+    await first.close();
+  }
+});
