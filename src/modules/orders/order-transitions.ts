@@ -1,4 +1,5 @@
 import type { CatalogRepository } from '../catalog/index.ts';
+import { said } from '../i18n/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
@@ -44,8 +45,17 @@ export interface Actor {
 }
 
 function notOpen(row: OrderRow, to: keyof typeof FROM): AppError {
-  const hint = to === 'converted' && row.status === 'received' ? ' Accept it first.' : '';
-  return new AppError('order_not_open', `Order ${row.number} is ${row.status}; it cannot become ${to}.${hint}`);
+  const { number } = row;
+  return new AppError(
+    'order_not_open',
+    row.status === 'converted'
+      ? said('error.order.converted', { number })
+      : row.status === 'cancelled'
+        ? said('error.order.cancelled', { number })
+        : to === 'accepted'
+          ? said('error.order.alreadyAccepted', { number })
+          : said('error.order.acceptFirst', { number }),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
@@ -40,10 +41,14 @@ export interface Actor {
 }
 
 function notOpen(row: QuotationRow): AppError {
-  const why = row.status === 'converted' ? `it was converted to a sale (${row.sale_id})` : `it is ${row.status}`;
+  const { number } = row;
   return new AppError(
     'quotation_not_open',
-    `Quotation ${row.number} cannot change: ${why}. Only an approved quotation can be converted or cancelled.`,
+    row.status === 'converted'
+      ? said('error.quotation.converted', { number, saleId: row.sale_id ?? '' })
+      : row.status === 'cancelled'
+        ? said('error.quotation.cancelled', { number })
+        : said('error.quotation.notOpen', { number }),
   );
 }
 
@@ -97,7 +102,7 @@ export function createQuotationConversion(deps: {
       if (row.expires_at <= now.toISOString() && !opts.reprice) {
         throw new AppError(
           'quotation_expired',
-          `Quotation ${row.number} expired on ${row.expires_at}; its prices no longer hold. An admin can convert it at today's prices with {"reprice": true}.`,
+          said('error.quotation.expired', { number: row.number, expiredOn: row.expires_at.slice(0, 10) }),
         );
       }
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'quotation');

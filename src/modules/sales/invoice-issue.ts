@@ -1,4 +1,5 @@
 import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
+import { said } from '../i18n/index.ts';
 import {
   sequenceKind,
   summarize,
@@ -163,10 +164,7 @@ export async function insertIssued(repos: { sales: Pick<SalesRepository, 'insert
   } catch (error) {
     const e = error as { message?: string; constraint?: string };
     if (e.constraint === 'sales_company_invoice_number_key' || /invoice_number/.test(String(e.message)))
-      throw new AppError(
-        'conflict',
-        `Invoice number ${row.invoice_number} is already used this year: the numbering (fiscal.sequenceMode) was changed after invoices were issued. Change it back; a new mode takes effect from the next year.`,
-      );
+      throw new AppError('conflict', said('error.invoice.numberUsed', { number: row.invoice_number ?? '' }));
     throw error;
   }
 }

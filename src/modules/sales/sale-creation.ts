@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
@@ -193,12 +194,12 @@ export async function customerForSale(
   directory: CustomerDirectory,
   companyId: string,
   customerId: string | null,
-  what: string,
+  what: 'quotation' | 'order',
 ): Promise<CustomerSnapshot> {
   if (!customerId) {
     throw new AppError(
       'customer_required',
-      `Assign a directory customer to the ${what} before converting it (PUT …/customer).`,
+      said(what === 'quotation' ? 'error.customer.requiredQuotation' : 'error.customer.requiredOrder'),
     );
   }
   const c = await directory.get(companyId, customerId);

@@ -150,7 +150,10 @@ export function createSalesService(deps: {
                 ? said('error.payment.invoiceCancelled')
                 : balance <= 0
                   ? said('error.payment.paidInFull')
-                  : said('error.payment.overBalance', { balance: formatMoney(balance), currency: sale.currency }),
+                  : said('error.payment.overBalance', {
+                      balance: balance / 10 ** MONEY_SCALE,
+                      currency: sale.currency,
+                    }),
           );
           throw AppError.invalid(invalid, said('error.payment.overBalanceSummary'));
         }
@@ -197,7 +200,7 @@ export function createSalesService(deps: {
             void_reason: reason,
           }))
         )
-          throw new AppError('conflict', 'The payment is already voided.');
+          throw new AppError('conflict', said('error.payment.alreadyVoided'));
         await repos.sales.subtractPaid(companyId, saleId, payment.amount_minor);
         await paymentEvent(repos, 'payment.voided', sale, payment, now, reason);
       });

@@ -183,7 +183,7 @@ export function createEndpointsService(deps: {
         changes.enabled = patch.enabled;
         // Re-enabling is the admin saying "fixed": the failure clock starts again.
         if (patch.enabled) Object.assign(changes, { disabled_reason: null, failing_since: null });
-        else changes.disabled_reason = 'disabled by an administrator';
+        else changes.disabled_reason = said('error.webhook.reason.byAdmin').text;
       }
       await store.transaction(async (repos) => {
         await repos.webhooks.updateEndpoint(companyId, id, changes);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { sayText } from '../../texts/index.ts';
 import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
@@ -46,7 +47,7 @@ export const webhookDetailPage =
       const body = html`<h1>${t('hub.developer.webhooks.endpointTitle')}</h1>
 <dl class="facts">
   <dt>${t('hub.developer.webhooks.target')}</dt><dd>${endpointTarget(endpoint)}</dd>
-  <dt>${t('hub.developer.apiKeys.state')}</dt><dd>${endpointState(ctx, endpoint)}${endpoint.disabledReason ? html` — ${endpoint.disabledReason}` : null}</dd>
+  <dt>${t('hub.developer.apiKeys.state')}</dt><dd>${endpointState(ctx, endpoint)}${endpoint.disabledReason ? html` — ${sayText(ctx.t, endpoint.disabledReason)}` : null}</dd>
   ${endpoint.failingSince ? html`<dt>${t('hub.developer.webhooks.failingSince')}</dt><dd>${when(ctx, endpoint.failingSince)}</dd>` : null}
   <dt>${t('hub.developer.webhooks.events')}</dt><dd>${endpoint.events.length === 0 ? t('hub.developer.webhooks.allEvents') : endpoint.events.join(', ')}</dd>
 </dl>
