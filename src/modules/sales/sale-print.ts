@@ -94,7 +94,6 @@ export function toSalePrint(
     note: row.note,
     ...content,
     payment: open && due > 0 ? content.payment : null,
-    sellerIds: sellerIds(company),
     facts,
     corrects,
     notices: row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : [],
@@ -123,25 +122,6 @@ function addressLine(json: string | null): string | null {
   if (!json) return null;
   const a = JSON.parse(json) as { street: string; postalCode: string; city: string; country: string };
   return [a.street, [a.postalCode, a.city].filter(Boolean).join(' '), a.country].filter(Boolean).join(', ');
-}
-
-/**
- * The seller's ids under their legal names. Croatia: the OIB (11 digits, never with "HR") and,
- * when in the VAT system, the VAT id (HR + OIB) separately. Germany: the USt-IdNr. (DE…) or the
- * Steuernummer, whichever the profile holds. Elsewhere: the tax id as entered.
- */
-function sellerIds(company: Company): PrintFact[] {
-  const taxId = company.taxId;
-  if (!taxId) return [];
-  if (company.country === 'HR') {
-    const oib = taxId.replace(/^HR/, '');
-    const ids: PrintFact[] = [{ label: 'print.oib', value: oib }];
-    if (company.fiscal.vatRegistered) ids.push({ label: 'print.vatId', value: `HR${oib}` });
-    return ids;
-  }
-  if (company.country === 'DE')
-    return [{ label: /^DE\d{9}$/.test(taxId) ? 'print.vatId' : 'print.taxNumber', value: taxId }];
-  return [{ label: 'print.taxId', value: taxId }];
 }
 
 /** The buyer's tax id, for a business buyer: with it a Croatian invoice is an R-1. */
