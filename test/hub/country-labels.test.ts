@@ -8,7 +8,7 @@ import { adminCall, assignCustomer, newQuotation } from '../support/sales-helper
  * Croatian shop's hub in German calls a Croatian tax id "OIB", never "USt-IdNr.", on the sale
  * page, the assignment page's matches and the customer list.
  */
-test('a Croatian shop read in German: OIB on the sale page, the assignment page and the customer list', async () => {
+test('a Croatian shop read in German: OIB on the sale page, the assignment page and the customer list; days and decimals the German way', async () => {
   const t = await createTestApp();
   try {
     const d = await createTenant(t.c, { passwords: true });
@@ -36,6 +36,14 @@ test('a Croatian shop read in German: OIB on the sale page, the assignment page 
     const salePage = await page(`/hub/sales/${sale.id}`);
     assert.ok(salePage.includes(`OIB: ${customer.taxId}`), 'the buyer’s id is an OIB on the sale page');
     assert.ok(!salePage.includes(`USt-IdNr.: ${customer.taxId}`));
+    // Numbers and days the German way on the same page: the due day, the balance typed in, a quantity.
+    const due = new Intl.DateTimeFormat('de-AT', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+      new Date(`${sale.dueDate}T12:00:00Z`),
+    );
+    assert.ok(salePage.includes(`<dd>${due}</dd>`), `due ${due}`);
+    assert.ok(!salePage.includes(`<dd>${sale.dueDate}</dd>`), 'no ISO day');
+    assert.ok(salePage.includes(`value="${sale.balance.replace('.', ',')}"`), 'the balance typed with a comma');
+    assert.match(salePage, /\(1,5 [^)]+\)<\/label>/, 'a credit quantity with a decimal comma');
 
     const other = await newQuotation(t.app, d);
     const assign = await page(`/hub/quotations/${other.id}/customer?find=${encodeURIComponent('Kovač')}`);

@@ -139,7 +139,7 @@ describe('hub sales desk (Chromium)', () => {
       await assertAccessible(page);
       await page.getByLabel('Način plaćanja').selectOption({ label: 'Gotovina' });
       const amount = await page.getByLabel('Iznos (EUR)').inputValue();
-      assert.match(amount, /^\d+\.\d\d$/, 'the balance is offered as the amount');
+      assert.match(amount, /^\d+,\d\d$/, 'the balance is offered as the amount, typed the Croatian way');
       await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
       await page.waitForURL(`${hub.base}/hub/sales/${saleId}?notice=paid`);
       assert.equal(await page.getByRole('status').textContent(), 'Uplata je evidentirana.');

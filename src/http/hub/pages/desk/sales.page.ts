@@ -218,7 +218,8 @@ function detail(
     id: 'pay',
     schema: PaymentBody,
     state: stateOf(state, 'pay'),
-    values: { method: 'cash', amount: s.balance },
+    // Typed the reader's way ("43,18" in Croatian and German); decimalPoint reads it back.
+    values: { method: 'cash', amount: s.balance.replace('.', decimalSeparator(ctx)) },
   };
   const body = html`${heading(title, notice !== null)}
 <div class="two">
@@ -230,7 +231,7 @@ function detail(
   <dt>${t('hub.invoice.internal')}</dt><dd>${s.number}</dd>
   <dt>${t('print.issuedAt')}</dt><dd>${ctx.fmt.dateTime(s.issuedAt ?? s.createdAt)}</dd>
   ${s.paymentMethod ? html`<dt>${t('print.paymentMethod')}</dt><dd>${t(`payment.method.${s.paymentMethod}`)}</dd>` : null}
-  ${s.dueDate && invoice ? html`<dt>${t('print.dueDate')}</dt><dd>${s.dueDate}</dd>` : null}
+  ${s.dueDate && invoice ? html`<dt>${t('print.dueDate')}</dt><dd>${calendarDay(ctx, s.dueDate)}</dd>` : null}
   ${s.operator ? html`<dt>${t('print.operator')}</dt><dd>${s.operator.name ?? ''}${s.operator.oib ? html` (OIB ${s.operator.oib})` : null}</dd>` : null}
   <dt>${t('hub.invoice.fiscal')}</dt><dd>${t(`hub.invoice.fiscal.${s.fiscal.status}`)}${s.fiscal.zki ? html`<br>ZKI ${s.fiscal.zki}` : null}${s.fiscal.jir ? html`<br>JIR ${s.fiscal.jir}` : null}${s.fiscal.error ? html`<br>${s.fiscal.error.code} ${s.fiscal.error.message}` : null}</dd>
   ${
@@ -292,7 +293,7 @@ ${
 <h2 id="credit-heading">${t('hub.invoice.credit')}</h2>
 ${postForm(ctx, `${base}/credit-notes`, html` class="stack" novalidate`)}
 ${formError(t, creditForm.state)}
-${s.lines.map((l) => html`<p><label for="credit-q-${l.id}">${t('hub.invoice.creditQuantity', { product: l.productName })} (${l.quantity} ${l.unitName})</label><br><input id="credit-q-${l.id}" name="q-${l.id}" inputmode="decimal"></p>`)}
+${s.lines.map((l) => html`<p><label for="credit-q-${l.id}">${t('hub.invoice.creditQuantity', { product: l.productName })} (${ctx.fmt.quantity(Math.round(Number(l.quantity) * 1000))} ${l.unitName})</label><br><input id="credit-q-${l.id}" name="q-${l.id}" inputmode="decimal"></p>`)}
 ${otherErrors(creditForm.state?.errors, ['reason'])}
 ${field(creditForm, 'reason', { label: t('common.reason') })}
 <p><button type="submit">${t('hub.invoice.creditSubmit')}</button></p>
@@ -316,4 +317,14 @@ ${pdfPanel(ctx, base, s.number)}
 </div>
 <p><a href="${paths.sales}">${t('action.back')}</a></p>`;
   return sendPage(reply, ctx, { title, body, notice, status });
+}
+
+/** A calendar day (YYYY-MM-DD) in the reader's format; read at noon UTC, the same day in every time zone. */
+function calendarDay(ctx: HubContext, day: string): string {
+  return ctx.fmt.date(`${day}T12:00:00Z`);
+}
+
+/** The reader's decimal separator: "," in Croatian and German. */
+function decimalSeparator(ctx: HubContext): string {
+  return ctx.fmt.number(1.5).replace(/\d/g, '');
 }
