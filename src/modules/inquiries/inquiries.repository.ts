@@ -122,18 +122,20 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
     },
 
     /**
-     * Spends a solved proof-of-work challenge: true the first time its signature is seen, false
-     * on every replay until it expires. Not a company's record: the challenge is signed with the
-     * deployment's key, so one solution must not pass twice, whichever company's form it reaches.
+     * Spends solved proof-of-work challenges in one statement: the signatures seen for the first
+     * time (a replay, until it expires, is not among them). Not a company's record: a challenge
+     * is signed with the deployment's key, so one solution must not pass twice, whichever
+     * company's form it reaches.
      */
-    async spendProof(signature: string, expiresAt: string): Promise<boolean> {
-      const row = await db
+    async spendProofs(proofs: ReadonlyArray<{ signature: string; expiresAt: string }>): Promise<Set<string>> {
+      if (proofs.length === 0) return new Set();
+      const rows = await db
         .insertInto('used_proofs')
-        .values({ signature, expires_at: expiresAt })
+        .values(proofs.map((p) => ({ signature: p.signature, expires_at: p.expiresAt })))
         .onConflict((oc) => oc.column('signature').doNothing())
         .returning('signature')
-        .executeTakeFirst();
-      return row !== undefined;
+        .execute();
+      return new Set(rows.map((r) => r.signature));
     },
 
     /** Forgets spent challenges that have expired (a replay of one fails its expiry check anyway). */

@@ -10,16 +10,24 @@ export interface PowChallenge {
   signature: string;
 }
 
+/** A solution that checks out, to be spent (remembered) when its inquiry is stored. */
+export interface SolvedProof {
+  signature: string;
+  /** ISO instant until which it must be remembered: as long as any challenge of ours lives. */
+  expiresAt: string;
+}
+
 export interface ProofOfWork {
   challenge(): Promise<PowChallenge>;
-  /** True once for each correctly solved, unexpired challenge of ours; false for anything else. */
-  verify(payload: string | undefined): Promise<boolean>;
+  /**
+   * A correctly solved, unexpired challenge of ours, or null for anything else. Whether it was
+   * used before is answered where it is spent: in the inquiry's own commit (`spendProofs`).
+   */
+  check(payload: string | undefined): SolvedProof | null;
 }
 
 /** Where spent solutions are remembered: shared by every process, kept across restarts. */
 export interface SpentProofs {
-  /** True the first time; false when the signature was spent before. */
-  spendProof(signature: string, expiresAt: string): Promise<boolean>;
   pruneProofs(now: string): Promise<void>;
 }
 
@@ -28,7 +36,8 @@ export interface SpentProofs {
  * number whose SHA-256 with the salt is the challenge, which costs it a fraction of a second and
  * costs a bot that much per message; the server checks the answer with one hash and the HMAC
  * that proves the challenge was ours. A solved challenge is accepted once: it is spent in the
- * database until it expires, so a replay to another instance, or after a restart, is refused too.
+ * database, in the same commit as its inquiry, until it expires, so a replay to another
+ * instance, or after a restart, is refused too.
  */
 export function createProofOfWork(options: {
   hmacKey: string;
@@ -48,23 +57,22 @@ export function createProofOfWork(options: {
         expires: new Date(now() + ttlMs),
       }) as Promise<PowChallenge>,
 
-    async verify(payload) {
-      if (!payload || payload.length > 4000) return false;
+    check(payload) {
+      if (!payload || payload.length > 4000) return null;
       let solution: { algorithm?: unknown; challenge?: unknown; number?: unknown; salt?: unknown; signature?: unknown };
       try {
         solution = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
       } catch {
-        return false;
+        return null;
       }
       const at = now();
-      if (!solvedOurs(solution, options.hmacKey, at)) return false;
+      if (!solvedOurs(solution, options.hmacKey, at)) return null;
       // Expired challenges are forgotten at most once a minute, off the visitor's path.
       if (at - prunedAt > 60_000) {
         prunedAt = at;
         void options.spent.pruneProofs(new Date(at).toISOString()).catch(() => {});
       }
-      // Remembered for as long as any challenge of ours lives: a replay is refused until its salt expires.
-      return options.spent.spendProof(solution.signature as string, new Date(at + ttlMs).toISOString());
+      return { signature: solution.signature as string, expiresAt: new Date(at + ttlMs).toISOString() };
     },
   };
 }

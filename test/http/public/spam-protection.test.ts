@@ -244,8 +244,29 @@ test('a solved proof of work is spent for every process: replayed to a second in
         .json()
         .data.map((i: { subject: string }) => i.subject)
         .sort();
-    assert.deepEqual(await listed('?folder=spam'), ['Replayed elsewhere']);
-    assert.deepEqual(await listed(''), ['Person', 'Second person']);
+    // The same solution twice at once (one batch of spends): exactly one passes.
+    const twin = await solved(first, key);
+    const both = await Promise.all(
+      ['Twin A', 'Twin B'].map((subject) =>
+        reachOut(first.app, key, validReachOut({ subject, altcha: twin }), { origin: SHOP }),
+      ),
+    );
+    assert.deepEqual(
+      both.map((r) => r.statusCode),
+      [201, 201],
+    );
+    const spam = await listed('?folder=spam');
+    assert.equal(spam.filter((s: string) => s.startsWith('Twin')).length, 1, spam.join(', '));
+    assert.deepEqual(
+      spam.filter((s: string) => !s.startsWith('Twin')),
+      ['Replayed elsewhere'],
+    );
+    const inbox = await listed('');
+    assert.equal(inbox.filter((s: string) => s.startsWith('Twin')).length, 1, inbox.join(', '));
+    assert.deepEqual(
+      inbox.filter((s: string) => !s.startsWith('Twin')),
+      ['Person', 'Second person'],
+    );
   } finally {
     await second.close();
     await first.close();
