@@ -168,6 +168,7 @@ export async function createContainer(
     proofOfWork: createProofOfWork({
       hmacKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'portico altcha', 32)).toString('hex'),
       maxNumber: config.proofOfWorkMaxNumber,
+      spent: store.repos.inquiries,
     }),
   });
   const idempotency = createIdempotencyService({ store, clock });

@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012-notification-params.ts';
 import * as m0013 from './migrations/0013-einvoice.ts';
 import * as m0015 from './migrations/0015-hub-quotations.ts';
 import * as m0016 from './migrations/0016-document-mail.ts';
+import * as m0017 from './migrations/0017-test-sales-and-used-proofs.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -33,6 +34,7 @@ const MIGRATIONS = {
   '0013-einvoice': m0013,
   '0015-hub-quotations': m0015,
   '0016-document-mail': m0016,
+  '0017-test-sales-and-used-proofs': m0017,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -491,6 +491,8 @@ export interface SalesTable {
   credited_minor: number;
   /** Cash handed over at a counter sale (0015): the receipt prints it and the change. */
   tendered_minor?: number | null;
+  /** `live`, or `test` when converted from a test document (0017); corrections share their invoice's. */
+  mode: string;
 }
 
 export interface SalePaymentsTable {
@@ -678,4 +680,11 @@ export interface DB {
   quotation_links: QuotationLinksTable;
   quotation_answers: QuotationAnswersTable;
   inquiry_replies: InquiryRepliesTable;
+  used_proofs: UsedProofsTable;
+}
+
+/** A solved proof-of-work challenge, spent (0017): refused again until it expires. */
+export interface UsedProofsTable {
+  signature: string;
+  expires_at: Timestamp;
 }

@@ -4,6 +4,7 @@ export interface DeletedTestData {
   inquiries: number;
   quotations: number;
   orders: number;
+  sales: number;
   events: number;
 }
 
@@ -14,8 +15,10 @@ export interface DeletedTestData {
  */
 export async function deleteTestData(c: Container, companyId: string): Promise<DeletedTestData> {
   const inquiries = await c.inquiries.deleteTestData(companyId);
+  // Sales first: a test sale names the test quotation or order it came from.
+  const sales = await c.sales.deleteTestData(companyId);
   const quotations = await c.quotations.deleteTestData(companyId);
   const orders = await c.orders.deleteTestData(companyId);
   const events = await c.endpoints.deleteTestEvents(companyId);
-  return { inquiries, quotations, orders, events };
+  return { inquiries, quotations, orders, sales, events };
 }

@@ -75,6 +75,37 @@ const textOf = (message: Message): string => (typeof message === 'string' ? mess
 const keyOf = (message: Message): MessageKey | null =>
   typeof message === 'string' ? null : { key: message.key, params: { ...message.params } };
 
+/**
+ * What may be "not found", and the last part of its message key (`error.notFound.<key>` in the
+ * i18n catalog, whose test checks every one is there in hr, de and en).
+ */
+export const NOT_FOUND = {
+  'API key': 'apiKey',
+  Category: 'category',
+  Company: 'company',
+  Customer: 'customer',
+  Datasheet: 'datasheet',
+  Delivery: 'delivery',
+  Inquiry: 'inquiry',
+  Location: 'location',
+  Model: 'model',
+  Notification: 'notification',
+  Order: 'order',
+  Page: 'page',
+  Payment: 'payment',
+  Photo: 'photo',
+  Product: 'product',
+  Quotation: 'quotation',
+  'Quotation revision': 'quotationRevision',
+  Resource: 'resource',
+  Sale: 'sale',
+  'Tax rate': 'taxRate',
+  Unit: 'unit',
+  User: 'user',
+  'Webhook endpoint': 'webhookEndpoint',
+} as const;
+export type NotFoundThing = keyof typeof NOT_FOUND;
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: FieldErrors | undefined;
@@ -96,8 +127,13 @@ export class AppError extends Error {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 
-  static notFound(what: string): AppError {
-    return new AppError('not_found', `${what} not found.`);
+  /** "Quotation not found.", said by its key (`error.notFound.quotation`) so the hub says it in the reader's language. */
+  static notFound(what: NotFoundThing): AppError {
+    return new AppError('not_found', {
+      text: `${what} not found.`,
+      key: `error.notFound.${NOT_FOUND[what]}`,
+      params: {},
+    });
   }
 
   static invalid(details: FieldMessages, message: Message = 'The request is invalid.'): AppError {

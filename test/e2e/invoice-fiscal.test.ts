@@ -133,4 +133,30 @@ describe('an invoice fiscalised through CIS', () => {
     const late = cis.received.filter((r) => r.zki === sale.fiscal.zki);
     assert.ok(late.length >= 1 && late.every((r) => r.lateDelivery), 'every send after the outage is flagged late');
   });
+  test("a test sale (from a test key's quotation) is never sent to CIS, even with a certificate", async () => {
+    cis.mode = { kind: 'ok' };
+    const made = await adminCall(t.app, d.adminToken, 'POST', '/api-keys', {
+      locationId: d.locations[0]!.id,
+      name: 'Developer',
+      mode: 'test',
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const testDemo = { ...d, locations: [{ ...d.locations[0]!, apiKey: made.json().data.key as string }] };
+    const q = await newQuotation(t.app, testDemo);
+    await assignCustomer(t.app, d, 'quotations', q.id);
+    const sent = cis.received.length;
+    const res = await adminCall(t.app, d.adminToken, 'POST', `/quotations/${q.id}/convert`, { paymentMethod: 'cash' });
+    assert.equal(res.statusCode, 201, res.body);
+    const sale = res.json().data;
+    assert.match(sale.invoiceNumber, /^T-/);
+    assert.equal(sale.fiscal.status, 'not_required');
+    assert.equal(sale.fiscal.zki, null);
+    const pending = await t.c.database.db
+      .selectFrom('fiscal_requests')
+      .select('document_id')
+      .where('document_id', '=', sale.id)
+      .execute();
+    assert.deepEqual(pending, [], 'no fiscal request is queued for a test sale');
+    assert.equal(cis.received.length, sent);
+  });
 });

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -125,13 +125,18 @@ describe('accessibility: axe-core over every hub page at three sizes (Chromium)'
     await hub?.close();
   });
 
-  test('no serious or critical violation, no sideways scrolling, no English in a Croatian hub, on any page at any size', async (t) => {
+  /**
+   * The crawl as one reader: `hr`, the admin's own company language, then `de`, the same admin
+   * having chosen German. Each keeps its desk screenshots in its own folder.
+   */
+  async function crawl(t: TestContext, language: 'hr' | 'de') {
     await withPage(t, browser, async (page) => {
       const failures: string[] = [];
       const overflow: string[] = [];
       const english: string[] = [];
-      fs.rmSync(SCREENS, { recursive: true, force: true });
-      fs.mkdirSync(SCREENS, { recursive: true });
+      const screens = path.join(SCREENS, language);
+      fs.rmSync(screens, { recursive: true, force: true });
+      fs.mkdirSync(screens, { recursive: true });
       const check = async (url: string) => {
         for (const size of SIZES) {
           await page.setViewportSize(size);
@@ -143,17 +148,20 @@ describe('accessibility: axe-core over every hub page at three sizes (Chromium)'
             );
           const wide = await horizontalOverflow(page);
           if (wide.length > 0) overflow.push(`${at}: ${wide.join(', ')}`);
-          if (DESK.test(url) || url === '/hub/sign-in') {
+          if (DESK.test(url) || url.startsWith('/hub/sign-in')) {
             const name = url.replace(/^\/hub\/?/, '').replace(/[^\w-]+/g, '_') || 'today';
             await page.screenshot({
-              path: path.join(SCREENS, `${size.width}x${size.height}-${name}.png`),
+              path: path.join(screens, `${size.width}x${size.height}-${name}.png`),
               fullPage: true,
             });
           }
         }
       };
-      await page.goto(`${hub.base}/hub/sign-in`);
-      await check('/hub/sign-in');
+      const signInPage = `/hub/sign-in?lang=${language}`;
+      await page.goto(`${hub.base}${signInPage}`);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), language);
+      for (const leak of await englishLeaks(page, language)) english.push(`${signInPage}: "${leak}"`);
+      await check(signInPage);
 
       await page.setViewportSize(SIZES[0]);
       await signIn(page, hub.base, hub.user('admin'));
@@ -166,8 +174,8 @@ describe('accessibility: axe-core over every hub page at three sizes (Chromium)'
         const response = await page.goto(`${hub.base}${url}`);
         if (!response || !(response.headers()['content-type'] ?? '').startsWith('text/html')) continue;
         assert.ok(response.status() < 500, `${url} answered ${response.status()}`);
-        assert.equal(await page.evaluate(() => document.documentElement.lang), 'hr', `${url} is in Croatian`);
-        for (const leak of await englishLeaks(page)) english.push(`${url}: "${leak}"`);
+        assert.equal(await page.evaluate(() => document.documentElement.lang), language, `${url} is in ${language}`);
+        for (const leak of await englishLeaks(page, language)) english.push(`${url}: "${leak}"`);
         const links = await page.$$eval('a[href^="/hub"]', (as) => as.map((a) => a.getAttribute('href')!));
         for (const href of links) {
           const clean = href.split('#')[0]!;
@@ -180,7 +188,21 @@ describe('accessibility: axe-core over every hub page at three sizes (Chromium)'
       assert.ok(seen.size >= 5, `crawled ${seen.size} pages: ${[...seen].join(', ')}`);
       assert.deepEqual(failures, [], `${failures.length} violations over ${seen.size} pages`);
       assert.deepEqual(overflow, [], `${overflow.length} page views scroll sideways`);
-      assert.deepEqual(english, [], `${english.length} English texts in a Croatian hub`);
+      assert.deepEqual(english, [], `${english.length} English texts in a hub read in ${language}`);
     });
+  }
+
+  test('no serious or critical violation, no sideways scrolling, no English in a Croatian hub, on any page at any size', async (t) => {
+    await crawl(t, 'hr');
+  });
+
+  test('the same as a German reader: the admin chose German, every page in German, none wider, none with English', async (t) => {
+    const admin = hub.user('admin');
+    await hub.app.c.accounts.setLanguage(hub.tenant.companyId, admin.id, 'de');
+    try {
+      await crawl(t, 'de');
+    } finally {
+      await hub.app.c.accounts.setLanguage(hub.tenant.companyId, admin.id, null);
+    }
   });
 });

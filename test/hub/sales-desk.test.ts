@@ -308,8 +308,8 @@ describe('hub sales desk (Chromium)', () => {
       );
       assert.match(
         (await page.locator('#pay-amount-error').textContent())!,
-        /^Veće je od preostalog iznosa od \d/,
-        "the service's refusal in the reader's language",
+        /^Veće je od preostalog iznosa od \d{1,3}(\.\d{3})*,\d{2} EUR\.$/,
+        "the service's refusal in the reader's language, its amount written the Croatian way",
       );
       await assertAccessible(page);
       await page.getByLabel('Način plaćanja').selectOption({ label: 'Kartica' });

@@ -106,4 +106,26 @@ describe('hub on a small screen (Chromium)', () => {
       await context.close();
     }
   });
+
+  test('on a phone the print settings preview is a button opening the PDF of what is typed so far', async () => {
+    const context = await browser.newContext({ locale: 'en-GB', viewport: PHONE });
+    try {
+      const page = await context.newPage();
+      await signIn(page, hub.base, hub.user('admin'));
+      await page.goto(`${hub.base}/hub/developer/print`);
+      assert.equal(await page.locator('#print-preview iframe.pdf').isVisible(), false, 'no inline frame on a phone');
+      const open = page.getByRole('link', { name: 'Otvori pregled (PDF)' });
+      assert.equal(await open.isVisible(), true);
+      assert.ok((await open.boundingBox())!.height >= 44);
+      const href = (await open.getAttribute('href'))!;
+      assert.match(href, /^\/hub\/developer\/print\/preview\.pdf\?/);
+      const pdf = await page.request.get(`${hub.base}${href}`);
+      assert.equal(pdf.headers()['content-type'], 'application/pdf');
+      await page.setViewportSize({ width: 1366, height: 768 });
+      assert.equal(await page.locator('#print-preview iframe.pdf').isVisible(), true, 'inline on a laptop');
+      assert.equal(await open.isVisible(), false);
+    } finally {
+      await context.close();
+    }
+  });
 });

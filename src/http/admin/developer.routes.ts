@@ -149,7 +149,8 @@ export const developerRoutes =
         schema: {
           tags: ['Admin'],
           operationId: 'adminDeleteTestData',
-          summary: 'Delete everything made with test keys: test inquiries, quotations, orders and their webhook events',
+          summary:
+            'Delete everything made with test keys: test inquiries, quotations, orders, the test sales converted from them, and their webhook events',
           security,
           response: {
             200: Data(
@@ -158,6 +159,7 @@ export const developerRoutes =
                   inquiries: Type.Integer(),
                   quotations: Type.Integer(),
                   orders: Type.Integer(),
+                  sales: Type.Integer(),
                   events: Type.Integer(),
                 },
                 { additionalProperties: false, description: 'How many of each were deleted.' },

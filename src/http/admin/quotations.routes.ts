@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { said } from '../../modules/i18n/index.ts';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -336,7 +337,7 @@ export const quotationsRoutes =
         if (reprice && !(PERMISSIONS['quotations:reprice'] as readonly string[]).includes(request.admin.role)) {
           throw new AppError(
             'forbidden',
-            `Converting at today's prices needs the ${PERMISSIONS['quotations:reprice'].join(' or ')} role.`,
+            said('error.reprice.roles', { roles: PERMISSIONS['quotations:reprice'].join(' or ') }),
           );
         }
         const actor = { companyId: request.admin.companyId, userId: request.admin.userId };

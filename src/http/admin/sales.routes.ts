@@ -29,6 +29,10 @@ export const Sale = Type.Object(
       description:
         'An invoice, a cancellation invoice (storno) or a credit note; the last two correct `correctsSaleId`.',
     }),
+    livemode: Type.Boolean({
+      description:
+        'False for a test sale: converted from a quotation or order made with a test key, numbered `T-…`, never fiscalised.',
+    }),
     invoiceNumber: Nullable(
       Type.String({
         examples: ['12/ZG1/1'],
@@ -185,6 +189,11 @@ export const salesRoutes =
               customerId: Type.Optional(Type.String({ maxLength: 64 })),
               from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
               to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before.' })),
+              mode: Type.Optional(
+                Type.Union([Type.Literal('live'), Type.Literal('test')], {
+                  description: '`live` (the default) or `test`: sales converted from test documents, never both.',
+                }),
+              ),
             },
             { additionalProperties: false },
           ),
@@ -195,12 +204,12 @@ export const salesRoutes =
         },
       },
       async (request) => {
-        const { status, locationId, customerId, from, to } = request.query;
+        const { status, locationId, customerId, from, to, mode } = request.query;
         const page = newestFirstPage(request.query);
         return page.page(
           await c.sales.list(
             request.admin.companyId,
-            { status, locationId, customerId, from: instant(from, 'from'), to: instant(to, 'to') },
+            { status, locationId, customerId, from: instant(from, 'from'), to: instant(to, 'to'), mode },
             page,
           ),
         );

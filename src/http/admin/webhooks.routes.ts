@@ -51,6 +51,8 @@ const Attempt = Type.Object({
 const Delivery = Type.Object({
   id: Type.String(),
   eventId: Type.String(),
+  event: Type.String({ examples: ['quote.created'], description: "The event's type." }),
+  livemode: Type.Boolean({ description: 'False for an event about test data (made with a test key).' }),
   status: Type.String({ description: 'pending | delivered | failed | cancelled' }),
   attempts: Type.Integer(),
   nextAttemptAt: Nullable(Timestamp),
@@ -234,18 +236,30 @@ export const webhooksRoutes =
         schema: {
           tags: ['Admin'],
           operationId: 'adminListDeliveries',
-          summary: 'Deliveries to an endpoint with every attempt',
+          summary: 'Deliveries to an endpoint with every attempt, of live or of test events',
           security,
           params: IdParams,
           querystring: Type.Object(
-            { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })) },
+            {
+              limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+              mode: Type.Optional(
+                Type.Union([Type.Literal('live'), Type.Literal('test')], {
+                  description: '`live` (the default) or `test`: deliveries of test events, never both.',
+                }),
+              ),
+            },
             { additionalProperties: false },
           ),
           response: { 200: Data(Type.Array(Delivery)), ...errorResponses(403, 404) },
         },
       },
       async (request) => ({
-        data: await c.endpoints.deliveries(request.admin.companyId, request.params.id, request.query.limit ?? 50),
+        data: await c.endpoints.deliveries(
+          request.admin.companyId,
+          request.params.id,
+          request.query.limit ?? 50,
+          request.query.mode ?? 'live',
+        ),
       }),
     );
 

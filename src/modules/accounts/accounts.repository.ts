@@ -19,6 +19,7 @@ export interface SessionView {
   disabled_at: string | null;
   company_name: string;
   company_locale: string;
+  company_country: string | null;
   currency: string;
   timezone: string;
 }
@@ -124,6 +125,7 @@ export function createAccountsRepository(db: Executor, engine: Engine = 'sqlite'
           'u.disabled_at',
           'c.name as company_name',
           'c.locale as company_locale',
+          'c.country as company_country',
           'c.currency',
           'c.timezone',
         ])

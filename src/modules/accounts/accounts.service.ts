@@ -23,6 +23,8 @@ export interface SessionUser {
   /** BCP 47 tag for Intl: the company's locale, or the user's language when that differs. */
   localeTag: string;
   companyName: string;
+  /** Where the company is (ISO 3166 alpha-2), for what its country calls things (a tax id is an OIB in HR). */
+  companyCountry: string | null;
   currency: string;
   timezone: string;
 }
@@ -140,6 +142,7 @@ function toSessionUser(row: SessionView): SessionUser {
     chosenLanguage: row.user_locale ? language : null,
     localeTag: language === companyLanguage ? row.company_locale : language,
     companyName: row.company_name,
+    companyCountry: row.company_country,
     currency: row.currency,
     timezone: row.timezone,
   };

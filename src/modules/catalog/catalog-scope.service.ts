@@ -1,13 +1,14 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { CatalogScope, CatalogScopeKind, CompaniesService } from '../companies/index.ts';
 import type { Store } from '../../db/store.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 
-const NAMED: Record<Exclude<CatalogScopeKind, 'all'>, string> = {
-  products: 'product',
-  categories: 'category',
-  models: 'model',
-};
+const NAMED = {
+  products: 'error.product.unknown',
+  categories: 'error.category.unknown',
+  models: 'error.model.unknown',
+} as const satisfies Record<Exclude<CatalogScopeKind, 'all'>, string>;
 
 /** What the public API exposes of a company's catalog: `all`, or the products, categories or models chosen. */
 export function createCatalogScopeService(deps: {
@@ -42,7 +43,7 @@ export function createCatalogScopeService(deps: {
       if (kind !== 'all') {
         const known = await knownIds(companyId, kind, ids);
         const details: FieldErrors = {};
-        ids.forEach((id, i) => known.has(id) || addFieldError(details, `ids[${i}]`, `No such ${NAMED[kind]}.`));
+        ids.forEach((id, i) => known.has(id) || addFieldError(details, `ids[${i}]`, said(NAMED[kind])));
         if (Object.keys(details).length > 0) throw AppError.invalid(details);
       }
       await companies.setCatalogScope(companyId, { kind, ids: kind === 'all' ? [] : ids });

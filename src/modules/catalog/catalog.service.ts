@@ -1,4 +1,5 @@
 import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import { formatMoney, formatRate } from '../../lib/money.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import type { Store } from '../../db/store.ts';
@@ -195,12 +196,12 @@ export function createCatalogService(deps: {
       lines.forEach((line, i) => {
         const product = productById.get(line.productId);
         if (!product || !product.active || !productInScope(toFacts(product), filter)) {
-          addFieldError(details, `lines[${i}].productId`, 'No such product.');
+          addFieldError(details, `lines[${i}].productId`, said('error.product.unknown'));
           return;
         }
         const unit = unitById.get(line.unitId);
         if (!unit || unit.product_id !== product.id) {
-          addFieldError(details, `lines[${i}].unitId`, 'No such unit for this product.');
+          addFieldError(details, `lines[${i}].unitId`, said('error.unit.unknown'));
           return;
         }
         resolved.push({

@@ -214,7 +214,8 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         if (patch.fiscal.sequenceMode !== undefined) {
           if ((SEQUENCE_MODES as readonly string[]).includes(patch.fiscal.sequenceMode))
             changes.fiscal_sequence_mode = patch.fiscal.sequenceMode;
-          else addFieldError(details, 'fiscal.sequenceMode', `Use ${SEQUENCE_MODES.join(' or ')}.`);
+          else
+            addFieldError(details, 'fiscal.sequenceMode', said('error.oneOf', { values: SEQUENCE_MODES.join(', ') }));
         }
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
@@ -277,13 +278,13 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       if (patch.fiscalPremises !== undefined) {
         const value = text(patch.fiscalPremises);
         if (value !== null && !/^[0-9A-Za-z]{1,20}$/.test(value))
-          addFieldError(details, 'fiscalPremises', 'Use 1 to 20 letters or digits, as registered for the premises.');
+          addFieldError(details, 'fiscalPremises', said('error.fiscal.premises'));
         else changes.fiscal_premises = value;
       }
       if (patch.fiscalDevice !== undefined) {
         const value = text(patch.fiscalDevice);
         if (value !== null && !/^[1-9][0-9]{0,19}$/.test(value))
-          addFieldError(details, 'fiscalDevice', 'Use digits without a leading zero, such as 1.');
+          addFieldError(details, 'fiscalDevice', said('error.fiscal.device'));
         else changes.fiscal_device = value;
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);

@@ -1,4 +1,5 @@
 import { AppError, fieldErrors } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
@@ -70,16 +71,10 @@ async function findDocument(
   };
 }
 
-function notOpen(kind: DocumentKind, status: string): AppError {
+function notOpen(kind: DocumentKind): AppError {
   return kind === 'quotation'
-    ? new AppError(
-        'quotation_not_open',
-        `The quotation is ${status}: only an approved quotation can change its customer.`,
-      )
-    : new AppError(
-        'order_not_open',
-        `The order is ${status}: only a received or accepted order can change its customer.`,
-      );
+    ? new AppError('quotation_not_open', said('error.quotation.customerLocked'))
+    : new AppError('order_not_open', said('error.order.customerLocked'));
 }
 
 /**
@@ -134,7 +129,7 @@ export function createCustomerAssignmentService(deps: {
       try {
         return await store.unitOfWork(async (repos) => {
           const document = await findDocument(repos, companyId, kind, id);
-          if (!OPEN[kind].includes(document.status)) throw notOpen(kind, document.status);
+          if (!OPEN[kind].includes(document.status)) throw notOpen(kind);
           let customer: Customer;
           if ('customerId' in assignment) {
             const row = await repos.customers.find(companyId, assignment.customerId);
@@ -163,7 +158,10 @@ export function createCustomerAssignmentService(deps: {
             kind === 'quotation'
               ? await repos.quotations.assignCustomer(companyId, id, customer.id, OPEN.quotation)
               : await repos.orders.assignCustomer(companyId, id, customer.id, OPEN.order);
-          if (!linked) throw notOpen(kind, (await findDocument(repos, companyId, kind, id)).status);
+          if (!linked) {
+            await findDocument(repos, companyId, kind, id); // gone meanwhile: not found, not "not open"
+            throw notOpen(kind);
+          }
           return customer;
         });
       } catch (error) {

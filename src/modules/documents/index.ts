@@ -5,7 +5,7 @@
  * modules of quotations, orders and sales depend on it, it depends on none of them.
  */
 export { formatDocumentNumber, yearIn } from './document-number.ts';
-export { sequenceKind, testPrefix } from './test-numbers.ts';
+export { sequenceKind, testPrefix, type DataMode } from './test-numbers.ts';
 export { documentLines, type DocumentLineRow } from './document-lines.repository.ts';
 export { documentSearch } from './document-search.ts';
 export {

@@ -37,6 +37,8 @@ export interface PrintedContent {
   timezone: string;
   pricesIncludeTax: boolean;
   company: { name: string; address: string | null; taxId: string | null };
+  /** The seller's tax ids under what its country calls them ("OIB" and "PDV ID" in Croatia). */
+  sellerIds?: Array<{ label: SellerIdLabel; value: string }>;
   template: { header: string | null; footer: string | null; paymentInstructions: string | null };
   location: { name: string; code: string; address: string | null };
   lines: PrintedLine[];
@@ -107,6 +109,7 @@ export function printedContent(
       address: addressText(company.address, company.country, company.locale),
       taxId: company.taxId,
     },
+    sellerIds: sellerIds(company),
     template: {
       header: fillPrintTemplate(company.template.header, values),
       footer: fillPrintTemplate(company.template.footer, values),
@@ -117,6 +120,28 @@ export function printedContent(
     totals: totalsView(lines),
     payment,
   };
+}
+
+type SellerIdLabel = 'print.oib' | 'print.vatId' | 'print.taxNumber' | 'print.taxId';
+
+/**
+ * The seller's ids under their legal names, on every printed document (a quotation too). Croatia:
+ * the OIB (11 digits, never with "HR") and, when in the VAT system, the VAT id (HR + OIB)
+ * separately. Germany: the USt-IdNr. (DE…) or the Steuernummer, whichever the profile holds.
+ * Elsewhere a VAT id (two letters first) as a VAT id, anything else as a tax id.
+ */
+function sellerIds(company: Company): Array<{ label: SellerIdLabel; value: string }> {
+  const taxId = company.taxId;
+  if (!taxId) return [];
+  if (company.country === 'HR') {
+    const oib = taxId.replace(/^HR/, '');
+    const ids: Array<{ label: SellerIdLabel; value: string }> = [{ label: 'print.oib', value: oib }];
+    if (company.fiscal.vatRegistered) ids.push({ label: 'print.vatId', value: `HR${oib}` });
+    return ids;
+  }
+  if (company.country === 'DE')
+    return [{ label: /^DE\d{9}$/.test(taxId) ? 'print.vatId' : 'print.taxNumber', value: taxId }];
+  return [{ label: /^[A-Z]{2}[0-9A-Z]{2,}$/.test(taxId) ? 'print.vatId' : 'print.taxId', value: taxId }];
 }
 
 function printedLines(lines: readonly DocumentLineRow[], pricesIncludeTax: boolean): PrintedLine[] {

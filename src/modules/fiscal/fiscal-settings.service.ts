@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { said } from '../i18n/index.ts';
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Store } from '../../db/store.ts';
@@ -82,22 +83,25 @@ export function createFiscalSettingsService(deps: {
       if (!company) throw AppError.notFound('Company');
       const companyOib = oibOf(company.tax_id);
       const now = clock.now();
-      if (companyOib === null)
-        addFieldError(
-          errors,
-          'p12',
-          "the company has no OIB (tax id) to check the certificate's against; set it first",
-        );
+      if (companyOib === null) addFieldError(errors, 'p12', said('error.fiscal.noOib'));
       else if (certificate.oib !== companyOib)
         addFieldError(
           errors,
           'p12',
-          `the certificate is issued to OIB ${certificate.oib ?? '(none)'}, the company's OIB is ${companyOib}`,
+          said('error.fiscal.oibMismatch', { certificateOib: certificate.oib ?? '—', companyOib }),
         );
       if (certificate.expiresAt.getTime() <= now.getTime())
-        addFieldError(errors, 'p12', `the certificate expired on ${certificate.expiresAt.toISOString().slice(0, 10)}`);
+        addFieldError(
+          errors,
+          'p12',
+          said('error.fiscal.expired', { date: certificate.expiresAt.toISOString().slice(0, 10) }),
+        );
       else if (certificate.notBefore.getTime() > now.getTime())
-        addFieldError(errors, 'p12', `the certificate is valid only from ${certificate.notBefore.toISOString()}`);
+        addFieldError(
+          errors,
+          'p12',
+          said('error.fiscal.notYetValid', { date: certificate.notBefore.toISOString().slice(0, 10) }),
+        );
       if (Object.keys(errors).length > 0) throw AppError.invalid(errors);
 
       const info = { subject: certificate.subject, oib: companyOib!, expiresAt: certificate.expiresAt.toISOString() };

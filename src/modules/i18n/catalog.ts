@@ -19,7 +19,11 @@ export type Source = Record<string, string>;
 /** The catalogs of one source: every language with exactly the source's keys. */
 export type CatalogsOf<En extends Source> = Readonly<Record<Language, { readonly [K in keyof En]: string }>>;
 
-type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
+/** `{name}`, or `{name:money}` for an amount (a number) written with two decimals in the reader's locale. */
+type NameOf<P extends string> = P extends `${infer N}:${string}` ? N : P;
+type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}`
+  ? NameOf<P> | Placeholders<Rest>
+  : never;
 
 /** No argument for a text without placeholders; otherwise a value for each of them. */
 export type ArgsOf<Text extends string> = [Placeholders<Text>] extends [never]
@@ -29,23 +33,35 @@ export type ArgsOf<Text extends string> = [Placeholders<Text>] extends [never]
 /** `t(key, params)` over one source's keys, bound to one language. */
 export type TranslateOf<En extends Source> = <K extends keyof En & string>(key: K, ...args: ArgsOf<En[K]>) => string;
 
-const PLACEHOLDER = /\{(\w+)\}/g;
+const PLACEHOLDER = /\{(\w+)(?::(money))?\}/g;
 
 /** The placeholder names of a message text, in order of appearance. */
 export function placeholdersOf(text: string): string[] {
   return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 }
 
-const numberFormats = new Map<Language, Intl.NumberFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(language: Language, money: boolean): Intl.NumberFormat {
+  const id = money ? `${language}:money` : language;
+  let format = numberFormats.get(id);
+  if (!format)
+    numberFormats.set(
+      id,
+      (format = new Intl.NumberFormat(
+        language,
+        money ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : undefined,
+      )),
+    );
+  return format;
+}
 
 function fill(language: Language, key: string, text: string, params: Record<string, string | number> | undefined) {
-  return text.replace(PLACEHOLDER, (_, name: string) => {
+  return text.replace(PLACEHOLDER, (_, name: string, kind: string | undefined) => {
     const value = params?.[name];
     if (value === undefined) throw new RangeError(`message ${key} needs {${name}}`);
     if (typeof value === 'string') return value;
-    let format = numberFormats.get(language);
-    if (!format) numberFormats.set(language, (format = new Intl.NumberFormat(language)));
-    return format.format(value);
+    return numberFormat(language, kind === 'money').format(value);
   });
 }
 

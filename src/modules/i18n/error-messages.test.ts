@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateTaxId } from '../customers/tax-id.ts';
-import { LANGUAGES, placeholdersOf } from './catalog.ts';
-import { errorCatalogs as errorMessages, said, saidOf } from './error-messages.ts';
+import { AppError, NOT_FOUND, type NotFoundThing } from '../../lib/errors.ts';
+import { LANGUAGES, placeholdersOf, translatorFor } from './catalog.ts';
+import { errorCatalogs as errorMessages, said, saidOf, type ErrorSource } from './error-messages.ts';
 
 test('every refusal has a text in hr, de and en with the placeholders of the English one', () => {
   const keys = Object.keys(errorMessages.en).sort();
@@ -21,10 +22,10 @@ test('every refusal has a text in hr, de and en with the placeholders of the Eng
 });
 
 test('said gives the English text with its key; saidOf reads a rule’s English text back into key and parameters', () => {
-  assert.deepEqual(said('error.payment.overBalance', { balance: '87.90', currency: 'EUR' }), {
+  assert.deepEqual(said('error.payment.overBalance', { balance: 87.9, currency: 'EUR' }), {
     text: 'Is more than the balance of 87.90 EUR.',
     key: 'error.payment.overBalance',
-    params: { balance: '87.90', currency: 'EUR' },
+    params: { balance: 87.9, currency: 'EUR' },
   });
   assert.deepEqual(saidOf('Has 20 characters; an IBAN has 21.'), {
     text: 'Has 20 characters; an IBAN has 21.',
@@ -45,4 +46,34 @@ test('said gives the English text with its key; saidOf reads a rule’s English 
     .flatMap((result) => (result.ok ? [] : [result.message]));
   assert.ok(new Set(refused).size >= 4, 'each kind of refusal is tried');
   for (const message of refused) assert.equal(typeof saidOf(message), 'object', message);
+});
+
+test("an amount is written the reader's way: {balance:money} with two decimals in hr, de and en", () => {
+  const t = translatorFor<ErrorSource>(errorMessages);
+  const params = { balance: 1234.5, currency: 'EUR' };
+  assert.equal(t('hr')('error.payment.overBalance', params), 'Veće je od preostalog iznosa od 1.234,50 EUR.');
+  assert.equal(t('de')('error.payment.overBalance', params), 'Ist mehr als der offene Betrag von 1.234,50 EUR.');
+  assert.equal(t('en')('error.payment.overBalance', params), 'Is more than the balance of 1,234.50 EUR.');
+  assert.equal(
+    t('hr')('error.credit.moreThanLeft', { position: 2, product: 'Boja', left: 1.5 }).endsWith(': 1,5.'),
+    true,
+  );
+  // Read back from its English text, the key is found through the money placeholder too.
+  assert.deepEqual(saidOf('Is more than the balance of 87.90 EUR.'), {
+    text: 'Is more than the balance of 87.90 EUR.',
+    key: 'error.payment.overBalance',
+    params: { balance: '87.90', currency: 'EUR' },
+  });
+});
+
+test('"not found" is said by key for every thing a service may not find, its English text unchanged', () => {
+  const en = errorMessages.en as Record<string, string>;
+  for (const what of Object.keys(NOT_FOUND) as NotFoundThing[]) {
+    const error = AppError.notFound(what);
+    assert.equal(error.message, `${what} not found.`);
+    assert.equal(en[error.messageKey!.key], error.message, `${error.messageKey!.key} in the catalog`);
+    for (const language of LANGUAGES)
+      assert.ok((errorMessages[language] as Record<string, string>)[error.messageKey!.key], `${language} ${what}`);
+  }
+  assert.equal(translatorFor<ErrorSource>(errorMessages)('hr')('error.notFound.quotation'), 'Ponuda nije pronađena.');
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { said } from '../i18n/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Store } from '../../db/store.ts';
@@ -65,25 +66,19 @@ export function createIdempotencyService(deps: { store: Store<{ idempotency: Ide
         if (!existing) continue; // released between our insert and read: try again
         const expired = existing.expires_at <= now.toISOString();
         if (!expired && existing.request_hash !== fingerprint) {
-          throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
+          throw new AppError('idempotency_key_reused', said('error.idempotency.reused'));
         }
         if (!expired && existing.state === 'done' && existing.resource_id) {
           return { kind: 'replay', resourceId: existing.resource_id, status: existing.response_status ?? 201 };
         }
         const abandoned = existing.state === 'in_flight' && existing.locked_until <= now.toISOString();
         if (!expired && !abandoned) {
-          throw new AppError(
-            'idempotency_key_in_use',
-            'A request with this Idempotency-Key is still in progress; retry later.',
-          );
+          throw new AppError('idempotency_key_in_use', said('error.idempotency.inProgress'));
         }
         if (await store.repos.idempotency.takeOver(companyId, key, existing.locked_until, fresh))
           return { kind: 'new', claim: fresh.locked_until };
       }
-      throw new AppError(
-        'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still in progress; retry later.',
-      );
+      throw new AppError('idempotency_key_in_use', said('error.idempotency.inProgress'));
     },
 
     /**
@@ -96,10 +91,7 @@ export function createIdempotencyService(deps: { store: Store<{ idempotency: Ide
       let completed = false;
       const created = await store.withCommitHook(async (repos, resourceId) => {
         if (!(await repos.idempotency.complete(companyId, key, claim, resourceId, 201))) {
-          throw new AppError(
-            'idempotency_key_in_use',
-            'This request took too long and another request with the same Idempotency-Key took over; retry to get its result.',
-          );
+          throw new AppError('idempotency_key_in_use', said('error.idempotency.tookOver'));
         }
         completed = true;
       }, create);

@@ -121,6 +121,28 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
       return result.numUpdatedRows > 0n;
     },
 
+    /**
+     * Spends solved proof-of-work challenges in one statement: the signatures seen for the first
+     * time (a replay, until it expires, is not among them). Not a company's record: a challenge
+     * is signed with the deployment's key, so one solution must not pass twice, whichever
+     * company's form it reaches.
+     */
+    async spendProofs(proofs: ReadonlyArray<{ signature: string; expiresAt: string }>): Promise<Set<string>> {
+      if (proofs.length === 0) return new Set();
+      const rows = await db
+        .insertInto('used_proofs')
+        .values(proofs.map((p) => ({ signature: p.signature, expires_at: p.expiresAt })))
+        .onConflict((oc) => oc.column('signature').doNothing())
+        .returning('signature')
+        .execute();
+      return new Set(rows.map((r) => r.signature));
+    },
+
+    /** Forgets spent challenges that have expired (a replay of one fails its expiry check anyway). */
+    async pruneProofs(now: string): Promise<void> {
+      await db.deleteFrom('used_proofs').where('expires_at', '<=', now).execute();
+    },
+
     async insertPhoto(row: InquiryPhotosTable): Promise<void> {
       await db
         .insertInto('inquiry_photos')

@@ -11,9 +11,9 @@ import type { InquiryReply } from './inquiry-replies.ts';
 import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
-import type { ProofOfWork } from './proof-of-work.ts';
+import type { ProofOfWork, SolvedProof } from './proof-of-work.ts';
 import type { HostedCaptcha } from './hosted-captcha.ts';
-import { spamReasonOf } from './spam-check.ts';
+import { spamCheckOf } from './spam-check.ts';
 import type { Dispatcher } from 'undici';
 import { fetchPhoto } from './product-photo.ts';
 
@@ -63,6 +63,8 @@ export interface Inquiry {
 
 interface PendingInquiry {
   row: InquiryRow;
+  /** A web page's solved proof of work, spent in this inquiry's commit; a replay makes it spam there. */
+  proof?: SolvedProof;
   /** The submitting request's commit hooks: the batch runs in another async context. */
   hooks: PendingHooks;
 }
@@ -82,27 +84,42 @@ export function createInquiriesService(deps: {
 }) {
   const { store, clock, newId } = deps;
 
-  /** A notification for every admin and support user of each inquiry's company, and their e-mails when mail is on. */
+  /**
+   * A notification for every admin and support user of each inquiry's company, and their e-mails
+   * when mail is on, per inquiry (one found to be a replayed proof of work is then left untold).
+   */
   async function notificationsFor(
     rows: readonly InquiryRow[],
-  ): Promise<{ notifications: NotificationRow[]; emails: EmailMessageRow[] }> {
+  ): Promise<Map<InquiryRow, { notifications: NotificationRow[]; emails: EmailMessageRow[] }>> {
     const recipients = Map.groupBy(
       await store.repos.companies.listRecipients([...new Set(rows.map((r) => r.company_id))], RECIPIENT_ROLES),
       (user) => user.company_id,
     );
-    const notifications: NotificationRow[] = [];
-    const emails: EmailMessageRow[] = [];
+    const out = new Map<InquiryRow, { notifications: NotificationRow[]; emails: EmailMessageRow[] }>();
     // A developer's test inquiry tells nobody, nor does one held back as spam (until released).
-    for (const row of rows.filter((r) => r.mode === 'live' && r.spam_reason === null)) {
-      const made = inquiryNotifications(row, recipients.get(row.company_id) ?? [], {
-        now: row.created_at,
-        newId,
-        withEmail: deps.emailEnabled,
-      });
-      notifications.push(...made.notifications);
-      emails.push(...made.emails);
+    for (const row of rows.filter((r) => r.mode === 'live' && r.spam_reason === null))
+      out.set(
+        row,
+        inquiryNotifications(row, recipients.get(row.company_id) ?? [], {
+          now: row.created_at,
+          newId,
+          withEmail: deps.emailEnabled,
+        }),
+      );
+    return out;
+  }
+
+  /** Marks the inquiries whose proof was spent before (or twice in this batch) as spam; in the batch's unit of work. */
+  async function spendProofs(repos: InquiriesRepos, batch: readonly PendingInquiry[]): Promise<void> {
+    const proofs = batch.flatMap((p) => (p.proof ? [p.proof] : []));
+    if (proofs.length === 0) return;
+    const fresh = await repos.inquiries.spendProofs(proofs);
+    const taken = new Set<string>();
+    for (const p of batch) {
+      if (!p.proof) continue;
+      if (fresh.has(p.proof.signature) && !taken.has(p.proof.signature)) taken.add(p.proof.signature);
+      else p.row.spam_reason = 'proof_of_work';
     }
-    return { notifications, emails };
   }
 
   /** The names of the rows' locations, one read each per batch. */
@@ -143,12 +160,26 @@ export function createInquiriesService(deps: {
       const rows = batch.map((p) => p.row);
       // Who is told is read before the write, as READ COMMITTED would see it at the start of the
       // INSERT anyway; the write then holds no lock while it waits for the read.
-      const { notifications, emails } = await notificationsFor(rows);
-      const announced = rows.filter((r) => r.spam_reason === null);
-      const locations = await locationNames(announced);
+      const told = await notificationsFor(rows);
+      // Every row's location: which are announced is known only once the proofs are spent.
+      const locations = await locationNames(rows);
+      const withProofs = batch.some((p) => p.proof);
+      let queuedEmail = false;
+      let announcedAny = false;
       await store.unitOfWork(
         async (repos) => {
-          await repos.inquiries.insertWithNotifications(rows, notifications, emails);
+          // A web page's proofs are spent in the same commit as their inquiries: one write per burst.
+          await spendProofs(repos, batch);
+          const announced = rows.filter((r) => r.spam_reason === null);
+          const kept = announced.flatMap((r) => (told.has(r) ? [told.get(r)!] : []));
+          const emails = kept.flatMap((k) => k.emails);
+          queuedEmail = emails.length > 0;
+          announcedAny = announced.length > 0;
+          await repos.inquiries.insertWithNotifications(
+            rows,
+            kept.flatMap((k) => k.notifications),
+            emails,
+          );
           // inquiry.created commits with the inquiry (not for spam: its release announces it).
           await enqueueEvents(
             repos,
@@ -158,11 +189,12 @@ export function createInquiriesService(deps: {
         },
         {
           creates: batch.map((p) => ({ id: p.row.id, hooks: p.hooks })),
-          oneStatement: announced.length === 0,
+          // One statement only when the inserts are all: no proof to spend, no event to queue.
+          oneStatement: !withProofs && rows.every((r) => r.spam_reason !== null),
         },
       );
-      if (emails.length > 0) deps.onEmailQueued();
-      if (announced.length > 0) deps.onEventQueued();
+      if (queuedEmail) deps.onEmailQueued();
+      if (announcedAny) deps.onEventQueued();
       return batch.map(() => undefined);
     },
     { maxBatch: 64, maxInFlight: store.writeConcurrency },
@@ -194,7 +226,11 @@ export function createInquiriesService(deps: {
      * The inquiry, a notification for every admin and support user, their e-mails and the hooks
      * the request registered (its Idempotency-Key) commit together.
      */
-    async create(caller: ApiCaller, input: NewInquiry, options: { spamReason?: string } = {}): Promise<Inquiry> {
+    async create(
+      caller: ApiCaller,
+      input: NewInquiry,
+      options: { spamReason?: string; proof?: SolvedProof } = {},
+    ): Promise<Inquiry> {
       const row: InquiryRow = {
         id: newId('inquiry'),
         company_id: caller.companyId,
@@ -213,7 +249,7 @@ export function createInquiriesService(deps: {
         mode: caller.mode ?? 'live',
         spam_reason: options.spamReason ?? null,
       };
-      await writes.submit({ row, hooks: store.pendingHooks() });
+      await writes.submit({ row, hooks: store.pendingHooks(), ...(options.proof ? { proof: options.proof } : {}) });
       fetchPhotoOf(row);
       return toInquiry(row);
     },
@@ -232,8 +268,9 @@ export function createInquiriesService(deps: {
       input: NewInquiry,
       from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
     ): Promise<Inquiry> {
-      const spamReason = await spamReasonOf({ proofOfWork: deps.proofOfWork, captcha: deps.captcha }, from);
-      return this.create(caller, input, spamReason ? { spamReason } : {});
+      const checked = await spamCheckOf({ proofOfWork: deps.proofOfWork, captcha: deps.captcha }, from);
+      if (checked.spamReason !== null) return this.create(caller, input, { spamReason: checked.spamReason });
+      return this.create(caller, input, checked.proof ? { proof: checked.proof } : {});
     },
 
     /** What a bot that filled the honeypot is answered with: an inquiry's shape, never stored. */
@@ -310,7 +347,10 @@ export function createInquiriesService(deps: {
       if (!row) throw AppError.notFound('Inquiry');
       if (row.spam_reason === null) return toInquiry(row);
       const released: InquiryRow = { ...row, spam_reason: null };
-      const { notifications, emails } = await notificationsFor([released]);
+      const { notifications, emails } = (await notificationsFor([released])).get(released) ?? {
+        notifications: [],
+        emails: [],
+      };
       const locations = await locationNames([released]);
       const changed = await store.unitOfWork(async (repos) => {
         if (!(await repos.inquiries.release(companyId, id))) return false; // released meanwhile

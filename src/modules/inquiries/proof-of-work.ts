@@ -10,49 +10,69 @@ export interface PowChallenge {
   signature: string;
 }
 
+/** A solution that checks out, to be spent (remembered) when its inquiry is stored. */
+export interface SolvedProof {
+  signature: string;
+  /** ISO instant until which it must be remembered: as long as any challenge of ours lives. */
+  expiresAt: string;
+}
+
 export interface ProofOfWork {
   challenge(): Promise<PowChallenge>;
-  /** True once for each correctly solved, unexpired challenge of ours; false for anything else. */
-  verify(payload: string | undefined): Promise<boolean>;
+  /**
+   * A correctly solved, unexpired challenge of ours, or null for anything else. Whether it was
+   * used before is answered where it is spent: in the inquiry's own commit (`spendProofs`).
+   */
+  check(payload: string | undefined): SolvedProof | null;
+}
+
+/** Where spent solutions are remembered: shared by every process, kept across restarts. */
+export interface SpentProofs {
+  pruneProofs(now: string): Promise<void>;
 }
 
 /**
  * ALTCHA's proof of work, self-hosted (no third party sees a visitor): the browser finds the
  * number whose SHA-256 with the salt is the challenge, which costs it a fraction of a second and
  * costs a bot that much per message; the server checks the answer with one hash and the HMAC
- * that proves the challenge was ours. A solved challenge is accepted once per process until it
- * expires (a replay within the same minutes is refused); several instances each accept it once.
+ * that proves the challenge was ours. A solved challenge is accepted once: it is spent in the
+ * database, in the same commit as its inquiry, until it expires, so a replay to another
+ * instance, or after a restart, is refused too.
  */
-export function createProofOfWork(options: { hmacKey: string; maxNumber: number; ttlMs?: number }): ProofOfWork {
+export function createProofOfWork(options: {
+  hmacKey: string;
+  maxNumber: number;
+  spent: SpentProofs;
+  ttlMs?: number;
+  now?: () => number;
+}): ProofOfWork {
   const ttlMs = options.ttlMs ?? 10 * 60_000;
-  const used = new Map<string, number>(); // signature → when it may be forgotten
+  const now = options.now ?? Date.now;
+  let prunedAt = 0;
   return {
     challenge: () =>
       createChallenge({
         hmacKey: options.hmacKey,
         maxNumber: options.maxNumber,
-        expires: new Date(Date.now() + ttlMs),
+        expires: new Date(now() + ttlMs),
       }) as Promise<PowChallenge>,
 
-    async verify(payload) {
-      if (!payload || payload.length > 4000) return false;
+    check(payload) {
+      if (!payload || payload.length > 4000) return null;
       let solution: { algorithm?: unknown; challenge?: unknown; number?: unknown; salt?: unknown; signature?: unknown };
       try {
         solution = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
       } catch {
-        return false;
+        return null;
       }
-      if (!solvedOurs(solution, options.hmacKey, Date.now())) return false;
-      const signature = solution.signature as string;
-      const now = Date.now();
-      // Oldest first (one lifetime for all), so pruning stops at the first one still valid.
-      for (const [key, until] of used) {
-        if (until > now) break;
-        used.delete(key);
+      const at = now();
+      if (!solvedOurs(solution, options.hmacKey, at)) return null;
+      // Expired challenges are forgotten at most once a minute, off the visitor's path.
+      if (at - prunedAt > 60_000) {
+        prunedAt = at;
+        void options.spent.pruneProofs(new Date(at).toISOString()).catch(() => {});
       }
-      if (used.has(signature)) return false;
-      used.set(signature, now + ttlMs);
-      return true;
+      return { signature: solution.signature as string, expiresAt: new Date(at + ttlMs).toISOString() };
     },
   };
 }

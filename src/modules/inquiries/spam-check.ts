@@ -1,5 +1,5 @@
 import type { HostedCaptcha } from './hosted-captcha.ts';
-import type { ProofOfWork } from './proof-of-work.ts';
+import type { ProofOfWork, SolvedProof } from './proof-of-work.ts';
 
 /**
  * A web page's contact form carries two checks against bots. The honeypot is a field people
@@ -13,14 +13,19 @@ export function honeypotFilled(website: string | undefined): boolean {
 }
 
 /**
- * Null to accept the inquiry, or why it is held back as spam. With a hosted captcha configured,
- * its token is checked instead of the proof of work.
+ * Whether the inquiry is held back as spam (why), or accepted; an accepted proof of work comes
+ * with the solution to spend in the inquiry's commit (a replay is found there, and held back
+ * then). With a hosted captcha configured, its token is checked instead of the proof of work.
  */
-export async function spamReasonOf(
+export async function spamCheckOf(
   checks: { proofOfWork: ProofOfWork; captcha?: HostedCaptcha | undefined },
   from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
-): Promise<'proof_of_work' | 'captcha' | null> {
-  if (!from.publishable) return null;
-  if (checks.captcha) return (await checks.captcha.verify(from.captchaToken, from.remoteIp ?? '')) ? null : 'captcha';
-  return (await checks.proofOfWork.verify(from.altcha)) ? null : 'proof_of_work';
+): Promise<{ spamReason: 'proof_of_work' | 'captcha' } | { spamReason: null; proof?: SolvedProof }> {
+  if (!from.publishable) return { spamReason: null };
+  if (checks.captcha)
+    return (await checks.captcha.verify(from.captchaToken, from.remoteIp ?? ''))
+      ? { spamReason: null }
+      : { spamReason: 'captcha' };
+  const proof = checks.proofOfWork.check(from.altcha);
+  return proof ? { spamReason: null, proof } : { spamReason: 'proof_of_work' };
 }

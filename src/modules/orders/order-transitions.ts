@@ -1,4 +1,5 @@
 import type { CatalogRepository } from '../catalog/index.ts';
+import { said } from '../i18n/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
@@ -44,8 +45,17 @@ export interface Actor {
 }
 
 function notOpen(row: OrderRow, to: keyof typeof FROM): AppError {
-  const hint = to === 'converted' && row.status === 'received' ? ' Accept it first.' : '';
-  return new AppError('order_not_open', `Order ${row.number} is ${row.status}; it cannot become ${to}.${hint}`);
+  const { number } = row;
+  return new AppError(
+    'order_not_open',
+    row.status === 'converted'
+      ? said('error.order.converted', { number })
+      : row.status === 'cancelled'
+        ? said('error.order.cancelled', { number })
+        : to === 'accepted'
+          ? said('error.order.alreadyAccepted', { number })
+          : said('error.order.acceptFirst', { number }),
+  );
 }
 
 /**
@@ -129,9 +139,6 @@ export function createOrderTransitions(deps: {
     async convert(actor: Actor, id: string, opts: { paymentMethod?: InvoicePaymentMethod } = {}): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (!FROM.converted.includes(row.status)) throw notOpen(row, 'converted');
-      // Sales have no test mode yet: a test order must not take a real sale number.
-      if (row.mode === 'test')
-        throw new AppError('conflict', `Order ${row.number} is test data; test orders are not converted into sales.`);
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'order');
       const company = toCompany((await store.repos.companies.findCompany(actor.companyId))!);
       const now = clock.now();
@@ -166,6 +173,7 @@ export function createOrderTransitions(deps: {
                 note: row.note,
                 currency: row.currency,
                 pricesIncludeTax: Boolean(row.prices_include_tax),
+                mode: row.mode === 'test' ? 'test' : 'live',
                 lines,
               },
             },

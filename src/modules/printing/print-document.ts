@@ -39,8 +39,6 @@ export interface PrintDocument extends PrintedContent {
     ids?: PrintFact[];
   };
   note: string | null;
-  /** The seller's tax ids under their legal names ("OIB", "PDV ID"); printed instead of `company.taxId`. */
-  sellerIds?: PrintFact[];
   /** Further facts of the meta block, already formatted: delivery date, payment method, operator. */
   facts?: PrintFact[];
   /** What a correction corrects and why, printed under the title. */

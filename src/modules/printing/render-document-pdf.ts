@@ -306,8 +306,9 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
   ];
   if (doc.note) content.push({ text: t(doc.note), margin: [0, 0, 0, 10] });
   if (lineTable.table.body.length > 1) content.push(lineTable);
+  // The company's closing words belong to the closing block: alone on a last page they looked like a stray page.
+  if (doc.template.footer) closing.push({ text: t(doc.template.footer), color: GREY, fontSize: 8 });
   content.push({ stack: closing, unbreakable: true, ...(moved > 0 ? { pageBreak: 'before' as const } : {}) });
-  if (doc.template.footer) content.push({ text: t(doc.template.footer), color: GREY, fontSize: 8 });
 
   const images: Record<string, Buffer> = {};
   for (const [kind, image] of Object.entries(options.codeImages ?? {})) {

@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
@@ -41,10 +42,14 @@ export interface Actor {
 }
 
 function notOpen(row: QuotationRow): AppError {
-  const why = row.status === 'converted' ? `it was converted to a sale (${row.sale_id})` : `it is ${row.status}`;
+  const { number } = row;
   return new AppError(
     'quotation_not_open',
-    `Quotation ${row.number} cannot change: ${why}. Only an approved or accepted quotation can be converted or cancelled.`,
+    row.status === 'converted'
+      ? said('error.quotation.converted', { number, saleId: row.sale_id ?? '' })
+      : row.status === 'cancelled'
+        ? said('error.quotation.cancelled', { number })
+        : said('error.quotation.notOpen', { number }),
   );
 }
 
@@ -94,17 +99,11 @@ export function createQuotationConversion(deps: {
     ): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (!isQuotationOpen(row.status)) throw notOpen(row);
-      // Sales have no test mode yet: a test quotation must not take a real sale number.
-      if (row.mode === 'test')
-        throw new AppError(
-          'conflict',
-          `Quotation ${row.number} is test data; test quotations are not converted into sales.`,
-        );
       const now = clock.now();
       if (row.expires_at <= now.toISOString() && !opts.reprice) {
         throw new AppError(
           'quotation_expired',
-          `Quotation ${row.number} expired on ${row.expires_at}; its prices no longer hold. An admin can convert it at today's prices with {"reprice": true}.`,
+          said('error.quotation.expired', { number: row.number, expiredOn: row.expires_at.slice(0, 10) }),
         );
       }
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'quotation');
@@ -153,6 +152,7 @@ export function createQuotationConversion(deps: {
                 note: row.note,
                 currency: row.currency,
                 pricesIncludeTax: opts.reprice ? company.pricesIncludeTax : Boolean(row.prices_include_tax),
+                mode: row.mode === 'test' ? 'test' : 'live',
                 lines,
               },
             },

@@ -1,9 +1,19 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import { formatMoney, formatScaledTrimmed, parseScaled, QUANTITY_SCALE } from '../../lib/money.ts';
+import { formatMoney, parseScaled, QUANTITY_SCALE } from '../../lib/money.ts';
 import type { CatalogRepository } from '../catalog/index.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
-import { formatDocumentNumber, priceLine, summarize, yearIn, type SequencesRepository } from '../documents/index.ts';
+import {
+  formatDocumentNumber,
+  priceLine,
+  sequenceKind,
+  summarize,
+  testPrefix,
+  yearIn,
+  type DataMode,
+  type SequencesRepository,
+} from '../documents/index.ts';
 import type { FiscalStatus } from '../fiscal/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import {
@@ -42,9 +52,9 @@ async function correctable(repos: CorrectionRepos, companyId: string, saleId: st
   const sale = await repos.sales.find(companyId, saleId);
   if (!sale) throw AppError.notFound('Sale');
   const name = sale.invoice_number ?? sale.number;
-  if (sale.kind !== 'invoice')
-    throw new AppError('conflict', `${name} is itself a correction; correct the invoice it names instead.`);
-  if (sale.status === 'cancelled') throw new AppError('conflict', `Invoice ${name} is already cancelled.`);
+  if (sale.kind !== 'invoice') throw new AppError('conflict', said('error.invoice.isCorrection', { number: name }));
+  if (sale.status === 'cancelled')
+    throw new AppError('conflict', said('error.invoice.alreadyCancelled', { number: name }));
   return sale;
 }
 
@@ -64,10 +74,13 @@ export async function cancelInvoice(
   if (original.credited_minor !== 0)
     throw new AppError(
       'conflict',
-      `Invoice ${original.invoice_number ?? original.number} has credit notes; issue a credit note for the rest instead of cancelling it.`,
+      said('error.invoice.hasCreditNotes', { number: original.invoice_number ?? original.number }),
     );
   if (!(await repos.sales.markCancelled(input.companyId, original.id, input.now.toISOString())))
-    throw new AppError('conflict', `Invoice ${original.invoice_number ?? original.number} is already cancelled.`);
+    throw new AppError(
+      'conflict',
+      said('error.invoice.alreadyCancelled', { number: original.invoice_number ?? original.number }),
+    );
   const lines = await repos.sales.listSaleLines(input.companyId, [original.id]);
   const id = newId('sale');
   const negated = lines.map(
@@ -89,6 +102,7 @@ export async function cancelInvoice(
       companyId: input.companyId,
       locationId: original.location_id,
       type: 'sale.cancelled',
+      livemode: original.mode !== 'test',
       data: {
         saleId: original.id,
         invoiceNumber: original.invoice_number ?? original.number,
@@ -145,7 +159,7 @@ export async function creditInvoice(
       addFieldError(
         details,
         `lines[${i}].lineId`,
-        `Is not a line of invoice ${original.invoice_number ?? original.number}.`,
+        said('error.credit.notALine', { number: original.invoice_number ?? original.number }),
       );
       return;
     }
@@ -153,17 +167,21 @@ export async function creditInvoice(
     try {
       quantity = Number(parseScaled(request.quantity, QUANTITY_SCALE));
     } catch {
-      addFieldError(details, `lines[${i}].quantity`, 'Use a decimal quantity with at most three places, such as 1.5.');
+      addFieldError(details, `lines[${i}].quantity`, said('error.credit.quantityForm'));
       return;
     }
     const before = taken.get(line.id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
     const left = line.quantity_milli - before.quantity;
-    if (quantity <= 0) addFieldError(details, `lines[${i}].quantity`, 'Must be greater than 0.');
+    if (quantity <= 0) addFieldError(details, `lines[${i}].quantity`, said('error.greaterThanZero'));
     else if (quantity > left)
       addFieldError(
         details,
         `lines[${i}].quantity`,
-        `Is more than is left to credit of line ${line.position} (${line.product_name}): ${formatScaledTrimmed(left, QUANTITY_SCALE)}.`,
+        said('error.credit.moreThanLeft', {
+          position: line.position,
+          product: line.product_name,
+          left: left / 10 ** QUANTITY_SCALE,
+        }),
       );
     else {
       const amounts =
@@ -196,8 +214,8 @@ export async function creditInvoice(
       });
     }
   });
-  if (input.lines.length === 0) addFieldError(details, 'lines', 'Name at least one line to credit.');
-  if (Object.keys(details).length > 0) throw AppError.invalid(details, 'The credit note cannot be issued.');
+  if (input.lines.length === 0) addFieldError(details, 'lines', said('error.credit.noLines'));
+  if (Object.keys(details).length > 0) throw AppError.invalid(details, said('error.credit.refused'));
   const issued = await writeCorrection(repos, 'credit_note', original, id, out, input, newId, fiscaliser);
   await repos.sales.addCredited(input.companyId, original.id, -issued.row.total_minor);
   await enqueueEvent(
@@ -206,6 +224,7 @@ export async function creditInvoice(
       companyId: input.companyId,
       locationId: original.location_id,
       type: 'credit_note.created',
+      livemode: original.mode !== 'test',
       data: {
         saleId: original.id,
         invoiceNumber: original.invoice_number ?? original.number,
@@ -235,7 +254,9 @@ async function writeCorrection(
   const location = (await repos.companies.findLocation(companyId, original.location_id))!;
   const company = (await repos.companies.findCompany(companyId))!;
   const year = yearIn(now, company.timezone);
-  const seq = await repos.sequences.next(companyId, location.id, 'sale', year);
+  // A correction is of its invoice's mode: a test invoice's storno is test data too.
+  const mode = original.mode as DataMode;
+  const seq = await repos.sequences.next(companyId, location.id, sequenceKind('sale', mode), year);
   const facts = await issueFacts(repos, {
     companyId,
     location,
@@ -243,6 +264,7 @@ async function writeCorrection(
     paymentMethod: (original.payment_method ?? 'other') as InvoicePaymentMethod,
     operatorId: input.actorId,
     correction: true,
+    mode,
   });
   const totals = summarize(
     lines.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),
@@ -251,7 +273,7 @@ async function writeCorrection(
     ...original,
     ...facts,
     id,
-    number: formatDocumentNumber('S', location.code, year, seq),
+    number: testPrefix(mode) + formatDocumentNumber('S', location.code, year, seq),
     kind,
     status: 'issued',
     // A correction is its own source: the invoice it corrects is `corrects_sale_id`.

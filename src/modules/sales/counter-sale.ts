@@ -120,6 +120,8 @@ export function createCounterSales(deps: {
                 type: 'counter',
                 id: saleId,
                 number: '',
+                // Sold across the counter: live data (test data comes through test API keys).
+                mode: 'live',
                 locationId: location!.id,
                 note: input.note ?? null,
                 currency: companyRow.currency,

@@ -1,5 +1,14 @@
 import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
-import { summarize, yearIn, type DocumentLineRow, type SequencesRepository } from '../documents/index.ts';
+import { said } from '../i18n/index.ts';
+import {
+  sequenceKind,
+  summarize,
+  testPrefix,
+  yearIn,
+  type DataMode,
+  type DocumentLineRow,
+  type SequencesRepository,
+} from '../documents/index.ts';
 import { NOT_REQUIRED, type Fiscaliser, type FiscalPaymentMethod, type FiscalStatus } from '../fiscal/index.ts';
 import { invoiceSeries, type SequenceMode } from './invoice-number.ts';
 import type { SaleRow, SalesRepository } from './sales.repository.ts';
@@ -59,6 +68,8 @@ export async function issueFacts(
     operatorId: string | null;
     /** A correction is delivered and due when it is issued. */
     correction: boolean;
+    /** A test document counts in a series of its own and is printed `T-…`. */
+    mode: DataMode;
   },
 ): Promise<IssuedFacts> {
   const { companyId, location, now } = input;
@@ -71,12 +82,12 @@ export async function issueFacts(
     anchor,
     year,
   );
-  const seq = await repos.sequences.next(companyId, series.locationId, series.kind, year);
+  const seq = await repos.sequences.next(companyId, series.locationId, sequenceKind(series.kind, input.mode), year);
   const operator = input.operatorId ? await repos.companies.findUser(companyId, input.operatorId) : undefined;
   const today = dateIn(now, company.timezone);
   const due = input.paymentMethod === 'bank_transfer' && !input.correction ? addDays(today, BANK_TRANSFER_DAYS) : today;
   return {
-    invoice_number: series.format(seq),
+    invoice_number: testPrefix(input.mode) + series.format(seq),
     invoice_seq: seq,
     invoice_year: year,
     fiscal_premises: series.premises,
@@ -105,13 +116,17 @@ export async function deliverFiscal(
   return (await fiscaliser.deliver(companyId, [documentId])).get(documentId) ?? status;
 }
 
-/** Runs the fiscal step for a document just written, in the same unit of work. */
+/**
+ * Runs the fiscal step for a document just written, in the same unit of work. A test document
+ * is never reported to the tax authority: it records no sale (it is a developer's trial).
+ */
 export async function fiscalise(
   fiscaliser: IssueFiscaliser,
   repos: IssueRepos,
   row: SaleRow,
   lines: readonly DocumentLineRow[],
 ): Promise<FiscalStatus> {
+  if (row.mode === 'test') return NOT_REQUIRED;
   const company = (await repos.companies.findCompany(row.company_id))!;
   // Switched off in the company's settings: nothing is fiscalised, whatever certificate is stored.
   if (!company.fiscal_enabled) return NOT_REQUIRED;
@@ -151,10 +166,7 @@ export async function insertIssued(repos: { sales: Pick<SalesRepository, 'insert
   } catch (error) {
     const e = error as { message?: string; constraint?: string };
     if (e.constraint === 'sales_company_invoice_number_key' || /invoice_number/.test(String(e.message)))
-      throw new AppError(
-        'conflict',
-        `Invoice number ${row.invoice_number} is already used this year: the numbering (fiscal.sequenceMode) was changed after invoices were issued. Change it back; a new mode takes effect from the next year.`,
-      );
+      throw new AppError('conflict', said('error.invoice.numberUsed', { number: row.invoice_number ?? '' }));
     throw error;
   }
 }

@@ -1,12 +1,16 @@
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import {
   formatDocumentNumber,
+  sequenceKind,
+  testPrefix,
   totalsView,
   yearIn,
+  type DataMode,
   type DocumentLineRow,
   type SequencesRepository,
 } from '../documents/index.ts';
@@ -43,6 +47,8 @@ export interface SaleSource {
   note: string | null;
   currency: string;
   pricesIncludeTax: boolean;
+  /** A test document becomes a test sale: own `T-` numbers, no fiscal step, `livemode: false`. */
+  mode: DataMode;
   /** The lines the sale takes: the source's as stored, or repriced at today's prices. */
   lines: readonly DocumentLineRow[];
 }
@@ -82,7 +88,7 @@ export async function insertSale(
   const location = await repos.companies.findLocation(companyId, source.locationId);
   if (!location) throw new Error(`location ${source.locationId} of ${source.type} ${source.id} is gone`);
   const year = yearIn(now, input.timezone);
-  const seq = await repos.sequences.next(companyId, location.id, 'sale', year);
+  const seq = await repos.sequences.next(companyId, location.id, sequenceKind('sale', source.mode), year);
   const lines: DocumentLineRow[] = source.lines.map((l, i) => ({
     ...l,
     id: newId('saleLine'),
@@ -96,7 +102,7 @@ export async function insertSale(
     Number(parseScaled(amount, MONEY_SCALE)),
   ) as [number, number, number];
   const createdAt = now.toISOString();
-  const number = formatDocumentNumber('S', location.code, year, seq);
+  const number = testPrefix(source.mode) + formatDocumentNumber('S', location.code, year, seq);
   const counter = source.type === 'counter';
   const facts = await issueFacts(repos, {
     companyId,
@@ -105,6 +111,7 @@ export async function insertSale(
     paymentMethod: input.paymentMethod,
     operatorId: input.createdBy,
     correction: false,
+    mode: source.mode,
   });
   const row: SaleRow = {
     ...facts,
@@ -118,6 +125,7 @@ export async function insertSale(
     company_id: companyId,
     location_id: location.id,
     number,
+    mode: source.mode,
     status: 'unpaid',
     source_type: source.type,
     source_id: source.id,
@@ -151,6 +159,7 @@ export async function insertSale(
       companyId,
       locationId: location.id,
       type: 'sale.created',
+      livemode: source.mode === 'live',
       data: {
         saleId,
         number: row.number,
@@ -194,12 +203,12 @@ export async function customerForSale(
   directory: CustomerDirectory,
   companyId: string,
   customerId: string | null,
-  what: string,
+  what: 'quotation' | 'order' | 'sale',
 ): Promise<CustomerSnapshot> {
   if (!customerId) {
     throw new AppError(
       'customer_required',
-      `Assign a directory customer to the ${what} before converting it (PUT …/customer).`,
+      said(what === 'quotation' ? 'error.customer.requiredQuotation' : 'error.customer.requiredOrder'),
     );
   }
   const c = await directory.get(companyId, customerId);

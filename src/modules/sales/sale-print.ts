@@ -113,7 +113,6 @@ export function toSalePrint(
     // customer who pays cash or card at the counter is not asked for a bank transfer.
     payment: open && due > 0 && byTransfer(row.payment_method) ? content.payment : null,
     template: byTransfer(row.payment_method) ? content.template : { ...content.template, paymentInstructions: null },
-    sellerIds: sellerIds(company),
     facts,
     corrects,
     notices: row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : [],
@@ -166,25 +165,6 @@ function countryName(code: string, language: string): string {
   } catch {
     return code; // not a region code Intl knows: printed as stored
   }
-}
-
-/**
- * The seller's ids under their legal names. Croatia: the OIB (11 digits, never with "HR") and,
- * when in the VAT system, the VAT id (HR + OIB) separately. Germany: the USt-IdNr. (DE…) or the
- * Steuernummer, whichever the profile holds. Elsewhere: the tax id as entered.
- */
-function sellerIds(company: Company): PrintFact[] {
-  const taxId = company.taxId;
-  if (!taxId) return [];
-  if (company.country === 'HR') {
-    const oib = taxId.replace(/^HR/, '');
-    const ids: PrintFact[] = [{ label: 'print.oib', value: oib }];
-    if (company.fiscal.vatRegistered) ids.push({ label: 'print.vatId', value: `HR${oib}` });
-    return ids;
-  }
-  if (company.country === 'DE')
-    return [{ label: /^DE\d{9}$/.test(taxId) ? 'print.vatId' : 'print.taxNumber', value: taxId }];
-  return [{ label: 'print.taxId', value: taxId }];
 }
 
 /** The buyer's tax id, for a business buyer: with it a Croatian invoice is an R-1. */

@@ -34,6 +34,8 @@ export interface SaleView {
   id: string;
   number: string;
   kind: InvoiceKind;
+  /** False for a test sale (converted from a document made with a test key). */
+  livemode: boolean;
   /** The legal number; null on sales made before invoices. */
   invoiceNumber: string | null;
   status: SaleStatus;
@@ -116,6 +118,7 @@ export function toSaleView(
     id: row.id,
     number: row.number,
     kind: row.kind as InvoiceKind,
+    livemode: row.mode !== 'test',
     invoiceNumber: row.invoice_number,
     status: row.status as SaleStatus,
     locationId: row.location_id,

@@ -13,6 +13,8 @@ export type SaleLineRow = SaleLinesTable;
 const statusAfterChange = sql<string>`case when status = 'cancelled' then 'cancelled' when kind <> 'invoice' then status when paid_minor >= total_minor - credited_minor then 'paid' when paid_minor = 0 then 'unpaid' else 'partially_paid' end`;
 
 export interface SaleFilter {
+  /** Live (the default) or test data: never both. */
+  mode?: 'live' | 'test';
   status?: string;
   locationId?: string;
   customerId?: string;
@@ -50,6 +52,7 @@ export function createSalesRepository(db: Executor) {
         .selectFrom('sales')
         .selectAll()
         .where('company_id', '=', companyId)
+        .where('mode', '=', filter.mode ?? 'live')
         .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
         .$if(filter.customerId !== undefined, (q) => q.where('customer_id', '=', filter.customerId!))
@@ -61,8 +64,25 @@ export function createSalesRepository(db: Executor) {
     async countWithStatus(companyId: string, statuses: readonly string[]): Promise<number> {
       return cappedCount(
         db,
-        db.selectFrom('sales').select('id').where('company_id', '=', companyId).where('status', 'in', statuses),
+        db
+          .selectFrom('sales')
+          .select('id')
+          .where('company_id', '=', companyId)
+          .where('status', 'in', statuses)
+          .where('mode', '=', 'live'),
       );
+    },
+    /** Test sales (corrections included) with their lines and payments; within a unit of work. */
+    async deleteTest(companyId: string): Promise<number> {
+      const test = db.selectFrom('sales').select('id').where('company_id', '=', companyId).where('mode', '=', 'test');
+      await db.deleteFrom('sale_payments').where('company_id', '=', companyId).where('sale_id', 'in', test).execute();
+      await db.deleteFrom('sale_lines').where('company_id', '=', companyId).where('document_id', 'in', test).execute();
+      const result = await db
+        .deleteFrom('sales')
+        .where('company_id', '=', companyId)
+        .where('mode', '=', 'test')
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     /**
      * Adds a payment to the sale's paid amount only while it stays within the total, in one

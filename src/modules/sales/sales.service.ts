@@ -79,11 +79,12 @@ export function createSalesService(deps: {
       amount: formatMoney(payment.amount_minor),
       balance: formatMoney(balanceMinor(after)),
     };
+    const where = { companyId: sale.company_id, locationId: sale.location_id, livemode: sale.mode !== 'test' };
     await enqueueEvent(
       repos,
       type === 'payment.voided'
-        ? { companyId: sale.company_id, locationId: sale.location_id, type, data: { ...base, reason: reason ?? '' } }
-        : { companyId: sale.company_id, locationId: sale.location_id, type, data: base },
+        ? { ...where, type, data: { ...base, reason: reason ?? '' } }
+        : { ...where, type, data: base },
       { now, newId },
     );
   }
@@ -210,6 +211,11 @@ export function createSalesService(deps: {
       );
     },
 
+    /** Every test sale (converted from test documents) with its corrections, lines and payments: "delete test data". */
+    async deleteTestData(companyId: string): Promise<number> {
+      return store.unitOfWork((repos) => repos.sales.deleteTest(companyId));
+    },
+
     /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */
     async countWithStatus(companyId: string, statuses: readonly SaleStatus[]): Promise<number> {
       return store.repos.sales.countWithStatus(companyId, statuses);
@@ -252,7 +258,10 @@ export function createSalesService(deps: {
                 ? said('error.payment.invoiceCancelled')
                 : balance <= 0
                   ? said('error.payment.paidInFull')
-                  : said('error.payment.overBalance', { balance: formatMoney(balance), currency: sale.currency }),
+                  : said('error.payment.overBalance', {
+                      balance: balance / 10 ** MONEY_SCALE,
+                      currency: sale.currency,
+                    }),
           );
           throw AppError.invalid(invalid, said('error.payment.overBalanceSummary'));
         }
@@ -299,7 +308,7 @@ export function createSalesService(deps: {
             void_reason: reason,
           }))
         )
-          throw new AppError('conflict', 'The payment is already voided.');
+          throw new AppError('conflict', said('error.payment.alreadyVoided'));
         await repos.sales.subtractPaid(companyId, saleId, payment.amount_minor);
         await paymentEvent(repos, 'payment.voided', sale, payment, now, reason);
       });

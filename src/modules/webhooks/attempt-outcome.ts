@@ -1,4 +1,5 @@
 import type { DeliveryResult } from './channels/delivery-result.ts';
+import { said } from '../i18n/index.ts';
 import { nextRetryDelay } from './retry-schedule.ts';
 import type { AttemptOutcome, EndpointWork, FinishedAttempt } from './queue/delivery-queue.ts';
 
@@ -119,7 +120,7 @@ export function planEndpointWork(outcomes: readonly AttemptOutcome[]): EndpointW
     } else {
       const since = endpoint.failing_since ?? new Date(o.failedAt!).toISOString();
       if (o.failedAt! - Date.parse(since) >= FAILING_LIMIT_MS)
-        work.push({ kind: 'disable', endpoint, reason: 'failing for more than 5 days' });
+        work.push({ kind: 'disable', endpoint, reason: said('error.webhook.reason.failingDays', { days: 5 }).text });
       else if (!endpoint.failing_since) work.push({ kind: 'mark-failing', endpoint, since });
     }
   }
@@ -129,14 +130,14 @@ export function planEndpointWork(outcomes: readonly AttemptOutcome[]): EndpointW
 export function permanentReason(result: DeliveryResult): string {
   switch (result.permanent) {
     case 'gone':
-      return 'the receiver answered 410 Gone';
+      return said('error.webhook.reason.gone').text;
     case 'unauthorized':
-      return 'the bot token was refused by Telegram';
+      return said('error.webhook.reason.unauthorized').text;
     case 'chat-not-found':
-      return 'Telegram does not know the chat (was the bot removed?)';
+      return said('error.webhook.reason.chatNotFound').text;
     case 'forbidden-target':
-      return 'the URL resolves to a private or reserved address';
+      return said('error.webhook.reason.forbiddenTarget').text;
     default:
-      return result.error ?? 'permanent failure';
+      return result.error ?? said('error.webhook.reason.permanent').text;
   }
 }

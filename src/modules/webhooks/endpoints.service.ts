@@ -183,7 +183,7 @@ export function createEndpointsService(deps: {
         changes.enabled = patch.enabled;
         // Re-enabling is the admin saying "fixed": the failure clock starts again.
         if (patch.enabled) Object.assign(changes, { disabled_reason: null, failing_since: null });
-        else changes.disabled_reason = 'disabled by an administrator';
+        else changes.disabled_reason = said('error.webhook.reason.byAdmin').text;
       }
       await store.transaction(async (repos) => {
         await repos.webhooks.updateEndpoint(companyId, id, changes);
@@ -208,10 +208,13 @@ export function createEndpointsService(deps: {
       await store.transaction((repos) => repos.webhooks.deleteEndpoint(companyId, id));
     },
 
-    /** Every delivery to the endpoint, newest first, each with its attempts. */
-    async deliveries(companyId: string, id: string, limit: number) {
+    /**
+     * The deliveries to the endpoint, newest first, each with its attempts: of live events, or of
+     * test events (`mode: 'test'`, the hub's "test data" switch), never the two mixed.
+     */
+    async deliveries(companyId: string, id: string, limit: number, mode: 'live' | 'test' = 'live') {
       await find(companyId, id);
-      const deliveries = await store.repos.webhooks.listDeliveries(companyId, id, limit);
+      const deliveries = await store.repos.webhooks.listDeliveries(companyId, id, limit, mode);
       const attempts = await store.repos.webhooks.listAttempts(
         companyId,
         deliveries.map((d) => d.id),
@@ -255,10 +258,12 @@ export function toView(row: EndpointRow): EndpointView {
   };
 }
 
-function toDeliveryView(d: DeliveryRow, attempts: AttemptRow[]) {
+function toDeliveryView(d: DeliveryRow & { event_type: string; event_mode: string }, attempts: AttemptRow[]) {
   return {
     id: d.id,
     eventId: d.event_id,
+    event: d.event_type,
+    livemode: d.event_mode !== 'test',
     status: d.status,
     attempts: d.attempts,
     nextAttemptAt: d.status === 'pending' ? d.next_attempt_at : null,

@@ -174,14 +174,20 @@ export function createWebhooksRepository(db: Executor, engine: Engine) {
         .where('company_id', '=', companyId)
         .where('id', '=', id)
         .executeTakeFirst(),
-    listDeliveries: (companyId: string, endpointId: string, limit: number) =>
+    /** An endpoint's deliveries of live or of test events (never both), with each event's type. */
+    listDeliveries: (companyId: string, endpointId: string, limit: number, mode: 'live' | 'test') =>
       db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .where('endpoint_id', '=', endpointId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as e', (j) =>
+          j.onRef('e.id', '=', 'd.event_id').onRef('e.company_id', '=', 'd.company_id'),
+        )
+        .selectAll('d')
+        .select(['e.type as event_type', 'e.mode as event_mode'])
+        .where('d.company_id', '=', companyId)
+        .where('d.endpoint_id', '=', endpointId)
+        .where('e.mode', '=', mode)
+        .orderBy('d.created_at', 'desc')
+        .orderBy('d.id', 'desc')
         .limit(limit)
         .execute(),
     listAttempts: (companyId: string, deliveryIds: readonly string[]) =>

@@ -223,3 +223,16 @@ test('Idempotency-Key: a replay returns the same quotation and the same PDF byte
   assert.equal(next.json().data.number, `Q-ZG1-${yearInZagreb()}-${seq(2)}`, 'the replay consumed no number');
   assert.equal((await t.c.quotations.list(d.companyId, { limit: 10 })).length, 2);
 });
+
+test("a Croatian shop's quotation printed in German names its OIB an OIB, its VAT id a USt-IdNr.", async () => {
+  const d = await createTenant(t.c);
+  const settings = (payload: object) =>
+    t.app.inject({ method: 'PATCH', url: '/api/v1/admin/settings', headers: bearer(d.adminToken), payload });
+  assert.equal((await settings({ locale: 'de-AT', fiscal: { vatRegistered: true } })).statusCode, 200);
+  const res = await postQuote(t.app, d.locations[0]!.apiKey, { customer: { name: 'Kunde' }, lines: [line(d, 0, 1)] });
+  assert.equal(res.statusCode, 201, res.body);
+  const text = await pdfText(res.rawPayload);
+  assert.ok(text.includes('OIB: 12345678903'), text);
+  assert.ok(text.includes('USt-IdNr.: HR12345678903'), text);
+  assert.ok(!/USt-IdNr\.: 12345678903/.test(text), 'the bare OIB is never called a USt-IdNr.');
+});

@@ -208,3 +208,67 @@ test('with a hosted captcha configured, its token is verified at the configured 
     verifier.close();
   }
 });
+
+test('a solved proof of work is spent for every process: replayed to a second instance, or after a restart, it lands in the spam folder', async () => {
+  const first = await createTestApp({ PROOF_OF_WORK_MAX_NUMBER: '2000' });
+  // Another process over the same database and secrets: nothing of the first one's memory.
+  const second = await createTestApp({
+    PROOF_OF_WORK_MAX_NUMBER: '2000',
+    DATABASE_URL: first.c.config.databaseUrl,
+    DATA_DIR: first.dir,
+  });
+  try {
+    const demo = await createTenant(first.c);
+    const key = await publishable(first, demo);
+    const altcha = await solved(first, key);
+    const ok = await reachOut(first.app, key, validReachOut({ subject: 'Person', altcha }), { origin: SHOP });
+    assert.equal(ok.statusCode, 201, ok.body);
+    const elsewhere = await reachOut(second.app, key, validReachOut({ subject: 'Replayed elsewhere', altcha }), {
+      origin: SHOP,
+    });
+    assert.equal(elsewhere.statusCode, 201, elsewhere.body);
+    // A fresh solution passes on the second instance: the refusal above was the replay, not the instance.
+    const fresh = await solved(second, key);
+    const again = await reachOut(second.app, key, validReachOut({ subject: 'Second person', altcha: fresh }), {
+      origin: SHOP,
+    });
+    assert.equal(again.statusCode, 201, again.body);
+    const listed = async (folder: string) =>
+      (
+        await first.app.inject({
+          method: 'GET',
+          url: `/api/v1/admin/inquiries${folder}`,
+          headers: bearer(demo.adminToken),
+        })
+      )
+        .json()
+        .data.map((i: { subject: string }) => i.subject)
+        .sort();
+    // The same solution twice at once (one batch of spends): exactly one passes.
+    const twin = await solved(first, key);
+    const both = await Promise.all(
+      ['Twin A', 'Twin B'].map((subject) =>
+        reachOut(first.app, key, validReachOut({ subject, altcha: twin }), { origin: SHOP }),
+      ),
+    );
+    assert.deepEqual(
+      both.map((r) => r.statusCode),
+      [201, 201],
+    );
+    const spam = await listed('?folder=spam');
+    assert.equal(spam.filter((s: string) => s.startsWith('Twin')).length, 1, spam.join(', '));
+    assert.deepEqual(
+      spam.filter((s: string) => !s.startsWith('Twin')),
+      ['Replayed elsewhere'],
+    );
+    const inbox = await listed('');
+    assert.equal(inbox.filter((s: string) => s.startsWith('Twin')).length, 1, inbox.join(', '));
+    assert.deepEqual(
+      inbox.filter((s: string) => !s.startsWith('Twin')),
+      ['Person', 'Second person'],
+    );
+  } finally {
+    await second.close();
+    await first.close();
+  }
+});

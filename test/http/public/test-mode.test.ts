@@ -5,6 +5,7 @@ import { assertProblem, reachOut, validReachOut } from '../../support/http-helpe
 import { addHttpEndpoint, eventually } from '../../support/webhook-helpers.ts';
 import { startWebhookReceiver } from '../../support/webhook-receiver.ts';
 import { line, yearInZagreb } from '../../support/quote-helpers.ts';
+import { adminCall, assignCustomer } from '../../support/sales-helpers.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
 
 async function key(t: TestApp, demo: DemoCompany, body: Record<string, unknown>): Promise<string> {
@@ -121,15 +122,6 @@ test('test keys work on test data: own T- numbers, no staff notified, livemode f
       );
     assert.equal(bodies.filter((b) => !b.livemode).length, 4);
 
-    // A test document does not become a real sale.
-    const convert = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/admin/quotations/${testQuotes[0]!.id}/convert`,
-      headers: bearer(demo.adminToken),
-      payload: {},
-    });
-    assertProblem(convert, 409, 'conflict');
-
     // Deleted together; live data stays.
     const deleted = await t.app.inject({
       method: 'DELETE',
@@ -137,7 +129,7 @@ test('test keys work on test data: own T- numbers, no staff notified, livemode f
       headers: bearer(demo.adminToken),
     });
     assert.equal(deleted.statusCode, 200, deleted.body);
-    assert.deepEqual(deleted.json().data, { inquiries: 1, quotations: 2, orders: 1, events: 4 });
+    assert.deepEqual(deleted.json().data, { inquiries: 1, quotations: 2, orders: 1, sales: 0, events: 4 });
     assert.equal((await t.c.quotations.list(demo.companyId, page, { mode: 'test' })).length, 0);
     assertProblem(await get(t, testKey, `/public/quotes/${testQuotes[0]!.id}`), 404, 'not_found');
     assert.equal((await get(t, live, `/public/quotes/${liveQuote.id}`)).statusCode, 200);
@@ -148,6 +140,115 @@ test('test keys work on test data: own T- numbers, no staff notified, livemode f
       .where('company_id', '=', demo.companyId)
       .execute();
     assert.ok(events.length >= 2 && events.every((e) => e.mode === 'live'));
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
+test('a test quotation or web order converts into a test sale: T- numbers of its own, livemode false, listed only as test data, deleted with it', async () => {
+  const receiver = await startWebhookReceiver();
+  const t = await createTestApp({}, { startWorkers: true });
+  try {
+    const demo = await createTenant(t.c);
+    await addHttpEndpoint(t, demo, { url: receiver.url });
+    const live = demo.locations[0]!.apiKey;
+    const code = demo.locations[0]!.code;
+    const year = yearInZagreb();
+    const testKey = await key(t, demo, { mode: 'test' });
+    const quote = { format: 'json', customer: { name: 'Test Kupac' }, lines: [line(demo, 0, 2)] };
+    const order = {
+      customer: { name: 'Test Kupac', email: 'kupac@example.com', phone: '+385 1 234 5678' },
+      lines: [line(demo, 0, 1)],
+    };
+    const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      adminCall(t.app, demo.adminToken, method, url, payload);
+    const convert = async (kind: 'quotations' | 'orders', id: string) => {
+      await assignCustomer(t.app, demo, kind, id);
+      if (kind === 'orders') assert.equal((await admin('POST', `/orders/${id}/accept`, {})).statusCode, 200);
+      const res = await admin('POST', `/${kind}/${id}/convert`, {});
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().data as {
+        id: string;
+        number: string;
+        invoiceNumber: string;
+        livemode: boolean;
+        fiscal: { status: string };
+      };
+    };
+
+    const testQuote = (await post(t, testKey, '/quotes', quote)).json().data;
+    const testOrder = (await post(t, testKey, '/orders', order)).json().data;
+    const liveQuote = (await post(t, live, '/quotes', quote)).json().data;
+    const testSale = await convert('quotations', testQuote.id);
+    const testOrderSale = await convert('orders', testOrder.id);
+    const liveSale = await convert('quotations', liveQuote.id);
+
+    // Numbers: the test sales count in their own series, internal and legal; the live one starts at 1.
+    assert.equal(testSale.number, `T-S-${code}-${year}-00001`);
+    assert.equal(testOrderSale.number, `T-S-${code}-${year}-00002`);
+    assert.match(testSale.invoiceNumber, /^T-1\//);
+    assert.match(testOrderSale.invoiceNumber, /^T-2\//);
+    assert.equal(liveSale.number, `S-${code}-${year}-00001`);
+    assert.match(liveSale.invoiceNumber, /^1\//);
+    assert.deepEqual([testSale.livemode, testOrderSale.livemode, liveSale.livemode], [false, false, true]);
+    assert.equal(testSale.fiscal.status, 'not_required');
+
+    // Lists: live by default, test behind `mode=test`; Today's count is live only.
+    const ids = async (url: string) => (await admin('GET', url)).json().data.map((r: { id: string }) => r.id);
+    assert.deepEqual(await ids('/sales'), [liveSale.id]);
+    assert.deepEqual((await ids('/sales?mode=test')).sort(), [testSale.id, testOrderSale.id].sort());
+    assert.equal(await t.c.sales.countWithStatus(demo.companyId, ['unpaid']), 1);
+
+    // A test sale's own moves are test data too: its payment and its storno.
+    const paid = await admin('POST', `/sales/${testSale.id}/payments`, { method: 'cash', amount: '1.00' });
+    assert.equal(paid.statusCode, 201, paid.body);
+    const storno = await admin('POST', `/sales/${testOrderSale.id}/cancel`, { reason: 'Proba' });
+    assert.equal(storno.statusCode, 201, storno.body);
+    assert.equal(storno.json().data.number, `T-S-${code}-${year}-00003`);
+    assert.match(storno.json().data.invoiceNumber, /^T-3\//);
+    assert.equal(storno.json().data.livemode, false);
+    assert.ok(!(await ids('/sales')).includes(storno.json().data.id));
+
+    // Webhooks: every event about a test sale says livemode false; the live sale's says true.
+    const saleEvents = ['sale.created', 'payment.recorded', 'sale.cancelled'];
+    const bodies = await eventually(async () => {
+      const got = receiver.requests
+        .map((r) => JSON.parse(r.body) as { event: string; livemode: boolean; data: Record<string, string> })
+        .filter((b) => saleEvents.includes(b.event));
+      return got.length >= 5 ? got : undefined;
+    });
+    for (const b of bodies) {
+      const saleId = b.data.saleId;
+      assert.equal(b.livemode, saleId === liveSale.id, JSON.stringify(b));
+    }
+    assert.deepEqual(
+      bodies
+        .filter((b) => !b.livemode)
+        .map((b) => b.event)
+        .sort(),
+      ['payment.recorded', 'sale.cancelled', 'sale.created', 'sale.created'],
+    );
+
+    // Deleted together with the test documents; the live sale stays.
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/admin/test-data',
+      headers: bearer(demo.adminToken),
+    });
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    assert.equal(deleted.json().data.sales, 3);
+    assert.equal(deleted.json().data.quotations, 1);
+    assert.equal(deleted.json().data.orders, 1);
+    assert.deepEqual(await ids('/sales?mode=test'), []);
+    assertProblem(await admin('GET', `/sales/${testSale.id}`), 404, 'not_found');
+    assert.equal((await admin('GET', `/sales/${liveSale.id}`)).statusCode, 200);
+    const left = await t.c.database.db
+      .selectFrom('sale_payments')
+      .select('id')
+      .where('company_id', '=', demo.companyId)
+      .execute();
+    assert.equal(left.length, 0, 'the test payment went with its sale');
   } finally {
     await t.close();
     await receiver.close();

@@ -7,7 +7,7 @@ import { html, type Html } from '../html.ts';
 import { postForm, noticeOf, sendPage, type Route, type IdRoute } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { paths, withNotice } from '../paths.ts';
-import { sayMessage } from '../texts/index.ts';
+import { sayMessage, sayText } from '../texts/index.ts';
 
 const PAGE_SIZE = 25;
 
@@ -80,8 +80,12 @@ ${nextCursor ? html`<p><a class="button secondary" href="${paths.notifications}?
  * parameters; one from before parameters were stored reads as it was written.
  */
 function said(ctx: HubContext, n: Notification): { title: string; body: string } {
+  // A parameter may itself be a message of the catalog (why a webhook was disabled): said too.
+  const params = n.params
+    ? Object.fromEntries(Object.entries(n.params).map(([k, v]) => [k, typeof v === 'string' ? sayText(ctx.t, v) : v]))
+    : null;
   const as = (part: 'title' | 'body', text: string) =>
-    sayMessage(ctx.t, text, n.params ? { key: `hub.notice.${n.kind}.${part}`, params: n.params } : null);
+    sayMessage(ctx.t, text, params ? { key: `hub.notice.${n.kind}.${part}`, params } : null);
   return { title: as('title', n.title), body: as('body', n.body) };
 }
 

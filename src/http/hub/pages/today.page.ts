@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { sayText } from '../texts/index.ts';
 import type { Container } from '../../../container.ts';
 import { cappedText } from '../../../lib/count-cap.ts';
 import { MONEY_SCALE, parseScaled } from '../../../lib/money.ts';
@@ -140,7 +141,9 @@ export const todayPage =
                   href: paths.webhook(e.id),
                   label: e.description ?? e.url ?? e.chatId ?? e.id,
                   meta: !e.enabled
-                    ? t('hub.today.webhookDisabled', { reason: e.disabledReason ?? '—' })
+                    ? t('hub.today.webhookDisabled', {
+                        reason: e.disabledReason ? sayText(ctx.t, e.disabledReason) : '—',
+                      })
                     : t('hub.today.webhookFailing', { date: ctx.fmt.dateTime(e.failingSince!) }),
                 })),
               };

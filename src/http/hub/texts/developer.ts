@@ -130,6 +130,7 @@ export const developer = messages({
     'hub.developer.print.bic': 'BIC',
     'hub.developer.print.holder': 'Account holder',
     'hub.developer.print.preview': 'Preview of a sample quotation',
+    'hub.developer.print.openPreview': 'Open the preview (PDF)',
   },
   hr: {
     'hub.developer.nav.apiKeys': 'API ključevi',
@@ -260,6 +261,7 @@ export const developer = messages({
     'hub.developer.print.bic': 'BIC',
     'hub.developer.print.holder': 'Vlasnik računa',
     'hub.developer.print.preview': 'Pregled ogledne ponude',
+    'hub.developer.print.openPreview': 'Otvori pregled (PDF)',
   },
   de: {
     'hub.developer.nav.apiKeys': 'API-Schlüssel',
@@ -392,5 +394,6 @@ export const developer = messages({
     'hub.developer.print.bic': 'BIC',
     'hub.developer.print.holder': 'Kontoinhaber',
     'hub.developer.print.preview': 'Vorschau eines Musterangebots',
+    'hub.developer.print.openPreview': 'Vorschau öffnen (PDF)',
   },
 });

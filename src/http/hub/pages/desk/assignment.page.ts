@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { taxIdLabel } from '../../../../modules/i18n/index.ts';
 import type { Container } from '../../../../container.ts';
 import { AppError, type FieldErrors } from '../../../../lib/errors.ts';
 import type { Customer, DocumentKind } from '../../../../modules/customers/index.ts';
@@ -138,7 +139,7 @@ function candidates(
   const { t } = ctx;
   if (rows.length === 0) return html`<p class="muted">${t('common.noResults')}</p>`;
   return html`<table aria-labelledby="${labelledBy}">
-<thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('print.taxId')}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.assign.why')}</th><th scope="col"><span class="sr-only">${t('hub.desk.actions')}</span></th></tr></thead>
+<thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t(taxIdLabel(ctx.user.companyCountry))}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.assign.why')}</th><th scope="col"><span class="sr-only">${t('hub.desk.actions')}</span></th></tr></thead>
 <tbody>${rows.map(
     ({ customer, reasons }) => html`<tr>
   <td><a href="${paths.customer(customer.id)}">${customer.name}</a></td><td>${customer.taxId ?? ''}</td><td>${customer.email ?? ''}</td><td>${customer.phone ?? ''}</td><td>${reasons}</td>

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { said } from '../../../../modules/i18n/index.ts';
 import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';
@@ -83,8 +84,7 @@ ${paymentMethodSelect(ctx)}
       async (request, reply) => {
         const ctx = request.hub;
         const reprice = formFields(request.body).reprice === 'true';
-        if (reprice && !ctx.can('quotations:reprice'))
-          throw new AppError('forbidden', "Converting at today's prices needs an admin.");
+        if (reprice && !ctx.can('quotations:reprice')) throw new AppError('forbidden', said('error.reprice.adminOnly'));
         const quotation = await c.quotations.get(ctx.user.companyId, request.params.id);
         // A second press of the button (or a reload of the POST) lands on the sale the first made.
         if (quotation.status === 'converted' && quotation.saleId)

@@ -112,7 +112,7 @@ export function customerForm(
 ${e ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
 ${field(view, 'kind', { label: t('hub.desk.customer.kind'), control: 'select', options: CUSTOMER_KINDS.map((k) => ({ value: k, label: t(`customer.kind.${k}`) })) })}
 ${field(view, 'name', { ...at('name'), label: t('hub.desk.customer.name') })}
-${field(view, 'taxId', { ...at('taxId'), label: t(taxIdLabel(o.values.country)) })}
+${field(view, 'taxId', { ...at('taxId'), label: t(taxIdLabel(o.values.country || ctx.user.companyCountry)) })}
 ${field(view, 'email', { ...at('email'), label: t('print.email'), type: 'email', autocomplete: 'off' })}
 ${field(view, 'phone', { ...at('phone'), label: t('print.phone'), type: 'tel', autocomplete: 'off' })}
 <fieldset class="stack">

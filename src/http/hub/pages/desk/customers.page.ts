@@ -104,7 +104,7 @@ ${
       })
     : html`<dl class="facts">
   <dt>${t('hub.desk.customer.kind')}</dt><dd>${t(`customer.kind.${customer.kind}`)}</dd>
-  <dt>${t(taxIdLabel(customer.address?.country))}</dt><dd>${customer.taxId ?? '—'}</dd>
+  <dt>${t(taxIdLabel(customer.address?.country ?? ctx.user.companyCountry))}</dt><dd>${customer.taxId ?? '—'}</dd>
   <dt>${t('print.email')}</dt><dd>${customer.email ?? '—'}</dd>
   <dt>${t('print.phone')}</dt><dd>${customer.phone ?? '—'}</dd>
   <dt>${t('print.address')}</dt><dd>${customer.address ? `${customer.address.street}, ${customer.address.postalCode} ${customer.address.city}, ${customer.address.country}` : '—'}</dd>
@@ -133,7 +133,7 @@ function customersTable(ctx: HubContext, customers: readonly Customer[]) {
   const { t } = ctx;
   if (customers.length === 0) return html`<p class="muted">${t('common.noResults')}</p>`;
   return html`<table>
-<thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('hub.desk.customer.kind')}</th><th scope="col">${t('print.taxId')}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.customer.city')}</th></tr></thead>
+<thead><tr><th scope="col">${t('hub.desk.customer.name')}</th><th scope="col">${t('hub.desk.customer.kind')}</th><th scope="col">${t(taxIdLabel(ctx.user.companyCountry))}</th><th scope="col">${t('print.email')}</th><th scope="col">${t('print.phone')}</th><th scope="col">${t('hub.desk.customer.city')}</th></tr></thead>
 <tbody>${customers.map(
     (cu) => html`<tr>
   <td><a href="${paths.customer(cu.id)}">${cu.name}</a></td><td>${t(`customer.kind.${cu.kind}`)}</td>

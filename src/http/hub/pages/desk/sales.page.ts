@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { taxIdLabel } from '../../../../modules/i18n/index.ts';
+import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
 import type { Container } from '../../../../container.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
@@ -57,14 +59,16 @@ export const salesPages =
       const { query } = request;
       const status = queryChoice(query.status, SALE_STATUSES);
       const cursor = queryText(query.cursor, 500);
+      const mode = dataModeOf(query);
       const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-      const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status }, page));
+      const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status, mode }, page));
       const body = html`${heading(t('nav.sales'), false)}
-<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status'])}>
+<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status', 'data'])}>
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${SALE_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.sale.${s}`)}</option>`)}
   </select></div>
+  ${testDataSwitch(ctx, mode)}
   <button type="submit">${t('hub.desk.filter')}</button>
 </form>
 <div id="results">
@@ -82,7 +86,7 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink(paths.sales, { status }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined }, nextCursor, t('hub.desk.nextPage'))}
 </div>`;
       return sendPage(reply, ctx, { title: t('nav.sales'), body });
     });
@@ -276,7 +280,7 @@ function detail(
         : html`<dt>${t('print.sourceDocument')}</dt><dd><a href="${paths.document(s.source.type as 'quotation' | 'order', s.source.id)}">${s.source.number}</a></dd>`
   }
   ${s.corrections.length > 0 ? html`<dt>${t('hub.invoice.corrections')}</dt><dd>${s.corrections.map((k) => html`<a href="${paths.sale(k.id)}">${t(`document.${k.kind}`)} ${k.invoiceNumber ?? ''}</a><br>`)}</dd>` : null}
-  <dt>${t('print.customer')}</dt><dd>${s.customer.id ? html`<a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>` : s.customer.name}${s.customer.taxId ? html`<br>${t('print.taxId')}: ${s.customer.taxId}` : null}</dd>
+  <dt>${t('print.customer')}</dt><dd>${s.customer.id ? html`<a href="${paths.customer(s.customer.id)}">${s.customer.name}</a>` : s.customer.name}${s.customer.taxId ? html`<br>${t(taxIdLabel(s.customer.address?.country ?? ctx.user.companyCountry))}: ${s.customer.taxId}` : null}</dd>
   ${s.note ? html`<dt>${t('print.note')}</dt><dd>${s.note}</dd>` : null}
   ${s.repriced ? html`<dt>${t('hub.desk.repriced')}</dt><dd>${t('hub.desk.repricedYes')}</dd>` : null}
   <dt>${t('common.total')}</dt><dd>${money(ctx, s.totals.withTax)}</dd>

@@ -64,7 +64,10 @@ function draftOf(form: PrintForm): PrintDraft {
 }
 
 function previewFrame(ctx: HubContext, form: PrintForm): Html {
-  return html`<iframe class="pdf" title="${ctx.t('hub.developer.print.preview')}" src="${paths.printPreviewPdf}?${previewQuery(form)}"></iframe>`;
+  const src = `${paths.printPreviewPdf}?${previewQuery(form)}`;
+  // On a phone the inline frame is hidden (hub.css): the same preview opens full-screen instead.
+  return html`<iframe class="pdf" title="${ctx.t('hub.developer.print.preview')}" src="${src}"></iframe>
+<p class="pdf-open"><a class="button" href="${src}">${ctx.t('hub.developer.print.openPreview')}</a></p>`;
 }
 
 /** The print template and bank account, with a sample quotation printed live beside the form. */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { sayText } from '../../texts/index.ts';
 import type { Container } from '../../../../container.ts';
 import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
@@ -8,6 +9,7 @@ import { DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './deve
 import { endpointState, endpointTarget, sendSecret } from './webhooks.page.ts';
 import { patchFrom, webhookForm, webhookFormOf, WebhookFormShape, type WebhookForm } from './webhook-form.ts';
 import { paths } from '../../paths.ts';
+import { dataModeOf, testDataSwitch, type DataMode } from '../../test-data-switch.ts';
 
 type DeliveryRoute = Route<{ id: string; deliveryId: string }>;
 type Deliveries = Awaited<ReturnType<Container['endpoints']['deliveries']>>;
@@ -20,12 +22,21 @@ export const webhookDetailPage =
       reply: FastifyReply,
       ctx: HubContext,
       id: string,
-      options: { form?: WebhookForm; errors?: FieldErrors; notice?: string | null; ping?: string; status?: number },
+      options: {
+        form?: WebhookForm;
+        errors?: FieldErrors;
+        notice?: string | null;
+        ping?: string;
+        status?: number;
+        mode?: DataMode;
+      },
     ) {
       const { t } = ctx;
       const companyId = ctx.user.companyId;
       const endpoint = await c.endpoints.get(companyId, id);
-      const deliveries = await c.endpoints.deliveries(companyId, id, 50);
+      // Test events are logged apart, behind the same "test data" switch as the lists.
+      const mode = options.mode ?? 'live';
+      const deliveries = await c.endpoints.deliveries(companyId, id, 50, mode);
       const base = paths.webhook(endpoint.id);
       const pinged =
         options.ping === undefined
@@ -36,7 +47,7 @@ export const webhookDetailPage =
       const body = html`<h1>${t('hub.developer.webhooks.endpointTitle')}</h1>
 <dl class="facts">
   <dt>${t('hub.developer.webhooks.target')}</dt><dd>${endpointTarget(endpoint)}</dd>
-  <dt>${t('hub.developer.apiKeys.state')}</dt><dd>${endpointState(ctx, endpoint)}${endpoint.disabledReason ? html` — ${endpoint.disabledReason}` : null}</dd>
+  <dt>${t('hub.developer.apiKeys.state')}</dt><dd>${endpointState(ctx, endpoint)}${endpoint.disabledReason ? html` — ${sayText(ctx.t, endpoint.disabledReason)}` : null}</dd>
   ${endpoint.failingSince ? html`<dt>${t('hub.developer.webhooks.failingSince')}</dt><dd>${when(ctx, endpoint.failingSince)}</dd>` : null}
   <dt>${t('hub.developer.webhooks.events')}</dt><dd>${endpoint.events.length === 0 ? t('hub.developer.webhooks.allEvents') : endpoint.events.join(', ')}</dd>
 </dl>
@@ -47,7 +58,11 @@ ${postForm(ctx, `${base}/ping`, html` class="row" hx-post="${base}/ping" hx-targ
 </form>
 <div id="ping-result" aria-live="polite">${pinged ? html`<p class="notice">${pinged}</p>` : null}</div>
 
-<h2>${t('hub.developer.webhooks.deliveries')}</h2>
+<h2 id="deliveries-heading">${t('hub.developer.webhooks.deliveries')}</h2>
+<form method="get" action="${base}" class="row" aria-labelledby="deliveries-heading">
+  ${testDataSwitch(ctx, mode)}
+  <button type="submit" class="secondary">${t('hub.desk.filter')}</button>
+</form>
 ${deliveryLog(ctx, base, deliveries)}
 
 <h2 id="edit-heading">${t('hub.developer.webhooks.edit')}</h2>
@@ -70,6 +85,7 @@ ${postForm(ctx, `${base}/delete`, html` class="row" data-confirm="${t('hub.devel
       return render(reply, request.hub, request.params.id, {
         notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES),
         ping: queryText(request.query.ping, 10),
+        mode: dataModeOf(request.query),
       });
     });
 
@@ -180,7 +196,7 @@ function deliveryLog(ctx: HubContext, base: string, deliveries: Deliveries): Htm
   <tbody>
   ${deliveries.map(
     (d) => html`<tr>
-    <td><code>${d.eventId}</code><br>${when(ctx, d.createdAt)}</td>
+    <td><code>${d.event}</code><br><code>${d.eventId}</code><br>${when(ctx, d.createdAt)}</td>
     <td><span class="status ${d.status}">${deliveryStatus(ctx, d.status)}</span></td>
     <td>${
       d.attemptLog.length === 0
