@@ -36,6 +36,7 @@ import { createPrintPool, type PrintSlot } from './modules/printing/index.ts';
 import { createQuotationsService } from './modules/quotations/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
+import { createReportsService } from './modules/reports/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
   applyEndpointWork,
@@ -242,6 +243,7 @@ export async function createContainer(
   });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers, fiscaliser });
   const sales = createSalesService({ store, clock, newId, fiscaliser, fiscalStatus, onEventQueued });
+  const reports = createReportsService({ store, clock });
   const endpoints = createEndpointsService({
     store,
     clock,
@@ -329,6 +331,7 @@ export async function createContainer(
     quotations,
     orders,
     sales,
+    reports,
     customers,
     customerAssignment,
     endpoints,

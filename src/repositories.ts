@@ -14,6 +14,7 @@ import { createSalesRepository } from './modules/sales/sales.repository.ts';
 import { createCustomersRepository } from './modules/customers/customers.repository.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { createFiscalRepository } from './modules/fiscal/fiscal.repository.ts';
+import { createReportsRepository } from './modules/reports/reports.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -36,6 +37,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     customers: createCustomersRepository(db),
     accounts: createAccountsRepository(db, engine),
     fiscal: createFiscalRepository(db),
+    reports: createReportsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009-invoices.ts';
 import * as m0010 from './migrations/0010-fiscal.ts';
 import * as m0011 from './migrations/0011-websites.ts';
 import * as m0012 from './migrations/0012-notification-params.ts';
+import * as m0014 from './migrations/0014-report-indexes.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -27,6 +28,7 @@ const MIGRATIONS = {
   '0010-fiscal': m0010,
   '0011-websites': m0011,
   '0012-notification-params': m0012,
+  '0014-report-indexes': m0014,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -27,6 +27,7 @@ export const PERMISSIONS = {
   'payments:void': ['admin', 'staff'],
   'catalog:read': ['admin', 'staff', 'support'],
   'catalog:write': ['admin'],
+  'reports:read': ['admin'], // reports and exports
   'settings:manage': ['admin'], // developer settings (API keys, webhooks, catalog scope, print template, bank account), team, company profile
 } as const satisfies Record<string, readonly UserRole[]>;
 
@@ -113,6 +114,11 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminUpdateLocation: 'settings:manage',
   adminListUsers: 'settings:manage',
   adminUpdateUser: 'settings:manage',
+
+  adminReportSales: 'reports:read',
+  adminReportVat: 'reports:read',
+  adminReportPayments: 'reports:read',
+  adminReportReceivables: 'reports:read',
 };
 
 export function rolesFor(operationId: string): readonly UserRole[] | null {

@@ -10,6 +10,8 @@ import { messages } from './define.ts';
  */
 const errorMessages = messages({
   en: {
+    'error.report.range': 'Must be on or after `from`.',
+    'error.report.tooLong': 'Gives more than {max} periods: choose a longer grouping or a shorter range.',
     'error.required': 'Is required.',
     'error.unknownField': 'Is not a known field.',
     'error.emailFormat': 'Must be an e-mail address.',
@@ -77,6 +79,8 @@ const errorMessages = messages({
       'Line {position} ({product}, {unit}): the unit was removed from the product, so it has no price today.',
   },
   hr: {
+    'error.report.range': 'Mora biti isti dan ili nakon početnog datuma.',
+    'error.report.tooLong': 'Daje više od {max} razdoblja: odaberite dulje grupiranje ili kraći raspon.',
     'error.required': 'Obavezno polje.',
     'error.unknownField': 'Nepoznato polje.',
     'error.emailFormat': 'Mora biti adresa e-pošte.',
@@ -144,6 +148,9 @@ const errorMessages = messages({
       'Stavka {position} ({product}, {unit}): jedinica je uklonjena s proizvoda pa danas nema cijenu.',
   },
   de: {
+    'error.report.range': 'Muss am oder nach dem Anfangsdatum liegen.',
+    'error.report.tooLong':
+      'Ergibt mehr als {max} Zeiträume: wählen Sie eine gröbere Gruppierung oder einen kürzeren Zeitraum.',
     'error.required': 'Pflichtfeld.',
     'error.unknownField': 'Ist kein bekanntes Feld.',
     'error.emailFormat': 'Muss eine E-Mail-Adresse sein.',
