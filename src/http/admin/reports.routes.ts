@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { translator } from '../../modules/i18n/index.ts';
-import { reportTable, type ExportLocale, type Table } from '../../modules/reports/index.ts';
+import type { ExportLocale, ReportName, ReportQuery } from '../../modules/reports/index.ts';
 import { errorResponses } from '../schemas.ts';
 import { JsonOrSheet, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import {
@@ -25,19 +24,20 @@ export const reportsRoutes =
     const tags = ['Admin'];
 
     /** JSON as `{data}`, or the report's table as a file named after the report and its range. */
-    async function answer<R>(
+    async function answer(
       reply: FastifyReply,
       companyId: string,
-      query: { format?: 'json' | 'csv' | 'xlsx'; locale?: ExportLocale },
-      report: R,
-      name: string,
-      table: (locale: ExportLocale) => Table,
+      name: ReportName,
+      query: ReportQuery & { format?: 'json' | 'csv' | 'xlsx'; locale?: ExportLocale },
+      json: () => Promise<unknown>,
     ) {
       const format = exportFormat(reply.request, query.format);
-      if (format === 'json') return { data: report };
+      if (format === 'json') return { data: await json() };
       const company = await c.reports.company(companyId);
       const locale = exportLocale(query.locale, company.locale);
-      return sendTable(reply, table(locale), format, locale, name);
+      const table = await c.reports.table(companyId, name, query, locale);
+      const range = name === 'receivables' ? query.to || 'today' : `${query.from}-${query.to}`;
+      return sendTable(reply, table, format, locale, `${name}-${range}`);
     }
 
     app.get(
@@ -54,17 +54,10 @@ export const reportsRoutes =
           response: { 200: JsonOrSheet('The report.', SalesReportSchema), ...errorResponses(400, 403) },
         },
       },
-      async (request, reply) => {
-        const q = request.query;
-        const companyId = request.admin.companyId;
-        const report = await c.reports.sales(companyId, q);
-        const locations = new Map(
-          (await c.companies.listLocations(companyId)).map((l) => [l.id, `${l.code} ${l.name}`]),
-        );
-        return answer(reply, companyId, q, report, `sales-${q.from}-${q.to}`, (locale) =>
-          reportTable({ name: 'sales', report, locations }, locale),
-        );
-      },
+      async (request, reply) =>
+        answer(reply, request.admin.companyId, 'sales', request.query, () =>
+          c.reports.sales(request.admin.companyId, request.query),
+        ),
     );
 
     app.get(
@@ -87,17 +80,9 @@ export const reportsRoutes =
       async (request, reply) => {
         const q = request.query;
         const companyId = request.admin.companyId;
-        if (q.view === 'book') {
-          const report = await c.reports.book(companyId, q);
-          return answer(reply, companyId, q, report, `book-${q.from}-${q.to}`, (locale) =>
-            reportTable({ name: 'book', report }, locale),
-          );
-        }
-        const report = await c.reports.vat(companyId, q);
-        const company = await c.reports.company(companyId);
-        return answer(reply, companyId, q, report, `vat-${q.from}-${q.to}`, (locale) =>
-          reportTable({ name: 'vat', report, country: company.country }, locale),
-        );
+        return q.view === 'book'
+          ? answer(reply, companyId, 'book', q, () => c.reports.book(companyId, q))
+          : answer(reply, companyId, 'vat', q, () => c.reports.vat(companyId, q));
       },
     );
 
@@ -115,18 +100,10 @@ export const reportsRoutes =
           response: { 200: JsonOrSheet('The report.', PaymentsReportSchema), ...errorResponses(400, 403) },
         },
       },
-      async (request, reply) => {
-        const q = request.query;
-        const companyId = request.admin.companyId;
-        const report = await c.reports.payments(companyId, q);
-        return answer(reply, companyId, q, report, `payments-${q.from}-${q.to}`, (locale) => {
-          const tr = translator(locale);
-          return reportTable(
-            { name: 'payments', report, methodLabel: (m) => tr(`payment.method.${m}` as 'payment.method.cash') },
-            locale,
-          );
-        });
-      },
+      async (request, reply) =>
+        answer(reply, request.admin.companyId, 'payments', request.query, () =>
+          c.reports.payments(request.admin.companyId, request.query),
+        ),
     );
 
     app.get(
@@ -146,9 +123,8 @@ export const reportsRoutes =
       async (request, reply) => {
         const q = request.query;
         const companyId = request.admin.companyId;
-        const report = await c.reports.receivables(companyId, { asOf: q.to, locationId: q.locationId });
-        return answer(reply, companyId, q, report, `receivables-${report.asOf}`, (locale) =>
-          reportTable({ name: 'receivables', report }, locale),
+        return answer(reply, companyId, 'receivables', { from: '', to: q.to ?? '', ...q }, () =>
+          c.reports.receivables(companyId, { asOf: q.to, locationId: q.locationId }),
         );
       },
     );

@@ -36,6 +36,8 @@ export const paths = {
   accountPassword: `${HUB}/account/password`,
   accountLanguage: `${HUB}/account/language`,
   company: `${HUB}/company`,
+  reports: `${HUB}/reports`,
+  reportsExport: `${HUB}/reports/export`,
   team: `${HUB}/team`,
   teamUser: (id: string, action: 'role' | 'reset' | 'enable' | 'disable' | 'oib') => `${HUB}/team/${seg(id)}/${action}`,
 

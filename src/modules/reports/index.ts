@@ -1,5 +1,5 @@
 export { createReportsService, type ReportsService, type ReportQuery } from './reports.service.ts';
 export { GROUP_BYS, type GroupBy } from './periods.ts';
-export { toCsv, type ExportLocale, type Table } from './table.ts';
+export { toCsv, formatDate, type ExportLocale, type Table } from './table.ts';
 export { toXlsx } from './xlsx.ts';
-export { reportTable, type ReportName } from './report-tables.ts';
+export type { ReportName } from './report-tables.ts';

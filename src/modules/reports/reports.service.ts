@@ -1,7 +1,9 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Store } from '../../db/store.ts';
-import { said } from '../i18n/index.ts';
+import { said, translator } from '../i18n/index.ts';
+import { reportTable, type ReportName } from './report-tables.ts';
+import type { ExportLocale, Table } from './table.ts';
 import {
   addDays,
   buckets,
@@ -237,9 +239,49 @@ export function createReportsService(deps: {
     return { rows, kinds, total };
   }
 
-  return {
+  const service = {
     /** What an export of the company's reports is written with: its language and country. */
     company,
+
+    /**
+     * A report as the table its CSV, XLSX and hub page show, headed in `locale`: locations by
+     * code and name, payment methods as the print names them.
+     */
+    async table(companyId: string, name: ReportName, q: ReportQuery, locale: ExportLocale): Promise<Table> {
+      const tr = translator(locale);
+      switch (name) {
+        case 'sales': {
+          const [report, locations] = await Promise.all([service.sales(companyId, q), repo().locations(companyId)]);
+          return reportTable(
+            { name, report, locations: new Map(locations.map((l) => [l.id, `${l.code} ${l.name}`])) },
+            locale,
+          );
+        }
+        case 'vat': {
+          const [report, co] = await Promise.all([service.vat(companyId, q), company(companyId)]);
+          return reportTable({ name, report, country: co.country }, locale);
+        }
+        case 'book':
+          return reportTable({ name, report: await service.book(companyId, q) }, locale);
+        case 'payments':
+          return reportTable(
+            {
+              name,
+              report: await service.payments(companyId, q),
+              methodLabel: (m) => tr(`payment.method.${m}` as 'payment.method.cash'),
+            },
+            locale,
+          );
+        case 'receivables':
+          return reportTable(
+            {
+              name,
+              report: await service.receivables(companyId, { asOf: q.to || undefined, locationId: q.locationId }),
+            },
+            locale,
+          );
+      }
+    },
 
     async sales(companyId: string, q: ReportQuery): Promise<SalesReport> {
       const co = await company(companyId);
@@ -571,7 +613,7 @@ export function createReportsService(deps: {
         repo().paymentsReceived(companyId, b),
         repo().paymentsVoided(companyId, b),
         repo().openQuotationsValue(companyId, clock.now().toISOString()),
-        repo().openInvoices(companyId, clock.now().toISOString()),
+        repo().openInvoices(companyId, b.at(-1)!),
       ]);
       const days = bs.map((bk) => ({ date: bk.key, takings: 0 }));
       for (const r of received) days[r.bucket]!.takings += r.amount;
@@ -588,6 +630,7 @@ export function createReportsService(deps: {
       return { days, openQuotations: quotations, unpaid: { count, total: unpaid }, currency: co.currency };
     },
   };
+  return service;
 }
 
 /** The slice of the companies repository the reports read: the company's zone and currency. */

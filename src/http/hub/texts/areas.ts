@@ -6,6 +6,7 @@ import { fiscal } from './fiscal.ts';
 import { inbox } from './inbox.ts';
 import { invoices } from './invoices.ts';
 import { shell } from './shell.ts';
+import { reports } from './reports.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog, fiscal, invoices] as const;
+export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog, fiscal, invoices, reports] as const;
