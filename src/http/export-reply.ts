@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { AppError } from '../lib/errors.ts';
+import { said } from '../modules/i18n/index.ts';
 import { toCsv, toXlsx, type ExportLocale, type Table } from '../modules/reports/index.ts';
 import { fileHeaders } from './file-reply.ts';
 
@@ -65,3 +67,22 @@ export const JsonOrSheet = (description: string, json: unknown) => ({
     [XLSX]: { schema: Type.String({ format: 'binary' }) },
   },
 });
+
+/** A list exported whole is at most this long: past it, a report or a narrower filter is the answer. */
+export const EXPORT_ROWS_MAX = 20_000;
+
+/** Every page of a newest-first list, for an export; a 400 naming `format` past EXPORT_ROWS_MAX rows. */
+export async function everyPage<T>(
+  fetch: (page: { limit: number; cursor?: string }) => Promise<{ data: T[]; nextCursor: string | null }>,
+): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetch({ limit: 100, ...(cursor ? { cursor } : {}) });
+    rows.push(...page.data);
+    if (rows.length > EXPORT_ROWS_MAX)
+      throw AppError.invalid({ format: [said('error.export.tooMany', { max: EXPORT_ROWS_MAX })] });
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return rows;
+}

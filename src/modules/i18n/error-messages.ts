@@ -11,6 +11,7 @@ import { messages } from './define.ts';
 const errorMessages = messages({
   en: {
     'error.report.range': 'Must be on or after `from`.',
+    'error.export.tooMany': 'More than {max} rows: narrow the filter, or use a report.',
     'error.report.tooLong': 'Gives more than {max} periods: choose a longer grouping or a shorter range.',
     'error.required': 'Is required.',
     'error.unknownField': 'Is not a known field.',
@@ -80,6 +81,7 @@ const errorMessages = messages({
   },
   hr: {
     'error.report.range': 'Mora biti isti dan ili nakon početnog datuma.',
+    'error.export.tooMany': 'Više od {max} redaka: suzite filtar ili upotrijebite izvještaj.',
     'error.report.tooLong': 'Daje više od {max} razdoblja: odaberite dulje grupiranje ili kraći raspon.',
     'error.required': 'Obavezno polje.',
     'error.unknownField': 'Nepoznato polje.',
@@ -149,6 +151,7 @@ const errorMessages = messages({
   },
   de: {
     'error.report.range': 'Muss am oder nach dem Anfangsdatum liegen.',
+    'error.export.tooMany': 'Mehr als {max} Zeilen: Filter eingrenzen oder einen Bericht verwenden.',
     'error.report.tooLong':
       'Ergibt mehr als {max} Zeiträume: wählen Sie eine gröbere Gruppierung oder einen kürzeren Zeitraum.',
     'error.required': 'Pflichtfeld.',

@@ -3,3 +3,4 @@ export { GROUP_BYS, type GroupBy } from './periods.ts';
 export { toCsv, formatDate, type ExportLocale, type Table } from './table.ts';
 export { toXlsx } from './xlsx.ts';
 export type { ReportName } from './report-tables.ts';
+export { salesListTable, customersListTable, quotationsListTable } from './list-tables.ts';

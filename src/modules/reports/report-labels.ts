@@ -48,6 +48,18 @@ const en = {
   'kind.invoice': 'Invoice',
   'kind.cancellation': 'Cancellation',
   'kind.credit_note': 'Credit note',
+  'title.salesList': 'Sales',
+  'title.customers': 'Customers',
+  'title.quotations': 'Quotations',
+  status: 'Status',
+  created: 'Created',
+  expires: 'Valid until',
+  paid: 'Paid',
+  email: 'E-mail',
+  phone: 'Phone',
+  address: 'Address',
+  customerKind: 'Type',
+  docNumber: 'Number',
 } as const;
 
 type Key = keyof typeof en;
@@ -95,6 +107,18 @@ const hr: Record<Key, string> = {
   'kind.invoice': 'Račun',
   'kind.cancellation': 'Storno',
   'kind.credit_note': 'Odobrenje',
+  'title.salesList': 'Prodaje',
+  'title.customers': 'Kupci',
+  'title.quotations': 'Ponude',
+  status: 'Status',
+  created: 'Izrađeno',
+  expires: 'Vrijedi do',
+  paid: 'Plaćeno',
+  email: 'E-pošta',
+  phone: 'Telefon',
+  address: 'Adresa',
+  customerKind: 'Vrsta',
+  docNumber: 'Broj',
 };
 
 const de: Record<Key, string> = {
@@ -140,6 +164,18 @@ const de: Record<Key, string> = {
   'kind.invoice': 'Rechnung',
   'kind.cancellation': 'Stornorechnung',
   'kind.credit_note': 'Gutschrift',
+  'title.salesList': 'Verkäufe',
+  'title.customers': 'Kunden',
+  'title.quotations': 'Angebote',
+  status: 'Status',
+  created: 'Erstellt',
+  expires: 'Gültig bis',
+  paid: 'Bezahlt',
+  email: 'E-Mail',
+  phone: 'Telefon',
+  address: 'Adresse',
+  customerKind: 'Art',
+  docNumber: 'Nummer',
 };
 
 const catalogs: Record<ExportLocale, Record<Key, string>> = { en, hr, de };

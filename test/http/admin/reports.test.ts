@@ -336,4 +336,43 @@ describe('reports', () => {
     assert.deepEqual(row.getCell(2).value, new Date('2026-10-06T00:00:00.000Z'));
     assert.equal(row.getCell(row.cellCount).value, Number(sale.totals.withTax));
   });
+
+  test('the lists export whole: sales, customers and quotations as CSV and XLSX', async () => {
+    const d = await createTenant(t.c);
+    now = Date.parse('2026-10-07T09:00:00.000Z');
+    const sale = await invoice(d, 0, '+385 trick');
+    await newQuotation(t.app, d, { name: '-1+1' });
+    const sales = await adminCall(t.app, d.adminToken, 'GET', '/sales?format=csv&limit=1');
+    assert.equal(sales.statusCode, 200, sales.body);
+    assert.ok(sales.body.startsWith('\uFEFF'));
+    const rows: string[][] = parse(sales.body, { bom: true, delimiter: ';' });
+    assert.equal(rows.length, 2, 'every sale, not a page');
+    assert.deepEqual(rows[1]!.slice(0, 6), [
+      sale.invoiceNumber,
+      'Račun',
+      'Neplaćena',
+      '07.10.2026.',
+      '07.10.2026.',
+      "'+385 trick",
+    ]);
+    assert.equal(rows[1]![9], sale.totals.withTax.replace('.', ','));
+
+    const customers = await adminCall(t.app, d.adminToken, 'GET', '/customers?format=xlsx');
+    assert.equal(customers.statusCode, 200, customers.body);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(customers.rawPayload as unknown as ArrayBuffer);
+    const names = workbook.worksheets[0]!.getColumn(1).values.slice(2);
+    assert.ok(names.includes('+385 trick'), String(names));
+
+    const quotations = await adminCall(t.app, d.adminToken, 'GET', '/quotations?format=csv&locale=de');
+    const q: string[][] = parse(quotations.body, { bom: true, delimiter: ';' });
+    assert.deepEqual(q[0]!.slice(0, 5), ['Nummer', 'Status', 'Erstellt', 'Gültig bis', 'Kunde']);
+    assert.ok(
+      q.some((r) => r[4] === "'-1+1"),
+      'a name starting with - is neutralised',
+    );
+
+    const json = await adminCall(t.app, d.adminToken, 'GET', '/sales?limit=1');
+    assert.equal(json.json().data.length, 1);
+  });
 });
