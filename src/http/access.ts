@@ -27,7 +27,7 @@ export const PERMISSIONS = {
   'payments:void': ['admin', 'staff'],
   'catalog:read': ['admin', 'staff', 'support'],
   'catalog:write': ['admin'],
-  'reports:read': ['admin'], // reports and exports
+  'reports:run': ['admin'], // read reports, build and download exports (the month archive)
   'settings:manage': ['admin'], // developer settings (API keys, webhooks, catalog scope, print template, bank account), team, company profile
 } as const satisfies Record<string, readonly UserRole[]>;
 
@@ -115,10 +115,13 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListUsers: 'settings:manage',
   adminUpdateUser: 'settings:manage',
 
-  adminReportSales: 'reports:read',
-  adminReportVat: 'reports:read',
-  adminReportPayments: 'reports:read',
-  adminReportReceivables: 'reports:read',
+  adminReportSales: 'reports:run',
+  adminReportVat: 'reports:run',
+  adminReportPayments: 'reports:run',
+  adminReportReceivables: 'reports:run',
+  adminStartMonthExport: 'reports:run',
+  adminGetExport: 'reports:run',
+  adminDownloadExport: 'reports:run',
 };
 
 export function rolesFor(operationId: string): readonly UserRole[] | null {

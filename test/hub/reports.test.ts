@@ -79,4 +79,40 @@ describe('hub reports', () => {
     const today = await get(cookie, '/hub');
     assert.doesNotMatch(today.body, /card-trend/);
   });
+
+  test('the month archive: a form, a progress bar that polls while it builds, then the zip', async () => {
+    const { d, cookie } = await session('admin');
+    await paidInvoice(d);
+    const page = await get(cookie, '/hub/reports?report=sales&from=2026-11-01&to=2026-11-30');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body.slice(page.body.indexOf('archive-title')))?.[1];
+    assert.ok(csrf, 'the archive form carries its CSRF token');
+    const csrfCookie = ([page.headers['set-cookie'] ?? []].flat() as string[])
+      .map((c) => c.split(';')[0]!.trim())
+      .find((c) => c.startsWith('portico_csrf='));
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/hub/reports/archive',
+      headers: {
+        cookie: [cookie, csrfCookie].filter(Boolean).join('; '),
+        origin: 'http://localhost:80',
+        host: 'localhost:80',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: new URLSearchParams({ _csrf: csrf, month: '2026-11' }).toString(),
+    });
+    assert.equal(posted.statusCode, 303, posted.body);
+    const jobPath = posted.headers.location as string;
+    const id = jobPath.split('/').at(-1)!;
+    await t.c.monthArchives.find(d.companyId, id).finished;
+    const status = await get(cookie, `${jobPath}/status`);
+    assert.match(status.body, /<progress id="archive-progress" max="1" value="1">/);
+    assert.doesNotMatch(status.body, /hx-trigger/, 'a finished archive stops polling');
+    assert.match(status.body, /Gotovo: dokumenata 1\./);
+    const zip = await get(cookie, `${jobPath}/download`);
+    assert.equal(zip.statusCode, 200);
+    assert.equal(zip.headers['content-type'], 'application/zip');
+    assert.equal(zip.rawPayload.subarray(0, 4).toString('latin1'), 'PK\x03\x04');
+    const other = await session('admin');
+    assert.equal((await get(other.cookie, jobPath)).statusCode, 404);
+  });
 });

@@ -14,6 +14,7 @@ import { customersRoutes } from './customers.routes.ts';
 import { fiscalRoutes } from './fiscal.routes.ts';
 import { companySetupRoutes } from './company-setup.routes.ts';
 import { reportsRoutes } from './reports.routes.ts';
+import { exportsRoutes } from './exports.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 =
@@ -33,4 +34,5 @@ export const adminV1 =
     await app.register(fiscalRoutes(c));
     await app.register(companySetupRoutes(c));
     await app.register(reportsRoutes(c));
+    await app.register(exportsRoutes(c));
   };

@@ -4,3 +4,4 @@ export { toCsv, formatDate, type ExportLocale, type Table } from './table.ts';
 export { toXlsx } from './xlsx.ts';
 export type { ReportName } from './report-tables.ts';
 export { salesListTable, customersListTable, quotationsListTable } from './list-tables.ts';
+export { createMonthArchives, type MonthArchives, type ArchiveJob } from './month-archive.ts';

@@ -257,6 +257,52 @@ export function createReportsRepository(db: Executor) {
       }));
     },
 
+    /** The documents issued in [start, end), in order of issue, a page after `after` (keyset on issue time and id). */
+    async documentsIssued(
+      companyId: string,
+      start: string,
+      end: string,
+      after: { issuedAt: string; id: string } | null,
+      limit: number,
+    ): Promise<Array<{ id: string; issuedAt: string; number: string; invoiceNumber: string | null; kind: string }>> {
+      const rows = await db
+        .selectFrom('sales')
+        .select(['id', 'issued_at', 'number', 'invoice_number', 'kind'])
+        .where('company_id', '=', companyId)
+        .where('issued_at', '>=', start)
+        .where('issued_at', '<', end)
+        .$if(after !== null, (q) =>
+          q.where((eb) =>
+            eb.or([
+              eb('issued_at', '>', after!.issuedAt),
+              eb.and([eb('issued_at', '=', after!.issuedAt), eb('id', '>', after!.id)]),
+            ]),
+          ),
+        )
+        .orderBy('issued_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        issuedAt: r.issued_at!,
+        number: r.number,
+        invoiceNumber: r.invoice_number,
+        kind: r.kind,
+      }));
+    },
+
+    async countIssued(companyId: string, start: string, end: string): Promise<number> {
+      const row = await db
+        .selectFrom('sales')
+        .select(sql<number>`count(*)`.as('count'))
+        .where('company_id', '=', companyId)
+        .where('issued_at', '>=', start)
+        .where('issued_at', '<', end)
+        .executeTakeFirstOrThrow();
+      return n(row.count);
+    },
+
     /** What approved, unexpired quotations are worth (Today). */
     async openQuotationsValue(companyId: string, now: string): Promise<{ count: number; total: number }> {
       const row = await db

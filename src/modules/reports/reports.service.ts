@@ -602,6 +602,26 @@ export function createReportsService(deps: {
       };
     },
 
+    /** The documents of [from, to] in order of issue, page by page (the month archive reads them so). */
+    async *documentsIssued(companyId: string, from: string, to: string, pageSize = 200) {
+      const co = await company(companyId);
+      const start = startOfDay(from, co.timeZone);
+      const end = startOfDay(addDays(to, 1), co.timeZone);
+      let after: { issuedAt: string; id: string } | null = null;
+      for (;;) {
+        const page = await repo().documentsIssued(companyId, start, end, after, pageSize);
+        yield* page;
+        if (page.length < pageSize) return;
+        const last = page.at(-1)!;
+        after = { issuedAt: last.issuedAt, id: last.id };
+      }
+    },
+
+    async countIssued(companyId: string, from: string, to: string): Promise<number> {
+      const co = await company(companyId);
+      return repo().countIssued(companyId, startOfDay(from, co.timeZone), startOfDay(addDays(to, 1), co.timeZone));
+    },
+
     /** Today's trend: takings of the last 30 days, open quotations' value, what invoices still owe. */
     async today(companyId: string): Promise<TodayTrend> {
       const co = await company(companyId);

@@ -1,11 +1,20 @@
-import type { FastifyPluginAsync } from 'fastify';
+import fs from 'node:fs';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { fileHeaders } from '../../file-reply.ts';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
-import { formatDate, GROUP_BYS, type GroupBy, type ReportName, type Table } from '../../../modules/reports/index.ts';
+import {
+  formatDate,
+  GROUP_BYS,
+  type ArchiveJob,
+  type GroupBy,
+  type ReportName,
+  type Table,
+} from '../../../modules/reports/index.ts';
 import { sendTable } from '../../export-reply.ts';
 import { html, type Html } from '../html.ts';
 import { queryChoice, queryText } from '../form-input.ts';
-import { sendPage } from '../form.ts';
+import { postForm, sendPage, type IdRoute } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { paths, withQuery } from '../paths.ts';
 import { sayMessage } from '../texts/index.ts';
@@ -40,7 +49,7 @@ function readQuery(query: unknown, ctx: HubContext) {
 export const reportsPage =
   (c: Container): FastifyPluginAsync =>
   async (app) => {
-    app.get('/reports', { config: { hub: 'reports:read' } }, async (request, reply) => {
+    app.get('/reports', { config: { hub: 'reports:run' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
       const q = readQuery(request.query, ctx);
@@ -77,11 +86,54 @@ ${renderTable(ctx, table)}`;
   </select></div>
   <button type="submit">${t('hub.reports.show')}</button>
 </form>
-${content}`;
+${content}
+<section aria-labelledby="archive-title">
+<h2 id="archive-title">${t('hub.reports.archive')}</h2>
+<p id="archive-help">${t('hub.reports.archiveHelp')}</p>
+${postForm(ctx, paths.reportsArchive, html` class="row"`)}
+  <div><label for="month">${t('hub.reports.archiveMonth')}</label><br><input id="month" name="month" type="month" value="${q.from.slice(0, 7)}" required pattern="\\d{4}-\\d{2}" aria-describedby="archive-help"></div>
+  <button type="submit">${t('hub.reports.archiveStart')}</button>
+</form>
+</section>`;
       return sendPage(reply, ctx, { title: t('hub.reports.title'), body });
     });
 
-    app.get('/reports/export', { config: { hub: 'reports:read' } }, async (request, reply) => {
+    app.post('/reports/archive', { config: { hub: 'reports:run' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const month = queryText((request.body as Record<string, unknown>).month, 7) ?? '';
+      const job = c.monthArchives.start(ctx.user.companyId, month, ctx.user.language);
+      return reply.redirect(paths.reportsArchiveJob(job.id), 303);
+    });
+
+    const jobOf = (request: FastifyRequest<IdRoute>) => {
+      try {
+        return c.monthArchives.find(request.hub.user.companyId, request.params.id);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'not_found') return null;
+        throw error;
+      }
+    };
+
+    app.get<IdRoute>('/reports/archive/:id', { config: { hub: 'reports:run' } }, async (request, reply) => {
+      const ctx = request.hub;
+      const job = jobOf(request);
+      const body = html`<h1>${ctx.t('hub.reports.archive')}</h1>${archiveStatus(ctx, job)}`;
+      return sendPage(reply, ctx, { title: ctx.t('hub.reports.archive'), body, status: job ? 200 : 404 });
+    });
+
+    app.get<IdRoute>('/reports/archive/:id/status', { config: { hub: 'reports:run' } }, async (request, reply) =>
+      reply.type('text/html; charset=utf-8').send(archiveStatus(request.hub, jobOf(request)).value),
+    );
+
+    app.get<IdRoute>('/reports/archive/:id/download', { config: { hub: 'reports:run' } }, async (request, reply) => {
+      const file = c.monthArchives.file(request.hub.user.companyId, request.params.id);
+      return fileHeaders(reply, 'ours', file.name)
+        .header('content-disposition', `attachment; filename="${file.name}"`)
+        .type('application/zip')
+        .send(fs.createReadStream(file.path));
+    });
+
+    app.get('/reports/export', { config: { hub: 'reports:run' } }, async (request, reply) => {
       const ctx = request.hub;
       const q = readQuery(request.query, ctx);
       const format = queryChoice((request.query as Record<string, unknown>).format, FORMATS) ?? 'csv';
@@ -90,6 +142,31 @@ ${content}`;
       return sendTable(reply, table, format, ctx.user.language, `${q.report}-${range}`);
     });
   };
+
+/** The archive's progress bar, asking for itself again each second while it is built. */
+function archiveStatus(ctx: HubContext, job: ArchiveJob | null): Html {
+  const { t } = ctx;
+  if (!job)
+    return html`<div id="archive-status"><p class="error" role="alert">${t('hub.reports.archiveGone')}</p>
+<p><a href="${paths.reports}">${t('hub.reports.title')}</a></p></div>`;
+  const building = job.status === 'building';
+  const max = Math.max(job.total, 1);
+  const value = building ? job.done : max;
+  return html`<div id="archive-status"${building ? html` hx-get="${paths.reportsArchiveStatus(job.id)}" hx-trigger="every 1s" hx-swap="outerHTML"` : null}>
+<p><strong>${job.month}</strong></p>
+<label for="archive-progress">${t('hub.reports.archiveProgress')}</label>
+<progress id="archive-progress" max="${max}" value="${value}">${value} / ${max}</progress>
+<p role="status" id="archive-phase">${
+    building
+      ? t('hub.reports.archiveBuilding', { done: String(job.done), total: String(job.total) })
+      : job.status === 'done'
+        ? t('hub.reports.archiveDone', { total: String(job.total) })
+        : ''
+  }</p>
+${job.status === 'failed' ? html`<p class="error" role="alert">${t('hub.reports.archiveFailed')}</p>` : null}
+${job.status === 'done' ? html`<p><a class="button" href="${paths.reportsArchiveFile(job.id)}" download>${t('hub.reports.archiveDownload')}</a></p>` : null}
+</div>`;
+}
 
 /** The sales report's total against the period before, in words and numbers (no colour needed). */
 async function comparison(c: Container, ctx: HubContext, q: ReturnType<typeof readQuery>): Promise<Html> {

@@ -150,7 +150,7 @@ export const todayPage =
           : null,
       ]);
       const fiscal = ctx.can('sales:read') ? await fiscalState(c, ctx) : { banner: null, card: null };
-      const trend = ctx.can('reports:read') ? await trendSection(c, ctx) : null;
+      const trend = ctx.can('reports:run') ? await trendSection(c, ctx) : null;
 
       const body = html`<h1>${t('hub.today.title')}</h1>
 ${fiscal.banner}

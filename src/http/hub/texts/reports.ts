@@ -3,6 +3,18 @@ import { messages } from '../../../modules/i18n/index.ts';
 /** Reports (admins) and Today's trend. */
 export const reports = messages({
   en: {
+    'hub.reports.archive': "The accountant's month",
+    'hub.reports.archiveHelp':
+      'One zip with every document of the month as a PDF, the VAT report and the book of issued invoices.',
+    'hub.reports.archiveMonth': 'Month',
+    'hub.reports.archiveStart': 'Build the archive',
+    'hub.reports.archiveProgress': 'Progress',
+    'hub.reports.archiveBuilding': '{done} of {total} documents',
+    'hub.reports.archiveDone': 'Ready: {total} documents.',
+    'hub.reports.archiveFailed': 'The archive could not be built. Try again.',
+    'hub.reports.archiveDownload': 'Download the zip',
+    'hub.reports.archiveGone':
+      'This archive is no longer known (the server was restarted or it expired). Build it again.',
     'hub.nav.reports': 'Reports',
     'hub.reports.title': 'Reports',
     'hub.reports.report': 'Report',
@@ -39,6 +51,18 @@ export const reports = messages({
     'hub.reports.link': 'Reports',
   },
   hr: {
+    'hub.reports.archive': 'Mjesec za knjigovođu',
+    'hub.reports.archiveHelp':
+      'Jedna zip datoteka sa svim dokumentima mjeseca u PDF-u, izvještajem o PDV-u i knjigom izlaznih računa.',
+    'hub.reports.archiveMonth': 'Mjesec',
+    'hub.reports.archiveStart': 'Izradi arhivu',
+    'hub.reports.archiveProgress': 'Napredak',
+    'hub.reports.archiveBuilding': '{done} od {total} dokumenata',
+    'hub.reports.archiveDone': 'Gotovo: dokumenata {total}.',
+    'hub.reports.archiveFailed': 'Arhiva nije izrađena. Pokušajte ponovno.',
+    'hub.reports.archiveDownload': 'Preuzmi zip',
+    'hub.reports.archiveGone':
+      'Ova arhiva više nije poznata (poslužitelj je ponovno pokrenut ili je istekla). Izradite je ponovno.',
     'hub.nav.reports': 'Izvještaji',
     'hub.reports.title': 'Izvještaji',
     'hub.reports.report': 'Izvještaj',
@@ -75,6 +99,17 @@ export const reports = messages({
     'hub.reports.link': 'Izvještaji',
   },
   de: {
+    'hub.reports.archive': 'Der Monat für die Buchhaltung',
+    'hub.reports.archiveHelp':
+      'Eine ZIP-Datei mit allen Belegen des Monats als PDF, dem Umsatzsteuerbericht und der Liste der Ausgangsrechnungen.',
+    'hub.reports.archiveMonth': 'Monat',
+    'hub.reports.archiveStart': 'Archiv erstellen',
+    'hub.reports.archiveProgress': 'Fortschritt',
+    'hub.reports.archiveBuilding': '{done} von {total} Belegen',
+    'hub.reports.archiveDone': 'Fertig: {total} Belege.',
+    'hub.reports.archiveFailed': 'Das Archiv konnte nicht erstellt werden. Bitte erneut versuchen.',
+    'hub.reports.archiveDownload': 'ZIP herunterladen',
+    'hub.reports.archiveGone': 'Dieses Archiv ist nicht mehr bekannt (Neustart oder abgelaufen). Bitte neu erstellen.',
     'hub.nav.reports': 'Berichte',
     'hub.reports.title': 'Berichte',
     'hub.reports.report': 'Bericht',
