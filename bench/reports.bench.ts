@@ -53,7 +53,8 @@ async function invoices(
   start: number,
   span: number,
 ): Promise<void> {
-  const at = instant(engine, `${start} + (s.n * ${span}) / ${count}`);
+  // 64-bit arithmetic: n × span passes 2^31 (PostgreSQL's integer) long before a million rows.
+  const at = instant(engine, `${start} + (s.n * ${engine === 'postgres' ? `${span}::bigint` : span}) / ${count}`);
   // Line A: 25 % on 1 000 … 5 990 cents; line B: 13 % on 500 cents (tax 65).
   const netA = `(1000 + (s.n % 500) * 10)`;
   const taxA = `((${netA} * 25 + 50) / 100)`;
@@ -250,9 +251,58 @@ async function runEngine(engine: EngineName) {
   }
 }
 
-const out = [];
-for (const engine of enginesFromArgs(process.argv.slice(2))) out.push(await runEngine(engine));
-for (const r of out) {
+/**
+ * `--archive`: the month archive of BENCH_ARCHIVE_DOCS documents (default 10 000) of one company
+ * on SQLite: its time and the process's peak RSS (print threads included), sampled every 100 ms,
+ * against the RSS before it started.
+ */
+async function runArchive(): Promise<void> {
+  const docs = Number(process.env.BENCH_ARCHIVE_DOCS ?? 10_000);
+  const storage = freshStorage('sqlite', 'archive');
+  const c = await createContainer(
+    loadConfig({ DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir, LOG_LEVEL: 'silent', WORKER: 'off' }),
+  );
+  try {
+    const co = await createDemoCompany(c);
+    await invoices(
+      c.database.db as Db,
+      'sqlite',
+      { id: co.companyId, location: co.locations[0]!.id, customer: `cus_${co.companyId}` },
+      'a_',
+      docs,
+      MONTH_START,
+      MONTH_SPAN,
+    );
+    // Warm the print threads (fonts parsed) so the baseline includes them.
+    await c.sales.renderPdf(co.companyId, 'a_0', c.reservePrint());
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 100);
+    const t0 = performance.now();
+    const job = c.monthArchives.start(co.companyId, '2026-11', 'hr');
+    await job.finished;
+    clearInterval(timer);
+    const seconds = (performance.now() - t0) / 1000;
+    console.log(
+      `archive: ${job.done} of ${job.total} documents, ${(job.bytes / 1048576).toFixed(1)} MiB zip, ${seconds.toFixed(1)} s ` +
+        `(${((seconds * 1000) / Math.max(1, job.done)).toFixed(1)} ms per document); RSS before ${(before / 1048576).toFixed(0)} MiB, ` +
+        `peak ${(peak / 1048576).toFixed(0)} MiB, maxRSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; status ${job.status}`,
+    );
+  } finally {
+    await c.close();
+    storage.cleanup();
+  }
+}
+
+if (process.argv.includes('--archive')) {
+  await runArchive();
+  process.exit(0);
+}
+
+for (const engine of enginesFromArgs(process.argv.slice(2).filter((a) => a !== '--archive'))) {
+  const r = await runEngine(engine);
   console.log(`\n### ${r.engine} (${ROWS} invoices in the big company)\n`);
   console.log(r.steps.map((s) => `- ${s}`).join('\n'));
   console.log(`\nInvoices in November 2026: big ${r.counts.bigMonth}, small ${r.counts.smallMonth}\n`);
