@@ -23,15 +23,15 @@ const REPORTS: readonly ReportName[] = ['sales', 'vat', 'book', 'payments', 'rec
 const FORMATS = ['csv', 'xlsx'] as const;
 
 /** The company's today and the first of its month, as the company's calendar has them. */
-function thisMonth(timeZone: string): { from: string; to: string } {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+function thisMonth(timeZone: string, now: Date): { from: string; to: string } {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone }).format(now);
   return { from: `${today.slice(0, 8)}01`, to: today };
 }
 
-function readQuery(query: unknown, ctx: HubContext) {
+function readQuery(query: unknown, ctx: HubContext, now: Date) {
   const q = query as Record<string, unknown>;
   const report = queryChoice(q.report, REPORTS) ?? 'sales';
-  const month = thisMonth(ctx.user.timezone);
+  const month = thisMonth(ctx.user.timezone, now);
   const groupBy: GroupBy = queryChoice(q.groupBy, GROUP_BYS) ?? (report === 'payments' ? 'day' : 'month');
   return {
     report,
@@ -52,7 +52,7 @@ export const reportsPage =
     app.get('/reports', { config: { hub: 'reports:run' } }, async (request, reply) => {
       const ctx = request.hub;
       const { t } = ctx;
-      const q = readQuery(request.query, ctx);
+      const q = readQuery(request.query, ctx, c.clock.now());
       const locations = await c.companies.listLocations(ctx.user.companyId);
       let content: Html;
       try {
@@ -135,7 +135,7 @@ ${postForm(ctx, paths.reportsArchive, html` class="row"`)}
 
     app.get('/reports/export', { config: { hub: 'reports:run' } }, async (request, reply) => {
       const ctx = request.hub;
-      const q = readQuery(request.query, ctx);
+      const q = readQuery(request.query, ctx, c.clock.now());
       const format = queryChoice((request.query as Record<string, unknown>).format, FORMATS) ?? 'csv';
       const table = await c.reports.table(ctx.user.companyId, q.report, q, ctx.user.language);
       const range = q.report === 'receivables' ? q.to : `${q.from}-${q.to}`;
