@@ -1,4 +1,5 @@
-export { createReportsService, type ReportsService, type ReportQuery } from './reports.service.ts';
+export { createReportsService, type ReportsService } from './reports.service.ts';
+export type { ReportQuery } from './report-shapes.ts';
 export { GROUP_BYS, type GroupBy } from './periods.ts';
 export { toCsv, formatDate, type ExportLocale, type Table } from './table.ts';
 export { toXlsx } from './xlsx.ts';

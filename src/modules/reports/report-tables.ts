@@ -1,5 +1,5 @@
 import { reportLabel, type ReportLabel } from './report-labels.ts';
-import type { BookEntry, PaymentsReport, ReceivablesReport, SalesReport, VatReport } from './reports.service.ts';
+import type { BookEntry, PaymentsReport, ReceivablesReport, SalesReport, VatReport } from './report-shapes.ts';
 import type { Cell, Column, ColumnType, ExportLocale, Table } from './table.ts';
 
 /** Each report as the flat table its CSV and XLSX are written from, headed in the reader's language. */
