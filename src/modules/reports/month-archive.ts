@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ZipFile } from 'yazl';
 import { AppError } from '../../lib/errors.ts';
@@ -90,7 +91,15 @@ export function createMonthArchives(deps: {
     zip.addBuffer(await toXlsx(book, locale), `book-${job.month}.xlsx`, { mtime, compress: false });
     for await (const doc of deps.reports.documentsIssued(job.companyId, from, to)) {
       const { pdf } = await deps.renderPdf(job.companyId, doc.id);
-      zip.addBuffer(pdf, `documents/${safe(doc.invoiceNumber ?? doc.number)}.pdf`, { mtime, compress: false });
+      // As a stream, not addBuffer: yazl keeps each buffer entry's closure (and so its bytes) until
+      // the zip ends, which would hold the whole month in memory; a drained stream holds nothing.
+      const stream = new PassThrough();
+      stream.end(pdf);
+      zip.addReadStream(stream, `documents/${safe(doc.invoiceNumber ?? doc.number)}.pdf`, {
+        mtime,
+        compress: false,
+        size: pdf.length,
+      });
       handed += pdf.length;
       job.done++;
       // Backpressure: the PDF bytes handed to the zip but not yet on disk stay under HIGH_WATER
