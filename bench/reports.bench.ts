@@ -281,8 +281,12 @@ async function runArchive(): Promise<void> {
     await c.sales.renderPdf(co.companyId, 'a_0', c.reservePrint());
     const before = process.memoryUsage().rss;
     let peak = before;
+    // The main thread's buffers (where a retained PDF would sit) apart from the whole process's RSS.
+    let buffers = 0;
     const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.rss);
+      buffers = Math.max(buffers, m.arrayBuffers);
     }, 100);
     const t0 = performance.now();
     const job = c.monthArchives.start(co.companyId, '2026-11', 'hr');
@@ -292,7 +296,7 @@ async function runArchive(): Promise<void> {
     console.log(
       `archive: ${job.done} of ${job.total} documents, ${(job.bytes / 1048576).toFixed(1)} MiB zip, ${seconds.toFixed(1)} s ` +
         `(${((seconds * 1000) / Math.max(1, job.done)).toFixed(1)} ms per document); RSS before ${(before / 1048576).toFixed(0)} MiB, ` +
-        `peak ${(peak / 1048576).toFixed(0)} MiB, maxRSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; status ${job.status}`,
+        `peak ${(peak / 1048576).toFixed(0)} MiB, main-thread buffers peak ${(buffers / 1048576).toFixed(1)} MiB, maxRSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; status ${job.status}`,
     );
   } finally {
     await c.close();
