@@ -19,6 +19,7 @@ type Input =
 const USTVA_FIELD: Record<number, string> = { 1900: '81', 700: '86' };
 
 export function reportTable(input: Input, locale: ExportLocale): Table {
+  // A day's period is a date (26.11.2026. in Croatian); a week's or month's stays its key.
   const col = (key: ReportLabel, type: ColumnType, field: string = key): Column => ({
     key: field,
     label: reportLabel(locale, key),
@@ -31,7 +32,7 @@ export function reportTable(input: Input, locale: ExportLocale): Table {
       return {
         title: reportLabel(locale, 'title.sales'),
         columns: [
-          col('period', 'text'),
+          col('period', r.groupBy === 'day' ? 'date' : 'text'),
           col('location', 'text'),
           col('operator', 'text'),
           col('invoices', 'integer'),
@@ -130,7 +131,7 @@ export function reportTable(input: Input, locale: ExportLocale): Table {
       return {
         title: reportLabel(locale, 'title.payments'),
         columns: [
-          col('period', 'text'),
+          col('period', input.report.groupBy === 'day' ? 'date' : 'text'),
           col('method', 'text'),
           col('operator', 'text'),
           col('count', 'integer'),
