@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { AppError } from './lib/errors.ts';
 import { hkdfSync, randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
@@ -37,6 +40,7 @@ import { createQuotationAnswers, createQuotationsService } from './modules/quota
 import { createDocumentMail } from './modules/mailing/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
+import { createMonthArchives, createReportsService } from './modules/reports/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
   applyEndpointWork,
@@ -271,6 +275,32 @@ export async function createContainer(
     notify: (repos, companyId, note, roles) => notifications.notifyRoles(repos, companyId, note, roles),
     onEventQueued,
   });
+  const reports = createReportsService({ store, clock });
+  const monthArchives = createMonthArchives({
+    reports,
+    // One document at a time through the print pool; a full pool is waited for, not failed:
+    // the archive is background work and yields to the counter's prints.
+    renderPdf: async (companyId, id) => {
+      for (;;) {
+        let slot: PrintSlot;
+        try {
+          slot = prints.reserve();
+        } catch (error) {
+          if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
+          await delay((error.retryAfterSeconds ?? 1) * 1000);
+          continue;
+        }
+        try {
+          return await sales.renderPdf(companyId, id, slot);
+        } finally {
+          slot.release();
+        }
+      }
+    },
+    dir: path.join(config.dataDir, 'exports'),
+    now: () => clock.now(),
+    onCrash: (error) => logger.error({ err: error }, 'month archive failed'),
+  });
   const endpoints = createEndpointsService({
     store,
     clock,
@@ -376,6 +406,8 @@ export async function createContainer(
     documentMail,
     orders,
     sales,
+    reports,
+    monthArchives,
     customers,
     customerAssignment,
     endpoints,

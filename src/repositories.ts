@@ -16,6 +16,7 @@ import { createAccountsRepository } from './modules/accounts/accounts.repository
 import { createFiscalRepository } from './modules/fiscal/fiscal.repository.ts';
 import { createMailingRepository } from './modules/mailing/mailing.repository.ts';
 import { createQuotationLinksRepository } from './modules/quotations/quotation-links.repository.ts';
+import { createReportsRepository } from './modules/reports/reports.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -40,6 +41,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     fiscal: createFiscalRepository(db),
     mailing: createMailingRepository(db),
     quotationLinks: createQuotationLinksRepository(db),
+    reports: createReportsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

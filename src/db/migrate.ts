@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010-fiscal.ts';
 import * as m0011 from './migrations/0011-websites.ts';
 import * as m0012 from './migrations/0012-notification-params.ts';
 import * as m0013 from './migrations/0013-einvoice.ts';
+import * as m0014 from './migrations/0014-report-indexes.ts';
 import * as m0015 from './migrations/0015-hub-quotations.ts';
 import * as m0016 from './migrations/0016-document-mail.ts';
 import * as m0017 from './migrations/0017-test-sales-and-used-proofs.ts';
@@ -32,6 +33,7 @@ const MIGRATIONS = {
   '0011-websites': m0011,
   '0012-notification-params': m0012,
   '0013-einvoice': m0013,
+  '0014-report-indexes': m0014,
   '0015-hub-quotations': m0015,
   '0016-document-mail': m0016,
   '0017-test-sales-and-used-proofs': m0017,

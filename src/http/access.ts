@@ -30,6 +30,7 @@ export const PERMISSIONS = {
   'documents:send': ['admin', 'staff'], // send quotations and invoices by e-mail
   'catalog:read': ['admin', 'staff', 'support'],
   'catalog:write': ['admin'],
+  'reports:run': ['admin'], // read reports, build and download exports (the month archive)
   'settings:manage': ['admin'], // developer settings (API keys, webhooks, catalog scope, print template, bank account), team, company profile
 } as const satisfies Record<string, readonly UserRole[]>;
 
@@ -130,6 +131,13 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminReplyToInquiry: 'inquiries:handle',
   adminListInquiryReplies: 'inquiries:read',
   adminReopenInquiry: 'inquiries:handle',
+  adminReportSales: 'reports:run',
+  adminReportVat: 'reports:run',
+  adminReportPayments: 'reports:run',
+  adminReportReceivables: 'reports:run',
+  adminStartMonthExport: 'reports:run',
+  adminGetExport: 'reports:run',
+  adminDownloadExport: 'reports:run',
 };
 
 export function rolesFor(operationId: string): readonly UserRole[] | null {

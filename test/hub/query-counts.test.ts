@@ -9,7 +9,7 @@ import { bearer, createTestApp, createTenant, type TestApp } from '../support/te
 
 // Pages that are not lists or details of rows (PDFs, previews, forms, one-line fragments, served files).
 const NOT_PAGES =
-  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|photo|new)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)/;
+  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|photo|new|e-invoice)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)|\/reports\/(archive|export)/;
 
 /**
  * "Pages render in one round trip of queries (no per-row queries)": every hub page an admin can

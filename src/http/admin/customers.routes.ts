@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
+import { customersListTable } from '../../modules/reports/index.ts';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import type { DocumentKind } from '../../modules/customers/index.ts';
@@ -140,20 +142,32 @@ export const customersRoutes =
           description: SEARCH_DESCRIPTION,
           security,
           querystring: Type.Object(
-            { q: Type.Optional(Type.String({ maxLength: 200 })), ...Pagination },
+            { q: Type.Optional(Type.String({ maxLength: 200 })), ...Pagination, ...ExportQuery },
             { additionalProperties: false },
           ),
           response: {
-            200: Type.Object(
-              { data: Type.Array(Customer), nextCursor: Nullable(Type.String()) },
-              { additionalProperties: false },
+            200: JsonOrSheet(
+              'A page of customers; with `format=csv|xlsx`, every customer the search selects (at most 20,000), without paging.',
+              Type.Object(
+                { data: Type.Array(Customer), nextCursor: Nullable(Type.String()) },
+                { additionalProperties: false },
+              ),
             ),
             ...errorResponses(400, 403),
           },
         },
       },
-      async (request) =>
-        c.customers.search(request.admin.companyId, { ...request.query, limit: request.query.limit ?? 25 }),
+      async (request, reply) => {
+        const companyId = request.admin.companyId;
+        const { q, format: asked, locale: askedLocale } = request.query;
+        const format = exportFormat(request, asked);
+        if (format === 'json')
+          return c.customers.search(companyId, { q, limit: request.query.limit ?? 25, cursor: request.query.cursor });
+        const rows = await everyPage((page) => c.customers.search(companyId, { q, ...page }));
+        const company = await c.reports.company(companyId);
+        const locale = exportLocale(askedLocale, company.locale);
+        return sendTable(reply, customersListTable(rows, locale, company.timeZone), format, locale, 'customers');
+      },
     );
 
     app.get(

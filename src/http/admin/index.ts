@@ -16,6 +16,8 @@ import { companySetupRoutes } from './company-setup.routes.ts';
 import { counterSalesRoutes } from './counter-sales.routes.ts';
 import { sendingsRoutes } from './sendings.routes.ts';
 import { inquiryRepliesRoutes } from './inquiry-replies.routes.ts';
+import { reportsRoutes } from './reports.routes.ts';
+import { exportsRoutes } from './exports.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 =
@@ -37,4 +39,6 @@ export const adminV1 =
     await app.register(counterSalesRoutes(c));
     await app.register(sendingsRoutes(c));
     await app.register(inquiryRepliesRoutes(c));
+    await app.register(reportsRoutes(c));
+    await app.register(exportsRoutes(c));
   };

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { said } from '../../modules/i18n/index.ts';
+import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
+import { quotationsListTable } from '../../modules/reports/index.ts';
+import { said, translator } from '../../modules/i18n/index.ts';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -144,21 +146,38 @@ export const quotationsRoutes =
                   description: '`live` (the default) or `test`: data made with test keys, never both.',
                 }),
               ),
+              ...ExportQuery,
             },
             { additionalProperties: false },
           ),
           response: {
-            200: Type.Object({ data: Type.Array(AdminQuotation), nextCursor: Nullable(Type.String()) }),
+            200: JsonOrSheet(
+              'A page of quotations; with `format=csv|xlsx`, every quotation the filters select (at most 20,000), without paging.',
+              Type.Object({ data: Type.Array(AdminQuotation), nextCursor: Nullable(Type.String()) }),
+            ),
             ...errorResponses(400),
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { status, q, locationId, mode } = request.query;
-        const page = newestFirstPage(request.query);
+        const companyId = request.admin.companyId;
         const base = baseUrl(c.config, request);
-        const rows = await c.quotations.list(request.admin.companyId, page, { status, q, locationId, mode });
-        return page.page(rows.map((row) => presentHubQuotation(row, base).data));
+        const list = async (query: { limit?: number; cursor?: string }) => {
+          const page = newestFirstPage(query);
+          const rows = await c.quotations.list(companyId, page, { status, q, locationId, mode });
+          return page.page(rows.map((row) => presentHubQuotation(row, base).data));
+        };
+        const format = exportFormat(request, request.query.format);
+        if (format === 'json') return list(request.query);
+        const rows = await everyPage(list);
+        const company = await c.reports.company(companyId);
+        const locale = exportLocale(request.query.locale, company.locale);
+        const tr = translator(locale);
+        const table = quotationsListTable(rows, locale, company.timeZone, (s) =>
+          tr(`status.quotation.${s}` as 'status.quotation.approved'),
+        );
+        return sendTable(reply, table, format, locale, 'quotations');
       },
     );
 

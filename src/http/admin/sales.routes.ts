@@ -16,6 +16,9 @@ import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
 import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { fileHeaders } from '../file-reply.ts';
+import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
+import { salesListTable } from '../../modules/reports/index.ts';
+import { translator } from '../../modules/i18n/index.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64 }), pid: Type.String({ maxLength: 64 }) });
@@ -194,25 +197,37 @@ export const salesRoutes =
                   description: '`live` (the default) or `test`: sales converted from test documents, never both.',
                 }),
               ),
+              ...ExportQuery,
             },
             { additionalProperties: false },
           ),
           response: {
-            200: Type.Object({ data: Type.Array(Sale), nextCursor: Nullable(Type.String()) }),
+            200: JsonOrSheet(
+              'A page of sales; with `format=csv|xlsx`, every sale the filters select (at most 20,000), without paging.',
+              Type.Object({ data: Type.Array(Sale), nextCursor: Nullable(Type.String()) }),
+            ),
             ...errorResponses(400),
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { status, locationId, customerId, from, to, mode } = request.query;
-        const page = newestFirstPage(request.query);
-        return page.page(
-          await c.sales.list(
-            request.admin.companyId,
-            { status, locationId, customerId, from: instant(from, 'from'), to: instant(to, 'to'), mode },
-            page,
-          ),
+        const companyId = request.admin.companyId;
+        const filter = { status, locationId, customerId, from: instant(from, 'from'), to: instant(to, 'to'), mode };
+        const list = async (query: { limit?: number; cursor?: string }) => {
+          const page = newestFirstPage(query);
+          return page.page(await c.sales.list(companyId, filter, page));
+        };
+        const format = exportFormat(request, request.query.format);
+        if (format === 'json') return list(request.query);
+        const rows = await everyPage(list);
+        const company = await c.reports.company(companyId);
+        const locale = exportLocale(request.query.locale, company.locale);
+        const tr = translator(locale);
+        const table = salesListTable(rows, locale, company.timeZone, (s) =>
+          tr(`status.sale.${s}` as 'status.sale.paid'),
         );
+        return sendTable(reply, table, format, locale, 'sales');
       },
     );
 

@@ -25,6 +25,7 @@ import { developerPages } from './pages/developer/developer.page.ts';
 import { deskPages } from './pages/desk/index.ts';
 import { inboxPages } from './pages/inbox.pages.ts';
 import { catalogPages } from './pages/catalog/index.ts';
+import { reportsPage } from './pages/reports.page.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -114,6 +115,7 @@ export const hub =
     await app.register(deskPages(c));
     await app.register(inboxPages(c));
     await app.register(catalogPages(c));
+    await app.register(reportsPage(c));
   };
 
 declare module 'fastify' {

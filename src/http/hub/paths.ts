@@ -36,6 +36,12 @@ export const paths = {
   accountPassword: `${HUB}/account/password`,
   accountLanguage: `${HUB}/account/language`,
   company: `${HUB}/company`,
+  reports: `${HUB}/reports`,
+  reportsExport: `${HUB}/reports/export`,
+  reportsArchive: `${HUB}/reports/archive`,
+  reportsArchiveJob: (id: string) => `${HUB}/reports/archive/${seg(id)}`,
+  reportsArchiveStatus: (id: string) => `${HUB}/reports/archive/${seg(id)}/status`,
+  reportsArchiveFile: (id: string) => `${HUB}/reports/archive/${seg(id)}/download`,
   team: `${HUB}/team`,
   teamUser: (id: string, action: 'role' | 'reset' | 'enable' | 'disable' | 'oib') => `${HUB}/team/${seg(id)}/${action}`,
 

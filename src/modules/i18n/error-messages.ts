@@ -10,6 +10,9 @@ import { messages } from './define.ts';
  */
 const errorMessages = messages({
   en: {
+    'error.report.range': 'Must be on or after `from`.',
+    'error.export.tooMany': 'More than {max} rows: narrow the filter, or use a report.',
+    'error.report.tooLong': 'Gives more than {max} periods: choose a longer grouping or a shorter range.',
     'error.required': 'Is required.',
     'error.unknownField': 'Is not a known field.',
     'error.emailFormat': 'Must be an e-mail address.',
@@ -107,6 +110,7 @@ const errorMessages = messages({
     'error.notFound.customer': 'Customer not found.',
     'error.notFound.datasheet': 'Datasheet not found.',
     'error.notFound.delivery': 'Delivery not found.',
+    'error.notFound.export': 'Export not found.',
     'error.notFound.inquiry': 'Inquiry not found.',
     'error.notFound.location': 'Location not found.',
     'error.notFound.model': 'Model not found.',
@@ -179,6 +183,9 @@ const errorMessages = messages({
     'error.unit.unknown': 'No such unit for this product.',
   },
   hr: {
+    'error.report.range': 'Mora biti isti dan ili nakon početnog datuma.',
+    'error.export.tooMany': 'Više od {max} redaka: suzite filtar ili upotrijebite izvještaj.',
+    'error.report.tooLong': 'Daje više od {max} razdoblja: odaberite dulje grupiranje ili kraći raspon.',
     'error.required': 'Obavezno polje.',
     'error.unknownField': 'Nepoznato polje.',
     'error.emailFormat': 'Mora biti adresa e-pošte.',
@@ -275,6 +282,7 @@ const errorMessages = messages({
     'error.notFound.customer': 'Kupac nije pronađen.',
     'error.notFound.datasheet': 'Tehnički list nije pronađen.',
     'error.notFound.delivery': 'Isporuka nije pronađena.',
+    'error.notFound.export': 'Izvoz nije pronađen.',
     'error.notFound.inquiry': 'Upit nije pronađen.',
     'error.notFound.location': 'Lokacija nije pronađena.',
     'error.notFound.model': 'Model nije pronađen.',
@@ -345,6 +353,10 @@ const errorMessages = messages({
     'error.unit.unknown': 'Ovaj proizvod nema takvu jedinicu.',
   },
   de: {
+    'error.report.range': 'Muss am oder nach dem Anfangsdatum liegen.',
+    'error.export.tooMany': 'Mehr als {max} Zeilen: Filter eingrenzen oder einen Bericht verwenden.',
+    'error.report.tooLong':
+      'Ergibt mehr als {max} Zeiträume: wählen Sie eine gröbere Gruppierung oder einen kürzeren Zeitraum.',
     'error.required': 'Pflichtfeld.',
     'error.unknownField': 'Ist kein bekanntes Feld.',
     'error.emailFormat': 'Muss eine E-Mail-Adresse sein.',
@@ -449,6 +461,7 @@ const errorMessages = messages({
     'error.notFound.customer': 'Kunde nicht gefunden.',
     'error.notFound.datasheet': 'Datenblatt nicht gefunden.',
     'error.notFound.delivery': 'Zustellung nicht gefunden.',
+    'error.notFound.export': 'Export nicht gefunden.',
     'error.notFound.inquiry': 'Anfrage nicht gefunden.',
     'error.notFound.location': 'Standort nicht gefunden.',
     'error.notFound.model': 'Modell nicht gefunden.',

@@ -7,6 +7,8 @@ import { html, type Html } from '../html.ts';
 import { sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { paths, withQuery } from '../paths.ts';
+import { formatDate } from '../../../modules/reports/index.ts';
+import { trendChart } from './trend-chart.ts';
 
 /** How many of the newest each card lists; the rest are one click away. */
 const LATEST = 5;
@@ -151,9 +153,11 @@ export const todayPage =
           : null,
       ]);
       const fiscal = ctx.can('sales:read') ? await fiscalState(c, ctx) : { banner: null, card: null };
+      const trend = ctx.can('reports:run') ? await trendSection(c, ctx) : null;
 
       const body = html`<h1>${t('hub.today.title')}</h1>
 ${fiscal.banner}
+${trend}
 <div class="cards today">${fiscal.card ? renderCard(ctx, fiscal.card) : null}${cards.map((card) => (card ? renderCard(ctx, card) : null))}</div>`;
       return sendPage(reply, ctx, { title: t('hub.today.title'), body });
     });
@@ -210,5 +214,30 @@ function renderCard(ctx: HubContext, card: Card): Html {
       : html`<ul class="latest">${card.items.map((item) => html`<li><a href="${item.href}">${item.label}</a>${item.meta ? html`<br><small>${item.meta}</small>` : null}</li>`)}</ul>`
   }
   <p><a href="${card.href}">${t('hub.today.seeAll')}<span class="sr-only">: ${t(card.title)}</span></a></p>
+</section>`;
+}
+
+/** The owner's view of the money: takings of the last 30 days, open quotations' value, what invoices still owe. */
+async function trendSection(c: Container, ctx: HubContext): Promise<Html> {
+  const { t, fmt } = ctx;
+  const trend = await c.reports.today(ctx.user.companyId);
+  const total = trend.days.reduce((a, d) => a + d.takings, 0);
+  const max = Math.max(0, ...trend.days.map((d) => d.takings));
+  const chart = trendChart(trend.days, {
+    title: t('hub.today.trend'),
+    summary: t('hub.today.trendSummary', { total: fmt.money(total), max: fmt.money(max) }),
+    day: t('hub.today.trendDay'),
+    amount: t('hub.today.trendAmount'),
+    money: (cents) => fmt.money(cents),
+    date: (day) => formatDate(day, ctx.user.language),
+  });
+  return html`<section class="card trend-card" id="card-trend" aria-labelledby="card-trend-title">
+  <h2 id="card-trend-title">${t('hub.today.trend')}</h2>
+  ${chart}
+  <dl class="facts">
+    <div><dt>${t('hub.today.openQuotations')}</dt><dd id="open-quotations">${t('hub.today.openQuotationsValue', { count: fmt.number(trend.openQuotations.count), total: fmt.money(trend.openQuotations.total) })}</dd></div>
+    <div><dt>${t('hub.today.unpaid')}</dt><dd id="unpaid-total">${t('hub.today.unpaidValue', { count: fmt.number(trend.unpaid.count), total: fmt.money(trend.unpaid.total) })}</dd></div>
+  </dl>
+  <p><a href="${paths.reports}">${t('hub.reports.link')}</a></p>
 </section>`;
 }

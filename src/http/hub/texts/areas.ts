@@ -8,6 +8,19 @@ import { invoices } from './invoices.ts';
 import { making } from './making.ts';
 import { shell } from './shell.ts';
 import { mail } from './mail.ts';
+import { reports } from './reports.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
-export const HUB_AREAS = [shell, accounts, developer, desk, inbox, catalog, fiscal, invoices, making, mail] as const;
+export const HUB_AREAS = [
+  shell,
+  accounts,
+  developer,
+  desk,
+  inbox,
+  catalog,
+  fiscal,
+  invoices,
+  making,
+  mail,
+  reports,
+] as const;

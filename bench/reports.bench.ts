@@ -1,0 +1,321 @@
+/**
+ * Reports at scale (issue 23): a month's VAT report and a year's sales by month for a company
+ * with BENCH_REPORTS_ROWS invoices (default 1 000 000, two lines each) among 100 companies,
+ * against the same reports for a company with 1 000 invoices, in the same run, on both
+ * databases; with the query plans (EXPLAIN) of the two reports' SQL for the big company.
+ *
+ *   node bench/reports.bench.ts                        # SQLite and PostgreSQL
+ *   node bench/reports.bench.ts --engine sqlite        # or --engine postgres
+ *   BENCH_REPORTS_ROWS=200000 node bench/reports.bench.ts   # a smaller big company
+ *
+ * The big company's invoices are spread evenly over 2022-01-01 … 2026-12-31 (5 years), so a
+ * month holds 1/60 of them; the small company's 1 000 invoices all fall in the measured month
+ * (November 2026), so its month report aggregates 1 000 invoices. Each of the 98 other companies
+ * gets 1 000 invoices over the 5 years. Rows go straight into the tables by INSERT … SELECT over
+ * a number series, as the lists bench does; the reports are called through the service, in
+ * process (the HTTP layer adds the same constant to both sides). p50 of 15 calls each, big and
+ * small alternating.
+ */
+import { performance } from 'node:perf_hooks';
+import { sql, type Kysely } from 'kysely';
+import { loadConfig } from '../src/config/config.ts';
+import { createContainer } from '../src/container.ts';
+import { createDemoCompany } from '../src/modules/demo/demo-company.ts';
+import { enginesFromArgs, freshStorage, type EngineName } from './support/harness.ts';
+
+const ROWS = Number(process.env.BENCH_REPORTS_ROWS ?? 1_000_000);
+const SMALL = 1_000;
+const OTHERS = 98;
+const START = Date.parse('2022-01-01T00:00:00.000Z') / 1000;
+const SPAN = Date.parse('2027-01-01T00:00:00.000Z') / 1000 - START;
+const MONTH_START = Date.parse('2026-11-01T00:00:00.000Z') / 1000;
+const MONTH_SPAN = 29 * 86_400;
+
+type Db = Kysely<any>;
+
+function series(engine: EngineName, n: number): string {
+  return engine === 'postgres'
+    ? `(select g as n from generate_series(0, ${n - 1}) g) s`
+    : `(with recursive r(n) as (select 0 union all select n + 1 from r where n < ${n - 1}) select n from r) s`;
+}
+
+function instant(engine: EngineName, seconds: string): string {
+  return engine === 'postgres' ? `to_timestamp(${seconds})` : `strftime('%Y-%m-%dT%H:%M:%fZ', ${seconds}, 'unixepoch')`;
+}
+
+/** `count` invoices of one company at one location, issued from `start` over `span` seconds, with two lines each. */
+async function invoices(
+  db: Db,
+  engine: EngineName,
+  company: { id: string; location: string; customer: string },
+  prefix: string,
+  count: number,
+  start: number,
+  span: number,
+): Promise<void> {
+  // 64-bit arithmetic: n × span passes 2^31 (PostgreSQL's integer) long before a million rows.
+  const at = instant(engine, `${start} + (s.n * ${engine === 'postgres' ? `${span}::bigint` : span}) / ${count}`);
+  // Line A: 25 % on 1 000 … 5 990 cents; line B: 13 % on 500 cents (tax 65).
+  const netA = `(1000 + (s.n % 500) * 10)`;
+  const taxA = `((${netA} * 25 + 50) / 100)`;
+  await sql
+    .raw(
+      `insert into sales (id, company_id, location_id, number, status, source_type, source_id, source_number, customer_id, customer_kind, customer_name, currency, prices_include_tax, repriced, net_minor, tax_minor, total_minor, paid_minor, created_at, kind, issued_at, credited_minor, created_by, operator_name)
+       select '${prefix}' || s.n, '${company.id}', '${company.location}', '${prefix}' || s.n, 'unpaid', 'quotation', '${prefix}q' || s.n, 'Q' || s.n, '${company.customer}', 'business', 'Kovač obrt', 'EUR', ${engine === 'postgres' ? 'false' : '0'}, ${engine === 'postgres' ? 'false' : '0'},
+              ${netA} + 500, ${taxA} + 65, ${netA} + ${taxA} + 565, 0, ${at}, 'invoice', ${at}, 0, null, 'Ana Kovač'
+       from ${series(engine, count)}`,
+    )
+    .execute(db);
+  for (const [k, rate, net, tax] of [
+    [1, 2500, netA, taxA],
+    [2, 1300, '500', '65'],
+  ] as const)
+    await sql
+      .raw(
+        `insert into sale_lines (id, company_id, document_id, position, product_id, unit_id, product_name, product_code, unit_name, quantity_milli, unit_price_minor, tax_rate_bp, net_minor, tax_minor, total_minor, note)
+         select '${prefix}l${k}_' || s.n, '${company.id}', '${prefix}' || s.n, ${k}, 'prd_x', 'unt_x', 'Boja', null, 'kom', 1000, ${net}, ${rate}, ${net}, ${tax}, ${net} + ${tax}, null
+         from ${series(engine, count)}`,
+      )
+      .execute(db);
+}
+
+function p50(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function plan(db: Db, engine: EngineName, text: string, parameters: readonly unknown[]): Promise<string> {
+  if (engine === 'postgres') {
+    const rows = await sql.raw(`explain (analyze, buffers) ${inline(text, parameters, engine)}`).execute(db);
+    return (rows.rows as Array<Record<string, string>>).map((r) => r['QUERY PLAN']).join('\n');
+  }
+  const rows = await sql.raw(`explain query plan ${inline(text, parameters, engine)}`).execute(db);
+  return (rows.rows as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+}
+
+/** The statement with its parameters written in (EXPLAIN takes no bound parameters here). */
+function inline(text: string, parameters: readonly unknown[], engine: EngineName): string {
+  const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+  return engine === 'postgres'
+    ? text.replace(/\$(\d+)/g, (_, i) => literal(parameters[Number(i) - 1]))
+    : text.replace(
+        /\?/g,
+        (() => {
+          let i = 0;
+          return () => literal(parameters[i++]);
+        })(),
+      );
+}
+
+async function runEngine(engine: EngineName) {
+  const storage = freshStorage(engine, 'reports');
+  const c = await createContainer(
+    loadConfig({ DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir, LOG_LEVEL: 'silent', WORKER: 'off' }),
+  );
+  const db = c.database.db as Db;
+  const steps: string[] = [];
+  const step = async (name: string, work: () => Promise<void>) => {
+    const t0 = performance.now();
+    await work();
+    const s = ((performance.now() - t0) / 1000).toFixed(1);
+    steps.push(`${name}: ${s} s`);
+    process.stderr.write(`reports (${engine}): ${name} ${s} s\n`);
+  };
+  try {
+    const big = await createDemoCompany(c);
+    const small = await createDemoCompany(c);
+    const customerOf = async (companyId: string) => `cus_${companyId}`;
+    await step(`${OTHERS} other companies × ${SMALL} invoices`, async () => {
+      const template = await db
+        .selectFrom('companies')
+        .selectAll()
+        .where('id', '=', big.companyId)
+        .executeTakeFirstOrThrow();
+      for (let i = 0; i < OTHERS; i++) {
+        const id = `cmp_benchrep${String(i).padStart(3, '0')}`;
+        await db
+          .insertInto('companies')
+          .values({ ...template, id, name: `Trgovina ${i}` })
+          .execute();
+        await db
+          .insertInto('locations')
+          .values({
+            id: `loc_${id}`,
+            company_id: id,
+            name: 'Zagreb',
+            code: 'ZG1',
+            address: null,
+            created_at: template.created_at,
+          })
+          .execute();
+        await invoices(
+          db,
+          engine,
+          { id, location: `loc_${id}`, customer: await customerOf(id) },
+          `o${i}_`,
+          SMALL,
+          START,
+          SPAN,
+        );
+      }
+    });
+    await step(`small company: ${SMALL} invoices in November 2026`, async () => {
+      await invoices(
+        db,
+        engine,
+        { id: small.companyId, location: small.locations[0]!.id, customer: await customerOf(small.companyId) },
+        's_',
+        SMALL,
+        MONTH_START,
+        MONTH_SPAN,
+      );
+    });
+    await step(`big company: ${ROWS} invoices over 2022–2026`, async () => {
+      await invoices(
+        db,
+        engine,
+        { id: big.companyId, location: big.locations[0]!.id, customer: await customerOf(big.companyId) },
+        'b_',
+        ROWS,
+        START,
+        SPAN,
+      );
+    });
+    if (engine === 'postgres') await sql.raw('analyze').execute(db);
+    else await sql.raw('analyze').execute(db);
+
+    const month = { from: '2026-11-01', to: '2026-11-30', groupBy: 'month' as const };
+    const year = { from: '2026-01-01', to: '2026-12-31', groupBy: 'month' as const };
+    // The big company's span per day ≈ ROWS / 1826: this many days hold about 1 000 of its invoices.
+    const days = Math.max(1, Math.round((SMALL * 1826) / ROWS));
+    const sameFrom = new Date(Date.parse('2026-11-30T00:00:00.000Z') - (days - 1) * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const sameSize = { from: sameFrom, to: '2026-11-30', groupBy: 'month' as const };
+    const cases = [
+      { name: 'VAT, one month', run: (id: string) => c.reports.vat(id, month) },
+      { name: 'sales by month, one year', run: (id: string) => c.reports.sales(id, year) },
+      // The same number of invoices on both sides: the big company's last days against the small one's month.
+      {
+        name: `VAT over ≈1 000 invoices (big: ${days} day(s), small: the month)`,
+        run: (id: string) => c.reports.vat(id, id === big.companyId ? sameSize : month),
+      },
+    ];
+    const results = [];
+    for (const k of cases) {
+      const b: number[] = [];
+      const s: number[] = [];
+      for (let i = 0; i < 16; i++) {
+        let t0 = performance.now();
+        await k.run(big.companyId);
+        if (i > 0) b.push(performance.now() - t0);
+        t0 = performance.now();
+        await k.run(small.companyId);
+        if (i > 0) s.push(performance.now() - t0);
+      }
+      results.push({ name: k.name, big: p50(b), small: p50(s) });
+    }
+    const bigMonth = await c.reports.vat(big.companyId, month);
+    const smallMonth = await c.reports.vat(small.companyId, month);
+    const counts = {
+      bigMonth: (await c.reports.sales(big.companyId, month)).total.count,
+      smallMonth: (await c.reports.sales(small.companyId, month)).total.count,
+    };
+
+    // The plans of the exact statements the repository sends (compiled by Kysely).
+    const start = '2026-10-31T23:00:00.000Z';
+    const end = '2026-11-30T23:00:00.000Z';
+    const vatSql = db
+      .selectFrom('sales as s')
+      .innerJoin('sale_lines as l', (j) =>
+        j.onRef('l.document_id', '=', 's.id').onRef('l.company_id', '=', 's.company_id'),
+      )
+      .select(['l.tax_rate_bp', sql<number>`sum(l.net_minor)`.as('base'), sql<number>`sum(l.tax_minor)`.as('tax')])
+      .where('s.company_id', '=', big.companyId)
+      .where('s.issued_at', '>=', start)
+      .where('s.issued_at', '<', end)
+      .groupBy('l.tax_rate_bp')
+      .compile();
+    const salesSql = db
+      .selectFrom('sales')
+      .select(['location_id', 'kind', sql<number>`count(*)`.as('count'), sql<number>`sum(total_minor)`.as('total')])
+      .where('company_id', '=', big.companyId)
+      .where('issued_at', '>=', '2025-12-31T23:00:00.000Z')
+      .where('issued_at', '<', '2026-12-31T23:00:00.000Z')
+      .groupBy(['location_id', 'kind'])
+      .compile();
+    const plans = {
+      vat: await plan(db, engine, vatSql.sql, vatSql.parameters),
+      sales: await plan(db, engine, salesSql.sql, salesSql.parameters),
+    };
+    return { engine, steps, results, counts, plans, bigTax: bigMonth.total.tax, smallTax: smallMonth.total.tax };
+  } finally {
+    await c.close();
+    storage.cleanup();
+  }
+}
+
+/**
+ * `--archive`: the month archive of BENCH_ARCHIVE_DOCS documents (default 10 000) of one company
+ * on SQLite: its time and the process's peak RSS (print threads included), sampled every 100 ms,
+ * against the RSS before it started.
+ */
+async function runArchive(): Promise<void> {
+  const docs = Number(process.env.BENCH_ARCHIVE_DOCS ?? 10_000);
+  const storage = freshStorage('sqlite', 'archive');
+  const c = await createContainer(
+    loadConfig({ DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir, LOG_LEVEL: 'silent', WORKER: 'off' }),
+  );
+  try {
+    const co = await createDemoCompany(c);
+    await invoices(
+      c.database.db as Db,
+      'sqlite',
+      { id: co.companyId, location: co.locations[0]!.id, customer: `cus_${co.companyId}` },
+      'a_',
+      docs,
+      MONTH_START,
+      MONTH_SPAN,
+    );
+    // Warm the print threads (fonts parsed) so the baseline includes them.
+    await c.sales.renderPdf(co.companyId, 'a_0', c.reservePrint());
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    // The main thread's buffers (where a retained PDF would sit) apart from the whole process's RSS.
+    let buffers = 0;
+    const timer = setInterval(() => {
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.rss);
+      buffers = Math.max(buffers, m.arrayBuffers);
+    }, 100);
+    const t0 = performance.now();
+    const job = c.monthArchives.start(co.companyId, '2026-11', 'hr');
+    await job.finished;
+    clearInterval(timer);
+    const seconds = (performance.now() - t0) / 1000;
+    console.log(
+      `archive: ${job.done} of ${job.total} documents, ${(job.bytes / 1048576).toFixed(1)} MiB zip, ${seconds.toFixed(1)} s ` +
+        `(${((seconds * 1000) / Math.max(1, job.done)).toFixed(1)} ms per document); RSS before ${(before / 1048576).toFixed(0)} MiB, ` +
+        `peak ${(peak / 1048576).toFixed(0)} MiB, main-thread buffers peak ${(buffers / 1048576).toFixed(1)} MiB, maxRSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; status ${job.status}`,
+    );
+  } finally {
+    await c.close();
+    storage.cleanup();
+  }
+}
+
+if (process.argv.includes('--archive')) {
+  await runArchive();
+  process.exit(0);
+}
+
+for (const engine of enginesFromArgs(process.argv.slice(2).filter((a) => a !== '--archive'))) {
+  const r = await runEngine(engine);
+  console.log(`\n### ${r.engine} (${ROWS} invoices in the big company)\n`);
+  console.log(r.steps.map((s) => `- ${s}`).join('\n'));
+  console.log(`\nInvoices in November 2026: big ${r.counts.bigMonth}, small ${r.counts.smallMonth}\n`);
+  console.log('| report | big p50 ms | small p50 ms | big ÷ small |\n|---|---:|---:|---:|');
+  for (const x of r.results)
+    console.log(`| ${x.name} | ${x.big.toFixed(2)} | ${x.small.toFixed(2)} | ${(x.big / x.small).toFixed(2)} |`);
+  console.log(`\nVAT plan:\n\n\`\`\`\n${r.plans.vat}\n\`\`\`\n\nSales plan:\n\n\`\`\`\n${r.plans.sales}\n\`\`\``);
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
+import { ZipFile } from 'yazl';
+import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
+import { addDays } from './periods.ts';
+import { toCsv, type ExportLocale } from './table.ts';
+import { toXlsx } from './xlsx.ts';
+import type { ReportsService } from './reports.service.ts';
+
+/**
+ * The accountant's month: one zip with every document issued in the month as its PDF, the VAT
+ * report and the book of issued invoices (CSV and XLSX), built in the background while the
+ * caller polls its progress.
+ *
+ * Memory stays bounded whatever the month holds: documents are read a page at a time, printed one
+ * at a time, and each PDF goes into the zip stream, which is written to a file on disk; the next
+ * print waits while the file lags behind (backpressure). The zip (yazl) stores PDFs as they are
+ * (they are compressed already) and deflates the tables.
+ *
+ * Jobs live in this process, like the catalog's import jobs: a restart forgets them (and their
+ * files are left in the export folder, which is emptied at start), and the caller asks again.
+ */
+
+export interface ArchiveJob {
+  id: string;
+  month: string;
+  status: 'building' | 'done' | 'failed';
+  done: number;
+  total: number;
+  bytes: number;
+  createdAt: string;
+  finishedAt: string | null;
+  /** Settles when the build ends (tests and benchmarks wait on it). */
+  finished: Promise<void>;
+}
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const KEEP_MS = 24 * 3_600_000;
+/** The zip file may lag this far behind the PDFs handed to it before the next print waits. */
+const HIGH_WATER = 8 * 1024 * 1024;
+
+function lastDay(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return addDays(`${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-01`, -1);
+}
+
+/** A file name from a legal number (`12/ZG1/1` → `12-ZG1-1`). */
+const safe = (text: string) => text.replace(/[^\w.-]+/g, '-');
+
+export function createMonthArchives(deps: {
+  reports: ReportsService;
+  /** One document's PDF (the sales module's printer, through the print pool). */
+  renderPdf: (companyId: string, id: string) => Promise<{ number: string; pdf: Buffer }>;
+  dir: string;
+  now: () => Date;
+  onCrash: (error: unknown) => void;
+}) {
+  const jobs = new Map<string, ArchiveJob & { companyId: string; file: string }>();
+  fs.rmSync(deps.dir, { recursive: true, force: true });
+  fs.mkdirSync(deps.dir, { recursive: true });
+
+  function prune() {
+    const now = deps.now().getTime();
+    for (const [id, job] of jobs)
+      if (job.finishedAt && now - Date.parse(job.finishedAt) > KEEP_MS) {
+        jobs.delete(id);
+        fs.rmSync(job.file, { force: true });
+      }
+  }
+
+  async function build(job: ArchiveJob & { companyId: string; file: string }, locale: ExportLocale) {
+    const from = `${job.month}-01`;
+    const to = lastDay(job.month);
+    job.total = await deps.reports.countIssued(job.companyId, from, to);
+    const zip = new ZipFile();
+    const out = fs.createWriteStream(job.file);
+    zip.outputStream.pipe(out);
+    const closed = once(out, 'close');
+    let handed = 0;
+    const mtime = deps.now();
+    const q = { from, to };
+    const vat = await deps.reports.table(job.companyId, 'vat', { ...q, groupBy: 'month' }, locale);
+    const book = await deps.reports.table(job.companyId, 'book', q, locale);
+    zip.addBuffer(Buffer.from(toCsv(vat, locale)), `vat-${job.month}.csv`, { mtime });
+    zip.addBuffer(Buffer.from(toCsv(book, locale)), `book-${job.month}.csv`, { mtime });
+    zip.addBuffer(await toXlsx(book, locale), `book-${job.month}.xlsx`, { mtime, compress: false });
+    for await (const doc of deps.reports.documentsIssued(job.companyId, from, to)) {
+      const { pdf } = await deps.renderPdf(job.companyId, doc.id);
+      // As a stream, not addBuffer: yazl keeps each buffer entry's closure (and so its bytes) until
+      // the zip ends, which would hold the whole month in memory; a drained stream holds nothing.
+      const stream = new PassThrough();
+      stream.end(pdf);
+      zip.addReadStream(stream, `documents/${safe(doc.invoiceNumber ?? doc.number)}.pdf`, {
+        mtime,
+        compress: false,
+        size: pdf.length,
+      });
+      handed += pdf.length;
+      job.done++;
+      // Backpressure: the PDF bytes handed to the zip but not yet on disk stay under HIGH_WATER
+      // (yazl queues its entries' buffers until it writes them).
+      // Polled, not awaited on an event: the last chunks may already sit in the file stream.
+      while (handed - out.bytesWritten > HIGH_WATER) await delay(5);
+    }
+    zip.end();
+    await closed;
+    job.bytes = fs.statSync(job.file).size;
+  }
+
+  return {
+    /** Starts building the month's archive; 400 naming `month` unless it is YYYY-MM. */
+    start(companyId: string, month: string, locale: ExportLocale): ArchiveJob {
+      if (!MONTH.test(month)) throw AppError.invalid({ month: [said('error.invalidForm')] });
+      prune();
+      const id = `exp_${randomUUID().replaceAll('-', '')}`;
+      const job = {
+        id,
+        companyId,
+        month,
+        status: 'building' as ArchiveJob['status'],
+        done: 0,
+        total: 0,
+        bytes: 0,
+        createdAt: deps.now().toISOString(),
+        finishedAt: null as string | null,
+        file: path.join(deps.dir, `${id}.zip`),
+        finished: Promise.resolve(),
+      };
+      jobs.set(id, job);
+      job.finished = build(job, locale).then(
+        () => {
+          job.status = 'done';
+          job.finishedAt = deps.now().toISOString();
+        },
+        (error: unknown) => {
+          deps.onCrash(error);
+          job.status = 'failed';
+          job.finishedAt = deps.now().toISOString();
+          fs.rmSync(job.file, { force: true });
+        },
+      );
+      return job;
+    },
+    /** Another company's job is not found. */
+    find(companyId: string, id: string): ArchiveJob {
+      const job = jobs.get(id);
+      if (!job || job.companyId !== companyId) throw AppError.notFound('Export');
+      return job;
+    },
+    /** The finished archive's file; a 409 while it is still being built. */
+    file(companyId: string, id: string): { path: string; name: string } {
+      const job = jobs.get(id);
+      if (!job || job.companyId !== companyId || job.status === 'failed') throw AppError.notFound('Export');
+      if (job.status !== 'done') throw new AppError('conflict', 'The archive is still being built.');
+      return { path: job.file, name: `portico-${job.month}.zip` };
+    },
+  };
+}
+
+export type MonthArchives = ReturnType<typeof createMonthArchives>;

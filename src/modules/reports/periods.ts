@@ -1,0 +1,134 @@
+/**
+ * Report periods: calendar dates in the company's time zone turned into UTC instants, because
+ * documents store instants and an accountant's "November" is November where the shop is. A day
+ * runs from local midnight to the next local midnight (23 or 25 hours across a DST change).
+ */
+
+export type GroupBy = 'day' | 'week' | 'month';
+export const GROUP_BYS: readonly GroupBy[] = ['day', 'week', 'month'];
+
+export interface Bucket {
+  /** `2026-11-26`, `2026-W48` (ISO week) or `2026-11`. */
+  key: string;
+  /** First day in the bucket (within the range), YYYY-MM-DD. */
+  from: string;
+  /** Last day in the bucket (within the range), inclusive. */
+  to: string;
+  /** UTC instants, start inclusive, end exclusive. */
+  start: string;
+  end: string;
+}
+
+/** More buckets than this is not a report a person reads (a year by day is 366). */
+export const MAX_BUCKETS = 400;
+
+const DAY_MS = 86_400_000;
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at `instantMs`, in ms. */
+function offsetAt(instantMs: number, timeZone: string): number {
+  let f = offsetFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    offsetFormatters.set(timeZone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(new Date(instantMs)))
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
+  const local = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  return local - Math.floor(instantMs / 1000) * 1000;
+}
+
+/** The UTC instant of local midnight starting `date` (YYYY-MM-DD) in `timeZone`. */
+export function startOfDay(date: string, timeZone: string): string {
+  const guess = Date.parse(`${date}T00:00:00.000Z`);
+  let instant = guess - offsetAt(guess, timeZone);
+  // The offset at midnight itself may differ from the offset at the guess (a DST change that day).
+  instant = guess - offsetAt(instant, timeZone);
+  return new Date(instant).toISOString();
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in `timeZone`. */
+export function localDate(instant: string | Date, timeZone: string): string {
+  const ms = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  return new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / DAY_MS);
+}
+
+function isoWeek(date: string): string {
+  const d = new Date(`${date}T00:00:00.000Z`);
+  const weekday = (d.getUTCDay() + 6) % 7; // Monday 0
+  const thursday = new Date(d.getTime() + (3 - weekday) * DAY_MS);
+  const yearStart = Date.UTC(thursday.getUTCFullYear(), 0, 1);
+  const week = Math.floor((thursday.getTime() - yearStart) / DAY_MS / 7) + 1;
+  return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
+
+export function bucketKey(date: string, groupBy: GroupBy): string {
+  if (groupBy === 'day') return date;
+  if (groupBy === 'month') return date.slice(0, 7);
+  return isoWeek(date);
+}
+
+/** The range [from, to] (dates, `to` inclusive) cut into day, week or month buckets. */
+export function buckets(from: string, to: string, groupBy: GroupBy, timeZone: string): Bucket[] {
+  const out: Bucket[] = [];
+  let day = from;
+  while (day <= to) {
+    const key = bucketKey(day, groupBy);
+    let last = day;
+    while (last < to && bucketKey(addDays(last, 1), groupBy) === key) last = addDays(last, 1);
+    out.push({
+      key,
+      from: day,
+      to: last,
+      start: startOfDay(day, timeZone),
+      end: startOfDay(addDays(last, 1), timeZone),
+    });
+    if (out.length > MAX_BUCKETS) throw new RangeError('too many buckets');
+    day = addDays(last, 1);
+  }
+  return out;
+}
+
+function isFirstOfMonth(date: string): boolean {
+  return date.endsWith('-01');
+}
+
+function isLastOfMonth(date: string): boolean {
+  return isFirstOfMonth(addDays(date, 1));
+}
+
+/**
+ * The period a report is compared with: the same number of whole months before when the range
+ * is whole months (November against October, a year against the year before), else the same
+ * number of days just before.
+ */
+export function previousPeriod(from: string, to: string): { from: string; to: string } {
+  if (isFirstOfMonth(from) && isLastOfMonth(to)) {
+    const months =
+      (Number(to.slice(0, 4)) - Number(from.slice(0, 4))) * 12 + Number(to.slice(5, 7)) - Number(from.slice(5, 7)) + 1;
+    const start = new Date(`${from}T00:00:00.000Z`);
+    start.setUTCMonth(start.getUTCMonth() - months);
+    return { from: start.toISOString().slice(0, 10), to: addDays(from, -1) };
+  }
+  const length = daysBetween(from, to) + 1;
+  return { from: addDays(from, -length), to: addDays(from, -1) };
+}

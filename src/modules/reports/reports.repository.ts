@@ -1,0 +1,379 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+
+/**
+ * The reports' reads: sums of the figures each document stored when it was issued (its totals,
+ * and its lines per tax rate, which add up to its printed tax summary), never a new pricing.
+ * Every query starts with the company and a range of the issue (or payment) time, which the
+ * tenant's time indexes of migration 0014 answer as one index range, whatever else the tables hold.
+ */
+
+/**
+ * Which bucket an instant falls in, given the buckets' boundaries in order (b0 < b1 < … < bn):
+ * one CASE the two engines evaluate alike (ISO instants compare as text on SQLite and as
+ * timestamps on PostgreSQL), so the grouping needs no engine's date functions or time zones.
+ */
+function bucketOf(column: string, bounds: readonly string[]): RawBuilder<number> {
+  // Every boundary after the first gets its WHEN (the last one too), so a single bucket is still a valid CASE.
+  const whens = bounds.slice(1).map((b, i) => sql`when ${sql.ref(column)} < ${b} then ${sql.lit(i)} `);
+  return sql<number>`case ${sql.join(whens, sql``)}else ${sql.lit(bounds.length - 2)} end`;
+}
+
+const n = (v: unknown) => Number(v ?? 0);
+
+export interface SalesSumRow {
+  bucket: number;
+  locationId: string;
+  operatorId: string | null;
+  operatorName: string | null;
+  kind: string;
+  count: number;
+  net: number;
+  tax: number;
+  total: number;
+}
+
+export interface VatSumRow {
+  bucket: number;
+  kind: string;
+  rateBp: number;
+  base: number;
+  tax: number;
+  gross: number;
+}
+
+export interface PaymentSumRow {
+  bucket: number;
+  method: string;
+  userId: string | null;
+  count: number;
+  amount: number;
+}
+
+export interface BookRow {
+  id: string;
+  kind: string;
+  number: string;
+  invoiceNumber: string | null;
+  issuedAt: string;
+  customerName: string;
+  customerTaxId: string | null;
+  correctsSaleId: string | null;
+  rateBp: number;
+  base: number;
+  tax: number;
+  gross: number;
+}
+
+export interface OpenInvoiceRow {
+  id: string;
+  number: string;
+  invoiceNumber: string | null;
+  customerId: string;
+  customerName: string;
+  customerTaxId: string | null;
+  issuedAt: string;
+  dueDate: string | null;
+  total: number;
+  credited: number;
+  paid: number;
+}
+
+export function createReportsRepository(db: Executor) {
+  return {
+    /** Documents issued in [bounds[0], bounds[n]) per bucket, location, operator and kind. */
+    async salesSums(companyId: string, bounds: readonly string[], locationId?: string): Promise<SalesSumRow[]> {
+      const rows = await db
+        .selectFrom('sales')
+        .select([
+          bucketOf('issued_at', bounds).as('bucket'),
+          'location_id',
+          'created_by',
+          sql<string | null>`max(operator_name)`.as('operator_name'),
+          'kind',
+          sql<number>`count(*)`.as('count'),
+          sql<number>`sum(net_minor)`.as('net'),
+          sql<number>`sum(tax_minor)`.as('tax'),
+          sql<number>`sum(total_minor)`.as('total'),
+        ])
+        .where('company_id', '=', companyId)
+        .where('issued_at', '>=', bounds[0]!)
+        .where('issued_at', '<', bounds.at(-1)!)
+        .$if(locationId !== undefined, (q) => q.where('location_id', '=', locationId!))
+        .groupBy([sql.ref('bucket'), 'location_id', 'created_by', 'kind'])
+        .execute();
+      return rows.map((r) => ({
+        bucket: n(r.bucket),
+        locationId: r.location_id,
+        operatorId: r.created_by,
+        operatorName: r.operator_name,
+        kind: r.kind,
+        count: n(r.count),
+        net: n(r.net),
+        tax: n(r.tax),
+        total: n(r.total),
+      }));
+    },
+
+    /** Stored lines of documents issued in the range, summed per bucket, kind and tax rate. */
+    async vatSums(companyId: string, bounds: readonly string[], locationId?: string): Promise<VatSumRow[]> {
+      const rows = await db
+        .selectFrom('sales as s')
+        .innerJoin('sale_lines as l', (j) =>
+          j.onRef('l.document_id', '=', 's.id').onRef('l.company_id', '=', 's.company_id'),
+        )
+        .select([
+          bucketOf('s.issued_at', bounds).as('bucket'),
+          's.kind',
+          'l.tax_rate_bp',
+          sql<number>`sum(l.net_minor)`.as('base'),
+          sql<number>`sum(l.tax_minor)`.as('tax'),
+          sql<number>`sum(l.total_minor)`.as('gross'),
+        ])
+        .where('s.company_id', '=', companyId)
+        .where('s.issued_at', '>=', bounds[0]!)
+        .where('s.issued_at', '<', bounds.at(-1)!)
+        .$if(locationId !== undefined, (q) => q.where('s.location_id', '=', locationId!))
+        .groupBy([sql.ref('bucket'), 's.kind', 'l.tax_rate_bp'])
+        .execute();
+      return rows.map((r) => ({
+        bucket: n(r.bucket),
+        kind: r.kind,
+        rateBp: n(r.tax_rate_bp),
+        base: n(r.base),
+        tax: n(r.tax),
+        gross: n(r.gross),
+      }));
+    },
+
+    /** The book of issued invoices: one row per document and tax rate, in order of issue. */
+    async book(companyId: string, start: string, end: string, locationId?: string): Promise<BookRow[]> {
+      const rows = await db
+        .selectFrom('sales as s')
+        .innerJoin('sale_lines as l', (j) =>
+          j.onRef('l.document_id', '=', 's.id').onRef('l.company_id', '=', 's.company_id'),
+        )
+        .select([
+          's.id',
+          's.kind',
+          's.number',
+          's.invoice_number',
+          's.issued_at',
+          's.customer_name',
+          's.customer_tax_id',
+          's.corrects_sale_id',
+          'l.tax_rate_bp',
+          sql<number>`sum(l.net_minor)`.as('base'),
+          sql<number>`sum(l.tax_minor)`.as('tax'),
+          sql<number>`sum(l.total_minor)`.as('gross'),
+        ])
+        .where('s.company_id', '=', companyId)
+        .where('s.issued_at', '>=', start)
+        .where('s.issued_at', '<', end)
+        .$if(locationId !== undefined, (q) => q.where('s.location_id', '=', locationId!))
+        .groupBy([
+          's.id',
+          's.kind',
+          's.number',
+          's.invoice_number',
+          's.issued_at',
+          's.customer_name',
+          's.customer_tax_id',
+          's.corrects_sale_id',
+          'l.tax_rate_bp',
+        ])
+        .orderBy('s.issued_at')
+        .orderBy('s.id')
+        .orderBy('l.tax_rate_bp', 'desc')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        number: r.number,
+        invoiceNumber: r.invoice_number,
+        issuedAt: r.issued_at!,
+        customerName: r.customer_name,
+        customerTaxId: r.customer_tax_id,
+        correctsSaleId: r.corrects_sale_id,
+        rateBp: n(r.tax_rate_bp),
+        base: n(r.base),
+        tax: n(r.tax),
+        gross: n(r.gross),
+      }));
+    },
+
+    /** Payments recorded in the range (voided later or not), per bucket, method and who recorded them. */
+    async paymentsReceived(
+      companyId: string,
+      bounds: readonly string[],
+      locationId?: string,
+    ): Promise<PaymentSumRow[]> {
+      return paymentSums(db, companyId, bounds, 'created_at', 'recorded_by', locationId);
+    },
+
+    /** Payments voided in the range, per bucket (of the void), method and who voided them. */
+    async paymentsVoided(companyId: string, bounds: readonly string[], locationId?: string): Promise<PaymentSumRow[]> {
+      return paymentSums(db, companyId, bounds, 'voided_at', 'voided_by', locationId);
+    },
+
+    /** Invoices with something still due, on the tenant's status index. */
+    async openInvoices(companyId: string, issuedBefore: string, locationId?: string): Promise<OpenInvoiceRow[]> {
+      const rows = await db
+        .selectFrom('sales')
+        .select([
+          'id',
+          'number',
+          'invoice_number',
+          'customer_id',
+          'customer_name',
+          'customer_tax_id',
+          'issued_at',
+          'due_date',
+          'total_minor',
+          'credited_minor',
+          'paid_minor',
+        ])
+        .where('company_id', '=', companyId)
+        .where('status', 'in', ['unpaid', 'partially_paid'])
+        .where('kind', '=', 'invoice')
+        .where('issued_at', '<', issuedBefore)
+        .$if(locationId !== undefined, (q) => q.where('location_id', '=', locationId!))
+        .orderBy('customer_name')
+        .orderBy('issued_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        number: r.number,
+        invoiceNumber: r.invoice_number,
+        customerId: r.customer_id,
+        customerName: r.customer_name,
+        customerTaxId: r.customer_tax_id,
+        issuedAt: r.issued_at!,
+        dueDate: r.due_date,
+        total: n(r.total_minor),
+        credited: n(r.credited_minor),
+        paid: n(r.paid_minor),
+      }));
+    },
+
+    /** The documents issued in [start, end), in order of issue, a page after `after` (keyset on issue time and id). */
+    async documentsIssued(
+      companyId: string,
+      start: string,
+      end: string,
+      after: { issuedAt: string; id: string } | null,
+      limit: number,
+    ): Promise<Array<{ id: string; issuedAt: string; number: string; invoiceNumber: string | null; kind: string }>> {
+      const rows = await db
+        .selectFrom('sales')
+        .select(['id', 'issued_at', 'number', 'invoice_number', 'kind'])
+        .where('company_id', '=', companyId)
+        .where('issued_at', '>=', start)
+        .where('issued_at', '<', end)
+        .$if(after !== null, (q) =>
+          q.where((eb) =>
+            eb.or([
+              eb('issued_at', '>', after!.issuedAt),
+              eb.and([eb('issued_at', '=', after!.issuedAt), eb('id', '>', after!.id)]),
+            ]),
+          ),
+        )
+        .orderBy('issued_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        issuedAt: r.issued_at!,
+        number: r.number,
+        invoiceNumber: r.invoice_number,
+        kind: r.kind,
+      }));
+    },
+
+    async countIssued(companyId: string, start: string, end: string): Promise<number> {
+      const row = await db
+        .selectFrom('sales')
+        .select(sql<number>`count(*)`.as('count'))
+        .where('company_id', '=', companyId)
+        .where('issued_at', '>=', start)
+        .where('issued_at', '<', end)
+        .executeTakeFirstOrThrow();
+      return n(row.count);
+    },
+
+    /** What approved, unexpired quotations are worth (Today). */
+    async openQuotationsValue(companyId: string, now: string): Promise<{ count: number; total: number }> {
+      const row = await db
+        .selectFrom('quotations')
+        .select([sql<number>`count(*)`.as('count'), sql<number>`coalesce(sum(total_minor), 0)`.as('total')])
+        .where('company_id', '=', companyId)
+        .where('status', '=', 'approved')
+        .where('mode', '=', 'live')
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      return { count: n(row.count), total: n(row.total) };
+    },
+
+    /** The team's names, for the operator columns (ids are what documents keep). */
+    async userNames(companyId: string): Promise<Map<string, string>> {
+      const rows = await db.selectFrom('users').select(['id', 'name']).where('company_id', '=', companyId).execute();
+      return new Map(rows.map((r) => [r.id, r.name]));
+    },
+
+    async locations(companyId: string): Promise<Array<{ id: string; code: string; name: string }>> {
+      return db
+        .selectFrom('locations')
+        .select(['id', 'code', 'name'])
+        .where('company_id', '=', companyId)
+        .orderBy('code')
+        .execute();
+    },
+  };
+}
+
+async function paymentSums(
+  db: Executor,
+  companyId: string,
+  bounds: readonly string[],
+  at: 'created_at' | 'voided_at',
+  by: 'recorded_by' | 'voided_by',
+  locationId: string | undefined,
+): Promise<PaymentSumRow[]> {
+  const rows = await db
+    .selectFrom('sale_payments as p')
+    .select([
+      bucketOf(`p.${at}`, bounds).as('bucket'),
+      'p.method',
+      `p.${by} as user_id`,
+      sql<number>`count(*)`.as('count'),
+      sql<number>`sum(p.amount_minor)`.as('amount'),
+    ])
+    .where('p.company_id', '=', companyId)
+    .where(`p.${at}`, '>=', bounds[0]!)
+    .where(`p.${at}`, '<', bounds.at(-1)!)
+    .$if(locationId !== undefined, (q) =>
+      q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('sales as s')
+            .select('s.id')
+            .where('s.company_id', '=', companyId)
+            .whereRef('s.id', '=', 'p.sale_id')
+            .where('s.location_id', '=', locationId!),
+        ),
+      ),
+    )
+    .groupBy([sql.ref('bucket'), 'p.method', `p.${by}`])
+    .execute();
+  return rows.map((r) => ({
+    bucket: n(r.bucket),
+    method: r.method,
+    userId: (r as { user_id: string | null }).user_id,
+    count: n(r.count),
+    amount: n(r.amount),
+  }));
+}
+
+export type ReportsRepository = ReturnType<typeof createReportsRepository>;
