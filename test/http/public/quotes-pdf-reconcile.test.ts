@@ -79,15 +79,16 @@ interface Printed {
 }
 
 function readSummary(text: string, gross: boolean): Printed {
+  // An exempt supply prints its amount alone, without a rate or tax (issue 20): a 0 % row.
   const row = new RegExp(
-    String.raw`PDV (\d+(?:,\d+)?) % ${gross ? 'sadržan u iznosu' : 'na osnovicu'} ${MONEY} ${MONEY}`,
+    String.raw`PDV (\d+(?:,\d+)?) % ${gross ? 'sadržan u iznosu' : 'na osnovicu'} ${MONEY} ${MONEY}|Oslobođeno PDV-a: ${MONEY}`,
     'g',
   );
-  const rows = [...text.matchAll(row)].map((m) => ({
-    rateBp: Math.round(Number(m[1]!.replace(',', '.')) * 100),
-    amount: cents(m[2]!),
-    tax: cents(m[3]!),
-  }));
+  const rows = [...text.matchAll(row)].map((m) =>
+    m[4] !== undefined
+      ? { rateBp: 0, amount: cents(m[4]), tax: 0 }
+      : { rateBp: Math.round(Number(m[1]!.replace(',', '.')) * 100), amount: cents(m[2]!), tax: cents(m[3]!) },
+  );
   const one = (label: string) => {
     const m = new RegExp(`${label} ${MONEY}`).exec(text);
     assert.ok(m, `${label} printed`);
