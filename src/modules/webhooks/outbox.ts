@@ -33,49 +33,13 @@ export async function enqueueEvent(
   event: OutboxEvent,
   opts: { now: string; newId: IdGenerator },
 ): Promise<string> {
-  const id = opts.newId('event');
-  const payload = serializeBody({
-    id,
-    event: event.type,
-    companyId: event.companyId,
-    locationId: event.locationId,
-    timestamp: opts.now,
-    livemode: event.livemode ?? true,
-    data: event.data,
-  });
-  await repos.webhooks.insertEvent({
-    id,
-    company_id: event.companyId,
-    location_id: event.locationId,
-    type: event.type,
-    payload,
-    created_at: opts.now,
-    mode: event.livemode === false ? 'test' : 'live',
-  });
+  const row = eventRow(event, opts);
+  await repos.webhooks.insertEvent(row);
   const endpoints = await repos.webhooks.listSubscriptions(event.companyId);
-  const subscribed = endpoints.filter((e) => {
-    const events = JSON.parse(e.events) as string[];
-    return events.length === 0 || events.includes(event.type);
-  });
-  await repos.webhooks.insertDeliveries(
-    subscribed.map((endpoint) => ({
-      id: opts.newId('delivery'),
-      company_id: event.companyId,
-      event_id: id,
-      endpoint_id: endpoint.id,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: opts.now,
-      locked_until: null,
-      locked_by: null,
-      last_status_code: null,
-      last_error: null,
-      delivered_at: null,
-      created_at: opts.now,
-    })),
-  );
+  const subscribed = endpoints.filter((e) => wants(e.events, event.type));
+  await repos.webhooks.insertDeliveries(subscribed.map((e) => pendingDelivery(row, e.id, opts)));
   if (subscribed.length > 0) await repos.webhooks.announce();
-  return id;
+  return row.id;
 }
 
 /**
@@ -89,53 +53,67 @@ export async function enqueueEvents(
   opts: { now: string; newId: IdGenerator },
 ): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((event) => {
-    const id = opts.newId('event');
-    const payload = serializeBody({
-      id,
-      event: event.type,
-      companyId: event.companyId,
-      locationId: event.locationId,
-      timestamp: opts.now,
-      livemode: event.livemode ?? true,
-      data: event.data,
-    });
-    return {
-      id,
-      company_id: event.companyId,
-      location_id: event.locationId,
-      type: event.type,
-      payload,
-      created_at: opts.now,
-      mode: event.livemode === false ? 'test' : 'live',
-    };
-  });
+  const rows = events.map((event) => eventRow(event, opts));
   await repos.webhooks.insertEvents(rows);
   const deliveries = [];
   for (const companyId of new Set(events.map((e) => e.companyId))) {
     const endpoints = await repos.webhooks.listSubscriptions(companyId);
-    for (const row of rows.filter((r) => r.company_id === companyId)) {
-      for (const endpoint of endpoints) {
-        const wanted = JSON.parse(endpoint.events) as string[];
-        if (wanted.length > 0 && !wanted.includes(row.type)) continue;
-        deliveries.push({
-          id: opts.newId('delivery'),
-          company_id: companyId,
-          event_id: row.id,
-          endpoint_id: endpoint.id,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: opts.now,
-          locked_until: null,
-          locked_by: null,
-          last_status_code: null,
-          last_error: null,
-          delivered_at: null,
-          created_at: opts.now,
-        });
-      }
-    }
+    for (const row of rows.filter((r) => r.company_id === companyId))
+      for (const endpoint of endpoints)
+        if (wants(endpoint.events, row.type)) deliveries.push(pendingDelivery(row, endpoint.id, opts));
   }
   await repos.webhooks.insertDeliveries(deliveries);
   if (deliveries.length > 0) await repos.webhooks.announce();
+}
+
+/** The event's row, its body frozen. */
+function eventRow(event: OutboxEvent, opts: { now: string; newId: IdGenerator }) {
+  const id = opts.newId('event');
+  const payload = serializeBody({
+    id,
+    event: event.type,
+    companyId: event.companyId,
+    locationId: event.locationId,
+    timestamp: opts.now,
+    livemode: event.livemode ?? true,
+    data: event.data,
+  });
+  return {
+    id,
+    company_id: event.companyId,
+    location_id: event.locationId,
+    type: event.type,
+    payload,
+    created_at: opts.now,
+    mode: event.livemode === false ? 'test' : 'live',
+  };
+}
+
+/** An endpoint subscribed to every event (an empty list) or to this one. */
+function wants(events: string, type: string): boolean {
+  const wanted = JSON.parse(events) as string[];
+  return wanted.length === 0 || wanted.includes(type);
+}
+
+/** A delivery of the event to one endpoint, due at once. */
+function pendingDelivery(
+  event: { id: string; company_id: string },
+  endpointId: string,
+  opts: { now: string; newId: IdGenerator },
+) {
+  return {
+    id: opts.newId('delivery'),
+    company_id: event.company_id,
+    event_id: event.id,
+    endpoint_id: endpointId,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: opts.now,
+    locked_until: null,
+    locked_by: null,
+    last_status_code: null,
+    last_error: null,
+    delivered_at: null,
+    created_at: opts.now,
+  };
 }
