@@ -2,7 +2,10 @@
  * A contact form posted from a web page — a publishable key, an `Origin` its CORS answer
  * echoes, and an ALTCHA proof of work verified (one HMAC, one hash, the replay check) — against
  * the same inquiry from a server with a secret key: p50 and requests/s of each, in one run on
- * one server, with the same load. SQLite only, short (a 3 s warm-up, then 5 s measured each: secret, publishable, secret again).
+ * one server, with the same load. SQLite only, short: a 3 s warm-up, then ROUNDS pairs of 2 s
+ * runs, secret and publishable alternating, so that whatever else the shared machine does
+ * falls on both alike. Besides req/s and p50 it reports the server's own CPU time per request
+ * of each kind (from /proc), which other load on the machine barely moves.
  *
  *   node bench/publishable-reach-out.bench.ts
  *
@@ -13,7 +16,16 @@
  */
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
-import { freePort, freshStorage, runPortico, startPortico, stop, waitForHttp, type Child } from './support/harness.ts';
+import {
+  freePort,
+  freshStorage,
+  procCpuMs,
+  runPortico,
+  startPortico,
+  stop,
+  waitForHttp,
+  type Child,
+} from './support/harness.ts';
 import { REACH_OUT_BODY } from './reach-out.bench.ts';
 
 interface AutocannonResult {
@@ -44,6 +56,11 @@ async function run(url: string, headers: Record<string, string>, bodies: () => s
   });
   return { reqPerSec: result.requests.average, p50: result.latency.p50, non2xx: result.non2xx, errors: result.errors };
 }
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUND_S = 2;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 async function main(): Promise<void> {
   const storage = freshStorage('sqlite', 'publishable');
@@ -85,10 +102,10 @@ async function main(): Promise<void> {
     const secret = (s: number) =>
       run(url, { ...json, authorization: `Bearer ${demo.locations[0]!.apiKey}` }, () => secretBody, s);
 
-    // Enough solved challenges for the warm-up and the measured run at well above the secret rate.
+    // Enough solved challenges for every publishable round at well above the secret rate.
     await secret(3);
-    const reference = await secret(5);
-    const needed = Math.ceil(reference.reqPerSec * 6 * 1.5) + 2000;
+    const probe = await secret(ROUND_S);
+    const needed = Math.ceil(probe.reqPerSec * (ROUNDS * ROUND_S + 1) * 1.5) + 2000;
     type Challenge = { algorithm: string; challenge: string; salt: string; signature: string; maxnumber: number };
     // What a browser does (SHA-256 of salt + n until it matches), done here with node:crypto, 16 at a time.
     const solve = (c: Challenge): number => {
@@ -118,17 +135,45 @@ async function main(): Promise<void> {
     const publishable = (s: number) =>
       run(url, { ...json, authorization: `Bearer ${pub}`, origin: ORIGIN }, () => solved[next++ % solved.length]!, s);
     await publishable(1);
-    const browser = await publishable(5);
-    const again = await secret(5); // the reference once more, after: the machine's drift shows
+
+    // The server's CPU time over a run, per request answered.
+    const pid = server.pid!;
+    const measured = async (go: (s: number) => ReturnType<typeof run>) => {
+      const cpu0 = procCpuMs(pid) ?? Number.NaN;
+      const r = await go(ROUND_S);
+      const cpuMs = (procCpuMs(pid) ?? Number.NaN) - cpu0;
+      return { ...r, cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, r.reqPerSec * ROUND_S) };
+    };
+    const rounds: Array<{
+      secret: Awaited<ReturnType<typeof measured>>;
+      publishable: Awaited<ReturnType<typeof measured>>;
+    }> = [];
+    for (let i = 0; i < ROUNDS; i++)
+      rounds.push({ secret: await measured(secret), publishable: await measured(publishable) });
+    const sum = (pick: (r: (typeof rounds)[number]) => number) => rounds.reduce((a, r) => a + pick(r), 0);
     console.log(
       JSON.stringify(
         {
-          secret: reference,
-          publishable: browser,
-          secretAfter: again,
-          // Against the mean of the secret runs before and after (the machine is shared).
-          ratioReqPerSec: Math.round((browser.reqPerSec / ((reference.reqPerSec + again.reqPerSec) / 2)) * 1000) / 1000,
-          ratioP50: Math.round(((reference.p50 + again.p50) / 2 / Math.max(browser.p50, 0.001)) * 1000) / 1000,
+          rounds: rounds.map((r) => ({
+            secret: { reqPerSec: r.secret.reqPerSec, p50: r.secret.p50, cpuUs: Math.round(r.secret.cpuUsPerRequest) },
+            publishable: {
+              reqPerSec: r.publishable.reqPerSec,
+              p50: r.publishable.p50,
+              cpuUs: Math.round(r.publishable.cpuUsPerRequest),
+            },
+          })),
+          failed: sum((r) => r.secret.non2xx + r.secret.errors + r.publishable.non2xx + r.publishable.errors),
+          // All rounds together, and the median of each round's own ratio.
+          ratioReqPerSec: round3(sum((r) => r.publishable.reqPerSec) / sum((r) => r.secret.reqPerSec)),
+          medianRoundRatio: round3(median(rounds.map((r) => r.publishable.reqPerSec / r.secret.reqPerSec))),
+          ratioP50: round3(
+            median(rounds.map((r) => r.secret.p50)) / Math.max(median(rounds.map((r) => r.publishable.p50)), 0.001),
+          ),
+          // Server CPU per request, secret ÷ publishable: what the ratio would be on a machine of its own.
+          ratioCpuPerRequest: round3(
+            median(rounds.map((r) => r.secret.cpuUsPerRequest)) /
+              median(rounds.map((r) => r.publishable.cpuUsPerRequest)),
+          ),
           solvedUsed: next,
           solvedAvailable: solved.length,
         },

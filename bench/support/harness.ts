@@ -289,7 +289,8 @@ export function fireAmount(
 
 const TICK_MS = 10; // CLK_TCK = 100
 
-function procCpuMs(pid: number): number | null {
+/** CPU time (user + system) a process has used so far, in ms; null once it is gone. */
+export function procCpuMs(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime + stime

@@ -683,7 +683,7 @@ export interface DB {
   used_proofs: UsedProofsTable;
 }
 
-/** A solved proof-of-work challenge, spent (0017): refused again until it expires. */
+/** A solved proof-of-work challenge, spent (0017; keyed by its expiry first since 0021): refused again until it expires. */
 export interface UsedProofsTable {
   signature: string;
   expires_at: Timestamp;

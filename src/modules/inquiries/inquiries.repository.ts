@@ -132,7 +132,7 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
       const rows = await db
         .insertInto('used_proofs')
         .values(proofs.map((p) => ({ signature: p.signature, expires_at: p.expiresAt })))
-        .onConflict((oc) => oc.column('signature').doNothing())
+        .onConflict((oc) => oc.columns(['expires_at', 'signature']).doNothing())
         .returning('signature')
         .execute();
       return new Set(rows.map((r) => r.signature));

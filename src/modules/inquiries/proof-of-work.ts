@@ -13,7 +13,11 @@ export interface PowChallenge {
 /** A solution that checks out, to be spent (remembered) when its inquiry is stored. */
 export interface SolvedProof {
   signature: string;
-  /** ISO instant until which it must be remembered: as long as any challenge of ours lives. */
+  /**
+   * The challenge's own expiry (ISO instant), signed into it: the same for every replay of this
+   * solution, so it can lead the spent-proofs key (see migration 0021), and the instant after
+   * which a replay fails the expiry check anyway and the record can go.
+   */
   expiresAt: string;
 }
 
@@ -66,13 +70,14 @@ export function createProofOfWork(options: {
         return null;
       }
       const at = now();
-      if (!solvedOurs(solution, options.hmacKey, at)) return null;
+      const expiresMs = solvedOurs(solution, options.hmacKey, at);
+      if (expiresMs === null) return null;
       // Expired challenges are forgotten at most once a minute, off the visitor's path.
       if (at - prunedAt > 60_000) {
         prunedAt = at;
         void options.spent.pruneProofs(new Date(at).toISOString()).catch(() => {});
       }
-      return { signature: solution.signature as string, expiresAt: new Date(at + ttlMs).toISOString() };
+      return { signature: solution.signature as string, expiresAt: new Date(expiresMs).toISOString() };
     },
   };
 }
@@ -80,20 +85,21 @@ export function createProofOfWork(options: {
 /**
  * ALTCHA v1's check (what altcha-lib's verifySolution does), with node:crypto's synchronous
  * hashes: the library's Web Crypto calls each wait for the thread pool, which under load costs
- * more than the hashing. The challenge is SHA-256(salt + number), signed with our HMAC key; a
- * salt carrying `expires=` (seconds) is refused after it.
+ * more than the hashing. The challenge is SHA-256(salt + number), signed with our HMAC key, and
+ * its salt carries `expires=` (seconds; every challenge we make has it). Returns that expiry in
+ * ms, or null when the solution is not a live one of ours.
  */
 function solvedOurs(
   s: { algorithm?: unknown; challenge?: unknown; number?: unknown; salt?: unknown; signature?: unknown },
   hmacKey: string,
   nowMs: number,
-): boolean {
-  if (s.algorithm !== 'SHA-256' || typeof s.challenge !== 'string' || typeof s.salt !== 'string') return false;
-  if (typeof s.signature !== 'string' || !Number.isSafeInteger(s.number) || (s.number as number) < 0) return false;
-  const expires = new URLSearchParams(s.salt.split('?')[1] ?? '').get('expires');
-  if (expires !== null && !(Number(expires) * 1000 > nowMs)) return false;
+): number | null {
+  if (s.algorithm !== 'SHA-256' || typeof s.challenge !== 'string' || typeof s.salt !== 'string') return null;
+  if (typeof s.signature !== 'string' || !Number.isSafeInteger(s.number) || (s.number as number) < 0) return null;
+  const expiresMs = Number(new URLSearchParams(s.salt.split('?')[1] ?? '').get('expires') ?? Number.NaN) * 1000;
+  if (!Number.isSafeInteger(expiresMs) || !(expiresMs > nowMs)) return null;
   const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   const challenge = createHash('sha256').update(`${s.salt}${s.number}`).digest('hex');
-  if (!same(challenge, s.challenge)) return false;
-  return same(createHmac('sha256', hmacKey).update(s.challenge).digest('hex'), s.signature);
+  if (!same(challenge, s.challenge)) return null;
+  return same(createHmac('sha256', hmacKey).update(s.challenge).digest('hex'), s.signature) ? expiresMs : null;
 }
