@@ -18,8 +18,8 @@ export const validationSkipped: string | false = fs.existsSync(path.join(EINVOIC
 /**
  * The rules run on Saxon-HE, a reference XSLT 2.0 engine (Debian's libsaxonhe-java, which .ci/run
  * installs), after schematron-to-xslt.xsl compiles them: node-schematron's XPath engine (fontoxpath)
- * stopped on XRechnung's CII rules (FORG0006) and on BR-DE-19's integer past 2^53, and took 20 s for
- * a UBL and 95 s for a CII document where Saxon takes a few seconds for a whole batch.
+ * stopped on XRechnung's CII rules (FORG0006) and on BR-DE-19's integer past 2^53, and took 11 s of
+ * CPU for a UBL and 45 s for a CII document where one Saxon process takes about 3 s for either.
  */
 const SAXON_JAR = '/usr/share/java/Saxon-HE.jar';
 const BATCH_XSL = path.join(import.meta.dirname, 'schematron-batch.xsl');
