@@ -361,6 +361,40 @@ describe('e-invoices', () => {
     );
   });
 
+  test('an issued invoice keeps its KPD and unit codes: a later catalog edit does not change its e-invoice', async () => {
+    const d = await createTenant(t.c);
+    const opr = await adminCall(t.app, d.adminToken, 'PATCH', `/users/${d.users[0]!.id}`, { operatorOib: newOib() });
+    assert.equal(opr.statusCode, 200, opr.body);
+    const product = d.products[0]!;
+    const sale = await invoice(d, [[0, 2]], {
+      kind: 'business',
+      name: 'Gradnja d.o.o.',
+      taxId: newOib(),
+      address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+    });
+    const before = await eInvoice(d, sale.id);
+    const kpd = first(before.xml, 'cbc:ItemClassificationCode');
+    const unit = before.xml.match(/<cbc:InvoicedQuantity unitCode="([^"]+)"/)?.[1];
+    assert.ok(kpd && unit);
+    const edits = await Promise.all([
+      adminCall(t.app, d.adminToken, 'PATCH', `/products/${product.id}`, { classificationCode: '47.52.10' }),
+      adminCall(t.app, d.adminToken, 'PATCH', `/units/${product.units[0]!.id}`, { unitCode: 'XBX' }),
+    ]);
+    for (const edit of edits) assert.equal(edit.statusCode, 200, edit.body);
+    const after = await eInvoice(d, sale.id);
+    assert.equal(after.xml, before.xml);
+    // A sale issued now takes the catalog's new codes.
+    const later = await invoice(d, [[0, 1]], {
+      kind: 'business',
+      name: 'Gradnja d.o.o.',
+      taxId: newOib(),
+      address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+    });
+    const fresh = (await eInvoice(d, later.id)).xml;
+    assert.equal(first(fresh, 'cbc:ItemClassificationCode'), '47.52.10');
+    assert.match(fresh, /<cbc:InvoicedQuantity unitCode="XBX"/);
+  });
+
   test('who may read it: the roles that read sales; nobody from another company', async () => {
     const support = await tokenForRole(t.c, hr, 'support');
     const id = docs.hrInvoice!.sale.id;
