@@ -319,6 +319,8 @@ describe('e-invoices', () => {
 
   test('a document that cannot be a valid e-invoice: 409 naming every missing field', async () => {
     const d = await createTenant(t.c);
+    const noOperator = await adminCall(t.app, d.adminToken, 'PATCH', `/users/${d.users[0]!.id}`, { operatorOib: null });
+    assert.equal(noOperator.statusCode, 200, noOperator.body);
     const noKpd = await adminCall(t.app, d.adminToken, 'PATCH', `/products/${d.products[4]!.id}`, {
       classificationCode: null,
     });
@@ -393,6 +395,24 @@ describe('e-invoices', () => {
     const fresh = (await eInvoice(d, later.id)).xml;
     assert.equal(first(fresh, 'cbc:ItemClassificationCode'), '47.52.10');
     assert.match(fresh, /<cbc:InvoicedQuantity unitCode="XBX"/);
+  });
+
+  test("the demo shop's invoice to a business is an e-invoice as it comes: its admin operates with a valid OIB", async () => {
+    const d = await createTenant(t.c);
+    const admin = (await adminCall(t.app, d.adminToken, 'GET', '/users'))
+      .json()
+      .data.find((u: { role: string }) => u.role === 'admin');
+    assert.match(admin.operatorOib, /^\d{11}$/);
+    const sale = await invoice(d, [[0, 1]], {
+      kind: 'business',
+      name: 'Gradnja d.o.o.',
+      taxId: newOib(),
+      address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+    });
+    const { xml, profile } = await eInvoice(d, sale.id);
+    assert.equal(profile, 'hr-cius');
+    const contact = xml.match(/<cac:SellerContact>(.*?)<\/cac:SellerContact>/)![1]!;
+    assert.equal(first(contact, 'cbc:ID'), admin.operatorOib);
   });
 
   test('who may read it: the roles that read sales; nobody from another company', async () => {
