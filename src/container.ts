@@ -297,6 +297,7 @@ export async function createContainer(
         }
       }
     },
+    eInvoiceXml: (companyId, id) => sales.eInvoiceXmlIfReady(companyId, id, 'ubl'),
     dir: path.join(config.dataDir, 'exports'),
     now: () => clock.now(),
     onCrash: (error) => logger.error({ err: error }, 'month archive failed'),

@@ -360,6 +360,15 @@ export function createSalesService(deps: {
       return { number: row.number, profile: model.profile, xml: syntax === 'cii' ? toCii(model) : toUbl(model) };
     },
 
+    /** The same XML, or null where the document cannot be a valid e-invoice now (the month archive skips it). */
+    async eInvoiceXmlIfReady(companyId: string, id: string, syntax: 'ubl' | 'cii'): Promise<string | null> {
+      const row = await load(companyId, id);
+      if (!row.invoice_number) return null;
+      const { model, buyerKind } = await eInvoiceModel(companyId, id);
+      if (Object.keys(missingFields(model, buyerKind)).length > 0) return null;
+      return syntax === 'cii' ? toCii(model) : toUbl(model);
+    },
+
     /**
      * The sale's print, through the one printer: an invoice, storno or credit note, following the
      * money. `hybrid`: `always` makes it a Factur-X / ZUGFeRD PDF/A-3 with the CII embedded (a 409
