@@ -240,7 +240,7 @@ describe('e-invoices', () => {
     }
   });
 
-  describe('HR-CIUS rules Portico relies on (Porezna uprava, HR-CIUS-EXT-EN16931-UBL 1.0.0)', () => {
+  describe('HR-CIUS rules Portico relies on (Porezna uprava, HR-CIUS-EXT-EN16931-UBL 1.0.0–1.0.3)', () => {
     const hrDocs = () => [docs.hrInvoice!.ubl, docs.hrCancellation!.ubl, docs.hrCreditNote!.ubl];
     test('HR-BR-1: the invoice number has no whitespace', () => {
       for (const xml of hrDocs()) assert.doesNotMatch(first(xml, 'cbc:ID')!, /\s/);
@@ -311,6 +311,78 @@ describe('e-invoices', () => {
         const buyer = xml.match(/<cac:AccountingCustomerParty>(.*?)<\/cac:AccountingCustomerParty>/)![1]!;
         assert.match(buyer, /<cac:PartyTaxScheme><cbc:CompanyID>HR\d{11}<\/cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT/);
       }
+    });
+    test('HR-BR-26, HR-BR-28, HR-BR-E-10, HR-BR-54, HR-BR-55: a document with an exempt line carries the HR VAT breakdown (HR-BG-2)', () => {
+      const children = (xml: string) => [...xml.matchAll(/<((?:cbc|hrextac):\w+)[ >]/g)].map((m) => m[1]);
+      for (const xml of [docs.hrInvoice!.ubl, docs.hrCancellation!.ubl]) {
+        // The extension is the document's first child (UBL's sequence), in Porezna uprava's namespace.
+        assert.match(
+          xml,
+          /^<\?xml[^>]*>\n<Invoice [^>]*><ext:UBLExtensions><ext:UBLExtension><ext:ExtensionContent><hrextac:HRFISK20Data>/,
+        );
+        assert.match(xml, /xmlns:hrextac="urn:mfin\.gov\.hr:schema:xsd:HRExtensionAggregateComponents-1"/);
+        const hr = xml.match(/<hrextac:HRTaxTotal>(.*?)<\/hrextac:HRTaxTotal>/)![1]!;
+        const taxTotal = xml.match(/<cac:TaxTotal>(.*?)<\/cac:TaxTotal>/)![1]!;
+        // HR-BR-55 and HR-BR-54: its VAT is the document's, and the sum of its subtotals.
+        assert.equal(first(hr, 'cbc:TaxAmount'), first(taxTotal, 'cbc:TaxAmount'));
+        const hrSubtotals = [...hr.matchAll(/<hrextac:HRTaxSubtotal>(.*?)<\/hrextac:HRTaxSubtotal>/g)].map(
+          (m) => m[1]!,
+        );
+        const subtotals = [...taxTotal.matchAll(/<cac:TaxSubtotal>(.*?)<\/cac:TaxSubtotal>/g)].map((m) => m[1]!);
+        const shape = (s: string) =>
+          ['cbc:TaxableAmount', 'cbc:TaxAmount', 'cbc:ID', 'cbc:Percent', 'cbc:TaxExemptionReason'].map((n) =>
+            first(s, n),
+          );
+        assert.deepEqual(hrSubtotals.map(shape), subtotals.map(shape), 'one HR subtotal per rate, to the cent');
+        const sum = hrSubtotals.reduce((acc, s) => acc + Math.round(Number(first(s, 'cbc:TaxAmount')) * 100), 0);
+        assert.equal(sum, Math.round(Number(first(hr, 'cbc:TaxAmount')) * 100));
+        const exempt = hrSubtotals.find((s) => first(s, 'cbc:ID') === 'E')!;
+        // HR-BR-28 and HR-BR-E-10: no tax and a 0 rate on the exempt subtotal, with its reason.
+        assert.equal(first(exempt, 'cbc:TaxAmount'), '0.00');
+        assert.equal(first(exempt, 'cbc:Percent'), '0.00');
+        assert.match(first(exempt, 'cbc:TaxExemptionReason')!, /čl\. 39/);
+        // The order of HRExtensionAggregateComponents-1.xsd's sequences.
+        assert.deepEqual(children(exempt), [
+          'cbc:TaxableAmount',
+          'cbc:TaxAmount',
+          'hrextac:HRTaxCategory',
+          'cbc:ID',
+          'cbc:Name',
+          'cbc:Percent',
+          'cbc:TaxExemptionReason',
+          'hrextac:HRTaxScheme',
+          'cbc:ID',
+        ]);
+        assert.equal(first(exempt.match(/<hrextac:HRTaxScheme>(.*?)<\/hrextac:HRTaxScheme>/)![1]!, 'cbc:ID'), 'VAT');
+      }
+      // Without an exempt line the rule asks nothing: the document goes without the extension.
+      assert.doesNotMatch(docs.hrCreditNote!.ubl, /UBLExtensions|hrextac/);
+      assert.doesNotMatch(docs.deEn16931!.ubl, /UBLExtensions|hrextac/);
+    });
+    test('HR-BR-CL-1: every VAT category mark is from HR-TB-2 (the exempt one is HR:E)', () => {
+      const marks = [
+        'HR:PDV25',
+        'HR:PDV13',
+        'HR:PDV5',
+        'HR:Z',
+        'HR:K',
+        'HR:G',
+        'HR:AE',
+        'HR:E',
+        'HR:POVNAK',
+        'HR:PP',
+        'HR:PPMV',
+        'HR:O',
+        'HR:N',
+      ];
+      for (const xml of hrDocs())
+        for (const m of xml.matchAll(
+          /<(?:cac:TaxCategory|cac:ClassifiedTaxCategory|hrextac:HRTaxCategory)>(.*?)<\/(?:cac|hrextac):\w*TaxCategory>/g,
+        )) {
+          const name = first(m[1]!, 'cbc:Name');
+          if (name !== undefined) assert.ok(marks.includes(name), name);
+          if (first(m[1]!, 'cbc:ID') === 'E') assert.equal(name, 'HR:E');
+        }
     });
     test('HR-BR-33: no empty elements', () => {
       for (const xml of hrDocs()) assert.doesNotMatch(xml, /<([\w:]+)[^>]*>\s*<\/\1>|<[\w:]+[^>]*\/>/);
