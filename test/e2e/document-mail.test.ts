@@ -156,7 +156,7 @@ describe('documents sent by e-mail over real SMTP', () => {
       { startWorkers: true },
     );
     try {
-      const demo = await createTenant(t.c);
+      const demo = await createTenant(t.c, { passwords: true });
       const sale = async () => {
         const q = await newQuotation(t.app, demo);
         await assignCustomer(t.app, demo, 'quotations', q.id);
@@ -225,6 +225,19 @@ describe('documents sent by e-mail over real SMTP', () => {
         attached: false,
         missing: ['lines[1].classificationCode'],
       });
+      // The hub's list of sendings says the same, in the reader's language.
+      const admin = demo.users.find((u) => u.role === 'admin')!;
+      const { token } = await t.c.accounts.signIn(admin.email, admin.password!);
+      const page = async (id: string) =>
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/hub/sales/${id}`,
+            headers: { cookie: `portico_session=${token}` },
+          })
+        ).body;
+      assert.match(await page(c.id), /Samo PDF: eRačunu je nedostajalo lines\[1\]\.classificationCode/);
+      assert.match(await page(a.id), /Priložen eRačun \(XML\)/);
       // A consumer's invoice: no e-invoice asked for, nothing recorded about one.
       const q = await newQuotation(t.app, demo);
       await assignCustomer(t.app, demo, 'quotations', q.id, { kind: 'person', name: 'Ana Kovač', taxId: null });
