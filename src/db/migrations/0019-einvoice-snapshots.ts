@@ -15,13 +15,18 @@ import type { Engine } from '../database.ts';
 export async function up(db: Kysely<any>, _engine: Engine): Promise<void> {
   await db.schema.alterTable('sale_lines').addColumn('classification_code', 'text').execute();
   await db.schema.alterTable('sale_lines').addColumn('unit_code', 'text').execute();
+  await backfillSaleLineCodes(db);
+
+  await db.schema.alterTable('document_sendings').addColumn('e_invoice', 'text').execute();
+  await db.schema.alterTable('document_sendings').addColumn('e_invoice_missing', 'text').execute();
+}
+
+/** The lines issued before 0019 take the catalog's codes once (exported for its test). */
+export async function backfillSaleLineCodes(db: Kysely<any>): Promise<void> {
   // Correlated subqueries: the same statement on SQLite and PostgreSQL, tenant matched too.
   await sql`update sale_lines set
       classification_code = (select p.classification_code from products p
         where p.company_id = sale_lines.company_id and p.id = sale_lines.product_id),
       unit_code = (select u.unit_code from units u
         where u.company_id = sale_lines.company_id and u.id = sale_lines.unit_id)`.execute(db);
-
-  await db.schema.alterTable('document_sendings').addColumn('e_invoice', 'text').execute();
-  await db.schema.alterTable('document_sendings').addColumn('e_invoice_missing', 'text').execute();
 }
