@@ -297,6 +297,7 @@ export async function createContainer(
         }
       }
     },
+    eInvoiceXml: (companyId, id) => sales.eInvoiceXmlIfReady(companyId, id, 'ubl'),
     dir: path.join(config.dataDir, 'exports'),
     now: () => clock.now(),
     onCrash: (error) => logger.error({ err: error }, 'month archive failed'),
@@ -361,8 +362,17 @@ export async function createContainer(
         transport: mailTransport,
         from: config.smtpFrom,
         logger: logger.child({ component: 'email' }),
-        // A sent document's PDF, printed when its e-mail goes out, through the same print pool.
+        // A sent document's PDF, printed when its e-mail goes out, through the same print pool; a
+        // sale's e-invoice is written then too (a 409 if it no longer can be: the e-mail retries).
         renderAttachment: async (recipe) => {
+          if (recipe.file === 'e-invoice') {
+            const einvoice = await sales.eInvoiceXml(recipe.companyId, recipe.id, 'ubl');
+            return {
+              filename: `${einvoice.number}-ubl.xml`,
+              content: Buffer.from(einvoice.xml, 'utf8'),
+              contentType: 'application/xml',
+            };
+          }
           const slot = prints.reserve();
           try {
             const printed =
@@ -372,7 +382,7 @@ export async function createContainer(
                     datasheets: recipe.datasheets,
                   })
                 : await sales.renderPdf(recipe.companyId, recipe.id, slot, { locale: recipe.locale });
-            return { filename: `${printed.number}.pdf`, content: printed.pdf };
+            return { filename: `${printed.number}.pdf`, content: printed.pdf, contentType: 'application/pdf' };
           } finally {
             slot.release();
           }

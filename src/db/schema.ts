@@ -203,6 +203,10 @@ export interface DocumentSendingsTable {
   message: string | null;
   sent_by: string;
   created_at: Timestamp;
+  /** 0019: `attached` (the e-invoice XML went with the PDF), `missing` (it could not), null (not for this buyer or document). */
+  e_invoice?: string | null;
+  /** 0019: with `missing`, the fields the e-invoice's profile still lacked, a JSON list. */
+  e_invoice_missing?: string | null;
 }
 
 /** A company's e-mail text for sent documents, per language (0016); none: the built-in one. */
@@ -405,6 +409,10 @@ export interface DocumentLinesTable {
 /** A sale's line; a credit note's line names the invoice line it credits. */
 export interface SaleLinesTable extends DocumentLinesTable {
   corrects_line_id?: string | null;
+  /** The product's KPD 2025 code when the sale was issued (0019): the e-invoice's BT-158. */
+  classification_code?: string | null;
+  /** The unit's UN/ECE Rec 20 code when the sale was issued (0019); null: derived from `unit_name`. */
+  unit_code?: string | null;
 }
 
 export interface OrdersTable {

@@ -8,6 +8,7 @@ const waitFor = <T>(what: string, check: () => Promise<T | undefined> | T | unde
   waitWithin(what, check, 60_000);
 import { adminCall, assignCustomer, newQuotation } from '../support/sales-helpers.ts';
 import { pdfText, startMailServer } from '../support/mail-helpers.ts';
+import { DOMParser } from '@xmldom/xmldom';
 
 const FROM = 'Bojanje Kovač <prodaja@portico.test>';
 
@@ -142,6 +143,108 @@ describe('documents sent by e-mail over real SMTP', () => {
         {},
       );
       assert.equal(support.statusCode, 403, 'support may not send documents');
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+
+  test("a business buyer's invoice, credit note and storno carry the e-invoice XML beside the PDF; one that cannot be an e-invoice goes as PDF only and the sending says why", async () => {
+    const smtp = await startMailServer();
+    const t = await createTestApp(
+      { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: FROM },
+      { startWorkers: true },
+    );
+    try {
+      const demo = await createTenant(t.c, { passwords: true });
+      const sale = async () => {
+        const q = await newQuotation(t.app, demo);
+        await assignCustomer(t.app, demo, 'quotations', q.id);
+        const converted = await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {});
+        assert.equal(converted.statusCode, 201, converted.body);
+        return converted.json().data;
+      };
+      /** Sends the sale, waits for its e-mail, and checks it against the sending and the GET e-invoice. */
+      const sendAndCheck = async (doc: { id: string; number: string }, withXml: boolean) => {
+        const before = smtp.mails.length;
+        const res = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${doc.id}/send`, {});
+        assert.equal(res.statusCode, 202, res.body);
+        const mail = await waitFor('the e-mail', () => smtp.mails[before]);
+        assert.equal(mail.attachments[0]!.filename, `${doc.number}.pdf`);
+        assert.equal(mail.attachments[0]!.contentType, 'application/pdf');
+        if (!withXml) {
+          assert.equal(mail.attachments.length, 1, 'the PDF alone');
+          return res.json().data;
+        }
+        assert.equal(mail.attachments.length, 2);
+        const xml = mail.attachments[1]!;
+        assert.equal(xml.filename, `${doc.number}-ubl.xml`);
+        assert.equal(xml.contentType, 'application/xml');
+        const text = xml.content.toString('utf8');
+        const errors: string[] = [];
+        const parsed = new DOMParser({
+          onError: (level, message) => void errors.push(`${level}: ${message}`),
+        }).parseFromString(text, 'text/xml');
+        assert.deepEqual(errors, [], 'the XML parses');
+        assert.match(String(parsed.documentElement?.localName), /^(Invoice|CreditNote)$/);
+        const get = await adminCall(t.app, demo.adminToken, 'GET', `/sales/${doc.id}/e-invoice`);
+        assert.equal(get.statusCode, 200, get.body);
+        assert.equal(text, get.body, 'the attached XML is the e-invoice the API gives');
+        assert.deepEqual(res.json().data.eInvoice, { attached: true, missing: [] });
+        return res.json().data;
+      };
+
+      const a = await sale();
+      await sendAndCheck(a, true);
+      const credit = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${a.id}/credit-notes`, {
+        lines: [{ lineId: a.lines[0].id, quantity: '1' }],
+        reason: 'Povrat jedne kante',
+      });
+      assert.equal(credit.statusCode, 201, credit.body);
+      await sendAndCheck(credit.json().data, true);
+      const b = await sale();
+      const storno = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${b.id}/cancel`, {
+        reason: 'Krivi kupac.',
+      });
+      assert.equal(storno.statusCode, 201, storno.body);
+      await sendAndCheck(storno.json().data, true);
+
+      // A product without its KPD code: the invoice cannot be a Croatian e-invoice, so the PDF goes alone.
+      const noKpd = await adminCall(t.app, demo.adminToken, 'PATCH', `/products/${demo.products[4]!.id}`, {
+        classificationCode: null,
+      });
+      assert.equal(noKpd.statusCode, 200, noKpd.body);
+      const c = await sale();
+      const sending = await sendAndCheck(c, false);
+      assert.deepEqual(sending.eInvoice, { attached: false, missing: ['lines[1].classificationCode'] });
+      const listed = await waitFor('the PDF-only sending delivered', async () => {
+        const list = await sendings(t, demo.adminToken, `/sales/${c.id}`);
+        return list[0]?.status === 'sent' ? list : undefined;
+      });
+      assert.deepEqual((listed[0] as unknown as { eInvoice: unknown }).eInvoice, {
+        attached: false,
+        missing: ['lines[1].classificationCode'],
+      });
+      // The hub's list of sendings says the same, in the reader's language.
+      const admin = demo.users.find((u) => u.role === 'admin')!;
+      const { token } = await t.c.accounts.signIn(admin.email, admin.password!);
+      const page = async (id: string) =>
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/hub/sales/${id}`,
+            headers: { cookie: `portico_session=${token}` },
+          })
+        ).body;
+      assert.match(await page(c.id), /Samo PDF: eRačunu je nedostajalo lines\[1\]\.classificationCode/);
+      assert.match(await page(a.id), /Priložen eRačun \(XML\)/);
+      // A consumer's invoice: no e-invoice asked for, nothing recorded about one.
+      const q = await newQuotation(t.app, demo);
+      await assignCustomer(t.app, demo, 'quotations', q.id, { kind: 'person', name: 'Ana Kovač', taxId: null });
+      const converted = await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {});
+      assert.equal(converted.statusCode, 201, converted.body);
+      const consumer = await sendAndCheck(converted.json().data, false);
+      assert.equal(consumer.eInvoice, null);
     } finally {
       await t.close();
       await smtp.close();

@@ -27,6 +27,22 @@ export const Sending = Type.Object(
     serverAnswer: Nullable(
       Type.String({ description: "The SMTP server's answer: its acceptance, or the last attempt's error." }),
     ),
+    eInvoice: Nullable(
+      Type.Object(
+        {
+          attached: Type.Boolean({ description: "True: the sale's e-invoice (UBL XML) went with the PDF." }),
+          missing: Type.Array(Type.String(), {
+            description:
+              "When not attached: the fields the e-invoice's profile still lacked (as the e-invoice's 409 names them).",
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'A sale to a business buyer (a business, or a customer with a tax id): its e-invoice goes with the PDF when the document can be a valid e-invoice, and the PDF goes alone otherwise. Null for a consumer or a quotation.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -64,6 +80,9 @@ export const sendingsRoutes =
             summary: `Send the ${kind.name} to the customer by e-mail`,
             description:
               'Queues the e-mail with the PDF attached, in `locale` (default: the company’s), from the company’s template; answers 202 with the sending. ' +
+              (kind.type === 'sale'
+                ? 'A business buyer’s e-mail also carries the e-invoice (`{number}-ubl.xml`, application/xml, as `GET /sales/{id}/e-invoice` gives it) when the document can be a valid e-invoice; otherwise the PDF goes alone and the sending’s `eInvoice.missing` names what was lacking. '
+                : '') +
               'The outbox sends it and retries while the mail server is unreachable; the sending’s `status` tells how it went. ' +
               (kind.type === 'quotation'
                 ? 'The e-mail carries a link to the customer’s page, where they accept or decline. Only an `approved` quotation is sent (409 `quotation_not_open`). '

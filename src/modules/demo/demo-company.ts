@@ -31,6 +31,8 @@ export interface DemoCompany {
   }>;
 }
 
+const DEMO_OPERATOR_OIB = '11111111119';
+
 /**
  * A new, realistic tenant on every call — a Croatian paint and hardware shop — so a newcomer
  * and every test get isolated data with non-ASCII names, two tax rates, two locations and a
@@ -83,6 +85,10 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     const user = await c.companies.createUser(companyId, { ...u, ...(password ? { password } : {}) });
     users.push({ id: user.id, email: user.email, role: user.role, ...(password ? { password } : {}) });
   }
+  // The admin is the operator on the counter: an operator's OIB is printed on a Croatian invoice
+  // and its e-invoice needs it (HR-BR-9), so the demo's e-invoices work. Check-digit correct and
+  // plainly made up (ISO 7064 MOD 11,10 over ten ones).
+  await c.companies.updateUser(companyId, users[0]!.id, { operatorOib: DEMO_OPERATOR_OIB });
   const { token: adminToken } = await c.apiKeys.createAdminToken(companyId, { userId: users[0]!.id, name: 'Demo' });
 
   const paint = await c.catalogAdmin.createCategory(companyId, { name: 'Boje i lakovi' });

@@ -149,7 +149,7 @@ export interface EInvoice {
   };
 }
 
-/** What the sale says, as the e-invoice needs it: stored rows only, plus the codes the catalog and directory keep. */
+/** What the sale says, as the e-invoice needs it: stored rows only (the lines keep their codes), plus the directory's buyer fields. */
 export interface EInvoiceSource {
   kind: DocumentKind;
   number: string;
@@ -186,9 +186,9 @@ export interface EInvoiceSource {
     buyerReference: string | null;
   };
   lines: readonly DocumentLineRow[];
-  /** Product id → KPD 2025 code. */
+  /** Line id → the KPD 2025 code the line kept when the sale was issued. */
   classifications: ReadonlyMap<string, string | null>;
-  /** Unit id → UN/ECE Rec 20 code. */
+  /** Line id → the UN/ECE Rec 20 code the line kept when the sale was issued. */
   unitCodes: ReadonlyMap<string, string>;
 }
 
@@ -272,12 +272,12 @@ export function buildEInvoice(source: EInvoiceSource): EInvoice {
       sellerItemId: r.product_code,
       note: r.note,
       quantity: formatScaledTrimmed(quantityMilli, QUANTITY_SCALE),
-      unitCode: source.unitCodes.get(r.unit_id) ?? 'C62',
+      unitCode: source.unitCodes.get(r.id) ?? 'C62',
       netPrice: netUnitPrice(r, source.pricesIncludeTax),
       net,
       category: category(r.tax_rate_bp),
       rateBp: r.tax_rate_bp,
-      classification: source.classifications.get(r.product_id) ?? null,
+      classification: source.classifications.get(r.id) ?? null,
     };
   });
   const taxes = totals.taxes.map(

@@ -105,8 +105,8 @@ function source(doc: Doc, lines: DocumentLineRow[], total: number): EInvoiceSour
       buyerReference: null,
     },
     lines,
-    classifications: new Map(lines.map((l) => [l.product_id, '20.30.12'])),
-    unitCodes: new Map(lines.map((l) => [l.unit_id, 'H87'])),
+    classifications: new Map(lines.map((l) => [l.id, '20.30.12'])),
+    unitCodes: new Map(lines.map((l) => [l.id, 'H87'])),
   };
 }
 

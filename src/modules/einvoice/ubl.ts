@@ -10,10 +10,12 @@ export function toUbl(invoice: EInvoice): string {
   const credit = invoice.typeCode === '381';
   const root = credit ? 'CreditNote' : 'Invoice';
   const m = (name: string, minor: number) => leaf(name, amount(minor), { currencyID: invoice.currency });
+  const hrBreakdown = hrTaxBreakdown(invoice, m);
   return document(
     el(
       root,
       [
+        hrBreakdown,
         leaf('cbc:CustomizationID', CUSTOMIZATION_IDS[invoice.profile]),
         leaf('cbc:ProfileID', invoice.processId),
         leaf('cbc:ID', invoice.number),
@@ -104,12 +106,61 @@ export function toUbl(invoice: EInvoice): string {
         xmlns: `urn:oasis:names:specification:ubl:schema:xsd:${root}-2`,
         'xmlns:cac': 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
         'xmlns:cbc': 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+        ...(hrBreakdown
+          ? {
+              'xmlns:ext': 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',
+              'xmlns:hrextac': 'urn:mfin.gov.hr:schema:xsd:HRExtensionAggregateComponents-1',
+            }
+          : {}),
       },
     ),
   );
 }
 
-const CATEGORY_NAMES: Record<TaxCategory, string> = { S: 'Standardna ili snižena stopa PDV-a', E: 'Oslobođeno PDV-a' };
+/**
+ * The HR VAT category mark (HR-BT-12, HR-BT-18) from table HR-TB-2: HR-BR-CL-1 takes only its
+ * codes (`HR:E` exempt, `HR:PDV25` …). Only the exempt mark is written: HR-BR-16 asks it of an
+ * exempt line, and nothing asks it of a standard-rated one.
+ */
+const HR_EXEMPT = 'HR:E';
+
+/**
+ * HR-BG-2, the HR VAT breakdown, in the HR extension (`hrextac:HRFISK20Data`) as Porezna uprava's
+ * schema HRExtensionAggregateComponents-1.xsd (v1.0) lays it out: HRTaxTotal with the document's
+ * VAT (HR-BR-55, and HR-BR-54 the sum of its subtotals), one HRTaxSubtotal per rate of the
+ * document's own breakdown (the same bases and taxes, so both agree to the cent), its category
+ * with the exempt mark, the rate (0 for an exempt one, HR-BR-E-10, whose tax is 0, HR-BR-28),
+ * the exemption reason, and the scheme VAT. HR-BR-26 asks it of a document with an exempt line;
+ * others go without it (HR-BG-3, the out-of-scope totals, is for items outside the tax base,
+ * which Portico does not sell).
+ */
+function hrTaxBreakdown(invoice: EInvoice, m: (name: string, minor: number) => Node): Node {
+  if (invoice.profile !== 'hr-cius' || !invoice.taxes.some((t) => t.category === 'E')) return null;
+  return el('ext:UBLExtensions', [
+    el('ext:UBLExtension', [
+      el('ext:ExtensionContent', [
+        el('hrextac:HRFISK20Data', [
+          el('hrextac:HRTaxTotal', [
+            m('cbc:TaxAmount', invoice.totals.tax),
+            invoice.taxes.map((t) =>
+              el('hrextac:HRTaxSubtotal', [
+                m('cbc:TaxableAmount', t.base),
+                m('cbc:TaxAmount', t.tax),
+                el('hrextac:HRTaxCategory', [
+                  leaf('cbc:ID', t.category),
+                  t.category === 'E' && leaf('cbc:Name', HR_EXEMPT),
+                  leaf('cbc:Percent', percent(t.rateBp)),
+                  t.category === 'E' && leaf('cbc:TaxExemptionReason', t.exemptionReason),
+                  el('hrextac:HRTaxScheme', [leaf('cbc:ID', 'VAT')]),
+                ]),
+              ]),
+            ),
+          ]),
+        ]),
+      ]),
+    ]),
+  ]);
+}
 
 function taxCategory(
   name: string,
@@ -120,8 +171,8 @@ function taxCategory(
 ): Node {
   return el(name, [
     leaf('cbc:ID', category),
-    // HR-BR-16: an exempt category is named (HR-BT-12).
-    named && category === 'E' && leaf('cbc:Name', CATEGORY_NAMES[category]),
+    // HR-BR-16: an exempt category carries its HR mark (HR-BT-12), from HR-TB-2 (HR-BR-CL-1).
+    named && category === 'E' && leaf('cbc:Name', HR_EXEMPT),
     leaf('cbc:Percent', percent(rateBp)),
     category === 'E' && leaf('cbc:TaxExemptionReason', exemptionReason),
     el('cac:TaxScheme', [leaf('cbc:ID', 'VAT')]),

@@ -48,6 +48,11 @@ export interface SendingView {
   sentAt: string | null;
   /** What the SMTP server answered: its acceptance, or the error of the last attempt. */
   serverAnswer: string | null;
+  /**
+   * A sale to a business buyer: whether its e-invoice XML went with the PDF, or which fields its
+   * profile still lacked when it was sent (the PDF went alone). Null for a consumer or a quotation.
+   */
+  eInvoice: { attached: boolean; missing: string[] } | null;
 }
 
 export interface MailTemplateView {
@@ -79,7 +84,7 @@ export function createDocumentMail(deps: {
   clock: Clock;
   newId: IdGenerator;
   quotations: Pick<QuotationsService, 'get'>;
-  sales: Pick<SalesService, 'get'>;
+  sales: Pick<SalesService, 'get' | 'eInvoiceReadiness'>;
   /** Without SMTP nothing could ever leave: sending is refused rather than queued forever. */
   emailEnabled: boolean;
   onEmailQueued: () => void;
@@ -106,6 +111,23 @@ export function createDocumentMail(deps: {
       if (customer?.email) return customer.email;
     }
     return q.customer.email;
+  }
+
+  /**
+   * A business buyer's accounting reads the e-invoice, so its sale's e-mail carries the XML beside
+   * the PDF, when the document can be a valid e-invoice now; when it cannot (a line without a KPD
+   * code, a buyer without a tax id…), the PDF goes alone and the sending names what was missing.
+   * A consumer gets the PDF only (null).
+   */
+  async function eInvoiceOf(
+    companyId: string,
+    sale: SaleView,
+  ): Promise<{ attached: boolean; missing: string[] } | null> {
+    if (sale.customer.kind !== 'business' && !sale.customer.taxId) return null;
+    const readiness = await deps.sales.eInvoiceReadiness(companyId, sale.id);
+    if (!readiness) return null;
+    const missing = Object.keys(readiness.missing);
+    return { attached: missing.length === 0, missing };
   }
 
   return {
@@ -152,7 +174,12 @@ export function createDocumentMail(deps: {
         id: doc.id,
         locale: language,
         datasheets: document.type === 'quotation' && input.includeDatasheets === true,
+        file: 'pdf',
       };
+      const einvoice = document.type === 'sale' ? await eInvoiceOf(companyId, doc as SaleView) : null;
+      const attachments = einvoice?.attached
+        ? [attachment, { ...attachment, file: 'e-invoice' as const }]
+        : [attachment];
 
       await store.unitOfWork(async (repos) => {
         let linkText = '';
@@ -178,7 +205,7 @@ export function createDocumentMail(deps: {
           sent_at: null,
           created_at: now.toISOString(),
           reply_to: reply,
-          attachments: JSON.stringify([attachment]),
+          attachments: JSON.stringify(attachments),
           smtp_response: null,
         });
         await repos.mailing.insertSending({
@@ -192,6 +219,8 @@ export function createDocumentMail(deps: {
           message: input.message?.trim() || null,
           sent_by: actor.userId,
           created_at: now.toISOString(),
+          e_invoice: einvoice ? (einvoice.attached ? 'attached' : 'missing') : null,
+          e_invoice_missing: einvoice && !einvoice.attached ? JSON.stringify(einvoice.missing) : null,
         });
       });
       deps.onEmailQueued();
@@ -226,6 +255,12 @@ export function createDocumentMail(deps: {
           attempts: email?.attempts ?? 0,
           sentAt: email?.sent_at ?? null,
           serverAnswer: (status === 'sent' ? email?.smtp_response : email?.last_error) ?? null,
+          eInvoice: row.e_invoice
+            ? {
+                attached: row.e_invoice === 'attached',
+                missing: row.e_invoice_missing ? (JSON.parse(row.e_invoice_missing) as string[]) : [],
+              }
+            : null,
         };
       });
     },

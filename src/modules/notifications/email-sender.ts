@@ -18,8 +18,9 @@ export interface EmailLogger {
 }
 
 /**
- * An attachment as the outbox keeps it: which document to print, in which language, with its
- * datasheets or not. It is rendered when the e-mail is sent, from the stored document.
+ * An attachment as the outbox keeps it: which document, as which file (its PDF in a language,
+ * with its datasheets or not, or a sale's e-invoice XML). It is rendered when the e-mail is
+ * sent, from the stored document.
  */
 export interface MailAttachment {
   document: 'quotation' | 'sale';
@@ -27,10 +28,14 @@ export interface MailAttachment {
   id: string;
   locale: string;
   datasheets: boolean;
+  /** Absent (rows queued before e-invoices were attached) or `pdf`: the print; `e-invoice`: the sale's UBL XML. */
+  file?: 'pdf' | 'e-invoice';
 }
 
-/** Renders an attachment's recipe into a file; the container wires the documents' printers in. */
-export type AttachmentRenderer = (recipe: MailAttachment) => Promise<{ filename: string; content: Buffer }>;
+/** Renders an attachment's recipe into a file with its own name and type; the container wires the renderers in. */
+export type AttachmentRenderer = (
+  recipe: MailAttachment,
+) => Promise<{ filename: string; content: Buffer; contentType: string }>;
 
 /** An SMTP answer in the 500s refuses the message for good (RFC 5321 §4.2.1): retrying cannot help. */
 function isPermanent(error: unknown): boolean {
@@ -66,8 +71,7 @@ export function createEmailSender(deps: {
     const recipes = JSON.parse(email.attachments) as MailAttachment[];
     if (!deps.renderAttachment) throw new Error('no attachment renderer');
     const files = [];
-    for (const recipe of recipes)
-      files.push({ ...(await deps.renderAttachment(recipe)), contentType: 'application/pdf' });
+    for (const recipe of recipes) files.push(await deps.renderAttachment(recipe));
     return files;
   }
 

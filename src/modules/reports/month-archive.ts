@@ -13,9 +13,9 @@ import { toXlsx } from './xlsx.ts';
 import type { ReportsService } from './reports.service.ts';
 
 /**
- * The accountant's month: one zip with every document issued in the month as its PDF, the VAT
- * report and the book of issued invoices (CSV and XLSX), built in the background while the
- * caller polls its progress.
+ * The accountant's month: one zip with every document issued in the month as its PDF (and its
+ * e-invoice XML beside it, where the document can be a valid one), the VAT report and the book
+ * of issued invoices (CSV and XLSX), built in the background while the caller polls its progress.
  *
  * Memory stays bounded whatever the month holds: documents are read a page at a time, printed one
  * at a time, and each PDF goes into the zip stream, which is written to a file on disk; the next
@@ -56,6 +56,8 @@ export function createMonthArchives(deps: {
   reports: ReportsService;
   /** One document's PDF (the sales module's printer, through the print pool). */
   renderPdf: (companyId: string, id: string) => Promise<{ number: string; pdf: Buffer }>;
+  /** One document's e-invoice (UBL), or null when it cannot be a valid one (a consumer, a missing KPD code…). */
+  eInvoiceXml: (companyId: string, id: string) => Promise<string | null>;
   dir: string;
   now: () => Date;
   onCrash: (error: unknown) => void;
@@ -101,6 +103,18 @@ export function createMonthArchives(deps: {
         size: pdf.length,
       });
       handed += pdf.length;
+      // The e-invoice beside its PDF, where the document can be one; the rest of the month goes on without it.
+      const xml = await deps.eInvoiceXml(job.companyId, doc.id);
+      if (xml !== null) {
+        const bytes = Buffer.from(xml, 'utf8');
+        const xmlStream = new PassThrough();
+        xmlStream.end(bytes);
+        zip.addReadStream(xmlStream, `documents/${safe(doc.invoiceNumber ?? doc.number)}.xml`, {
+          mtime,
+          size: bytes.length,
+        });
+        handed += bytes.length;
+      }
       job.done++;
       // Backpressure: the PDF bytes handed to the zip but not yet on disk stay under HIGH_WATER
       // (yazl queues its entries' buffers until it writes them).

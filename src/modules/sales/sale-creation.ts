@@ -14,7 +14,7 @@ import {
   type DocumentLineRow,
   type SequencesRepository,
 } from '../documents/index.ts';
-import type { CatalogRepository } from '../catalog/index.ts';
+import { unitCodeOf, type CatalogRepository } from '../catalog/index.ts';
 import type { FiscalStatus } from '../fiscal/index.ts';
 import {
   fiscalise,
@@ -23,7 +23,7 @@ import {
   type InvoicePaymentMethod,
   type IssueFiscaliser,
 } from './invoice-issue.ts';
-import type { SaleRow, SalesRepository } from './sales.repository.ts';
+import type { SaleLineRow, SaleRow, SalesRepository } from './sales.repository.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */
 export interface CustomerSnapshot {
@@ -89,12 +89,23 @@ export async function insertSale(
   if (!location) throw new Error(`location ${source.locationId} of ${source.type} ${source.id} is gone`);
   const year = yearIn(now, input.timezone);
   const seq = await repos.sequences.next(companyId, location.id, sequenceKind('sale', source.mode), year);
-  const lines: DocumentLineRow[] = source.lines.map((l, i) => ({
+  // The e-invoice's product codes as the catalog has them now: an issued invoice keeps them, like
+  // its names and prices, so a later catalog edit cannot change its e-invoice.
+  const codes = await repos.sales.catalogCodes(
+    companyId,
+    [...new Set(source.lines.map((l) => l.product_id))],
+    [...new Set(source.lines.map((l) => l.unit_id))],
+  );
+  const kpd = new Map(codes.products.map((p) => [p.id, p.classification_code]));
+  const unitCodes = new Map(codes.units.map((u) => [u.id, unitCodeOf(u.name, u.unit_code)]));
+  const lines: SaleLineRow[] = source.lines.map((l, i) => ({
     ...l,
     id: newId('saleLine'),
     company_id: companyId,
     document_id: saleId,
     position: i + 1,
+    classification_code: kpd.get(l.product_id) ?? null,
+    unit_code: unitCodes.get(l.unit_id) ?? null,
   }));
   // The totals the sale's JSON and print show (totalsView), so payments settle exactly what they say.
   const totals = totalsView(lines);
@@ -151,7 +162,7 @@ export async function insertSale(
     tendered_minor: input.tenderedMinor ?? null,
   };
   await insertIssued(repos, row);
-  await repos.sales.insertLines(lines);
+  await repos.sales.insertSaleLines(lines);
   const fiscal = await fiscalise(fiscaliser, repos, row, lines);
   await enqueueEvent(
     repos,

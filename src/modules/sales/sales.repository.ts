@@ -218,11 +218,10 @@ export function createSalesRepository(db: Executor) {
         .execute();
     },
     /**
-     * What an e-invoice reads beside the stored lines: the products' KPD codes and the units'
-     * Rec 20 codes as the catalog has them now (lines keep names and prices, not these), and the
-     * customer's electronic address and buyer reference from the directory.
+     * The products' KPD codes and the units' Rec 20 codes as the catalog has them now: a sale
+     * copies them onto its lines when it is issued, and its e-invoice reads them there.
      */
-    async eInvoiceCodes(
+    async catalogCodes(
       companyId: string,
       productIds: readonly string[],
       unitIds: readonly string[],
@@ -250,6 +249,7 @@ export function createSalesRepository(db: Executor) {
       ]);
       return { products, units };
     },
+    /** The customer's electronic address and buyer reference, from the directory. */
     async eInvoiceBuyer(
       companyId: string,
       customerId: string,

@@ -104,18 +104,13 @@ export function createSalesService(deps: {
     const row = await load(companyId, id);
     if (!row.invoice_number) throw new AppError('conflict', said('error.einvoice.notIssued'));
     const [lines, companyRow, location, original, buyer] = await Promise.all([
-      store.repos.sales.listLines(companyId, id),
+      store.repos.sales.listSaleLines(companyId, [id]),
       store.repos.companies.findCompany(companyId),
       store.repos.companies.findLocation(companyId, row.location_id),
       row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       store.repos.sales.eInvoiceBuyer(companyId, row.customer_id),
     ]);
     const company = toCompany(companyRow!);
-    const codes = await store.repos.sales.eInvoiceCodes(
-      companyId,
-      [...new Set(lines.map((l) => l.product_id))],
-      [...new Set(lines.map((l) => l.unit_id))],
-    );
     // The payment reference as the print and its payment codes carry it, whatever is still due
     // (the print drops its payment codes once paid or cancelled; the e-invoice keeps its reference).
     const content = printedContent(
@@ -179,8 +174,10 @@ export function createSalesService(deps: {
         buyerReference: buyer?.buyer_reference ?? null,
       },
       lines,
-      classifications: new Map(codes.products.map((p) => [p.id, p.classification_code])),
-      unitCodes: new Map(codes.units.map((u) => [u.id, unitCodeOf(u.name, u.unit_code)])),
+      // The codes the lines kept when the sale was issued, never the catalog's today (0019); a
+      // line issued without its own unit code reads it from its own unit name.
+      classifications: new Map(lines.map((l) => [l.id, l.classification_code ?? null])),
+      unitCodes: new Map(lines.map((l) => [l.id, unitCodeOf(l.unit_name, l.unit_code)])),
     });
     return { model, buyerKind: row.customer_kind };
   }
@@ -361,6 +358,15 @@ export function createSalesService(deps: {
       assertReady(model, buyerKind);
       const row = await load(companyId, id);
       return { number: row.number, profile: model.profile, xml: syntax === 'cii' ? toCii(model) : toUbl(model) };
+    },
+
+    /** The same XML, or null where the document cannot be a valid e-invoice now (the month archive skips it). */
+    async eInvoiceXmlIfReady(companyId: string, id: string, syntax: 'ubl' | 'cii'): Promise<string | null> {
+      const row = await load(companyId, id);
+      if (!row.invoice_number) return null;
+      const { model, buyerKind } = await eInvoiceModel(companyId, id);
+      if (Object.keys(missingFields(model, buyerKind)).length > 0) return null;
+      return syntax === 'cii' ? toCii(model) : toUbl(model);
     },
 
     /**

@@ -236,7 +236,7 @@ describe('e-invoices', () => {
     }
   });
 
-  describe('HR-CIUS rules Portico relies on (Porezna uprava, HR-CIUS-EXT-EN16931-UBL 1.0.0)', () => {
+  describe('HR-CIUS rules Portico relies on (Porezna uprava, HR-CIUS-EXT-EN16931-UBL 1.0.0–1.0.3)', () => {
     const hrDocs = () => [docs.hrInvoice!.ubl, docs.hrCancellation!.ubl, docs.hrCreditNote!.ubl];
     test('HR-BR-1: the invoice number has no whitespace', () => {
       for (const xml of hrDocs()) assert.doesNotMatch(first(xml, 'cbc:ID')!, /\s/);
@@ -308,6 +308,78 @@ describe('e-invoices', () => {
         assert.match(buyer, /<cac:PartyTaxScheme><cbc:CompanyID>HR\d{11}<\/cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT/);
       }
     });
+    test('HR-BR-26, HR-BR-28, HR-BR-E-10, HR-BR-54, HR-BR-55: a document with an exempt line carries the HR VAT breakdown (HR-BG-2)', () => {
+      const children = (xml: string) => [...xml.matchAll(/<((?:cbc|hrextac):\w+)[ >]/g)].map((m) => m[1]);
+      for (const xml of [docs.hrInvoice!.ubl, docs.hrCancellation!.ubl]) {
+        // The extension is the document's first child (UBL's sequence), in Porezna uprava's namespace.
+        assert.match(
+          xml,
+          /^<\?xml[^>]*>\n<Invoice [^>]*><ext:UBLExtensions><ext:UBLExtension><ext:ExtensionContent><hrextac:HRFISK20Data>/,
+        );
+        assert.match(xml, /xmlns:hrextac="urn:mfin\.gov\.hr:schema:xsd:HRExtensionAggregateComponents-1"/);
+        const hr = xml.match(/<hrextac:HRTaxTotal>(.*?)<\/hrextac:HRTaxTotal>/)![1]!;
+        const taxTotal = xml.match(/<cac:TaxTotal>(.*?)<\/cac:TaxTotal>/)![1]!;
+        // HR-BR-55 and HR-BR-54: its VAT is the document's, and the sum of its subtotals.
+        assert.equal(first(hr, 'cbc:TaxAmount'), first(taxTotal, 'cbc:TaxAmount'));
+        const hrSubtotals = [...hr.matchAll(/<hrextac:HRTaxSubtotal>(.*?)<\/hrextac:HRTaxSubtotal>/g)].map(
+          (m) => m[1]!,
+        );
+        const subtotals = [...taxTotal.matchAll(/<cac:TaxSubtotal>(.*?)<\/cac:TaxSubtotal>/g)].map((m) => m[1]!);
+        const shape = (s: string) =>
+          ['cbc:TaxableAmount', 'cbc:TaxAmount', 'cbc:ID', 'cbc:Percent', 'cbc:TaxExemptionReason'].map((n) =>
+            first(s, n),
+          );
+        assert.deepEqual(hrSubtotals.map(shape), subtotals.map(shape), 'one HR subtotal per rate, to the cent');
+        const sum = hrSubtotals.reduce((acc, s) => acc + Math.round(Number(first(s, 'cbc:TaxAmount')) * 100), 0);
+        assert.equal(sum, Math.round(Number(first(hr, 'cbc:TaxAmount')) * 100));
+        const exempt = hrSubtotals.find((s) => first(s, 'cbc:ID') === 'E')!;
+        // HR-BR-28 and HR-BR-E-10: no tax and a 0 rate on the exempt subtotal, with its reason.
+        assert.equal(first(exempt, 'cbc:TaxAmount'), '0.00');
+        assert.equal(first(exempt, 'cbc:Percent'), '0.00');
+        assert.match(first(exempt, 'cbc:TaxExemptionReason')!, /čl\. 39/);
+        // The order of HRExtensionAggregateComponents-1.xsd's sequences.
+        assert.deepEqual(children(exempt), [
+          'cbc:TaxableAmount',
+          'cbc:TaxAmount',
+          'hrextac:HRTaxCategory',
+          'cbc:ID',
+          'cbc:Name',
+          'cbc:Percent',
+          'cbc:TaxExemptionReason',
+          'hrextac:HRTaxScheme',
+          'cbc:ID',
+        ]);
+        assert.equal(first(exempt.match(/<hrextac:HRTaxScheme>(.*?)<\/hrextac:HRTaxScheme>/)![1]!, 'cbc:ID'), 'VAT');
+      }
+      // Without an exempt line the rule asks nothing: the document goes without the extension.
+      assert.doesNotMatch(docs.hrCreditNote!.ubl, /UBLExtensions|hrextac/);
+      assert.doesNotMatch(docs.deEn16931!.ubl, /UBLExtensions|hrextac/);
+    });
+    test('HR-BR-CL-1: every VAT category mark is from HR-TB-2 (the exempt one is HR:E)', () => {
+      const marks = [
+        'HR:PDV25',
+        'HR:PDV13',
+        'HR:PDV5',
+        'HR:Z',
+        'HR:K',
+        'HR:G',
+        'HR:AE',
+        'HR:E',
+        'HR:POVNAK',
+        'HR:PP',
+        'HR:PPMV',
+        'HR:O',
+        'HR:N',
+      ];
+      for (const xml of hrDocs())
+        for (const m of xml.matchAll(
+          /<(?:cac:TaxCategory|cac:ClassifiedTaxCategory|hrextac:HRTaxCategory)>(.*?)<\/(?:cac|hrextac):\w*TaxCategory>/g,
+        )) {
+          const name = first(m[1]!, 'cbc:Name');
+          if (name !== undefined) assert.ok(marks.includes(name), name);
+          if (first(m[1]!, 'cbc:ID') === 'E') assert.equal(name, 'HR:E');
+        }
+    });
     test('HR-BR-33: no empty elements', () => {
       for (const xml of hrDocs()) assert.doesNotMatch(xml, /<([\w:]+)[^>]*>\s*<\/\1>|<[\w:]+[^>]*\/>/);
     });
@@ -315,6 +387,8 @@ describe('e-invoices', () => {
 
   test('a document that cannot be a valid e-invoice: 409 naming every missing field', async () => {
     const d = await createTenant(t.c);
+    const noOperator = await adminCall(t.app, d.adminToken, 'PATCH', `/users/${d.users[0]!.id}`, { operatorOib: null });
+    assert.equal(noOperator.statusCode, 200, noOperator.body);
     const noKpd = await adminCall(t.app, d.adminToken, 'PATCH', `/products/${d.products[4]!.id}`, {
       classificationCode: null,
     });
@@ -355,6 +429,58 @@ describe('e-invoices', () => {
       400,
       'validation_failed',
     );
+  });
+
+  test('an issued invoice keeps its KPD and unit codes: a later catalog edit does not change its e-invoice', async () => {
+    const d = await createTenant(t.c);
+    const opr = await adminCall(t.app, d.adminToken, 'PATCH', `/users/${d.users[0]!.id}`, { operatorOib: newOib() });
+    assert.equal(opr.statusCode, 200, opr.body);
+    const product = d.products[0]!;
+    const sale = await invoice(d, [[0, 2]], {
+      kind: 'business',
+      name: 'Gradnja d.o.o.',
+      taxId: newOib(),
+      address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+    });
+    const before = await eInvoice(d, sale.id);
+    const kpd = first(before.xml, 'cbc:ItemClassificationCode');
+    const unit = before.xml.match(/<cbc:InvoicedQuantity unitCode="([^"]+)"/)?.[1];
+    assert.ok(kpd && unit);
+    const edits = await Promise.all([
+      adminCall(t.app, d.adminToken, 'PATCH', `/products/${product.id}`, { classificationCode: '47.52.10' }),
+      adminCall(t.app, d.adminToken, 'PATCH', `/units/${product.units[0]!.id}`, { unitCode: 'XBX' }),
+    ]);
+    for (const edit of edits) assert.equal(edit.statusCode, 200, edit.body);
+    const after = await eInvoice(d, sale.id);
+    assert.equal(after.xml, before.xml);
+    // A sale issued now takes the catalog's new codes.
+    const later = await invoice(d, [[0, 1]], {
+      kind: 'business',
+      name: 'Gradnja d.o.o.',
+      taxId: newOib(),
+      address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+    });
+    const fresh = (await eInvoice(d, later.id)).xml;
+    assert.equal(first(fresh, 'cbc:ItemClassificationCode'), '47.52.10');
+    assert.match(fresh, /<cbc:InvoicedQuantity unitCode="XBX"/);
+  });
+
+  test("the demo shop's invoice to a business is an e-invoice as it comes: its admin operates with a valid OIB", async () => {
+    const d = await createTenant(t.c);
+    const admin = (await adminCall(t.app, d.adminToken, 'GET', '/users'))
+      .json()
+      .data.find((u: { role: string }) => u.role === 'admin');
+    assert.match(admin.operatorOib, /^\d{11}$/);
+    const sale = await invoice(d, [[0, 1]], {
+      kind: 'business',
+      name: 'Gradnja d.o.o.',
+      taxId: newOib(),
+      address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
+    });
+    const { xml, profile } = await eInvoice(d, sale.id);
+    assert.equal(profile, 'hr-cius');
+    const contact = xml.match(/<cac:SellerContact>(.*?)<\/cac:SellerContact>/)![1]!;
+    assert.equal(first(contact, 'cbc:ID'), admin.operatorOib);
   });
 
   test('who may read it: the roles that read sales; nobody from another company', async () => {

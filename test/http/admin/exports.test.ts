@@ -25,15 +25,15 @@ describe('month export', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function invoice(d: DemoCompany) {
+  async function invoice(d: DemoCompany, customer: Record<string, unknown> = {}) {
     const q = await newQuotation(t.app, d);
-    await assignCustomer(t.app, d, 'quotations', q.id);
+    await assignCustomer(t.app, d, 'quotations', q.id, customer);
     const res = await adminCall(t.app, d.adminToken, 'POST', `/quotations/${q.id}/convert`, {});
     assert.equal(res.statusCode, 201, res.body);
     return res.json().data;
   }
 
-  test('202, progress, then a zip of every document PDF of the month with the VAT report and the book', async () => {
+  test('202, progress, then a zip of every document PDF of the month, its e-invoice beside it where there is one, with the VAT report and the book', async () => {
     const d = await createTenant(t.c);
     const other = await createTenant(t.c);
     now = Date.parse('2026-10-31T10:00:00.000Z');
@@ -41,6 +41,8 @@ describe('month export', () => {
     now = Date.parse('2026-11-03T09:00:00.000Z');
     const a = await invoice(d);
     const b = await invoice(d);
+    // A consumer's invoice cannot be a Croatian e-invoice (no buyer VAT id): its PDF alone, and no error.
+    const consumer = await invoice(d, { kind: 'person', name: 'Ana Kovač', taxId: null });
     await invoice(other);
     now += 3_600_000;
     const storno = await adminCall(t.app, d.adminToken, 'POST', `/sales/${b.id}/cancel`, { reason: 'Greška' });
@@ -54,7 +56,7 @@ describe('month export', () => {
 
     const polled = (await adminCall(t.app, d.adminToken, 'GET', `/exports/${job.id}`)).json().data;
     assert.equal(polled.status, 'done');
-    assert.deepEqual([polled.done, polled.total], [3, 3]);
+    assert.deepEqual([polled.done, polled.total], [4, 4]);
     assert.equal(polled.downloadUrl, `/api/v1/admin/exports/${job.id}/download`);
 
     const zip = await adminCall(t.app, d.adminToken, 'GET', `/exports/${job.id}/download`);
@@ -64,6 +66,7 @@ describe('month export', () => {
     fs.writeFileSync(file, zip.rawPayload);
     const names = execFileSync('zipinfo', ['-1', file], { encoding: 'utf8' }).trim().split('\n').sort();
     const pdfName = (n: string) => `documents/${n.replace(/[^\w.-]+/g, '-')}.pdf`;
+    const xmlName = (n: string) => pdfName(n).replace(/\.pdf$/, '.xml');
     const cancellation = storno.json().data;
     assert.deepEqual(
       names,
@@ -71,24 +74,34 @@ describe('month export', () => {
         'book-2026-11.csv',
         'book-2026-11.xlsx',
         pdfName(a.invoiceNumber),
+        xmlName(a.invoiceNumber),
         pdfName(b.invoiceNumber),
+        xmlName(b.invoiceNumber),
         pdfName(cancellation.invoiceNumber),
+        xmlName(cancellation.invoiceNumber),
+        pdfName(consumer.invoiceNumber),
         'vat-2026-11.csv',
       ].sort(),
     );
     execFileSync('unzip', ['-q', '-o', file, '-d', dir]);
     const text = execFileSync('pdftotext', [path.join(dir, pdfName(a.invoiceNumber)), '-'], { encoding: 'utf8' });
     assert.ok(text.includes(a.invoiceNumber), 'the PDF is the invoice');
+    for (const doc of [a, cancellation]) {
+      const einvoice = await adminCall(t.app, d.adminToken, 'GET', `/sales/${doc.id}/e-invoice`);
+      assert.equal(einvoice.statusCode, 200, einvoice.body);
+      assert.equal(fs.readFileSync(path.join(dir, xmlName(doc.invoiceNumber)), 'utf8'), einvoice.body);
+    }
     const book: string[][] = parse(fs.readFileSync(path.join(dir, 'book-2026-11.csv'), 'utf8'), {
       bom: true,
       delimiter: ';',
     });
-    assert.equal(book.length, 4, 'a heading and three documents');
+    assert.equal(book.length, 5, 'a heading and four documents');
     const vat: string[][] = parse(fs.readFileSync(path.join(dir, 'vat-2026-11.csv'), 'utf8'), {
       bom: true,
       delimiter: ';',
     });
-    assert.equal(vat[1]![5], a.totals.tax.replace('.', ','), 'the storno nets the second invoice out');
+    const tax = (Number(a.totals.tax) + Number(consumer.totals.tax)).toFixed(2);
+    assert.equal(vat[1]![5], tax.replace('.', ','), 'the storno nets the second invoice out');
 
     // Tenancy: another company's token does not see the job or its file.
     assertProblem(await adminCall(t.app, other.adminToken, 'GET', `/exports/${job.id}`), 404, 'not_found');

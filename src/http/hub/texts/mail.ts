@@ -21,6 +21,8 @@ export const mail = messages({
     'hub.mail.state.pending': 'Waiting',
     'hub.mail.state.sent': 'Delivered to the mail server',
     'hub.mail.state.failed': 'Failed',
+    'hub.mail.einvoice.attached': 'E-invoice (XML) attached',
+    'hub.mail.einvoice.missing': 'PDF only: the e-invoice still lacked {fields}',
     'hub.mail.queued': 'The e-mail is queued; its state is shown below.',
     'hub.mail.settings': 'E-mail',
     'hub.mail.settingsIntro':
@@ -66,6 +68,8 @@ export const mail = messages({
     'hub.mail.state.pending': 'Čeka slanje',
     'hub.mail.state.sent': 'Predano poslužitelju pošte',
     'hub.mail.state.failed': 'Neuspjelo',
+    'hub.mail.einvoice.attached': 'Priložen eRačun (XML)',
+    'hub.mail.einvoice.missing': 'Samo PDF: eRačunu je nedostajalo {fields}',
     'hub.mail.queued': 'E-pošta je u redu za slanje; stanje je prikazano ispod.',
     'hub.mail.settings': 'E-pošta',
     'hub.mail.settingsIntro':
@@ -112,6 +116,8 @@ export const mail = messages({
     'hub.mail.state.pending': 'Wartet',
     'hub.mail.state.sent': 'An den Mailserver übergeben',
     'hub.mail.state.failed': 'Fehlgeschlagen',
+    'hub.mail.einvoice.attached': 'E-Rechnung (XML) angehängt',
+    'hub.mail.einvoice.missing': 'Nur PDF: der E-Rechnung fehlte {fields}',
     'hub.mail.queued': 'Die E-Mail ist eingereiht; ihr Stand steht unten.',
     'hub.mail.settings': 'E-Mail',
     'hub.mail.settingsIntro':

@@ -103,7 +103,7 @@ ${kind === 'quotation' ? html`<p><label><input type="checkbox" name="includeData
   return sendPage(reply, ctx, { title, body, status });
 }
 
-/** A document's sendings: when, by whom, to whom, and how the mail server answered. */
+/** A document's sendings: when, by whom, to whom, how the mail server answered, and whether the e-invoice went along. */
 export function sendingsBlock(ctx: HubContext, kind: Kind, id: string, sendings: readonly SendingView[]): Html {
   const { t } = ctx;
   return html`<section aria-labelledby="sendings-heading">
@@ -115,7 +115,7 @@ ${
 <thead><tr><th scope="col">${t('hub.mail.when')}</th><th scope="col">${t('hub.mail.to')}</th><th scope="col">${t('hub.mail.who')}</th><th scope="col">${t('hub.mail.state')}</th><th scope="col">${t('hub.mail.answer')}</th></tr></thead>
 <tbody>${sendings.map(
         (s) =>
-          html`<tr><td>${ctx.fmt.dateTime(s.createdAt)}</td><td>${s.to} <span class="muted">(${s.locale})</span></td><td>${s.sentBy.name}</td><td><span class="status ${s.status === 'sent' ? 'paid' : s.status === 'failed' ? 'cancelled' : 'open'}">${t(`hub.mail.state.${s.status}`)}</span></td><td>${s.serverAnswer ?? ''}</td></tr>`,
+          html`<tr><td>${ctx.fmt.dateTime(s.createdAt)}</td><td>${s.to} <span class="muted">(${s.locale})</span></td><td>${s.sentBy.name}</td><td><span class="status ${s.status === 'sent' ? 'paid' : s.status === 'failed' ? 'cancelled' : 'open'}">${t(`hub.mail.state.${s.status}`)}</span>${s.eInvoice ? html`<br><small>${s.eInvoice.attached ? t('hub.mail.einvoice.attached') : t('hub.mail.einvoice.missing', { fields: s.eInvoice.missing.join(', ') })}</small>` : null}</td><td>${s.serverAnswer ?? ''}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${ctx.can('documents:send') ? html`<p><a class="button" href="${paths.document(kind, id)}/send">${t('hub.mail.send')}</a></p>` : null}
