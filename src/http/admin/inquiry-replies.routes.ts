@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { REPLY_SUBJECT } from '../../modules/mailing/index.ts';
-import { resolveLanguage } from '../../modules/i18n/index.ts';
+import { REPLY_QUOTE_INTRO, REPLY_SUBJECT } from '../../modules/mailing/index.ts';
+import { createFormatter, resolveLanguage } from '../../modules/i18n/index.ts';
 import { Data, Nullable, Timestamp, errorResponses } from '../schemas.ts';
 import { ReplyBody } from '../requests/mail.ts';
 
@@ -82,7 +82,10 @@ export const inquiryRepliesRoutes =
     );
   };
 
-/** The reply in the company's language ("Re: <subject>"), from the shop's reply-to address: shared with the hub page. */
+/**
+ * The reply ("Re: <subject>") in the language of the directory customer with the inquirer's
+ * e-mail, else the company's; from the shop's reply-to address. Shared with the hub page.
+ */
 export async function replyToInquiry(
   c: Container,
   actor: { companyId: string; userId: string },
@@ -91,8 +94,15 @@ export async function replyToInquiry(
 ) {
   const inquiry = await c.inquiries.get(actor.companyId, id);
   const company = await c.companies.getCompany(actor.companyId);
+  const language =
+    (await c.customers.languageOfEmail(actor.companyId, inquiry.email)) ?? resolveLanguage(company.locale);
   return c.inquiries.reply(actor, id, message, {
     replyTo: await c.documentMail.replyTo(actor.companyId, actor.userId),
-    subject: REPLY_SUBJECT[resolveLanguage(company.locale)](inquiry.subject),
+    subject: REPLY_SUBJECT[language](inquiry.subject),
+    quoteIntro: REPLY_QUOTE_INTRO[language](
+      createFormatter(language, { currency: company.currency, timeZone: company.timezone }).date(
+        new Date(inquiry.createdAt),
+      ),
+    ),
   });
 }

@@ -63,7 +63,7 @@ export const sendingsRoutes =
             operationId: kind.send,
             summary: `Send the ${kind.name} to the customer by e-mail`,
             description:
-              'Queues the e-mail with the PDF attached, in `locale` (default: the company’s), from the company’s template; answers 202 with the sending. ' +
+              'Queues the e-mail with the PDF attached, in `locale` (default: the directory customer’s language, else the company’s), from the company’s template; answers 202 with the sending. ' +
               'The outbox sends it and retries while the mail server is unreachable; the sending’s `status` tells how it went. ' +
               (kind.type === 'quotation'
                 ? 'The e-mail carries a link to the customer’s page, where they accept or decline. Only an `approved` quotation is sent (409 `quotation_not_open`). '
