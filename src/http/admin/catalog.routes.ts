@@ -287,7 +287,11 @@ export const catalogAdminRoutes =
             {
               ...Pagination,
               q: Type.Optional(
-                Type.String({ minLength: 1, maxLength: 100, description: 'Matches name, SKU or barcode.' }),
+                Type.String({
+                  minLength: 1,
+                  maxLength: 100,
+                  description: 'Matches part of the name or SKU, or the whole barcode.',
+                }),
               ),
               active: Type.Optional(
                 Type.Boolean({ description: 'Only active (true) or only inactive (false) products.' }),

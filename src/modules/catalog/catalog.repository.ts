@@ -67,13 +67,15 @@ export function createCatalogRepository(db: Executor) {
     }
     if (q.modelId) query = query.where('products.model_id', '=', q.modelId);
     if (q.text) {
-      const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const text = q.text;
+      const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where((eb) =>
         eb.or([
           // ESCAPE must be named: SQLite's LIKE has no default escape character.
           eb(eb.fn('lower', ['products.name']), 'like', sql<string>`${pattern} escape '\\'`),
           eb(eb.fn('lower', ['products.sku']), 'like', sql<string>`${pattern} escape '\\'`),
-          eb('products.barcode', 'like', sql<string>`${pattern} escape '\\'`),
+          // A barcode is matched whole: "25" typed for "2,5 L" must not find every code with a 25 in it.
+          eb('products.barcode', '=', text.trim()),
         ]),
       );
     }
