@@ -138,6 +138,52 @@ describe('product barcodes', () => {
     assert.ok((await options('Lak za parket')).includes(lak.id), 'names still match');
   });
 
+  test("the hub's product form: the barcode field, its refusals said at the field in the reader's language", async () => {
+    const d = await createTenant(t.c, { passwords: true });
+    const [lak, vijci] = [d.products[1]!, d.products[4]!];
+    const admin = d.users.find((u) => u.role === 'admin')!;
+    const session = `portico_session=${(await t.c.accounts.signIn(admin.email, admin.password!)).token}`;
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: `/hub/catalog/products/${lak.id}`,
+      headers: { cookie: session },
+    });
+    assert.equal(shown.statusCode, 200);
+    const lakBarcode = (await call(t, d, 'GET', `/products/${lak.id}`)).json().data.barcode as string;
+    assert.match(shown.body, /<label for="product-barcode">Barkod \(EAN-8, UPC-A, EAN-13 ili GTIN-14\)<\/label>/);
+    assert.match(shown.body, new RegExp(`id="product-barcode"[^>]*value="${lakBarcode}"`));
+    const csrf = /"x-csrf-token":"([^"]+)"/.exec(shown.body.replaceAll('&quot;', '"'))![1]!;
+    const secret = String(shown.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
+    const product = (await call(t, d, 'GET', `/products/${vijci.id}`)).json().data;
+    const post = (barcode: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/hub/catalog/products/${vijci.id}`,
+        headers: {
+          cookie: `${session}; portico_csrf=${secret}`,
+          origin: 'http://localhost:80',
+          'x-csrf-token': csrf,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams({
+          name: product.name,
+          sku: product.sku,
+          barcode,
+          taxRateId: product.taxRateId,
+          classificationCode: product.classificationCode,
+        }).toString(),
+      });
+    const typo = await post('4006381333932');
+    assert.equal(typo.statusCode, 400);
+    assert.match(typo.body, /Barkod nije ispravan: kontrolna znamenka ne odgovara \(trebala bi biti 1\)\./);
+    const taken = await post(lakBarcode);
+    assert.equal(taken.statusCode, 400);
+    assert.ok(taken.body.includes(`Drugi proizvod ove tvrtke ima taj barkod (${lak.name}).`), 'named at the field');
+    const saved = await post('4006381333931');
+    assert.equal(saved.statusCode, 303, saved.body);
+    assert.equal((await call(t, d, 'GET', `/products/${vijci.id}`)).json().data.barcode, EAN13);
+  });
+
   test('the catalog CSV reads a barcode column: checked, one product per code, kept on update', async () => {
     const d = await createTenant(t.c);
     const header = 'sku,name,tax_rate,unit,price,barcode';
