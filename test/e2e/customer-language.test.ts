@@ -129,6 +129,16 @@ describe("documents and replies in the customer's language", () => {
     assert.match(shown.body, /<option value="">Jezik tvrtke<\/option>/);
     assert.match(shown.body, /<option value="de" selected>Deutsch<\/option>/);
 
+    // A role that only reads sees the language among the facts.
+    const support = demo.users.find((u) => u.role === 'support')!;
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/hub/customers/${id}`,
+      headers: { cookie: `portico_session=${(await t.c.accounts.signIn(support.email, support.password!)).token}` },
+    });
+    assert.equal(read.statusCode, 200);
+    assert.match(read.body, /<dt>Jezik e-pošte i dokumenata koji se šalju kupcu<\/dt><dd>Deutsch<\/dd>/);
+
     const csrf = /"x-csrf-token":"([^"]+)"/.exec(shown.body.replaceAll('&quot;', '"'))![1]!;
     const secret = String(shown.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
     const saved = await t.app.inject({
