@@ -317,6 +317,29 @@ export const catalogAdminRoutes =
     );
 
     app.get(
+      '/products.csv',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminExportCatalog',
+          summary: 'The active catalog as the CSV import reads it',
+          description:
+            'One row per unit with the import’s columns (`sku`, `name`, `category`, `parent_category`, `model`, `tax_rate`, `unit`, `price`, `description`, `classification`, `unit_code`, `barcode`), comma-separated, decimal points: edit it and import it again (`portico catalog import`, or the hub) to change only what was edited. A product without a SKU has that cell empty, and the import names its rows.',
+          security,
+          response: {
+            200: { description: 'The CSV file.', content: { 'text/csv': { schema: Type.String() } } },
+            ...errorResponses(403),
+          },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="catalog.csv"')
+          .send(await c.catalogImport.exportCsv(request.admin.companyId)),
+    );
+
+    app.get(
       '/products/:id',
       {
         schema: {

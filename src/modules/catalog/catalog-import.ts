@@ -14,6 +14,7 @@ import type {
 } from './catalog.repository.ts';
 import { formatRate } from '../../lib/money.ts';
 import { gtinSpellings } from './gtin.ts';
+import { exportCatalogCsv } from './catalog-export.ts';
 import { groupBySku, parseCatalogCsv, type CsvProduct, type ImportError } from './catalog-csv.ts';
 
 export type { ImportError } from './catalog-csv.ts';
@@ -41,6 +42,8 @@ interface CatalogImportDeps {
  */
 export function createCatalogImport(deps: CatalogImportDeps) {
   return {
+    /** The active catalog in this import's own format, so a file can go out, be edited and come back (catalog-export.ts). */
+    exportCsv: (companyId: string) => exportCatalogCsv(deps.store.repos, companyId),
     importCsv: (companyId: string, file: string) => importCatalogCsv(deps, companyId, file),
     /** The same import from text already in memory (an upload), telling `onProgress` how far the writes are. */
     importText: (companyId: string, text: string, onProgress?: ImportProgress) =>

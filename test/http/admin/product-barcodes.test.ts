@@ -236,3 +236,52 @@ describe('product barcodes', () => {
     assert.equal(await t.c.catalogAdmin.findByBarcode(d.companyId, EAN13), undefined);
   });
 });
+
+describe('the catalog CSV export', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  test('carries the import columns with the barcode; imported back it changes nothing; the hub serves the same file', async () => {
+    const d = await createTenant(t.c, { passwords: true });
+    const res = await call(t, d, 'GET', '/products.csv');
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers['content-type']), /^text\/csv/);
+    assert.match(String(res.headers['content-disposition']), /attachment; filename="catalog.csv"/);
+    const [header, ...rows] = res.body.trimEnd().split('\r\n');
+    assert.equal(
+      header,
+      'sku,name,category,parent_category,model,tax_rate,unit,price,description,classification,unit_code,barcode',
+    );
+    const lak = rows.filter((r) => r.startsWith('LAK-25-ZC,'));
+    assert.equal(lak.length, 2, 'one row per unit');
+    assert.ok(lak[0]!.endsWith(',3859991002503'), lak[0]);
+    assert.ok(lak[0]!.startsWith('LAK-25-ZC,"Lak za parket Žuti čvor, 2,5 L",'), 'a name with commas is quoted');
+    assert.ok(lak[1]!.includes(',karton (6 kom),199.00,'), 'a unit and its price with a decimal point');
+
+    const before = await t.c.catalogAdmin.listProducts(d.companyId, { limit: 100 });
+    const report = await t.c.catalogImport.importText(d.companyId, res.body);
+    assert.deepEqual(report.errors, []);
+    assert.equal(report.created, 0, 'every row is a product the catalog has');
+    const afterImport = await t.c.catalogAdmin.listProducts(d.companyId, { limit: 100 });
+    const facts = (list: typeof before) => list.data.map(({ updatedAt: _u, ...p }) => p);
+    assert.deepEqual(
+      facts(afterImport),
+      facts(before),
+      'names, categories, models, rates, units, prices and barcodes as they were',
+    );
+    assert.equal((await call(t, d, 'GET', '/products.csv')).body, res.body);
+
+    const support = d.users.find((u) => u.role === 'support')!;
+    const { token } = await t.c.accounts.signIn(support.email, support.password!);
+    const hub = await t.app.inject({
+      method: 'GET',
+      url: '/hub/catalog/export.csv',
+      headers: { cookie: `portico_session=${token}` },
+    });
+    assert.equal(hub.statusCode, 200);
+    assert.equal(hub.body, res.body);
+  });
+});

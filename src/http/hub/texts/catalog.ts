@@ -70,6 +70,7 @@ export const catalog = messages({
     'hub.catalog.deactivated': 'The product is deactivated: hidden from the public API, kept on existing documents.',
     'hub.catalog.uploaded': 'The datasheet is uploaded.',
     'hub.catalog.importFile': 'CSV file',
+    'hub.catalog.export': 'Download the catalog as CSV (these columns, active products)',
     'hub.catalog.importHelp':
       'One row per unit; rows with the same SKU form one product. Columns: {columns}. Either every row is imported or none.',
     'hub.catalog.importStart': 'Import',
@@ -160,6 +161,7 @@ export const catalog = messages({
       'Proizvod je deaktiviran: skriven je iz javnog API-ja, a ostaje na postojećim dokumentima.',
     'hub.catalog.uploaded': 'Tehnički list je učitan.',
     'hub.catalog.importFile': 'CSV datoteka',
+    'hub.catalog.export': 'Preuzmi katalog kao CSV (ovi stupci, aktivni proizvodi)',
     'hub.catalog.importHelp':
       'Jedan redak po jedinici; retci s istom šifrom čine jedan proizvod. Stupci: {columns}. Uvoze se ili svi retci ili nijedan.',
     'hub.catalog.importStart': 'Uvezi',
@@ -250,6 +252,7 @@ export const catalog = messages({
       'Das Produkt ist deaktiviert: in der öffentlichen API verborgen, auf bestehenden Belegen erhalten.',
     'hub.catalog.uploaded': 'Das Datenblatt ist hochgeladen.',
     'hub.catalog.importFile': 'CSV-Datei',
+    'hub.catalog.export': 'Katalog als CSV herunterladen (diese Spalten, aktive Produkte)',
     'hub.catalog.importHelp':
       'Eine Zeile je Einheit; Zeilen mit derselben Artikelnummer bilden ein Produkt. Spalten: {columns}. Entweder werden alle Zeilen importiert oder keine.',
     'hub.catalog.importStart': 'Importieren',
