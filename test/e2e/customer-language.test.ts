@@ -113,7 +113,10 @@ describe("documents and replies in the customer's language", () => {
     );
 
     await ask('nepoznat@primjer.example');
-    assert.match((await mailTo('nepoznat@primjer.example')).text, /\r?\n\r?\nVaš upit od [^\r\n]+:\r?\n> Hello/);
+    // No customer record: the reply exactly as before (the company's language, the inquiry quoted below).
+    const unknown = await mailTo('nepoznat@primjer.example');
+    assert.equal(unknown.subject, 'Re: Lasur 5 L?');
+    assert.match(unknown.text, /^Ja, Nussbaum gibt es in 5 L\.\r?\n\r?\n> Hello/);
   });
 
   test("the hub's customer form has a labelled language select, saved from the form", async () => {

@@ -83,8 +83,10 @@ export const inquiryRepliesRoutes =
   };
 
 /**
- * The reply ("Re: <subject>") in the language of the directory customer with the inquirer's
- * e-mail, else the company's; from the shop's reply-to address. Shared with the hub page.
+ * The reply ("Re: <subject>") from the shop's reply-to address. An inquirer who is a directory
+ * customer with a language (matched by e-mail: an inquiry has no customer link) is answered in
+ * it, the quoted inquiry introduced in their words; anyone else gets the reply as before, in the
+ * company's language. Shared with the hub page.
  */
 export async function replyToInquiry(
   c: Container,
@@ -94,15 +96,14 @@ export async function replyToInquiry(
 ) {
   const inquiry = await c.inquiries.get(actor.companyId, id);
   const company = await c.companies.getCompany(actor.companyId);
-  const language =
-    (await c.customers.languageOfEmail(actor.companyId, inquiry.email)) ?? resolveLanguage(company.locale);
+  const customerLanguage = await c.customers.languageOfEmail(actor.companyId, inquiry.email);
+  const language = customerLanguage ?? resolveLanguage(company.locale);
+  const asked = createFormatter(language, { currency: company.currency, timeZone: company.timezone }).date(
+    new Date(inquiry.createdAt),
+  );
   return c.inquiries.reply(actor, id, message, {
     replyTo: await c.documentMail.replyTo(actor.companyId, actor.userId),
     subject: REPLY_SUBJECT[language](inquiry.subject),
-    quoteIntro: REPLY_QUOTE_INTRO[language](
-      createFormatter(language, { currency: company.currency, timeZone: company.timezone }).date(
-        new Date(inquiry.createdAt),
-      ),
-    ),
+    quoteIntro: customerLanguage ? REPLY_QUOTE_INTRO[customerLanguage](asked) : null,
   });
 }
