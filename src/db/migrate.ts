@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014-report-indexes.ts';
 import * as m0015 from './migrations/0015-hub-quotations.ts';
 import * as m0016 from './migrations/0016-document-mail.ts';
 import * as m0017 from './migrations/0017-test-sales-and-used-proofs.ts';
+import * as m0018 from './migrations/0018-customer-language-and-barcodes.ts';
 import * as m0019 from './migrations/0019-einvoice-snapshots.ts';
 import * as m0021 from './migrations/0021-used-proofs-by-expiry.ts';
 
@@ -39,6 +40,7 @@ const MIGRATIONS = {
   '0015-hub-quotations': m0015,
   '0016-document-mail': m0016,
   '0017-test-sales-and-used-proofs': m0017,
+  '0018-customer-language-and-barcodes': m0018,
   '0019-einvoice-snapshots': m0019,
   '0021-used-proofs-by-expiry': m0021,
 };

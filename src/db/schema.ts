@@ -314,6 +314,8 @@ export interface ProductsTable {
   updated_at: Timestamp;
   /** KPD 2025 (Croatian CPA) code, e.g. "20.30.11": every e-invoice line's classification (HR-BR-25). */
   classification_code: string | null;
+  /** GTIN digits (EAN-8, UPC-A, EAN-13, GTIN-14), check digit verified (0018); unique per company. */
+  barcode: string | null;
 }
 
 export interface UnitsTable {
@@ -542,6 +544,8 @@ export interface CustomersTable {
   endpoint_scheme: string | null;
   /** Buyer reference (BT-10): a German public buyer's Leitweg-ID, or the buyer's own reference. */
   buyer_reference: string | null;
+  /** `hr`, `de` or `en` (0018): documents and replies sent to the customer; null: the company's. */
+  language: string | null;
 }
 
 export interface WebhookEndpointsTable {

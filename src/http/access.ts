@@ -84,6 +84,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListTaxRates: 'catalog:read',
   adminListProducts: 'catalog:read',
   adminGetProduct: 'catalog:read',
+  adminExportCatalog: 'catalog:read',
   adminCreateCategory: 'catalog:write',
   adminUpdateCategory: 'catalog:write',
   adminDeleteCategory: 'catalog:write',

@@ -80,7 +80,13 @@ let d: DemoCompany;
 const ids: Record<string, string> = {};
 
 before(async () => {
-  t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000', TELEGRAM_API_URL: 'http://127.0.0.1:9' });
+  // SMTP configured (at a port nothing answers; no worker sends): a reply or a sending is queued,
+  // not the deliberate 503 of a server without e-mail, which a fuzzed route may reach.
+  t = await createTestApp({
+    RATE_LIMIT_PER_MINUTE: '100000',
+    TELEGRAM_API_URL: 'http://127.0.0.1:9',
+    SMTP_URL: 'smtp://127.0.0.1:9',
+  });
   d = await createTenant(t.c);
   const call = async (method: 'POST', url: string, token: string, payload: object) => {
     const res = await t.app.inject({ method, url, headers: bearer(token), payload });

@@ -163,9 +163,13 @@ describe('hub: a quotation made and revised, and a counter sale, by keyboard (Ch
       const sku = await skuOf(hub, demo.products[0]!.id);
       await pickWithKeyboard(page, sku, /Boja za drvo/);
       await page.locator('tr.line').first().waitFor();
-      // A scanner: the code and Enter at once, before any list could answer; the same product
-      // again is one more of it, not a second line.
-      await page.keyboard.type(sku, { delay: 0 });
+      // A scanner: the product's barcode and Enter at once, before any list could answer; the
+      // same product again is one more of it, not a second line.
+      const { barcode } = (
+        await adminCall(hub.app.app, demo.adminToken, 'GET', `/products/${demo.products[0]!.id}`)
+      ).json().data as { barcode: string };
+      assert.match(barcode, /^\d{13}$/, 'the demo product has an EAN-13');
+      await page.keyboard.type(barcode, { delay: 0 });
       await page.keyboard.press('Enter');
       await page.waitForFunction(
         () => (document.querySelector('tr.line [name="quantity"]') as HTMLInputElement).value === '2',

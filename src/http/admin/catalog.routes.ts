@@ -41,6 +41,7 @@ const AdminProduct = Type.Object(
     id: Type.String(),
     name: Type.String(),
     sku: Nullable(Type.String()),
+    barcode: Nullable(Type.String({ description: 'GTIN digits (EAN-8, UPC-A, EAN-13 or GTIN-14).' })),
     description: Nullable(Type.String()),
     categoryId: Nullable(Type.String()),
     modelId: Nullable(Type.String()),
@@ -57,6 +58,12 @@ const AdminProduct = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const BARCODE_TAKEN = {
+  ...ProblemRef,
+  description:
+    '`conflict` naming `barcode`: another product of the company has this barcode (in any spelling of its GTIN).',
+};
 
 /** Catalog administration: categories, models, tax rates, products with unit prices, datasheets. */
 export const catalogAdminRoutes =
@@ -124,6 +131,7 @@ export const catalogAdminRoutes =
           response: {
             201: Data(Type.Object({ id: Type.String(), unitIds: Type.Array(Type.String()) })),
             ...errorResponses(400, 403),
+            409: BARCODE_TAKEN,
           },
         },
       },
@@ -278,7 +286,13 @@ export const catalogAdminRoutes =
           querystring: Type.Object(
             {
               ...Pagination,
-              q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Matches name or SKU.' })),
+              q: Type.Optional(
+                Type.String({
+                  minLength: 1,
+                  maxLength: 100,
+                  description: 'Matches part of the name or SKU, or the whole barcode.',
+                }),
+              ),
               active: Type.Optional(
                 Type.Boolean({ description: 'Only active (true) or only inactive (false) products.' }),
               ),
@@ -300,6 +314,29 @@ export const catalogAdminRoutes =
         const { limit = 25, ...rest } = request.query;
         return c.catalogAdmin.listProducts(request.admin.companyId, { limit, ...rest });
       },
+    );
+
+    app.get(
+      '/products.csv',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminExportCatalog',
+          summary: 'The active catalog as the CSV import reads it',
+          description:
+            'One row per unit with the import’s columns (`sku`, `name`, `category`, `parent_category`, `model`, `tax_rate`, `unit`, `price`, `description`, `classification`, `unit_code`, `barcode`), comma-separated, decimal points: edit it and import it again (`portico catalog import`, or the hub) to change only what was edited. A product without a SKU has that cell empty, and the import names its rows.',
+          security,
+          response: {
+            200: { description: 'The CSV file.', content: { 'text/csv': { schema: Type.String() } } },
+            ...errorResponses(403),
+          },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="catalog.csv"')
+          .send(await c.catalogImport.exportCsv(request.admin.companyId)),
     );
 
     app.get(
@@ -327,7 +364,7 @@ export const catalogAdminRoutes =
           security,
           params: IdParams,
           body: ProductPatch,
-          response: { 200: Data(AdminProduct), ...errorResponses(400, 403, 404) },
+          response: { 200: Data(AdminProduct), ...errorResponses(400, 403, 404), 409: BARCODE_TAKEN },
         },
       },
       async (request) => ({

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import type { DocumentKind } from '../../modules/customers/index.ts';
 import { Data, Id, Nullable, Pagination, ProblemRef, Timestamp, errorResponses } from '../schemas.ts';
-import { CustomerInput, Kind } from '../requests/customers.ts';
+import { CustomerInput, Kind, Language } from '../requests/customers.ts';
 import { AdminQuotation, presentHubQuotation } from './quotations.routes.ts';
 import { AdminOrder } from './orders.routes.ts';
 import { baseUrl } from '../base-url.ts';
@@ -34,6 +34,7 @@ export const Customer = Type.Object(
     note: Nullable(Type.String()),
     electronicAddress: Nullable(Type.Object({ id: Type.String(), scheme: Type.String() })),
     buyerReference: Nullable(Type.String()),
+    language: Nullable(Language),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { REPLY_SUBJECT } from '../../modules/mailing/index.ts';
-import { resolveLanguage } from '../../modules/i18n/index.ts';
+import { REPLY_QUOTE_INTRO, REPLY_SUBJECT } from '../../modules/mailing/index.ts';
+import { createFormatter, resolveLanguage } from '../../modules/i18n/index.ts';
 import { Data, Nullable, Timestamp, errorResponses } from '../schemas.ts';
 import { ReplyBody } from '../requests/mail.ts';
 
@@ -82,7 +82,12 @@ export const inquiryRepliesRoutes =
     );
   };
 
-/** The reply in the company's language ("Re: <subject>"), from the shop's reply-to address: shared with the hub page. */
+/**
+ * The reply ("Re: <subject>") from the shop's reply-to address. An inquirer who is a directory
+ * customer with a language (matched by e-mail: an inquiry has no customer link) is answered in
+ * it, the quoted inquiry introduced in their words; anyone else gets the reply as before, in the
+ * company's language. Shared with the hub page.
+ */
 export async function replyToInquiry(
   c: Container,
   actor: { companyId: string; userId: string },
@@ -91,8 +96,14 @@ export async function replyToInquiry(
 ) {
   const inquiry = await c.inquiries.get(actor.companyId, id);
   const company = await c.companies.getCompany(actor.companyId);
+  const customerLanguage = await c.customers.languageOfEmail(actor.companyId, inquiry.email);
+  const language = customerLanguage ?? resolveLanguage(company.locale);
+  const asked = createFormatter(language, { currency: company.currency, timeZone: company.timezone }).date(
+    new Date(inquiry.createdAt),
+  );
   return c.inquiries.reply(actor, id, message, {
     replyTo: await c.documentMail.replyTo(actor.companyId, actor.userId),
-    subject: REPLY_SUBJECT[resolveLanguage(company.locale)](inquiry.subject),
+    subject: REPLY_SUBJECT[language](inquiry.subject),
+    quoteIntro: customerLanguage ? REPLY_QUOTE_INTRO[customerLanguage](asked) : null,
   });
 }

@@ -79,7 +79,7 @@ export const sendingsRoutes =
             operationId: kind.send,
             summary: `Send the ${kind.name} to the customer by e-mail`,
             description:
-              'Queues the e-mail with the PDF attached, in `locale` (default: the company’s), from the company’s template; answers 202 with the sending. ' +
+              'Queues the e-mail with the PDF attached, in `locale` (default: the directory customer’s language, else the company’s), from the company’s template; answers 202 with the sending. ' +
               (kind.type === 'sale'
                 ? 'A business buyer’s e-mail also carries the e-invoice (`{number}-ubl.xml`, application/xml, as `GET /sales/{id}/e-invoice` gives it) when the document can be a valid e-invoice; otherwise the PDF goes alone and the sending’s `eInvoice.missing` names what was lacking. '
                 : '') +

@@ -98,6 +98,7 @@ export const paths = {
   productUnit: (id: string, unitId: string) => `${HUB}/catalog/products/${seg(id)}/units/${seg(unitId)}`,
   productUnitDelete: (id: string, unitId: string) => `${HUB}/catalog/products/${seg(id)}/units/${seg(unitId)}/delete`,
   catalogImport: `${HUB}/catalog/import`,
+  catalogExport: `${HUB}/catalog/export.csv`,
   importJob: (id: string) => `${HUB}/catalog/import/${seg(id)}`,
   importJobStatus: (id: string) => `${HUB}/catalog/import/${seg(id)}/status`,
 

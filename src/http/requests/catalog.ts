@@ -60,6 +60,12 @@ export const UnitPatch = Type.Object(
 const productFields = {
   name: Text(300),
   sku: Text(100),
+  barcode: Type.String({
+    maxLength: 20,
+    description:
+      'A GTIN as printed under the bars: EAN-8, UPC-A (12 digits), EAN-13 or GTIN-14, with a valid check digit (400 naming `barcode` otherwise); spaces and hyphens are dropped. Unique within the company (409 `conflict` naming `barcode`); empty or null: none.',
+    examples: ['3850104012341'],
+  }),
   description: Type.String({ maxLength: 5000 }),
   categoryId: RefId,
   modelId: RefId,
@@ -74,6 +80,7 @@ export const NewProductBody = Type.Object(
   {
     name: productFields.name,
     sku: Type.Optional(productFields.sku),
+    barcode: Type.Optional(Nullable(productFields.barcode)),
     description: Type.Optional(productFields.description),
     categoryId: Type.Optional(productFields.categoryId),
     modelId: Type.Optional(productFields.modelId),
@@ -88,6 +95,7 @@ export const ProductPatch = Type.Object(
   {
     name: Type.Optional(productFields.name),
     sku: Type.Optional(Nullable(productFields.sku)),
+    barcode: Type.Optional(Nullable(productFields.barcode)),
     description: Type.Optional(Nullable(productFields.description)),
     categoryId: Type.Optional(Nullable(productFields.categoryId)),
     modelId: Type.Optional(Nullable(productFields.modelId)),

@@ -25,6 +25,10 @@ const Address = Type.Object(
   { additionalProperties: false },
 );
 const Note = Type.String({ maxLength: 2000 });
+export const Language = Type.Union([Type.Literal('hr'), Type.Literal('de'), Type.Literal('en')], {
+  description:
+    "What documents e-mailed to the customer, their quotation page and replies to their inquiries are written in, unless staff pick another when sending; null: the company's language.",
+});
 
 const fields = {
   name: Text(200, { examples: ['Kovačević d.o.o.'] }),
@@ -67,6 +71,7 @@ export const CustomerInput = Type.Object(
         }),
       ),
     ),
+    language: Type.Optional(Nullable(Language)),
   },
   { additionalProperties: false },
 );

@@ -17,7 +17,10 @@ export const SendBody = Type.Object(
       Type.String({ maxLength: 5000, description: 'A personal message above the template text.' }),
     ),
     locale: Type.Optional(
-      Type.Enum(LANGUAGES, { description: "The e-mail's and the PDF's language; absent: the company's." }),
+      Type.Enum(LANGUAGES, {
+        description:
+          "The e-mail's, the PDF's and the quotation page's language; absent: the directory customer's language, else the company's.",
+      }),
     ),
     includeDatasheets: Type.Optional(
       Type.Boolean({ description: "A quotation's PDF with its products' datasheets appended." }),

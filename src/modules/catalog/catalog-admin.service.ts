@@ -1,4 +1,4 @@
-import { AppError, fieldErrors } from '../../lib/errors.ts';
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
@@ -6,7 +6,14 @@ import { formatMoney, parseScaled, MONEY_SCALE, RATE_SCALE } from '../../lib/mon
 import type { Store } from '../../db/store.ts';
 import { datasheetFileName, type DatasheetFiles } from './datasheet-files.ts';
 import { findActiveContent } from './pdf-active-content.ts';
-import type { CatalogRepository, ProductRow, ProductWithRate, UnitRow } from './catalog.repository.ts';
+import {
+  BarcodeTaken,
+  type CatalogRepository,
+  type ProductRow,
+  type ProductWithRate,
+  type UnitRow,
+} from './catalog.repository.ts';
+import { checkGtin, gtinSpellings } from './gtin.ts';
 import { expandCategoryIds } from './catalog-scope.ts';
 import { formatRate } from '../../lib/money.ts';
 import type { ProductBasics } from './catalog.service.ts';
@@ -20,6 +27,8 @@ const UNIT_CODE = /^[A-Z0-9]{2,3}$/;
 export interface NewProduct {
   name: string;
   sku?: string | null;
+  /** A GTIN (EAN-8, UPC-A, EAN-13, GTIN-14) with a valid check digit; unique in the company. */
+  barcode?: string | null;
   description?: string | null;
   categoryId?: string | null;
   modelId?: string | null;
@@ -40,6 +49,7 @@ export interface AdminUnit {
 
 /** The admin's view of a product: inactive ones included, references by id. */
 export interface AdminProduct extends ProductBasics {
+  barcode: string | null;
   taxRateId: string;
   classificationCode: string | null;
   active: boolean;
@@ -51,6 +61,7 @@ export interface AdminProduct extends ProductBasics {
 export interface ProductPatch {
   name?: string;
   sku?: string | null;
+  barcode?: string | null;
   description?: string | null;
   categoryId?: string | null;
   modelId?: string | null;
@@ -111,6 +122,18 @@ export function createCatalogAdminService(deps: {
     }));
   }
 
+  /**
+   * Refuses (409 `conflict` naming `barcode`) a barcode another product of the company has, in
+   * any spelling of the same GTIN (a UPC-A and its EAN-13). The unique index decides a race.
+   */
+  async function checkBarcodeFree(repos: CatalogRepos, companyId: string, barcode: string | null, self?: string) {
+    if (barcode === null) return;
+    const other = (await repos.catalog.findProductsByBarcode(companyId, gtinSpellings(barcode))).find(
+      (p) => p.id !== self,
+    );
+    if (other) throw barcodeConflict(other.name);
+  }
+
   async function readProduct(repos: CatalogRepos, companyId: string, productId: string): Promise<AdminProduct> {
     const product = await repos.catalog.findProduct(companyId, productId);
     if (!product) throw AppError.notFound('Product');
@@ -165,13 +188,16 @@ export function createCatalogAdminService(deps: {
       );
       if (twins.length > 0)
         throw AppError.invalid(Object.fromEntries(twins.map((path) => [path, [said('error.unit.sameName')]])));
+      const barcode = parseBarcode(input.barcode);
       const work = async (r: CatalogRepos) => {
         await checkReferences(r, companyId, input);
+        await checkBarcodeFree(r, companyId, barcode);
         const at = now();
         const row: ProductRow = {
           id: newId('product'),
           company_id: companyId,
           sku: input.sku ?? null,
+          barcode,
           name: input.name,
           description: input.description ?? null,
           category_id: input.categoryId ?? null,
@@ -189,7 +215,16 @@ export function createCatalogAdminService(deps: {
         await r.catalog.insertUnits(units);
         return { id: row.id, unitIds: units.map((u) => u.id) };
       };
-      return repos ? work(repos) : store.transaction(work);
+      return guardBarcode(repos ? work(repos) : store.transaction(work));
+    },
+
+    /** The product a scanned code names, in any spelling of its GTIN; undefined when none or not a GTIN. */
+    async findByBarcode(companyId: string, code: string): Promise<AdminProduct | undefined> {
+      const checked = checkGtin(code);
+      if (!checked.ok) return undefined;
+      const [product] = await store.repos.catalog.findProductsByBarcode(companyId, gtinSpellings(checked.value));
+      if (!product) return undefined;
+      return toAdminProduct(product, await store.repos.catalog.listUnits(companyId, [product.id]));
     },
 
     async listCategories(companyId: string) {
@@ -315,22 +350,27 @@ export function createCatalogAdminService(deps: {
     getProduct: (companyId: string, productId: string) => readProduct(store.repos, companyId, productId),
 
     async updateProduct(companyId: string, productId: string, patch: ProductPatch): Promise<AdminProduct> {
-      return store.transaction(async (r) => {
-        if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
-        await checkReferences(r, companyId, patch);
-        const row: Partial<ProductRow> = { updated_at: now() };
-        if (patch.name !== undefined) row.name = patch.name;
-        if (patch.sku !== undefined) row.sku = patch.sku;
-        if (patch.description !== undefined) row.description = patch.description;
-        if (patch.categoryId !== undefined) row.category_id = patch.categoryId;
-        if (patch.modelId !== undefined) row.model_id = patch.modelId;
-        if (patch.taxRateId !== undefined) row.tax_rate_id = patch.taxRateId;
-        if (patch.active !== undefined) row.active = patch.active;
-        if (patch.classificationCode !== undefined)
-          row.classification_code = parseClassification(patch.classificationCode);
-        await r.catalog.updateProduct(companyId, productId, row);
-        return readProduct(r, companyId, productId);
-      });
+      const barcode = patch.barcode === undefined ? undefined : parseBarcode(patch.barcode);
+      return guardBarcode(
+        store.transaction(async (r) => {
+          if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
+          await checkReferences(r, companyId, patch);
+          if (barcode !== undefined) await checkBarcodeFree(r, companyId, barcode, productId);
+          const row: Partial<ProductRow> = { updated_at: now() };
+          if (patch.name !== undefined) row.name = patch.name;
+          if (patch.sku !== undefined) row.sku = patch.sku;
+          if (barcode !== undefined) row.barcode = barcode;
+          if (patch.description !== undefined) row.description = patch.description;
+          if (patch.categoryId !== undefined) row.category_id = patch.categoryId;
+          if (patch.modelId !== undefined) row.model_id = patch.modelId;
+          if (patch.taxRateId !== undefined) row.tax_rate_id = patch.taxRateId;
+          if (patch.active !== undefined) row.active = patch.active;
+          if (patch.classificationCode !== undefined)
+            row.classification_code = parseClassification(patch.classificationCode);
+          await r.catalog.updateProduct(companyId, productId, row);
+          return readProduct(r, companyId, productId);
+        }),
+      );
     },
 
     /** Deactivating, never deleting: quotations and orders still point at the product. */
@@ -458,6 +498,7 @@ function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminPro
     id: p.id,
     name: p.name,
     sku: p.sku,
+    barcode: p.barcode,
     description: p.description,
     categoryId: p.category_id,
     modelId: p.model_id,
@@ -478,6 +519,42 @@ export function parseClassification(text: string | null | undefined, field = 'cl
   if (code === '') return null;
   if (!KPD_CODE.test(code)) throw AppError.invalid({ [field]: [said('error.product.classificationForm')] });
   return code;
+}
+
+/** A barcode as stored (its digits), after the GTIN check; blank clears it. */
+export function parseBarcode(text: string | null | undefined, field = 'barcode'): string | null {
+  if (text === undefined || text === null || text.trim() === '') return null;
+  const checked = checkGtin(text);
+  if (checked.ok) return checked.value;
+  throw AppError.invalid({
+    [field]: [
+      checked.reason === 'form'
+        ? said('error.product.barcodeForm')
+        : said('error.product.barcodeCheck', { expected: String(checked.expected) }),
+    ],
+  });
+}
+
+function barcodeConflict(otherProduct?: string): AppError {
+  const details = fieldErrors();
+  addFieldError(
+    details,
+    'barcode',
+    otherProduct === undefined
+      ? said('error.product.barcodeTakenSummary')
+      : said('error.product.barcodeTaken', { product: otherProduct }),
+  );
+  return new AppError('conflict', said('error.product.barcodeTakenSummary'), details);
+}
+
+/** A concurrent write that took the barcode first reaches the unique index: the same refusal, without the other's name. */
+async function guardBarcode<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof BarcodeTaken) throw barcodeConflict();
+    throw error;
+  }
 }
 
 /** A UN/ECE Recommendation 20 (or 21, "X…") unit code; blank: derived from the unit's name. */

@@ -47,3 +47,29 @@ test('unit names people type map to Rec 20 codes; a set code wins; anything else
   );
   assert.equal(unitCodeOf('karton (6 kom)', 'XCT'), 'XCT');
 });
+
+test('the barcode column: a GTIN checked per row, the same on every row of a product, one product per code', () => {
+  const csv = [
+    'sku,name,tax_rate,unit,price,barcode',
+    'BOS-1,Bušilica,25,kom,129.00,4 006381 333931',
+    'BOS-1,Bušilica,25,kofer,149.00,4006381333931',
+    'KIST-1,Kist,25,kom,4.20,036000291452',
+    'KIST-2,Kist veliki,25,kom,5.20,0036000291452',
+    'BAD-1,Loše,25,kom,1.00,4006381333932',
+    'NONE-1,Bez koda,25,kom,1.00,',
+  ].join('\n');
+  const { rows, errors } = parseCatalogCsv(csv);
+  assert.deepEqual(
+    errors.map((e) => [e.row, e.field, e.message]),
+    [[6, 'barcode', 'Is not a valid barcode: the check digit does not match (should be 1).']],
+  );
+  assert.equal(rows[0]!.barcode, '4006381333931', 'separators dropped');
+  assert.equal(rows.at(-1)!.barcode, null, 'an empty cell clears it');
+  const { products, errors: grouping } = groupBySku(rows);
+  assert.deepEqual(
+    grouping.map((e) => [e.row, e.field]),
+    [[5, 'barcode']],
+    'a UPC-A and its EAN-13 spelling are one code',
+  );
+  assert.equal(products.find((p) => p.sku === 'BOS-1')!.units.length, 2);
+});

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../lib/errors.ts';
-import { parseClassification, parsePrice, parseRate, parseUnitCode } from './catalog-admin.service.ts';
+import { gtinSpellings } from './gtin.ts';
+import { parseBarcode, parseClassification, parsePrice, parseRate, parseUnitCode } from './catalog-admin.service.ts';
 
 /**
  * The catalog CSV, read without touching the database: one row per unit, rows sharing a SKU
@@ -20,6 +21,7 @@ export const CSV_COLUMNS = [
   'description',
   'classification',
   'unit_code',
+  'barcode',
 ] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const REQUIRED: readonly Column[] = ['sku', 'name', 'tax_rate', 'unit', 'price'];
@@ -36,6 +38,7 @@ const MAX_LENGTH: Record<Column, number> = {
   description: 5000,
   classification: 10,
   unit_code: 3,
+  barcode: 20,
 };
 export const MAX_ROWS = 20_000;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -65,6 +68,8 @@ export interface CatalogCsvRow {
   classification: string | null | undefined;
   /** UN/ECE Rec 20 code of this row's unit; null or undefined: derived from its name. */
   unitCode: string | null | undefined;
+  /** The product's GTIN, checked (see gtin.ts). */
+  barcode: string | null | undefined;
 }
 
 export interface CsvProduct extends Omit<CatalogCsvRow, 'unit' | 'priceMinor' | 'unitCode'> {
@@ -158,6 +163,10 @@ export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: 
     const unitCode = unitCodeText
       ? attempt(() => parseUnitCode(unitCodeText, 'unit_code'), row, 'unit_code', rowErrors)
       : unitCodeText;
+    const barcodeText = cell('barcode');
+    const barcode = barcodeText
+      ? attempt(() => parseBarcode(barcodeText, 'barcode'), row, 'barcode', rowErrors)
+      : barcodeText;
     if (rowErrors.length > 0 || !sku || !name || !unit || rateBp === undefined || priceMinor === undefined) {
       errors.push(...rowErrors);
       return;
@@ -175,6 +184,7 @@ export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: 
       description,
       classification,
       unitCode,
+      barcode,
     });
   });
   if (rows.length === 0 && errors.length === 0) errors.push({ row: 2, message: 'The file has no data rows.' });
@@ -189,9 +199,13 @@ const PRODUCT_FIELDS = [
   ['rateBp', 'tax_rate'],
   ['description', 'description'],
   ['classification', 'classification'],
+  ['barcode', 'barcode'],
 ] as const;
 
-/** Rows sharing a SKU become one product; they must agree on the product's fields and not repeat a unit. */
+/**
+ * Rows sharing a SKU become one product; they must agree on the product's fields and not repeat
+ * a unit, and two products may not share a barcode.
+ */
 export function groupBySku(rows: readonly CatalogCsvRow[]): { products: CsvProduct[]; errors: ImportError[] } {
   const bySku = new Map<string, CsvProduct>();
   const errors: ImportError[] = [];
@@ -219,7 +233,23 @@ export function groupBySku(rows: readonly CatalogCsvRow[]): { products: CsvProdu
       });
     else product.units.push({ row: r.row, name: r.unit, priceMinor: r.priceMinor, unitCode: r.unitCode ?? null });
   }
-  return { products: [...bySku.values()], errors };
+  const products = [...bySku.values()];
+  // One barcode, one product: two products of the file with the same GTIN (in any spelling) cannot both be stored.
+  const barcodeOwners = new Map<string, CsvProduct>();
+  for (const p of products) {
+    if (!p.barcode) continue;
+    const twin = gtinSpellings(p.barcode)
+      .map((code) => barcodeOwners.get(code))
+      .find(Boolean);
+    if (twin)
+      errors.push({
+        row: p.row,
+        field: 'barcode',
+        message: `The same barcode as SKU "${twin.sku}" in row ${twin.row}; a barcode names one product.`,
+      });
+    else barcodeOwners.set(p.barcode, p);
+  }
+  return { products, errors };
 }
 
 /** parsePrice and parseRate speak AppError; a CSV report wants their message for one cell. */

@@ -13,6 +13,8 @@ import type {
   UnitRow,
 } from './catalog.repository.ts';
 import { formatRate } from '../../lib/money.ts';
+import { gtinSpellings } from './gtin.ts';
+import { exportCatalogCsv } from './catalog-export.ts';
 import { groupBySku, parseCatalogCsv, type CsvProduct, type ImportError } from './catalog-csv.ts';
 
 export type { ImportError } from './catalog-csv.ts';
@@ -40,6 +42,8 @@ interface CatalogImportDeps {
  */
 export function createCatalogImport(deps: CatalogImportDeps) {
   return {
+    /** The active catalog in this import's own format, so a file can go out, be edited and come back (catalog-export.ts). */
+    exportCsv: (companyId: string) => exportCatalogCsv(deps.store.repos, companyId),
     importCsv: (companyId: string, file: string) => importCatalogCsv(deps, companyId, file),
     /** The same import from text already in memory (an upload), telling `onProgress` how far the writes are. */
     importText: (companyId: string, text: string, onProgress?: ImportProgress) =>
@@ -137,7 +141,14 @@ type ProductUpdate = {
   patch: Partial<
     Pick<
       ProductRow,
-      'name' | 'category_id' | 'model_id' | 'tax_rate_id' | 'description' | 'updated_at' | 'classification_code'
+      | 'name'
+      | 'category_id'
+      | 'model_id'
+      | 'tax_rate_id'
+      | 'description'
+      | 'updated_at'
+      | 'classification_code'
+      | 'barcode'
     >
   >;
 };
@@ -168,6 +179,12 @@ async function planImport(
         existing.slice(i, i + CHUNK).map((p) => p.id),
       )),
     );
+
+  // A barcode names one product: the file's are distinct (groupBySku); none may be another product's.
+  const filed = products.flatMap((p) => (p.barcode ? gtinSpellings(p.barcode) : []));
+  const holders: ProductRow[] = [];
+  for (let i = 0; i < filed.length; i += CHUNK)
+    holders.push(...(await repos.catalog.findProductsByBarcode(companyId, filed.slice(i, i + CHUNK))));
 
   const plan = {
     errors,
@@ -252,6 +269,18 @@ async function planImport(
       });
       continue;
     }
+    if (p.barcode) {
+      const spellings = gtinSpellings(p.barcode);
+      const holder = holders.find((h) => h.barcode !== null && spellings.includes(h.barcode) && h.sku !== p.sku);
+      if (holder) {
+        errors.push({
+          row: p.row,
+          field: 'barcode',
+          message: `Product "${holder.name}"${holder.sku ? ` (SKU "${holder.sku}")` : ''} already has this barcode.`,
+        });
+        continue;
+      }
+    }
     let categoryId: string | null | undefined = p.category === undefined ? undefined : null;
     if (p.category) {
       const parentId = p.parentCategory ? category(p.parentCategory, undefined, p.row, 'parent_category') : undefined;
@@ -289,12 +318,14 @@ async function planImport(
       if (modelId !== undefined) patch.model_id = modelId;
       if (p.description !== undefined) patch.description = p.description;
       if (p.classification !== undefined) patch.classification_code = p.classification;
+      if (p.barcode !== undefined) patch.barcode = p.barcode;
       plan.productUpdates.push({ id: current.id, patch });
     } else {
       plan.newProducts.push({
         id: productId,
         company_id: companyId,
         sku: p.sku,
+        barcode: p.barcode ?? null,
         name: p.name,
         description: p.description ?? null,
         category_id: categoryId ?? null,

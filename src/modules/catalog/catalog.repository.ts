@@ -19,6 +19,32 @@ export interface ProductQuery {
   after?: { name: string; id: string };
 }
 
+/** Raised by insertProduct and updateProduct when another product of the company has the barcode. */
+export class BarcodeTaken extends Error {
+  constructor() {
+    super('barcode taken');
+    this.name = 'BarcodeTaken';
+  }
+}
+
+const BARCODE_INDEX = 'products_company_barcode_key';
+
+/** PostgreSQL names the index; SQLite names its columns. */
+function isBarcodeClash(error: unknown): boolean {
+  const e = error as { code?: string; errcode?: number; constraint?: string; message?: string };
+  if (e.code === '23505') return e.constraint === BARCODE_INDEX;
+  return e.code === 'ERR_SQLITE_ERROR' && e.errcode === 2067 && /products\.barcode/.test(e.message ?? '');
+}
+
+async function guardBarcode<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isBarcodeClash(error)) throw new BarcodeTaken();
+    throw error;
+  }
+}
+
 export function createCatalogRepository(db: Executor) {
   const products = (companyId: string) =>
     db
@@ -41,12 +67,15 @@ export function createCatalogRepository(db: Executor) {
     }
     if (q.modelId) query = query.where('products.model_id', '=', q.modelId);
     if (q.text) {
-      const pattern = `%${q.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const text = q.text;
+      const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where((eb) =>
         eb.or([
           // ESCAPE must be named: SQLite's LIKE has no default escape character.
           eb(eb.fn('lower', ['products.name']), 'like', sql<string>`${pattern} escape '\\'`),
           eb(eb.fn('lower', ['products.sku']), 'like', sql<string>`${pattern} escape '\\'`),
+          // A barcode is matched whole: "25" typed for "2,5 L" must not find every code with a 25 in it.
+          eb('products.barcode', '=', text.trim()),
         ]),
       );
     }
@@ -156,18 +185,18 @@ export function createCatalogRepository(db: Executor) {
         .where('id', '=', id)
         .execute()),
 
-    insertProduct: async (row: ProductRow) => void (await db.insertInto('products').values(row).execute()),
+    /** Throws BarcodeTaken when the company has the barcode already (also when a concurrent write took it first). */
+    insertProduct: async (row: ProductRow) =>
+      void (await guardBarcode(db.insertInto('products').values(row).execute())),
+    /** Throws BarcodeTaken as insertProduct does. */
     updateProduct: async (
       companyId: string,
       id: string,
       patch: Partial<Omit<ProductRow, 'id' | 'company_id' | 'created_at'>>,
     ) =>
-      void (await db
-        .updateTable('products')
-        .set(patch)
-        .where('company_id', '=', companyId)
-        .where('id', '=', id)
-        .execute()),
+      void (await guardBarcode(
+        db.updateTable('products').set(patch).where('company_id', '=', companyId).where('id', '=', id).execute(),
+      )),
     findProduct: (companyId: string, id: string): Promise<ProductWithRate | undefined> =>
       products(companyId).where('products.id', '=', id).executeTakeFirst(),
     findProducts: (companyId: string, ids: readonly string[]): Promise<ProductWithRate[]> =>
@@ -194,6 +223,12 @@ export function createCatalogRepository(db: Executor) {
             .where('sku', 'in', skus)
             .orderBy('id')
             .execute(),
+
+    /** The products with any of these barcodes (spellings of one GTIN, or a file's codes): the unique index's lookup. */
+    findProductsByBarcode: (companyId: string, barcodes: readonly string[]): Promise<ProductWithRate[]> =>
+      barcodes.length === 0
+        ? Promise.resolve([])
+        : products(companyId).where('products.barcode', 'in', barcodes).orderBy('products.id').execute(),
 
     /** Distinct categories or models of the active products a scope shows: one query, any catalog size. */
     async usedBy(companyId: string, scope: ScopeFilter, column: 'category_id' | 'model_id'): Promise<string[]> {

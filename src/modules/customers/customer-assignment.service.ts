@@ -149,6 +149,7 @@ export function createCustomerAssignmentService(deps: {
               taxId: given.taxId ?? null,
               address: given.address ?? null,
               note: given.note ?? null,
+              language: given.language ?? null,
             };
             const row = customerRow(input, { id: newId('customer'), companyId, now }, country, 'newCustomer.');
             await repos.customers.insert(row);

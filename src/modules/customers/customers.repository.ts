@@ -89,6 +89,18 @@ export function createCustomersRepository(db: Executor) {
         .execute();
     },
 
+    /** The customers with this e-mail key (a few at most: e-mail is not unique), from the e-mail index. */
+    async findByEmailKey(companyId: string, key: string, limit: number): Promise<CustomerRow[]> {
+      return db
+        .selectFrom('customers')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('email_key', '=', key)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+
     /**
      * One key range in key order: the company's slice of one index, read from `after` on and
      * stopped at `limit`, so a page costs the same however many customers there are.

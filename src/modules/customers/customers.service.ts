@@ -7,7 +7,7 @@ import { emailKey, nameKey, phoneKey } from './contact-keys.ts';
 import { validateTaxId, taxIdKey } from './tax-id.ts';
 import { TaxIdTaken, type CustomerRow, type CustomersRepository, type SearchKey } from './customers.repository.ts';
 import { classifySearch } from './customer-search.ts';
-import { said, saidOf } from '../i18n/index.ts';
+import { LANGUAGES, said, saidOf, type Language } from '../i18n/index.ts';
 
 export const CUSTOMER_KINDS = ['person', 'business'] as const;
 export type CustomerKind = (typeof CUSTOMER_KINDS)[number];
@@ -33,6 +33,8 @@ export interface Customer {
   electronicAddress: ElectronicAddress | null;
   /** BT-10: a German public buyer's Leitweg-ID, or the buyer's own reference for its invoices. */
   buyerReference: string | null;
+  /** What documents and replies sent to the customer are written in; null: the company's language. */
+  language: Language | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -52,6 +54,7 @@ export interface NewCustomer {
   note?: string | null;
   electronicAddress?: ElectronicAddress | null;
   buyerReference?: string | null;
+  language?: string | null;
 }
 
 export type CustomerPatch = Partial<NewCustomer>;
@@ -111,6 +114,9 @@ export function customerRow(
     if (endpoint.id.trim() === '' || (endpoint.scheme === 'EM' && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(endpoint.id)))
       addFieldError(details, `${prefix}electronicAddress.id`, said('error.customer.endpointId'));
   }
+  const language = blankToNull(input.language);
+  if (language !== null && !(LANGUAGES as readonly string[]).includes(language))
+    addFieldError(details, `${prefix}language`, said('error.customer.language', { languages: LANGUAGES.join(', ') }));
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
   return {
     id: base.id,
@@ -134,6 +140,7 @@ export function customerRow(
     endpoint_id: endpoint ? endpoint.id.trim() : null,
     endpoint_scheme: endpoint ? endpoint.scheme : null,
     buyer_reference: blankToNull(input.buyerReference),
+    language,
   };
 }
 
@@ -164,6 +171,7 @@ export function toCustomer(row: CustomerRow): Customer {
     electronicAddress:
       row.endpoint_id && row.endpoint_scheme ? { id: row.endpoint_id, scheme: row.endpoint_scheme } : null,
     buyerReference: row.buyer_reference,
+    language: (row.language as Language | null) ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -194,6 +202,16 @@ export function createCustomersService(deps: { store: Store<CustomersRepos>; clo
 
     get,
 
+    /**
+     * The language of the directory customer who has this e-mail address (an inquirer's, say),
+     * or null: no such customer, none with a language, or several that disagree.
+     */
+    async languageOfEmail(companyId: string, email: string): Promise<Language | null> {
+      const rows = await store.repos.customers.findByEmailKey(companyId, emailKey(email), 10);
+      const languages = new Set(rows.flatMap((r) => (r.language ? [r.language as Language] : [])));
+      return languages.size === 1 ? [...languages][0]! : null;
+    },
+
     /** Fields left out stay; null clears an optional one. Keys are worked out again from the whole result. */
     async update(companyId: string, id: string, patch: CustomerPatch): Promise<Customer> {
       const current = await get(companyId, id);
@@ -207,6 +225,7 @@ export function createCustomersService(deps: { store: Store<CustomersRepos>; clo
         note: patch.note === undefined ? current.note : patch.note,
         electronicAddress: patch.electronicAddress === undefined ? current.electronicAddress : patch.electronicAddress,
         buyerReference: patch.buyerReference === undefined ? current.buyerReference : patch.buyerReference,
+        language: patch.language === undefined ? current.language : patch.language,
       };
       const country = await companyCountry(store.repos, companyId);
       const row = customerRow(

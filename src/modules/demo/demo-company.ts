@@ -109,6 +109,8 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Boja za drvo Šišmiš — orah, 0,75 L',
       sku: 'BZD-075-OR',
+      // Barcodes under GS1 Croatia's prefix 385 (invented, with valid check digits); the book an ISBN-13.
+      barcode: '3859991000752',
       // KPD 2025: every Croatian e-invoice line is classified (HR-BR-25).
       classificationCode: '20.30.12',
       categoryId: woodPaint.id,
@@ -120,6 +122,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Lak za parket Žuti čvor, 2,5 L',
       sku: 'LAK-25-ZC',
+      barcode: '3859991002503',
       classificationCode: '20.30.12',
       categoryId: paint.id,
       modelId: helios.id,
@@ -156,6 +159,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Vijci za drvo 4×40 mm (200 kom)',
       sku: 'VIJ-4X40',
+      barcode: '3859991040406',
       classificationCode: '25.94.11',
       categoryId: hardware.id,
       modelId: null,
@@ -176,6 +180,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     {
       name: 'Priručnik „Bojanje bez mrlja”',
       sku: 'KNJ-BOJ',
+      barcode: '9789530000124',
       classificationCode: '58.11.19',
       categoryId: paint.id,
       modelId: null,
@@ -190,6 +195,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     const { id, unitIds } = await c.catalogAdmin.createProduct(companyId, {
       name: spec.name,
       sku: spec.sku,
+      barcode: 'barcode' in spec ? spec.barcode : null,
       categoryId: spec.categoryId,
       modelId: spec.modelId,
       taxRateId: spec.tax.id,

@@ -69,6 +69,11 @@ const errorMessages = messages({
     'error.customer.endpointScheme':
       'Use an EAS scheme: four digits (e.g. "9934" for an OIB, "0204" for a Leitweg-ID) or "EM" for e-mail.',
     'error.customer.endpointId': 'Enter the address in that scheme (an e-mail address for "EM").',
+    'error.customer.language': "Use one of {languages}, or none for the company's language.",
+    'error.product.barcodeForm': 'A barcode is a GTIN of 8, 12, 13 or 14 digits (EAN-8, UPC-A, EAN-13, GTIN-14).',
+    'error.product.barcodeCheck': 'Is not a valid barcode: the check digit does not match (should be {expected}).',
+    'error.product.barcodeTaken': 'Another product of this company has this barcode ({product}).',
+    'error.product.barcodeTakenSummary': 'A product with this barcode already exists.',
     'error.einvoice.missing':
       'This document cannot be an e-invoice ({profile}) yet: {count} required field(s) missing.',
     'error.einvoice.kpd': 'Line {position} ({product}): the product has no KPD 2025 classification code.',
@@ -242,6 +247,11 @@ const errorMessages = messages({
       'Upišite šifru jedinice mjere prema UN/ECE preporuci 20, 2 ili 3 slova ili znamenke, npr. "H87" ili "LTR".',
     'error.customer.endpointScheme': 'Upišite EAS shemu: četiri znamenke (npr. "9934" za OIB) ili "EM" za e-poštu.',
     'error.customer.endpointId': 'Upišite adresu u toj shemi (adresu e-pošte za "EM").',
+    'error.customer.language': 'Upotrijebite jedno od: {languages}, ili ništa za jezik tvrtke.',
+    'error.product.barcodeForm': 'Barkod je GTIN od 8, 12, 13 ili 14 znamenki (EAN-8, UPC-A, EAN-13, GTIN-14).',
+    'error.product.barcodeCheck': 'Barkod nije ispravan: kontrolna znamenka ne odgovara (trebala bi biti {expected}).',
+    'error.product.barcodeTaken': 'Drugi proizvod ove tvrtke ima taj barkod ({product}).',
+    'error.product.barcodeTakenSummary': 'Proizvod s tim barkodom već postoji.',
     'error.einvoice.missing':
       'Ovaj dokument još ne može biti eRačun ({profile}): nedostaje obveznih podataka: {count}.',
     'error.einvoice.kpd': 'Stavka {position} ({product}): proizvod nema KPD 2025 šifru.',
@@ -417,6 +427,12 @@ const errorMessages = messages({
     'error.customer.endpointScheme':
       'Geben Sie ein EAS-Schema ein: vier Ziffern (etwa "0204" für eine Leitweg-ID) oder "EM" für E-Mail.',
     'error.customer.endpointId': 'Geben Sie die Adresse in diesem Schema ein (eine E-Mail-Adresse bei "EM").',
+    'error.customer.language': 'Verwenden Sie eines von: {languages}, oder keine für die Sprache der Firma.',
+    'error.product.barcodeForm':
+      'Ein Barcode ist eine GTIN mit 8, 12, 13 oder 14 Ziffern (EAN-8, UPC-A, EAN-13, GTIN-14).',
+    'error.product.barcodeCheck': 'Ist kein gültiger Barcode: Die Prüfziffer stimmt nicht (richtig wäre {expected}).',
+    'error.product.barcodeTaken': 'Ein anderes Produkt dieser Firma hat diesen Barcode ({product}).',
+    'error.product.barcodeTakenSummary': 'Ein Produkt mit diesem Barcode gibt es bereits.',
     'error.einvoice.missing':
       'Dieses Dokument kann noch keine E-Rechnung ({profile}) sein: {count} Pflichtangabe(n) fehlen.',
     'error.einvoice.kpd': 'Position {position} ({product}): Das Produkt hat keinen KPD-2025-Code.',

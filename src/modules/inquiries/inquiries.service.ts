@@ -379,7 +379,7 @@ export function createInquiriesService(deps: {
       actor: { companyId: string; userId: string },
       id: string,
       message: string,
-      mail: { replyTo: string | null; subject: string },
+      mail: { replyTo: string | null; subject: string; quoteIntro: string | null },
     ): Promise<InquiryReply> {
       const row = await store.repos.inquiries.find(actor.companyId, id);
       if (!row) throw AppError.notFound('Inquiry');
@@ -401,7 +401,7 @@ export function createInquiriesService(deps: {
           company_id: actor.companyId,
           to_address: row.email,
           subject: mail.subject.replace(/[\r\n]+/g, ' '),
-          text_body: `${text}\n\n${quoted}\n`,
+          text_body: `${text}\n\n${mail.quoteIntro ? `${mail.quoteIntro}\n` : ''}${quoted}\n`,
           status: 'pending',
           attempts: 0,
           next_attempt_at: now,

@@ -28,7 +28,7 @@ export type SentDocumentType = 'quotation' | 'sale';
 export interface SendRequest {
   to?: string;
   message?: string;
-  /** `hr`, `de` or `en`; absent: the company's language. */
+  /** `hr`, `de` or `en`; absent: the directory customer's language, else the company's. */
   locale?: string;
   includeDatasheets?: boolean;
 }
@@ -103,14 +103,30 @@ export function createDocumentMail(deps: {
     return (await store.repos.companies.findUser(companyId, userId))?.email ?? null;
   }
 
-  async function defaultAddress(companyId: string, doc: QuotationView | SaleView, type: SentDocumentType) {
-    if (type === 'sale') return (doc as SaleView).customer.email;
-    const q = doc as QuotationView;
-    if (q.directoryCustomerId) {
-      const customer = await store.repos.customers.find(companyId, q.directoryCustomerId);
-      if (customer?.email) return customer.email;
+  /** The directory customer the document is for, if it has one (a sale always has; a quotation once assigned). */
+  async function documentCustomer(companyId: string, doc: QuotationView | SaleView, type: SentDocumentType) {
+    const id = type === 'sale' ? (doc as SaleView).customer.id : (doc as QuotationView).directoryCustomerId;
+    return id ? store.repos.customers.find(companyId, id) : undefined;
+  }
+
+  /**
+   * Where and in which language a document goes when staff name neither: the directory
+   * customer's e-mail (else the one on the document) and language (else the company's).
+   */
+  async function defaultsFor(
+    companyId: string,
+    doc: QuotationView | SaleView,
+    type: SentDocumentType,
+  ): Promise<{ to: string | null; language: Language }> {
+    const customer = await documentCustomer(companyId, doc, type);
+    const onDocument = type === 'sale' ? (doc as SaleView).customer.email : (doc as QuotationView).customer.email;
+    const to = type === 'sale' ? onDocument : (customer?.email ?? onDocument);
+    let language = customer?.language ? resolveLanguage(customer.language) : null;
+    if (language === null) {
+      const company = await store.repos.companies.findCompany(companyId);
+      language = resolveLanguage(company?.locale);
     }
-    return q.customer.email;
+    return { to, language };
   }
 
   /**
@@ -133,6 +149,9 @@ export function createDocumentMail(deps: {
   return {
     replyTo,
 
+    /** The address and language a sending of this document takes when staff name neither (the hub's form preselects them). */
+    defaults: defaultsFor,
+
     /**
      * Queues the document's e-mail (the PDF is rendered when it is sent) and records the
      * sending; a quotation's e-mail carries a new link to the customer's page.
@@ -149,7 +168,8 @@ export function createDocumentMail(deps: {
           ? await deps.quotations.get(companyId, document.id)
           : await deps.sales.get(companyId, document.id);
       const details = fieldErrors();
-      const to = (input.to?.trim() || (await defaultAddress(companyId, doc, document.type)) || '').trim();
+      const defaults = await defaultsFor(companyId, doc, document.type);
+      const to = (input.to?.trim() || defaults.to || '').trim();
       if (to === '') addFieldError(details, 'to', said('error.mail.noAddress'));
       else if (!EMAIL.test(to) || to.length > 254) addFieldError(details, 'to', said('error.email'));
       if (input.locale !== undefined && !(LANGUAGES as readonly string[]).includes(input.locale))
@@ -161,7 +181,8 @@ export function createDocumentMail(deps: {
 
       const companyRow = await store.repos.companies.findCompany(companyId);
       const company = toCompany(companyRow!);
-      const language = resolveLanguage(input.locale ?? company.locale);
+      // Staff's pick, else the customer's language, else the company's.
+      const language = input.locale === undefined ? defaults.language : resolveLanguage(input.locale);
       const written = await template(companyId, language);
       const text = composeText(company, language, doc, document.type, written);
       const now = clock.now();

@@ -6,4 +6,4 @@ export {
   type SendRequest,
   type SentDocumentType,
 } from './document-mail.service.ts';
-export { REPLY_SUBJECT } from './mail-texts.ts';
+export { REPLY_QUOTE_INTRO, REPLY_SUBJECT } from './mail-texts.ts';

@@ -37,6 +37,13 @@ export const REPLY_SUBJECT: Record<Language, (subject: string) => string> = {
   en: (subject) => `Re: ${subject}`,
 };
 
+/** The line above the inquirer's own words, quoted below a reply: which message is answered. */
+export const REPLY_QUOTE_INTRO: Record<Language, (date: string) => string> = {
+  hr: (date) => `Vaš upit od ${date}:`,
+  de: (date) => `Ihre Anfrage vom ${date}:`,
+  en: (date) => `Your inquiry of ${date}:`,
+};
+
 /** The built-in texts' extra words: filled like placeholders, but only in the built-in texts. */
 export function fillBuiltIn(text: string, values: { document: string; company: string }): string {
   return text.replace(/\{(document|company)\}/g, (_whole, name: 'document' | 'company') => values[name]);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
 import { assertProblem, tokenForRole } from '../../support/http-helpers.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
+import type { AppError } from '../../../src/lib/errors.ts';
 
 const ADMIN = '/api/v1/admin';
 
@@ -67,11 +68,30 @@ describe('customer directory', () => {
         note: 'Pays on delivery',
         electronicAddress: null,
         buyerReference: null,
+        language: null,
         createdAt: undefined,
         updatedAt: undefined,
       },
     );
     assert.deepEqual((await call(t, d.adminToken, 'GET', `/customers/${created.id}`)).json().data, created);
+
+    // The customer's language: one of the catalogs' (null: the company's), kept until changed.
+    const german = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, { language: 'de' });
+    assert.equal(german.statusCode, 200, german.body);
+    assert.equal(german.json().data.language, 'de');
+    const unknownLanguage = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, { language: 'fr' });
+    assert.equal(unknownLanguage.statusCode, 400, unknownLanguage.body);
+    assert.ok(unknownLanguage.json().details.language, unknownLanguage.body);
+    await assert.rejects(t.c.customers.update(d.companyId, created.id, { language: 'it' }), (e: AppError) => {
+      assert.equal(e.code, 'validation_failed');
+      assert.equal(e.detailKeys?.language?.[0]?.key, 'error.customer.language');
+      return true;
+    });
+    assert.equal((await t.c.customers.get(d.companyId, created.id)).language, 'de', 'a refused change changes nothing');
+    assert.equal(
+      (await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, { language: null })).json().data.language,
+      null,
+    );
 
     // Where its e-invoices go and the reference it wants on them (EN 16931 BT-49, BT-10).
     const addressed = await call(t, d.adminToken, 'PATCH', `/customers/${created.id}`, {

@@ -27,6 +27,7 @@ export const catalog = messages({
     'hub.catalog.newTaxRate': 'New tax rate',
     'hub.catalog.noTaxRates': 'No tax rates yet.',
     'hub.catalog.sku': 'SKU',
+    'hub.catalog.barcode': 'Barcode (EAN-8, UPC-A, EAN-13 or GTIN-14)',
     'hub.catalog.description': 'Description',
     'hub.catalog.classification': 'KPD 2025 code (e-invoices), e.g. 20.30.12',
     'hub.catalog.category': 'Category',
@@ -69,6 +70,7 @@ export const catalog = messages({
     'hub.catalog.deactivated': 'The product is deactivated: hidden from the public API, kept on existing documents.',
     'hub.catalog.uploaded': 'The datasheet is uploaded.',
     'hub.catalog.importFile': 'CSV file',
+    'hub.catalog.export': 'Download the catalog as CSV (these columns, active products)',
     'hub.catalog.importHelp':
       'One row per unit; rows with the same SKU form one product. Columns: {columns}. Either every row is imported or none.',
     'hub.catalog.importStart': 'Import',
@@ -114,6 +116,7 @@ export const catalog = messages({
     'hub.catalog.newTaxRate': 'Nova porezna stopa',
     'hub.catalog.noTaxRates': 'Još nema poreznih stopa.',
     'hub.catalog.sku': 'Šifra',
+    'hub.catalog.barcode': 'Barkod (EAN-8, UPC-A, EAN-13 ili GTIN-14)',
     'hub.catalog.description': 'Opis',
     'hub.catalog.classification': 'Klasifikacija proizvoda KPD 2025 (eRačun), npr. 20.30.12',
     'hub.catalog.category': 'Kategorija',
@@ -158,6 +161,7 @@ export const catalog = messages({
       'Proizvod je deaktiviran: skriven je iz javnog API-ja, a ostaje na postojećim dokumentima.',
     'hub.catalog.uploaded': 'Tehnički list je učitan.',
     'hub.catalog.importFile': 'CSV datoteka',
+    'hub.catalog.export': 'Preuzmi katalog kao CSV (ovi stupci, aktivni proizvodi)',
     'hub.catalog.importHelp':
       'Jedan redak po jedinici; retci s istom šifrom čine jedan proizvod. Stupci: {columns}. Uvoze se ili svi retci ili nijedan.',
     'hub.catalog.importStart': 'Uvezi',
@@ -204,6 +208,7 @@ export const catalog = messages({
     'hub.catalog.newTaxRate': 'Neuer Steuersatz',
     'hub.catalog.noTaxRates': 'Noch keine Steuersätze.',
     'hub.catalog.sku': 'Artikelnummer',
+    'hub.catalog.barcode': 'Barcode (EAN-8, UPC-A, EAN-13 oder GTIN-14)',
     'hub.catalog.description': 'Beschreibung',
     'hub.catalog.classification': 'KPD-2025-Code (E-Rechnung), z. B. 20.30.12',
     'hub.catalog.category': 'Kategorie',
@@ -247,6 +252,7 @@ export const catalog = messages({
       'Das Produkt ist deaktiviert: in der öffentlichen API verborgen, auf bestehenden Belegen erhalten.',
     'hub.catalog.uploaded': 'Das Datenblatt ist hochgeladen.',
     'hub.catalog.importFile': 'CSV-Datei',
+    'hub.catalog.export': 'Katalog als CSV herunterladen (diese Spalten, aktive Produkte)',
     'hub.catalog.importHelp':
       'Eine Zeile je Einheit; Zeilen mit derselben Artikelnummer bilden ein Produkt. Spalten: {columns}. Entweder werden alle Zeilen importiert oder keine.',
     'hub.catalog.importStart': 'Importieren',

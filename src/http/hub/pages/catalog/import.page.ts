@@ -42,11 +42,20 @@ ${postForm(
   ${error ? html`<span class="field-error" id="import-file-error">${error}</span>` : null}</div>
   <button type="submit">${t('hub.catalog.importStart')}</button>
 </form>
-<div id="import-status"></div>`;
+<div id="import-status"></div>
+<p><a href="${paths.catalogExport}" download>${t('hub.catalog.export')}</a></p>`;
       return catalogPage(ctx, reply, { title: t('hub.catalog.import'), body, status: error ? 400 : 200 });
     }
 
     app.get('/catalog/import', { config: { hub: 'catalog:write' } }, (request, reply) => renderForm(request, reply));
+
+    // The file to edit and import again: the import's columns, barcodes included.
+    app.get('/catalog/export.csv', { config: { hub: 'catalog:read' } }, async (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="catalog.csv"')
+        .send(await c.catalogImport.exportCsv(request.hub.user.companyId)),
+    );
 
     await app.register(async (scope) => {
       await acceptUploads(scope, IMPORT_MAX_BYTES);

@@ -34,6 +34,7 @@ const readUnit = (f: FormBody) => ({ name: f.name ?? '', price: decimalPoint(f.p
 const readProduct = (f: FormBody) => ({
   name: f.name ?? '',
   sku: f.sku ?? null,
+  barcode: f.barcode ?? null,
   description: f.description ?? null,
   categoryId: f.categoryId ?? null,
   modelId: f.modelId ?? null,
@@ -114,7 +115,7 @@ ${canWrite ? datasheetForm(ctx, product.id, stateOf(state, 'datasheet'), megabyt
           ProductPatch,
           request,
           (input) => c.catalogAdmin.updateProduct(request.hub.user.companyId, id, input),
-          { form: 'product', read: readProduct },
+          { form: 'product', read: readProduct, fieldCodes: ['conflict'] },
         );
         return done.ok
           ? reply.redirect(withNotice(paths.product(id), 'saved'), 303)
@@ -254,6 +255,7 @@ function facts(
   const rate = rates.find((r) => r.id === product.taxRateId);
   return html`<dl class="facts">
   <dt>${t('hub.catalog.sku')}</dt><dd>${product.sku ?? '—'}</dd>
+  <dt>${t('hub.catalog.barcode')}</dt><dd>${product.barcode ?? '—'}</dd>
   <dt>${t('hub.catalog.category')}</dt><dd>${categories.find((c) => c.value === product.categoryId)?.label ?? '—'}</dd>
   <dt>${t('hub.catalog.model')}</dt><dd>${models.find((m) => m.id === product.modelId)?.name ?? '—'}</dd>
   <dt>${t('hub.catalog.taxRate')}</dt><dd>${rate ? `${rate.name} (${rate.rate} %)` : `${product.taxRate} %`}</dd>

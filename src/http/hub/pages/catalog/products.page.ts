@@ -154,6 +154,8 @@ ${postForm(ctx, paths.products, html` class="stack"`)}
         (input) => c.catalogAdmin.createProduct(request.hub.user.companyId, input),
         {
           form: 'product-new',
+          // A barcode another product has is said at the barcode field.
+          fieldCodes: ['conflict'],
           read: (f) => {
             // A row is a unit when either cell is filled; half a row is named by the check.
             rows = Array.from({ length: UNIT_ROWS }, (_, i) => i).filter(
@@ -180,6 +182,7 @@ export function productInput(f: FormBody) {
   return {
     name: f.name ?? '',
     ...(f.sku === undefined ? {} : { sku: f.sku }),
+    ...(f.barcode === undefined ? {} : { barcode: f.barcode }),
     ...(f.description === undefined ? {} : { description: f.description }),
     ...(f.categoryId === undefined ? {} : { categoryId: f.categoryId }),
     ...(f.modelId === undefined ? {} : { modelId: f.modelId }),
@@ -216,6 +219,7 @@ export function productFields(
   };
   return html`${field(v, 'name', { label: t('hub.catalog.name') })}
 ${field(v, 'sku', { label: t('hub.catalog.sku') })}
+${field(v, 'barcode', { label: t('hub.catalog.barcode'), inputmode: 'numeric', autocomplete: 'off' })}
 ${field(v, 'categoryId', { id: 'product-category', label: t('hub.catalog.category'), control: 'select', options: [none, ...categoryPaths(lists.categories)] })}
 ${field(v, 'modelId', { id: 'product-model', label: t('hub.catalog.model'), control: 'select', options: [none, ...lists.models.map((m) => ({ value: m.id, label: m.name }))] })}
 ${field(v, 'taxRateId', { id: 'product-tax-rate', label: t('hub.catalog.taxRate'), control: 'select', options: lists.rates.map((r) => ({ value: r.id, label: `${r.name} (${r.rate} %)` })) })}

@@ -5,7 +5,7 @@ import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { field, postForm, type FormBody } from '../../form.ts';
 import { otherErrors } from './desk-form.ts';
-import { taxIdLabel } from '../../../../modules/i18n/index.ts';
+import { LANGUAGES, taxIdLabel } from '../../../../modules/i18n/index.ts';
 
 /** The fields of a customer as a form shows them (address flattened). */
 export interface CustomerFormValues {
@@ -22,6 +22,7 @@ export interface CustomerFormValues {
   endpointId?: string | null;
   endpointScheme?: string | null;
   buyerReference?: string | null;
+  language?: string | null;
 }
 
 export function formValuesOf(customer: Customer): CustomerFormValues {
@@ -39,6 +40,7 @@ export function formValuesOf(customer: Customer): CustomerFormValues {
     endpointId: customer.electronicAddress?.id ?? null,
     endpointScheme: customer.electronicAddress?.scheme ?? null,
     buyerReference: customer.buyerReference,
+    language: customer.language,
   };
 }
 
@@ -62,6 +64,8 @@ export function customerBody(f: FormBody): NewCustomer {
     // A blank address leaves the default (a Croatian business's OIB); a scheme alone is ignored.
     electronicAddress: f.endpointId ? { id: f.endpointId, scheme: f.endpointScheme ?? '' } : null,
     buyerReference: f.buyerReference ?? null,
+    // The empty choice is the company's language.
+    language: f.language || null,
   };
 }
 
@@ -81,6 +85,7 @@ const SHOWN = [
   'electronicAddress.id',
   'electronicAddress.scheme',
   'buyerReference',
+  'language',
 ];
 
 /**
@@ -128,6 +133,15 @@ ${field(view, 'phone', { ...at('phone'), label: t('print.phone'), type: 'tel', a
   ${field(view, 'endpointScheme', { ...at('electronicAddress.scheme'), label: t('hub.desk.customer.endpointScheme') })}
   ${field(view, 'buyerReference', { ...at('buyerReference'), label: t('hub.desk.customer.buyerReference') })}
 </fieldset>
+${field(view, 'language', {
+  ...at('language'),
+  label: t('hub.desk.customer.language'),
+  control: 'select',
+  options: [
+    { value: '', label: t('hub.desk.customer.languageCompany') },
+    ...LANGUAGES.map((l) => ({ value: l, label: t(`hub.account.language.${l}`) })),
+  ],
+})}
 ${field(view, 'note', { ...at('note'), label: t('print.note'), control: 'textarea' })}
 ${otherErrors(e, [...SHOWN, ...SHOWN.map((s) => `${o.prefix ?? ''}${s}`)])}
 <p><button type="submit">${o.submit}</button></p>

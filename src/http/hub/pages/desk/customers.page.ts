@@ -108,6 +108,7 @@ ${
   <dt>${t('print.email')}</dt><dd>${customer.email ?? '—'}</dd>
   <dt>${t('print.phone')}</dt><dd>${customer.phone ?? '—'}</dd>
   <dt>${t('print.address')}</dt><dd>${customer.address ? `${customer.address.street}, ${customer.address.postalCode} ${customer.address.city}, ${customer.address.country}` : '—'}</dd>
+  <dt>${t('hub.desk.customer.language')}</dt><dd>${customer.language ? t(`hub.account.language.${customer.language}`) : t('hub.desk.customer.languageCompany')}</dd>
   <dt>${t('print.note')}</dt><dd>${customer.note ?? '—'}</dd>
 </dl>`
 }

@@ -78,14 +78,22 @@ export async function choicesFor(
   );
 }
 
-/** The options of the product combobox: active products matching the text, each carrying its units. */
+/**
+ * The options of the product combobox: active products matching the text, each carrying its
+ * units. A barcode scanner types the code and Enter, and hub.js picks the first option: the
+ * product with that barcode (in any spelling of its GTIN) comes first, then one with that SKU.
+ */
 export async function productOptions(c: Container, ctx: HubContext, q: string): Promise<Html> {
-  const { data } = await c.catalogAdmin.listProducts(ctx.user.companyId, { limit: 8, q, active: true });
-  // A barcode scanner types the code and Enter: an exact SKU match comes first.
+  const companyId = ctx.user.companyId;
+  const [{ data }, scanned] = await Promise.all([
+    c.catalogAdmin.listProducts(companyId, { limit: 8, q, active: true }),
+    c.catalogAdmin.findByBarcode(companyId, q),
+  ]);
   const folded = q.trim().toLowerCase();
-  const ranked = [...data].sort(
+  const bySku = [...data].sort(
     (a, b) => Number(b.sku?.toLowerCase() === folded) - Number(a.sku?.toLowerCase() === folded),
   );
+  const ranked = scanned?.active ? [scanned, ...bySku.filter((p) => p.id !== scanned.id)] : bySku;
   const options = ranked.filter((p) => p.units.length > 0);
   return html`${options.map(
     (p) =>
@@ -94,7 +102,7 @@ export async function productOptions(c: Container, ctx: HubContext, q: string): 
         name: p.name,
         sku: p.sku,
         units: p.units.map((u) => ({ id: u.id, name: u.name, price: money(ctx, u.price) })),
-      })}"><span>${p.name}</span>${p.sku ? html` <span class="muted">${p.sku}</span>` : null} <span class="muted">${money(ctx, p.units[0]!.price)} / ${p.units[0]!.name}</span></li>`,
+      })}"><span>${p.name}</span>${p.sku ? html` <span class="muted">${p.sku}</span>` : null}${p.barcode && p.barcode === scanned?.barcode ? html` <span class="muted">${p.barcode}</span>` : null} <span class="muted">${money(ctx, p.units[0]!.price)} / ${p.units[0]!.name}</span></li>`,
   )}<li role="presentation" class="sr-only" data-count="${options.length}">${ctx.t('hub.make.results', { count: options.length })}</li>`;
 }
 

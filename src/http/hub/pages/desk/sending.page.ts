@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
-import { LANGUAGES } from '../../../../modules/i18n/index.ts';
+import { LANGUAGES, type Language } from '../../../../modules/i18n/index.ts';
 import type { SendingView } from '../../../../modules/mailing/index.ts';
 import { SendBody } from '../../../requests/mail.ts';
 import { baseUrl } from '../../../base-url.ts';
@@ -13,11 +13,12 @@ import { heading } from './desk-parts.ts';
 type Kind = 'quotation' | 'sale';
 type IdParams = { id: string };
 
-/** What the send form needs to know of the document: its number and where an e-mail would go by default. */
+/** What the send form needs to know of the document: its number, and where and in which language an e-mail goes by default. */
 interface Sendable {
   id: string;
   number: string;
   defaultTo: string | null;
+  language: Language;
 }
 
 /**
@@ -31,11 +32,17 @@ export const sendingPages =
       const companyId = ctx.user.companyId;
       if (kind === 'sale') {
         const sale = await c.sales.get(companyId, id);
-        return { id: sale.id, number: sale.invoiceNumber ?? sale.number, defaultTo: sale.customer.email };
+        const defaults = await c.documentMail.defaults(companyId, sale, kind);
+        return {
+          id: sale.id,
+          number: sale.invoiceNumber ?? sale.number,
+          defaultTo: defaults.to,
+          language: defaults.language,
+        };
       }
       const q = await c.quotations.get(companyId, id);
-      const assigned = q.directoryCustomerId ? await c.customers.get(companyId, q.directoryCustomerId) : null;
-      return { id: q.id, number: q.number, defaultTo: assigned?.email ?? q.customer.email };
+      const defaults = await c.documentMail.defaults(companyId, q, kind);
+      return { id: q.id, number: q.number, defaultTo: defaults.to, language: defaults.language };
     }
 
     for (const kind of ['quotation', 'sale'] as const) {
@@ -84,8 +91,8 @@ export const sendingPages =
 function sendForm(reply: FastifyReply, ctx: HubContext, kind: Kind, doc: Sendable, state?: FormState, status = 200) {
   const { t } = ctx;
   const title = t('hub.mail.sendTitle', { number: doc.number });
-  // The language preselected is the reader's (the company's unless they chose their own).
-  const view = { id: 'send', schema: SendBody, state, values: { locale: ctx.user.language } };
+  // The language preselected is the customer's (the company's when the customer has none).
+  const view = { id: 'send', schema: SendBody, state, values: { locale: doc.language } };
   const languages = LANGUAGES.map((l) => ({
     value: l,
     label: new Intl.DisplayNames([ctx.user.language], { type: 'language' }).of(l) ?? l,

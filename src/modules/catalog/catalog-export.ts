@@ -1,0 +1,66 @@
+import { formatMoney, formatRate } from '../../lib/money.ts';
+import type { CatalogRepository, ProductWithRate } from './catalog.repository.ts';
+import { CSV_COLUMNS } from './catalog-csv.ts';
+
+/**
+ * The catalog as the CSV import reads it: the same columns (barcode included), one row per
+ * unit, prices and rates with a decimal point, so a file exported, edited in a spreadsheet and
+ * imported again changes only what was edited. Active products only: the import has no column
+ * for the state, and would otherwise bring deactivated products back into every list.
+ */
+export async function exportCatalogCsv(repos: { catalog: CatalogRepository }, companyId: string): Promise<string> {
+  const [categories, models] = await Promise.all([
+    repos.catalog.listCategories(companyId),
+    repos.catalog.listModels(companyId),
+  ]);
+  const categoryById = new Map(categories.map((c) => [c.id, c]));
+  const modelName = new Map(models.map((m) => [m.id, m.name]));
+  const lines = [CSV_COLUMNS.join(',')];
+  let after: { name: string; id: string } | undefined;
+  for (;;) {
+    const page: ProductWithRate[] = await repos.catalog.listAllProducts(companyId, {
+      active: true,
+      limit: PAGE,
+      ...(after ? { after } : {}),
+    });
+    const units = await repos.catalog.listUnits(
+      companyId,
+      page.map((p) => p.id),
+    );
+    for (const p of page) {
+      const category = p.category_id ? categoryById.get(p.category_id) : undefined;
+      const parent = category?.parent_id ? categoryById.get(category.parent_id) : undefined;
+      for (const unit of units.filter((u) => u.product_id === p.id)) {
+        const row: Record<(typeof CSV_COLUMNS)[number], string | null> = {
+          // The import matches products by SKU and requires one: a product without is exported
+          // with the cell empty, and the import's report names its rows rather than guessing.
+          sku: p.sku,
+          name: p.name,
+          category: category?.name ?? null,
+          parent_category: parent?.name ?? null,
+          model: p.model_id ? (modelName.get(p.model_id) ?? null) : null,
+          tax_rate: formatRate(p.rate_bp),
+          unit: unit.name,
+          price: formatMoney(unit.price_minor),
+          description: p.description,
+          classification: p.classification_code,
+          unit_code: unit.unit_code,
+          barcode: p.barcode,
+        };
+        lines.push(CSV_COLUMNS.map((column) => csvField(row[column])).join(','));
+      }
+    }
+    const last = page.at(-1);
+    if (page.length < PAGE || !last) break;
+    after = { name: last.name, id: last.id };
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+const PAGE = 500;
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+function csvField(value: string | null): string {
+  if (value === null) return '';
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
