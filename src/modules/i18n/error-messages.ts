@@ -250,6 +250,22 @@ const serviceMessages = messages({
     'error.timezone.form': 'Not an IANA time zone.',
     'error.company.validityDaysPositive': 'Must be a positive whole number of days.',
     'error.future': 'Must be in the future.',
+    'error.import.categoryAmbiguous': 'Several categories are named "{name}"; add a parent_category to say which.',
+    'error.import.skuTaken': '{count} products already have SKU "{sku}"; give them distinct SKUs in the admin first.',
+    'error.import.notCsv': 'Not readable as CSV: {reason}',
+    'error.import.noHeader': 'The header row is missing; expected columns: {columns}.',
+    'error.import.unknownColumn': 'Unknown column; expected: {columns}.',
+    'error.import.columnTwice': 'The column appears twice.',
+    'error.import.columnMissing': 'Required column is missing.',
+    'error.import.needsCategory': 'Needs a category column too.',
+    'error.import.tooManyRows': 'At most {max} data rows per file; split the file.',
+    'error.import.fieldCount': 'Has {count} fields; the header has {expected}. Quote cells that contain commas.',
+    'error.import.controlCharacter': 'Contains a control character.',
+    'error.import.parentNeedsCategory': 'A parent category needs a category.',
+    'error.import.noRows': 'The file has no data rows.',
+    'error.import.rowsDisagree':
+      'Differs from row {row}, the first row of SKU "{sku}"; rows of one product must agree.',
+    'error.import.unitTwice': 'Unit "{unit}" is already in row {row} for SKU "{sku}".',
   },
   hr: {
     'error.report.range': 'Mora biti isti dan ili nakon početnog datuma.',
@@ -490,6 +506,24 @@ const serviceMessages = messages({
     'error.timezone.form': 'To nije IANA vremenska zona.',
     'error.company.validityDaysPositive': 'Mora biti pozitivan cijeli broj dana.',
     'error.future': 'Mora biti u budućnosti.',
+    'error.import.categoryAmbiguous': 'Više kategorija zove se "{name}"; dodajte parent_category da bude jasno koja.',
+    'error.import.skuTaken':
+      'Već postoji proizvoda sa šifrom "{sku}": {count}; najprije im u administraciji dajte različite šifre.',
+    'error.import.notCsv': 'Ne može se pročitati kao CSV: {reason}',
+    'error.import.noHeader': 'Nedostaje redak zaglavlja; očekivani stupci: {columns}.',
+    'error.import.unknownColumn': 'Nepoznat stupac; očekivani: {columns}.',
+    'error.import.columnTwice': 'Stupac se pojavljuje dvaput.',
+    'error.import.columnMissing': 'Nedostaje obavezan stupac.',
+    'error.import.needsCategory': 'Potreban je i stupac category.',
+    'error.import.tooManyRows': 'Najviše {max} redaka podataka po datoteci; podijelite datoteku.',
+    'error.import.fieldCount':
+      'Ima polja: {count}; zaglavlje ih ima {expected}. Ćelije koje sadrže zareze stavite u navodnike.',
+    'error.import.controlCharacter': 'Sadrži kontrolni znak.',
+    'error.import.parentNeedsCategory': 'Nadređena kategorija traži i kategoriju.',
+    'error.import.noRows': 'Datoteka nema redaka s podacima.',
+    'error.import.rowsDisagree':
+      'Razlikuje se od retka {row}, prvog retka šifre "{sku}"; reci istog proizvoda moraju se slagati.',
+    'error.import.unitTwice': 'Jedinica "{unit}" već je u retku {row} za šifru "{sku}".',
   },
   de: {
     'error.report.range': 'Muss am oder nach dem Anfangsdatum liegen.',
@@ -750,6 +784,25 @@ const serviceMessages = messages({
     'error.timezone.form': 'Keine IANA-Zeitzone.',
     'error.company.validityDaysPositive': 'Muss eine positive ganze Zahl von Tagen sein.',
     'error.future': 'Muss in der Zukunft liegen.',
+    'error.import.categoryAmbiguous':
+      'Mehrere Kategorien heißen "{name}"; geben Sie mit parent_category an, welche gemeint ist.',
+    'error.import.skuTaken':
+      'Produkte mit der Artikelnummer "{sku}" gibt es bereits: {count}; geben Sie ihnen zuerst in der Verwaltung verschiedene Artikelnummern.',
+    'error.import.notCsv': 'Nicht als CSV lesbar: {reason}',
+    'error.import.noHeader': 'Die Kopfzeile fehlt; erwartete Spalten: {columns}.',
+    'error.import.unknownColumn': 'Unbekannte Spalte; erwartet: {columns}.',
+    'error.import.columnTwice': 'Die Spalte kommt zweimal vor.',
+    'error.import.columnMissing': 'Eine Pflichtspalte fehlt.',
+    'error.import.needsCategory': 'Braucht auch eine Spalte category.',
+    'error.import.tooManyRows': 'Höchstens {max} Datenzeilen pro Datei; teilen Sie die Datei auf.',
+    'error.import.fieldCount':
+      'Hat {count} Felder; die Kopfzeile hat {expected}. Setzen Sie Zellen mit Kommas in Anführungszeichen.',
+    'error.import.controlCharacter': 'Enthält ein Steuerzeichen.',
+    'error.import.parentNeedsCategory': 'Eine übergeordnete Kategorie braucht eine Kategorie.',
+    'error.import.noRows': 'Die Datei hat keine Datenzeilen.',
+    'error.import.rowsDisagree':
+      'Weicht von Zeile {row} ab, der ersten Zeile der Artikelnummer "{sku}"; die Zeilen eines Produkts müssen übereinstimmen.',
+    'error.import.unitTwice': 'Die Einheit "{unit}" steht schon in Zeile {row} für die Artikelnummer "{sku}".',
   },
 });
 
