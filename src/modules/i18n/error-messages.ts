@@ -806,6 +806,10 @@ const serviceMessages = messages({
   },
 });
 
+// A key in both lists would be said by whichever is spread last: refuse to start instead.
+const twice = Object.keys(requestMessages.en).filter((key) => Object.hasOwn(serviceMessages.en, key));
+if (twice.length > 0) throw new Error(`message keys in both error catalogs: ${twice.join(', ')}`);
+
 /** The services' refusals and the HTTP shell's, one catalog: a key is said the same way wherever it is thrown. */
 const errorMessages = {
   en: { ...serviceMessages.en, ...requestMessages.en },
