@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { AppError } from '../lib/errors.ts';
+import { AppError, type Message } from '../lib/errors.ts';
 import type { UserRole } from '../modules/companies/index.ts';
+import { said } from '../modules/i18n/index.ts';
 
 /**
  * Who may do what in the admin API: the one place, the README's "Roles" written as code. Each
@@ -163,13 +164,31 @@ export function enforceRoles(app: FastifyInstance): void {
     }
     const check = async (request: FastifyRequest): Promise<void> => {
       if (!(roles as readonly string[]).includes(request.admin.role)) {
-        throw new AppError('forbidden', `This needs the ${roles.join(' or ')} role.`);
+        throw new AppError('forbidden', needsRole(roles));
       }
     };
     const existing =
       route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [...existing, check];
   });
+}
+
+/** The refusal of a role a permission leaves out, by the roles it takes, each said by key. */
+const NEEDS_ROLE = {
+  admin: 'error.role.admin',
+  'admin or support': 'error.role.adminOrSupport',
+  'admin or staff': 'error.role.adminOrStaff',
+} as const;
+
+/**
+ * "This needs the admin role.", in the reader's language: the roles are words of the catalog,
+ * not parameters, so a Croatian reader reads "administrator". A permission given to a new mix of
+ * roles is said in English until the catalog has its key (the access test names it).
+ */
+export function needsRole(roles: readonly UserRole[]): Message {
+  const named = roles.join(' or ');
+  const key = (NEEDS_ROLE as Record<string, (typeof NEEDS_ROLE)[keyof typeof NEEDS_ROLE]>)[named];
+  return key ? said(key) : `This needs the ${named} role.`;
 }
 
 /** Whether a role holds a permission: the hub hides what this refuses, and refuses it again on request. */

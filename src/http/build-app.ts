@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Container } from '../container.ts';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../lib/errors.ts';
+import { said } from '../modules/i18n/index.ts';
 import { problemFor, toAppError, STATUS_BY_CODE } from './errors.ts';
 import { buildValidator } from './validation.ts';
 import { refuseNul } from './no-nul.ts';
@@ -96,7 +97,7 @@ export async function buildApp(c: Container): Promise<App> {
     // A request on a kept-alive connection while the server drains: send it elsewhere.
     if (closing) {
       reply.header('retry-after', '1');
-      return done(new AppError('unavailable', 'The server is shutting down; retry the request.'));
+      return done(new AppError('unavailable', said('error.server.shuttingDown')));
     }
     done();
   });
@@ -106,7 +107,10 @@ export async function buildApp(c: Container): Promise<App> {
   registerMetrics(app as unknown as FastifyInstance, c);
 
   app.setNotFoundHandler(async (request, reply) => {
-    const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+    const error = new AppError(
+      'not_found',
+      said('error.request.noRoute', { method: request.method, path: request.url.split('?')[0]! }),
+    );
     return reply.status(404).type('application/problem+json').send(problemFor(error, request.id));
   });
 
@@ -194,10 +198,10 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const appError =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? new AppError('request_timeout', 'The request took too long to arrive.')
+      ? new AppError('request_timeout', said('error.request.timeout'))
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? new AppError('headers_too_large', 'The request headers are larger than this server accepts.')
-        : new AppError('malformed_request', 'The request is not valid HTTP/1.1.');
+        ? new AppError('headers_too_large', said('error.request.headersTooLarge'))
+        : new AppError('malformed_request', said('error.request.notHttp'));
   this.log.debug({ err: error }, 'client error');
   if (!socket.writable) {
     socket.destroy();

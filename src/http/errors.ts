@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorObject } from 'ajv';
 import { isDatabaseOutage } from '../lib/database-outage.ts';
-import { saidOf } from '../modules/i18n/index.ts';
+import { said, saidOf } from '../modules/i18n/index.ts';
 import {
   AppError,
   addFieldError,
@@ -120,52 +120,37 @@ export function toAppError(error: unknown): AppError {
   // and answer a 400 naming the field, so one that still reaches the database is a reference
   // that changed under the request (deleted by a concurrent request) or a row still in use.
   // Either is a conflict with the current state, which re-reading and retrying can resolve.
-  if (isForeignKeyViolation(e))
-    return new AppError(
-      'conflict',
-      'The request refers to a record that no longer exists, or to one still in use; reload and try again.',
-    );
+  if (isForeignKeyViolation(e)) return new AppError('conflict', said('error.request.foreignKey'));
   // The database restarting or unreachable is an outage to wait out, not a bug: 503, retry.
   if (isDatabaseOutage(error))
-    return new AppError(
-      'unavailable',
-      'The database is not answering at the moment; retry the request shortly.',
-      undefined,
-      DATABASE_RETRY_AFTER_SECONDS,
-    );
+    return new AppError('unavailable', said('error.request.databaseDown'), undefined, DATABASE_RETRY_AFTER_SECONDS);
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('unsupported_media_type', 'Send the body as application/json.');
+      return new AppError('unsupported_media_type', said('error.request.mediaType'));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload_too_large', 'The request body is larger than this endpoint accepts.');
+      return new AppError('payload_too_large', said('error.request.bodyTooLargeHere'));
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('malformed_json', 'The body is empty; send a JSON object.');
+      return new AppError('malformed_json', said('error.request.emptyJson'));
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('malformed_json', 'The body is not valid JSON.');
+      return new AppError('malformed_json', said('error.request.invalidJson'));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('malformed_json', 'Content-Length does not match the body.');
+      return new AppError('malformed_json', said('error.request.contentLength'));
     case 'FST_ERR_BAD_URL':
-      return new AppError(
-        'malformed_request',
-        'The URL is not valid: a percent sign must start an escape such as %20.',
-      );
+      return new AppError('malformed_request', said('error.request.badUrl'));
     case 'FST_ERR_MAX_PARAM_LENGTH':
       // No id is that long, as no id holds a NUL: the thing named does not exist.
       return AppError.notFound('Resource');
   }
   if (e.statusCode === 400 && error instanceof SyntaxError)
-    return new AppError('malformed_json', 'The body is not valid JSON.');
-  if (e.statusCode === 429) return new AppError('rate_limited', e.message ?? 'Too many requests.');
-  if (e.statusCode === 413) return new AppError('payload_too_large', 'The request body is too large.');
-  if (e.statusCode === 415) return new AppError('unsupported_media_type', 'Send the body as application/json.');
-  if (e.statusCode === 406) return new AppError('not_acceptable', e.message ?? 'Not acceptable.');
+    return new AppError('malformed_json', said('error.request.invalidJson'));
+  if (e.statusCode === 429) return new AppError('rate_limited', e.message ?? said('error.request.tooMany'));
+  if (e.statusCode === 413) return new AppError('payload_too_large', said('error.request.bodyTooLarge'));
+  if (e.statusCode === 415) return new AppError('unsupported_media_type', said('error.request.mediaType'));
+  if (e.statusCode === 406) return new AppError('not_acceptable', e.message ?? said('error.request.notAcceptable'));
   if (e.statusCode === 404) return AppError.notFound('Resource');
   if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500)
-    return new AppError('validation_failed', e.message ?? 'Bad request.');
-  return new AppError(
-    'internal',
-    'Something went wrong on our side. It was logged; retry later or quote the requestId to support.',
-  );
+    return new AppError('validation_failed', e.message ?? said('error.request.bad'));
+  return new AppError('internal', said('error.internal'));
 }
 
 /**

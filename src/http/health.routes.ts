@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../container.ts';
 import { AppError } from '../lib/errors.ts';
+import { said } from '../modules/i18n/index.ts';
 
 const Status = Type.Object({ status: Type.String() });
 const Ready = Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.String()) });
@@ -27,7 +28,7 @@ export const healthRoutes =
           report = await c.readiness.check();
         } catch (error) {
           request.log.warn({ err: error }, 'readiness check failed');
-          throw new AppError('unavailable', 'The database does not answer.', undefined, RETRY_AFTER_SECONDS);
+          throw new AppError('unavailable', said('error.server.databaseSilent'), undefined, RETRY_AFTER_SECONDS);
         }
         if (!report.ready) {
           const failed = Object.entries(report.checks).filter(([, v]) => v !== 'ok');

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { said } from '../modules/i18n/index.ts';
 import { requestFingerprint, type IdempotencyService } from '../modules/idempotency/index.ts';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -19,8 +20,7 @@ export async function idempotentCreate<T>(
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return create();
   const key = Array.isArray(raw) ? (raw[0] ?? '') : raw;
-  if (!KEY.test(key))
-    throw AppError.invalid({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters, e.g. a UUID.'] });
+  if (!KEY.test(key)) throw AppError.invalid({ 'Idempotency-Key': [said('error.idempotency.keyForm')] });
   // A location API key on the public API, a user on the admin API.
   const caller = (request.caller as typeof request.caller | undefined) ?? {
     companyId: request.admin.companyId,

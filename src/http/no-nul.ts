@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { said } from '../modules/i18n/index.ts';
 
 /**
  * No NUL characters anywhere a client can put text. PostgreSQL cannot store or compare them and
@@ -20,7 +21,7 @@ export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
       return done(AppError.notFound('Resource'));
     }
     const path = pathOfNul(request.query);
-    done(path ? AppError.invalid({ [path]: ['Must not contain NUL (\\u0000) characters.'] }) : undefined);
+    done(path ? AppError.invalid({ [path]: [said('error.noNul')] }) : undefined);
   });
 
   // Fastify's own JSON parser (prototype-poisoning safe); the walk runs only when the raw text has a NUL.
@@ -30,10 +31,7 @@ export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
     parseJson(request, body as string, (error, value) => {
       if (error) return done(forbiddenKeyError(body as string) ?? error, undefined);
       if ((body as string).includes('\\u0000')) {
-        return done(
-          AppError.invalid({ [pathOfNul(value) ?? 'body']: ['Must not contain NUL (\\u0000) characters.'] }),
-          undefined,
-        );
+        return done(AppError.invalid({ [pathOfNul(value) ?? 'body']: [said('error.noNul')] }), undefined);
       }
       done(null, value);
     });
@@ -66,7 +64,7 @@ function pathOfNul(value: unknown, path = ''): string | null {
 function forbiddenKeyError(body: string): AppError | null {
   try {
     const path = pathOfForbiddenKey(JSON.parse(body));
-    return path ? AppError.invalid({ [path]: ['Is not a known field.'] }) : null;
+    return path ? AppError.invalid({ [path]: [said('error.unknownField')] }) : null;
   } catch {
     // Not JSON after all, or nested deeper than the stack: the parser's own answer stands.
     return null;

@@ -17,5 +17,8 @@ export function decodeCursor(cursor: string, length: number): string[] {
   } catch {
     // answered below
   }
-  throw AppError.invalid({ cursor: ['Not a cursor returned by this API.'] });
+  // Said by key as AppError.notFound is: lib/ imports nothing from the modules' catalog.
+  throw AppError.invalid({
+    cursor: [{ text: 'Not a cursor returned by this API.', key: 'error.cursor.unknown', params: {} }],
+  });
 }

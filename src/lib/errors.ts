@@ -137,9 +137,30 @@ export class AppError extends Error {
     });
   }
 
-  static invalid(details: FieldMessages, message: Message = 'The request is invalid.'): AppError {
+  static invalid(details: FieldMessages, message: Message = INVALID): AppError {
     return new AppError('validation_failed', message, details);
   }
+
+  /** Its message as thrown: the text, with its key where it had one (to throw again, or wrap). */
+  said(): Message {
+    return this.messageKey ? { text: this.message, ...this.messageKey } : this.message;
+  }
+}
+
+/** The message of a refusal that names no message of its own: its fields say what is wrong. */
+const INVALID: Said = { text: 'The request is invalid.', key: 'error.request.invalid', params: {} };
+
+/**
+ * Adds every field message of a refusal to `details`, each with its key, so the refusals of two
+ * checks (the caller's and a service's it calls) reach the client together and still in the
+ * reader's language; a spread of the two would drop the keys.
+ */
+export function addFieldErrors(details: FieldErrors, error: AppError): void {
+  for (const [path, list] of Object.entries(error.details ?? {}))
+    list.forEach((text, i) => {
+      const key = error.detailKeys?.[path]?.[i];
+      addFieldError(details, path, key ? { text, ...key } : text);
+    });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../../modules/i18n/index.ts';
 import { Data, Money, Nullable, Pagination, ProblemRef, Timestamp, errorResponses } from '../schemas.ts';
 import {
   CategoryBody,
@@ -481,10 +482,7 @@ export const catalogAdminRoutes =
         async (request, reply) => {
           // The JSON parser is inherited from the root, so a JSON body arrives here as an object, not bytes.
           if (!Buffer.isBuffer(request.body))
-            throw new AppError(
-              'unsupported_media_type',
-              'Send the datasheet as the raw body with Content-Type: application/pdf.',
-            );
+            throw new AppError('unsupported_media_type', said('error.datasheet.rawBody'));
           await c.catalogAdmin.setDatasheet(
             request.admin.companyId,
             request.params.id,

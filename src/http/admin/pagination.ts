@@ -1,5 +1,6 @@
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../../modules/i18n/index.ts';
 
 /** Newest-first keyset pages over (createdAt, id): fetch one extra row to know if more follow. */
 export function newestFirstPage(query: { limit?: number; cursor?: string }) {
@@ -9,7 +10,7 @@ export function newestFirstPage(query: { limit?: number; cursor?: string }) {
     : undefined;
   // The first value is compared with a timestamp column: a forged one must be a 400, not a SQL error.
   if (before && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(before.createdAt))
-    throw AppError.invalid({ cursor: ['Not a cursor returned by this API.'] });
+    throw AppError.invalid({ cursor: [said('error.cursor.unknown')] });
   return {
     limit: limit + 1,
     before,

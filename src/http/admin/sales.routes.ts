@@ -18,7 +18,7 @@ import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-
 import { fileHeaders } from '../file-reply.ts';
 import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { salesListTable } from '../../modules/reports/index.ts';
-import { translator } from '../../modules/i18n/index.ts';
+import { said, translator } from '../../modules/i18n/index.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64 }), pid: Type.String({ maxLength: 64 }) });
@@ -416,6 +416,6 @@ export const salesRoutes =
 function instant(value: string | undefined, field: string): string | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
-  if (!Number.isFinite(ms)) throw AppError.invalid({ [field]: ['Not a representable timestamp.'] });
+  if (!Number.isFinite(ms)) throw AppError.invalid({ [field]: [said('error.timestamp.range')] });
   return new Date(ms).toISOString();
 }

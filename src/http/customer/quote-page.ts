@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
 import { MONEY_SCALE, parseScaled } from '../../lib/money.ts';
-import { createFormatter, resolveLanguage, translate, type Language } from '../../modules/i18n/index.ts';
+import { createFormatter, resolveLanguage, said, translate, type Language } from '../../modules/i18n/index.ts';
 import type { CustomerAnswer, CustomerQuotation } from '../../modules/quotations/index.ts';
 import { html, type Html } from '../hub/html.ts';
 import { ASSETS } from '../hub/assets.ts';
@@ -80,7 +80,7 @@ export const customerQuotePage =
         // A form from another site carries another Origin: only this page answers for the customer.
         const origin = request.headers.origin;
         if (origin !== undefined && origin !== `${request.protocol}://${request.headers.host}`)
-          throw new AppError('forbidden', 'Cross-site form.');
+          throw new AppError('forbidden', said('error.form.crossSite'));
         const shown = await c.quotationAnswers.open(request.params.token);
         if (!('quotation' in shown)) return render(reply, request, shown, {});
         const language = resolveLanguage(shown.link.locale);
@@ -113,7 +113,10 @@ function readForm(body: unknown, action: 'accept' | 'decline', language: Languag
   const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const unknown = Object.keys(form).filter((k) => !Object.hasOwn(fields, k));
   if (unknown.length > 0)
-    throw AppError.invalid(Object.fromEntries(unknown.map((k) => [k, ['Unknown field.']])), 'Unknown fields.');
+    throw AppError.invalid(
+      Object.fromEntries(unknown.map((k) => [k, [said('error.form.unknownField')]])),
+      said('error.form.unknownFields'),
+    );
   const values: Record<string, string> = {};
   const errors: Errors = {};
   for (const [name, rule] of Object.entries(fields)) {

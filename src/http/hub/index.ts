@@ -4,7 +4,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
-import { negotiateLanguage } from '../../modules/i18n/index.ts';
+import { negotiateLanguage, said } from '../../modules/i18n/index.ts';
 import { HUB, paths } from './paths.ts';
 import { hubTranslator } from './texts/index.ts';
 import { toAppError, STATUS_BY_CODE } from '../errors.ts';
@@ -137,7 +137,7 @@ function guard(c: Container, access: HubAccess) {
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
       if (request.headers['hx-request']) {
         reply.header('hx-redirect', paths.signIn(next));
-        throw new AppError('unauthenticated', 'Sign in again.');
+        throw new AppError('unauthenticated', said('error.session.signInAgain'));
       }
       return reply.redirect(paths.signIn(next), 303);
     }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, type Message } from '../../lib/errors.ts';
+import { said } from '../../modules/i18n/index.ts';
 import type { AdminCaller, ApiKeysService, KeyCaller } from '../../modules/api-keys/index.ts';
 import { checkBrowserAccess } from './browser-access.ts';
 
@@ -17,7 +18,7 @@ function bearer(request: FastifyRequest): string | null {
   return match ? match[1]! : '';
 }
 
-function unauthenticated(reply: FastifyReply, message: string): AppError {
+function unauthenticated(reply: FastifyReply, message: Message): AppError {
   // RFC 6750: tell the client which scheme to use, and why the credentials failed.
   reply.header('www-authenticate', `Bearer realm="portico", error="invalid_token"`);
   return new AppError('unauthenticated', message);
@@ -34,10 +35,10 @@ export function apiKeyAuth(apiKeys: ApiKeysService) {
     const token = bearer(request);
     if (token === null) {
       reply.header('www-authenticate', 'Bearer realm="portico"');
-      throw new AppError('unauthenticated', 'Send your API key as "Authorization: Bearer <key>".');
+      throw new AppError('unauthenticated', said('error.auth.apiKeyMissing'));
     }
     const caller = token ? await apiKeys.authenticateApiKey(token) : null;
-    if (!caller) throw unauthenticated(reply, 'The API key is malformed, unknown or revoked.');
+    if (!caller) throw unauthenticated(reply, said('error.auth.apiKeyInvalid'));
     checkBrowserAccess(request, reply, caller);
     request.caller = caller;
   };
@@ -49,16 +50,13 @@ export function adminAuth(apiKeys: ApiKeysService) {
     const token = bearer(request);
     if (token === null) {
       reply.header('www-authenticate', 'Bearer realm="portico-admin"');
-      throw new AppError('unauthenticated', 'Send an admin token as "Authorization: Bearer <token>".');
+      throw new AppError('unauthenticated', said('error.auth.adminMissing'));
     }
     if (token.startsWith('ptc_')) {
-      throw new AppError(
-        'forbidden',
-        'Location API keys only work on /api/v1/public; the admin API takes a personal admin token.',
-      );
+      throw new AppError('forbidden', said('error.auth.locationKeyOnAdmin'));
     }
     const admin = token ? await apiKeys.authenticateAdminToken(token) : null;
-    if (!admin) throw unauthenticated(reply, 'The admin token is malformed, unknown or revoked.');
+    if (!admin) throw unauthenticated(reply, said('error.auth.adminInvalid'));
     request.admin = admin;
   };
 }

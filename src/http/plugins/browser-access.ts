@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../../modules/i18n/index.ts';
 import { originAllowed, type ApiKeysService, type KeyCaller } from '../../modules/api-keys/index.ts';
 
 declare module 'fastify' {
@@ -24,18 +25,11 @@ const EXPOSE_HEADERS = 'x-request-id, retry-after, ratelimit-limit, ratelimit-re
  */
 export function checkBrowserAccess(request: FastifyRequest, reply: FastifyReply, caller: KeyCaller): void {
   if (caller.kind !== 'publishable') return;
-  if (!request.routeOptions.config?.browser)
-    throw new AppError(
-      'forbidden',
-      'A publishable key (ptc_pub_…) may only submit inquiries (POST /reach-out) and read the catalog; call this route from your server with a secret key.',
-    );
+  if (!request.routeOptions.config?.browser) throw new AppError('forbidden', said('error.publishable.route'));
   const origin = request.headers.origin;
   if (origin === undefined) return;
   if (!originAllowed(caller.allowedOrigins, origin))
-    throw new AppError(
-      'forbidden',
-      `This key may not be used from ${origin.slice(0, 200)}; add the origin to the key's allowed origins in the developer settings.`,
-    );
+    throw new AppError('forbidden', said('error.publishable.origin', { origin: origin.slice(0, 200) }));
   reply
     .header('access-control-allow-origin', origin)
     .header('access-control-expose-headers', EXPOSE_HEADERS)

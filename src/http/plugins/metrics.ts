@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../../modules/i18n/index.ts';
 
 /**
  * `/metrics` in Prometheus's text format, served only when METRICS_TOKEN is set and only to
@@ -119,7 +120,7 @@ export function registerMetrics(app: FastifyInstance, c: Container): void {
     // Compared as digests: equal length, constant time, whatever the caller sends.
     if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
-      throw new AppError('unauthenticated', 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.');
+      throw new AppError('unauthenticated', said('error.auth.metricsMissing'));
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });

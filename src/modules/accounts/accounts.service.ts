@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password-hash.ts';
 import type { Store } from '../../db/store.ts';
 import type { UserRole } from '../companies/index.ts';
-import { resolveLanguage, type Language } from '../i18n/index.ts';
+import { resolveLanguage, said, type Language } from '../i18n/index.ts';
 import { newId as defaultNewId, type IdGenerator } from '../../lib/ids.ts';
 import type { AccountsRepository, SessionView } from './accounts.repository.ts';
 import { createTeamService } from './team.service.ts';
@@ -36,7 +36,7 @@ export interface SessionPolicy {
   absoluteMs: number;
 }
 
-const WRONG = 'The e-mail or password is wrong.';
+const WRONG = said('error.signIn.wrong');
 // Verified when no account has the e-mail, so that case costs what a wrong password costs.
 const DECOY = hashPassword(randomBytes(16).toString('hex'));
 // last_seen_at is written at most this often: a page view is a read, not a write.

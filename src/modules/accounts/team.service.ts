@@ -213,7 +213,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
     /** Sets the password a link was made for, once; every session of that user ends. */
     async resetPassword(token: string, password: string): Promise<{ email: string }> {
       const state = await this.checkResetLink(token);
-      if (!state.ok) throw new AppError('not_found', `Reset link ${state.reason}.`);
+      if (!state.ok) throw new AppError('not_found', said(`error.reset.${state.reason}`));
       const rule = checkPassword(password);
       if (rule) throw AppError.invalid({ password: [saidOf(rule)] });
       const hash = await hashPassword(password);
@@ -224,7 +224,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
         await r.accounts.deleteUserSessions(reset.company_id, reset.user_id);
         return true;
       });
-      if (!used) throw new AppError('not_found', 'Reset link used.');
+      if (!used) throw new AppError('not_found', said('error.reset.used'));
       return { email: state.email };
     },
 
@@ -242,8 +242,7 @@ export function createTeamService(deps: { store: Store<TeamRepos>; clock: Clock;
       const email = emailInput.trim().toLowerCase();
       const users = (await repo.findByEmail(email)).filter((u) => companyId === null || u.company_id === companyId);
       if (users.length === 0) throw AppError.notFound('User');
-      if (users.length > 1)
-        throw AppError.invalid({ company: ['This e-mail is a user of several companies: name one with --company.'] });
+      if (users.length > 1) throw AppError.invalid({ company: [said('error.user.severalCompanies')] });
       const user = users[0]!;
       const hash = await hashPassword(password);
       await store.transaction(async (r) => {

@@ -1,11 +1,11 @@
-import { AppError } from '../../lib/errors.ts';
+import { AppError, type Message } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { issueCredential, parseCredential, secretMatches, type KeyKind, type KeyMode } from './credential.ts';
 import { normaliseOrigin, originLookups } from './browser-origins.ts';
 import type { ApiKeysRepository, ApiKeyRow } from './api-keys.repository.ts';
 import type { KeyCache } from './revocation-watch.ts';
-import { said } from '../i18n/index.ts';
+import { said, saidOf } from '../i18n/index.ts';
 
 /** Who is calling the public API: a location's key, and through it the company. */
 export interface ApiCaller {
@@ -186,19 +186,19 @@ function checkOrigins(kind: KeyKind, given: readonly string[]): string[] {
   if (kind === 'secret') {
     if (given.length > 0)
       throw AppError.invalid({
-        allowedOrigins: ['Only publishable keys have allowed origins; secret keys never answer browsers.'],
+        allowedOrigins: [said('error.apiKey.secretOrigins')],
       });
     return [];
   }
   if (given.length === 0)
     throw AppError.invalid({
-      allowedOrigins: ['A publishable key needs at least one allowed origin (https://shop.example.com).'],
+      allowedOrigins: [said('error.apiKey.needsOrigin')],
     });
   const origins: string[] = [];
-  const errors: string[] = [];
+  const errors: Message[] = [];
   for (const text of given) {
     const result = normaliseOrigin(text);
-    if ('error' in result) errors.push(result.error);
+    if ('error' in result) errors.push(saidOf(result.error));
     else if (!origins.includes(result.origin)) origins.push(result.origin);
   }
   if (errors.length > 0) throw AppError.invalid({ allowedOrigins: errors });

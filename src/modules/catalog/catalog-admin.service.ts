@@ -101,11 +101,11 @@ export function createCatalogAdminService(deps: {
   ) {
     const details = fieldErrors();
     if (input.categoryId != null && !(await repos.catalog.findCategory(companyId, input.categoryId)))
-      details.categoryId = ['No such category.'];
+      addFieldError(details, 'categoryId', said('error.category.unknown'));
     if (input.modelId != null && !(await repos.catalog.findModel(companyId, input.modelId)))
-      details.modelId = ['No such model.'];
+      addFieldError(details, 'modelId', said('error.model.unknown'));
     if (input.taxRateId !== undefined && !(await repos.catalog.findTaxRate(companyId, input.taxRateId)))
-      details.taxRateId = ['No such tax rate.'];
+      addFieldError(details, 'taxRateId', said('error.taxRate.unknown'));
     if (Object.keys(details).length > 0) throw AppError.invalid(details);
   }
 
@@ -472,12 +472,7 @@ export function createCatalogAdminService(deps: {
       if (file.bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
         throw AppError.invalid({ file: [said('error.datasheet.notPdf')] });
       const active = await findActiveContent(file.bytes);
-      if (active)
-        throw AppError.invalid({
-          file: [
-            `The PDF contains ${active}, which a datasheet may not carry; save it without (print it to a new PDF) and upload it again.`,
-          ],
-        });
+      if (active) throw AppError.invalid({ file: [said('error.datasheet.activeContent', { what: active })] });
       const relative = await deps.datasheets.write(companyId, productId, file.bytes);
       await store.repos.catalog.updateProduct(companyId, productId, {
         datasheet_file: relative,

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
@@ -63,7 +64,10 @@ async function importCatalogCsv(deps: CatalogImportDeps, companyId: string, file
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    throw new AppError('validation_failed', `Cannot read ${file}: ${(error as Error).message}`);
+    throw new AppError(
+      'validation_failed',
+      said('error.import.unreadable', { file, reason: (error as Error).message }),
+    );
   }
   return importCatalogText(deps, companyId, text);
 }

@@ -216,8 +216,7 @@ export function createCatalogService(deps: {
           datasheetName: product.datasheet_name,
         });
       });
-      if (Object.keys(details).length > 0)
-        throw AppError.invalid(details, 'Some lines refer to products that do not exist.');
+      if (Object.keys(details).length > 0) throw AppError.invalid(details, said('error.catalog.unknownLines'));
       return { company, lines: resolved };
     },
   };

@@ -305,7 +305,9 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       if (patch.operatorOib !== null && patch.operatorOib.trim() !== '') {
         const checked = validateTaxId(patch.operatorOib.replace(/^\s*HR/i, ''), 'HR');
         if (!checked.ok || checked.kind !== 'hr_oib' || !/^\d{11}$/.test(checked.value))
-          throw AppError.invalid({ operatorOib: [checked.ok ? 'An OIB has 11 digits.' : checked.message] });
+          throw AppError.invalid({
+            operatorOib: [checked.ok ? said('error.taxId.oibLength') : saidOf(checked.message)],
+          });
         oib = checked.value;
       }
       await repository.updateUser(companyId, userId, { operator_oib: oib });
@@ -439,7 +441,10 @@ function profileChanges(
       addFieldError(
         details,
         `printTemplate.${field}`,
-        `Unknown placeholder ${unknown.join(', ')}; use {number}, {total}, {dueDate}, {customerName} or {reference}.`,
+        said('error.mail.unknownPlaceholder', {
+          unknown: unknown.join(', '),
+          known: '{number}, {total}, {dueDate}, {customerName}, {reference}',
+        }),
       );
     } else changes[column] = value;
   }
@@ -458,14 +463,14 @@ function isRegion(code: string): boolean {
 
 function validateCompany(row: CompanyRow): FieldErrors {
   const details: FieldErrors = {};
-  if (!/^[A-Z]{3}$/.test(row.currency)) details.currency = ['Use an ISO 4217 code such as EUR.'];
+  if (!/^[A-Z]{3}$/.test(row.currency)) addFieldError(details, 'currency', said('error.currency.form'));
   try {
     new Intl.DateTimeFormat('en', { timeZone: row.timezone });
   } catch {
-    details.timezone = ['Not an IANA time zone.'];
+    addFieldError(details, 'timezone', said('error.timezone.form'));
   }
   if (!Number.isInteger(row.quotation_validity_days) || row.quotation_validity_days < 1)
-    details.quotationValidityDays = ['Must be a positive whole number of days.'];
+    addFieldError(details, 'quotationValidityDays', said('error.company.validityDaysPositive'));
   return details;
 }
 

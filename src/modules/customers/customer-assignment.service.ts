@@ -134,9 +134,7 @@ export function createCustomerAssignmentService(deps: {
           if ('customerId' in assignment) {
             const row = await repos.customers.find(companyId, assignment.customerId);
             if (!row) {
-              const details = fieldErrors();
-              details.customerId = ['No customer of this company has this id.'];
-              throw AppError.invalid(details);
+              throw AppError.invalid({ customerId: [said('error.customer.noSuchId')] });
             }
             customer = toCustomer(row);
           } else {

@@ -258,7 +258,7 @@ export function createCustomersService(deps: { store: Store<CustomersRepos>; clo
         const [key, value, id] = decodeCursor(opts.cursor, 3) as [string, string, string];
         // A row of this search has a key that starts with the searched prefix: anything else is another search's cursor, or forged.
         if (key !== range.key || !value.startsWith(range.from))
-          throw AppError.invalid({ cursor: ['This cursor belongs to another search; start again without it.'] });
+          throw AppError.invalid({ cursor: [said('error.cursor.otherSearch')] });
         after = { key: value, id };
       }
       const rows = await store.repos.customers.page(companyId, {

@@ -1,4 +1,4 @@
-import { AppError, addFieldError, type FieldErrors } from '../../lib/errors.ts';
+import { AppError, addFieldError, addFieldErrors, type FieldErrors } from '../../lib/errors.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import {
   formatMoney,
@@ -9,6 +9,7 @@ import {
   RATE_SCALE,
 } from '../../lib/money.ts';
 import type { Company } from '../companies/index.ts';
+import { said } from '../i18n/index.ts';
 import type { DocumentLineRow } from './document-lines.repository.ts';
 import { MAX_DISCOUNT_BP, priceLine, summarize, type DocumentTotals } from './pricing.ts';
 import { apportionLines } from './tax-summary.ts';
@@ -59,11 +60,11 @@ export function parseQuantities(lines: readonly LineRequest[], details: FieldErr
   return lines.map((line, i) => {
     try {
       const milli = numberToScaled(line.quantity, QUANTITY_SCALE);
-      if (milli <= 0n) addFieldError(details, `lines[${i}].quantity`, 'Must be greater than 0.');
-      else if (milli > MAX_QUANTITY_MILLI) addFieldError(details, `lines[${i}].quantity`, 'Is too large.');
+      if (milli <= 0n) addFieldError(details, `lines[${i}].quantity`, said('error.greaterThanZero'));
+      else if (milli > MAX_QUANTITY_MILLI) addFieldError(details, `lines[${i}].quantity`, said('error.tooLarge'));
       return Number(milli);
     } catch {
-      addFieldError(details, `lines[${i}].quantity`, 'Use a number greater than 0 with at most 3 decimal places.');
+      addFieldError(details, `lines[${i}].quantity`, said('error.quantity.form'));
       return 0;
     }
   });
@@ -76,14 +77,10 @@ export function parseDiscounts(lines: readonly LineRequest[], details: FieldErro
     try {
       const bp = numberToScaled(line.discountPercent, RATE_SCALE);
       if (bp < 0n || bp > BigInt(MAX_DISCOUNT_BP))
-        addFieldError(details, `lines[${i}].discountPercent`, 'Must be between 0 and 100.');
+        addFieldError(details, `lines[${i}].discountPercent`, said('error.discount.range'));
       return Number(bp);
     } catch {
-      addFieldError(
-        details,
-        `lines[${i}].discountPercent`,
-        'Use a percent from 0 to 100 with at most 2 decimal places.',
-      );
+      addFieldError(details, `lines[${i}].discountPercent`, said('error.discount.form'));
       return 0;
     }
   });
@@ -106,8 +103,10 @@ export async function priceLines(
   try {
     resolved = await resolve(lines);
   } catch (error) {
-    if (error instanceof AppError && error.details)
-      throw AppError.invalid({ ...details, ...error.details }, error.message);
+    if (error instanceof AppError && error.details) {
+      addFieldErrors(details, error);
+      throw AppError.invalid(details, error.said());
+    }
     throw error;
   }
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
@@ -119,7 +118,7 @@ export async function priceLines(
       resolved.company.pricesIncludeTax,
     );
     if (!Number.isSafeInteger(amounts.total))
-      addFieldError(details, `lines[${i}].quantity`, 'The line amount is too large.');
+      addFieldError(details, `lines[${i}].quantity`, said('error.line.amountTooLarge'));
     return { ...line, quantityMilli, discountBp, ...amounts, note: lines[i]!.note ?? null };
   });
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
@@ -128,12 +127,15 @@ export async function priceLines(
     apportioned = apportionLines(priced, resolved.company.pricesIncludeTax);
   } catch (error) {
     // Amounts are integers of cents; past 2^53 they would silently lose cents.
-    if (error instanceof RangeError) throw AppError.invalid({ ...details, lines: ['The total is too large.'] });
+    if (error instanceof RangeError) {
+      addFieldError(details, 'lines', said('error.total.tooLarge'));
+      throw AppError.invalid(details);
+    }
     throw error;
   }
   const shared = priced.map((line, i) => ({ ...line, ...apportioned[i]! }));
   const totals = summarize(shared);
-  if (!Number.isSafeInteger(totals.withTax)) throw AppError.invalid({ lines: ['The total is too large.'] });
+  if (!Number.isSafeInteger(totals.withTax)) throw AppError.invalid({ lines: [said('error.total.tooLarge')] });
   return { company: resolved.company, lines: shared, totals };
 }
 

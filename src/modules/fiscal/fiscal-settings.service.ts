@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { said } from '../i18n/index.ts';
+import { said, saidOf } from '../i18n/index.ts';
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Store } from '../../db/store.ts';
@@ -68,7 +68,7 @@ export function createFiscalSettingsService(deps: {
       const errors = fieldErrors();
       const compact = input.p12.replace(/\s+/g, '');
       if (!BASE64.test(input.p12) || compact.length === 0) {
-        addFieldError(errors, 'p12', 'must be the .p12 file in base64');
+        addFieldError(errors, 'p12', said('error.fiscal.p12Base64'));
         throw AppError.invalid(errors);
       }
       let certificate: ReturnType<typeof readPkcs12>;
@@ -76,7 +76,7 @@ export function createFiscalSettingsService(deps: {
         certificate = readPkcs12(Buffer.from(compact, 'base64'), input.password);
       } catch (error) {
         if (!(error instanceof Pkcs12Error)) throw error;
-        addFieldError(errors, error.problem === 'wrong_password' ? 'password' : 'p12', error.message);
+        addFieldError(errors, error.problem === 'wrong_password' ? 'password' : 'p12', saidOf(error.message));
         throw AppError.invalid(errors);
       }
       const company = await store.repos.companies.findCompany(companyId);

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { normaliseOrigin } from '../api-keys/browser-origins.ts';
+import { parseCatalogCsv } from '../catalog/catalog-csv.ts';
 import { validateTaxId } from '../customers/tax-id.ts';
+import { readPkcs12 } from '../fiscal/certificate.ts';
+import { checkTargetUrl } from '../webhooks/target-guard.ts';
 import { AppError, NOT_FOUND, type NotFoundThing } from '../../lib/errors.ts';
 import { LANGUAGES, placeholdersOf, translatorFor } from './catalog.ts';
 import { errorCatalogs as errorMessages, said, saidOf, type ErrorSource } from './error-messages.ts';
@@ -76,4 +80,35 @@ test('"not found" is said by key for every thing a service may not find, its Eng
       assert.ok((errorMessages[language] as Record<string, string>)[error.messageKey!.key], `${language} ${what}`);
   }
   assert.equal(translatorFor<ErrorSource>(errorMessages)('hr')('error.notFound.quotation'), 'Ponuda nije pronađena.');
+});
+
+test('the rules that return English text (origins, webhook targets, certificates, CSV imports) are read back by key', () => {
+  const texts: string[] = [];
+  for (const origin of ['nonsense', 'ftp://shop.example.com', 'https://shop.example.com/path', 'https://*.example.com'])
+    texts.push((normaliseOrigin(origin) as { error: string }).error);
+  for (const url of [
+    'nonsense',
+    'ftp://example.com',
+    'http://example.com',
+    'https://u:p@example.com',
+    'https://127.0.0.1/',
+  ])
+    texts.push(checkTargetUrl(url, false)!);
+  try {
+    readPkcs12(Buffer.from('not a certificate'), 'secret');
+  } catch (error) {
+    texts.push((error as Error).message);
+  }
+  const header = 'sku,name,tax_rate,unit,price';
+  for (const csv of ['', `${header},colour,sku\n`, `${header}\n`, `${header}\nA-1,Boja,25\n`])
+    texts.push(...parseCatalogCsv(csv).errors.map((e) => e.message));
+  assert.ok(texts.length >= 13, texts.join('\n'));
+  for (const text of texts) assert.equal(typeof saidOf(text), 'object', `"${text}" is in the catalog`);
+});
+
+test('a refusal with no message of its own says "The request is invalid." by key', () => {
+  const error = AppError.invalid({ name: [said('error.required')] });
+  assert.equal(error.message, 'The request is invalid.');
+  assert.deepEqual(error.messageKey, { key: 'error.request.invalid', params: {} });
+  assert.equal((errorMessages.en as Record<string, string>)['error.request.invalid'], error.message);
 });

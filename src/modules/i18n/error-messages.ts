@@ -1,6 +1,7 @@
 import type { Said } from '../../lib/errors.ts';
 import { placeholdersOf, translatorFor, type ArgsOf, type CatalogsOf } from './catalog.ts';
 import { messages } from './define.ts';
+import { requestMessages } from './request-messages.ts';
 
 /**
  * What services say when they refuse a request, in the three languages. A service throws the
@@ -8,7 +9,7 @@ import { messages } from './define.ts';
  * parameters (`said`), so the hub and any client can say it in the reader's language. A message
  * not yet here is thrown as plain text and shown as it is.
  */
-const errorMessages = messages({
+const serviceMessages = messages({
   en: {
     'error.report.range': 'Must be on or after `from`.',
     'error.export.tooMany': 'More than {max} rows: narrow the filter, or use a report.',
@@ -186,6 +187,90 @@ const errorMessages = messages({
     'error.product.unknown': 'No such product.',
     'error.model.unknown': 'No such model.',
     'error.unit.unknown': 'No such unit for this product.',
+    'error.catalog.unknownLines': 'Some lines refer to products that do not exist.',
+    'error.quotation.datasheetsTooLarge': 'The datasheets are too large to append to one PDF.',
+    'error.quotation.datasheetsTotal':
+      "The quoted products' datasheets total {total}; a quotation PDF appends at most {max}. Leave includeDatasheets out (each datasheet can be downloaded from its product), or ask for format json to get links.",
+    'error.quotation.revisionExpired': 'Quotation {number} expired; make a new quotation instead of revising it.',
+    'error.quotation.revise.accepted':
+      'Quotation {number} cannot be revised: it is accepted. Only an open (approved, unexpired) quotation can.',
+    'error.quotation.revise.declined':
+      'Quotation {number} cannot be revised: it is declined. Only an open (approved, unexpired) quotation can.',
+    'error.quotation.revise.converted':
+      'Quotation {number} cannot be revised: it is converted. Only an open (approved, unexpired) quotation can.',
+    'error.quotation.revise.cancelled':
+      'Quotation {number} cannot be revised: it is cancelled. Only an open (approved, unexpired) quotation can.',
+    'error.quotation.changedMeanwhile': 'Quotation {number} changed meanwhile; reload it.',
+    'error.quotation.revisedMeanwhile': 'Quotation {number} was revised meanwhile (now {now}); reload it.',
+    'error.quotation.answerExpired': 'The quotation has expired.',
+    'error.quotation.answered': 'The quotation has already been answered or closed.',
+    'error.quantity.form': 'Use a number greater than 0 with at most 3 decimal places.',
+    'error.discount.range': 'Must be between 0 and 100.',
+    'error.discount.form': 'Use a percent from 0 to 100 with at most 2 decimal places.',
+    'error.line.amountTooLarge': 'The line amount is too large.',
+    'error.total.tooLarge': 'The total is too large.',
+    'error.counter.cashOnly': 'Only cash is tendered.',
+    'error.counter.tenderedForm': 'Must be a decimal amount such as 50.00.',
+    'error.counter.tenderedShort': 'Is less than the total, {total:money}.',
+    'error.location.noSuchId': 'No location of this company has this id.',
+    'error.taxId.oibLength': 'An OIB has 11 digits.',
+    'error.reset.invalid': 'Reset link invalid.',
+    'error.reset.used': 'Reset link used.',
+    'error.reset.expired': 'Reset link expired.',
+    'error.user.severalCompanies': 'This e-mail is a user of several companies: name one with --company.',
+    'error.signIn.wrong': 'The e-mail or password is wrong.',
+    'error.print.busy': 'Too many PDFs are being printed right now; retry shortly.',
+    'error.print.shuttingDown': 'The server is shutting down; retry shortly.',
+    'error.import.unreadable': 'Cannot read {file}: {reason}',
+    'error.datasheet.activeContent':
+      'The PDF contains {what}, which a datasheet may not carry; save it without (print it to a new PDF) and upload it again.',
+    'error.fiscal.p12Base64': 'must be the .p12 file in base64',
+    'error.fiscal.p12Password': 'The password does not open this file.',
+    'error.fiscal.p12Unreadable': 'This is not a PKCS#12 (.p12) file that can be read.',
+    'error.fiscal.p12NoKey': 'The file holds no RSA private key with its certificate.',
+    'error.apiKey.secretOrigins': 'Only publishable keys have allowed origins; secret keys never answer browsers.',
+    'error.apiKey.needsOrigin': 'A publishable key needs at least one allowed origin (https://shop.example.com).',
+    'error.origin.form': '"{origin}" is not an origin such as https://shop.example.com.',
+    'error.origin.scheme': '"{origin}": only http and https origins.',
+    'error.origin.path': '"{origin}": an origin has no path, query or credentials.',
+    'error.origin.host': '"{origin}": not a host name (no wildcards; list each origin).',
+    'error.origin.exact': '"{origin}" is not an exact origin; did you mean {suggestion}?',
+    'error.webhook.unknownEvents': 'Unknown event(s): {unknown}. Known: {known}.',
+    'error.webhook.botToken': 'Not a Telegram bot token (123456:ABC…).',
+    'error.webhook.chatId': 'Use a numeric chat id or an @channel name.',
+    'error.webhook.notAField': 'Not a field of {kind} endpoints.',
+    'error.target.invalid': 'not a valid URL',
+    'error.target.scheme': 'only http and https URLs are allowed',
+    'error.target.https': 'https is required',
+    'error.target.credentials': 'credentials in the URL are not allowed',
+    'error.target.noHost': 'the URL has no host',
+    'error.target.private': 'the target address is private, loopback, link-local or reserved',
+    'error.archive.building': 'The archive is still being built.',
+    'error.cursor.otherSearch': 'This cursor belongs to another search; start again without it.',
+    'error.mail.unknownLanguage': 'Unknown language.',
+    'error.customer.noSuchId': 'No customer of this company has this id.',
+    'error.quotation.nameCustomer': 'Name a directory customer (customerId) or type one (customer).',
+    'error.taxRate.unknown': 'No such tax rate.',
+    'error.currency.form': 'Use an ISO 4217 code such as EUR.',
+    'error.timezone.form': 'Not an IANA time zone.',
+    'error.company.validityDaysPositive': 'Must be a positive whole number of days.',
+    'error.future': 'Must be in the future.',
+    'error.import.categoryAmbiguous': 'Several categories are named "{name}"; add a parent_category to say which.',
+    'error.import.skuTaken': '{count} products already have SKU "{sku}"; give them distinct SKUs in the admin first.',
+    'error.import.notCsv': 'Not readable as CSV: {reason}',
+    'error.import.noHeader': 'The header row is missing; expected columns: {columns}.',
+    'error.import.unknownColumn': 'Unknown column; expected: {columns}.',
+    'error.import.columnTwice': 'The column appears twice.',
+    'error.import.columnMissing': 'Required column is missing.',
+    'error.import.needsCategory': 'Needs a category column too.',
+    'error.import.tooManyRows': 'At most {max} data rows per file; split the file.',
+    'error.import.fieldCount': 'Has {count} fields; the header has {expected}. Quote cells that contain commas.',
+    'error.import.controlCharacter': 'Contains a control character.',
+    'error.import.parentNeedsCategory': 'A parent category needs a category.',
+    'error.import.noRows': 'The file has no data rows.',
+    'error.import.rowsDisagree':
+      'Differs from row {row}, the first row of SKU "{sku}"; rows of one product must agree.',
+    'error.import.unitTwice': 'Unit "{unit}" is already in row {row} for SKU "{sku}".',
   },
   hr: {
     'error.report.range': 'Mora biti isti dan ili nakon početnog datuma.',
@@ -199,7 +284,7 @@ const errorMessages = messages({
     'error.mustBeOneOf': 'Mora biti jedno od: {values}.',
     'error.empty': 'Ne smije biti prazno.',
     'error.greaterThanZero': 'Mora biti veće od 0.',
-    'error.tooLarge': 'Prevelik je iznos.',
+    'error.tooLarge': 'Vrijednost je prevelika.',
     'error.oneOf': 'Upotrijebite jedno od: {values}.',
     'error.length': 'Mora imati od 1 do {max} znakova.',
     'error.atLeastCharacters': 'Mora imati najmanje {min} znakova.',
@@ -361,6 +446,94 @@ const errorMessages = messages({
     'error.product.unknown': 'Nema takvog proizvoda.',
     'error.model.unknown': 'Nema takvog modela.',
     'error.unit.unknown': 'Ovaj proizvod nema takvu jedinicu.',
+    'error.catalog.unknownLines': 'Neke stavke navode proizvode koji ne postoje.',
+    'error.quotation.datasheetsTooLarge': 'Tehnički listovi su preveliki da bi se dodali u jedan PDF.',
+    'error.quotation.datasheetsTotal':
+      'Tehnički listovi proizvoda u ponudi zajedno imaju {total}; PDF ponude može dodati najviše {max}. Nemojte dodavati tehničke listove (svaki se može preuzeti uz svoj proizvod) ili zatražite format json s poveznicama.',
+    'error.quotation.revisionExpired': 'Ponuda {number} je istekla; umjesto izmjene napravite novu ponudu.',
+    'error.quotation.revise.accepted':
+      'Ponuda {number} ne može se izmijeniti: već je prihvaćena. Izmijeniti se može samo otvorena (odobrena, neistekla) ponuda.',
+    'error.quotation.revise.declined':
+      'Ponuda {number} ne može se izmijeniti: odbijena je. Izmijeniti se može samo otvorena (odobrena, neistekla) ponuda.',
+    'error.quotation.revise.converted':
+      'Ponuda {number} ne može se izmijeniti: pretvorena je u prodaju. Izmijeniti se može samo otvorena (odobrena, neistekla) ponuda.',
+    'error.quotation.revise.cancelled':
+      'Ponuda {number} ne može se izmijeniti: otkazana je. Izmijeniti se može samo otvorena (odobrena, neistekla) ponuda.',
+    'error.quotation.changedMeanwhile': 'Ponuda {number} je u međuvremenu promijenjena; ponovno je učitajte.',
+    'error.quotation.revisedMeanwhile':
+      'Ponuda {number} je u međuvremenu izmijenjena (sada {now}); ponovno je učitajte.',
+    'error.quotation.answerExpired': 'Ponuda je istekla.',
+    'error.quotation.answered': 'Na ponudu je već odgovoreno ili je zatvorena.',
+    'error.quantity.form': 'Upišite broj veći od 0 s najviše 3 decimale.',
+    'error.discount.range': 'Mora biti između 0 i 100.',
+    'error.discount.form': 'Upišite postotak od 0 do 100 s najviše 2 decimale.',
+    'error.line.amountTooLarge': 'Iznos stavke je prevelik.',
+    'error.total.tooLarge': 'Ukupni iznos je prevelik.',
+    'error.counter.cashOnly': 'Primljeni iznos upisuje se samo kod plaćanja gotovinom.',
+    'error.counter.tenderedForm': 'Upišite iznos s decimalama, npr. 50,00.',
+    'error.counter.tenderedShort': 'Manje je od ukupnog iznosa od {total:money}.',
+    'error.location.noSuchId': 'Nijedna poslovnica ove tvrtke nema taj ID.',
+    'error.taxId.oibLength': 'OIB ima 11 znamenki.',
+    'error.reset.invalid': 'Poveznica za postavljanje lozinke nije valjana.',
+    'error.reset.used': 'Poveznica za postavljanje lozinke već je iskorištena.',
+    'error.reset.expired': 'Poveznica za postavljanje lozinke je istekla.',
+    'error.user.severalCompanies': 'Ova adresa e-pošte korisnik je u više tvrtki: navedite tvrtku s --company.',
+    'error.signIn.wrong': 'Adresa e-pošte ili lozinka nije točna.',
+    'error.print.busy': 'Upravo se ispisuje previše PDF-ova; pokušajte ponovno za trenutak.',
+    'error.print.shuttingDown': 'Poslužitelj se gasi; pokušajte ponovno za trenutak.',
+    'error.import.unreadable': 'Datoteka {file} ne može se pročitati: {reason}',
+    'error.datasheet.activeContent':
+      'PDF sadrži {what}, što tehnički list ne smije imati; spremite ga bez toga (ispišite ga u novi PDF) i ponovno ga učitajte.',
+    'error.fiscal.p12Base64': 'mora biti datoteka .p12 zapisana u base64',
+    'error.fiscal.p12Password': 'Lozinka ne otvara ovu datoteku.',
+    'error.fiscal.p12Unreadable': 'Ovo nije PKCS#12 (.p12) datoteka koja se može pročitati.',
+    'error.fiscal.p12NoKey': 'Datoteka ne sadrži RSA privatni ključ uz certifikat.',
+    'error.apiKey.secretOrigins':
+      'Dopuštene izvore imaju samo javni ključevi; tajni ključevi nikad ne odgovaraju preglednicima.',
+    'error.apiKey.needsOrigin': 'Javni ključ treba barem jedan dopušteni izvor (https://shop.example.com).',
+    'error.origin.form': '"{origin}" nije izvor poput https://shop.example.com.',
+    'error.origin.scheme': '"{origin}": dopušteni su samo http i https izvori.',
+    'error.origin.path': '"{origin}": izvor nema putanju, upit ni podatke za prijavu.',
+    'error.origin.host': '"{origin}": nije naziv poslužitelja (bez zamjenskih znakova; navedite svaki izvor).',
+    'error.origin.exact': '"{origin}" nije točan izvor; jeste li mislili {suggestion}?',
+    'error.webhook.unknownEvents': 'Nepoznati događaji: {unknown}. Poznati događaji: {known}.',
+    'error.webhook.botToken': 'To nije token Telegram bota (123456:ABC…).',
+    'error.webhook.chatId': 'Upišite brojčani ID chata ili naziv kanala s @.',
+    'error.webhook.notAField': 'Nije polje krajnjih točaka vrste {kind}.',
+    'error.target.invalid': 'URL nije ispravan',
+    'error.target.scheme': 'dopušteni su samo http i https URL-ovi',
+    'error.target.https': 'potreban je https',
+    'error.target.credentials': 'podaci za prijavu u URL-u nisu dopušteni',
+    'error.target.noHost': 'URL nema poslužitelj',
+    'error.target.private': 'ciljna adresa je privatna, lokalna (loopback, link-local) ili rezervirana',
+    'error.archive.building': 'Arhiva se još izrađuje.',
+    'error.cursor.otherSearch': 'Ovaj kursor pripada drugoj pretrazi; počnite ponovno bez njega.',
+    'error.mail.unknownLanguage': 'Nepoznat jezik.',
+    'error.customer.noSuchId': 'Nijedan kupac ove tvrtke nema taj ID.',
+    'error.quotation.nameCustomer': 'Odaberite kupca iz imenika (customerId) ili ga upišite (customer).',
+    'error.taxRate.unknown': 'Ta porezna stopa ne postoji.',
+    'error.currency.form': 'Upišite oznaku valute ISO 4217, npr. EUR.',
+    'error.timezone.form': 'To nije IANA vremenska zona.',
+    'error.company.validityDaysPositive': 'Mora biti pozitivan cijeli broj dana.',
+    'error.future': 'Mora biti u budućnosti.',
+    'error.import.categoryAmbiguous': 'Više kategorija zove se "{name}"; dodajte parent_category da bude jasno koja.',
+    'error.import.skuTaken':
+      'Već postoji proizvoda sa šifrom "{sku}": {count}; najprije im u administraciji dajte različite šifre.',
+    'error.import.notCsv': 'Ne može se pročitati kao CSV: {reason}',
+    'error.import.noHeader': 'Nedostaje redak zaglavlja; očekivani stupci: {columns}.',
+    'error.import.unknownColumn': 'Nepoznat stupac; očekivani: {columns}.',
+    'error.import.columnTwice': 'Stupac se pojavljuje dvaput.',
+    'error.import.columnMissing': 'Nedostaje obavezan stupac.',
+    'error.import.needsCategory': 'Potreban je i stupac category.',
+    'error.import.tooManyRows': 'Najviše {max} redaka podataka po datoteci; podijelite datoteku.',
+    'error.import.fieldCount':
+      'Ima polja: {count}; zaglavlje ih ima {expected}. Ćelije koje sadrže zareze stavite u navodnike.',
+    'error.import.controlCharacter': 'Sadrži kontrolni znak.',
+    'error.import.parentNeedsCategory': 'Nadređena kategorija traži i kategoriju.',
+    'error.import.noRows': 'Datoteka nema redaka s podacima.',
+    'error.import.rowsDisagree':
+      'Razlikuje se od retka {row}, prvog retka šifre "{sku}"; reci istog proizvoda moraju se slagati.',
+    'error.import.unitTwice': 'Jedinica "{unit}" već je u retku {row} za šifru "{sku}".',
   },
   de: {
     'error.report.range': 'Muss am oder nach dem Anfangsdatum liegen.',
@@ -553,8 +726,112 @@ const errorMessages = messages({
     'error.product.unknown': 'Kein solches Produkt.',
     'error.model.unknown': 'Kein solches Modell.',
     'error.unit.unknown': 'Keine solche Einheit für dieses Produkt.',
+    'error.catalog.unknownLines': 'Einige Positionen verweisen auf Produkte, die es nicht gibt.',
+    'error.quotation.datasheetsTooLarge': 'Die Datenblätter sind zu groß, um sie an ein PDF anzuhängen.',
+    'error.quotation.datasheetsTotal':
+      'Die Datenblätter der angebotenen Produkte umfassen {total}; ein Angebots-PDF hängt höchstens {max} an. Lassen Sie includeDatasheets weg (jedes Datenblatt lässt sich beim Produkt herunterladen) oder fordern Sie das Format json mit Links an.',
+    'error.quotation.revisionExpired':
+      'Angebot {number} ist abgelaufen; erstellen Sie ein neues Angebot, statt es zu überarbeiten.',
+    'error.quotation.revise.accepted':
+      'Angebot {number} kann nicht überarbeitet werden: es ist angenommen. Nur ein offenes (freigegebenes, nicht abgelaufenes) Angebot kann es.',
+    'error.quotation.revise.declined':
+      'Angebot {number} kann nicht überarbeitet werden: es ist abgelehnt. Nur ein offenes (freigegebenes, nicht abgelaufenes) Angebot kann es.',
+    'error.quotation.revise.converted':
+      'Angebot {number} kann nicht überarbeitet werden: es ist in einen Verkauf umgewandelt. Nur ein offenes (freigegebenes, nicht abgelaufenes) Angebot kann es.',
+    'error.quotation.revise.cancelled':
+      'Angebot {number} kann nicht überarbeitet werden: es ist storniert. Nur ein offenes (freigegebenes, nicht abgelaufenes) Angebot kann es.',
+    'error.quotation.changedMeanwhile': 'Angebot {number} wurde inzwischen geändert; laden Sie es neu.',
+    'error.quotation.revisedMeanwhile':
+      'Angebot {number} wurde inzwischen überarbeitet (jetzt {now}); laden Sie es neu.',
+    'error.quotation.answerExpired': 'Das Angebot ist abgelaufen.',
+    'error.quotation.answered': 'Das Angebot wurde bereits beantwortet oder geschlossen.',
+    'error.quantity.form': 'Geben Sie eine Zahl größer als 0 mit höchstens 3 Nachkommastellen ein.',
+    'error.discount.range': 'Muss zwischen 0 und 100 liegen.',
+    'error.discount.form': 'Geben Sie einen Prozentsatz von 0 bis 100 mit höchstens 2 Nachkommastellen ein.',
+    'error.line.amountTooLarge': 'Der Betrag der Position ist zu groß.',
+    'error.total.tooLarge': 'Der Gesamtbetrag ist zu groß.',
+    'error.counter.cashOnly': 'Ein gegebener Betrag gilt nur bei Barzahlung.',
+    'error.counter.tenderedForm': 'Geben Sie einen Betrag mit Nachkommastellen ein, etwa 50,00.',
+    'error.counter.tenderedShort': 'Ist weniger als der Gesamtbetrag von {total:money}.',
+    'error.location.noSuchId': 'Kein Standort dieses Unternehmens hat diese ID.',
+    'error.taxId.oibLength': 'Eine OIB hat 11 Ziffern.',
+    'error.reset.invalid': 'Der Link zum Zurücksetzen des Passworts ist ungültig.',
+    'error.reset.used': 'Der Link zum Zurücksetzen des Passworts wurde bereits verwendet.',
+    'error.reset.expired': 'Der Link zum Zurücksetzen des Passworts ist abgelaufen.',
+    'error.user.severalCompanies':
+      'Diese E-Mail-Adresse gehört zu Benutzern mehrerer Unternehmen: nennen Sie eines mit --company.',
+    'error.signIn.wrong': 'E-Mail-Adresse oder Passwort ist falsch.',
+    'error.print.busy': 'Gerade werden zu viele PDFs gedruckt; versuchen Sie es gleich noch einmal.',
+    'error.print.shuttingDown': 'Der Server wird heruntergefahren; versuchen Sie es gleich noch einmal.',
+    'error.import.unreadable': '{file} kann nicht gelesen werden: {reason}',
+    'error.datasheet.activeContent':
+      'Das PDF enthält {what}, was ein Datenblatt nicht enthalten darf; speichern Sie es ohne (drucken Sie es in ein neues PDF) und laden Sie es erneut hoch.',
+    'error.fiscal.p12Base64': 'muss die .p12-Datei in Base64 sein',
+    'error.fiscal.p12Password': 'Das Passwort öffnet diese Datei nicht.',
+    'error.fiscal.p12Unreadable': 'Dies ist keine lesbare PKCS#12-Datei (.p12).',
+    'error.fiscal.p12NoKey': 'Die Datei enthält keinen privaten RSA-Schlüssel mit seinem Zertifikat.',
+    'error.apiKey.secretOrigins':
+      'Nur öffentliche Schlüssel haben erlaubte Origins; geheime Schlüssel antworten nie einem Browser.',
+    'error.apiKey.needsOrigin':
+      'Ein öffentlicher Schlüssel braucht mindestens eine erlaubte Origin (https://shop.example.com).',
+    'error.origin.form': '"{origin}" ist keine Origin wie https://shop.example.com.',
+    'error.origin.scheme': '"{origin}": nur http- und https-Origins.',
+    'error.origin.path': '"{origin}": eine Origin hat keinen Pfad, keine Abfrage und keine Zugangsdaten.',
+    'error.origin.host': '"{origin}": kein Hostname (keine Platzhalter; geben Sie jede Origin einzeln an).',
+    'error.origin.exact': '"{origin}" ist keine exakte Origin; meinten Sie {suggestion}?',
+    'error.webhook.unknownEvents': 'Unbekannte Ereignisse: {unknown}. Bekannt sind: {known}.',
+    'error.webhook.botToken': 'Kein Telegram-Bot-Token (123456:ABC…).',
+    'error.webhook.chatId': 'Geben Sie eine numerische Chat-ID oder einen @Kanalnamen ein.',
+    'error.webhook.notAField': 'Kein Feld von Endpunkten der Art {kind}.',
+    'error.target.invalid': 'keine gültige URL',
+    'error.target.scheme': 'nur http- und https-URLs sind erlaubt',
+    'error.target.https': 'https ist erforderlich',
+    'error.target.credentials': 'Zugangsdaten in der URL sind nicht erlaubt',
+    'error.target.noHost': 'die URL hat keinen Host',
+    'error.target.private': 'die Zieladresse ist privat, Loopback, Link-Local oder reserviert',
+    'error.archive.building': 'Das Archiv wird noch erstellt.',
+    'error.cursor.otherSearch': 'Dieser Cursor gehört zu einer anderen Suche; beginnen Sie ohne ihn neu.',
+    'error.mail.unknownLanguage': 'Unbekannte Sprache.',
+    'error.customer.noSuchId': 'Kein Kunde dieses Unternehmens hat diese ID.',
+    'error.quotation.nameCustomer':
+      'Wählen Sie einen Kunden aus dem Verzeichnis (customerId) oder geben Sie einen ein (customer).',
+    'error.taxRate.unknown': 'Kein solcher Steuersatz.',
+    'error.currency.form': 'Verwenden Sie einen ISO-4217-Code wie EUR.',
+    'error.timezone.form': 'Keine IANA-Zeitzone.',
+    'error.company.validityDaysPositive': 'Muss eine positive ganze Zahl von Tagen sein.',
+    'error.future': 'Muss in der Zukunft liegen.',
+    'error.import.categoryAmbiguous':
+      'Mehrere Kategorien heißen "{name}"; geben Sie mit parent_category an, welche gemeint ist.',
+    'error.import.skuTaken':
+      'Produkte mit der Artikelnummer "{sku}" gibt es bereits: {count}; geben Sie ihnen zuerst in der Verwaltung verschiedene Artikelnummern.',
+    'error.import.notCsv': 'Nicht als CSV lesbar: {reason}',
+    'error.import.noHeader': 'Die Kopfzeile fehlt; erwartete Spalten: {columns}.',
+    'error.import.unknownColumn': 'Unbekannte Spalte; erwartet: {columns}.',
+    'error.import.columnTwice': 'Die Spalte kommt zweimal vor.',
+    'error.import.columnMissing': 'Eine Pflichtspalte fehlt.',
+    'error.import.needsCategory': 'Braucht auch eine Spalte category.',
+    'error.import.tooManyRows': 'Höchstens {max} Datenzeilen pro Datei; teilen Sie die Datei auf.',
+    'error.import.fieldCount':
+      'Hat {count} Felder; die Kopfzeile hat {expected}. Setzen Sie Zellen mit Kommas in Anführungszeichen.',
+    'error.import.controlCharacter': 'Enthält ein Steuerzeichen.',
+    'error.import.parentNeedsCategory': 'Eine übergeordnete Kategorie braucht eine Kategorie.',
+    'error.import.noRows': 'Die Datei hat keine Datenzeilen.',
+    'error.import.rowsDisagree':
+      'Weicht von Zeile {row} ab, der ersten Zeile der Artikelnummer "{sku}"; die Zeilen eines Produkts müssen übereinstimmen.',
+    'error.import.unitTwice': 'Die Einheit "{unit}" steht schon in Zeile {row} für die Artikelnummer "{sku}".',
   },
 });
+
+// A key in both lists would be said by whichever is spread last: refuse to start instead.
+const twice = Object.keys(requestMessages.en).filter((key) => Object.hasOwn(serviceMessages.en, key));
+if (twice.length > 0) throw new Error(`message keys in both error catalogs: ${twice.join(', ')}`);
+
+/** The services' refusals and the HTTP shell's, one catalog: a key is said the same way wherever it is thrown. */
+const errorMessages = {
+  en: { ...serviceMessages.en, ...requestMessages.en },
+  hr: { ...serviceMessages.hr, ...requestMessages.hr },
+  de: { ...serviceMessages.de, ...requestMessages.de },
+};
 
 export type ErrorSource = typeof errorMessages.en;
 export type ErrorMessageKey = keyof ErrorSource & string;

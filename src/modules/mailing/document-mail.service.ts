@@ -173,11 +173,11 @@ export function createDocumentMail(deps: {
       if (to === '') addFieldError(details, 'to', said('error.mail.noAddress'));
       else if (!EMAIL.test(to) || to.length > 254) addFieldError(details, 'to', said('error.email'));
       if (input.locale !== undefined && !(LANGUAGES as readonly string[]).includes(input.locale))
-        details.locale = [`One of ${LANGUAGES.join(', ')}.`];
+        addFieldError(details, 'locale', said('error.oneOf', { values: LANGUAGES.join(', ') }));
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (document.type === 'quotation' && (doc as QuotationView).status !== 'approved')
         throw new AppError('quotation_not_open', said('error.mail.quotationNotOpen'));
-      if (!deps.emailEnabled) throw new AppError('unavailable', 'E-mail is not configured on this server (SMTP_URL).');
+      if (!deps.emailEnabled) throw new AppError('unavailable', said('error.mail.notConfigured'));
 
       const companyRow = await store.repos.companies.findCompany(companyId);
       const company = toCompany(companyRow!);
@@ -311,7 +311,7 @@ export function createDocumentMail(deps: {
       if (replyTo !== null && !EMAIL.test(replyTo)) addFieldError(details, 'replyTo', said('error.email'));
       for (const t of input.templates) {
         if (!(LANGUAGES as readonly string[]).includes(t.locale))
-          details[`templates.${t.locale}`] = ['Unknown language.'];
+          addFieldError(details, `templates.${t.locale}`, said('error.mail.unknownLanguage'));
         for (const field of ['subject', 'body'] as const) {
           const unknown = unknownPlaceholders(t[field]);
           if (unknown.length > 0)

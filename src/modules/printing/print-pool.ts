@@ -15,6 +15,7 @@
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { AppError } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import { ownedBytes } from './owned-bytes.ts';
 import type { PrintDocument } from './print-document.ts';
 import type { PrintedDocument, PrintJob } from './print-job.ts';
@@ -69,7 +70,7 @@ const PRINT_THREAD_NICE = 10;
 const PRINT_THREAD_HEAP_MB = 512;
 const RETRY_AFTER_MAX_SECONDS = 60;
 
-const shuttingDown = () => new AppError('unavailable', 'The server is shutting down; retry shortly.', undefined, 1);
+const shuttingDown = () => new AppError('unavailable', said('error.print.shuttingDown'), undefined, 1);
 
 export function createPrintPool(options: PrintPoolOptions): PrintPool {
   let piscina: Piscina | null = null;
@@ -143,12 +144,7 @@ export function createPrintPool(options: PrintPoolOptions): PrintPool {
     reserve() {
       if (closing) throw shuttingDown();
       if (admitted >= options.threads + options.queueMax) {
-        throw new AppError(
-          'unavailable',
-          'Too many PDFs are being printed right now; retry shortly.',
-          undefined,
-          retryAfterSeconds(),
-        );
+        throw new AppError('unavailable', said('error.print.busy'), undefined, retryAfterSeconds());
       }
       admitted++;
       let state: 'reserved' | 'printing' | 'printed' | 'done' = 'reserved';

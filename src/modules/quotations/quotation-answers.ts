@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany, type CompaniesRepository, type Company } from '../companies/index.ts';
+import { said } from '../i18n/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import type { AdminNoticeRepos } from '../notifications/index.ts';
 import type { QuotationAnswerRow, QuotationLinkRow, QuotationLinksRepository } from './quotation-links.repository.ts';
@@ -150,9 +151,8 @@ export function createQuotationAnswers(deps: {
     async answer(token: string, given: CustomerAnswer): Promise<CustomerQuotation> {
       const page = await open(token);
       if (page.state === 'unknown' || page.state === 'link_expired') throw AppError.notFound('Quotation');
-      if (page.state === 'expired') throw new AppError('quotation_expired', 'The quotation has expired.');
-      if (page.state !== 'open')
-        throw new AppError('quotation_not_open', 'The quotation has already been answered or closed.');
+      if (page.state === 'expired') throw new AppError('quotation_expired', said('error.quotation.answerExpired'));
+      if (page.state !== 'open') throw new AppError('quotation_not_open', said('error.quotation.answered'));
       const { quotation, link } = page;
       const now = clock.now().toISOString();
       const changed = await store.unitOfWork(async (repos) => {
@@ -211,7 +211,7 @@ export function createQuotationAnswers(deps: {
         );
         return true;
       });
-      if (!changed) throw new AppError('quotation_not_open', 'The quotation has already been answered or closed.');
+      if (!changed) throw new AppError('quotation_not_open', said('error.quotation.answered'));
       deps.onEventQueued();
       return open(token);
     },

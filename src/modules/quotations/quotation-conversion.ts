@@ -129,7 +129,7 @@ export function createQuotationConversion(deps: {
             if (now.status === 'approved')
               throw new AppError(
                 'conflict',
-                `Quotation ${row.number} was revised meanwhile (now ${now.number}); reload it.`,
+                said('error.quotation.revisedMeanwhile', { number: row.number, now: now.number }),
               );
             throw notOpen(now);
           }

@@ -1,4 +1,4 @@
-import { AppError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
+import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -7,11 +7,13 @@ import type { Store } from '../../db/store.ts';
 import type { CatalogService } from '../catalog/index.ts';
 import type { Company, LocationRow } from '../companies/index.ts';
 import { lineRows, priceLines, totalsView, type DocumentLineRow, type TotalsView } from '../documents/index.ts';
+import { said } from '../i18n/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { DatasheetSource, PrintSlot } from '../printing/index.ts';
 import type { QuotationConversionRepos } from './quotation-conversion.ts';
 import type { QuotationRevisionRow, QuotationRow } from './quotations.repository.ts';
 import { toQuotationPrint } from './quotation-print.ts';
+import type { QuotationStatus } from './quotation-status.ts';
 import type { NewQuotation, QuotationView } from './quotations.service.ts';
 
 /** A revision says the whole quotation again, as a new one would, but never how it is answered. */
@@ -40,6 +42,14 @@ interface Snapshot {
  * Only a quotation still open for the customer may be revised: approved (not yet converted or
  * cancelled) and not expired. What was sent must not change under an accepted answer.
  */
+/** Why a quotation that is no longer approved cannot be revised, by its status. */
+const NOT_REVISABLE: Readonly<Record<string, `error.quotation.revise.${Exclude<QuotationStatus, 'approved'>}`>> = {
+  accepted: 'error.quotation.revise.accepted',
+  declined: 'error.quotation.revise.declined',
+  converted: 'error.quotation.revise.converted',
+  cancelled: 'error.quotation.revise.cancelled',
+};
+
 export function isRevisable(row: Pick<QuotationRow, 'status' | 'expires_at'>, now: Date): boolean {
   return row.status === 'approved' && row.expires_at > now.toISOString();
 }
@@ -78,13 +88,10 @@ export function createQuotationRevisions(deps: {
 
   function notRevisable(row: QuotationRow, now: Date): AppError {
     if (row.status === 'approved' && row.expires_at <= now.toISOString())
-      return new AppError(
-        'quotation_expired',
-        `Quotation ${row.number} expired; make a new quotation instead of revising it.`,
-      );
+      return new AppError('quotation_expired', said('error.quotation.revisionExpired', { number: row.number }));
     return new AppError(
       'quotation_not_open',
-      `Quotation ${row.number} cannot be revised: it is ${row.status}. Only an open (approved, unexpired) quotation can.`,
+      said(NOT_REVISABLE[row.status] ?? NOT_REVISABLE.accepted!, { number: row.number }),
     );
   }
 
@@ -106,8 +113,9 @@ export function createQuotationRevisions(deps: {
       if (!isRevisable(current.row, now)) throw notRevisable(current.row, now);
       const details: FieldErrors = fieldErrors();
       const expiry = input.expiresAt === undefined ? null : Date.parse(input.expiresAt);
-      if (expiry !== null && !Number.isFinite(expiry)) details.expiresAt = ['Not a representable timestamp.'];
-      else if (expiry !== null && expiry <= now.getTime()) details.expiresAt = ['Must be in the future.'];
+      if (expiry !== null && !Number.isFinite(expiry))
+        addFieldError(details, 'expiresAt', said('error.timestamp.range'));
+      else if (expiry !== null && expiry <= now.getTime()) addFieldError(details, 'expiresAt', said('error.future'));
       const priced = await priceLines(
         (requested) => deps.catalog.resolveLines(actor.companyId, requested),
         input.lines,
@@ -155,7 +163,8 @@ export function createQuotationRevisions(deps: {
           total_minor: fields.total_minor,
         });
         // Converted, cancelled or revised by someone else since it was read: nothing is written.
-        if (!changed) throw new AppError('conflict', `Quotation ${current.row.number} changed meanwhile; reload it.`);
+        if (!changed)
+          throw new AppError('conflict', said('error.quotation.changedMeanwhile', { number: current.row.number }));
         await repos.quotations.insertRevision({
           company_id: actor.companyId,
           quotation_id: id,

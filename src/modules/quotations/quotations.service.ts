@@ -1,4 +1,4 @@
-import { AppError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
+import { AppError, addFieldError, fieldErrors, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -23,6 +23,7 @@ import {
 import type { CustomerDirectory, IssueFiscaliser } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
+import { said } from '../i18n/index.ts';
 import type { CustomersRepository } from '../customers/index.ts';
 import type { QuotationFilter, QuotationRow } from './quotations.repository.ts';
 import { toQuotationPrint } from './quotation-print.ts';
@@ -170,12 +171,17 @@ export function createQuotationsService(deps: {
   async function assertDatasheetsFit(companyId: string, productIds: readonly string[]): Promise<void> {
     const total = (await datasheetsOf(companyId, productIds)).reduce((sum, sheet) => sum + (sheet.size ?? 0), 0);
     if (total <= deps.datasheetsMaxBytes) return;
-    const details = fieldErrors();
-    details.includeDatasheets = [
-      `The quoted products' datasheets total ${megabytes(total)}; a quotation PDF appends at most ${megabytes(deps.datasheetsMaxBytes)}. ` +
-        'Leave includeDatasheets out (each datasheet can be downloaded from its product), or ask for format json to get links.',
-    ];
-    throw AppError.invalid(details, 'The datasheets are too large to append to one PDF.');
+    throw AppError.invalid(
+      {
+        includeDatasheets: [
+          said('error.quotation.datasheetsTotal', {
+            total: megabytes(total),
+            max: megabytes(deps.datasheetsMaxBytes),
+          }),
+        ],
+      },
+      said('error.quotation.datasheetsTooLarge'),
+    );
   }
 
   /**
@@ -278,9 +284,7 @@ export function createQuotationsService(deps: {
   async function directoryCustomer(companyId: string, id: string | null | undefined): Promise<string | null> {
     if (id === undefined || id === null) return null;
     if (await store.repos.customers.find(companyId, id)) return id;
-    const details = fieldErrors();
-    details.customerId = ['No customer of this company has this id.'];
-    throw AppError.invalid(details);
+    throw AppError.invalid({ customerId: [said('error.customer.noSuchId')] });
   }
 
   /** A staff request's customer: as typed, or the directory customer's name and contacts. */
@@ -290,11 +294,11 @@ export function createQuotationsService(deps: {
     const found = id ? await store.repos.customers.find(companyId, id) : undefined;
     if (found) return { name: found.name, email: found.email, phone: found.phone };
     const details = fieldErrors();
-    details[id ? 'customerId' : 'customer'] = [
-      id
-        ? 'No customer of this company has this id.'
-        : 'Name a directory customer (customerId) or type one (customer).',
-    ];
+    addFieldError(
+      details,
+      id ? 'customerId' : 'customer',
+      said(id ? 'error.customer.noSuchId' : 'error.quotation.nameCustomer'),
+    );
     throw AppError.invalid(details);
   }
 
@@ -318,9 +322,7 @@ export function createQuotationsService(deps: {
       const locations = await store.repos.companies.listLocations(actor.companyId);
       const location = input.locationId === undefined ? locations[0] : locations.find((l) => l.id === input.locationId);
       if (!location) {
-        const details = fieldErrors();
-        details.locationId = ['No location of this company has this id.'];
-        throw AppError.invalid(details);
+        throw AppError.invalid({ locationId: [said('error.location.noSuchId')] });
       }
       const customer = await staffCustomer(actor.companyId, input);
       return service.create(
@@ -345,8 +347,9 @@ export function createQuotationsService(deps: {
       const details: FieldErrors = {};
       const expiry = input.expiresAt === undefined ? null : Date.parse(input.expiresAt);
       // Date.parse gives NaN for forms the schema's date-time allows but Date cannot hold (leap seconds).
-      if (expiry !== null && !Number.isFinite(expiry)) details.expiresAt = ['Not a representable timestamp.'];
-      else if (expiry !== null && expiry <= now.getTime()) details.expiresAt = ['Must be in the future.'];
+      if (expiry !== null && !Number.isFinite(expiry))
+        addFieldError(details, 'expiresAt', said('error.timestamp.range'));
+      else if (expiry !== null && expiry <= now.getTime()) addFieldError(details, 'expiresAt', said('error.future'));
       const priced = await priceLines(
         (requested) => catalog.resolveLines(caller.companyId, requested),
         input.lines,

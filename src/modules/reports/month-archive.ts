@@ -170,7 +170,7 @@ export function createMonthArchives(deps: {
     file(companyId: string, id: string): { path: string; name: string } {
       const job = jobs.get(id);
       if (!job || job.companyId !== companyId || job.status === 'failed') throw AppError.notFound('Export');
-      if (job.status !== 'done') throw new AppError('conflict', 'The archive is still being built.');
+      if (job.status !== 'done') throw new AppError('conflict', said('error.archive.building'));
       return { path: job.file, name: `portico-${job.month}.zip` };
     },
   };

@@ -6,7 +6,7 @@ import type { Store } from '../../db/store.ts';
 import type { CatalogService } from '../catalog/index.ts';
 import { toCompany } from '../companies/index.ts';
 import { lineRows, priceLines, type LineRequest } from '../documents/index.ts';
-import { resolveLanguage, translate } from '../i18n/index.ts';
+import { resolveLanguage, said, translate } from '../i18n/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { CorrectionRepos } from './corrections.ts';
 import { deliverFiscal, type IssueFiscaliser } from './invoice-issue.ts';
@@ -74,12 +74,12 @@ export function createCounterSales(deps: {
       const details = fieldErrors();
       let tenderedMinor: number | null = null;
       if (input.tendered !== undefined && input.tendered !== null) {
-        if (input.paymentMethod !== 'cash') addFieldError(details, 'tendered', 'Only cash is tendered.');
+        if (input.paymentMethod !== 'cash') addFieldError(details, 'tendered', said('error.counter.cashOnly'));
         else
           try {
             tenderedMinor = Number(parseScaled(input.tendered, MONEY_SCALE));
           } catch {
-            addFieldError(details, 'tendered', 'Must be a decimal amount such as 50.00.');
+            addFieldError(details, 'tendered', said('error.counter.tenderedForm'));
           }
       }
       const priced = await priceLines(
@@ -88,10 +88,14 @@ export function createCounterSales(deps: {
         details,
       );
       if (tenderedMinor !== null && tenderedMinor < priced.totals.withTax)
-        addFieldError(details, 'tendered', `Is less than the total, ${formatMoney(priced.totals.withTax)}.`);
+        addFieldError(
+          details,
+          'tendered',
+          said('error.counter.tenderedShort', { total: priced.totals.withTax / 10 ** MONEY_SCALE }),
+        );
       const locations = await store.repos.companies.listLocations(companyId);
       const location = input.locationId === undefined ? locations[0] : locations.find((l) => l.id === input.locationId);
-      if (!location) addFieldError(details, 'locationId', 'No location of this company has this id.');
+      if (!location) addFieldError(details, 'locationId', said('error.location.noSuchId'));
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const company = priced.company;
       const customer: CustomerSnapshot = input.customerId

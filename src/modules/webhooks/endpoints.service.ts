@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { maskSecret, type SecretBox } from '../../lib/secret-box.ts';
@@ -7,7 +7,7 @@ import type { Store } from '../../db/store.ts';
 import { EVENT_NAMES, isEventName } from './event-catalog.ts';
 import { checkTargetUrl } from './target-guard.ts';
 import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksRepository } from './webhooks.repository.ts';
-import { said } from '../i18n/index.ts';
+import { said, saidOf } from '../i18n/index.ts';
 
 export type NewEndpoint =
   | { kind: 'http'; url: string; secret?: string | null; events?: string[]; description?: string | null }
@@ -70,14 +70,14 @@ export function createEndpointsService(deps: {
     const unknown = list.filter((e) => !isEventName(e));
     if (unknown.length > 0)
       throw AppError.invalid({
-        events: [`Unknown event(s): ${unknown.join(', ')}. Known: ${EVENT_NAMES.join(', ')}.`],
+        events: [said('error.webhook.unknownEvents', { unknown: unknown.join(', '), known: EVENT_NAMES.join(', ') })],
       });
     return [...new Set(list)];
   }
 
   function checkUrl(url: string): void {
     const problem = checkTargetUrl(url, deps.allowPrivateTargets);
-    if (problem) throw AppError.invalid({ url: [problem] });
+    if (problem) throw AppError.invalid({ url: [saidOf(problem)] });
   }
 
   function checkSecret(secret: string | null | undefined): void {
@@ -90,11 +90,11 @@ export function createEndpointsService(deps: {
   }
 
   function checkTelegram(input: { botToken?: string; chatId?: string }): void {
-    const details: Record<string, string[]> = {};
+    const details = fieldErrors();
     if (input.botToken !== undefined && !BOT_TOKEN.test(input.botToken))
-      details.botToken = ['Not a Telegram bot token (123456:ABC…).'];
+      addFieldError(details, 'botToken', said('error.webhook.botToken'));
     if (input.chatId !== undefined && !CHAT_ID.test(input.chatId))
-      details.chatId = ['Use a numeric chat id or an @channel name.'];
+      addFieldError(details, 'chatId', said('error.webhook.chatId'));
     if (Object.keys(details).length > 0) throw AppError.invalid(details);
   }
 
@@ -154,7 +154,9 @@ export function createEndpointsService(deps: {
       const row = await find(companyId, id);
       const changes: Partial<EndpointRow> = { updated_at: clock.now().toISOString() };
       const wrongKind = (fields: string[]) =>
-        AppError.invalid(Object.fromEntries(fields.map((f) => [f, [`Not a field of ${row.kind} endpoints.`]])));
+        AppError.invalid(
+          Object.fromEntries(fields.map((f) => [f, [said('error.webhook.notAField', { kind: row.kind })]])),
+        );
       if (row.kind === 'http') {
         if (patch.botToken !== undefined || patch.chatId !== undefined)
           throw wrongKind(['botToken', 'chatId'].filter((f) => f in patch));
@@ -198,7 +200,8 @@ export function createEndpointsService(deps: {
      */
     async rotateSecret(companyId: string, id: string): Promise<{ endpoint: EndpointView; secret: string }> {
       const row = await find(companyId, id);
-      if (row.kind !== 'http') throw AppError.invalid({ secret: ['Not a field of telegram endpoints.'] });
+      if (row.kind !== 'http')
+        throw AppError.invalid({ secret: [said('error.webhook.notAField', { kind: 'telegram' })] });
       const secret = generateWebhookSecret();
       return { endpoint: await this.update(companyId, id, { secret }), secret };
     },

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createTenant, createTestApp } from '../../support/test-app.ts';
-import { assertProblem, reachOut, validReachOut } from '../../support/http-helpers.ts';
+import { assertProblem, reachOut, tokenForRole, validReachOut } from '../../support/http-helpers.ts';
 import { adminCall, assignCustomer, newOrder, newQuotation } from '../../support/sales-helpers.ts';
 
 /**
@@ -53,6 +53,49 @@ test('not found, not open, customer required, a reused Idempotency-Key: each ref
       'idempotency_key_reused',
     );
     assert.deepEqual(reused.detailKey, { key: 'error.idempotency.reused', params: {} });
+  } finally {
+    await t.close();
+  }
+});
+
+test('a role refused, a line naming another company’s product, a body that is not JSON: each names its key', async () => {
+  const t = await createTestApp();
+  try {
+    const d = await createTenant(t.c);
+    const other = await createTenant(t.c);
+    const staff = await tokenForRole(t.c, d, 'staff');
+
+    // The role is a word of the catalog, not a parameter: "administrator" in Croatian.
+    const role = assertProblem(await adminCall(t.app, staff, 'GET', '/reports/sales'), 403, 'forbidden');
+    assert.deepEqual(role.detailKey, { key: 'error.role.admin', params: {} });
+    assert.equal(role.detail, 'This needs the admin role.');
+
+    // The catalog's refusal passes through the pricing of lines with its keys, field by field.
+    const foreign = other.products[0]!;
+    const lines = assertProblem(
+      await adminCall(t.app, staff, 'POST', '/quotations', {
+        customer: { name: 'Marko Marić' },
+        lines: [{ productId: foreign.id, unitId: foreign.units[0]!.id, quantity: 1, discountPercent: 12.345 }],
+      }),
+      400,
+      'validation_failed',
+    );
+    assert.deepEqual(lines.detailKey, { key: 'error.catalog.unknownLines', params: {} });
+    assert.equal(lines.detail, 'Some lines refer to products that do not exist.');
+    assert.deepEqual(lines.detailKeys['lines[0].productId'], [{ key: 'error.product.unknown', params: {} }]);
+    assert.deepEqual(lines.detailKeys['lines[0].discountPercent'], [{ key: 'error.discount.form', params: {} }]);
+
+    const form = assertProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/customers',
+        headers: { authorization: `Bearer ${d.adminToken}`, 'content-type': 'text/plain' },
+        payload: 'name=A',
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    assert.deepEqual(form.detailKey, { key: 'error.request.mediaType', params: {} });
   } finally {
     await t.close();
   }

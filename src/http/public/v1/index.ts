@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
+import { said } from '../../../modules/i18n/index.ts';
 import { apiKeyAuth } from '../../plugins/authenticate.ts';
 import { browserRoutes } from '../../plugins/browser-access.ts';
 import { reachOutRoutes } from './reach-out.routes.ts';
@@ -46,7 +47,7 @@ export const publicV1 =
         Object.assign(
           new AppError(
             'rate_limited',
-            `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+            said('error.rateLimit.key', { max: String(context.max), seconds: String(Math.ceil(context.ttl / 1000)) }),
           ),
           { statusCode: 429 },
         ),
@@ -66,7 +67,7 @@ export const publicV1 =
       if (limit.isAllowed || !limit.isExceeded) return;
       throw new AppError(
         'rate_limited',
-        `Rate limit of ${limit.max} requests per minute from one address exceeded; retry in ${limit.ttlInSeconds} s.`,
+        said('error.rateLimit.address', { max: String(limit.max), seconds: String(limit.ttlInSeconds) }),
         undefined,
         Math.max(1, limit.ttlInSeconds),
       );
