@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014-report-indexes.ts';
 import * as m0015 from './migrations/0015-hub-quotations.ts';
 import * as m0016 from './migrations/0016-document-mail.ts';
 import * as m0017 from './migrations/0017-test-sales-and-used-proofs.ts';
+import * as m0020 from './migrations/0020-sale-totals.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -37,6 +38,7 @@ const MIGRATIONS = {
   '0015-hub-quotations': m0015,
   '0016-document-mail': m0016,
   '0017-test-sales-and-used-proofs': m0017,
+  '0020-sale-totals': m0020,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

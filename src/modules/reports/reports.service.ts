@@ -71,6 +71,8 @@ export function createReportsService(deps: {
     }
   }
   const bounds = (bs: readonly Bucket[]) => [...bs.map((b) => b.start), bs.at(-1)!.end];
+  /** The buckets' first days and the day after the last: what the running totals are keyed by. */
+  const days = (bs: readonly Pick<Bucket, 'from' | 'to'>[]) => [...bs.map((b) => b.from), addDays(bs.at(-1)!.to, 1)];
 
   async function location(companyId: string, locationId: string | undefined) {
     if (locationId === undefined) return;
@@ -78,8 +80,12 @@ export function createReportsService(deps: {
     if (!all.some((l) => l.id === locationId)) throw AppError.invalid({ locationId: [said('error.invalidForm')] });
   }
 
-  async function salesTotals(companyId: string, bs: Bucket[], locationId: string | undefined) {
-    const rows = await repo().salesSums(companyId, bounds(bs), locationId);
+  async function salesTotals(
+    companyId: string,
+    bs: ReadonlyArray<Pick<Bucket, 'from' | 'to'>>,
+    locationId: string | undefined,
+  ) {
+    const rows = await repo().salesSums(companyId, days(bs), locationId);
     const kinds = byKind();
     const total = zero();
     for (const r of rows) {
@@ -142,18 +148,7 @@ export function createReportsService(deps: {
       const prev = previousPeriod(q.from, q.to);
       const [current, before, locations, names] = await Promise.all([
         salesTotals(companyId, bs, q.locationId),
-        salesTotals(
-          companyId,
-          [
-            {
-              key: 'previous',
-              ...prev,
-              start: startOfDay(prev.from, co.timeZone),
-              end: startOfDay(addDays(prev.to, 1), co.timeZone),
-            },
-          ],
-          q.locationId,
-        ),
+        salesTotals(companyId, [prev], q.locationId),
         repo().locations(companyId),
         repo().userNames(companyId),
       ]);
@@ -219,7 +214,7 @@ export function createReportsService(deps: {
       const groupBy = q.groupBy ?? 'month';
       const bs = plan(q, co.timeZone, groupBy);
       await location(companyId, q.locationId);
-      const rows = await repo().vatSums(companyId, bounds(bs), q.locationId);
+      const rows = await repo().vatSums(companyId, days(bs), q.locationId);
       const periods = bs.map((b) => ({
         ...head(b),
         rateMap: new Map<number, RateSums>(),
