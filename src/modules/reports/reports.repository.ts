@@ -309,13 +309,17 @@ export function createReportsRepository(db: Executor) {
       return n(row.count);
     },
 
-    /** What approved, unexpired quotations are worth (Today). */
-    async openQuotationsValue(companyId: string, now: string): Promise<{ count: number; total: number }> {
+    /** How many live, unexpired quotations in one of `statuses` there are and what they are worth (Today), in one statement. */
+    async quotationsValue(
+      companyId: string,
+      statuses: readonly string[],
+      now: string,
+    ): Promise<{ count: number; total: number }> {
       const row = await db
         .selectFrom('quotations')
         .select([sql<number>`count(*)`.as('count'), sql<number>`coalesce(sum(total_minor), 0)`.as('total')])
         .where('company_id', '=', companyId)
-        .where('status', '=', 'approved')
+        .where('status', 'in', [...statuses])
         .where('mode', '=', 'live')
         .where('expires_at', '>', now)
         .executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Store } from '../../db/store.ts';
 import { said, translator } from '../i18n/index.ts';
+import { OPEN_QUOTATION_STATUSES } from '../quotations/index.ts';
 import { reportTable, type ReportName } from './report-tables.ts';
 import type { ExportLocale, Table } from './table.ts';
 import {
@@ -478,7 +479,8 @@ export function createReportsService(deps: {
       const [received, voided, quotations, open] = await Promise.all([
         repo().paymentsReceived(companyId, b),
         repo().paymentsVoided(companyId, b),
-        repo().openQuotationsValue(companyId, clock.now().toISOString()),
+        // Open: approved, or accepted by the customer and waiting to be converted; an expired one no longer holds its prices.
+        repo().quotationsValue(companyId, OPEN_QUOTATION_STATUSES, clock.now().toISOString()),
         repo().openInvoices(companyId, b.at(-1)!),
       ]);
       const days = bs.map((bk) => ({ date: bk.key, takings: 0 }));
