@@ -496,14 +496,16 @@ export interface SalesTable {
 }
 
 /**
- * Running totals of issued documents (0020): per company, mode, day where the company is, location,
- * operator, kind and tax rate, the sums of the documents' printed tax rows. Added to in the
+ * Running totals of issued documents (0020): per company, mode, day (and month) where the company
+ * is, location, operator, kind and tax rate, the sums of the documents' printed tax rows. Added to in the
  * transaction that issues each document; the reports sum these rows, not the documents.
  */
 export interface SaleTotalsTable {
   company_id: string;
   mode: string;
-  /** YYYY-MM-DD in the company's time zone at issue. */
+  /** `day`, or `month`: the same sums again per month, so a year by month reads 12 rows a combination, not 365. */
+  grain: string;
+  /** YYYY-MM-DD in the company's time zone at issue; a month's row is keyed by its first day. */
   day: string;
   location_id: string;
   /** The issuing user (the document's `created_by`), '' when none. */

@@ -90,7 +90,10 @@ describe('hub reports', () => {
     assert.match(card, /Marko Horvat/);
     assert.match(card, /Ivana Perić<\/a><br><small>Prihvaćena · /);
     const value = (cents(approved.totals.withTax) + cents(accepted.totals.withTax)) / 100;
-    const worth = value.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+,)/g, '.');
+    const worth = value
+      .toFixed(2)
+      .replace('.', ',')
+      .replace(/\B(?=(\d{3})+,)/g, '.');
     assert.match(today.body, new RegExp(`id="open-quotations">Otvorenih: 2, vrijednost ${worth}\\s€`));
   });
 

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { TotalsSpan } from './periods.ts';
 
 /**
  * The reports' reads: sums of the figures each document stored when it was issued (its lines
@@ -85,11 +86,17 @@ export interface OpenInvoiceRow {
 export function createReportsRepository(db: Executor) {
   return {
     /**
-     * Live documents issued on days [days[0], days[n]) (the company's dates) per bucket, location,
-     * operator and kind, from the running totals: at most a row per day and combination, however
-     * many documents the days hold.
+     * Live documents issued on days [days[0], days[n]) (the company's dates, the buckets' bounds)
+     * per bucket, location, operator and kind, from the running totals' rows of `spans` (which
+     * cover those days once): at most a row per day or month and combination, however many
+     * documents they hold.
      */
-    async salesSums(companyId: string, days: readonly string[], locationId?: string): Promise<SalesSumRow[]> {
+    async salesSums(
+      companyId: string,
+      days: readonly string[],
+      spans: readonly TotalsSpan[],
+      locationId?: string,
+    ): Promise<SalesSumRow[]> {
       const rows = await db
         .selectFrom('sale_totals')
         .select([
@@ -105,8 +112,9 @@ export function createReportsRepository(db: Executor) {
         ])
         .where('company_id', '=', companyId)
         .where('mode', '=', 'live')
-        .where('day', '>=', days[0]!)
-        .where('day', '<', days.at(-1)!)
+        .where((eb) =>
+          eb.or(spans.map((x) => eb.and([eb('grain', '=', x.grain), eb('day', '>=', x.from), eb('day', '<', x.to)]))),
+        )
         .$if(locationId !== undefined, (q) => q.where('location_id', '=', locationId!))
         .groupBy([sql.ref('bucket'), 'location_id', 'operator_id', 'kind'])
         .execute();
@@ -123,8 +131,13 @@ export function createReportsRepository(db: Executor) {
       }));
     },
 
-    /** Live documents' tax rows on days [days[0], days[n]) summed per bucket, kind and rate, from the running totals. */
-    async vatSums(companyId: string, days: readonly string[], locationId?: string): Promise<VatSumRow[]> {
+    /** Live documents' tax rows on days [days[0], days[n]) summed per bucket, kind and rate, from the running totals' `spans`. */
+    async vatSums(
+      companyId: string,
+      days: readonly string[],
+      spans: readonly TotalsSpan[],
+      locationId?: string,
+    ): Promise<VatSumRow[]> {
       const rows = await db
         .selectFrom('sale_totals')
         .select([
@@ -137,8 +150,9 @@ export function createReportsRepository(db: Executor) {
         ])
         .where('company_id', '=', companyId)
         .where('mode', '=', 'live')
-        .where('day', '>=', days[0]!)
-        .where('day', '<', days.at(-1)!)
+        .where((eb) =>
+          eb.or(spans.map((x) => eb.and([eb('grain', '=', x.grain), eb('day', '>=', x.from), eb('day', '<', x.to)]))),
+        )
         .$if(locationId !== undefined, (q) => q.where('location_id', '=', locationId!))
         .groupBy([sql.ref('bucket'), 'kind', 'tax_rate_bp'])
         .execute();

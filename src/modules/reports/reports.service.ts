@@ -12,6 +12,7 @@ import {
   localDate,
   previousPeriod,
   startOfDay,
+  totalsSpans,
   type Bucket,
   type GroupBy,
 } from './periods.ts';
@@ -86,7 +87,8 @@ export function createReportsService(deps: {
     bs: ReadonlyArray<Pick<Bucket, 'from' | 'to'>>,
     locationId: string | undefined,
   ) {
-    const rows = await repo().salesSums(companyId, days(bs), locationId);
+    const d = days(bs);
+    const rows = await repo().salesSums(companyId, d, totalsSpans(d), locationId);
     const kinds = byKind();
     const total = zero();
     for (const r of rows) {
@@ -215,7 +217,8 @@ export function createReportsService(deps: {
       const groupBy = q.groupBy ?? 'month';
       const bs = plan(q, co.timeZone, groupBy);
       await location(companyId, q.locationId);
-      const rows = await repo().vatSums(companyId, days(bs), q.locationId);
+      const d = days(bs);
+      const rows = await repo().vatSums(companyId, d, totalsSpans(d), q.locationId);
       const periods = bs.map((b) => ({
         ...head(b),
         rateMap: new Map<number, RateSums>(),

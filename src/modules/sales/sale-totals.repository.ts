@@ -2,13 +2,23 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { SaleTotalsRow } from './sale-totals.ts';
 
-const KEY = ['company_id', 'mode', 'day', 'location_id', 'operator_id', 'kind', 'tax_rate_bp', 'exemption'] as const;
+const KEY = [
+  'company_id',
+  'mode',
+  'grain',
+  'day',
+  'location_id',
+  'operator_id',
+  'kind',
+  'tax_rate_bp',
+  'exemption',
+] as const;
 
 /** The running totals' writes: what issuing adds, and what deleting test data takes away. */
 export function createSaleTotalsRepository(db: Executor) {
   return {
     /**
-     * Adds a document's rows to its day's totals in one statement. On PostgreSQL a concurrent
+     * Adds a document's rows to its day's and month's totals in one statement. On PostgreSQL a concurrent
      * issuer adding to the same row waits for this transaction's row lock and then adds to the
      * committed sum (ON CONFLICT re-reads it), so no addition is lost; SQLite has one writer.
      */

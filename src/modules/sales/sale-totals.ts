@@ -12,10 +12,11 @@ export type SaleTotalsRow = SaleTotalsTable;
 const EXEMPTION_KEY_CHARS = 500;
 
 /**
- * What one issued document adds to the running totals of its day: a row per tax rate with the
- * rate's base, tax and gross as its tax summary prints them (the sums of its stored lines per
- * rate), and the document counted once, on its highest rate's row. `day` is the date of issue
- * where the company is, the day the reports count it in.
+ * What one issued document adds to the running totals: a row per tax rate with the rate's base,
+ * tax and gross as its tax summary prints them (the sums of its stored lines per rate), and the
+ * document counted once, on its highest rate's row; for its day, and the same rows again for its
+ * month (keyed by the month's first day). `day` is the date of issue where the company is, the
+ * day the reports count it in.
  */
 export function documentTotals(row: SaleRow, lines: readonly DocumentLineRow[], day: string): SaleTotalsRow[] {
   const byRate = new Map<number, SaleTotalsRow>();
@@ -25,6 +26,7 @@ export function documentTotals(row: SaleRow, lines: readonly DocumentLineRow[], 
       r = {
         company_id: row.company_id,
         mode: row.mode,
+        grain: 'day',
         day,
         location_id: row.location_id,
         operator_id: row.created_by ?? '',
@@ -43,10 +45,10 @@ export function documentTotals(row: SaleRow, lines: readonly DocumentLineRow[], 
     r.tax_minor += l.tax_minor;
     r.total_minor += l.total_minor;
   }
-  // Highest rate first, as printed; concurrent issuers then take the rows' locks in one order.
-  const rows = [...byRate.values()].sort((a, b) => b.tax_rate_bp - a.tax_rate_bp);
-  if (rows[0]) rows[0].documents = 1;
-  return rows;
+  // Highest rate first, as printed, days before months: concurrent issuers take the rows' locks in one order.
+  const days = [...byRate.values()].sort((a, b) => b.tax_rate_bp - a.tax_rate_bp);
+  if (days[0]) days[0].documents = 1;
+  return [...days, ...days.map((r) => ({ ...r, grain: 'month', day: `${day.slice(0, 8)}01` }))];
 }
 
 /** The reason's first characters (code points, as SQL's substr counts them: the backfill cuts alike). */
