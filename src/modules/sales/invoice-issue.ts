@@ -159,9 +159,9 @@ export async function fiscalise(
 }
 
 /**
- * Writes an issued document's row and adds its figures to its day's running totals, in the
- * caller's unit of work; a legal number already used this year (the sequence mode was changed
- * after invoices were issued with the other one) is a 409, not a duplicate.
+ * Writes an issued document's row and adds its figures to its day's and month's running totals,
+ * in the caller's unit of work; a legal number already used this year (the sequence mode was
+ * changed after invoices were issued with the other one) is a 409, not a duplicate.
  */
 export async function insertIssued(
   repos: { sales: Pick<SalesRepository, 'insert'>; saleTotals: Pick<SaleTotalsRepository, 'add'> },
