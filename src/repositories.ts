@@ -11,6 +11,7 @@ import { createOrdersRepository } from './modules/orders/orders.repository.ts';
 import { createWebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
 import { createSequencesRepository } from './modules/documents/sequences.repository.ts';
 import { createSalesRepository } from './modules/sales/sales.repository.ts';
+import { createSaleTotalsRepository } from './modules/sales/sale-totals.repository.ts';
 import { createCustomersRepository } from './modules/customers/customers.repository.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { createFiscalRepository } from './modules/fiscal/fiscal.repository.ts';
@@ -35,6 +36,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     quotations: createQuotationsRepository(db, engine),
     orders: createOrdersRepository(db, engine),
     sales: createSalesRepository(db),
+    saleTotals: createSaleTotalsRepository(db),
     webhooks: createWebhooksRepository(db, engine),
     customers: createCustomersRepository(db),
     accounts: createAccountsRepository(db, engine),

@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016-document-mail.ts';
 import * as m0017 from './migrations/0017-test-sales-and-used-proofs.ts';
 import * as m0018 from './migrations/0018-customer-language-and-barcodes.ts';
 import * as m0019 from './migrations/0019-einvoice-snapshots.ts';
+import * as m0020 from './migrations/0020-sale-totals.ts';
 import * as m0021 from './migrations/0021-used-proofs-by-expiry.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
@@ -42,6 +43,7 @@ const MIGRATIONS = {
   '0017-test-sales-and-used-proofs': m0017,
   '0018-customer-language-and-barcodes': m0018,
   '0019-einvoice-snapshots': m0019,
+  '0020-sale-totals': m0020,
   '0021-used-proofs-by-expiry': m0021,
 };
 

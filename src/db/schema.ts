@@ -505,6 +505,36 @@ export interface SalesTable {
   mode: string;
 }
 
+/**
+ * Running totals of issued documents (0020): per company, mode, day (and month) where the company
+ * is, location, operator, kind and tax rate, the sums of the documents' printed tax rows. Added to in the
+ * transaction that issues each document; the reports sum these rows, not the documents.
+ */
+export interface SaleTotalsTable {
+  company_id: string;
+  mode: string;
+  /** `day`, or `month`: the same sums again per month, so a year by month reads 12 rows a combination, not 365. */
+  grain: string;
+  /** YYYY-MM-DD in the company's time zone at issue; a month's row is keyed by its first day. */
+  day: string;
+  location_id: string;
+  /** The issuing user (the document's `created_by`), '' when none. */
+  operator_id: string;
+  /** `invoice`, `cancellation` or `credit_note`. */
+  kind: string;
+  tax_rate_bp: number;
+  /** For a 0 % row, the document's exemption reason (at most 500 characters); '' otherwise. */
+  exemption: string;
+  /** The operator's name as last printed (kept for a user since removed). */
+  operator_name: string | null;
+  /** Documents counted once each, on the row of their highest rate. */
+  documents: number;
+  /** The tax row's base, tax and base + tax, summed. */
+  net_minor: number;
+  tax_minor: number;
+  total_minor: number;
+}
+
 export interface SalePaymentsTable {
   id: string;
   company_id: string;
@@ -679,6 +709,7 @@ export interface DB {
   sales: SalesTable;
   sale_lines: SaleLinesTable;
   sale_payments: SalePaymentsTable;
+  sale_totals: SaleTotalsTable;
   customers: CustomersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

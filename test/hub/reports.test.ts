@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { createTenant, createTestApp, type TestApp } from '../support/test-app.ts';
 import { adminCall, assignCustomer, newQuotation } from '../support/sales-helpers.ts';
+import { answerQuote, quotationLink } from '../support/mail-helpers.ts';
+
+const cents = (amount: string) => Math.round(Number(amount) * 100);
 
 /** Issue 23 in the hub: the Reports page and its downloads for admins, and Today's trend. */
 describe('hub reports', () => {
@@ -70,6 +73,28 @@ describe('hub reports', () => {
     assert.match(table, /<th scope="row">20\.11\.2026\.<\/th><td>10,00\s€<\/td>/);
     assert.match(today.body, /id="open-quotations">Otvorenih: 1,/);
     assert.match(today.body, /id="unpaid-total">Računa: 1,/);
+  });
+
+  test('Today’s open quotations are the approved and the accepted ones: the card counts and lists both, the trend sums their value', async () => {
+    const { d, cookie } = await session('admin');
+    const approved = await newQuotation(t.app, d, { name: 'Marko Horvat' });
+    const accepted = await newQuotation(t.app, d, { name: 'Ivana Perić' });
+    const link = await quotationLink(t, d.companyId, accepted.id, 'hr', new Date(now));
+    assert.equal((await answerQuote(t, link.token, 'accept', { name: 'Ivana Perić' })).statusCode, 303);
+    const converted = await newQuotation(t.app, d);
+    await assignCustomer(t.app, d, 'quotations', converted.id);
+    await adminCall(t.app, d.adminToken, 'POST', `/quotations/${converted.id}/convert`, {});
+    const today = await get(cookie, '/hub');
+    const card = /id="card-quotations"[\s\S]*?<\/section>/.exec(today.body)?.[0] ?? '';
+    assert.match(card, /Na čekanju: 2/);
+    assert.match(card, /Marko Horvat/);
+    assert.match(card, /Ivana Perić<\/a><br><small>Prihvaćena · /);
+    const value = (cents(approved.totals.withTax) + cents(accepted.totals.withTax)) / 100;
+    const worth = value
+      .toFixed(2)
+      .replace('.', ',')
+      .replace(/\B(?=(\d{3})+,)/g, '.');
+    assert.match(today.body, new RegExp(`id="open-quotations">Otvorenih: 2, vrijednost ${worth}\\s€`));
   });
 
   test('staff see neither the page, its downloads nor the trend', async () => {

@@ -16,7 +16,7 @@ import {
   type IssueFiscaliser,
   type SaleView,
 } from '../sales/index.ts';
-import type { SalesRepository } from '../sales/index.ts';
+import type { SaleTotalsRepository, SalesRepository } from '../sales/index.ts';
 import type { SequencesRepository } from '../documents/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import type { OrderRow, OrdersRepository } from './orders.repository.ts';
@@ -27,6 +27,7 @@ export type OrderTransitionRepos = {
   orders: OrdersRepository;
   companies: CompaniesRepository;
   sales: SalesRepository;
+  saleTotals: SaleTotalsRepository;
   sequences: SequencesRepository;
   webhooks: EventOutbox;
   catalog: Pick<CatalogRepository, 'listTaxRates'>;

@@ -10,6 +10,7 @@ export {
   type StaffQuotation,
 } from './quotations.service.ts';
 export { isRevisable, type RevisionSummary } from './quotation-revisions.ts';
+export { OPEN_QUOTATION_STATUSES } from './quotation-status.ts';
 export type { PrintDraft } from './sample-print.ts';
 export {
   createQuotationAnswers,

@@ -19,7 +19,7 @@ import {
   type IssueFiscaliser,
   type SaleView,
 } from '../sales/index.ts';
-import type { SalesRepository } from '../sales/index.ts';
+import type { SaleTotalsRepository, SalesRepository } from '../sales/index.ts';
 import type { SequencesRepository } from '../documents/index.ts';
 import type { EventOutbox } from '../webhooks/index.ts';
 import type { QuotationRow, QuotationsRepository } from './quotations.repository.ts';
@@ -31,6 +31,7 @@ export type QuotationConversionRepos = {
   companies: CompaniesRepository;
   catalog: CatalogRepository;
   sales: SalesRepository;
+  saleTotals: SaleTotalsRepository;
   sequences: SequencesRepository;
   webhooks: EventOutbox;
 };

@@ -30,7 +30,8 @@ export type RevisedFields = Pick<
 export interface QuotationFilter {
   /** Live (the default) or test data: never both. */
   mode?: 'live' | 'test';
-  status?: string;
+  /** One status, or any of several (Today's open quotations: approved or accepted) in the same statement. */
+  status?: string | readonly string[];
   locationId?: string;
   q?: string;
 }
@@ -80,7 +81,8 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
         .selectAll()
         .where('company_id', '=', companyId)
         .where('mode', '=', filter.mode ?? 'live')
-        .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+        .$if(typeof filter.status === 'string', (q) => q.where('status', '=', filter.status as string))
+        .$if(Array.isArray(filter.status), (q) => q.where('status', 'in', [...filter.status!]))
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
         .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
       return newestFirst(query, page).execute();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buckets, localDate, previousPeriod, startOfDay } from './periods.ts';
+import { buckets, localDate, previousPeriod, startOfDay, totalsSpans } from './periods.ts';
 
 test('a day starts at local midnight, across both DST changes in Zagreb', () => {
   assert.equal(startOfDay('2026-11-26', 'Europe/Zagreb'), '2026-11-25T23:00:00.000Z');
@@ -40,4 +40,30 @@ test('the previous period: whole months before whole months, else the same numbe
   assert.deepEqual(previousPeriod('2026-01-01', '2026-12-31'), { from: '2025-01-01', to: '2025-12-31' });
   assert.deepEqual(previousPeriod('2026-03-01', '2026-03-31'), { from: '2026-02-01', to: '2026-02-28' });
   assert.deepEqual(previousPeriod('2026-11-10', '2026-11-16'), { from: '2026-11-03', to: '2026-11-09' });
+});
+
+test('running totals: whole months from month rows when no bucket starts inside a month, the rest from days', () => {
+  // A year by month: the 12 months.
+  const year = [
+    '2026-01-01',
+    ...Array.from({ length: 11 }, (_, m) => `2026-${String(m + 2).padStart(2, '0')}-01`),
+    '2027-01-01',
+  ];
+  assert.deepEqual(totalsSpans(year), [{ grain: 'month', from: '2026-01-01', to: '2027-01-01' }]);
+  // 15 October to 10 December by month: days, October's end and December's start by day.
+  assert.deepEqual(totalsSpans(['2026-10-15', '2026-11-01', '2026-12-01', '2026-12-11']), [
+    { grain: 'day', from: '2026-10-15', to: '2026-11-01' },
+    { grain: 'month', from: '2026-11-01', to: '2026-12-01' },
+    { grain: 'day', from: '2026-12-01', to: '2026-12-11' },
+  ]);
+  // One bucket (the previous period): its whole months too.
+  assert.deepEqual(totalsSpans(['2025-12-31', '2026-03-01']), [
+    { grain: 'day', from: '2025-12-31', to: '2026-01-01' },
+    { grain: 'month', from: '2026-01-01', to: '2026-03-01' },
+  ]);
+  // By week, or within one month: days only.
+  assert.deepEqual(totalsSpans(['2026-11-01', '2026-11-02', '2026-11-09', '2026-12-01']), [
+    { grain: 'day', from: '2026-11-01', to: '2026-12-01' },
+  ]);
+  assert.deepEqual(totalsSpans(['2026-11-03', '2026-11-29']), [{ grain: 'day', from: '2026-11-03', to: '2026-11-29' }]);
 });

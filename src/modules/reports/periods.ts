@@ -132,3 +132,37 @@ export function previousPeriod(from: string, to: string): { from: string; to: st
   const length = daysBetween(from, to) + 1;
   return { from: addDays(from, -length), to: addDays(from, -1) };
 }
+
+/** Rows of the running totals to read: those of `grain` keyed from `from` up to before `to` (YYYY-MM-DD). */
+export interface TotalsSpan {
+  grain: 'day' | 'month';
+  from: string;
+  to: string;
+}
+
+/**
+ * Where the running totals of the days [days[0], days[n]) (the buckets' first days and the day
+ * after the last) are read from: each whole month from its month row, when no bucket starts
+ * inside a month (grouped by month, or one bucket), and the days before and after from day
+ * rows; otherwise every day from its row. A year by month reads 12 rows a combination, not 365.
+ */
+export function totalsSpans(days: readonly string[]): TotalsSpan[] {
+  const start = days[0]!;
+  const end = days.at(-1)!;
+  const byDay: TotalsSpan[] = [{ grain: 'day', from: start, to: end }];
+  if (!days.slice(1, -1).every(isFirstOfMonth)) return byDay;
+  const firstMonth = isFirstOfMonth(start) ? start : nextMonth(start);
+  const endMonth = `${end.slice(0, 8)}01`;
+  if (firstMonth >= endMonth) return byDay;
+  const spans: TotalsSpan[] = [];
+  if (start < firstMonth) spans.push({ grain: 'day', from: start, to: firstMonth });
+  spans.push({ grain: 'month', from: firstMonth, to: endMonth });
+  if (endMonth < end) spans.push({ grain: 'day', from: endMonth, to: end });
+  return spans;
+}
+
+function nextMonth(date: string): string {
+  const d = new Date(`${date.slice(0, 8)}01T00:00:00.000Z`);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString().slice(0, 10);
+}

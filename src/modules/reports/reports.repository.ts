@@ -1,17 +1,21 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { TotalsSpan } from './periods.ts';
 
 /**
- * The reports' reads: sums of the figures each document stored when it was issued (its totals,
- * and its lines per tax rate, which add up to its printed tax summary), never a new pricing.
- * Every query starts with the company and a range of the issue (or payment) time, which the
- * tenant's time indexes of migration 0014 answer as one index range, whatever else the tables hold.
+ * The reports' reads: sums of the figures each document stored when it was issued (its lines
+ * per tax rate, which add up to its printed tax summary), never a new pricing. Sales and VAT sum
+ * the running totals the issuing transaction keeps per day (migration 0020); the book and the
+ * archive list documents, and payments and receivables read their own rows. Every query starts
+ * with the company and a range of days or of the issue (or payment) time, one index range
+ * whatever else the tables hold.
  */
 
 /**
- * Which bucket an instant falls in, given the buckets' boundaries in order (b0 < b1 < … < bn):
+ * Which bucket an instant or a day falls in, given the buckets' boundaries in order (b0 < b1 < … < bn):
  * one CASE the two engines evaluate alike (ISO instants compare as text on SQLite and as
- * timestamps on PostgreSQL), so the grouping needs no engine's date functions or time zones.
+ * timestamps on PostgreSQL, YYYY-MM-DD days as text on both), so the grouping needs no engine's
+ * date functions or time zones.
  */
 function bucketOf(column: string, bounds: readonly string[]): RawBuilder<number> {
   // Every boundary after the first gets its WHEN (the last one too), so a single bucket is still a valid CASE.
@@ -81,31 +85,43 @@ export interface OpenInvoiceRow {
 
 export function createReportsRepository(db: Executor) {
   return {
-    /** Documents issued in [bounds[0], bounds[n]) per bucket, location, operator and kind. */
-    async salesSums(companyId: string, bounds: readonly string[], locationId?: string): Promise<SalesSumRow[]> {
+    /**
+     * Live documents issued on days [days[0], days[n]) (the company's dates, the buckets' bounds)
+     * per bucket, location, operator and kind, from the running totals' rows of `spans` (which
+     * cover those days once): at most a row per day or month and combination, however many
+     * documents they hold.
+     */
+    async salesSums(
+      companyId: string,
+      days: readonly string[],
+      spans: readonly TotalsSpan[],
+      locationId?: string,
+    ): Promise<SalesSumRow[]> {
       const rows = await db
-        .selectFrom('sales')
+        .selectFrom('sale_totals')
         .select([
-          bucketOf('issued_at', bounds).as('bucket'),
+          bucketOf('day', days).as('bucket'),
           'location_id',
-          'created_by',
+          'operator_id',
           sql<string | null>`max(operator_name)`.as('operator_name'),
           'kind',
-          sql<number>`count(*)`.as('count'),
+          sql<number>`sum(documents)`.as('count'),
           sql<number>`sum(net_minor)`.as('net'),
           sql<number>`sum(tax_minor)`.as('tax'),
           sql<number>`sum(total_minor)`.as('total'),
         ])
         .where('company_id', '=', companyId)
-        .where('issued_at', '>=', bounds[0]!)
-        .where('issued_at', '<', bounds.at(-1)!)
+        .where('mode', '=', 'live')
+        .where((eb) =>
+          eb.or(spans.map((x) => eb.and([eb('grain', '=', x.grain), eb('day', '>=', x.from), eb('day', '<', x.to)]))),
+        )
         .$if(locationId !== undefined, (q) => q.where('location_id', '=', locationId!))
-        .groupBy([sql.ref('bucket'), 'location_id', 'created_by', 'kind'])
+        .groupBy([sql.ref('bucket'), 'location_id', 'operator_id', 'kind'])
         .execute();
       return rows.map((r) => ({
         bucket: n(r.bucket),
         locationId: r.location_id,
-        operatorId: r.created_by,
+        operatorId: r.operator_id === '' ? null : r.operator_id,
         operatorName: r.operator_name,
         kind: r.kind,
         count: n(r.count),
@@ -115,26 +131,30 @@ export function createReportsRepository(db: Executor) {
       }));
     },
 
-    /** Stored lines of documents issued in the range, summed per bucket, kind and tax rate. */
-    async vatSums(companyId: string, bounds: readonly string[], locationId?: string): Promise<VatSumRow[]> {
+    /** Live documents' tax rows on days [days[0], days[n]) summed per bucket, kind and rate, from the running totals' `spans`. */
+    async vatSums(
+      companyId: string,
+      days: readonly string[],
+      spans: readonly TotalsSpan[],
+      locationId?: string,
+    ): Promise<VatSumRow[]> {
       const rows = await db
-        .selectFrom('sales as s')
-        .innerJoin('sale_lines as l', (j) =>
-          j.onRef('l.document_id', '=', 's.id').onRef('l.company_id', '=', 's.company_id'),
-        )
+        .selectFrom('sale_totals')
         .select([
-          bucketOf('s.issued_at', bounds).as('bucket'),
-          's.kind',
-          'l.tax_rate_bp',
-          sql<number>`sum(l.net_minor)`.as('base'),
-          sql<number>`sum(l.tax_minor)`.as('tax'),
-          sql<number>`sum(l.total_minor)`.as('gross'),
+          bucketOf('day', days).as('bucket'),
+          'kind',
+          'tax_rate_bp',
+          sql<number>`sum(net_minor)`.as('base'),
+          sql<number>`sum(tax_minor)`.as('tax'),
+          sql<number>`sum(total_minor)`.as('gross'),
         ])
-        .where('s.company_id', '=', companyId)
-        .where('s.issued_at', '>=', bounds[0]!)
-        .where('s.issued_at', '<', bounds.at(-1)!)
-        .$if(locationId !== undefined, (q) => q.where('s.location_id', '=', locationId!))
-        .groupBy([sql.ref('bucket'), 's.kind', 'l.tax_rate_bp'])
+        .where('company_id', '=', companyId)
+        .where('mode', '=', 'live')
+        .where((eb) =>
+          eb.or(spans.map((x) => eb.and([eb('grain', '=', x.grain), eb('day', '>=', x.from), eb('day', '<', x.to)]))),
+        )
+        .$if(locationId !== undefined, (q) => q.where('location_id', '=', locationId!))
+        .groupBy([sql.ref('bucket'), 'kind', 'tax_rate_bp'])
         .execute();
       return rows.map((r) => ({
         bucket: n(r.bucket),
@@ -303,13 +323,17 @@ export function createReportsRepository(db: Executor) {
       return n(row.count);
     },
 
-    /** What approved, unexpired quotations are worth (Today). */
-    async openQuotationsValue(companyId: string, now: string): Promise<{ count: number; total: number }> {
+    /** How many live, unexpired quotations in one of `statuses` there are and what they are worth (Today), in one statement. */
+    async quotationsValue(
+      companyId: string,
+      statuses: readonly string[],
+      now: string,
+    ): Promise<{ count: number; total: number }> {
       const row = await db
         .selectFrom('quotations')
         .select([sql<number>`count(*)`.as('count'), sql<number>`coalesce(sum(total_minor), 0)`.as('total')])
         .where('company_id', '=', companyId)
-        .where('status', '=', 'approved')
+        .where('status', 'in', [...statuses])
         .where('mode', '=', 'live')
         .where('expires_at', '>', now)
         .executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Store } from '../../db/store.ts';
 import { said, translator } from '../i18n/index.ts';
+import { OPEN_QUOTATION_STATUSES } from '../quotations/index.ts';
 import { reportTable, type ReportName } from './report-tables.ts';
 import type { ExportLocale, Table } from './table.ts';
 import {
@@ -11,6 +12,7 @@ import {
   localDate,
   previousPeriod,
   startOfDay,
+  totalsSpans,
   type Bucket,
   type GroupBy,
 } from './periods.ts';
@@ -71,6 +73,8 @@ export function createReportsService(deps: {
     }
   }
   const bounds = (bs: readonly Bucket[]) => [...bs.map((b) => b.start), bs.at(-1)!.end];
+  /** The buckets' first days and the day after the last: what the running totals are keyed by. */
+  const days = (bs: readonly Pick<Bucket, 'from' | 'to'>[]) => [...bs.map((b) => b.from), addDays(bs.at(-1)!.to, 1)];
 
   async function location(companyId: string, locationId: string | undefined) {
     if (locationId === undefined) return;
@@ -78,8 +82,13 @@ export function createReportsService(deps: {
     if (!all.some((l) => l.id === locationId)) throw AppError.invalid({ locationId: [said('error.invalidForm')] });
   }
 
-  async function salesTotals(companyId: string, bs: Bucket[], locationId: string | undefined) {
-    const rows = await repo().salesSums(companyId, bounds(bs), locationId);
+  async function salesTotals(
+    companyId: string,
+    bs: ReadonlyArray<Pick<Bucket, 'from' | 'to'>>,
+    locationId: string | undefined,
+  ) {
+    const d = days(bs);
+    const rows = await repo().salesSums(companyId, d, totalsSpans(d), locationId);
     const kinds = byKind();
     const total = zero();
     for (const r of rows) {
@@ -142,18 +151,7 @@ export function createReportsService(deps: {
       const prev = previousPeriod(q.from, q.to);
       const [current, before, locations, names] = await Promise.all([
         salesTotals(companyId, bs, q.locationId),
-        salesTotals(
-          companyId,
-          [
-            {
-              key: 'previous',
-              ...prev,
-              start: startOfDay(prev.from, co.timeZone),
-              end: startOfDay(addDays(prev.to, 1), co.timeZone),
-            },
-          ],
-          q.locationId,
-        ),
+        salesTotals(companyId, [prev], q.locationId),
         repo().locations(companyId),
         repo().userNames(companyId),
       ]);
@@ -219,7 +217,8 @@ export function createReportsService(deps: {
       const groupBy = q.groupBy ?? 'month';
       const bs = plan(q, co.timeZone, groupBy);
       await location(companyId, q.locationId);
-      const rows = await repo().vatSums(companyId, bounds(bs), q.locationId);
+      const d = days(bs);
+      const rows = await repo().vatSums(companyId, d, totalsSpans(d), q.locationId);
       const periods = bs.map((b) => ({
         ...head(b),
         rateMap: new Map<number, RateSums>(),
@@ -483,7 +482,8 @@ export function createReportsService(deps: {
       const [received, voided, quotations, open] = await Promise.all([
         repo().paymentsReceived(companyId, b),
         repo().paymentsVoided(companyId, b),
-        repo().openQuotationsValue(companyId, clock.now().toISOString()),
+        // Open: approved, or accepted by the customer and waiting to be converted; an expired one no longer holds its prices.
+        repo().quotationsValue(companyId, OPEN_QUOTATION_STATUSES, clock.now().toISOString()),
         repo().openInvoices(companyId, b.at(-1)!),
       ]);
       const days = bs.map((bk) => ({ date: bk.key, takings: 0 }));

@@ -24,11 +24,13 @@ import {
   type IssueFiscaliser,
 } from './invoice-issue.ts';
 import type { SaleLineRow, SaleRow, SalesRepository } from './sales.repository.ts';
+import type { SaleTotalsRepository } from './sale-totals.repository.ts';
 
 export type CorrectionRepos = {
   companies: CompaniesRepository;
   sequences: SequencesRepository;
   sales: SalesRepository;
+  saleTotals: SaleTotalsRepository;
   webhooks: EventOutbox;
   catalog: Pick<CatalogRepository, 'listTaxRates'>;
 };
@@ -299,7 +301,7 @@ async function writeCorrection(
     created_by: input.actorId,
     created_at: now.toISOString(),
   };
-  await insertIssued(repos, row);
+  await insertIssued(repos, row, lines, company.timezone);
   await repos.sales.insertSaleLines(lines);
   const fiscal = await fiscalise(fiscaliser, repos, row, lines);
   return { row, lines, fiscal };

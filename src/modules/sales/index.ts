@@ -3,6 +3,7 @@ export {
   type SaleFilter,
   type SaleRow,
 } from './sales.repository.ts';
+export type { SaleTotalsRepository } from './sale-totals.repository.ts';
 export { createSalesService, type SalesService } from './sales.service.ts';
 export {
   toSaleView,

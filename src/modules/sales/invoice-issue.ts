@@ -12,6 +12,8 @@ import {
 import { NOT_REQUIRED, type Fiscaliser, type FiscalPaymentMethod, type FiscalStatus } from '../fiscal/index.ts';
 import { invoiceSeries, type SequenceMode } from './invoice-number.ts';
 import type { SaleRow, SalesRepository } from './sales.repository.ts';
+import { documentTotals } from './sale-totals.ts';
+import type { SaleTotalsRepository } from './sale-totals.repository.ts';
 import { AppError } from '../../lib/errors.ts';
 
 export const INVOICE_KINDS = ['invoice', 'cancellation', 'credit_note'] as const;
@@ -157,10 +159,16 @@ export async function fiscalise(
 }
 
 /**
- * Writes an issued document's row; a legal number already used this year (the sequence mode was
+ * Writes an issued document's row and adds its figures to its day's and month's running totals,
+ * in the caller's unit of work; a legal number already used this year (the sequence mode was
  * changed after invoices were issued with the other one) is a 409, not a duplicate.
  */
-export async function insertIssued(repos: { sales: Pick<SalesRepository, 'insert'> }, row: SaleRow): Promise<void> {
+export async function insertIssued(
+  repos: { sales: Pick<SalesRepository, 'insert'>; saleTotals: Pick<SaleTotalsRepository, 'add'> },
+  row: SaleRow,
+  lines: readonly DocumentLineRow[],
+  timeZone: string,
+): Promise<void> {
   try {
     await repos.sales.insert(row);
   } catch (error) {
@@ -169,6 +177,7 @@ export async function insertIssued(repos: { sales: Pick<SalesRepository, 'insert
       throw new AppError('conflict', said('error.invoice.numberUsed', { number: row.invoice_number ?? '' }));
     throw error;
   }
+  await repos.saleTotals.add(documentTotals(row, lines, dateIn(new Date(row.issued_at!), timeZone)));
 }
 
 /** The calendar day (YYYY-MM-DD) at `instant` where the company is. */

@@ -24,6 +24,7 @@ import {
   type IssueFiscaliser,
 } from './invoice-issue.ts';
 import type { SaleLineRow, SaleRow, SalesRepository } from './sales.repository.ts';
+import type { SaleTotalsRepository } from './sale-totals.repository.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */
 export interface CustomerSnapshot {
@@ -65,6 +66,7 @@ export async function insertSale(
     companies: CompaniesRepository;
     sequences: SequencesRepository;
     sales: SalesRepository;
+    saleTotals: SaleTotalsRepository;
     webhooks: EventOutbox;
     catalog: Pick<CatalogRepository, 'listTaxRates'>;
   },
@@ -161,7 +163,7 @@ export async function insertSale(
     created_at: createdAt,
     tendered_minor: input.tenderedMinor ?? null,
   };
-  await insertIssued(repos, row);
+  await insertIssued(repos, row, lines, input.timezone);
   await repos.sales.insertSaleLines(lines);
   const fiscal = await fiscalise(fiscaliser, repos, row, lines);
   await enqueueEvent(

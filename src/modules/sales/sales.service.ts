@@ -208,9 +208,15 @@ export function createSalesService(deps: {
       );
     },
 
-    /** Every test sale (converted from test documents) with its corrections, lines and payments: "delete test data". */
+    /**
+     * Every test sale (converted from test documents) with its corrections, lines, payments and
+     * running totals: "delete test data".
+     */
     async deleteTestData(companyId: string): Promise<number> {
-      return store.unitOfWork((repos) => repos.sales.deleteTest(companyId));
+      return store.unitOfWork(async (repos) => {
+        await repos.saleTotals.deleteTest(companyId);
+        return repos.sales.deleteTest(companyId);
+      });
     },
 
     /** How many are in one of `statuses`, up to COUNT_CAP (src/db/capped-count.ts): Today's cards. */

@@ -140,6 +140,30 @@ describe('reports', () => {
           sales.total.gross,
         );
 
+        // A range of part months, by month (whole months and days read alike) and by week.
+        const partly = docs.filter(
+          (x) => zagrebDate(x.issuedAt) >= '2026-10-10' && zagrebDate(x.issuedAt) <= '2026-11-20',
+        );
+        for (const groupBy of ['month', 'week', 'day']) {
+          const r = (
+            await adminCall(
+              t.app,
+              d.adminToken,
+              'GET',
+              `/reports/sales?from=2026-10-10&to=2026-11-20&groupBy=${groupBy}`,
+            )
+          ).json().data;
+          assert.deepEqual(
+            [r.total.count, r.total.net, r.total.gross],
+            [
+              partly.length,
+              partly.reduce((a, x) => a + cents(x.totals.net), 0),
+              partly.reduce((a, x) => a + cents(x.totals.withTax), 0),
+            ],
+            groupBy,
+          );
+        }
+
         // VAT per rate: the printed tax summaries, netted.
         const vat = (await adminCall(t.app, d.adminToken, 'GET', `/reports/vat?${range}`)).json().data;
         const printed = new Map<number, { base: number; tax: number }>();

@@ -249,6 +249,17 @@ test('a test quotation or web order converts into a test sale: T- numbers of its
       .where('company_id', '=', demo.companyId)
       .execute();
     assert.equal(left.length, 0, 'the test payment went with its sale');
+    // The running totals the reports read: the test sales' rows went with them, the live sale's stay.
+    const totals = await t.c.database.db
+      .selectFrom('sale_totals')
+      .select(['mode', 'documents'])
+      .where('company_id', '=', demo.companyId)
+      .where('grain', '=', 'day')
+      .execute();
+    assert.deepEqual(
+      totals.map((r) => [r.mode, Number(r.documents)]),
+      [['live', 1]],
+    );
   } finally {
     await t.close();
     await receiver.close();

@@ -8,6 +8,7 @@ import { sendPage } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { paths, withQuery } from '../paths.ts';
 import { formatDate } from '../../../modules/reports/index.ts';
+import { OPEN_QUOTATION_STATUSES } from '../../../modules/quotations/index.ts';
 import { trendChart } from './trend-chart.ts';
 
 /** How many of the newest each card lists; the rest are one click away. */
@@ -72,8 +73,9 @@ export const todayPage =
         ctx.can('quotations:read')
           ? (async (): Promise<Card> => {
               const [count, rows] = await Promise.all([
-                c.quotations.countWithStatus(companyId, ['approved']),
-                c.quotations.list(companyId, latest, { status: 'approved' }),
+                // Open: approved, or accepted by the customer and waiting to be converted (one count, one list).
+                c.quotations.countWithStatus(companyId, OPEN_QUOTATION_STATUSES),
+                c.quotations.list(companyId, latest, { status: OPEN_QUOTATION_STATUSES }),
               ]);
               return {
                 id: 'quotations',
@@ -83,9 +85,14 @@ export const todayPage =
                 items: rows.map((r) => ({
                   href: paths.quotation(r.id),
                   label: `${r.number} · ${r.directoryCustomer?.name ?? r.customer.name}`,
-                  meta: r.expired
-                    ? t('status.quotation.expired')
-                    : `${t('print.validUntil')}: ${ctx.fmt.date(r.expiresAt)}`,
+                  meta: [
+                    r.status === 'accepted' ? t('status.quotation.accepted') : null,
+                    r.expired
+                      ? t('status.quotation.expired')
+                      : `${t('print.validUntil')}: ${ctx.fmt.date(r.expiresAt)}`,
+                  ]
+                    .filter(Boolean)
+                    .join(' · '),
                 })),
               };
             })()
