@@ -178,12 +178,17 @@ describe('accessibility: axe-core over every hub page at three sizes (Chromium)'
         assert.ok(response.status() < 500, `${url} answered ${response.status()}`);
         assert.equal(await page.evaluate(() => document.documentElement.lang), language, `${url} is in ${language}`);
         for (const leak of await englishLeaks(page, language)) english.push(`${url}: "${leak}"`);
-        const links = await page.$$eval('a[href^="/hub"]', (as) => as.map((a) => a.getAttribute('href')!));
+        // A link that downloads a file (PDF, e-invoice XML, CSV) is not a page to crawl.
+        const links = await page.$$eval('a[href^="/hub"]:not([download])', (as) =>
+          as.map((a) => a.getAttribute('href')!),
+        );
         for (const href of links) {
           const clean = href.split('#')[0]!;
           if (
             !seen.has(clean) &&
-            !/\/(pdf|download|datasheet|preview|export)(\b|$)|\.pdf$|\/assets\/|[?&]lang=/.test(clean)
+            !/\/(pdf|download|datasheet|preview|export|e-invoice)(\b|$)|\.(pdf|csv|xlsx)$|\/assets\/|[?&]lang=/.test(
+              clean,
+            )
           )
             queue.push(clean);
         }
