@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { unneutralise } from '../../lib/spreadsheet-text.ts';
 import { AppError } from '../../lib/errors.ts';
 import { gtinSpellings } from './gtin.ts';
 import { parseBarcode, parseClassification, parsePrice, parseRate, parseUnitCode } from './catalog-admin.service.ts';
@@ -79,7 +80,9 @@ export interface CsvProduct extends Omit<CatalogCsvRow, 'unit' | 'priceMinor' | 
 export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: ImportError[] } {
   let records: string[][];
   try {
-    records = parse(text, { bom: true, trim: true, relax_column_count: true, skip_empty_lines: false }) as string[][];
+    records = (
+      parse(text, { bom: true, trim: true, relax_column_count: true, skip_empty_lines: false }) as string[][]
+    ).map((record) => record.map(unneutralise)); // a cell our export neutralised reads as written
   } catch (error) {
     const e = error as { records?: number; message: string };
     // `records` counts the rows read before the broken one.

@@ -1,11 +1,13 @@
 import { formatMoney, formatRate } from '../../lib/money.ts';
+import { neutralise } from '../../lib/spreadsheet-text.ts';
 import type { CatalogRepository, ProductWithRate } from './catalog.repository.ts';
 import { CSV_COLUMNS } from './catalog-csv.ts';
 
 /**
  * The catalog as the CSV import reads it: the same columns (barcode included), one row per
  * unit, prices and rates with a decimal point, so a file exported, edited in a spreadsheet and
- * imported again changes only what was edited. Active products only: the import has no column
+ * imported again changes only what was edited. Text a spreadsheet would run as a formula is
+ * neutralised with an apostrophe, which the import takes off again. Active products only: the import has no column
  * for the state, and would otherwise bring deactivated products back into every list.
  */
 export async function exportCatalogCsv(repos: { catalog: CatalogRepository }, companyId: string): Promise<string> {
@@ -47,7 +49,7 @@ export async function exportCatalogCsv(repos: { catalog: CatalogRepository }, co
           unit_code: unit.unit_code,
           barcode: p.barcode,
         };
-        lines.push(CSV_COLUMNS.map((column) => csvField(row[column])).join(','));
+        lines.push(CSV_COLUMNS.map((column) => csvField(neutraliseText(row[column]))).join(','));
       }
     }
     const last = page.at(-1);
@@ -58,6 +60,11 @@ export async function exportCatalogCsv(repos: { catalog: CatalogRepository }, co
 }
 
 const PAGE = 500;
+
+/** Every column of the catalog CSV is text to a spreadsheet (prices and rates are written with a point). */
+function neutraliseText(value: string | null): string | null {
+  return value === null ? null : neutralise(value);
+}
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
 function csvField(value: string | null): string {

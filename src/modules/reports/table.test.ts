@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDate, neutralise, toCsv, type Table } from './table.ts';
+import { neutralise, unneutralise } from '../../lib/spreadsheet-text.ts';
+import { formatDate, toCsv, type Table } from './table.ts';
 
 const table: Table = {
   title: 't',
@@ -16,7 +17,12 @@ const table: Table = {
 };
 
 test('text that a spreadsheet would run is neutralised; numbers never are', () => {
-  for (const bad of ['=SUM(A1)', '+385', '-1', '@cmd', '\tx', '\rx']) assert.equal(neutralise(bad), `'${bad}`);
+  for (const bad of ['=SUM(A1)', '+385', '-1', '@cmd', '\tx', '\rx']) {
+    assert.equal(neutralise(bad), `'${bad}`);
+    assert.equal(unneutralise(neutralise(bad)), bad);
+  }
+  // An apostrophe the writer meant stays.
+  assert.equal(unneutralise("'Ana'"), "'Ana'");
   assert.equal(neutralise('Ana'), 'Ana');
   const csv = toCsv(table, 'hr');
   assert.ok(csv.startsWith('\uFEFFKupac;Datum;Iznos\r\n'));

@@ -1,3 +1,5 @@
+import { neutralise } from '../../lib/spreadsheet-text.ts';
+
 /**
  * A report as a plain table, the one shape the CSV and XLSX writers read: typed columns, so
  * amounts stay numbers a spreadsheet can sum and only text is ever treated as text.
@@ -19,16 +21,6 @@ export interface Table {
 }
 
 export type ExportLocale = 'hr' | 'de' | 'en';
-
-/**
- * Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, and tab or carriage return
- * that some programs strip first) gets a leading apostrophe: shown as written, never evaluated
- * (OWASP "CSV Injection"). Numbers are written as numbers and are never touched, so −12,50 stays
- * a negative amount.
- */
-export function neutralise(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
 
 function decimal(cents: number, scale: number, separator: string): string {
   const negative = cents < 0;

@@ -246,7 +246,17 @@ describe('the catalog CSV export', () => {
 
   test('carries the import columns with the barcode; imported back it changes nothing; the hub serves the same file', async () => {
     const d = await createTenant(t.c, { passwords: true });
+    // Text a spreadsheet would run: neutralised in the file, read back as it was.
+    const formula = await newProduct(t, d, {
+      sku: 'AKC-20',
+      name: '-20 % Akcija kistovi',
+      description: '=HYPERLINK("http://127.0.0.1/x","klik")',
+    });
+    assert.equal(formula.statusCode, 201, formula.body);
     const res = await call(t, d, 'GET', '/products.csv');
+    const akc = res.body.split('\r\n').find((r) => r.startsWith('AKC-20,'));
+    assert.ok(akc?.startsWith("AKC-20,'-20 % Akcija kistovi,"), akc);
+    assert.ok(akc?.includes(',"\'=HYPERLINK(""http://127.0.0.1/x"",""klik"")",'), akc);
     assert.equal(res.statusCode, 200, res.body);
     assert.match(String(res.headers['content-type']), /^text\/csv/);
     assert.match(String(res.headers['content-disposition']), /attachment; filename="catalog.csv"/);
