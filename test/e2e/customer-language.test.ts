@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
-import { reachOut, validReachOut, waitFor as waitWithin } from '../support/http-helpers.ts';
+import { csrfOf, reachOut, validReachOut, waitFor as waitWithin } from '../support/http-helpers.ts';
 import { adminCall, assignCustomer, newQuotation } from '../support/sales-helpers.ts';
 import { pdfText, startMailServer } from '../support/mail-helpers.ts';
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
@@ -142,15 +142,14 @@ describe("documents and replies in the customer's language", () => {
     assert.equal(read.statusCode, 200);
     assert.match(read.body, /<dt>Jezik e-pošte i dokumenata koji se šalju kupcu<\/dt><dd>Deutsch<\/dd>/);
 
-    const csrf = /"x-csrf-token":"([^"]+)"/.exec(shown.body.replaceAll('&quot;', '"'))![1]!;
-    const secret = String(shown.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
+    const csrf = csrfOf(shown);
     const saved = await t.app.inject({
       method: 'POST',
       url: `/hub/customers/${id}`,
       headers: {
-        cookie: `${cookie}; portico_csrf=${secret}`,
+        cookie: `${cookie}; ${csrf.cookie}`,
         origin: 'http://localhost:80',
-        'x-csrf-token': csrf,
+        'x-csrf-token': csrf.token,
         'content-type': 'application/x-www-form-urlencoded',
       },
       payload: new URLSearchParams({ kind: 'business', name: 'Huber Farben GmbH', language: 'en' }).toString(),

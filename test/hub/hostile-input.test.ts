@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
+import { hubPostHeaders } from '../support/http-helpers.ts';
 
 /** Odd input a browser never sends but a person with curl may: a clear 4xx page, never a 500, nothing saved. */
 describe('hub: odd input is refused, not a 500', () => {
@@ -12,15 +13,7 @@ describe('hub: odd input is refused, not a 500', () => {
     const demo = await createTenant(t.c, { passwords: true });
     companyId = demo.companyId;
     const admin = demo.users.find((u) => u.role === 'admin')!;
-    const { token } = await t.c.accounts.signIn(admin.email, admin.password!);
-    const home = await t.app.inject({ method: 'GET', url: '/hub', headers: { cookie: `portico_session=${token}` } });
-    const csrf = /"x-csrf-token":"([^"]+)"/.exec(home.body.replaceAll('&quot;', '"'))![1]!;
-    const secret = String(home.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
-    headers = {
-      cookie: `portico_session=${token}; portico_csrf=${secret}`,
-      origin: 'http://localhost:80',
-      'x-csrf-token': csrf,
-    };
+    headers = await hubPostHeaders(t.app, t.c, admin.email, admin.password!);
   });
   after(async () => {
     await t.close();

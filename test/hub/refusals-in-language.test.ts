@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hubCatalogs, type HubMessageKey } from '../../src/http/hub/texts/index.ts';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
+import { hubPostHeaders } from '../support/http-helpers.ts';
 
 const hr = hubCatalogs.hr as Record<string, string>;
 const en = hubCatalogs.en as Record<string, string>;
@@ -36,15 +37,7 @@ describe('hub: refusals thrown by services and the HTTP shell are shown in the r
     t = await createTestApp();
     const demo = await createTenant(t.c, { passwords: true });
     const admin = demo.users.find((u) => u.role === 'admin')!;
-    const { token } = await t.c.accounts.signIn(admin.email, admin.password!);
-    const home = await t.app.inject({ method: 'GET', url: '/hub', headers: { cookie: `portico_session=${token}` } });
-    const csrf = /"x-csrf-token":"([^"]+)"/.exec(home.body.replaceAll('&quot;', '"'))![1]!;
-    const secret = String(home.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
-    headers = {
-      cookie: `portico_session=${token}; portico_csrf=${secret}`,
-      origin: 'http://localhost:80',
-      'x-csrf-token': csrf,
-    };
+    headers = await hubPostHeaders(t.app, t.c, admin.email, admin.password!);
     const first = demo.products[0]!;
     product = { id: first.id, unitId: first.units[0]!.id };
     locationId = demo.locations[0]!.id;

@@ -4,6 +4,7 @@ import { can } from '../../src/http/access.ts';
 import { HUB_ROUTES } from '../../src/http/hub/index.ts';
 import { USER_ROLES, type UserRole } from '../../src/modules/companies/index.ts';
 import { bearer, createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
+import { csrfOf } from '../support/http-helpers.ts';
 
 const ORIGIN = 'http://localhost:80';
 // An empty form, as a browser posts one (a JSON body is a 415 in the hub).
@@ -14,9 +15,8 @@ async function session(t: TestApp, email: string, password: string) {
   const { token } = await t.c.accounts.signIn(email, password);
   const home = await t.app.inject({ method: 'GET', url: '/hub', headers: { cookie: `portico_session=${token}` } });
   assert.equal(home.statusCode, 200);
-  const csrf = /"x-csrf-token":"([^"]+)"/.exec(home.body.replaceAll('&quot;', '"'))![1]!;
-  const secret = String(home.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
-  return { cookie: `portico_session=${token}; portico_csrf=${secret}`, csrf };
+  const csrf = csrfOf(home);
+  return { cookie: `portico_session=${token}; ${csrf.cookie}`, csrf: csrf.token };
 }
 
 /**

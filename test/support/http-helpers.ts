@@ -8,6 +8,30 @@ import type { NewInquiry } from '../../src/modules/inquiries/index.ts';
 
 export type Res = InjectResponse;
 
+/** The CSRF token a hub page carries, and the secret cookie it pairs with: what a form post sends back. */
+export function csrfOf(page: Res): { token: string; cookie: string } {
+  const token = /"x-csrf-token":"([^"]+)"/.exec(page.body.replaceAll('&quot;', '"'))![1]!;
+  const secret = String(page.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
+  return { token, cookie: `portico_csrf=${secret}` };
+}
+
+/** A signed-in hub user under inject: the headers a same-origin form post needs (session, CSRF cookie and token). */
+export async function hubPostHeaders(
+  app: App,
+  c: Container,
+  email: string,
+  password: string,
+): Promise<Record<string, string>> {
+  const { token } = await c.accounts.signIn(email, password);
+  const home = await app.inject({ method: 'GET', url: '/hub', headers: { cookie: `portico_session=${token}` } });
+  const csrf = csrfOf(home);
+  return {
+    cookie: `portico_session=${token}; ${csrf.cookie}`,
+    origin: 'http://localhost:80',
+    'x-csrf-token': csrf.token,
+  };
+}
+
 export const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Secrets, stack frames or SQL must never reach a response body. */

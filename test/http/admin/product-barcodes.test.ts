@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
-import { assertProblem } from '../../support/http-helpers.ts';
+import { assertProblem, csrfOf } from '../../support/http-helpers.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
 
 /**
@@ -152,17 +152,16 @@ describe('product barcodes', () => {
     const lakBarcode = (await call(t, d, 'GET', `/products/${lak.id}`)).json().data.barcode as string;
     assert.match(shown.body, /<label for="product-barcode">Barkod \(EAN-8, UPC-A, EAN-13 ili GTIN-14\)<\/label>/);
     assert.match(shown.body, new RegExp(`id="product-barcode"[^>]*value="${lakBarcode}"`));
-    const csrf = /"x-csrf-token":"([^"]+)"/.exec(shown.body.replaceAll('&quot;', '"'))![1]!;
-    const secret = String(shown.headers['set-cookie']).match(/portico_csrf=([^;]+)/)![1]!;
+    const csrf = csrfOf(shown);
     const product = (await call(t, d, 'GET', `/products/${vijci.id}`)).json().data;
     const post = (barcode: string) =>
       t.app.inject({
         method: 'POST',
         url: `/hub/catalog/products/${vijci.id}`,
         headers: {
-          cookie: `${session}; portico_csrf=${secret}`,
+          cookie: `${session}; ${csrf.cookie}`,
           origin: 'http://localhost:80',
-          'x-csrf-token': csrf,
+          'x-csrf-token': csrf.token,
           'content-type': 'application/x-www-form-urlencoded',
         },
         payload: new URLSearchParams({
