@@ -14,7 +14,7 @@ import { CreditNoteBody, PaymentBody } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
-import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
+import { PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { fileHeaders } from '../file-reply.ts';
 import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { salesListTable } from '../../modules/reports/index.ts';
