@@ -70,18 +70,25 @@ async function coldStart(tree: Tree): Promise<number> {
   );
   try {
     const deadline = started + 60_000;
+    let last = 'no answer';
     while (performance.now() < deadline) {
       const ok = await Promise.race([
         fetch(`http://127.0.0.1:${tree.port}/readyz`).then(
-          (r) => r.status === 200,
-          () => false,
+          async (r) => {
+            last = `${r.status} ${await r.text()}`;
+            return r.status === 200;
+          },
+          (e: Error) => {
+            last = String(e.cause ?? e);
+            return false;
+          },
         ),
         exited,
       ]);
       if (ok) return performance.now() - started;
       await new Promise((r) => setTimeout(r, 5));
     }
-    throw new Error(`${tree.name}: no 200 on /readyz within 60 s`);
+    throw new Error(`${tree.name}: no 200 on /readyz within 60 s (last: ${last}; stderr: ${stderr})`);
   } finally {
     child.removeAllListeners('exit');
     child.kill('SIGTERM');
