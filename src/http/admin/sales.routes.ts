@@ -14,7 +14,7 @@ import { CreditNoteBody, PaymentBody } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
-import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
+import { FormatQuery, PdfOrJson, reservePrint, sendIssued, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { fileHeaders } from '../file-reply.ts';
 import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { salesListTable } from '../../modules/reports/index.ts';
@@ -260,12 +260,15 @@ export const salesRoutes =
         const sale = await c.sales.get(request.admin.companyId, request.params.id);
         const format = request.query.format;
         if (format !== 'facturx' && !wantsPdf(request, format)) return presentSale(sale);
-        const printed = await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply), {
-          layout: request.query.layout,
-          hybrid: format === 'facturx' ? 'always' : 'auto',
-        });
-        if (printed.hybrid) reply.header('e-invoice-embedded', 'factur-x.xml');
-        return sendPdf(reply, printed);
+        // As issued: stored at its first read, the same bytes (and ETag) ever after.
+        const issued = await c.invoicing.file(
+          request.admin.companyId,
+          sale.id,
+          format === 'facturx' ? 'facturx' : request.query.layout === 'receipt' ? 'receipt' : 'a4',
+          { slot: () => reservePrint(c, reply) },
+        );
+        if (issued.hybrid) reply.header('e-invoice-embedded', 'factur-x.xml');
+        return sendIssued(request, reply, issued, `${issued.number}.pdf`, 'application/pdf');
       },
     );
 
@@ -296,11 +299,15 @@ export const salesRoutes =
       },
       async (request, reply) => {
         const syntax = request.query.syntax ?? 'ubl';
-        const einvoice = await c.sales.eInvoiceXml(request.admin.companyId, request.params.id, syntax);
-        return fileHeaders(reply, 'ours', `${einvoice.number}-${syntax}.xml`)
-          .header('e-invoice-profile', einvoice.profile)
-          .type('application/xml; charset=utf-8')
-          .send(einvoice.xml);
+        const einvoice = await c.invoicing.file(request.admin.companyId, request.params.id, syntax);
+        if (einvoice.profile) reply.header('e-invoice-profile', einvoice.profile);
+        return sendIssued(
+          request,
+          reply,
+          einvoice,
+          `${einvoice.number}-${syntax}.xml`,
+          'application/xml; charset=utf-8',
+        );
       },
     );
 
@@ -374,7 +381,7 @@ export const salesRoutes =
         },
       },
       async (request, reply) => {
-        const storno = await c.sales.cancel(
+        const storno = await c.invoicing.cancel(
           request.admin.companyId,
           request.params.id,
           request.body.reason,
@@ -401,7 +408,7 @@ export const salesRoutes =
         },
       },
       async (request, reply) => {
-        const note = await c.sales.creditNote(
+        const note = await c.invoicing.creditNote(
           request.admin.companyId,
           request.params.id,
           request.body,

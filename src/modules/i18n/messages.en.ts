@@ -42,7 +42,7 @@ export const en = {
   'print.oib': 'OIB',
   'print.vatId': 'VAT ID',
   'print.taxNumber': 'Tax number',
-  'print.internalReference': 'Internal reference',
+  'print.orderReference': 'Your order number',
   'print.cancels': 'Cancels invoice {number} of {date}',
   'print.credits': 'Corrects invoice {number} of {date}',
   'print.cancelledBy': 'Cancelled by cancellation invoice {number} of {date}',

@@ -36,7 +36,7 @@ export const hr: Translation<typeof en> = {
   'print.oib': 'OIB',
   'print.vatId': 'PDV ID',
   'print.taxNumber': 'Porezni broj',
-  'print.internalReference': 'Interna oznaka',
+  'print.orderReference': 'Vaša narudžba',
   'print.cancels': 'Stornira račun br. {number} od {date}',
   'print.credits': 'Odobrenje uz račun br. {number} od {date}',
   'print.cancelledBy': 'Stornirano storno računom br. {number} od {date}',
