@@ -51,6 +51,7 @@ export const Sale = Type.Object(
     createdAt: Timestamp,
     issuedAt: Nullable(Timestamp),
     deliveryDate: Nullable(Day),
+    orderReference: Nullable(Type.String({ description: "The buyer's order number (EN 16931 BT-13)." })),
     dueDate: Nullable(Day),
     paymentMethod: Nullable(Type.Enum(INVOICE_PAYMENT_METHODS)),
     operator: Nullable(
@@ -269,6 +270,52 @@ export const salesRoutes =
         );
         if (issued.hybrid) reply.header('e-invoice-embedded', 'factur-x.xml');
         return sendIssued(request, reply, issued, `${issued.number}.pdf`, 'application/pdf');
+      },
+    );
+
+    const StatementEntry = Type.Object({
+      at: Timestamp,
+      kind: Type.Union(
+        ['invoice', 'cancellation', 'credit_note', 'payment', 'payment_voided'].map((k) => Type.Literal(k)),
+      ),
+      reference: Type.String({ description: "The document's legal number, or the payment's id." }),
+      amount: Money,
+      balance: Money,
+    });
+    const Statement = Type.Object({
+      saleId: Type.String(),
+      invoiceNumber: Nullable(Type.String()),
+      currency: Type.String(),
+      customerName: Type.String(),
+      status: Type.String(),
+      total: Money,
+      credited: Money,
+      paid: Money,
+      balance: Money,
+      entries: Type.Array(StatementEntry),
+    });
+
+    app.get(
+      '/sales/:id/statement',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminGetSaleStatement',
+          summary: "An invoice's account statement: JSON, or PDF with `Accept: application/pdf` or `?format=pdf`",
+          description:
+            'What happened since the invoice was issued: payments and their voids, the cancellation and credit notes, each with the balance after it. The invoice itself stays as issued (`GET /sales/{id}`); the statement follows the money.',
+          security,
+          params: IdParams,
+          querystring: FormatQuery,
+          response: { 200: PdfOrJson('The account statement.', Data(Statement)), ...errorResponses(404, 503) },
+        },
+      },
+      async (request, reply) => {
+        const { companyId } = request.admin;
+        if (!wantsPdf(request, request.query.format))
+          return { data: await c.sales.statement(companyId, request.params.id) };
+        await c.sales.get(companyId, request.params.id);
+        return sendPdf(reply, await c.sales.renderStatementPdf(companyId, request.params.id, reservePrint(c, reply)));
       },
     );
 

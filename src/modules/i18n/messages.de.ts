@@ -9,6 +9,7 @@ export const de: Translation<typeof en> = {
   'document.invoice': 'Rechnung',
   'document.cancellation': 'Stornorechnung',
   'document.credit_note': 'Rechnungskorrektur',
+  'document.statement': 'Kontoauszug',
 
   'print.number': 'Nummer',
   'print.issued': 'Ausgestellt am',

@@ -13,6 +13,7 @@ export const en = {
   'document.invoice': 'Invoice',
   'document.cancellation': 'Cancellation invoice',
   'document.credit_note': 'Credit note',
+  'document.statement': 'Account statement',
 
   // Print: header and meta block
   'print.number': 'Number',

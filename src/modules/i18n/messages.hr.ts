@@ -9,6 +9,7 @@ export const hr: Translation<typeof en> = {
   'document.invoice': 'Račun',
   'document.cancellation': 'Storno račun',
   'document.credit_note': 'Odobrenje',
+  'document.statement': 'Izvod stanja računa',
 
   'print.number': 'Broj',
   'print.issued': 'Datum izdavanja',

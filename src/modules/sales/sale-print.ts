@@ -4,7 +4,8 @@ import type { FiscalStatus } from '../fiscal/index.ts';
 import { createFormatter, resolveLanguage, translator } from '../i18n/index.ts';
 import type { PrintDocument, PrintFact } from '../printing/index.ts';
 import { formatMoney } from '../../lib/money.ts';
-import type { SaleRow } from './sales.repository.ts';
+import { balanceMinor } from './sale-view.ts';
+import type { PaymentRow, SaleRow } from './sales.repository.ts';
 
 const TITLES: Record<string, DocumentTitle> = {
   invoice: 'document.invoice',
@@ -31,6 +32,11 @@ export function toSalePrint(
     paidAtIssue: number;
     fiscal: FiscalStatus | undefined;
     original: SaleRow | null;
+    /**
+     * The account statement instead of the invoice: the same document headed as a statement,
+     * with today's payments, corrections and balance, and payment codes for what is still due.
+     */
+    account?: { payments: readonly PaymentRow[]; corrections: readonly SaleRow[] };
   },
 ): PrintDocument {
   const language = resolveLanguage(company.locale);
@@ -40,11 +46,12 @@ export function toSalePrint(
     timeZone: company.timezone,
     dates: 'numeric',
   });
-  const title = TITLES[row.kind] ?? 'document.invoice';
+  const account = extra.account;
+  const title = account ? 'document.statement' : (TITLES[row.kind] ?? 'document.invoice');
   const number = row.invoice_number ?? row.number;
   const invoice = row.kind === 'invoice';
-  const due = invoice ? row.total_minor - extra.paidAtIssue : 0;
-  const open = invoice;
+  const due = account ? balanceMinor(row) : invoice ? row.total_minor - extra.paidAtIssue : 0;
+  const open = invoice && !(account && row.status === 'cancelled');
   const customer = {
     name: row.customer_name,
     email: row.customer_email,
@@ -87,6 +94,31 @@ export function toSalePrint(
     corrects.push(tr(row.kind === 'cancellation' ? 'print.cancels' : 'print.credits', args));
     if (row.correction_reason) corrects.push(tr('print.reason', { reason: row.correction_reason }));
   }
+  // The statement names each correction of the invoice: the reader holds every paper.
+  for (const c of invoice ? (account?.corrections ?? []) : []) {
+    const args = { number: c.invoice_number ?? c.number, date: format.date(c.issued_at ?? c.created_at) };
+    corrects.push(
+      c.kind === 'cancellation'
+        ? tr('print.cancelledBy', args)
+        : tr('print.creditedBy', { ...args, amount: format.money(c.total_minor) }),
+    );
+  }
+  const payments = account
+    ? account.payments
+        .filter((p) => !p.voided_at)
+        .map((p) => ({
+          at: p.created_at,
+          method: tr(`payment.method.${p.method}` as 'payment.method.cash'),
+          amount: formatMoney(p.amount_minor),
+        }))
+    : [
+        {
+          at: row.issued_at ?? row.created_at,
+          method: tr(`payment.method.${row.payment_method ?? 'cash'}` as 'payment.method.cash'),
+          amount: formatMoney(extra.paidAtIssue),
+        },
+      ];
+  const paid = account ? row.paid_minor : extra.paidAtIssue;
   return {
     title,
     number,
@@ -107,17 +139,11 @@ export function toSalePrint(
     notices: row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : [],
     // Paid with the issue (the counter): the payment, cash handed over and change, as handed out.
     settlement:
-      invoice && extra.paidAtIssue > 0
+      invoice && (account ? open || due < 0 : true)
         ? {
-            credited: null,
-            payments: [
-              {
-                at: row.issued_at ?? row.created_at,
-                method: tr(`payment.method.${row.payment_method ?? 'cash'}` as 'payment.method.cash'),
-                amount: formatMoney(extra.paidAtIssue),
-              },
-            ],
-            paid: formatMoney(extra.paidAtIssue),
+            credited: account && row.credited_minor !== 0 ? formatMoney(-row.credited_minor) : null,
+            payments: account || paid > 0 ? payments : [],
+            paid: formatMoney(paid),
             balance: formatMoney(due),
             state: due > 0 ? 'due' : due < 0 ? 'refund' : 'paid',
             ...(row.tendered_minor == null

@@ -16,6 +16,7 @@ import type { SaleTotalsRepository } from './sale-totals.repository.ts';
 import type { IssueSnapshot } from './issue-snapshot.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
+import { toStatement, type StatementView } from './statement.ts';
 import { said } from '../i18n/index.ts';
 import { unitCodeOf } from '../catalog/index.ts';
 import {
@@ -333,6 +334,43 @@ export function createSalesService(deps: {
     },
 
     eInvoiceModel,
+
+    /** The invoice's account as it stands today: payments, their voids, corrections, the balance. */
+    async statement(companyId: string, id: string): Promise<StatementView> {
+      const row = await load(companyId, id);
+      const [corrections, payments] = await Promise.all([
+        store.repos.sales.listCorrections(companyId, id),
+        store.repos.sales.listPayments(companyId, id),
+      ]);
+      return toStatement(row, corrections, payments);
+    },
+
+    /**
+     * The account statement as a PDF: the invoice's content headed as a statement, with today's
+     * payments, corrections and balance, and payment codes for what is still due. Rendered each
+     * time (it follows the money); the invoice's own PDF stays as issued.
+     */
+    async renderStatementPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+      const row = await load(companyId, id);
+      const [lines, payments, corrections, issuedAs, fiscal] = await Promise.all([
+        store.repos.sales.listLines(companyId, id),
+        store.repos.sales.listPayments(companyId, id),
+        store.repos.sales.listCorrections(companyId, id),
+        asToday(row),
+        deps.fiscalStatus.statusOf(companyId, [id]),
+      ]);
+      const document = toSalePrint(row, lines, issuedAs.company, issuedAs.location, {
+        paidAtIssue: 0,
+        fiscal: fiscal.get(id),
+        original: null,
+        account: { payments, corrections },
+      });
+      const printed = await slot.print({ document: { ...document, layout: 'a4' }, datasheets: [] });
+      return {
+        number: `${row.number}-statement`,
+        pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
+      };
+    },
 
     /** Whether the document can be an e-invoice now, and what it misses (the hub's e-invoice box); null before invoices. */
     async eInvoiceReadiness(
