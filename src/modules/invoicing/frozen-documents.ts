@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/errors.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany, type CompaniesRepository } from '../companies/index.ts';
+import { resolveLanguage } from '../i18n/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import type { IssueSnapshot, SaleRow, SalesRepository, SalesService } from '../sales/index.ts';
 import type { IssuedDocumentsRepository } from './issued-documents.repository.ts';
@@ -23,7 +24,7 @@ export interface IssuedFile {
   profile: string | null;
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
@@ -111,8 +112,10 @@ export function createIssuedDocuments(deps: {
       const { row, snapshot } = await snapshotOf(companyId, id);
       if (!row.invoice_number) throw AppError.notFound('Sale');
       const pdf = format === 'a4' || format === 'receipt' || format === 'facturx';
-      const issuedLocale = snapshot?.company.locale ?? null;
-      const locale = pdf && opts.locale && opts.locale !== issuedLocale ? opts.locale : null;
+      // The document's own language is the company's at issue (`hr-HR` prints as `hr`): only
+      // another language makes another file.
+      const issuedLanguage = snapshot ? resolveLanguage(snapshot.company.locale) : null;
+      const locale = pdf && opts.locale && resolveLanguage(opts.locale) !== issuedLanguage ? opts.locale : null;
       const key = locale ? `${format}.${locale}` : format;
       const stored = await store.repos.issuedDocuments.find(companyId, id, key);
       if (stored) return toFile(row, stored, format);
@@ -177,5 +180,3 @@ function toFile(
 function hasEmbeddedCii(pdf: Buffer): boolean {
   return pdf.includes('factur-x.xml');
 }
-
-export type IssuedDocuments = ReturnType<typeof createIssuedDocuments>;

@@ -9,4 +9,3 @@ export {
 } from './issue-invoice.ts';
 export { DEFAULT_PAYMENT_METHOD, type IssueFiscaliser } from './issue-steps.ts';
 export { COUNTER_PAYMENT_METHODS, type CounterSale } from './counter-sale.ts';
-export { sha256Hex, type IssuedFile, type IssuedFormat } from './frozen-documents.ts';

@@ -3,14 +3,12 @@ export {
   type SaleFilter,
   type SaleRow,
   type SaleLineRow,
-  type PaymentRow,
 } from './sales.repository.ts';
 export type { SaleTotalsRepository } from './sale-totals.repository.ts';
 export { documentTotals } from './sale-totals.ts';
-export { createSalesService, type SalesService, type SalesRepos } from './sales.service.ts';
+export { createSalesService, type SalesService } from './sales.service.ts';
 export {
   toSaleView,
-  balanceMinor,
   PAYMENT_METHODS,
   SALE_STATUSES,
   type SaleStatus,

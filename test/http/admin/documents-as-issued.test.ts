@@ -20,7 +20,11 @@ describe('documents as issued', () => {
   let demo: DemoCompany;
 
   before(async () => {
-    t = await createTestApp({}, { clock: { now: () => new Date('2026-05-04T08:00:00.000Z') } });
+    // An SMTP address nothing listens on: sendings are queued and recorded; no worker sends them.
+    t = await createTestApp(
+      { SMTP_URL: 'smtp://127.0.0.1:9', SMTP_FROM: 'Portico <portico@shop.example>' },
+      { clock: { now: () => new Date('2026-05-04T08:00:00.000Z') } },
+    );
     demo = await createTenant(t.c);
   });
   after(async () => {
@@ -133,6 +137,26 @@ describe('documents as issued', () => {
       Object.fromEntries(Object.entries(stornoFiles).map(([k, v]) => [k, v.hash])),
       'the cancellation as issued',
     );
+  });
+
+  test('each sending records the SHA-256 of the files as issued that it carries', async () => {
+    const q = await newQuotation(t.app, demo);
+    await assignCustomer(t.app, demo, 'quotations', q.id);
+    const sale = (await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {})).json().data;
+    const get = await adminCall(t.app, demo.adminToken, 'GET', `/sales/${sale.id}?format=pdf`);
+    const xml = await adminCall(t.app, demo.adminToken, 'GET', `/sales/${sale.id}/e-invoice`);
+    const sent = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${sale.id}/send`, {});
+    assert.equal(sent.statusCode, 202, sent.body);
+    assert.equal(sent.json().data.sha256.pdf, sha(get.rawPayload), 'the e-mail carries the PDF as issued');
+    if (sent.json().data.eInvoice?.attached) assert.equal(sent.json().data.sha256.eInvoice, sha(xml.rawPayload));
+    await adminCall(t.app, demo.adminToken, 'POST', `/sales/${sale.id}/payments`, { method: 'card', amount: '1.00' });
+    // In German: its own file, made once from the snapshot of issue, the same on every sending.
+    const de1 = (await adminCall(t.app, demo.adminToken, 'POST', `/sales/${sale.id}/send`, { locale: 'de' })).json();
+    const de2 = (await adminCall(t.app, demo.adminToken, 'POST', `/sales/${sale.id}/send`, { locale: 'de' })).json();
+    assert.notEqual(de1.data.sha256.pdf, sha(get.rawPayload));
+    assert.equal(de1.data.sha256.pdf, de2.data.sha256.pdf);
+    const again = (await adminCall(t.app, demo.adminToken, 'POST', `/sales/${sale.id}/send`, {})).json();
+    assert.equal(again.data.sha256.pdf, sha(get.rawPayload));
   });
 
   test('a bad delivery date is a 400 naming the field', async () => {
