@@ -116,8 +116,11 @@ export function requireValidationTools(): Tools {
   if (!xmllint) missing.push('xmllint (package libxml2-utils)');
   const java = which('java');
   if (!java) missing.push('java (package default-jre-headless)');
-  const saxon = ['/usr/share/java/Saxon-HE.jar', '/usr/share/java/saxon9he.jar'].find((p) => fs.existsSync(p));
-  if (!saxon) missing.push('Saxon-HE (package libsaxonhe-java, /usr/share/java/Saxon-HE.jar)');
+  // SAXON_JAR as scripts/test-tools.sh reads it (elsewhere than Debian's place).
+  const saxon = [process.env.SAXON_JAR, '/usr/share/java/Saxon-HE.jar', '/usr/share/java/saxon9he.jar'].find(
+    (p): p is string => Boolean(p) && fs.existsSync(p!),
+  );
+  if (!saxon) missing.push('Saxon-HE (package libsaxonhe-java, /usr/share/java/Saxon-HE.jar, or SAXON_JAR)');
   const files = [
     ...Object.values(RULE_FILES),
     XSD.cii,
