@@ -1,7 +1,6 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { EInvoice } from './einvoice-model.ts';
-import { isKpd2025Code } from './kpd-2025.ts';
 
 /**
  * What keeps a document from being a valid e-invoice for its profile, each named by the field
@@ -35,20 +34,15 @@ export function missingFields(invoice: EInvoice, buyerKind: string): Record<stri
     // HR-BR-37, HR-BR-8: the operator and the operator's OIB.
     if (!invoice.sellerContact?.name || !invoice.sellerContact.id)
       addFieldError(details, 'operator', said('error.einvoice.operator'));
-    // HR-BR-25: every item has a KPD code with list id CG (a credit note, 381, may leave it out);
-    // HR-BR-CL-2: one of KPD 2025's six-digit codes (a class "47.52" or a KPD 2015 code fails).
-    for (const line of invoice.lines) {
-      const field = `lines[${Number(line.id) - 1}].classificationCode`;
-      if (!line.classification) {
-        if (invoice.typeCode !== '381')
-          addFieldError(details, field, said('error.einvoice.kpd', { position: line.id, product: line.name }));
-      } else if (!isKpd2025Code(line.classification))
-        addFieldError(
-          details,
-          field,
-          said('error.einvoice.kpdUnknown', { position: line.id, product: line.name, code: line.classification }),
-        );
-    }
+    // HR-BR-25: every item has a KPD code with list id CG (a credit note, 381, may leave it out).
+    if (invoice.typeCode !== '381')
+      for (const line of invoice.lines)
+        if (!line.classification)
+          addFieldError(
+            details,
+            `lines[${Number(line.id) - 1}].classificationCode`,
+            said('error.einvoice.kpd', { position: line.id, product: line.name }),
+          );
     // HR-BR-4: a positive amount due has a due date (a credit note's amount counts as negative).
     if (invoice.typeCode !== '381' && invoice.totals.payable > 0 && !invoice.dueDate)
       addFieldError(details, 'dueDate', said('error.einvoice.dueDate'));

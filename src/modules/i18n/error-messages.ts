@@ -78,8 +78,6 @@ const serviceMessages = messages({
     'error.einvoice.missing':
       'This document cannot be an e-invoice ({profile}) yet: {count} required field(s) missing.',
     'error.einvoice.kpd': 'Line {position} ({product}): the product has no KPD 2025 classification code.',
-    'error.einvoice.kpdUnknown':
-      'Line {position} ({product}): {code} is not a KPD 2025 code (six digits, e.g. 20.30.12); KPD 2015 codes are no longer valid.',
     'error.einvoice.buyerTaxId': 'The buyer is a business without a tax id (VAT id or OIB).',
     'error.einvoice.buyerAddress': 'The buyer has no address with a country.',
     'error.einvoice.buyerCityPostcode': 'The buyer address needs a city and a postal code.',
@@ -342,8 +340,6 @@ const serviceMessages = messages({
     'error.einvoice.missing':
       'Ovaj dokument još ne može biti eRačun ({profile}): nedostaje obveznih podataka: {count}.',
     'error.einvoice.kpd': 'Stavka {position} ({product}): proizvod nema KPD 2025 šifru.',
-    'error.einvoice.kpdUnknown':
-      'Stavka {position} ({product}): {code} nije šifra KPD 2025 (šest znamenki, npr. 20.30.12); šifre KPD 2015 više ne vrijede.',
     'error.einvoice.buyerTaxId': 'Kupac je poslovni subjekt bez OIB-a ili PDV identifikatora.',
     'error.einvoice.buyerAddress': 'Kupac nema adresu s državom.',
     'error.einvoice.buyerCityPostcode': 'Adresa kupca treba grad i poštanski broj.',
@@ -613,8 +609,6 @@ const serviceMessages = messages({
     'error.einvoice.missing':
       'Dieses Dokument kann noch keine E-Rechnung ({profile}) sein: {count} Pflichtangabe(n) fehlen.',
     'error.einvoice.kpd': 'Position {position} ({product}): Das Produkt hat keinen KPD-2025-Code.',
-    'error.einvoice.kpdUnknown':
-      'Position {position} ({product}): {code} ist kein KPD-2025-Code (sechs Ziffern, z. B. 20.30.12); KPD-2015-Codes gelten nicht mehr.',
     'error.einvoice.buyerTaxId': 'Der Käufer ist ein Unternehmen ohne Steuernummer oder USt-IdNr.',
     'error.einvoice.buyerAddress': 'Der Käufer hat keine Anschrift mit Land.',
     'error.einvoice.buyerCityPostcode': 'Die Anschrift des Käufers braucht Ort und Postleitzahl.',

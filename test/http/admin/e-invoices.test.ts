@@ -91,7 +91,7 @@ describe('e-invoices', () => {
       name: 'Tečaj bojanja (obrazovanje)',
       sku: 'TEC-BOJ',
       taxRateId: exemptRate.json().data.id,
-      classificationCode: '85.59.03',
+      classificationCode: '85.52.03',
       units: [{ name: 'sat', price: '40.00' }],
     });
     assert.equal(course.statusCode, 201, course.body);
@@ -430,29 +430,6 @@ describe('e-invoices', () => {
       400,
       'validation_failed',
     );
-    // HR-BR-CL-2: the catalog takes a KPD class ("47.52"), but the e-invoice needs one of KPD 2025's
-    // six-digit codes; a KPD 2015 code KPD 2025 dropped fails the same way.
-    for (const [code, expected] of [
-      ['47.52', /47\.52 is not a KPD 2025 code/],
-      ['58.11.19', /58\.11\.19 is not a KPD 2025 code/],
-    ] as const) {
-      const edit = await adminCall(t.app, d.adminToken, 'PATCH', `/products/${d.products[0]!.id}`, {
-        classificationCode: code,
-      });
-      assert.equal(edit.statusCode, 200, edit.body);
-      const later = await invoice(d, [[0, 1]], {
-        kind: 'business',
-        name: 'Gradnja d.o.o.',
-        taxId: newOib(),
-        address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
-      });
-      const unknown = assertProblem(
-        await adminCall(t.app, d.adminToken, 'GET', `/sales/${later.id}/e-invoice`),
-        409,
-        'conflict',
-      );
-      assert.match(unknown.details['lines[0].classificationCode'][0], expected);
-    }
   });
 
   test('an issued invoice keeps its KPD and unit codes: a later catalog edit does not change its e-invoice', async () => {
