@@ -102,7 +102,10 @@ export function toCii(invoice: EInvoice): string {
               ]),
             ),
             invoice.dueDate &&
-              el('ram:SpecifiedTradePaymentTerms', [el('ram:DueDateDateTime', [date(invoice.dueDate)])]),
+              el('ram:SpecifiedTradePaymentTerms', [
+                leaf('ram:Description', invoice.paymentTerms),
+                el('ram:DueDateDateTime', [date(invoice.dueDate)]),
+              ]),
             el('ram:SpecifiedTradeSettlementHeaderMonetarySummation', [
               money('ram:LineTotalAmount', invoice.totals.lineNet),
               money('ram:TaxBasisTotalAmount', invoice.totals.taxExclusive),

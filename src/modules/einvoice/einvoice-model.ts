@@ -131,6 +131,8 @@ export interface EInvoice {
   issueTime: string;
   /** BT-9. */
   dueDate: string | null;
+  /** BT-20: the payment terms in words ("Rok plaćanja: 30 dana."), when the invoice gives days to pay. */
+  paymentTerms: string | null;
   /** BT-72. */
   deliveryDate: string | null;
   /** BT-5. */
@@ -334,6 +336,7 @@ export function buildEInvoice(source: EInvoiceSource): EInvoice {
     issueDate: issued.date,
     issueTime: issued.time,
     dueDate: source.kind === 'invoice' ? source.dueDate : null,
+    paymentTerms: source.kind === 'invoice' ? paymentTermsText(profile, issued.date, source.dueDate) : null,
     deliveryDate: source.deliveryDate,
     currency: source.currency,
     buyerReference: source.buyer.buyerReference,
@@ -464,6 +467,19 @@ function trimPrice(value: bigint, decimals: number): string {
   const scale = 10n ** BigInt(decimals);
   const fraction = (value % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
   return `${value / scale}.${fraction.padEnd(2, '0')}`;
+}
+
+/**
+ * BT-20 in the language the profile's buyers read: the days from the issue date to the due date,
+ * which the customer's payment terms (or the company's default) fixed when the invoice was issued.
+ */
+function paymentTermsText(profile: Profile, issueDate: string, dueDate: string | null): string | null {
+  if (!dueDate) return null;
+  const days = Math.round((Date.parse(dueDate) - Date.parse(issueDate)) / 86_400_000);
+  if (days <= 0) return null;
+  if (profile === 'hr-cius') return `Rok plaćanja: ${days} ${days % 10 === 1 && days % 100 !== 11 ? 'dan' : 'dana'}.`;
+  if (profile === 'xrechnung') return `Zahlbar innerhalb von ${days} ${days === 1 ? 'Tag' : 'Tagen'} ohne Abzug.`;
+  return `Payment within ${days} ${days === 1 ? 'day' : 'days'}.`;
 }
 
 /** A percent as EN 16931 writes BT-119 / BT-152: "25.00". */

@@ -66,6 +66,7 @@ export function toUbl(invoice: EInvoice): string {
                   el('cac:FinancialInstitutionBranch', [leaf('cbc:ID', invoice.payment.account.bic)]),
               ]),
           ]),
+        invoice.paymentTerms && el('cac:PaymentTerms', [leaf('cbc:Note', invoice.paymentTerms)]),
         el('cac:TaxTotal', [
           m('cbc:TaxAmount', invoice.totals.tax),
           invoice.taxes.map((t) =>

@@ -35,6 +35,8 @@ export interface CustomerSnapshot {
   email: string | null;
   phone: string | null;
   address: { street: string; postalCode: string; city: string; country: string } | null;
+  /** The customer's own payment terms in days; absent or null: the company's. */
+  paymentTermsDays?: number | null;
 }
 
 /** What a sale was made from; `counter`: sold at the counter, its own source (id and number the sale's). */
@@ -125,6 +127,7 @@ export async function insertSale(
     operatorId: input.createdBy,
     correction: false,
     mode: source.mode,
+    paymentTermsDays: customer.paymentTermsDays ?? null,
   });
   const row: SaleRow = {
     ...facts,
@@ -225,5 +228,14 @@ export async function customerForSale(
     );
   }
   const c = await directory.get(companyId, customerId);
-  return { id: c.id, kind: c.kind, name: c.name, taxId: c.taxId, email: c.email, phone: c.phone, address: c.address };
+  return {
+    id: c.id,
+    kind: c.kind,
+    name: c.name,
+    taxId: c.taxId,
+    email: c.email,
+    phone: c.phone,
+    address: c.address,
+    paymentTermsDays: c.paymentTermsDays ?? null,
+  };
 }
