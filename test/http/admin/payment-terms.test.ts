@@ -2,7 +2,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant, type TestApp } from '../../support/test-app.ts';
-import { assertProblem } from '../../support/http-helpers.ts';
+import { assertProblem, hubPostHeaders } from '../../support/http-helpers.ts';
 import { adminCall, assignCustomer } from '../../support/sales-helpers.ts';
 import { failuresOf, validateEInvoices } from '../../support/einvoice-validation.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
@@ -101,5 +101,56 @@ describe('payment terms: per customer, the company default otherwise', () => {
     assert.equal((await adminCall(t.app, d.adminToken, 'GET', '/settings')).json().data.paymentTermsDays, 20);
     // The service bounds it too (the hub and the CLI call it without the API's schema).
     await assert.rejects(t.c.companies.updateSettings(d.companyId, { paymentTermsDays: 1000 }), /validation|invalid/i);
+  });
+});
+
+describe('payment terms in the hub: the company page and the customer form', () => {
+  let t: TestApp;
+  let d: DemoCompany;
+  let headers: Record<string, string>;
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  before(async () => {
+    t = await createTestApp();
+    d = await createTenant(t.c, { passwords: true });
+    const admin = d.users.find((u) => u.role === 'admin')!;
+    headers = await hubPostHeaders(t.app, t.c, admin.email, admin.password!);
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test("labelled in the reader's language, saved, and refused in place when not whole days", async () => {
+    const company = await t.app.inject({ method: 'GET', url: '/hub/company', headers });
+    assert.match(
+      company.body,
+      /<label for="payment-terms">Rok plaćanja virmanom \(dana, ako kupac nema svoj\)<\/label>/,
+    );
+    assert.match(company.body, /name="paymentTermsDays"[^>]*value="15"/);
+    const fresh = await t.app.inject({ method: 'GET', url: '/hub/customers/new', headers });
+    assert.match(fresh.body, /Rok plaćanja \(dana; prazno: kao za tvrtku\)/);
+
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/hub/customers',
+      headers: { ...headers, ...form },
+      payload: 'kind=business&name=Gradnja+d.o.o.&paymentTermsDays=45',
+    });
+    assert.equal(saved.statusCode, 303, saved.body.slice(0, 300));
+    const id = String(saved.headers.location).match(/customers\/(cus_\w+)/)![1]!;
+    assert.equal((await t.c.customers.get(d.companyId, id)).paymentTermsDays, 45);
+
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/hub/customers/${id}`,
+      headers: { ...headers, ...form },
+      payload: 'kind=business&name=Gradnja+d.o.o.&paymentTermsDays=400',
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.match(
+      refused.body,
+      /aria-invalid="true"[^>]*name="paymentTermsDays"|name="paymentTermsDays"[^>]*aria-invalid="true"/,
+    );
+    assert.equal((await t.c.customers.get(d.companyId, id)).paymentTermsDays, 45);
   });
 });

@@ -26,6 +26,7 @@ const CompanyForm = Type.Object(
     taxId: Type.String(),
     locale: Type.String(),
     quotationValidityDays: Type.String(),
+    paymentTermsDays: Type.String(),
     vatRegistered: Type.String(),
     fiscalEnabled: Type.String(),
     sequenceMode: Type.String(),
@@ -109,6 +110,7 @@ function draftFrom(body: unknown): Draft {
     taxId: text('taxId'),
     locale: text('locale'),
     quotationValidityDays: text('quotationValidityDays'),
+    paymentTermsDays: text('paymentTermsDays'),
     vatRegistered: text('vatRegistered'),
     fiscalEnabled: text('fiscalEnabled'),
     sequenceMode: text('sequenceMode'),
@@ -128,6 +130,8 @@ function patchOf(draft: Draft): SettingsPatch {
     taxId: draft.taxId || null,
     locale: draft.locale,
     quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : Number(draft.quotationValidityDays),
+    // Left blank (or not in the form): unchanged.
+    ...(draft.paymentTermsDays === '' ? {} : { paymentTermsDays: Number(draft.paymentTermsDays) }),
     fiscal: {
       enabled: draft.fiscalEnabled === 'on',
       vatRegistered: draft.vatRegistered === 'on',
@@ -146,6 +150,7 @@ function draftOf(company: Company): Draft {
     taxId: company.taxId ?? '',
     locale: company.locale,
     quotationValidityDays: String(company.quotationValidityDays),
+    paymentTermsDays: String(company.paymentTermsDays),
     vatRegistered: company.fiscal.vatRegistered ? 'on' : '',
     fiscalEnabled: company.fiscal.enabled ? 'on' : '',
     sequenceMode: company.fiscal.sequenceMode,
@@ -180,6 +185,7 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
   ${field(view, 'taxId', { id: 'tax-id', label: company.country ? t(taxIdLabel(company.country)) : t('hub.company.taxId') })}
   ${field(view, 'locale', { id: 'locale', label: t('hub.company.locale'), required: true })}
   ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
+  ${field(view, 'paymentTermsDays', { id: 'payment-terms', label: t('hub.company.paymentTermsDays'), type: 'number', extra: html` step="1" min="0" max="365"` })}
   <fieldset>
     <legend>${t('hub.invoice.fiscal')}</legend>
     <p><label><input type="checkbox" name="vatRegistered"${checked(d.vatRegistered)}> ${t('print.vatId')}</label></p>
