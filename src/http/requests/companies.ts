@@ -68,7 +68,6 @@ export const SettingsBody = Type.Object(
         },
       ),
     ),
-    quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
     paymentTermsDays: Type.Optional(
       Type.Integer({
         minimum: 0,
@@ -76,6 +75,7 @@ export const SettingsBody = Type.Object(
         description: 'Days a bank transfer is given unless the customer has its own terms (default 15).',
       }),
     ),
+    quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
     printTemplate: Type.Optional(
       Type.Object(
         {

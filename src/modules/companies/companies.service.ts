@@ -200,6 +200,15 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         if (patch.name.trim() === '') addFieldError(details, 'name', said('error.empty'));
         else changes.name = patch.name.trim();
       }
+      if (patch.paymentTermsDays !== undefined) {
+        if (
+          !Number.isInteger(patch.paymentTermsDays) ||
+          patch.paymentTermsDays < 0 ||
+          patch.paymentTermsDays > MAX_PAYMENT_TERMS_DAYS
+        )
+          addFieldError(details, 'paymentTermsDays', said('error.paymentTermsDays', { max: MAX_PAYMENT_TERMS_DAYS }));
+        else changes.payment_terms_days = patch.paymentTermsDays;
+      }
       if (patch.quotationValidityDays !== undefined) {
         // Bounded here, not only in the admin API's schema: the hub and the CLI call this too, and
         // a validity past the year 9999 would make every new quotation's expiry unprintable.
@@ -214,15 +223,6 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
             said('error.company.validityDays', { max: String(MAX_VALIDITY_DAYS) }),
           );
         else changes.quotation_validity_days = patch.quotationValidityDays;
-      }
-      if (patch.paymentTermsDays !== undefined) {
-        if (
-          !Number.isInteger(patch.paymentTermsDays) ||
-          patch.paymentTermsDays < 0 ||
-          patch.paymentTermsDays > MAX_PAYMENT_TERMS_DAYS
-        )
-          addFieldError(details, 'paymentTermsDays', said('error.paymentTermsDays', { max: MAX_PAYMENT_TERMS_DAYS }));
-        else changes.payment_terms_days = patch.paymentTermsDays;
       }
       if (patch.fiscal !== undefined) {
         if (patch.fiscal.enabled !== undefined) changes.fiscal_enabled = patch.fiscal.enabled;
@@ -371,8 +371,8 @@ export interface SettingsPatch {
   taxId?: string | null;
   locale?: string;
   bankAccount?: { iban: string; bic?: string | null; holder: string } | null;
-  quotationValidityDays?: number;
   paymentTermsDays?: number;
+  quotationValidityDays?: number;
   printTemplate?: Partial<Company['template']>;
   fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string };
   einvoiceContact?: { name?: string | null; phone?: string | null; email?: string | null };

@@ -129,9 +129,9 @@ function patchOf(draft: Draft): SettingsPatch {
     country: draft.country || null,
     taxId: draft.taxId || null,
     locale: draft.locale,
-    quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : Number(draft.quotationValidityDays),
     // Left blank (or not in the form): unchanged.
     ...(draft.paymentTermsDays === '' ? {} : { paymentTermsDays: Number(draft.paymentTermsDays) }),
+    quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : Number(draft.quotationValidityDays),
     fiscal: {
       enabled: draft.fiscalEnabled === 'on',
       vatRegistered: draft.vatRegistered === 'on',
@@ -184,8 +184,8 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
   ${field(view, 'country', { id: 'country', label: t('hub.company.country'), extra: html` size="3"` })}
   ${field(view, 'taxId', { id: 'tax-id', label: company.country ? t(taxIdLabel(company.country)) : t('hub.company.taxId') })}
   ${field(view, 'locale', { id: 'locale', label: t('hub.company.locale'), required: true })}
-  ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
   ${field(view, 'paymentTermsDays', { id: 'payment-terms', label: t('hub.company.paymentTermsDays'), type: 'number', extra: html` step="1" min="0" max="365"` })}
+  ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
   <fieldset>
     <legend>${t('hub.invoice.fiscal')}</legend>
     <p><label><input type="checkbox" name="vatRegistered"${checked(d.vatRegistered)}> ${t('print.vatId')}</label></p>
