@@ -11,7 +11,7 @@ import { hashPassword } from '../../lib/password-hash.ts';
 /** Ten years: the longest a quotation may stay valid. */
 
 /** A bank transfer's days when the company set none: the 15 Portico always gave (0022 keeps it). */
-export const DEFAULT_PAYMENT_TERMS_DAYS = 15;
+const DEFAULT_PAYMENT_TERMS_DAYS = 15;
 /** The longest payment term, in days (a year). */
 const MAX_PAYMENT_TERMS_DAYS = 365;
 export const MAX_VALIDITY_DAYS = 3650;

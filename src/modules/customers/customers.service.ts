@@ -42,7 +42,7 @@ export interface Customer {
 }
 
 /** The longest payment term a customer or company may be given, in days (a year). */
-export const MAX_PAYMENT_TERMS_DAYS = 365;
+const MAX_PAYMENT_TERMS_DAYS = 365;
 
 export interface ElectronicAddress {
   id: string;
