@@ -20,6 +20,8 @@ export interface CompaniesTable {
   timezone: string;
   prices_include_tax: SqlBool;
   quotation_validity_days: number;
+  /** Days a bank transfer is given (0022); null: 15. */
+  payment_terms_days?: number | null;
   template_header: string | null;
   template_footer: string | null;
   template_payment_instructions: string | null;
@@ -594,6 +596,8 @@ export interface CustomersTable {
   endpoint_scheme: string | null;
   /** Buyer reference (BT-10): a German public buyer's Leitweg-ID, or the buyer's own reference. */
   buyer_reference: string | null;
+  /** Days a bank transfer is given this customer (0022); null: the company's. */
+  payment_terms_days?: number | null;
   /** `hr`, `de` or `en` (0018): documents and replies sent to the customer; null: the company's. */
   language: string | null;
 }

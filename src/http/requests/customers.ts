@@ -72,6 +72,16 @@ export const CustomerInput = Type.Object(
       ),
     ),
     language: Type.Optional(Nullable(Language)),
+    paymentTermsDays: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: 365,
+          description:
+            "Days this customer is given to pay by bank transfer: the invoice's due date (BT-9) and payment terms (BT-20). null: the company's default.",
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -72,6 +72,7 @@ const serviceMessages = messages({
       'Use an EAS scheme: four digits (e.g. "9934" for an OIB, "0204" for a Leitweg-ID) or "EM" for e-mail.',
     'error.customer.endpointId': 'Enter the address in that scheme (an e-mail address for "EM").',
     'error.customer.language': "Use one of {languages}, or none for the company's language.",
+    'error.paymentTermsDays': 'Payment terms are whole days from 0 to {max}.',
     'error.product.barcodeForm': 'A barcode is a GTIN of 8, 12, 13 or 14 digits (EAN-8, UPC-A, EAN-13, GTIN-14).',
     'error.product.barcodeCheck': 'Is not a valid barcode: the check digit does not match (should be {expected}).',
     'error.product.barcodeTaken': 'Another product of this company has this barcode ({product}).',
@@ -335,6 +336,7 @@ const serviceMessages = messages({
     'error.customer.endpointScheme': 'Upišite EAS shemu: četiri znamenke (npr. "9934" za OIB) ili "EM" za e-poštu.',
     'error.customer.endpointId': 'Upišite adresu u toj shemi (adresu e-pošte za "EM").',
     'error.customer.language': 'Upotrijebite jedno od: {languages}, ili ništa za jezik tvrtke.',
+    'error.paymentTermsDays': 'Rok plaćanja je cijeli broj dana od 0 do {max}.',
     'error.product.barcodeForm': 'Barkod je GTIN od 8, 12, 13 ili 14 znamenki (EAN-8, UPC-A, EAN-13, GTIN-14).',
     'error.product.barcodeCheck': 'Barkod nije ispravan: kontrolna znamenka ne odgovara (trebala bi biti {expected}).',
     'error.product.barcodeTaken': 'Drugi proizvod ove tvrtke ima taj barkod ({product}).',
@@ -604,6 +606,7 @@ const serviceMessages = messages({
       'Geben Sie ein EAS-Schema ein: vier Ziffern (etwa "0204" für eine Leitweg-ID) oder "EM" für E-Mail.',
     'error.customer.endpointId': 'Geben Sie die Adresse in diesem Schema ein (eine E-Mail-Adresse bei "EM").',
     'error.customer.language': 'Verwenden Sie eines von: {languages}, oder keine für die Sprache der Firma.',
+    'error.paymentTermsDays': 'Das Zahlungsziel ist eine ganze Zahl von Tagen von 0 bis {max}.',
     'error.product.barcodeForm':
       'Ein Barcode ist eine GTIN mit 8, 12, 13 oder 14 Ziffern (EAN-8, UPC-A, EAN-13, GTIN-14).',
     'error.product.barcodeCheck': 'Ist kein gültiger Barcode: Die Prüfziffer stimmt nicht (richtig wäre {expected}).',
