@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -18,7 +19,8 @@ export interface Config {
   readonly httpMaxConnections: number;
   readonly logLevel: string;
   readonly publicBaseUrl: string | null;
-  readonly trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses and CIDRs. */
+  readonly trustProxy: TrustProxy;
   readonly rateLimitPerMinute: number;
   readonly rateLimitPerIpPerMinute: number;
   readonly proofOfWorkMaxNumber: number;
@@ -52,6 +54,9 @@ export interface Config {
   readonly fiscalDeadlineHours: number;
 }
 
+/** `false`: no proxy; a number: that many proxies in front; a list: the proxies' addresses or CIDRs. */
+export type TrustProxy = false | number | readonly string[];
+
 /** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
 export type SqliteSynchronous = 'full' | 'normal';
 
@@ -83,6 +88,31 @@ function boolean(raw: string): boolean {
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   throw new Error('must be true or false');
+}
+
+/**
+ * Never Fastify's `true`, which takes the left-most X-Forwarded-For, the one the client writes:
+ * `true` is one proxy, and a list trusts only those addresses, so the client address is the one
+ * the last trusted proxy saw.
+ */
+function trustProxy(raw: string): TrustProxy {
+  const v = raw.toLowerCase();
+  if (['false', '0', 'no', 'off', ''].includes(v)) return false;
+  if (['true', 'yes', 'on'].includes(v)) return 1;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) throw new Error('must be at most 10 hops');
+    return hops;
+  }
+  const list = raw.split(',').map((part) => part.trim());
+  for (const entry of list) {
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (family === 0 || rest.length > 0 || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits)))
+      throw new Error('must be true, false, a hop count, or a comma list of IP addresses or CIDRs');
+  }
+  return Object.freeze(list);
 }
 
 function url(protocols: string[]) {
@@ -174,9 +204,10 @@ export const CONFIG_SPEC = {
     parse: url(['http:', 'https:']),
   },
   TRUST_PROXY: {
-    description: 'Trust X-Forwarded-* headers (behind a reverse proxy)',
+    description:
+      'Reverse proxies in front whose X-Forwarded-* headers are trusted: false, true (one proxy, as 1), a hop count, or a comma list of proxy addresses/CIDRs',
     default: 'false',
-    parse: boolean,
+    parse: trustProxy,
   },
   RATE_LIMIT_PER_MINUTE: {
     description: 'Requests per minute per API key',
