@@ -119,6 +119,7 @@ export async function createContainer(
   const signInThrottle = createSignInThrottle({
     counts: redis ? redisFailureCounts(redis) : memoryFailureCounts(clock),
     limit: config.hubSignInAttempts,
+    maxHeld: config.hubSignInHeld,
     windowMs: 15 * 60_000,
     onCountsUnavailable: (error) => logger.warn({ err: error }, 'sign-in counts unavailable; not slowing sign-in'),
     onLimitReached: (email) =>

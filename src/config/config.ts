@@ -43,6 +43,7 @@ export interface Config {
   readonly hubSessionIdleMinutes: number;
   readonly hubSessionMaxHours: number;
   readonly hubSignInAttempts: number;
+  readonly hubSignInHeld: number;
   readonly readyMaxQueueLagSeconds: number;
   readonly readyMaxOutboxAgeSeconds: number;
   readonly metricsToken: string | null;
@@ -316,6 +317,12 @@ export const CONFIG_SPEC = {
     default: '10',
     parse: integer(1, 10_000),
   },
+  HUB_SIGN_IN_HELD: {
+    description:
+      'Sign-in attempts of one e-mail held back at once past the limit (per process); one more is answered 429 "try again shortly" at once, neither checked nor counted',
+    default: '2',
+    parse: integer(1, 100),
+  },
   READY_MAX_QUEUE_LAG_SECONDS: {
     description:
       '/readyz answers 503 when the oldest due webhook delivery has waited longer than this (0: not checked)',
@@ -452,6 +459,7 @@ export function loadConfig(env: Env = process.env): Config {
     hubSessionIdleMinutes: read('HUB_SESSION_IDLE_MINUTES'),
     hubSessionMaxHours: read('HUB_SESSION_MAX_HOURS'),
     hubSignInAttempts: read('HUB_SIGN_IN_ATTEMPTS'),
+    hubSignInHeld: read('HUB_SIGN_IN_HELD'),
     readyMaxQueueLagSeconds: read('READY_MAX_QUEUE_LAG_SECONDS'),
     readyMaxOutboxAgeSeconds: read('READY_MAX_OUTBOX_AGE_SECONDS'),
     metricsToken: read('METRICS_TOKEN'),
