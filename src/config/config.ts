@@ -44,6 +44,10 @@ export interface Config {
   readonly hubSessionMaxHours: number;
   readonly hubSignInAttempts: number;
   readonly hubSignInHeld: number;
+  readonly inquiryDigestSeconds: number;
+  readonly inquiryBudgetPerKeyPerHour: number;
+  readonly inquiryBudgetPerCompanyPerHour: number;
+  readonly emailSendConcurrency: number;
   readonly readyMaxQueueLagSeconds: number;
   readonly readyMaxOutboxAgeSeconds: number;
   readonly metricsToken: string | null;
@@ -323,15 +327,37 @@ export const CONFIG_SPEC = {
     default: '2',
     parse: integer(1, 100),
   },
+  INQUIRY_DIGEST_SECONDS: {
+    description:
+      'Staff are e-mailed a digest of new inquiries at most once per this many seconds per company (the first a few seconds after a quiet spell)',
+    default: '300',
+    parse: integer(1, 24 * 3600),
+  },
+  INQUIRY_BUDGET_PER_KEY_PER_HOUR: {
+    description: 'Live inquiries one API key may send per hour (per process) before the rest go to the spam folder',
+    default: '200',
+    parse: integer(1, 1_000_000),
+  },
+  INQUIRY_BUDGET_PER_COMPANY_PER_HOUR: {
+    description: 'Live inquiries one company may receive per hour (per process) before the rest go to the spam folder',
+    default: '500',
+    parse: integer(1, 1_000_000),
+  },
+  EMAIL_SEND_CONCURRENCY: {
+    description:
+      'E-mails to customers sent at once per process; staff digests have a lane of their own with half as many (at least 1)',
+    default: '4',
+    parse: integer(1, 64),
+  },
   READY_MAX_QUEUE_LAG_SECONDS: {
     description:
-      '/readyz answers 503 when the oldest due webhook delivery has waited longer than this (0: not checked)',
-    default: '900',
+      'Retired (ignored, a warning at start): queues are shared by every instance, so their lag is a metric and an alert, not readiness',
+    default: '0',
     parse: integer(0, 7 * 24 * 3600),
   },
   READY_MAX_OUTBOX_AGE_SECONDS: {
-    description: '/readyz answers 503 when the oldest due e-mail has waited longer than this (0: not checked)',
-    default: '900',
+    description: 'Retired (ignored, a warning at start): the e-mail outbox age is a metric and an alert, not readiness',
+    default: '0',
     parse: integer(0, 7 * 24 * 3600),
   },
   METRICS_TOKEN: {
@@ -460,6 +486,10 @@ export function loadConfig(env: Env = process.env): Config {
     hubSessionMaxHours: read('HUB_SESSION_MAX_HOURS'),
     hubSignInAttempts: read('HUB_SIGN_IN_ATTEMPTS'),
     hubSignInHeld: read('HUB_SIGN_IN_HELD'),
+    inquiryDigestSeconds: read('INQUIRY_DIGEST_SECONDS'),
+    inquiryBudgetPerKeyPerHour: read('INQUIRY_BUDGET_PER_KEY_PER_HOUR'),
+    inquiryBudgetPerCompanyPerHour: read('INQUIRY_BUDGET_PER_COMPANY_PER_HOUR'),
+    emailSendConcurrency: read('EMAIL_SEND_CONCURRENCY'),
     readyMaxQueueLagSeconds: read('READY_MAX_QUEUE_LAG_SECONDS'),
     readyMaxOutboxAgeSeconds: read('READY_MAX_OUTBOX_AGE_SECONDS'),
     metricsToken: read('METRICS_TOKEN'),
