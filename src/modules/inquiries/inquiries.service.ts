@@ -277,7 +277,10 @@ export function createInquiriesService(deps: {
       input: NewInquiry,
       from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
     ): Promise<Inquiry> {
-      const checked = await spamCheckOf({ proofOfWork: deps.proofOfWork, captcha: deps.captcha }, from);
+      const checked = await spamCheckOf(
+        { proofOfWork: deps.proofOfWork, captcha: deps.captcha },
+        { ...from, companyId: caller.companyId },
+      );
       if (checked.spamReason !== null) return this.create(caller, input, { spamReason: checked.spamReason });
       // Past its budget a live inquiry tells nobody: a flood reaches the spam folder, not mailboxes.
       if ((caller.mode ?? 'live') === 'live' && deps.budget && !deps.budget.take(caller.companyId, caller.apiKeyId))
@@ -305,7 +308,7 @@ export function createInquiriesService(deps: {
       };
     },
 
-    challenge: () => deps.proofOfWork.challenge(),
+    challenge: (companyId: string) => deps.proofOfWork.challenge(companyId),
 
     /**
      * The product photo as fetched by the server: the image, why it could not be fetched, or

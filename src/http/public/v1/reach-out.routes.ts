@@ -137,6 +137,7 @@ export const reachOutRoutes =
           response: { 200: Challenge, ...errorResponses(403) },
         },
       },
-      async (_request, reply) => reply.header('cache-control', 'no-store').send(await c.inquiries.challenge()),
+      async (request, reply) =>
+        reply.header('cache-control', 'no-store').send(await c.inquiries.challenge(request.caller.companyId)),
     );
   };
