@@ -40,6 +40,11 @@ test('a control character in a customer, inquirer or product name is a 400 namin
       (error: { code?: string; details?: Record<string, string[]> }) =>
         error.code === 'validation_failed' && (error.details?.name?.length ?? 0) > 0,
     );
+    await assert.rejects(
+      t.c.catalogAdmin.updateProduct(d.companyId, d.products[0]!.id, { name: 'Boja\nza drvo' }),
+      (error: { code?: string; details?: Record<string, string[]> }) =>
+        error.code === 'validation_failed' && (error.details?.name?.length ?? 0) > 0,
+    );
     // Names as people write them still pass.
     const fine = await admin('POST', '/customers', { kind: 'business', name: 'Kovačević & Sin d.o.o. — Zagreb' });
     assert.equal(fine.statusCode, 201, fine.body);
