@@ -190,6 +190,18 @@ export interface EmailMessagesTable {
   attachments?: string | null;
   /** 0016: what the SMTP server answered when it took the message ("250 OK …"). */
   smtp_response?: string | null;
+  /** 0022: `customer` (documents, replies) or `staff` (inquiry digests); each lane is sent apart. */
+  lane?: 'customer' | 'staff';
+  /** 0022: an HTML part beside the text (the inquiry digests). */
+  html_body?: string | null;
+}
+
+/** 0022: per company, whether a digest of new inquiries is due, and up to when the last one covered. */
+export interface InquiryDigestsTable {
+  company_id: string;
+  due_at: Timestamp | null;
+  covered_until: Timestamp;
+  last_sent_at: Timestamp | null;
 }
 
 /** A document sent by e-mail from the hub (0016); its state is its e-mail's. */
@@ -718,6 +730,7 @@ export interface DB {
   inquiry_photos: InquiryPhotosTable;
   notifications: NotificationsTable;
   email_messages: EmailMessagesTable;
+  inquiry_digests: InquiryDigestsTable;
   idempotency_keys: IdempotencyKeysTable;
   categories: CategoriesTable;
   models: ModelsTable;

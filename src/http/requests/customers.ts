@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Email, Nullable, Phone, Text } from '../schemas.ts';
+import { Email, Nullable, Phone, Text, Name } from '../schemas.ts';
 
 /** A customer as the admin API and the hub's customer form send it: one schema, the same limits and messages. */
 
@@ -31,7 +31,7 @@ export const Language = Type.Union([Type.Literal('hr'), Type.Literal('de'), Type
 });
 
 const fields = {
-  name: Text(200, { examples: ['Kovačević d.o.o.'] }),
+  name: Name(200, { examples: ['Kovačević d.o.o.'] }),
   taxId: TaxId,
   email: Email,
   phone: Phone,

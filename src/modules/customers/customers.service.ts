@@ -103,6 +103,9 @@ export function customerRow(
   prefix = '',
 ): CustomerRow {
   const details: FieldErrors = fieldErrors();
+  // A line break or a control character in a name breaks e-mail headers, prints and exports.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(input.name))
+    addFieldError(details, `${prefix}name`, said('error.name.control'));
   const address = input.address ? { ...input.address, country: input.address.country.toUpperCase() } : null;
   let taxId: string | null = null;
   if (input.taxId !== undefined && input.taxId !== null) {

@@ -15,6 +15,7 @@ const serviceMessages = messages({
     'error.export.tooMany': 'More than {max} rows: narrow the filter, or use a report.',
     'error.report.tooLong': 'Gives more than {max} periods: choose a longer grouping or a shorter range.',
     'error.required': 'Is required.',
+    'error.name.control': 'Must not contain control characters (line breaks, tabs).',
     'error.unknownField': 'Is not a known field.',
     'error.emailFormat': 'Must be an e-mail address.',
     'error.urlFormat': 'Must be a URL.',
@@ -279,6 +280,7 @@ const serviceMessages = messages({
     'error.export.tooMany': 'Više od {max} redaka: suzite filtar ili upotrijebite izvještaj.',
     'error.report.tooLong': 'Daje više od {max} razdoblja: odaberite dulje grupiranje ili kraći raspon.',
     'error.required': 'Obavezno polje.',
+    'error.name.control': 'Ne smije sadržavati kontrolne znakove (prijelome redaka, tabulatore).',
     'error.unknownField': 'Nepoznato polje.',
     'error.emailFormat': 'Mora biti adresa e-pošte.',
     'error.urlFormat': 'Mora biti URL.',
@@ -545,6 +547,7 @@ const serviceMessages = messages({
     'error.report.tooLong':
       'Ergibt mehr als {max} Zeiträume: wählen Sie eine gröbere Gruppierung oder einen kürzeren Zeitraum.',
     'error.required': 'Pflichtfeld.',
+    'error.name.control': 'Darf keine Steuerzeichen enthalten (Zeilenumbrüche, Tabulatoren).',
     'error.unknownField': 'Ist kein bekanntes Feld.',
     'error.emailFormat': 'Muss eine E-Mail-Adresse sein.',
     'error.urlFormat': 'Muss eine URL sein.',
