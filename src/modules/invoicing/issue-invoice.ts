@@ -2,7 +2,7 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import {
   formatDocumentNumber,
@@ -37,6 +37,9 @@ export interface CustomerSnapshot {
   email: string | null;
   phone: string | null;
   address: { street: string; postalCode: string; city: string; country: string } | null;
+  /** Where the buyer takes e-invoices (BT-49, BT-10), as the directory says at issue. */
+  electronicAddress?: { id: string; scheme: string } | null;
+  buyerReference?: string | null;
 }
 
 export interface SaleSource {
@@ -126,7 +129,19 @@ export async function issueInvoice<R extends IssueRepos>(
         await request.then(repos, issued);
         paidAtIssue = (await repos.sales.find(request.companyId, request.saleId))?.paid_minor ?? 0;
       }
-      await freezeAtIssue(repos, issued.row, request.now, paidAtIssue);
+      // What issuing has read already is not read again: the location, and the buyer's e-invoice
+      // address from the directory customer read for the sale.
+      const c = request.customer;
+      await freezeAtIssue(repos, issued.row, request.now, paidAtIssue, {
+        location: issued.location,
+        buyer: c.id
+          ? {
+              endpoint_id: c.electronicAddress?.id ?? null,
+              endpoint_scheme: c.electronicAddress?.scheme ?? null,
+              buyer_reference: c.buyerReference ?? null,
+            }
+          : null,
+      });
       return issued;
     },
     { creates: request.saleId },
@@ -172,7 +187,7 @@ async function insertSale(
   },
   newId: IdGenerator,
   fiscaliser: IssueFiscaliser,
-): Promise<Issued> {
+): Promise<Issued & { location: LocationRow }> {
   const { companyId, saleId, source, customer, now } = input;
   const location = await repos.companies.findLocation(companyId, source.locationId);
   if (!location) throw new Error(`location ${source.locationId} of ${source.type} ${source.id} is gone`);
@@ -276,7 +291,7 @@ async function insertSale(
     },
     { now: createdAt, newId },
   );
-  return { row, lines, fiscal };
+  return { row, lines, fiscal, location };
 }
 
 /**
@@ -314,7 +329,17 @@ export async function customerForSale(
     );
   }
   const c = await directory.get(companyId, customerId);
-  return { id: c.id, kind: c.kind, name: c.name, taxId: c.taxId, email: c.email, phone: c.phone, address: c.address };
+  return {
+    id: c.id,
+    kind: c.kind,
+    name: c.name,
+    taxId: c.taxId,
+    email: c.email,
+    phone: c.phone,
+    address: c.address,
+    electronicAddress: c.electronicAddress ?? null,
+    buyerReference: c.buyerReference ?? null,
+  };
 }
 
 /** `YYYY-MM-DD` naming a day the calendar has (not 2026-02-30). */
