@@ -72,7 +72,7 @@ for (let i = 0; i < N + 20; i++) {
   quotations.push(q.id);
 }
 let next = 0;
-await measure('conversion', async () => {
+const conversionIds = await measure('conversion', async () => {
   const res = await adminCall(app, token, 'POST', `/quotations/${quotations[next++]}/convert`, {});
   if (res.statusCode !== 201) throw new Error(res.body);
   return res.json().data.id as string;
@@ -83,6 +83,9 @@ if (invoicing) {
   const sample = counterIds.slice(-20);
   for (const id of sample)
     for (const url of [`/sales/${id}?format=pdf`, `/sales/${id}?format=pdf&layout=receipt`])
+      if ((await adminCall(app, token, 'GET', url)).statusCode !== 200) throw new Error(url);
+  for (const id of conversionIds.slice(-20))
+    for (const url of [`/sales/${id}/e-invoice?syntax=ubl`, `/sales/${id}/e-invoice?syntax=cii`])
       if ((await adminCall(app, token, 'GET', url)).statusCode !== 200) throw new Error(url);
   console.log('stored per format (all documents):', JSON.stringify(await invoicing.sizes(demo.companyId)));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/errors.ts';
 import type { Store } from '../../db/store.ts';
-import { toCompany, type CompaniesRepository } from '../companies/index.ts';
+import { toCompany, type CompaniesRepository, type LocationRow } from '../companies/index.ts';
 import { resolveLanguage } from '../i18n/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import type { IssueSnapshot, SaleRow, SalesRepository, SalesService } from '../sales/index.ts';
@@ -42,11 +42,17 @@ export async function freezeAtIssue(
   row: SaleRow,
   now: Date,
   paidMinor: number,
+  /** What the issue has read already (undefined: read it here). */
+  known: { location?: LocationRow; buyer?: IssueSnapshot['buyer'] } = {},
 ): Promise<void> {
   const [company, location, buyer] = await Promise.all([
     repos.companies.findCompany(row.company_id),
-    repos.companies.findLocation(row.company_id, row.location_id),
-    row.customer_id ? repos.sales.eInvoiceBuyer(row.company_id, row.customer_id) : Promise.resolve(undefined),
+    known.location ?? repos.companies.findLocation(row.company_id, row.location_id),
+    known.buyer !== undefined
+      ? known.buyer
+      : row.customer_id
+        ? repos.sales.eInvoiceBuyer(row.company_id, row.customer_id)
+        : Promise.resolve(undefined),
   ]);
   const snapshot: IssueSnapshot = {
     version: 1,

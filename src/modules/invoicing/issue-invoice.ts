@@ -2,7 +2,7 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import {
   formatDocumentNumber,
@@ -39,6 +39,9 @@ export interface CustomerSnapshot {
   address: { street: string; postalCode: string; city: string; country: string } | null;
   /** The customer's own payment terms in days; absent or null: the company's. */
   paymentTermsDays?: number | null;
+  /** Where the buyer takes e-invoices (BT-49, BT-10), as the directory says at issue. */
+  electronicAddress?: { id: string; scheme: string } | null;
+  buyerReference?: string | null;
 }
 
 export interface SaleSource {
@@ -128,7 +131,19 @@ export async function issueInvoice<R extends IssueRepos>(
         await request.then(repos, issued);
         paidAtIssue = (await repos.sales.find(request.companyId, request.saleId))?.paid_minor ?? 0;
       }
-      await freezeAtIssue(repos, issued.row, request.now, paidAtIssue);
+      // What issuing has read already is not read again: the location, and the buyer's e-invoice
+      // address from the directory customer read for the sale.
+      const c = request.customer;
+      await freezeAtIssue(repos, issued.row, request.now, paidAtIssue, {
+        location: issued.location,
+        buyer: c.id
+          ? {
+              endpoint_id: c.electronicAddress?.id ?? null,
+              endpoint_scheme: c.electronicAddress?.scheme ?? null,
+              buyer_reference: c.buyerReference ?? null,
+            }
+          : null,
+      });
       return issued;
     },
     { creates: request.saleId },
@@ -174,7 +189,7 @@ async function insertSale(
   },
   newId: IdGenerator,
   fiscaliser: IssueFiscaliser,
-): Promise<Issued> {
+): Promise<Issued & { location: LocationRow }> {
   const { companyId, saleId, source, customer, now } = input;
   const location = await repos.companies.findLocation(companyId, source.locationId);
   if (!location) throw new Error(`location ${source.locationId} of ${source.type} ${source.id} is gone`);
@@ -279,7 +294,7 @@ async function insertSale(
     },
     { now: createdAt, newId },
   );
-  return { row, lines, fiscal };
+  return { row, lines, fiscal, location };
 }
 
 /**
@@ -326,6 +341,8 @@ export async function customerForSale(
     phone: c.phone,
     address: c.address,
     paymentTermsDays: c.paymentTermsDays ?? null,
+    electronicAddress: c.electronicAddress ?? null,
+    buyerReference: c.buyerReference ?? null,
   };
 }
 

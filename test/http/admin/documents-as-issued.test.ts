@@ -159,6 +159,43 @@ describe('documents as issued', () => {
     assert.equal(again.data.sha256.pdf, sha(get.rawPayload));
   });
 
+  test('a counter sale: delivery date and order reference on the sale; its receipt as issued after its payment is voided', async () => {
+    const p = demo.products[0]!;
+    const res = await adminCall(t.app, demo.adminToken, 'POST', '/counter-sales', {
+      lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 1 }],
+      paymentMethod: 'cash',
+      tendered: '100.00',
+      deliveryDate: '2026-05-03',
+      orderReference: 'PO-77',
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const sale = res.json().data;
+    assert.equal(sale.deliveryDate, '2026-05-03');
+    assert.equal(sale.orderReference, 'PO-77');
+    const receipt = async () =>
+      (await adminCall(t.app, demo.adminToken, 'GET', `/sales/${sale.id}?format=pdf&layout=receipt`)).rawPayload;
+    const atIssue = await receipt();
+    const text = (await pdfText(atIssue)).replace(/\s+/g, ' ');
+    assert.match(text, /PO-77/);
+    const voided = await adminCall(
+      t.app,
+      demo.adminToken,
+      'POST',
+      `/sales/${sale.id}/payments/${sale.payments[0].id}/void`,
+      {
+        reason: 'Krivo uneseno',
+      },
+    );
+    assert.equal(voided.statusCode, 200, voided.body);
+    assert.equal(sha(await receipt()), sha(atIssue), 'the receipt as handed out');
+    const statement = (await adminCall(t.app, demo.adminToken, 'GET', `/sales/${sale.id}/statement`)).json().data;
+    assert.deepEqual(
+      statement.entries.map((e: { kind: string }) => e.kind),
+      ['invoice', 'payment', 'payment_voided'],
+    );
+    assert.equal(statement.balance, sale.totals.withTax);
+  });
+
   test('a bad delivery date is a 400 naming the field', async () => {
     const q = await newQuotation(t.app, demo);
     await assignCustomer(t.app, demo, 'quotations', q.id);

@@ -45,6 +45,10 @@ describe('month export', () => {
     // A consumer's invoice cannot be a Croatian e-invoice (no buyer VAT id): its PDF alone, and no error.
     const consumer = await invoice(d, { kind: 'person', name: 'Ana Kovač', taxId: null });
     await invoice(other);
+    // Issue 32: the archive carries the documents as issued, the bytes downloaded at issue.
+    const pdfOf = async (id: string) =>
+      (await adminCall(t.app, d.adminToken, 'GET', `/sales/${id}?format=pdf`)).rawPayload;
+    const bAtIssue = await pdfOf(b.id);
     now += 3_600_000;
     const storno = await adminCall(t.app, d.adminToken, 'POST', `/sales/${b.id}/cancel`, { reason: 'Greška' });
     assert.equal(storno.statusCode, 201, storno.body);
@@ -87,6 +91,12 @@ describe('month export', () => {
     execFileSync('unzip', ['-q', '-o', file, '-d', dir]);
     const text = execFileSync('pdftotext', [path.join(dir, pdfName(a.invoiceNumber)), '-'], { encoding: 'utf8' });
     assert.ok(text.includes(a.invoiceNumber), 'the PDF is the invoice');
+    assert.ok(
+      fs.readFileSync(path.join(dir, pdfName(b.invoiceNumber))).equals(bAtIssue),
+      'as issued, though cancelled since',
+    );
+    for (const doc of [a, consumer, storno.json().data])
+      assert.ok(fs.readFileSync(path.join(dir, pdfName(doc.invoiceNumber))).equals(await pdfOf(doc.id)));
     for (const doc of [a, cancellation]) {
       const einvoice = await adminCall(t.app, d.adminToken, 'GET', `/sales/${doc.id}/e-invoice`);
       assert.equal(einvoice.statusCode, 200, einvoice.body);

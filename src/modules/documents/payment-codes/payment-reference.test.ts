@@ -5,6 +5,7 @@ import {
   checkHub3Reference,
   creditorReference,
   documentReference,
+  legalReference,
   hr01Reference,
   isCreditorReference,
   mod11IniCheckDigit,
@@ -60,4 +61,28 @@ test('a document number becomes a reference that names that document', () => {
   // A long location code does not fit 22 characters: the kind, year and sequence remain.
   assert.equal(documentReference('S-WAREHOUSE7-2026-00042', 'HR00'), '28-2026-00042');
   assert.throws(() => documentReference('not a number', 'HR00'), RangeError);
+});
+
+test('every revision of a quotation has a reference a bank accepts, each its own', () => {
+  const first = documentReference('Q-ZG1-2026-00001', 'HR00');
+  const second = documentReference('Q-ZG1-2026-00001-2', 'HR00');
+  assert.equal(second, '2635161-20262-00001');
+  assert.notEqual(first, second);
+  assert.notEqual(documentReference('Q-ZG1-2026-00001-12', 'HR00'), documentReference('Q-ZG1-2026-00001-2', 'HR00'));
+  for (const r of [first, second]) assert.deepEqual(checkHub3Reference('HR00', r), { ok: true });
+  assert.deepEqual(checkHub3Reference('HR01', documentReference('Q-ZG1-2026-00001-3', 'HR01')), { ok: true });
+});
+
+test("an invoice's reference is made from its legal number: sequence, premises, device and year", () => {
+  assert.equal(legalReference('12/ZG1/1', 2026, 'HR00'), '12-35161-12026');
+  assert.deepEqual(checkHub3Reference('HR00', legalReference('12/ZG1/1', 2026, 'HR00')), { ok: true });
+  assert.deepEqual(checkHub3Reference('HR01', legalReference('12/ZG1/1', 2026, 'HR01')), { ok: true });
+  // Each part counts: another premises, device or year is another reference.
+  const refs = new Set(['12/ZG1/1', '12/ZG2/1', '12/ZG1/2', '13/ZG1/1'].map((n) => legalReference(n, 2026, 'HR00')));
+  assert.equal(refs.size, 4);
+  assert.notEqual(legalReference('12/ZG1/1', 2027, 'HR00'), legalReference('12/ZG1/1', 2026, 'HR00'));
+  // A company numbering per year: sequence and year.
+  assert.equal(legalReference('2026-12', 2026, 'HR00'), '12-2026');
+  // A premises label too long for a group of 12 digits has no reference (no slip), never a shared one.
+  assert.throws(() => legalReference('1/SKLADISTEZAGREB/1', 2026, 'HR00'), RangeError);
 });

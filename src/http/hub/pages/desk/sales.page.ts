@@ -123,6 +123,14 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
       },
     );
 
+    // The account as it stands: what happened since issue, beside the invoice that stays as issued.
+    app.get<{ Params: IdParams }>('/sales/:id/statement', { config: { hub: 'sales:read' } }, async (request, reply) => {
+      const { companyId } = request.hub.user;
+      await c.sales.get(companyId, request.params.id);
+      const printed = await c.sales.renderStatementPdf(companyId, request.params.id, reservePrint(c, reply));
+      return sendDocumentPdf(reply, printed, false);
+    });
+
     app.get<{ Params: IdParams; Querystring: { syntax?: string } }>(
       '/sales/:id/e-invoice',
       { config: { hub: 'sales:read' } },
@@ -365,6 +373,7 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 <h2>PDF</h2>
 ${pdfPanel(ctx, base, s.number)}
 ${s.kind === 'invoice' ? html`<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
+${s.kind === 'invoice' ? html`<p><a href="${base}/statement">${t('hub.sale.statement')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
 ${einvoice ? einvoiceBox(ctx, base, einvoice) : null}
 </div>
 </div>
