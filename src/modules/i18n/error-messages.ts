@@ -92,6 +92,7 @@ const serviceMessages = messages({
     'error.unit.last': "This is the product's last unit; add another first or deactivate the product.",
     'error.datasheet.tooLarge': 'A datasheet may be at most {max} bytes.',
     'error.datasheet.notPdf': 'Only PDF datasheets are accepted.',
+    'error.datasheet.noPages': 'The PDF has no pages; upload the datasheet itself.',
     'error.price.form': 'Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".',
     'error.rate.form': 'Use a percentage from 0 to 100 with at most 2 decimal places, e.g. "25" or "9.5".',
     'error.webhook.disabled': 'The endpoint is disabled; enable it before redelivering.',
@@ -353,6 +354,7 @@ const serviceMessages = messages({
     'error.unit.last': 'Ovo je posljednja jedinica proizvoda; najprije dodajte drugu ili deaktivirajte proizvod.',
     'error.datasheet.tooLarge': 'Tehnički list smije imati najviše {max} bajtova.',
     'error.datasheet.notPdf': 'Prihvaćaju se samo tehnički listovi u PDF-u.',
+    'error.datasheet.noPages': 'PDF nema nijednu stranicu; učitajte sam tehnički list.',
     'error.price.form': 'Upišite iznos od 0 do 999999999,99 s najviše 2 decimale, npr. "12,40".',
     'error.rate.form': 'Upišite postotak od 0 do 100 s najviše 2 decimale, npr. "25" ili "9,5".',
     'error.webhook.disabled': 'Krajnja točka je isključena; uključite je prije ponovne isporuke.',
@@ -624,6 +626,7 @@ const serviceMessages = messages({
       'Das ist die letzte Einheit des Produkts; fügen Sie zuerst eine weitere hinzu oder deaktivieren Sie das Produkt.',
     'error.datasheet.tooLarge': 'Ein Datenblatt darf höchstens {max} Bytes groß sein.',
     'error.datasheet.notPdf': 'Nur Datenblätter im PDF-Format werden angenommen.',
+    'error.datasheet.noPages': 'Das PDF hat keine Seiten; laden Sie das Datenblatt selbst hoch.',
     'error.price.form':
       'Geben Sie einen Betrag von 0 bis 999999999,99 mit höchstens 2 Nachkommastellen ein, etwa "12,40".',
     'error.rate.form':
