@@ -229,6 +229,9 @@ const serviceMessages = messages({
     'error.fiscal.p12Password': 'The password does not open this file.',
     'error.fiscal.p12Unreadable': 'This is not a PKCS#12 (.p12) file that can be read.',
     'error.fiscal.p12NoKey': 'The file holds no RSA private key with its certificate.',
+    'error.fiscal.p12TooLarge': 'A .p12 file may be at most {max} bytes.',
+    'error.fiscal.p12Iterations':
+      'The file asks for {iterations} key-derivation iterations; at most {max} are accepted. Export it again with the default settings.',
     'error.apiKey.secretOrigins': 'Only publishable keys have allowed origins; secret keys never answer browsers.',
     'error.apiKey.needsOrigin': 'A publishable key needs at least one allowed origin (https://shop.example.com).',
     'error.origin.form': '"{origin}" is not an origin such as https://shop.example.com.',
@@ -490,6 +493,9 @@ const serviceMessages = messages({
     'error.fiscal.p12Password': 'Lozinka ne otvara ovu datoteku.',
     'error.fiscal.p12Unreadable': 'Ovo nije PKCS#12 (.p12) datoteka koja se može pročitati.',
     'error.fiscal.p12NoKey': 'Datoteka ne sadrži RSA privatni ključ uz certifikat.',
+    'error.fiscal.p12TooLarge': 'Datoteka .p12 smije imati najviše {max} bajtova.',
+    'error.fiscal.p12Iterations':
+      'Datoteka traži {iterations} iteracija izvođenja ključa; prihvaća se najviše {max}. Ponovno je izvezite sa zadanim postavkama.',
     'error.apiKey.secretOrigins':
       'Dopuštene izvore imaju samo javni ključevi; tajni ključevi nikad ne odgovaraju preglednicima.',
     'error.apiKey.needsOrigin': 'Javni ključ treba barem jedan dopušteni izvor (https://shop.example.com).',
@@ -773,6 +779,9 @@ const serviceMessages = messages({
     'error.fiscal.p12Password': 'Das Passwort öffnet diese Datei nicht.',
     'error.fiscal.p12Unreadable': 'Dies ist keine lesbare PKCS#12-Datei (.p12).',
     'error.fiscal.p12NoKey': 'Die Datei enthält keinen privaten RSA-Schlüssel mit seinem Zertifikat.',
+    'error.fiscal.p12TooLarge': 'Eine .p12-Datei darf höchstens {max} Bytes groß sein.',
+    'error.fiscal.p12Iterations':
+      'Die Datei verlangt {iterations} Iterationen der Schlüsselableitung; höchstens {max} werden angenommen. Exportieren Sie sie erneut mit den Standardeinstellungen.',
     'error.apiKey.secretOrigins':
       'Nur öffentliche Schlüssel haben erlaubte Origins; geheime Schlüssel antworten nie einem Browser.',
     'error.apiKey.needsOrigin':
