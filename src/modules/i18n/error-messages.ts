@@ -205,6 +205,8 @@ const serviceMessages = messages({
     'error.quotation.revisedMeanwhile': 'Quotation {number} was revised meanwhile (now {now}); reload it.',
     'error.quotation.answerExpired': 'The quotation has expired.',
     'error.quotation.answered': 'The quotation has already been answered or closed.',
+    'error.quotation.revised':
+      'The quotation was revised after it was opened: revision {revision} is the one to answer.',
     'error.quantity.form': 'Use a number greater than 0 with at most 3 decimal places.',
     'error.discount.range': 'Must be between 0 and 100.',
     'error.discount.form': 'Use a percent from 0 to 100 with at most 2 decimal places.',
@@ -469,6 +471,7 @@ const serviceMessages = messages({
       'Ponuda {number} je u međuvremenu izmijenjena (sada {now}); ponovno je učitajte.',
     'error.quotation.answerExpired': 'Ponuda je istekla.',
     'error.quotation.answered': 'Na ponudu je već odgovoreno ili je zatvorena.',
+    'error.quotation.revised': 'Ponuda je izmijenjena nakon što je otvorena: odgovara se na izmjenu {revision}.',
     'error.quantity.form': 'Upišite broj veći od 0 s najviše 3 decimale.',
     'error.discount.range': 'Mora biti između 0 i 100.',
     'error.discount.form': 'Upišite postotak od 0 do 100 s najviše 2 decimale.',
@@ -754,6 +757,8 @@ const serviceMessages = messages({
       'Angebot {number} wurde inzwischen überarbeitet (jetzt {now}); laden Sie es neu.',
     'error.quotation.answerExpired': 'Das Angebot ist abgelaufen.',
     'error.quotation.answered': 'Das Angebot wurde bereits beantwortet oder geschlossen.',
+    'error.quotation.revised':
+      'Das Angebot wurde geändert, nachdem es geöffnet wurde: zu beantworten ist Fassung {revision}.',
     'error.quantity.form': 'Geben Sie eine Zahl größer als 0 mit höchstens 3 Nachkommastellen ein.',
     'error.discount.range': 'Muss zwischen 0 und 100 liegen.',
     'error.discount.form': 'Geben Sie einen Prozentsatz von 0 bis 100 mit höchstens 2 Nachkommastellen ein.',
