@@ -163,6 +163,7 @@ export async function createContainer(
               : agent,
             allowPrivate: config.webhookAllowPrivateTargets,
             timeoutMs: 10_000,
+            quotaBytes: config.productPhotoQuotaBytes,
           },
         }
       : {}),

@@ -126,6 +126,37 @@ test('a product photo is fetched once by the server through the guard, kept with
   }
 });
 
+test("a company's photos are bounded together: past PRODUCT_PHOTO_QUOTA_BYTES one more is not stored", async () => {
+  const images = imageServer();
+  const base = await images.listen();
+  const quota = 2 * PNG.length + 10;
+  const t = await createTestApp(
+    { PRODUCT_PHOTO_FETCH: 'true', PRODUCT_PHOTO_QUOTA_BYTES: String(quota) },
+    { photoCa: images.ca },
+  );
+  try {
+    const [demo, other] = [await createTenant(t.c), await createTenant(t.c)];
+    const send = async (d: typeof demo) => {
+      const res = await reachOut(t.app, d.locations[0]!.apiKey, validReachOut({ productPhotoUrl: `${base}/ok.png` }));
+      assert.equal(res.statusCode, 201, res.body);
+      const id = res.json().data.id as string;
+      return eventually(async () => {
+        const got = await t.c.inquiries.photo(d.companyId, id);
+        return got.state === 'none' ? undefined : got;
+      });
+    };
+    assert.equal((await send(demo)).state, 'fetched');
+    assert.equal((await send(demo)).state, 'fetched');
+    const third = await send(demo);
+    assert.equal(third.state, 'failed');
+    assert.match(third.state === 'failed' ? third.reason : '', /not stored: the company's photos take/);
+    assert.equal((await send(other)).state, 'fetched', 'another company has its own quota');
+  } finally {
+    await t.close();
+    images.close();
+  }
+});
+
 test('without the private-target allowance a loopback photo is refused before any connection', async () => {
   const images = imageServer();
   const base = await images.listen();
