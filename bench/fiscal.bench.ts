@@ -156,13 +156,13 @@ async function convertible(d: typeof fiscalised, n: number): Promise<string[]> {
   }
   return ids;
 }
-async function throughApi(d: typeof fiscalised, expected: string) {
-  const ids = await convertible(d, 300);
+async function throughApi(d: typeof fiscalised, expected: string, on = app, n = 300) {
+  const ids = await convertible(d, n);
   const convert = async (id: string) => {
-    const res = await adminCall(app, d.adminToken, 'POST', `/quotations/${id}/convert`, { paymentMethod: 'card' });
+    const res = await adminCall(on, d.adminToken, 'POST', `/quotations/${id}/convert`, { paymentMethod: 'card' });
     if (res.statusCode !== 201 || res.json().data.fiscal.status !== expected) throw new Error(res.body);
   };
-  for (const id of ids.splice(0, 50)) await convert(id); // warm-up
+  for (const id of ids.splice(0, Math.floor(n / 6))) await convert(id); // warm-up
   const samples: number[] = [];
   const started = performance.now();
   let cpu = process.cpuUsage();
@@ -180,6 +180,48 @@ async function throughApi(d: typeof fiscalised, expected: string) {
     perCoreSecond: samples.length / ((cpu.user + cpu.system) / 1e6),
   };
 }
+// --- isolated invoices ------------------------------------------------------------------
+// A shop's usual case: an invoice after a pause, which meets a fresh TLS connection to CIS. A
+// second fake CIS closes every connection after its answer; a second container (same database)
+// sends to it. `--isolated` runs this case alone.
+async function isolatedInvoices() {
+  const closing = await startFakeCisThread(serverCertificate(ca), ca, { closeEach: true });
+  const ci = await createContainer(
+    loadConfig({
+      DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
+      DATA_DIR: dir, // the same secrets key, to read the sealed certificate
+      LOG_LEVEL: 'silent',
+      FISCAL_CIS_URL: closing.url,
+      FISCAL_CIS_CA: path.join(dir, 'ca.pem'),
+    }),
+    { migrate: false },
+  );
+  const appIsolated = await buildApp(ci);
+  const fiscalisedAlone = await throughApi(fiscalised, 'fiscalised', appIsolated, 120);
+  const plainAlone = await throughApi(plain, 'not_required', appIsolated, 120);
+  await appIsolated.close();
+  await ci.close();
+  await closing.close();
+  return { fiscalised: fiscalisedAlone, notFiscalised: plainAlone, ratioP50: fiscalisedAlone.p50 / plainAlone.p50 };
+}
+const isolated = await isolatedInvoices();
+const isolatedTable = `
+| isolated invoice (a fresh TLS connection to CIS each) | p50 | p95 | invoices per CPU-second |
+| --- | --- | --- | --- |
+| fiscalised | ${isolated.fiscalised.p50.toFixed(2)} ms | ${isolated.fiscalised.p95.toFixed(2)} ms | ${isolated.fiscalised.perCoreSecond.toFixed(0)} |
+| not fiscalised | ${isolated.notFiscalised.p50.toFixed(2)} ms | ${isolated.notFiscalised.p95.toFixed(2)} ms | ${isolated.notFiscalised.perCoreSecond.toFixed(0)} |
+| fiscalised ÷ not fiscalised, p50 | **${isolated.ratioP50.toFixed(2)}** | | |
+`;
+if (process.argv.includes('--isolated')) {
+  console.log(JSON.stringify({ node: process.version, isolated }, null, 2));
+  console.log(isolatedTable);
+  await app.close();
+  await c.close();
+  await cis.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+
 const apiWithFiscal = await throughApi(fiscalised, 'fiscalised');
 const apiWithout = await throughApi(plain, 'not_required');
 await app.close();
@@ -234,6 +276,7 @@ const result = {
   invoiceRatioP50: apiWithFiscal.p50 / apiWithout.p50,
   floor,
   floorRatioP50: floorRatio,
+  isolated,
 };
 console.log(JSON.stringify(result, null, 2));
 const f = (n: number) => n.toFixed(n < 10 ? 2 : 0);
@@ -257,4 +300,4 @@ console.log(`
 | an RSA-2048 signature (×2: ZKI, message) | ${floor.rsaSignMs.toFixed(3)} ms |
 | an HTTPS round trip to the CIS (keep-alive) | ${floor.httpsRoundTripMs.toFixed(3)} ms |
 | the unfiscalised invoice + these, ÷ the unfiscalised invoice | **${floorRatio.toFixed(2)}** |
-`);
+${isolatedTable}`);

@@ -22,7 +22,9 @@ import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import { loadConfig } from '../src/config/config.ts';
 import { createContainer } from '../src/container.ts';
-import { createDemoCompany } from '../src/modules/demo/demo-company.ts';
+import { createDemoCompany, type DemoCompany } from '../src/modules/demo/demo-company.ts';
+import { buildApp } from '../src/http/build-app.ts';
+import { adminCall, assignCustomer, newQuotation } from '../test/support/sales-helpers.ts';
 import { backfillSaleTotals } from '../src/db/migrations/0020-sale-totals.ts';
 import { enginesFromArgs, freshStorage, type EngineName } from './support/harness.ts';
 
@@ -295,29 +297,86 @@ async function runEngine(engine: EngineName) {
 }
 
 /**
+ * `count` invoices that are valid Croatian e-invoices: one issued through the admin API (a
+ * quotation to a business customer, converted), then copied row for row with numbers of their own
+ * (the copies skip the legal sequence: a bench, not a ledger). Returns the first one's id.
+ */
+async function einvoices(
+  c: Awaited<ReturnType<typeof createContainer>>,
+  co: DemoCompany,
+  count: number,
+): Promise<string> {
+  const app = await buildApp(c);
+  const q = await newQuotation(app, co);
+  await assignCustomer(app, co, 'quotations', q.id);
+  const res = await adminCall(app, co.adminToken, 'POST', `/quotations/${q.id}/convert`, {});
+  if (res.statusCode !== 201) throw new Error(res.body);
+  await app.close();
+  const id = res.json().data.id as string;
+  const db = c.database.db as Db;
+  const sale = await db.selectFrom('sales').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const lines = await db.selectFrom('sale_lines').selectAll().where('document_id', '=', id).execute();
+  for (let from = 1; from < count; from += 500) {
+    const n = Math.min(500, count - from);
+    const at = (i: number) => new Date((MONTH_START + ((from + i) * MONTH_SPAN) / count) * 1000).toISOString();
+    await db
+      .insertInto('sales')
+      .values(
+        Array.from({ length: n }, (_, i) => ({
+          ...sale,
+          id: `a_${from + i}`,
+          number: `${sale.number}-${from + i}`,
+          invoice_number: `${from + i + 1}/B/1`,
+          source_id: `${sale.source_id}-${from + i}`,
+          created_at: at(i),
+          issued_at: at(i),
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('sale_lines')
+      .values(
+        Array.from({ length: n }, (_, i) =>
+          lines.map((l) => ({ ...l, id: `a_${from + i}_${l.id}`, document_id: `a_${from + i}` })),
+        ).flat(),
+      )
+      .execute();
+  }
+  return id;
+}
+
+/**
  * `--archive`: the month archive of BENCH_ARCHIVE_DOCS documents (default 10 000) of one company
  * on SQLite: its time and the process's peak RSS (print threads included), sampled every 100 ms,
  * against the RSS before it started.
  */
 async function runArchive(): Promise<void> {
   const docs = Number(process.env.BENCH_ARCHIVE_DOCS ?? 10_000);
+  // With e-invoices (the default): each document also gets its UBL XML in the zip, as a month of
+  // invoices to businesses does; BENCH_ARCHIVE_EINVOICES=0 for PDFs alone (the bench before issue 37).
+  const withXml = process.env.BENCH_ARCHIVE_EINVOICES !== '0';
   const storage = freshStorage('sqlite', 'archive');
   const c = await createContainer(
     loadConfig({ DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir, LOG_LEVEL: 'silent', WORKER: 'off' }),
+    { clock: { now: () => new Date('2026-11-03T09:00:00.000Z') } },
   );
   try {
     const co = await createDemoCompany(c);
-    await invoices(
-      c.database.db as Db,
-      'sqlite',
-      { id: co.companyId, location: co.locations[0]!.id, customer: `cus_${co.companyId}` },
-      'a_',
-      docs,
-      MONTH_START,
-      MONTH_SPAN,
-    );
+    let first = 'a_0';
+    if (withXml) first = await einvoices(c, co, docs);
+    else
+      await invoices(
+        c.database.db as Db,
+        'sqlite',
+        { id: co.companyId, location: co.locations[0]!.id, customer: `cus_${co.companyId}` },
+        'a_',
+        docs,
+        MONTH_START,
+        MONTH_SPAN,
+      );
+    if (withXml && !(await c.sales.eInvoiceXmlIfReady(co.companyId, first, 'ubl'))) throw new Error('no e-invoice');
     // Warm the print threads (fonts parsed) so the baseline includes them.
-    await c.sales.renderPdf(co.companyId, 'a_0', c.reservePrint());
+    await c.sales.renderPdf(co.companyId, first, c.reservePrint());
     const before = process.memoryUsage().rss;
     let peak = before;
     // The main thread's buffers (where a retained PDF would sit) apart from the whole process's RSS.

@@ -185,6 +185,7 @@ export async function createContainer(
               : agent,
             allowPrivate: config.webhookAllowPrivateTargets,
             timeoutMs: 10_000,
+            quotaBytes: config.productPhotoQuotaBytes,
           },
         }
       : {}),

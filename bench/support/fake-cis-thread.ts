@@ -11,8 +11,14 @@ export interface CisThread {
   close(): Promise<void>;
 }
 
-export async function startFakeCisThread(server: Issued, ca: Issued): Promise<CisThread> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { server, ca } });
+export async function startFakeCisThread(
+  server: Issued,
+  ca: Issued,
+  opts: { closeEach?: boolean } = {},
+): Promise<CisThread> {
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { server, ca, closeEach: opts.closeEach ?? false },
+  });
   const url = await new Promise<string>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -21,7 +27,7 @@ export async function startFakeCisThread(server: Issued, ca: Issued): Promise<Ci
 }
 
 if (!isMainThread) {
-  const { server, ca } = workerData as { server: Issued; ca: Issued };
-  const cis = await startFakeCis({ server, ca, check: false });
+  const { server, ca, closeEach } = workerData as { server: Issued; ca: Issued; closeEach: boolean };
+  const cis = await startFakeCis({ server, ca, check: false, closeEach });
   parentPort!.postMessage(cis.url);
 }

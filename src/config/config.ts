@@ -25,6 +25,7 @@ export interface Config {
   readonly rateLimitPerIpPerMinute: number;
   readonly proofOfWorkMaxNumber: number;
   readonly productPhotoFetch: boolean;
+  readonly productPhotoQuotaBytes: number;
   readonly captchaVerifyUrl: string | null;
   readonly captchaSecret: string | null;
   readonly redisUrl: string | null;
@@ -278,6 +279,12 @@ export const CONFIG_SPEC = {
     default: 'true',
     parse: boolean,
   },
+  PRODUCT_PHOTO_QUOTA_BYTES: {
+    description:
+      'The bytes of fetched product photos one company may keep (256 MiB); past it a photo is not stored and shows as its link',
+    default: String(256 * 1024 * 1024),
+    parse: integer(0, 1_000_000_000_000),
+  },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: {
     description: 'Allow webhook targets on loopback/private networks and plain http',
     default: 'false',
@@ -466,6 +473,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerIpPerMinute: read('RATE_LIMIT_PER_IP_PER_MINUTE'),
     proofOfWorkMaxNumber: read('PROOF_OF_WORK_MAX_NUMBER'),
     productPhotoFetch: read('PRODUCT_PHOTO_FETCH'),
+    productPhotoQuotaBytes: read('PRODUCT_PHOTO_QUOTA_BYTES'),
     captchaVerifyUrl: read('CAPTCHA_VERIFY_URL'),
     captchaSecret: read('CAPTCHA_SECRET'),
     redisUrl: read('REDIS_URL'),

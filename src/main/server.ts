@@ -2,10 +2,12 @@ import type { Config } from '../config/config.ts';
 import { createContainer, type Container } from '../container.ts';
 import { buildApp } from '../http/build-app.ts';
 import { createDemoCompany } from '../modules/demo/index.ts';
+import { holdInstanceLock } from './backup.ts';
 
 /** `portico serve`: the API (and, unless WORKER=off, the webhook and e-mail senders) in one process. */
 export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Promise<void> {
   const container = await createContainer(config);
+  holdInstanceLock(config); // restore refuses a database a running instance holds
   const app = await buildApp(container);
   container.startPrintPool(); // its threads parse the fonts now, not during the first customer's quote
   container.startBackgroundCheckpoints();
@@ -36,6 +38,7 @@ export async function serve(config: Config, opts: { demoIfEmpty: boolean }): Pro
 /** `portico worker`: only the senders, for scaling delivery apart from the API. */
 export async function work(config: Config): Promise<void> {
   const container = await createContainer(config);
+  holdInstanceLock(config);
   container.startBackgroundCheckpoints();
   await container.startWorkers();
   // The senders' idle timers do not hold the event loop (by design, so tests and `serve` can

@@ -50,6 +50,18 @@ function imageServer() {
     if (req.url === '/moved') return res.writeHead(302, { location: '/ok.png' }).end();
     if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
     if (req.url === '/page') return res.writeHead(200, { 'content-type': 'text/html' }).end('<img src=x>');
+    // Issue 37: a label is not a type. HTML and SVG bytes sent as images, and a real PNG too large.
+    if (req.url === '/page.png')
+      return res.writeHead(200, { 'content-type': 'image/png' }).end('<html><script>alert(1)</script></html>');
+    if (req.url === '/drawing.jpg')
+      return res
+        .writeHead(200, { 'content-type': 'image/jpeg' })
+        .end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    if (req.url === '/labelled-gif') return res.writeHead(200, { 'content-type': 'image/gif' }).end(PNG); // a PNG: stored as one
+    if (req.url === '/big.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end(Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]));
+    }
     if (req.url === '/huge.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg' });
       return res.end(Buffer.alloc(6 * 1024 * 1024));
@@ -94,16 +106,52 @@ test('a product photo is fetched once by the server through the guard, kept with
     assert.equal(images.hits.filter((h) => h === '/ok.png').length, 1, 'fetched once');
 
     assert.equal((await send('/moved')).state, 'fetched', 'a redirect is followed');
+    const relabelled = await send('/labelled-gif');
+    assert.ok(relabelled.state === 'fetched' && relabelled.contentType === 'image/png', 'the type the bytes are');
     for (const [photo, reason] of [
       ['/loop', /more than 3 redirects/],
       ['/page', /not an image/],
-      ['/huge.jpg', /larger than 5 MB/],
+      ['/huge.jpg', /larger than 1 MB/],
+      ['/big.png', /larger than 1 MB/],
+      ['/page.png', /not an image: the bytes are not .* \(labelled image\/png\)/],
+      ['/drawing.jpg', /not an image: the bytes are not .* \(labelled image\/jpeg\)/],
       ['/missing.png', /HTTP 404/],
     ] as const) {
       const got = await send(photo);
       assert.equal(got.state, 'failed', photo);
       assert.match(got.state === 'failed' ? got.reason : '', reason, photo);
     }
+  } finally {
+    await t.close();
+    images.close();
+  }
+});
+
+test("a company's photos are bounded together: past PRODUCT_PHOTO_QUOTA_BYTES one more is not stored", async () => {
+  const images = imageServer();
+  const base = await images.listen();
+  const quota = 2 * PNG.length + 10;
+  const t = await createTestApp(
+    { PRODUCT_PHOTO_FETCH: 'true', PRODUCT_PHOTO_QUOTA_BYTES: String(quota) },
+    { photoCa: images.ca },
+  );
+  try {
+    const [demo, other] = [await createTenant(t.c), await createTenant(t.c)];
+    const send = async (d: typeof demo) => {
+      const res = await reachOut(t.app, d.locations[0]!.apiKey, validReachOut({ productPhotoUrl: `${base}/ok.png` }));
+      assert.equal(res.statusCode, 201, res.body);
+      const id = res.json().data.id as string;
+      return eventually(async () => {
+        const got = await t.c.inquiries.photo(d.companyId, id);
+        return got.state === 'none' ? undefined : got;
+      });
+    };
+    assert.equal((await send(demo)).state, 'fetched');
+    assert.equal((await send(demo)).state, 'fetched');
+    const third = await send(demo);
+    assert.equal(third.state, 'failed');
+    assert.match(third.state === 'failed' ? third.reason : '', /not stored: the company's photos take/);
+    assert.equal((await send(other)).state, 'fetched', 'another company has its own quota');
   } finally {
     await t.close();
     images.close();

@@ -170,6 +170,8 @@ export async function startFakeCis(opts: {
   ca: Issued;
   port?: number;
   check?: boolean;
+  /** Closes each connection after its answer: every request meets a fresh TLS connection (an invoice after a pause). */
+  closeEach?: boolean;
 }): Promise<FakeCis> {
   const cis: FakeCis = {
     url: '',
@@ -238,7 +240,10 @@ export async function startFakeCis(opts: {
       handle(Buffer.concat(chunks).toString('utf8')).then(
         ({ status, xml }) => {
           if (res.destroyed) return;
-          res.writeHead(status, { 'content-type': 'text/xml; charset=utf-8' });
+          res.writeHead(status, {
+            'content-type': 'text/xml; charset=utf-8',
+            ...(opts.closeEach ? { connection: 'close' } : {}),
+          });
           res.end(xml);
         },
         (error: unknown) => {

@@ -153,8 +153,21 @@ function decodeWords(value: string): string {
     );
 }
 
-/** The customer's form post on their page: same-origin, urlencoded, as a browser sends it. */
-export function answerQuote(t: TestApp, token: string, action: 'accept' | 'decline', form: Record<string, string>) {
+/**
+ * The customer's form post on their page: same-origin, urlencoded, as a browser sends it, with
+ * the revision the page shows now (its hidden field) unless `form` gives one.
+ */
+export async function answerQuote(
+  t: TestApp,
+  token: string,
+  action: 'accept' | 'decline',
+  form: Record<string, string>,
+) {
+  if (!('revision' in form)) {
+    const page = await t.app.inject({ method: 'GET', url: `/q/${token}` });
+    const revision = /name="revision" value="(\d+)"/.exec(page.body)?.[1];
+    if (revision) form = { revision, ...form };
+  }
   return t.app.inject({
     method: 'POST',
     url: `/q/${token}/${action}`,

@@ -26,6 +26,8 @@ const en = {
   expired: 'This quotation expired on {date}. Ask {company} for a new one.',
   closed: 'This quotation is no longer open. Ask {company} if you have questions.',
   conflict: 'This quotation was answered or closed in the meantime.',
+  revised:
+    '{company} revised this quotation after you opened it. Here is revision {revision}: read it through, then answer again.',
   unknownTitle: 'Link not valid',
   unknown: 'This link is not valid. Check that it was copied whole from the e-mail.',
   linkExpiredTitle: 'Link expired',
@@ -61,6 +63,8 @@ const hr: Record<Key, string> = {
   expired: 'Ova ponuda je istekla {date}. Zatražite novu od: {company}.',
   closed: 'Ova ponuda više nije otvorena. Za pitanja se obratite: {company}.',
   conflict: 'Na ovu ponudu je u međuvremenu već odgovoreno ili je zatvorena.',
+  revised:
+    '{company} je izmijenio/la ovu ponudu nakon što ste je otvorili. Ovo je izmjena {revision}: pročitajte je pa ponovno odgovorite.',
   unknownTitle: 'Poveznica nije valjana',
   unknown: 'Ova poveznica nije valjana. Provjerite je li iz e-pošte kopirana cijela.',
   linkExpiredTitle: 'Poveznica je istekla',
@@ -94,6 +98,8 @@ const de: Record<Key, string> = {
   expired: 'Dieses Angebot ist am {date} abgelaufen. Fragen Sie {company} nach einem neuen.',
   closed: 'Dieses Angebot ist nicht mehr offen. Bei Fragen wenden Sie sich an {company}.',
   conflict: 'Dieses Angebot wurde inzwischen beantwortet oder geschlossen.',
+  revised:
+    '{company} hat dieses Angebot geändert, nachdem Sie es geöffnet hatten. Hier ist Fassung {revision}: lesen Sie sie durch und antworten Sie erneut.',
   unknownTitle: 'Link ungültig',
   unknown: 'Dieser Link ist ungültig. Prüfen Sie, ob er vollständig aus der E-Mail kopiert wurde.',
   linkExpiredTitle: 'Link abgelaufen',

@@ -16,12 +16,15 @@ type Errors = Partial<Record<'name' | 'reference' | 'note' | 'reason', string>>;
 type Shown = Extract<CustomerQuotation, { quotation: unknown }>;
 
 const FIELDS = {
+  // `revision`: the revision the page showed, sent back by a hidden field (issue 37): an answer
+  // binds to what the customer saw, never to a revision made after they opened the page.
   accept: {
+    revision: { max: 10, required: false },
     name: { max: 200, required: true },
     reference: { max: 100, required: false },
     note: { max: 2000, required: false },
   },
-  decline: { reason: { max: 2000, required: true } },
+  decline: { revision: { max: 10, required: false }, reason: { max: 2000, required: true } },
 } as const;
 
 /**
@@ -95,11 +98,16 @@ export const customerQuotePage =
                 ...(values.note ? { note: values.note } : {}),
               }
             : { answer: 'declined', reason: values.reason! };
+        // A page without its revision (opened before revisions were sent back) counts as an older one.
+        const shownRevision = /^[1-9]\d{0,8}$/.test(values.revision ?? '') ? Number(values.revision) : 0;
         try {
-          await c.quotationAnswers.answer(request.params.token, answer);
+          await c.quotationAnswers.answer(request.params.token, answer, shownRevision);
         } catch (error) {
           if (error instanceof AppError && (error.code === 'quotation_not_open' || error.code === 'quotation_expired'))
             return render(reply, request, await c.quotationAnswers.open(request.params.token), {}, 409);
+          // Revised since the page was opened: the new revision, to read and answer again.
+          if (error instanceof AppError && error.code === 'conflict')
+            return render(reply, request, await c.quotationAnswers.open(request.params.token), {}, 409, {}, 'revised');
           throw error;
         }
         return reply.redirect(`/q/${encodeURIComponent(request.params.token)}`, 303);
@@ -137,6 +145,7 @@ function render(
   errors: Errors,
   status = 200,
   values: Record<string, string> = {},
+  conflict: 'answered' | 'revised' = 'answered',
 ) {
   if (!('quotation' in shown)) {
     const language = resolveLanguage(request.headers['accept-language']?.split(',')[0] ?? 'hr');
@@ -156,7 +165,7 @@ function render(
     reply,
     language,
     quotePageText(language, 'title', { number: shown.quotation.number }),
-    body(shown, (request.params as Params).token, language, errors, values, status === 409),
+    body(shown, (request.params as Params).token, language, errors, values, status === 409 ? conflict : null),
     status,
   );
 }
@@ -177,7 +186,7 @@ function body(
   language: Language,
   errors: Errors,
   values: Record<string, string>,
-  conflict: boolean,
+  conflict: 'answered' | 'revised' | null,
 ): Html {
   const { quotation: q, company, answer } = shown;
   const t = (k: QuotePageKey, p: Record<string, string | number> = {}) => quotePageText(language, k, p);
@@ -208,7 +217,8 @@ function body(
   };
   return html`<h1>${t('title', { number: q.number })}</h1>
 <p>${t('from', { company: company.name })}</p>
-${conflict ? html`<p class="error" role="alert">${t('conflict')}</p>` : null}
+${conflict === 'answered' ? html`<p class="error" role="alert">${t('conflict')}</p>` : null}
+${conflict === 'revised' && shown.state === 'open' ? html`<p class="error" role="alert">${t('revised', { company: company.name, revision: q.revision })}</p>` : null}
 ${hasErrors ? html`<p class="error" role="alert">${t('errorSummary')}</p>` : null}
 ${status ? html`<p class="notice" role="status">${status}</p>` : null}
 <dl class="facts">
@@ -234,6 +244,7 @@ ${
 <h2 id="accept-heading">${t('acceptHeading')}</h2>
 <p>${t('acceptIntro', { company: company.name })}</p>
 <form method="post" action="${base}/accept">
+<input type="hidden" name="revision" value="${q.revision}">
 ${field('name', t('name'), 'input', true, 200)}
 ${field('reference', t('reference'), 'input', false, 100)}
 ${field('note', t('note'), 'textarea', false, 2000)}
@@ -243,6 +254,7 @@ ${field('note', t('note'), 'textarea', false, 2000)}
 <section aria-labelledby="decline-heading">
 <h2 id="decline-heading">${t('declineHeading')}</h2>
 <form method="post" action="${base}/decline">
+<input type="hidden" name="revision" value="${q.revision}">
 ${field('reason', t('reason'), 'textarea', true, 2000)}
 <p><button type="submit" class="secondary">${t('decline')}</button></p>
 </form>

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { formatMoney, parseScaled, MONEY_SCALE, RATE_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
 import { datasheetFileName, type DatasheetFiles } from './datasheet-files.ts';
-import { findActiveContent } from './pdf-active-content.ts';
+import { findActiveContent, hasPages } from './pdf-active-content.ts';
 import {
   BarcodeTaken,
   type CatalogRepository,
@@ -475,6 +475,7 @@ export function createCatalogAdminService(deps: {
         throw AppError.invalid({ file: [said('error.datasheet.notPdf')] });
       const active = await findActiveContent(file.bytes);
       if (active) throw AppError.invalid({ file: [said('error.datasheet.activeContent', { what: active })] });
+      if (!(await hasPages(file.bytes))) throw AppError.invalid({ file: [said('error.datasheet.noPages')] });
       const relative = await deps.datasheets.write(companyId, productId, file.bytes);
       await store.repos.catalog.updateProduct(companyId, productId, {
         datasheet_file: relative,

@@ -46,7 +46,10 @@ async function parsed(bytes: Uint8Array): Promise<string | null> {
     else if ('dict' in object && (object as { dict: unknown }).dict instanceof PDFDict)
       dicts.push((object as { dict: PDFDict }).dict);
   }
-  dicts.push(context.trailerInfo.Root instanceof PDFDict ? context.trailerInfo.Root : doc.catalog);
+  // A file with no document catalog (`%PDF-1.4 %%EOF`) has no root to look into: pdf-lib leaves
+  // `doc.catalog` undefined rather than failing the load.
+  const root = context.trailerInfo.Root instanceof PDFDict ? context.trailerInfo.Root : doc.catalog;
+  if (root instanceof PDFDict) dicts.push(root);
   for (const dict of dicts) {
     const found = inDict(dict, (o) => context.lookup(o));
     if (found) return found;
@@ -89,4 +92,24 @@ function raw(bytes: Uint8Array): string | null {
   if (open && !/^\/OpenAction\s*<<[^>]*\/S\s*\/GoTo/.test(text.slice(open.index, open.index + 300)))
     return 'an action run on opening (/OpenAction)';
   return null;
+}
+
+/**
+ * Whether the PDF shows anything: false for a file pdf-lib reads but finds no page in (a header
+ * and `%%EOF`, a catalog without pages), which could neither be shown to a customer nor appended
+ * to a quotation. A file pdf-lib cannot read at all is not judged here (true): the raw look and
+ * the printer decide about it, as before.
+ */
+export async function hasPages(bytes: Uint8Array): Promise<boolean> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  } catch {
+    return true;
+  }
+  try {
+    return doc.getPageCount() > 0;
+  } catch {
+    return false; // no catalog or no page tree
+  }
 }

@@ -71,9 +71,9 @@ export function createFiscalSettingsService(deps: {
         addFieldError(errors, 'p12', said('error.fiscal.p12Base64'));
         throw AppError.invalid(errors);
       }
-      let certificate: ReturnType<typeof readPkcs12>;
+      let certificate: Awaited<ReturnType<typeof readPkcs12>>;
       try {
-        certificate = readPkcs12(Buffer.from(compact, 'base64'), input.password);
+        certificate = await readPkcs12(Buffer.from(compact, 'base64'), input.password);
       } catch (error) {
         if (!(error instanceof Pkcs12Error)) throw error;
         addFieldError(errors, error.problem === 'wrong_password' ? 'password' : 'p12', saidOf(error.message));

@@ -95,6 +95,7 @@ const serviceMessages = messages({
     'error.unit.last': "This is the product's last unit; add another first or deactivate the product.",
     'error.datasheet.tooLarge': 'A datasheet may be at most {max} bytes.',
     'error.datasheet.notPdf': 'Only PDF datasheets are accepted.',
+    'error.datasheet.noPages': 'The PDF has no pages; upload the datasheet itself.',
     'error.price.form': 'Use an amount from 0 to 999999999.99 with at most 2 decimal places, e.g. "12.40".',
     'error.rate.form': 'Use a percentage from 0 to 100 with at most 2 decimal places, e.g. "25" or "9.5".',
     'error.webhook.disabled': 'The endpoint is disabled; enable it before redelivering.',
@@ -207,6 +208,8 @@ const serviceMessages = messages({
     'error.quotation.revisedMeanwhile': 'Quotation {number} was revised meanwhile (now {now}); reload it.',
     'error.quotation.answerExpired': 'The quotation has expired.',
     'error.quotation.answered': 'The quotation has already been answered or closed.',
+    'error.quotation.revised':
+      'The quotation was revised after it was opened: revision {revision} is the one to answer.',
     'error.quantity.form': 'Use a number greater than 0 with at most 3 decimal places.',
     'error.discount.range': 'Must be between 0 and 100.',
     'error.discount.form': 'Use a percent from 0 to 100 with at most 2 decimal places.',
@@ -231,6 +234,9 @@ const serviceMessages = messages({
     'error.fiscal.p12Password': 'The password does not open this file.',
     'error.fiscal.p12Unreadable': 'This is not a PKCS#12 (.p12) file that can be read.',
     'error.fiscal.p12NoKey': 'The file holds no RSA private key with its certificate.',
+    'error.fiscal.p12TooLarge': 'A .p12 file may be at most {max} bytes.',
+    'error.fiscal.p12Iterations':
+      'The file asks for {iterations} key-derivation iterations; at most {max} are accepted. Export it again with the default settings.',
     'error.apiKey.secretOrigins': 'Only publishable keys have allowed origins; secret keys never answer browsers.',
     'error.apiKey.needsOrigin': 'A publishable key needs at least one allowed origin (https://shop.example.com).',
     'error.origin.form': '"{origin}" is not an origin such as https://shop.example.com.',
@@ -359,6 +365,7 @@ const serviceMessages = messages({
     'error.unit.last': 'Ovo je posljednja jedinica proizvoda; najprije dodajte drugu ili deaktivirajte proizvod.',
     'error.datasheet.tooLarge': 'Tehnički list smije imati najviše {max} bajtova.',
     'error.datasheet.notPdf': 'Prihvaćaju se samo tehnički listovi u PDF-u.',
+    'error.datasheet.noPages': 'PDF nema nijednu stranicu; učitajte sam tehnički list.',
     'error.price.form': 'Upišite iznos od 0 do 999999999,99 s najviše 2 decimale, npr. "12,40".',
     'error.rate.form': 'Upišite postotak od 0 do 100 s najviše 2 decimale, npr. "25" ili "9,5".',
     'error.webhook.disabled': 'Krajnja točka je isključena; uključite je prije ponovne isporuke.',
@@ -470,6 +477,7 @@ const serviceMessages = messages({
       'Ponuda {number} je u međuvremenu izmijenjena (sada {now}); ponovno je učitajte.',
     'error.quotation.answerExpired': 'Ponuda je istekla.',
     'error.quotation.answered': 'Na ponudu je već odgovoreno ili je zatvorena.',
+    'error.quotation.revised': 'Ponuda je izmijenjena nakon što je otvorena: odgovara se na izmjenu {revision}.',
     'error.quantity.form': 'Upišite broj veći od 0 s najviše 3 decimale.',
     'error.discount.range': 'Mora biti između 0 i 100.',
     'error.discount.form': 'Upišite postotak od 0 do 100 s najviše 2 decimale.',
@@ -494,6 +502,9 @@ const serviceMessages = messages({
     'error.fiscal.p12Password': 'Lozinka ne otvara ovu datoteku.',
     'error.fiscal.p12Unreadable': 'Ovo nije PKCS#12 (.p12) datoteka koja se može pročitati.',
     'error.fiscal.p12NoKey': 'Datoteka ne sadrži RSA privatni ključ uz certifikat.',
+    'error.fiscal.p12TooLarge': 'Datoteka .p12 smije imati najviše {max} bajtova.',
+    'error.fiscal.p12Iterations':
+      'Datoteka traži {iterations} iteracija izvođenja ključa; prihvaća se najviše {max}. Ponovno je izvezite sa zadanim postavkama.',
     'error.apiKey.secretOrigins':
       'Dopuštene izvore imaju samo javni ključevi; tajni ključevi nikad ne odgovaraju preglednicima.',
     'error.apiKey.needsOrigin': 'Javni ključ treba barem jedan dopušteni izvor (https://shop.example.com).',
@@ -633,6 +644,7 @@ const serviceMessages = messages({
       'Das ist die letzte Einheit des Produkts; fügen Sie zuerst eine weitere hinzu oder deaktivieren Sie das Produkt.',
     'error.datasheet.tooLarge': 'Ein Datenblatt darf höchstens {max} Bytes groß sein.',
     'error.datasheet.notPdf': 'Nur Datenblätter im PDF-Format werden angenommen.',
+    'error.datasheet.noPages': 'Das PDF hat keine Seiten; laden Sie das Datenblatt selbst hoch.',
     'error.price.form':
       'Geben Sie einen Betrag von 0 bis 999999999,99 mit höchstens 2 Nachkommastellen ein, etwa "12,40".',
     'error.rate.form':
@@ -754,6 +766,8 @@ const serviceMessages = messages({
       'Angebot {number} wurde inzwischen überarbeitet (jetzt {now}); laden Sie es neu.',
     'error.quotation.answerExpired': 'Das Angebot ist abgelaufen.',
     'error.quotation.answered': 'Das Angebot wurde bereits beantwortet oder geschlossen.',
+    'error.quotation.revised':
+      'Das Angebot wurde geändert, nachdem es geöffnet wurde: zu beantworten ist Fassung {revision}.',
     'error.quantity.form': 'Geben Sie eine Zahl größer als 0 mit höchstens 3 Nachkommastellen ein.',
     'error.discount.range': 'Muss zwischen 0 und 100 liegen.',
     'error.discount.form': 'Geben Sie einen Prozentsatz von 0 bis 100 mit höchstens 2 Nachkommastellen ein.',
@@ -779,6 +793,9 @@ const serviceMessages = messages({
     'error.fiscal.p12Password': 'Das Passwort öffnet diese Datei nicht.',
     'error.fiscal.p12Unreadable': 'Dies ist keine lesbare PKCS#12-Datei (.p12).',
     'error.fiscal.p12NoKey': 'Die Datei enthält keinen privaten RSA-Schlüssel mit seinem Zertifikat.',
+    'error.fiscal.p12TooLarge': 'Eine .p12-Datei darf höchstens {max} Bytes groß sein.',
+    'error.fiscal.p12Iterations':
+      'Die Datei verlangt {iterations} Iterationen der Schlüsselableitung; höchstens {max} werden angenommen. Exportieren Sie sie erneut mit den Standardeinstellungen.',
     'error.apiKey.secretOrigins':
       'Nur öffentliche Schlüssel haben erlaubte Origins; geheime Schlüssel antworten nie einem Browser.',
     'error.apiKey.needsOrigin':

@@ -151,6 +151,16 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
         .execute();
     },
 
+    /** The bytes of the company's stored photos (`length` of a blob or bytea: its size on both engines). */
+    async photoBytes(companyId: string): Promise<number> {
+      const row = await db
+        .selectFrom('inquiry_photos')
+        .select(sql<number>`coalesce(sum(length(bytes)), 0)`.as('total'))
+        .where('company_id', '=', companyId)
+        .executeTakeFirstOrThrow();
+      return Number(row.total);
+    },
+
     async findPhoto(companyId: string, inquiryId: string): Promise<InquiryPhotosTable | undefined> {
       return db
         .selectFrom('inquiry_photos')

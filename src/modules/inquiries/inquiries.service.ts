@@ -89,7 +89,7 @@ export function createInquiriesService(deps: {
   /** A hosted captcha checked instead of the proof of work, when configured. */
   captcha?: HostedCaptcha;
   /** How product photos are fetched (the webhooks' guarded agent); without it they are not. */
-  photos?: { agent: Dispatcher; allowPrivate: boolean; timeoutMs: number };
+  photos?: { agent: Dispatcher; allowPrivate: boolean; timeoutMs: number; quotaBytes: number };
 }) {
   const { store, clock, newId } = deps;
 
@@ -215,7 +215,16 @@ export function createInquiriesService(deps: {
     const photos = deps.photos;
     if (!photos || !row.product_photo_url || row.spam_reason !== null) return;
     const work = (async () => {
-      const result = await fetchPhoto(row.product_photo_url!, photos);
+      let result = await fetchPhoto(row.product_photo_url!, photos);
+      // A company's photos are bounded as a whole (issue 37): past its quota one more is not kept.
+      if (result.ok) {
+        const kept = await store.repos.inquiries.photoBytes(row.company_id);
+        if (kept + result.bytes.length > photos.quotaBytes)
+          result = {
+            ok: false,
+            reason: `not stored: the company's photos take ${Math.ceil(kept / 1048576)} of its ${Math.floor(photos.quotaBytes / 1048576)} MB`,
+          };
+      }
       await store.repos.inquiries.insertPhoto({
         inquiry_id: row.id,
         company_id: row.company_id,

@@ -148,15 +148,19 @@ export function createQuotationAnswers(deps: {
      * The customer's answer: the quotation's status, the answer, the event and the staff's
      * notifications commit together, or (answered, converted or cancelled meanwhile) nothing.
      */
-    async answer(token: string, given: CustomerAnswer): Promise<CustomerQuotation> {
+    async answer(token: string, given: CustomerAnswer, shownRevision: number): Promise<CustomerQuotation> {
       const page = await open(token);
       if (page.state === 'unknown' || page.state === 'link_expired') throw AppError.notFound('Quotation');
       if (page.state === 'expired') throw new AppError('quotation_expired', said('error.quotation.answerExpired'));
       if (page.state !== 'open') throw new AppError('quotation_not_open', said('error.quotation.answered'));
       const { quotation, link } = page;
+      // The answer binds to the revision the customer saw: a newer one is shown to them first.
+      const revised = () =>
+        new AppError('conflict', said('error.quotation.revised', { revision: String(quotation.revision) }));
+      if (quotation.revision !== shownRevision) throw revised();
       const now = clock.now().toISOString();
       const changed = await store.unitOfWork(async (repos) => {
-        const ok = await repos.quotationLinks.answer({
+        const ok = await repos.quotationLinks.answer(shownRevision, {
           quotation_id: quotation.id,
           company_id: link.company_id,
           answer: given.answer,
@@ -165,11 +169,13 @@ export function createQuotationAnswers(deps: {
           note: given.answer === 'accepted' ? (given.note ?? null) : given.reason,
           answered_at: now,
         });
+        if (ok === 'revised') throw revised();
         if (!ok) return false;
         const location = await repos.companies.findLocation(link.company_id, quotation.locationId);
         const common = {
           quotationId: quotation.id,
           number: quotation.number,
+          revision: quotation.revision,
           customerName: quotation.customer.name,
           totalWithTax: quotation.totals.withTax,
           locationName: location?.name ?? '',
@@ -202,9 +208,14 @@ export function createQuotationAnswers(deps: {
             title: `Quotation ${quotation.number} ${given.answer}`,
             body:
               given.answer === 'accepted'
-                ? `${by} accepted quotation ${quotation.number}.`
-                : `${by} declined quotation ${quotation.number}: ${given.reason}`,
-            params: { number: quotation.number, name: by, reason: given.answer === 'declined' ? given.reason : '' },
+                ? `${by} accepted quotation ${quotation.number} (revision ${quotation.revision}).`
+                : `${by} declined quotation ${quotation.number} (revision ${quotation.revision}): ${given.reason}`,
+            params: {
+              number: quotation.number,
+              revision: String(quotation.revision),
+              name: by,
+              reason: given.answer === 'declined' ? given.reason : '',
+            },
             subject: { type: 'quotation', id: quotation.id },
           },
           ['admin', 'staff'],

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { QuotationAnswersTable, QuotationLinksTable } from '../../db/schema.ts';
 
@@ -32,15 +33,29 @@ export function createQuotationLinksRepository(db: Executor) {
      * The customer's answer moves an approved quotation to `accepted` or `declined`, only if it
      * still is approved: a conversion or cancellation that won the race leaves it as it is.
      */
-    async answer(answer: QuotationAnswerRow): Promise<boolean> {
+    /**
+     * Marks an approved quotation answered, if it is still the revision the customer saw: false
+     * when it is no longer open, 'revised' when a newer revision was made meanwhile.
+     */
+    async answer(revision: number, answer: QuotationAnswerRow): Promise<boolean | 'revised'> {
       const result = await db
         .updateTable('quotations')
         .set({ status: answer.answer })
         .where('company_id', '=', answer.company_id)
         .where('id', '=', answer.quotation_id)
         .where('status', '=', 'approved')
+        .where(sql<number>`coalesce(revision, 1)`, '=', revision)
         .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return false;
+      if (result.numUpdatedRows === 0n) {
+        const now = await db
+          .selectFrom('quotations')
+          .select(sql<number>`coalesce(revision, 1)`.as('revision'))
+          .where('company_id', '=', answer.company_id)
+          .where('id', '=', answer.quotation_id)
+          .where('status', '=', 'approved')
+          .executeTakeFirst();
+        return now && Number(now.revision) !== revision ? 'revised' : false;
+      }
       await db.insertInto('quotation_answers').values(answer).execute();
       return true;
     },

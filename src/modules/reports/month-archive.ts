@@ -41,7 +41,7 @@ export interface ArchiveJob {
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const KEEP_MS = 24 * 3_600_000;
-/** The zip file may lag this far behind the PDFs handed to it before the next print waits. */
+/** The zip may hold this many bytes of entries it has not read yet before the next print waits. */
 const HIGH_WATER = 8 * 1024 * 1024;
 
 function lastDay(month: string): string {
@@ -61,7 +61,10 @@ export function createMonthArchives(deps: {
   dir: string;
   now: () => Date;
   onCrash: (error: unknown) => void;
+  /** Tests: a smaller backlog bound, so a few documents cross it. */
+  highWater?: number;
 }) {
+  const highWater = deps.highWater ?? HIGH_WATER;
   const jobs = new Map<string, ArchiveJob & { companyId: string; file: string }>();
   fs.rmSync(deps.dir, { recursive: true, force: true });
   fs.mkdirSync(deps.dir, { recursive: true });
@@ -83,7 +86,22 @@ export function createMonthArchives(deps: {
     const out = fs.createWriteStream(job.file);
     zip.outputStream.pipe(out);
     const closed = once(out, 'close');
-    let handed = 0;
+    // Bytes handed to the zip that it has not read yet. Counted on the input side, when yazl has read
+    // an entry to its end: the output side cannot be compared with what was handed, because the zip
+    // deflates the XML (4.7 KB → 1.2 KB), so "handed − written" grew with every e-invoice until it
+    // exceeded the bound for good and the archive waited forever for bytes that never came.
+    let unread = 0;
+    const hand = (bytes: Buffer, name: string, compress: boolean) => {
+      // As a stream, not addBuffer: yazl keeps each buffer entry's closure (and so its bytes) until
+      // the zip ends, which would hold the whole month in memory; a drained stream holds nothing.
+      const stream = new PassThrough();
+      stream.once('end', () => {
+        unread -= bytes.length;
+      });
+      stream.end(bytes);
+      unread += bytes.length;
+      zip.addReadStream(stream, name, { mtime, compress, size: bytes.length });
+    };
     const mtime = deps.now();
     const q = { from, to };
     const vat = await deps.reports.table(job.companyId, 'vat', { ...q, groupBy: 'month' }, locale);
@@ -93,33 +111,17 @@ export function createMonthArchives(deps: {
     zip.addBuffer(await toXlsx(book, locale), `book-${job.month}.xlsx`, { mtime, compress: false });
     for await (const doc of deps.reports.documentsIssued(job.companyId, from, to)) {
       const { pdf } = await deps.renderPdf(job.companyId, doc.id);
-      // As a stream, not addBuffer: yazl keeps each buffer entry's closure (and so its bytes) until
-      // the zip ends, which would hold the whole month in memory; a drained stream holds nothing.
-      const stream = new PassThrough();
-      stream.end(pdf);
-      zip.addReadStream(stream, `documents/${safe(doc.invoiceNumber ?? doc.number)}.pdf`, {
-        mtime,
-        compress: false,
-        size: pdf.length,
-      });
-      handed += pdf.length;
+      const name = `documents/${safe(doc.invoiceNumber ?? doc.number)}`;
+      // PDFs are compressed already: stored as they are.
+      hand(pdf, `${name}.pdf`, false);
       // The e-invoice beside its PDF, where the document can be one; the rest of the month goes on without it.
       const xml = await deps.eInvoiceXml(job.companyId, doc.id);
-      if (xml !== null) {
-        const bytes = Buffer.from(xml, 'utf8');
-        const xmlStream = new PassThrough();
-        xmlStream.end(bytes);
-        zip.addReadStream(xmlStream, `documents/${safe(doc.invoiceNumber ?? doc.number)}.xml`, {
-          mtime,
-          size: bytes.length,
-        });
-        handed += bytes.length;
-      }
+      if (xml !== null) hand(Buffer.from(xml, 'utf8'), `${name}.xml`, true);
       job.done++;
-      // Backpressure: the PDF bytes handed to the zip but not yet on disk stay under HIGH_WATER
-      // (yazl queues its entries' buffers until it writes them).
+      // Backpressure: what the zip has not read yet, plus what the file stream has not written,
+      // stays under the bound (the pipes between them hold at most their own high-water marks).
       // Polled, not awaited on an event: the last chunks may already sit in the file stream.
-      while (handed - out.bytesWritten > HIGH_WATER) await delay(5);
+      while (unread + out.writableLength > highWater) await delay(5);
     }
     zip.end();
     await closed;

@@ -188,6 +188,7 @@ export function createReportsRepository(db: Executor) {
           sql<number>`sum(l.total_minor)`.as('gross'),
         ])
         .where('s.company_id', '=', companyId)
+        .where('s.mode', '=', 'live')
         .where('s.issued_at', '>=', start)
         .where('s.issued_at', '<', end)
         .$if(locationId !== undefined, (q) => q.where('s.location_id', '=', locationId!))
@@ -254,6 +255,7 @@ export function createReportsRepository(db: Executor) {
           'paid_minor',
         ])
         .where('company_id', '=', companyId)
+        .where('mode', '=', 'live')
         .where('status', 'in', ['unpaid', 'partially_paid'])
         .where('kind', '=', 'invoice')
         .where('issued_at', '<', issuedBefore)
@@ -289,6 +291,7 @@ export function createReportsRepository(db: Executor) {
         .selectFrom('sales')
         .select(['id', 'issued_at', 'number', 'invoice_number', 'kind'])
         .where('company_id', '=', companyId)
+        .where('mode', '=', 'live')
         .where('issued_at', '>=', start)
         .where('issued_at', '<', end)
         .$if(after !== null, (q) =>
@@ -317,6 +320,7 @@ export function createReportsRepository(db: Executor) {
         .selectFrom('sales')
         .select(sql<number>`count(*)`.as('count'))
         .where('company_id', '=', companyId)
+        .where('mode', '=', 'live')
         .where('issued_at', '>=', start)
         .where('issued_at', '<', end)
         .executeTakeFirstOrThrow();
@@ -377,16 +381,16 @@ async function paymentSums(
     .where('p.company_id', '=', companyId)
     .where(`p.${at}`, '>=', bounds[0]!)
     .where(`p.${at}`, '<', bounds.at(-1)!)
-    .$if(locationId !== undefined, (q) =>
-      q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('sales as s')
-            .select('s.id')
-            .where('s.company_id', '=', companyId)
-            .whereRef('s.id', '=', 'p.sale_id')
-            .where('s.location_id', '=', locationId!),
-        ),
+    // Payments on test sales are test data: never in a report (issue 37).
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('sales as s')
+          .select('s.id')
+          .where('s.company_id', '=', companyId)
+          .whereRef('s.id', '=', 'p.sale_id')
+          .where('s.mode', '=', 'live')
+          .$if(locationId !== undefined, (q) => q.where('s.location_id', '=', locationId!)),
       ),
     )
     .groupBy([sql.ref('bucket'), 'p.method', `p.${by}`])

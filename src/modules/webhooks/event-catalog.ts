@@ -122,6 +122,7 @@ function documentLines(
 const AnsweredQuotation = {
   quotationId: Type.String({ description: 'The quotation (`qt_…`).' }),
   number: Type.String({ description: 'Quotation number (with its revision suffix, if revised).' }),
+  revision: Type.Integer({ minimum: 1, description: 'The revision the customer saw and answered (1: never revised).' }),
   customerName: Type.String({ description: 'The customer as the quotation names them.' }),
   totalWithTax: Money,
   locationName: Type.String({ description: 'The location the quotation was created at.' }),
@@ -180,6 +181,7 @@ const CUSTOMER_EVENTS = {
     example: {
       quotationId: 'qt_4fJ2kq9XbR0mW8tLz1cA',
       number: 'Q-ZG1-2026-00042',
+      revision: 1,
       customerName: 'Ana Kovač',
       totalWithTax: '1234.50',
       locationName: 'Zagreb',
@@ -205,6 +207,7 @@ const CUSTOMER_EVENTS = {
     example: {
       quotationId: 'qt_4fJ2kq9XbR0mW8tLz1cA',
       number: 'Q-ZG1-2026-00042',
+      revision: 1,
       customerName: 'Ana Kovač',
       totalWithTax: '1234.50',
       locationName: 'Zagreb',

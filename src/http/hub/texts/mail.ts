@@ -45,9 +45,10 @@ export const mail = messages({
     'hub.quote.declinedOn': 'Declined on {date}: {reason}',
     'hub.quote.reference': 'Purchase order: {reference}',
     'hub.notice.quote.accepted.title': 'The customer accepted quotation {number}',
-    'hub.notice.quote.accepted.body': '{name} accepted quotation {number} online; it is ready to convert.',
+    'hub.notice.quote.accepted.body':
+      '{name} accepted quotation {number} (revision {revision}) online; it is ready to convert.',
     'hub.notice.quote.declined.title': 'The customer declined quotation {number}',
-    'hub.notice.quote.declined.body': '{name} declined quotation {number} online: {reason}',
+    'hub.notice.quote.declined.body': '{name} declined quotation {number} (revision {revision}) online: {reason}',
   },
   hr: {
     'hub.mail.send': 'Pošalji e-poštom',
@@ -93,9 +94,9 @@ export const mail = messages({
     'hub.quote.reference': 'Narudžbenica: {reference}',
     'hub.notice.quote.accepted.title': 'Ponuda {number} je prihvaćena',
     'hub.notice.quote.accepted.body':
-      '{name} je prihvatio/la ponudu {number} na mreži; spremna je za pretvaranje u prodaju.',
+      '{name} je prihvatio/la ponudu {number} (izmjena {revision}) na mreži; spremna je za pretvaranje u prodaju.',
     'hub.notice.quote.declined.title': 'Ponuda {number} je odbijena',
-    'hub.notice.quote.declined.body': '{name} je odbio/la ponudu {number} na mreži: {reason}',
+    'hub.notice.quote.declined.body': '{name} je odbio/la ponudu {number} (izmjena {revision}) na mreži: {reason}',
   },
   de: {
     'hub.mail.send': 'Per E-Mail senden',
@@ -140,8 +141,9 @@ export const mail = messages({
     'hub.quote.declinedOn': 'Abgelehnt am {date}: {reason}',
     'hub.quote.reference': 'Bestellnummer: {reference}',
     'hub.notice.quote.accepted.title': 'Angebot {number} angenommen',
-    'hub.notice.quote.accepted.body': '{name} hat das Angebot {number} online angenommen; es kann umgewandelt werden.',
+    'hub.notice.quote.accepted.body':
+      '{name} hat das Angebot {number} (Fassung {revision}) online angenommen; es kann umgewandelt werden.',
     'hub.notice.quote.declined.title': 'Angebot {number} abgelehnt',
-    'hub.notice.quote.declined.body': '{name} hat das Angebot {number} online abgelehnt: {reason}',
+    'hub.notice.quote.declined.body': '{name} hat das Angebot {number} (Fassung {revision}) online abgelehnt: {reason}',
   },
 });
