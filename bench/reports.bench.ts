@@ -374,7 +374,7 @@ async function runArchive(): Promise<void> {
         MONTH_START,
         MONTH_SPAN,
       );
-    if (withXml && !(await c.sales.eInvoiceXmlIfReady(co.companyId, first, 'ubl'))) throw new Error('no e-invoice');
+    if (withXml && !(await c.invoicing.file(co.companyId, first, 'ubl')).bytes.length) throw new Error('no e-invoice');
     // Warm the print threads (fonts parsed) so the baseline includes them.
     await c.sales.renderPdf(co.companyId, first, c.reservePrint());
     const before = process.memoryUsage().rss;
