@@ -203,7 +203,6 @@ export async function createContainer(
     store,
     clock,
     notifyAdmins: (repos, companyId, note) => notifications.notifyAdmins(repos, companyId, note),
-    deadlineMs: config.fiscalDeadlineHours * 3_600_000,
   });
   const fiscalSend = createFiscalSender({
     repository: store.repos.fiscal,

@@ -49,7 +49,6 @@ export interface Config {
   readonly fiscalCisCa: string | null;
   readonly fiscalWaitMs: number;
   readonly fiscalRetryDelaysMs: readonly number[] | null;
-  readonly fiscalDeadlineHours: number;
 }
 
 /** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
@@ -334,11 +333,6 @@ export const CONFIG_SPEC = {
     default: '',
     parse: delays,
   },
-  FISCAL_DEADLINE_HOURS: {
-    description: 'Admins are notified of an invoice still without JIR this long after issue (late-delivery deadline)',
-    default: '48',
-    parse: integer(1, 24 * 30),
-  },
 } satisfies Record<string, Spec<unknown>>;
 
 function pemFile(raw: string): string | null {
@@ -428,7 +422,6 @@ export function loadConfig(env: Env = process.env): Config {
     fiscalCisCa: read('FISCAL_CIS_CA'),
     fiscalWaitMs: read('FISCAL_WAIT_MS'),
     fiscalRetryDelaysMs: read('FISCAL_RETRY_DELAYS_MS'),
-    fiscalDeadlineHours: read('FISCAL_DEADLINE_HOURS'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

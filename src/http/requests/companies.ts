@@ -95,6 +95,12 @@ export const SettingsBody = Type.Object(
               description: 'Croatian invoice numbers counted per business premises (P) or per device (N), per year.',
             }),
           ),
+          zkiHash: Type.Optional(
+            Type.Union([Type.Literal('sha1'), Type.Literal('sha256')], {
+              description:
+                "The hash of the ZKI's RSA signature: `sha1` (specification v2.6 chapter 12, the default) or `sha256`.",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

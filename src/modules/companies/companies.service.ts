@@ -59,12 +59,17 @@ export interface Company {
 }
 
 export const SEQUENCE_MODES = ['premises', 'device'] as const;
+/** The ZKI's signature hash: SHA-1 as specification v2.6 chapter 12 states it, or SHA-256. */
+export const ZKI_HASHES = ['sha1', 'sha256'] as const;
+export type ZkiHash = (typeof ZKI_HASHES)[number];
 
 export interface FiscalSettings {
   enabled: boolean;
   vatRegistered: boolean;
   /** Croatian numbering: per business premises (P) or per device (N). */
   sequenceMode: (typeof SEQUENCE_MODES)[number];
+  /** The hash of the ZKI's RSA signature (README "The ZKI's hash"). */
+  zkiHash: ZkiHash;
 }
 
 export interface Location {
@@ -217,6 +222,11 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
           else
             addFieldError(details, 'fiscal.sequenceMode', said('error.oneOf', { values: SEQUENCE_MODES.join(', ') }));
         }
+        if (patch.fiscal.zkiHash !== undefined) {
+          if ((ZKI_HASHES as readonly string[]).includes(patch.fiscal.zkiHash))
+            changes.fiscal_zki_hash = patch.fiscal.zkiHash;
+          else addFieldError(details, 'fiscal.zkiHash', said('error.oneOf', { values: ZKI_HASHES.join(', ') }));
+        }
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (Object.keys(changes).length > 0) await repository.updateCompany(companyId, changes);
@@ -357,7 +367,7 @@ export interface SettingsPatch {
   bankAccount?: { iban: string; bic?: string | null; holder: string } | null;
   quotationValidityDays?: number;
   printTemplate?: Partial<Company['template']>;
-  fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string };
+  fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string; zkiHash?: string };
   einvoiceContact?: { name?: string | null; phone?: string | null; email?: string | null };
 }
 
@@ -505,6 +515,7 @@ export function toCompany(row: CompanyRow): Company {
       enabled: Boolean(row.fiscal_enabled),
       vatRegistered: Boolean(row.vat_registered),
       sequenceMode: row.fiscal_sequence_mode as FiscalSettings['sequenceMode'],
+      zkiHash: row.fiscal_zki_hash === 'sha256' ? 'sha256' : 'sha1',
     },
     einvoiceContact: { name: row.contact_name, phone: row.contact_phone, email: row.contact_email },
   };

@@ -56,14 +56,18 @@ export function createCroatianFiscaliser(deps: {
       const oib = oibOf(doc.sellerTaxId) ?? certificate.oib;
       const times = cisTimes(doc.issuedAt, doc.timeZone);
       const total = cisAmount(doc.totalMinor);
-      const zki = computeZki(deps.credentials.open(certificate).privateKey, {
-        oib,
-        issuedAt: times.zki,
-        sequence: String(doc.sequence),
-        premises: doc.premises,
-        device: doc.device,
-        total,
-      });
+      const zki = computeZki(
+        deps.credentials.open(certificate).privateKey,
+        {
+          oib,
+          issuedAt: times.zki,
+          sequence: String(doc.sequence),
+          premises: doc.premises,
+          device: doc.device,
+          total,
+        },
+        doc.zkiHash ?? 'sha1',
+      );
       const facts: RacunFacts = {
         oib,
         vatRegistered: doc.vatRegistered,

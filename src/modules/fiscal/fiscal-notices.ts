@@ -1,7 +1,8 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { Store } from '../../db/store.ts';
 import type { AdminNoticeRepos } from '../notifications/index.ts';
-import type { SendOutcome } from './fiscal-sender.ts';
+import type { SendOutcome, StoredRequest } from './fiscal-sender.ts';
+import { lateDeliveryDeadline } from './late-delivery.ts';
 import type { FiscalRepository, FiscalRequestRow } from './fiscal.repository.ts';
 
 type Note = {
@@ -14,15 +15,14 @@ type Note = {
 
 /**
  * What a company's admins are told of fiscalisation: a receipt CIS refused (at once), and a
- * receipt still without its JIR past the late-delivery deadline (once). Every pending receipt
- * is re-sent at least every 15 minutes, so the deadline is noticed on a re-send.
+ * receipt still without its JIR past the late-delivery deadline (once): two Croatian working
+ * days after the day of issue (late-delivery.ts). Every pending receipt is re-sent at least
+ * every 15 minutes, so the deadline is noticed on a re-send.
  */
 export function createFiscalNotices(deps: {
   store: Store<{ fiscal: Pick<FiscalRepository, 'markOverdueNotified'> } & AdminNoticeRepos>;
   clock: Clock;
   notifyAdmins: (repos: AdminNoticeRepos, companyId: string, note: Note) => Promise<void>;
-  /** How long after issue a receipt without JIR is overdue. */
-  deadlineMs: number;
 }) {
   const { store, clock } = deps;
   return async function afterSend(row: FiscalRequestRow, outcome: SendOutcome): Promise<void> {
@@ -40,15 +40,17 @@ export function createFiscalNotices(deps: {
       );
       return;
     }
-    const overdue = Date.parse(row.issued_at) < now.getTime() - deps.deadlineMs;
+    const { timeZone } = JSON.parse(row.facts) as Pick<StoredRequest, 'timeZone'>;
+    const deadline = lateDeliveryDeadline(row.issued_at, timeZone);
+    const overdue = Date.parse(deadline) <= now.getTime();
     if (outcome.status !== 'pending' || !overdue || row.overdue_notified_at) return;
     await store.transaction(async (repos) => {
       if (!(await repos.fiscal.markOverdueNotified(row.document_id, now.toISOString()))) return;
       await deps.notifyAdmins(repos, row.company_id, {
         kind: 'fiscal.overdue',
         title: 'An invoice is still not fiscalised',
-        body: `CIS has not confirmed (no JIR) an invoice issued at ${row.issued_at}, past the deadline for late delivery. Portico keeps sending it. Last error: ${outcome.reason}.`,
-        params: { issuedAt: row.issued_at, reason: outcome.reason ?? '' },
+        body: `CIS has not confirmed (no JIR) an invoice issued at ${row.issued_at}, past the deadline for late delivery (${deadline}: two working days). Portico keeps sending it. Last error: ${outcome.reason}.`,
+        params: { issuedAt: row.issued_at, deadline, reason: outcome.reason ?? '' },
         subject,
       });
     });

@@ -33,6 +33,8 @@ export interface FiscalDocument {
   buyerTaxId: string | null;
   /** Croatia's OznSlijed: numbers per premises (`P`, the default) or per device (`N`). */
   sequenceMode?: 'P' | 'N';
+  /** The hash under the ZKI's signature (the company's `fiscal.zkiHash`); absent: SHA-1. */
+  zkiHash?: 'sha1' | 'sha256';
 }
 
 /** What a document carries once the fiscal step has run: at issue (code), later (receipt). */

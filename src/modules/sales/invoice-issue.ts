@@ -155,6 +155,7 @@ export async function fiscalise(
     paymentMethod: row.payment_method as InvoicePaymentMethod,
     operatorTaxId: row.operator_oib,
     buyerTaxId: row.customer_kind === 'business' ? (row.customer_tax_id?.replace(/^HR/, '') ?? null) : null,
+    zkiHash: company.fiscal_zki_hash === 'sha256' ? 'sha256' : 'sha1',
   });
 }
 
