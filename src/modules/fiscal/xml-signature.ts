@@ -1,5 +1,6 @@
 import { createHash, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { REQUEST_ID } from './racun-request.ts';
+import { issuerRfc2253 } from './x509-name.ts';
 
 /** The company's FINA application certificate in the form signing needs. */
 export interface SigningCredentials {
@@ -70,13 +71,9 @@ function keyInfo(pem: string): string {
   return made;
 }
 
-/** RFC 2253 order (most specific first), as XML-DSig's X509IssuerName expects. */
+/** RFC 2253, as XML-DSig's X509IssuerName expects (x509-name.ts): escaped once, then XML-escaped as any text. */
 function issuerName(certificate: X509Certificate): string {
-  return certificate.issuer
-    .split('\n')
-    .reverse()
-    .map((rdn) => rdn.replace(/,/g, '\\,'))
-    .join(',');
+  return issuerRfc2253(certificate.raw);
 }
 
 const xmlText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
