@@ -64,6 +64,7 @@ import {
   createFiscalSettingsService,
   createFiscalWorker,
   DEFAULT_FISCAL_RETRY_DELAYS_MS,
+  createAnswerVerifier,
 } from './modules/fiscal/index.ts';
 import type { Poller } from './lib/poller.ts';
 
@@ -213,6 +214,10 @@ export async function createContainer(
     waitMs: config.fiscalWaitMs,
     retryDelaysMs: config.fiscalRetryDelaysMs ?? DEFAULT_FISCAL_RETRY_DELAYS_MS,
     afterSend: fiscalNotices,
+    verifyAnswer: createAnswerVerifier({
+      trustedCaPem: config.fiscalCisSignerCa ?? config.fiscalCisCa,
+      now: () => clock.now(),
+    }),
   });
   const fiscaliser = createCroatianFiscaliser({
     repository: store.repos.fiscal,

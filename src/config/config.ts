@@ -48,6 +48,8 @@ export interface Config {
   /** PEM text of FISCAL_CIS_CA (read at start), trusted besides the system's roots. */
   readonly fiscalCisCa: string | null;
   readonly fiscalWaitMs: number;
+  /** PEM text of FISCAL_CIS_SIGNER_CA: the CAs CIS's answer-signing certificate must come from. */
+  readonly fiscalCisSignerCa: string | null;
   readonly fiscalRetryDelaysMs: readonly number[] | null;
 }
 
@@ -322,6 +324,12 @@ export const CONFIG_SPEC = {
     default: '',
     parse: pemFile,
   },
+  FISCAL_CIS_SIGNER_CA: {
+    description:
+      "A PEM file of the CAs that issue CIS's answer-signing certificate (fiskalcis; FINA's): an answer not signed under them is refused. Empty: the FISCAL_CIS_CA file",
+    default: '',
+    parse: pemFile,
+  },
   FISCAL_WAIT_MS: {
     description:
       'How long issuing an invoice waits for its JIR before handing it over with the ZKI only (the worker delivers it later)',
@@ -420,6 +428,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: read('METRICS_TOKEN'),
     fiscalCisUrl: read('FISCAL_CIS_URL'),
     fiscalCisCa: read('FISCAL_CIS_CA'),
+    fiscalCisSignerCa: read('FISCAL_CIS_SIGNER_CA'),
     fiscalWaitMs: read('FISCAL_WAIT_MS'),
     fiscalRetryDelaysMs: read('FISCAL_RETRY_DELAYS_MS'),
   };

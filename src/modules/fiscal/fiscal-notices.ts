@@ -3,6 +3,7 @@ import type { Store } from '../../db/store.ts';
 import type { AdminNoticeRepos } from '../notifications/index.ts';
 import type { SendOutcome, StoredRequest } from './fiscal-sender.ts';
 import { lateDeliveryDeadline } from './late-delivery.ts';
+import { PAYMENT_CHANGE, type StoredChange } from './payment-change.ts';
 import type { FiscalRepository, FiscalRequestRow } from './fiscal.repository.ts';
 
 type Note = {
@@ -27,6 +28,20 @@ export function createFiscalNotices(deps: {
   const { store, clock } = deps;
   return async function afterSend(row: FiscalRequestRow, outcome: SendOutcome): Promise<void> {
     const now = clock.now();
+    if (row.kind === PAYMENT_CHANGE) {
+      if (outcome.status !== 'rejected') return;
+      const { of } = JSON.parse(row.facts) as Pick<StoredChange, 'of'>;
+      await store.transaction((repos) =>
+        deps.notifyAdmins(repos, row.company_id, {
+          kind: 'fiscal.changeRejected',
+          title: 'CIS was not told of a changed payment method',
+          body: `The change of payment method of a receipt issued at ${row.issued_at} did not reach CIS: ${outcome.reason}. Cancel the receipt and issue it anew with the method it was paid by.`,
+          params: { issuedAt: row.issued_at, reason: outcome.reason ?? '' },
+          subject: { type: 'sale', id: of },
+        }),
+      );
+      return;
+    }
     const subject = { type: 'sale', id: row.document_id };
     if (outcome.status === 'rejected') {
       await store.transaction((repos) =>

@@ -9,7 +9,11 @@ export {
   type FiscalPaymentMethod,
   type FiscalStatus,
   type FiscalStatusReader,
+  type PaymentChange,
+  type PaymentChangeOutcome,
 } from './fiscaliser.ts';
+export { lateDeliveryDeadline } from './late-delivery.ts';
+export { createAnswerVerifier } from './cis-answer-signature.ts';
 export { createCroatianFiscaliser, type CroatianFiscaliser, type FiscalRepos } from './cis-fiscaliser.ts';
 export { createCisClient, type CisClient } from './cis-client.ts';
 export { createFiscalCredentials } from './fiscal-credentials.ts';

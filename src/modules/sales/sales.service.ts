@@ -9,7 +9,7 @@ import type { PrintSlot } from '../printing/index.ts';
 import type { FiscalStatusReader } from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import { cancelInvoice, creditInvoice, type CorrectionRepos, type Issued } from './corrections.ts';
-import { deliverFiscal, type IssueFiscaliser } from './invoice-issue.ts';
+import { deliverFiscal, type InvoicePaymentMethod, type IssueFiscaliser } from './invoice-issue.ts';
 import type { SaleFilter, SaleRow } from './sales.repository.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
@@ -282,6 +282,19 @@ export function createSalesService(deps: {
         };
         await repos.sales.insertPayment(payment);
         await paymentEvent(repos, 'payment.recorded', sale, payment, now);
+        // Paid another way than the receipt says: the fiscal authority is told the same day (fiscal/payment-change.ts).
+        if (deps.fiscaliser.changePayment && sale.kind === 'invoice' && sale.payment_method) {
+          const methods = new Set(
+            (await repos.sales.listPayments(companyId, saleId)).filter((p) => !p.voided_at).map((p) => p.method),
+          );
+          if (balanceMinor(sale) > amountMinor) methods.add(sale.payment_method);
+          await deps.fiscaliser.changePayment(repos, {
+            companyId,
+            documentId: saleId,
+            paymentMethod: methods.size === 1 ? ([...methods][0] as InvoicePaymentMethod) : 'other',
+            at: new Date(now),
+          });
+        }
       });
       deps.onEventQueued();
       return get(companyId, saleId);

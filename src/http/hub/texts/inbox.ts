@@ -56,6 +56,9 @@ export const inbox = messages({
     'hub.notice.fiscal.overdue.title': 'An invoice is still not fiscalised',
     'hub.notice.fiscal.overdue.body':
       'CIS has not confirmed (no JIR) an invoice issued at {issuedAt}, past the deadline for late delivery ({deadline}, two working days). Portico keeps sending it. Last error: {reason}.',
+    'hub.notice.fiscal.changeRejected.title': 'CIS was not told of a changed payment method',
+    'hub.notice.fiscal.changeRejected.body':
+      'The change of payment method of a receipt issued at {issuedAt} did not reach CIS: {reason}. Cancel the receipt and issue it anew with the method it was paid by.',
     'hub.notice.webhook.disabled.title': 'Webhook {target} was disabled',
     'hub.notice.webhook.disabled.body':
       'Deliveries stopped: {reason}. Fix the receiver, then enable the endpoint again in developer settings.',
@@ -121,6 +124,9 @@ export const inbox = messages({
     'hub.notice.fiscal.overdue.title': 'Račun još nije fiskaliziran',
     'hub.notice.fiscal.overdue.body':
       'CIS nije potvrdio (nema JIR-a) račun izdan {issuedAt}, a rok za naknadnu dostavu ({deadline}, dva radna dana) je prošao. Portico ga i dalje šalje. Zadnja greška: {reason}.',
+    'hub.notice.fiscal.changeRejected.title': 'CIS nije primio promjenu načina plaćanja',
+    'hub.notice.fiscal.changeRejected.body':
+      'Promjena načina plaćanja računa izdanog {issuedAt} nije prijavljena CIS-u: {reason}. Stornirajte račun i izdajte novi s načinom plaćanja kojim je plaćen.',
     'hub.notice.webhook.disabled.title': 'Webhook {target} je isključen',
     'hub.notice.webhook.disabled.body':
       'Isporuke su zaustavljene: {reason}. Popravite primatelja, zatim ponovno uključite krajnju točku u postavkama za razvojne programere.',
@@ -186,6 +192,9 @@ export const inbox = messages({
     'hub.notice.fiscal.overdue.title': 'Eine Rechnung ist noch nicht fiskalisiert',
     'hub.notice.fiscal.overdue.body':
       'CIS hat eine am {issuedAt} ausgestellte Rechnung nicht bestätigt (kein JIR), die Frist für die Nachmeldung ({deadline}, zwei Arbeitstage) ist abgelaufen. Portico sendet sie weiter. Letzter Fehler: {reason}.',
+    'hub.notice.fiscal.changeRejected.title': 'CIS hat die Änderung der Zahlungsart nicht erhalten',
+    'hub.notice.fiscal.changeRejected.body':
+      'Die Änderung der Zahlungsart der am {issuedAt} ausgestellten Rechnung wurde CIS nicht gemeldet: {reason}. Stornieren Sie die Rechnung und stellen Sie sie mit der tatsächlichen Zahlungsart neu aus.',
     'hub.notice.webhook.disabled.title': 'Webhook {target} wurde deaktiviert',
     'hub.notice.webhook.disabled.body':
       'Zustellungen gestoppt: {reason}. Reparieren Sie den Empfänger und aktivieren Sie den Endpunkt dann in den Entwicklereinstellungen wieder.',
