@@ -26,6 +26,7 @@ const UserOutput = Type.Object(
     name: Type.String(),
     role: Type.Enum(USER_ROLES),
     operatorOib: Nullable(Type.String()),
+    operatorLabel: Nullable(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -38,7 +39,14 @@ const presentLocation = (l: Location) => ({
   fiscalPremises: l.fiscalPremises,
   fiscalDevice: l.fiscalDevice,
 });
-const presentUser = (u: User) => ({ id: u.id, email: u.email, name: u.name, role: u.role, operatorOib: u.operatorOib });
+const presentUser = (u: User) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  role: u.role,
+  operatorOib: u.operatorOib,
+  operatorLabel: u.operatorLabel,
+});
 
 /** What issuing an invoice needs of the company's locations (premises, device) and users (operator OIB). Admins only. */
 export const companySetupRoutes =
@@ -100,7 +108,8 @@ export const companySetupRoutes =
         schema: {
           tags: ['Admin'],
           operationId: 'adminUpdateUser',
-          summary: "Set a user's operator OIB (printed and told to the fiscal authority as the invoice's operator)",
+          summary:
+            "Set a user's operator OIB (told to the fiscal authority) and operator label (printed as the invoice's operator)",
           security,
           params: IdParams,
           body: UserBody,

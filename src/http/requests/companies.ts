@@ -146,6 +146,16 @@ export const UserBody = Type.Object(
         }),
       ),
     ),
+    operatorLabel: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 40,
+          description:
+            "The operator's label printed on receipts and invoices (oznaka operatera) instead of the OIB; null: the user's name.",
+          examples: ['Blagajna 1 - Ana'],
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

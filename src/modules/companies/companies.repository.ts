@@ -71,7 +71,11 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
         .where('id', '=', locationId)
         .execute();
     },
-    async updateUser(companyId: string, userId: string, patch: Pick<UserRow, 'operator_oib'>): Promise<void> {
+    async updateUser(
+      companyId: string,
+      userId: string,
+      patch: Partial<Pick<UserRow, 'operator_oib' | 'operator_label' | 'hub_location_id'>>,
+    ): Promise<void> {
       await db.updateTable('users').set(patch).where('company_id', '=', companyId).where('id', '=', userId).execute();
     },
     async insertUser(row: UserRow): Promise<void> {

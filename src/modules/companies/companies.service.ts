@@ -92,6 +92,8 @@ export interface User {
   role: UserRole;
   /** The personal OIB the fiscal authority is told as operator. */
   operatorOib: string | null;
+  /** What receipts print as the operator (oznaka operatera); null: the user's name. */
+  operatorLabel: string | null;
 }
 
 export interface NewCompany {
@@ -306,22 +308,39 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       return (await repository.listUsersWithRoles(companyId, USER_ROLES)).map(toUser);
     },
 
-    /** A user's operator OIB (checked: 11 digits and the check digit, never with "HR"); null removes it. */
-    async updateUser(companyId: string, userId: string, patch: { operatorOib?: string | null }): Promise<User> {
+    /**
+     * A user's operator OIB (checked: 11 digits and the check digit, never with "HR"), told to CIS
+     * only, and operator label (at most 40 characters), printed on receipts in its place (Zakon o
+     * fiskalizaciji čl. 8: the label is printed, the OIB is sent); null removes either.
+     */
+    async updateUser(
+      companyId: string,
+      userId: string,
+      patch: { operatorOib?: string | null; operatorLabel?: string | null },
+    ): Promise<User> {
       const row = await repository.findUser(companyId, userId);
       if (!row) throw AppError.notFound('User');
-      if (patch.operatorOib === undefined) return toUser(row);
-      let oib: string | null = null;
-      if (patch.operatorOib !== null && patch.operatorOib.trim() !== '') {
-        const checked = validateTaxId(patch.operatorOib.replace(/^\s*HR/i, ''), 'HR');
-        if (!checked.ok || checked.kind !== 'hr_oib' || !/^\d{11}$/.test(checked.value))
-          throw AppError.invalid({
-            operatorOib: [checked.ok ? said('error.taxId.oibLength') : saidOf(checked.message)],
-          });
-        oib = checked.value;
+      const changes: Partial<Pick<UserRow, 'operator_oib' | 'operator_label'>> = {};
+      const details: FieldErrors = {};
+      if (patch.operatorOib !== undefined) {
+        changes.operator_oib = null;
+        if (patch.operatorOib !== null && patch.operatorOib.trim() !== '') {
+          const checked = validateTaxId(patch.operatorOib.replace(/^\s*HR/i, ''), 'HR');
+          if (!checked.ok || checked.kind !== 'hr_oib' || !/^\d{11}$/.test(checked.value))
+            addFieldError(details, 'operatorOib', checked.ok ? said('error.taxId.oibLength') : saidOf(checked.message));
+          else changes.operator_oib = checked.value;
+        }
       }
-      await repository.updateUser(companyId, userId, { operator_oib: oib });
-      return toUser({ ...row, operator_oib: oib });
+      if (patch.operatorLabel !== undefined) {
+        const label = patch.operatorLabel?.trim() || null;
+        if (label !== null && (label.length > 40 || /[\p{Cc}]/u.test(label)))
+          addFieldError(details, 'operatorLabel', said('error.user.operatorLabel'));
+        else changes.operator_label = label;
+      }
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
+      if (Object.keys(changes).length === 0) return toUser(row);
+      await repository.updateUser(companyId, userId, changes);
+      return toUser({ ...row, ...changes });
     },
 
     async createUser(
@@ -541,5 +560,6 @@ function toUser(row: UserRow): User {
     name: row.name,
     role: row.role as UserRole,
     operatorOib: row.operator_oib,
+    operatorLabel: row.operator_label ?? null,
   };
 }

@@ -98,7 +98,8 @@ export async function issueFacts(
     delivery_date: today,
     due_date: due,
     payment_method: input.paymentMethod,
-    operator_name: operator?.name ?? null,
+    // The operator's label is what the paper names (Zakon o fiskalizaciji čl. 8); the OIB goes to CIS only.
+    operator_name: operator ? operator.operator_label || operator.name : null,
     operator_oib: operator?.operator_oib ?? null,
   };
 }

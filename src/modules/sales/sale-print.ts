@@ -75,9 +75,9 @@ export function toSalePrint(
       label: 'print.paymentMethod',
       value: tr(`payment.method.${row.payment_method}` as 'payment.method.cash'),
     });
+  // The operator's label (oznaka operatera), never the personal OIB: čl. 8 of Zakon o fiskalizaciji
+  // has the label printed and the OIB sent to CIS only.
   if (row.operator_name) facts.push({ label: 'print.operator', value: row.operator_name });
-  // Its own row: in the facts' narrow column "name, OIB number" broke inside the value.
-  if (row.operator_oib && company.country === 'HR') facts.push({ label: 'print.operatorOib', value: row.operator_oib });
   if (row.invoice_number) facts.push({ label: 'print.internalReference', value: row.number });
   const corrects: string[] = [];
   if (!invoice && extra.original) {
