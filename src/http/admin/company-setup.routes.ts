@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { USER_ROLES, type Location, type User } from '../../modules/companies/index.ts';
 import { Data, Nullable, errorResponses } from '../schemas.ts';
-import { LocationBody, UserBody } from '../requests/companies.ts';
+import { LocationBody, NewLocationBody, UserBody } from '../requests/companies.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -68,13 +68,34 @@ export const companySetupRoutes =
       async (request) => ({ data: (await c.companies.listLocations(request.admin.companyId)).map(presentLocation) }),
     );
 
+    app.post(
+      '/locations',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminCreateLocation',
+          summary: 'Add a location: its name and address, its code, its business premises and device labels',
+          security,
+          body: NewLocationBody,
+          response: { 201: Data(LocationOutput), ...errorResponses(400, 403) },
+        },
+      },
+      async (request, reply) => {
+        const location = await c.companies.createLocation(request.admin.companyId, request.body);
+        return reply
+          .code(201)
+          .header('location', `/api/v1/admin/locations/${location.id}`)
+          .send({ data: presentLocation(location) });
+      },
+    );
+
     app.patch(
       '/locations/:id',
       {
         schema: {
           tags: ['Admin'],
           operationId: 'adminUpdateLocation',
-          summary: "Set a location's business premises and device labels",
+          summary: 'Rename or re-address a location, or set its business premises and device labels',
           security,
           params: IdParams,
           body: LocationBody,

@@ -62,7 +62,7 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
     async updateLocation(
       companyId: string,
       locationId: string,
-      patch: Partial<Pick<LocationRow, 'fiscal_premises' | 'fiscal_device'>>,
+      patch: Partial<Pick<LocationRow, 'name' | 'address' | 'fiscal_premises' | 'fiscal_device'>>,
     ): Promise<void> {
       await db
         .updateTable('locations')

@@ -235,24 +235,39 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       return this.getCompany(companyId);
     },
 
+    /**
+     * A location: its name and address (printed on every document issued there), its code
+     * (Portico's own, in quotation and sale numbers; fixed once made) and, for Croatian invoice
+     * numbers, its business premises and device labels.
+     */
     async createLocation(
       companyId: string,
-      input: { name: string; code: string; address?: string | null },
+      input: {
+        name: string;
+        code: string;
+        address?: string | null;
+        fiscalPremises?: string | null;
+        fiscalDevice?: string | null;
+      },
     ): Promise<Location> {
       await this.getCompany(companyId);
-      const code = input.code.toUpperCase();
-      if (!/^[A-Z0-9]{1,10}$/.test(code)) throw AppError.invalid({ code: [said('error.location.code')] });
-      if (await repository.findLocationByCode(companyId, code))
-        throw AppError.invalid({ code: [said('error.location.codeTaken')] });
+      const details: FieldErrors = {};
+      const code = input.code.trim().toUpperCase();
+      if (!/^[A-Z0-9]{1,10}$/.test(code)) addFieldError(details, 'code', said('error.location.code'));
+      else if (await repository.findLocationByCode(companyId, code))
+        addFieldError(details, 'code', said('error.location.codeTaken'));
+      const fields = locationFields(input, details);
+      if (fields.name === undefined && !details.name) addFieldError(details, 'name', said('error.empty'));
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const row: LocationRow = {
         id: newId('location'),
         company_id: companyId,
-        name: input.name,
+        name: fields.name!,
         code,
-        address: input.address ?? null,
+        address: fields.address ?? null,
         created_at: clock.now().toISOString(),
-        fiscal_premises: null,
-        fiscal_device: null,
+        fiscal_premises: fields.fiscal_premises ?? null,
+        fiscal_device: fields.fiscal_device ?? null,
       };
       await repository.insertLocation(row);
       return toLocation(row);
@@ -273,35 +288,39 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
     },
 
     /**
-     * A location's labels in Croatian invoice numbers: the premises (1-20 letters or digits, as
-     * registered with the tax administration) and the device (digits, no leading zero). Null
-     * falls back to the location's code and device 1.
+     * Renames or re-addresses a location, or sets its labels in Croatian invoice numbers: the
+     * premises (1-20 letters or digits, as registered with the tax administration) and the device
+     * (digits, no leading zero); null falls back to the location's code and device 1. Documents
+     * already issued keep the number they were issued with (the sale stores its premises and device).
      */
     async updateLocation(
       companyId: string,
       locationId: string,
-      patch: { fiscalPremises?: string | null; fiscalDevice?: string | null },
+      patch: { name?: string; address?: string | null; fiscalPremises?: string | null; fiscalDevice?: string | null },
     ): Promise<Location> {
       const row = await repository.findLocation(companyId, locationId);
       if (!row) throw AppError.notFound('Location');
       const details: FieldErrors = {};
-      const changes: Partial<Pick<LocationRow, 'fiscal_premises' | 'fiscal_device'>> = {};
-      const text = (value: string | null) => (value?.trim() ? value.trim() : null);
-      if (patch.fiscalPremises !== undefined) {
-        const value = text(patch.fiscalPremises);
-        if (value !== null && !/^[0-9A-Za-z]{1,20}$/.test(value))
-          addFieldError(details, 'fiscalPremises', said('error.fiscal.premises'));
-        else changes.fiscal_premises = value;
-      }
-      if (patch.fiscalDevice !== undefined) {
-        const value = text(patch.fiscalDevice);
-        if (value !== null && !/^[1-9][0-9]{0,19}$/.test(value))
-          addFieldError(details, 'fiscalDevice', said('error.fiscal.device'));
-        else changes.fiscal_device = value;
-      }
+      const changes = locationFields(patch, details);
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (Object.keys(changes).length > 0) await repository.updateLocation(companyId, locationId, changes);
       return toLocation({ ...row, ...changes });
+    },
+
+    /** The location a hub user works at: the one last chosen, else the company's first. */
+    async preferredLocation(companyId: string, userId: string): Promise<Location | undefined> {
+      const [user, locations] = await Promise.all([
+        repository.findUser(companyId, userId),
+        repository.listLocations(companyId),
+      ]);
+      const chosen = locations.find((l) => l.id === user?.hub_location_id) ?? locations[0];
+      return chosen ? toLocation(chosen) : undefined;
+    },
+
+    /** Remembers the location a hub user chose (one of the company's; anything else is ignored). */
+    async rememberLocation(companyId: string, userId: string, locationId: string): Promise<void> {
+      if (!(await repository.findLocation(companyId, locationId))) return;
+      await repository.updateUser(companyId, userId, { hub_location_id: locationId });
     },
 
     async listUsers(companyId: string): Promise<User[]> {
@@ -538,6 +557,42 @@ export function toCompany(row: CompanyRow): Company {
     },
     einvoiceContact: { name: row.contact_name, phone: row.contact_phone, email: row.contact_email },
   };
+}
+
+type LocationChanges = Partial<Pick<LocationRow, 'name' | 'address' | 'fiscal_premises' | 'fiscal_device'>>;
+
+/** A location's editable fields checked, each bad one named in `details`; blank optional ones cleared. */
+function locationFields(
+  input: { name?: string; address?: string | null; fiscalPremises?: string | null; fiscalDevice?: string | null },
+  details: FieldErrors,
+): LocationChanges {
+  const changes: LocationChanges = {};
+  const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
+  if (input.name !== undefined) {
+    const name = text(input.name);
+    if (name === null) addFieldError(details, 'name', said('error.empty'));
+    else if (name.length > 100) addFieldError(details, 'name', said('error.atMostCharacters', { max: 100 }));
+    else changes.name = name;
+  }
+  if (input.address !== undefined) {
+    const address = text(input.address);
+    if (address !== null && address.length > 300)
+      addFieldError(details, 'address', said('error.atMostCharacters', { max: 300 }));
+    else changes.address = address;
+  }
+  if (input.fiscalPremises !== undefined) {
+    const value = text(input.fiscalPremises);
+    if (value !== null && !/^[0-9A-Za-z]{1,20}$/.test(value))
+      addFieldError(details, 'fiscalPremises', said('error.fiscal.premises'));
+    else changes.fiscal_premises = value;
+  }
+  if (input.fiscalDevice !== undefined) {
+    const value = text(input.fiscalDevice);
+    if (value !== null && !/^[1-9][0-9]{0,19}$/.test(value))
+      addFieldError(details, 'fiscalDevice', said('error.fiscal.device'));
+    else changes.fiscal_device = value;
+  }
+  return changes;
 }
 
 function toLocation(row: LocationRow): Location {

@@ -44,6 +44,7 @@ export const de: Translation<typeof en> = {
   'print.credited': 'Gutgeschrieben (Rechnungskorrektur)',
   'print.reason': 'Grund: {reason}',
   'print.exemption': 'Grund der Steuerbefreiung: {reason}',
+  'print.notFiscalised': 'OVO NIJE FISKALIZIRANI RAČUN (dies ist keine fiskalisierte Rechnung)',
   'print.exemptAmount': 'Steuerfrei: {amount}',
   'print.paymentsReceived': 'Erhaltene Zahlungen',
   'print.walkInCustomer': 'Barverkauf',

@@ -50,6 +50,7 @@ export const en = {
   'print.credited': 'Credited (goods returned)',
   'print.reason': 'Reason: {reason}',
   'print.exemption': 'Reason for the VAT exemption: {reason}',
+  'print.notFiscalised': 'OVO NIJE FISKALIZIRANI RAČUN (this is not a fiscalised invoice)',
   'print.exemptAmount': 'Exempt from VAT: {amount}',
   'print.paymentsReceived': 'Payments received',
   'print.walkInCustomer': 'Walk-in customer',

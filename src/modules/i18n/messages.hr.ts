@@ -44,6 +44,7 @@ export const hr: Translation<typeof en> = {
   'print.credited': 'Odobreno (povrat robe)',
   'print.reason': 'Razlog: {reason}',
   'print.exemption': 'Razlog oslobođenja od PDV-a: {reason}',
+  'print.notFiscalised': 'OVO NIJE FISKALIZIRANI RAČUN',
   'print.exemptAmount': 'Oslobođeno PDV-a: {amount}',
   'print.paymentsReceived': 'Primljene uplate',
   'print.walkInCustomer': 'Krajnji kupac',

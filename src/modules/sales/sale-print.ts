@@ -66,7 +66,9 @@ export function toSalePrint(
     },
     lines,
     company,
-    location,
+    // The premises label the legal number was issued with (`12/VZ1/1`), beside the location's
+    // name and address: the internal code once printed there disagreed with the number.
+    row.fiscal_premises ? { ...location, code: row.fiscal_premises } : location,
   );
   const facts: PrintFact[] = [];
   if (row.delivery_date) facts.push({ label: 'print.deliveryDate', value: format.date(noon(row.delivery_date)) });
