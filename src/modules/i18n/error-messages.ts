@@ -252,6 +252,8 @@ const serviceMessages = messages({
     'error.customer.noSuchId': 'No customer of this company has this id.',
     'error.quotation.nameCustomer': 'Name a directory customer (customerId) or type one (customer).',
     'error.taxRate.unknown': 'No such tax rate.',
+    'error.taxRate.exemptionNeeded':
+      'A 0 % rate needs the reason for the exemption (the provision invoices must state).',
     'error.currency.form': 'Use an ISO 4217 code such as EUR.',
     'error.timezone.form': 'Not an IANA time zone.',
     'error.company.validityDaysPositive': 'Must be a positive whole number of days.',
@@ -514,6 +516,7 @@ const serviceMessages = messages({
     'error.customer.noSuchId': 'Nijedan kupac ove tvrtke nema taj ID.',
     'error.quotation.nameCustomer': 'Odaberite kupca iz imenika (customerId) ili ga upišite (customer).',
     'error.taxRate.unknown': 'Ta porezna stopa ne postoji.',
+    'error.taxRate.exemptionNeeded': 'Stopa od 0 % traži razlog oslobođenja (odredbu koju račun mora navesti).',
     'error.currency.form': 'Upišite oznaku valute ISO 4217, npr. EUR.',
     'error.timezone.form': 'To nije IANA vremenska zona.',
     'error.company.validityDaysPositive': 'Mora biti pozitivan cijeli broj dana.',
@@ -622,7 +625,8 @@ const serviceMessages = messages({
     'error.einvoice.operator': 'Die Rechnung nennt keinen Bediener mit OIB.',
     'error.einvoice.dueDate': 'Eine Rechnung mit offenem Betrag braucht ein Fälligkeitsdatum.',
     'error.einvoice.exemption': 'Die Positionen mit 0 % brauchen einen Befreiungsgrund (am Steuersatz einzutragen).',
-    'error.einvoice.notIssued': 'Nur ausgestellte Rechnungen, Stornorechnungen und Gutschriften haben eine E-Rechnung.',
+    'error.einvoice.notIssued':
+      'Nur ausgestellte Rechnungen, Stornorechnungen und Rechnungskorrekturen haben eine E-Rechnung.',
     'error.unit.last':
       'Das ist die letzte Einheit des Produkts; fügen Sie zuerst eine weitere hinzu oder deaktivieren Sie das Produkt.',
     'error.datasheet.tooLarge': 'Ein Datenblatt darf höchstens {max} Bytes groß sein.',
@@ -700,15 +704,15 @@ const serviceMessages = messages({
       '{number} ist selbst eine Korrektur; korrigieren Sie stattdessen die Rechnung, die sie nennt.',
     'error.invoice.alreadyCancelled': 'Rechnung {number} ist bereits storniert.',
     'error.invoice.hasCreditNotes':
-      'Rechnung {number} hat Gutschriften; stellen Sie statt einer Stornierung eine Gutschrift über den Rest aus.',
+      'Rechnung {number} hat Rechnungskorrekturen; stellen Sie statt einer Stornierung eine Rechnungskorrektur über den Rest aus.',
     'error.invoice.numberUsed':
       'Rechnungsnummer {number} ist in diesem Jahr schon vergeben: Die Nummerierung wurde nach ausgestellten Rechnungen geändert. Stellen Sie sie zurück; eine neue gilt ab dem nächsten Jahr.',
     'error.credit.notALine': 'Ist keine Position der Rechnung {number}.',
     'error.credit.quantityForm': 'Geben Sie eine Menge mit höchstens drei Nachkommastellen ein, etwa 1,5.',
     'error.credit.moreThanLeft':
       'Ist mehr, als von Position {position} ({product}) noch gutgeschrieben werden kann: {left}.',
-    'error.credit.noLines': 'Nennen Sie mindestens eine Position für die Gutschrift.',
-    'error.credit.refused': 'Die Gutschrift kann nicht ausgestellt werden.',
+    'error.credit.noLines': 'Nennen Sie mindestens eine Position für die Rechnungskorrektur.',
+    'error.credit.refused': 'Die Rechnungskorrektur kann nicht ausgestellt werden.',
     'error.reprice.adminOnly': 'Das Umwandeln zu heutigen Preisen darf nur ein Administrator.',
     'error.reprice.roles': 'Das Umwandeln zu heutigen Preisen erfordert die Rolle {roles}.',
     'error.webhook.reason.gone': 'der Empfänger antwortete 410 Gone',
@@ -799,6 +803,8 @@ const serviceMessages = messages({
     'error.quotation.nameCustomer':
       'Wählen Sie einen Kunden aus dem Verzeichnis (customerId) oder geben Sie einen ein (customer).',
     'error.taxRate.unknown': 'Kein solcher Steuersatz.',
+    'error.taxRate.exemptionNeeded':
+      'Ein Satz von 0 % braucht den Grund der Steuerbefreiung (den Hinweis, den die Rechnung nennen muss).',
     'error.currency.form': 'Verwenden Sie einen ISO-4217-Code wie EUR.',
     'error.timezone.form': 'Keine IANA-Zeitzone.',
     'error.company.validityDaysPositive': 'Muss eine positive ganze Zahl von Tagen sein.',

@@ -17,7 +17,7 @@ export const de: Translation<typeof en> = {
   'print.dueDate': 'Fällig am',
   'print.location': 'Filiale',
   'print.customer': 'Kunde',
-  'print.taxId': 'USt-IdNr.',
+  'print.taxId': 'Steuer-ID',
   'taxId.HR': 'OIB',
   'taxId.DE': 'USt-IdNr.',
   'taxId.other': 'USt-IdNr.',
