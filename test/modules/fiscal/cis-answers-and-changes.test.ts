@@ -7,14 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';
-import {
-  fiscalDocument,
-  fiscalRig,
-  issue,
-  until,
-  uploadCertificate,
-  type FakeCis,
-} from '../../support/fiscal-helpers.ts';
+import { createPrivateKey } from 'node:crypto';
+import { DEMO_OIB, fiscalDocument, fiscalRig, issue, until, type FakeCis } from '../../support/fiscal-helpers.ts';
+import { fiscalCertificate, p12Base64, type Issued } from '../../support/fiscal-certs.ts';
+import { hubPostHeaders, userOfRole } from '../../support/http-helpers.ts';
+import { computeZki } from '../../../src/modules/fiscal/zki.ts';
 import { adminCall, assignCustomer, newQuotation } from '../../support/sales-helpers.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
 
@@ -33,6 +30,7 @@ describe('CIS answers verified; payment method changes reported', () => {
   let cis: FakeCis;
   let d: DemoCompany;
   let dir: string;
+  let certificate: Issued;
 
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cis-changes-'));
@@ -42,8 +40,14 @@ describe('CIS answers verified; payment method changes reported', () => {
       { ...rig.env, FISCAL_WAIT_MS: '2000', FISCAL_RETRY_DELAYS_MS: '100' },
       { startWorkers: true },
     );
-    d = await createTenant(t.c);
-    await uploadCertificate(t.app, d.adminToken, rig.ca);
+    d = await createTenant(t.c, { passwords: true });
+    // Uploaded here rather than by the helper: the ZKI test needs the key.
+    certificate = fiscalCertificate(rig.ca, DEMO_OIB);
+    const uploaded = await adminCall(t.app, d.adminToken, 'PUT', '/fiscal/certificate', {
+      p12: p12Base64(certificate, 'fiskal-lozinka', rig.ca),
+      password: 'fiskal-lozinka',
+    });
+    assert.equal(uploaded.statusCode, 200, uploaded.body);
   });
   after(async () => {
     await t.close();
@@ -113,6 +117,16 @@ describe('CIS answers verified; payment method changes reported', () => {
     });
     assert.equal(row.kind, 'payment_change');
 
+    // The hub's sale page says the change went to CIS.
+    const admin = userOfRole(d, 'admin');
+    const headers = await hubPostHeaders(t.app, t.c, admin.email, admin.password!);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/hub/sales/${sale.id}`,
+      headers: { cookie: headers.cookie! },
+    });
+    assert.match(page.body, /role="note">[^<]*promijeniPodatkeRacuna/);
+
     // Paid the same way again: nothing new to tell.
     const sent = cis.received.length;
     const outcome = await t.c.store.unitOfWork((repos) =>
@@ -156,5 +170,41 @@ describe('CIS answers verified; payment method changes reported', () => {
     await fs.writeFile(file, `<?xml version="1.0" encoding="UTF-8"?>${element}`);
     const { stderr } = await run('xmllint', ['--noout', '--schema', XSD, file]);
     assert.match(stderr, /validates/);
+  });
+
+  test('the ZKI setting: SHA-256 under the signature once the company says so, SHA-1 before', async () => {
+    cis.mode = { kind: 'ok' };
+    const key = createPrivateKey(certificate.keyPem);
+    const zkiOf = async (hash: 'sha1' | 'sha256') => {
+      const p = d.products[0]!;
+      const res = await adminCall(t.app, d.adminToken, 'POST', '/counter-sales', {
+        lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 1 }],
+        paymentMethod: 'card',
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const sale = res.json().data;
+      const sent = cis.received.find((r) => r.zki === sale.fiscal.zki)!;
+      const el = (name: string) => new RegExp(`<tns:${name}>([^<]*)<`).exec(sent.xml)![1]!;
+      const expected = computeZki(
+        key,
+        {
+          oib: el('Oib'),
+          issuedAt: el('DatVrijeme').replace('T', ' '),
+          sequence: el('BrOznRac'),
+          premises: el('OznPosPr'),
+          device: el('OznNapUr'),
+          total: el('IznosUkupno'),
+        },
+        hash,
+      );
+      assert.equal(sale.fiscal.zki, expected, hash);
+    };
+    await zkiOf('sha1');
+    const set = await adminCall(t.app, d.adminToken, 'PATCH', '/settings', { fiscal: { zkiHash: 'sha256' } });
+    assert.equal(set.statusCode, 200, set.body);
+    assert.equal(set.json().data.fiscal.zkiHash, 'sha256');
+    await zkiOf('sha256');
+    const bad = await adminCall(t.app, d.adminToken, 'PATCH', '/settings', { fiscal: { zkiHash: 'md5' } });
+    assert.equal(bad.statusCode, 400);
   });
 });

@@ -30,6 +30,7 @@ const CompanyForm = Type.Object(
     vatRegistered: Type.String(),
     fiscalEnabled: Type.String(),
     sequenceMode: Type.String(),
+    zkiHash: Type.String(),
   },
   { additionalProperties: false },
 );
@@ -132,6 +133,7 @@ function draftFrom(body: unknown): Draft {
     vatRegistered: text('vatRegistered'),
     fiscalEnabled: text('fiscalEnabled'),
     sequenceMode: text('sequenceMode'),
+    zkiHash: text('zkiHash'),
   };
 }
 
@@ -152,6 +154,7 @@ function patchOf(draft: Draft): SettingsPatch {
       enabled: draft.fiscalEnabled === 'on',
       vatRegistered: draft.vatRegistered === 'on',
       ...(draft.sequenceMode ? { sequenceMode: draft.sequenceMode } : {}),
+      ...(draft.zkiHash ? { zkiHash: draft.zkiHash } : {}),
     },
   };
 }
@@ -169,6 +172,7 @@ function draftOf(company: Company): Draft {
     vatRegistered: company.fiscal.vatRegistered ? 'on' : '',
     fiscalEnabled: company.fiscal.enabled ? 'on' : '',
     sequenceMode: company.fiscal.sequenceMode,
+    zkiHash: company.fiscal.zkiHash,
   };
 }
 
@@ -208,6 +212,10 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
     <p><label for="sequence-mode">${t('hub.invoice.number')}</label><br><select id="sequence-mode" name="sequenceMode">
       <option value="premises"${d.sequenceMode === 'premises' ? html` selected` : null}>${t('hub.invoice.premises')}</option>
       <option value="device"${d.sequenceMode === 'device' ? html` selected` : null}>${t('hub.invoice.device')}</option>
+    </select></p>
+    <p><label for="zki-hash">${t('hub.invoice.zkiHash')}</label><br><select id="zki-hash" name="zkiHash">
+      <option value="sha1"${d.zkiHash !== 'sha256' ? html` selected` : null}>SHA-1 (${t('hub.invoice.zkiHash.spec')})</option>
+      <option value="sha256"${d.zkiHash === 'sha256' ? html` selected` : null}>SHA-256</option>
     </select></p>
   </fieldset>
   <button type="submit">${t('action.save')}</button>

@@ -46,6 +46,12 @@ export const invoices = messages({
     'hub.location.fiscalDevice': 'Device label',
     'hub.location.add': 'Add location',
     'hub.location.choose': 'Location',
+    'hub.invoice.methodChangeReported':
+      'Paid by another method than the receipt states, the same day: CIS is told of the change (promijeniPodatkeRacuna).',
+    'hub.invoice.methodChangeLate':
+      'Paid by another method than the receipt states, after the day of issue: CIS no longer takes a change. Cancel the receipt and issue it again with the method it was paid by.',
+    'hub.invoice.zkiHash': 'Hash of the protection code (ZKI) signature',
+    'hub.invoice.zkiHash.spec': 'specification v2.6',
     'hub.invoice.device': 'Device label',
     'hub.invoice.exemptionReason': 'VAT exemption reason (0 % rates)',
   },
@@ -93,6 +99,12 @@ export const invoices = messages({
     'hub.location.fiscalDevice': 'Oznaka naplatnog uređaja',
     'hub.location.add': 'Dodaj lokaciju',
     'hub.location.choose': 'Lokacija',
+    'hub.invoice.methodChangeReported':
+      'Plaćeno drugim načinom nego što piše na računu, istog dana: promjena se prijavljuje CIS-u (promijeniPodatkeRacuna).',
+    'hub.invoice.methodChangeLate':
+      'Plaćeno drugim načinom nego što piše na računu, nakon dana izdavanja: CIS više ne prima promjenu. Stornirajte račun i izdajte novi s načinom plaćanja kojim je plaćen.',
+    'hub.invoice.zkiHash': 'Sažetak potpisa zaštitnog koda (ZKI)',
+    'hub.invoice.zkiHash.spec': 'specifikacija v2.6',
     'hub.invoice.device': 'Oznaka naplatnog uređaja',
     'hub.invoice.exemptionReason': 'Razlog oslobođenja od PDV-a (stope 0 %)',
   },
@@ -140,6 +152,12 @@ export const invoices = messages({
     'hub.location.fiscalDevice': 'Bezeichnung des Geräts',
     'hub.location.add': 'Standort hinzufügen',
     'hub.location.choose': 'Standort',
+    'hub.invoice.methodChangeReported':
+      'Am selben Tag anders bezahlt als auf der Rechnung angegeben: CIS wird die Änderung gemeldet (promijeniPodatkeRacuna).',
+    'hub.invoice.methodChangeLate':
+      'Nach dem Ausstellungstag anders bezahlt als auf der Rechnung angegeben: CIS nimmt keine Änderung mehr an. Stornieren Sie die Rechnung und stellen Sie sie mit der tatsächlichen Zahlungsart neu aus.',
+    'hub.invoice.zkiHash': 'Hash der Signatur des Schutzcodes (ZKI)',
+    'hub.invoice.zkiHash.spec': 'Spezifikation v2.6',
     'hub.invoice.device': 'Bezeichnung des Geräts',
     'hub.invoice.exemptionReason': 'Grund der Steuerbefreiung (0-%-Sätze)',
   },
