@@ -29,7 +29,6 @@
  * Bounded: a watchdog aborts one engine after 240 s.
  */
 import { DatabaseSync } from 'node:sqlite';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import {

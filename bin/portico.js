@@ -7,5 +7,10 @@ if (major < 24 || (major === 24 && minor < 7)) {
   process.stderr.write(`Portico needs Node.js 24.7 or later; this is ${process.versions.node}\n`);
   process.exit(1);
 }
+// V8's compiled code for Portico's modules is kept on disk (the system's temporary folder,
+// NODE_COMPILE_CACHE to choose another, NODE_DISABLE_COMPILE_CACHE=1 to turn it off): a second
+// start loads it instead of compiling every module again.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 const { runCli } = await import('../src/main/cli.ts');
 runCli(process.argv.slice(2));

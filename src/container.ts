@@ -40,6 +40,7 @@ import { createQuotationAnswers, createQuotationsService } from './modules/quota
 import { createDocumentMail } from './modules/mailing/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
+import { createInvoicingService } from './modules/invoicing/index.ts';
 import { createMonthArchives, createReportsService } from './modules/reports/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
@@ -252,15 +253,16 @@ export async function createContainer(
     fiscaliser,
   });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers, fiscaliser });
-  const sales = createSalesService({
+  const sales = createSalesService({ store, clock, newId, fiscalStatus, fiscalChanges: fiscaliser, onEventQueued });
+  const invoicing = createInvoicingService({
     store,
     clock,
     newId,
     fiscaliser,
-    fiscalStatus,
     onEventQueued,
     catalog,
     customers,
+    sales,
   });
   const documentMail = createDocumentMail({
     store,
@@ -268,6 +270,13 @@ export async function createContainer(
     newId,
     quotations,
     sales,
+    issuedHash: async (companyId, id, file, locale) =>
+      (
+        await invoicing.file(companyId, id, file === 'pdf' ? 'a4' : 'ubl', {
+          locale,
+          slot: () => prints.reserve(),
+        })
+      ).sha256,
     emailEnabled: config.smtpUrl !== null,
     onEmailQueued: () => emailSender?.wake(),
   });
@@ -284,24 +293,31 @@ export async function createContainer(
     reports,
     // One document at a time through the print pool; a full pool is waited for, not failed:
     // the archive is background work and yields to the counter's prints.
+    // As issued: the stored PDF and XML (the first read stores them), the bytes every copy carries.
     renderPdf: async (companyId, id) => {
-      for (;;) {
-        let slot: PrintSlot;
-        try {
-          slot = prints.reserve();
-        } catch (error) {
-          if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
-          await delay((error.retryAfterSeconds ?? 1) * 1000);
-          continue;
-        }
-        try {
-          return await sales.renderPdf(companyId, id, slot);
-        } finally {
-          slot.release();
-        }
+      const file = await invoicing.file(companyId, id, 'a4', {
+        slot: async () => {
+          for (;;) {
+            try {
+              return prints.reserve();
+            } catch (error) {
+              if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
+              await delay((error.retryAfterSeconds ?? 1) * 1000);
+            }
+          }
+        },
+      });
+      return { number: file.number, pdf: file.bytes };
+    },
+    eInvoiceXml: async (companyId, id) => {
+      try {
+        return (await invoicing.file(companyId, id, 'ubl')).bytes.toString('utf8');
+      } catch (error) {
+        // Not a valid e-invoice as issued: the archive carries its PDF alone.
+        if (error instanceof AppError && error.code === 'conflict') return null;
+        throw error;
       }
     },
-    eInvoiceXml: (companyId, id) => sales.eInvoiceXmlIfReady(companyId, id, 'ubl'),
     dir: path.join(config.dataDir, 'exports'),
     now: () => clock.now(),
     onCrash: (error) => logger.error({ err: error }, 'month archive failed'),
@@ -370,12 +386,16 @@ export async function createContainer(
         // sale's e-invoice is written then too (a 409 if it no longer can be: the e-mail retries).
         renderAttachment: async (recipe) => {
           if (recipe.file === 'e-invoice') {
-            const einvoice = await sales.eInvoiceXml(recipe.companyId, recipe.id, 'ubl');
-            return {
-              filename: `${einvoice.number}-ubl.xml`,
-              content: Buffer.from(einvoice.xml, 'utf8'),
-              contentType: 'application/xml',
-            };
+            const einvoice = await invoicing.file(recipe.companyId, recipe.id, 'ubl');
+            return { filename: `${einvoice.number}-ubl.xml`, content: einvoice.bytes, contentType: 'application/xml' };
+          }
+          if (recipe.document === 'sale') {
+            // The invoice as issued, in the sending's language: the bytes its sending's hash names.
+            const issued = await invoicing.file(recipe.companyId, recipe.id, 'a4', {
+              locale: recipe.locale,
+              slot: () => prints.reserve(),
+            });
+            return { filename: `${issued.number}.pdf`, content: issued.bytes, contentType: 'application/pdf' };
           }
           const slot = prints.reserve();
           try {
@@ -420,6 +440,7 @@ export async function createContainer(
     documentMail,
     orders,
     sales,
+    invoicing,
     reports,
     monthArchives,
     customers,

@@ -18,6 +18,7 @@ import { createFiscalRepository } from './modules/fiscal/fiscal.repository.ts';
 import { createMailingRepository } from './modules/mailing/mailing.repository.ts';
 import { createQuotationLinksRepository } from './modules/quotations/quotation-links.repository.ts';
 import { createReportsRepository } from './modules/reports/reports.repository.ts';
+import { createIssuedDocumentsRepository } from './modules/invoicing/issued-documents.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -44,6 +45,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     mailing: createMailingRepository(db),
     quotationLinks: createQuotationLinksRepository(db),
     reports: createReportsRepository(db),
+    issuedDocuments: createIssuedDocumentsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

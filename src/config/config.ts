@@ -69,7 +69,6 @@ interface Spec<T> {
 }
 
 const text = (raw: string) => raw;
-const nullableText = (raw: string) => (raw === '' ? null : raw);
 
 function integer(min: number, max: number) {
   return (raw: string): number => {

@@ -8,6 +8,7 @@ import type { Executor } from './database.ts';
  */
 export async function cappedCount(
   db: Executor,
+  // biome-ignore lint/suspicious/noExplicitAny: any table's query; it is only wrapped as a subquery
   query: SelectQueryBuilder<any, any, any>,
   cap = COUNT_CAP,
 ): Promise<number> {

@@ -63,7 +63,7 @@ class PreparingClient extends pg.Client {
     this.on('error', () => {});
   }
 
-  // `any`: this stands in for all of pg's query() overloads and passes the others through.
+  // biome-ignore lint/suspicious/noExplicitAny: this stands in for all of pg's query() overloads and passes the others through
   override query(...args: any[]): any {
     const [text, values] = args;
     const name = typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;

@@ -11,6 +11,7 @@ export interface NewestFirstPage {
  * and each page is an index range scan however deep the client goes. Row-value comparison
  * works the same on SQLite and PostgreSQL.
  */
+// biome-ignore lint/suspicious/noExplicitAny: any table's builder; only its created_at and id columns are named
 export function newestFirst<QB extends SelectQueryBuilder<any, any, any>>(query: QB, page: NewestFirstPage): QB {
   const filtered = page.before
     ? query.where(sql<boolean>`(created_at, id) < (${page.before.createdAt}, ${page.before.id})`)

@@ -21,7 +21,8 @@ import * as m0018 from './migrations/0018-customer-language-and-barcodes.ts';
 import * as m0019 from './migrations/0019-einvoice-snapshots.ts';
 import * as m0020 from './migrations/0020-sale-totals.ts';
 import * as m0021 from './migrations/0021-used-proofs-by-expiry.ts';
-import * as m0022hr from './migrations/0022-hr-fiscal-details.ts';
+import * as m0022 from './migrations/0022_life_documents_as_issued.ts';
+import * as m0023hr from './migrations/0023_hr_fiscal_details.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -46,7 +47,8 @@ const MIGRATIONS = {
   '0019-einvoice-snapshots': m0019,
   '0020-sale-totals': m0020,
   '0021-used-proofs-by-expiry': m0021,
-  '0022-hr-fiscal-details': m0022hr,
+  '0022_life_documents_as_issued': m0022,
+  '0023_hr_fiscal_details': m0023hr,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

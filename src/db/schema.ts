@@ -213,6 +213,10 @@ export interface DocumentSendingsTable {
   e_invoice?: string | null;
   /** 0019: with `missing`, the fields the e-invoice's profile still lacked, a JSON list. */
   e_invoice_missing?: string | null;
+  /** 0022: the SHA-256 of the sale's PDF as issued that this sending carried (hex). */
+  sha256?: string | null;
+  /** 0022: the SHA-256 of the e-invoice XML as issued that it carried. */
+  e_invoice_sha256?: string | null;
 }
 
 /** A company's e-mail text for sent documents, per language (0016); none: the built-in one. */
@@ -509,6 +513,22 @@ export interface SalesTable {
   tendered_minor?: number | null;
   /** `live`, or `test` when converted from a test document (0017); corrections share their invoice's. */
   mode: string;
+  /** The buyer's order number (BT-13), given at conversion or at the counter (0022). */
+  order_reference?: string | null;
+}
+
+/**
+ * An issued document as issued (0022): its snapshot (`format` `snapshot`, JSON) written in the
+ * issuing transaction, and each rendering stored the first time it is made; never updated.
+ */
+export interface IssuedDocumentsTable {
+  company_id: string;
+  sale_id: string;
+  format: string;
+  content_type: string;
+  bytes: Uint8Array;
+  sha256: string;
+  created_at: Timestamp;
 }
 
 /**
@@ -716,6 +736,7 @@ export interface DB {
   sale_lines: SaleLinesTable;
   sale_payments: SalePaymentsTable;
   sale_totals: SaleTotalsTable;
+  issued_documents: IssuedDocumentsTable;
   customers: CustomersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

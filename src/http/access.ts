@@ -64,6 +64,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListSales: 'sales:read',
   adminGetSale: 'sales:read',
   adminGetSaleEInvoice: 'sales:read',
+  adminGetSaleStatement: 'sales:read',
   adminRecordSalePayment: 'sales:record-payment',
   adminCreateCounterSale: 'sales:counter',
   adminVoidSalePayment: 'payments:void',

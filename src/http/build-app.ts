@@ -11,6 +11,7 @@ import { AppError } from '../lib/errors.ts';
 import { said } from '../modules/i18n/index.ts';
 import { problemFor, toAppError, STATUS_BY_CODE } from './errors.ts';
 import { buildValidator } from './validation.ts';
+import { buildSerializer } from './serialization.ts';
 import { refuseNul } from './no-nul.ts';
 import { requestLogger } from './request-logger.ts';
 import { Problem } from './schemas.ts';
@@ -66,7 +67,10 @@ export async function buildApp(c: Container): Promise<App> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     // Fastify types this hook for its own Ajv wrapper; ours returns the same (schema) => validate shape.
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    // Both compile a route's schema on its first use, once per process (validation.ts, serialization.ts).
+    schemaController: {
+      compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never },
+    },
     // The error handler reads `validation` itself; Fastify's own message would join every Ajv
     // error into one string, 2 MB for a body of 60,000 unknown fields, only to be dropped.
     schemaErrorFormatter: (_errors, part) => new Error(`The ${part} is invalid.`),

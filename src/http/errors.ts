@@ -166,7 +166,10 @@ export function validationDetails(
   const paths = new Map<string, string>();
   const keys = errors.map((error) => {
     let base = paths.get(error.instancePath);
-    if (base === undefined) paths.set(error.instancePath, (base = jsonPointerToPath(error.instancePath)));
+    if (base === undefined) {
+      base = jsonPointerToPath(error.instancePath);
+      paths.set(error.instancePath, base);
+    }
     const path =
       error.keyword === 'required'
         ? join(base, (error.params as { missingProperty: string }).missingProperty)
@@ -181,7 +184,9 @@ export function validationDetails(
   const beyond = new Set<string>();
   for (const key of keys) if (!shown.has(key)) (shown.size < MAX_DETAILS ? shown : beyond).add(key);
   const keyOf = new Map<ErrorObject, string>();
-  errors.forEach((error, i) => shown.has(keys[i]!) && keyOf.set(error, keys[i]!));
+  errors.forEach((error, i) => {
+    if (shown.has(keys[i]!)) keyOf.set(error, keys[i]!);
+  });
   const kept = [...keyOf.keys()];
 
   // Field names come from the client: `constructor` or `__proto__` must land as fields, not find inherited members.

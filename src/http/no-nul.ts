@@ -8,7 +8,7 @@ import { said } from '../modules/i18n/index.ts';
  * naming the field for bodies and query strings, a 404 for path parameters (no id contains one).
  * The JSON parser installed here also names a refused `__proto__` key as the field it is.
  */
-// Any instance, whatever its logger or type provider: the hook and the parser do not depend on them.
+// biome-ignore lint/suspicious/noExplicitAny: any instance, whatever its logger or type provider; the hook and the parser do not depend on them
 export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
   // A callback hook, not an async one: it runs on every request and almost always has nothing to do.
   app.addHook('preValidation', (request, _reply, done) => {
@@ -28,7 +28,7 @@ export function refuseNul(app: FastifyInstance<any, any, any, any, any>): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, body as string, (error, value) => {
+    void parseJson(request, body as string, (error, value) => {
       if (error) return done(forbiddenKeyError(body as string) ?? error, undefined);
       if ((body as string).includes('\\u0000')) {
         return done(AppError.invalid({ [pathOfNul(value) ?? 'body']: [said('error.noNul')] }), undefined);

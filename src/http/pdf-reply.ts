@@ -33,3 +33,21 @@ export const PdfOrJson = (description: string, json: unknown) => ({
     'application/json': { schema: json },
   },
 });
+
+/**
+ * An issued document's stored file: its SHA-256 is its ETag, the same for as long as the document
+ * exists (it never changes); a client holding it gets a 304.
+ */
+export function sendIssued(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: { number: string; bytes: Buffer; sha256: string },
+  filename: string,
+  type: string,
+) {
+  const etag = `"${file.sha256}"`;
+  reply.header('etag', etag).header('cache-control', 'private, no-cache');
+  const held = request.headers['if-none-match'];
+  if (held && held.split(',').some((tag) => tag.trim() === etag)) return reply.status(304).send();
+  return fileHeaders(reply, 'ours', filename).type(type).send(file.bytes);
+}

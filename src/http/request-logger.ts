@@ -26,7 +26,8 @@ class RequestLogger {
   }
 
   #real(): Logger {
-    return (this.#child ??= this.#parent.child(this.#bindings, this.#options));
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
   }
 
   #write(level: Level, args: unknown[]): void {

@@ -29,11 +29,54 @@ function makeAjv(coerceTypes: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
-const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+function compileValidator(schema: unknown, httpPart: string | undefined): Validate {
   const prepared = withUniqueItemTypes(schema) as object;
-  if (httpPart === 'body') return bodyAjv.compile(prepared) as ReturnType<FastifySchemaCompiler<unknown>>;
-  return numbersInDigits(textAjv.compile(prepared)) as ReturnType<FastifySchemaCompiler<unknown>>;
+  if (httpPart === 'body') return bodyAjv.compile(prepared) as Validate;
+  return numbersInDigits(textAjv.compile(prepared) as Validate);
+}
+
+/**
+ * Compiling every route's schemas when an app is built cost about a second of CPU per start
+ * (and per test process), for routes most starts never serve. A validator is compiled on its
+ * first request instead, once per schema per process: two apps in one process (tests, the
+ * hub's forms) share it. `compileAllSchemas()` compiles what is still pending, so a test can
+ * prove every schema compiles under `strict` as building the app used to.
+ */
+const validators = new Map<string, Validate>();
+const pending = new Set<() => void>();
+
+const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const key = `${httpPart === 'body' ? 'body' : 'text'}:${JSON.stringify(schema)}`;
+  const known = validators.get(key);
+  if (known) return known as ReturnType<FastifySchemaCompiler<unknown>>;
+  let real: Validate | undefined;
+  const compile = (): Validate => {
+    if (!real) {
+      real = validators.get(key) ?? compileValidator(schema, httpPart);
+      validators.set(key, real);
+      pending.delete(compile);
+    }
+    return real;
+  };
+  pending.add(compile);
+  const lazy = function (this: unknown, data: unknown, context?: unknown) {
+    const validate = compile();
+    const valid = validate.call(this, data, context as never) as boolean;
+    lazy.errors = validate.errors;
+    return valid;
+  } as Validate;
+  // Fastify hands a validator with a schemaEnv the request as parent, so Ajv can coerce a root
+  // value; every compiled Ajv validator has one, so the stand-in says so before compiling.
+  lazy.schemaEnv = true as unknown as Validate['schemaEnv'];
+  return lazy as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+/** Compiles every validator still waiting for its first request; throws what Ajv throws. */
+export function compileAllValidators(): number {
+  const waiting = [...pending];
+  for (const compile of waiting) compile();
+  return waiting.length;
+}
 
 /**
  * Ajv checks `uniqueItems` by hashing when the items declare a scalar `type`, and otherwise
@@ -103,15 +146,18 @@ function numbersInDigits(validate: Validate): Validate {
 
 const DECIMAL = /^-?\d{1,20}(\.\d{1,20})?$/;
 
+const sharedIds = new Set<string>();
+
 /**
  * Fastify's schema-controller hook: every encapsulated context (including those that add
  * shared schemas) gets our compiler, with the shared schemas known to both Ajv instances.
  */
 export function buildValidator(externalSchemas: unknown): FastifySchemaCompiler<unknown> {
   for (const schema of Object.values((externalSchemas ?? {}) as Record<string, { $id?: string }>)) {
-    for (const ajv of [bodyAjv, textAjv]) {
-      if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
-    }
+    // Ajv's getSchema would compile the shared schema just to answer; what was added is known.
+    if (!schema.$id || sharedIds.has(schema.$id)) continue;
+    sharedIds.add(schema.$id);
+    for (const ajv of [bodyAjv, textAjv]) ajv.addSchema(schema);
   }
   return validatorCompiler;
 }

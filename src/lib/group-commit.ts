@@ -51,7 +51,9 @@ export function createGroupCommit<T, R>(
   async function write(batch: Pending<T, R>[]): Promise<void> {
     try {
       const results = await flush(batch.map((p) => p.item));
-      batch.forEach((p, i) => p.resolve(results[i]!));
+      batch.forEach((p, i) => {
+        p.resolve(results[i]!);
+      });
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
       for (const p of batch) await write([p]);

@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatIban, mod97, normalizeIban, validateBic, validateIban } from './iban.ts';

@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decimalPoint, formatScaled, formatScaledTrimmed, mulDivRound, numberToScaled, parseScaled } from './money.ts';

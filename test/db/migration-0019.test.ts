@@ -1,3 +1,4 @@
+// test-engines: both
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant } from '../support/test-app.ts';

@@ -1,3 +1,4 @@
+// test-engines: both
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';

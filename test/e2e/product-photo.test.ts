@@ -1,3 +1,4 @@
+// test-engines: both
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';

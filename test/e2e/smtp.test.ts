@@ -1,3 +1,4 @@
+// test-engines: both
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Clock } from '../../src/lib/clock.ts';

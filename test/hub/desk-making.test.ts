@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';

@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';

@@ -32,13 +32,13 @@ const SAME_WORD: Record<Reader, ReadonlySet<string>> = {
   de: new Set(['Portico', 'Telegram', 'Webhook', 'webhook', 'Status', 'Hrvatski', 'Deutsch', 'English']),
 };
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const PATTERNS = Object.fromEntries(
   (['hr', 'de'] as const).map((language) => [
     language,
     sourcesFor(language)
       .filter((s) => !SAME_WORD[language].has(s))
-      .map((source) => ({ source, pattern: new RegExp(`(^|[^\\p{L}])${escape(source)}($|[^\\p{L}])`, 'u') })),
+      .map((source) => ({ source, pattern: new RegExp(`(^|[^\\p{L}])${escapeRegExp(source)}($|[^\\p{L}])`, 'u') })),
   ]),
 ) as Record<Reader, Array<{ source: string; pattern: RegExp }>>;
 

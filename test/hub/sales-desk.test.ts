@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';

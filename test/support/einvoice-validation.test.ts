@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

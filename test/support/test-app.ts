@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/config.ts';
+import { createDatabase } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createContainer, type Container } from '../../src/container.ts';
 import { buildApp, type App } from '../../src/http/build-app.ts';
 import { createDemoCompany, type DemoCompany } from '../../src/modules/demo/demo-company.ts';
@@ -11,35 +13,101 @@ import type { Clock } from '../../src/lib/clock.ts';
 
 /**
  * A database of its own for one test app or process group: a fresh SQLite file by default, or,
- * when TEST_DATABASE_URL is set (CI runs the whole suite both ways), a fresh database on that
- * PostgreSQL server. Sharing one would let one test's webhook worker deliver another test's
- * events with its own settings.
+ * when TEST_DATABASE_URL is set (CI runs the engine-dependent files both ways), a fresh database
+ * on that PostgreSQL server. Sharing one would let one test's webhook worker deliver another
+ * test's events with its own settings.
+ *
+ * It starts migrated: a copy of a template migrated once per set of migrations (a SQLite file
+ * in the temporary folder; a PostgreSQL template database), which saves each test app the
+ * migrations' second of work. The app's own migrator then finds nothing to do.
  */
 export async function provisionDatabase(dir: string): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
-  if (!base) return { url: `sqlite:${path.join(dir, 'portico.sqlite')}`, drop: async () => {} };
-  const name = `portico_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
+  if (!base) {
+    const file = path.join(dir, 'portico.sqlite');
+    fs.copyFileSync(await sqliteTemplate(), file);
+    return { url: `sqlite:${file}`, drop: async () => {} };
   }
+  const name = `portico_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const template = await postgresTemplate(base);
+  await onServer(base, (admin) => admin.query(`create database ${name} template ${template}`));
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: () => onServer(base, (admin) => admin.query(`drop database if exists ${name} with (force)`)).then(() => {}),
   };
+}
+
+/** The migrations' identity: a template is reused only by the code that would migrate the same way. */
+function migrationsKey(): string {
+  const folder = path.join(import.meta.dirname, '../../src/db');
+  const hash = createHash('sha256');
+  for (const file of [
+    'migrate.ts',
+    ...fs
+      .readdirSync(path.join(folder, 'migrations'))
+      .sort()
+      .map((f) => `migrations/${f}`),
+  ])
+    hash.update(file).update(fs.readFileSync(path.join(folder, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function migrated(url: string): Promise<void> {
+  const database = createDatabase(url);
+  try {
+    await migrateToLatest(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Made by whichever test process needs it first: each migrates a file of its own and renames it
+ * into place, so processes racing at the start of a run each get a whole template, never half of one.
+ */
+async function sqliteTemplate(): Promise<string> {
+  const template = path.join(os.tmpdir(), `portico-template-${migrationsKey()}.sqlite`);
+  if (fs.existsSync(template)) return template;
+  const own = `${template}.${process.pid}-${randomUUID().slice(0, 8)}`;
+  await migrated(`sqlite:${own}`);
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(`${own}${suffix}`, { force: true });
+  fs.renameSync(own, template);
+  return template;
+}
+
+/** As for SQLite: migrated under a name of its own, renamed into place; a loser of the race drops its copy. */
+async function postgresTemplate(base: string): Promise<string> {
+  const template = `portico_tpl_${migrationsKey()}`;
+  const exists = await onServer(base, (admin) =>
+    admin.query('select 1 from pg_database where datname = $1', [template]).then((r) => r.rowCount === 1),
+  );
+  if (exists) return template;
+  const own = `${template}_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+  await onServer(base, (admin) => admin.query(`create database ${own}`));
+  const url = new URL(base);
+  url.pathname = `/${own}`;
+  await migrated(url.toString());
+  await onServer(base, async (admin) => {
+    try {
+      await admin.query(`alter database ${own} rename to ${template}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42P04') throw error; // duplicate_database: another process won
+      await admin.query(`drop database if exists ${own} with (force)`);
+    }
+  });
+  return template;
+}
+
+async function onServer<T>(base: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
 }
 
 export const onPostgres = () => process.env.TEST_DATABASE_URL !== undefined;

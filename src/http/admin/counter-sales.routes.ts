@@ -38,7 +38,7 @@ export const counterSalesRoutes =
           request,
           reply,
           c.idempotency,
-          () => c.sales.sellAtCounter(actor, input),
+          () => c.invoicing.sellAtCounter(actor, input),
           (id) => c.sales.get(actor.companyId, id),
         );
         return reply.status(201).header('location', `/api/v1/admin/sales/${sale.id}`).send(presentSale(sale));

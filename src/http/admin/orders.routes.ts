@@ -7,7 +7,7 @@ import { Order } from '../public/v1/orders.routes.ts';
 import { DirectoryCustomer } from '../public/v1/quotes.routes.ts';
 import { ORDER_STATUSES } from '../../modules/orders/index.ts';
 import { idempotentCreate } from '../idempotency.ts';
-import { ConvertPaymentMethod } from '../requests/sales.ts';
+import { ConvertPaymentMethod, IssueDetails } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { Sale, presentSale } from './sales.routes.ts';
 
@@ -139,7 +139,9 @@ export const ordersRoutes =
             'Fires `order.status_changed` and `sale.created`.',
           params: IdParams,
           headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
-          body: Type.Optional(Type.Object({ paymentMethod: ConvertPaymentMethod }, { additionalProperties: false })),
+          body: Type.Optional(
+            Type.Object({ paymentMethod: ConvertPaymentMethod, ...IssueDetails }, { additionalProperties: false }),
+          ),
           response: { 201: Data(Sale), ...errorResponses(400, 404, 409, 422) },
         },
         // No body at all is as good as `{}`: the payment method then takes its default.
@@ -153,7 +155,12 @@ export const ordersRoutes =
           request,
           reply,
           c.idempotency,
-          () => c.orders.convert(actor, request.params.id, { paymentMethod: request.body?.paymentMethod }),
+          () =>
+            c.orders.convert(actor, request.params.id, {
+              paymentMethod: request.body?.paymentMethod,
+              deliveryDate: request.body?.deliveryDate ?? null,
+              orderReference: request.body?.orderReference ?? null,
+            }),
           (id) => c.sales.get(actor.companyId, id),
         );
         return reply.status(201).header('location', `/api/v1/admin/sales/${sale.id}`).send(presentSale(sale));

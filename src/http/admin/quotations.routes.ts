@@ -7,7 +7,7 @@ import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
 import { QUOTATION_STATUSES, type QuotationView } from '../../modules/quotations/index.ts';
 import { Data, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
-import { ConvertPaymentMethod } from '../requests/sales.ts';
+import { ConvertPaymentMethod, IssueDetails } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { DirectoryCustomer, presentAdminQuotation, Quotation } from '../public/v1/quotes.routes.ts';
@@ -344,6 +344,7 @@ export const quotationsRoutes =
                   Type.Boolean({ default: false, description: "Admins only: price the lines at today's prices." }),
                 ),
                 paymentMethod: ConvertPaymentMethod,
+                ...IssueDetails,
               },
               { additionalProperties: false },
             ),
@@ -364,7 +365,13 @@ export const quotationsRoutes =
           request,
           reply,
           c.idempotency,
-          () => c.quotations.convert(actor, request.params.id, { reprice, paymentMethod: request.body?.paymentMethod }),
+          () =>
+            c.quotations.convert(actor, request.params.id, {
+              reprice,
+              paymentMethod: request.body?.paymentMethod,
+              deliveryDate: request.body?.deliveryDate ?? null,
+              orderReference: request.body?.orderReference ?? null,
+            }),
           (id) => c.sales.get(actor.companyId, id),
         );
         return reply.status(201).header('location', `/api/v1/admin/sales/${sale.id}`).send(presentSale(sale));

@@ -14,8 +14,7 @@ import { CreditNoteBody, PaymentBody } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
-import { FormatQuery, PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
-import { fileHeaders } from '../file-reply.ts';
+import { FormatQuery, PdfOrJson, reservePrint, sendIssued, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { salesListTable } from '../../modules/reports/index.ts';
 import { said, translator } from '../../modules/i18n/index.ts';
@@ -51,6 +50,7 @@ export const Sale = Type.Object(
     createdAt: Timestamp,
     issuedAt: Nullable(Timestamp),
     deliveryDate: Nullable(Day),
+    orderReference: Nullable(Type.String({ description: "The buyer's order number (EN 16931 BT-13)." })),
     dueDate: Nullable(Day),
     paymentMethod: Nullable(Type.Enum(INVOICE_PAYMENT_METHODS)),
     operator: Nullable(
@@ -260,12 +260,61 @@ export const salesRoutes =
         const sale = await c.sales.get(request.admin.companyId, request.params.id);
         const format = request.query.format;
         if (format !== 'facturx' && !wantsPdf(request, format)) return presentSale(sale);
-        const printed = await c.sales.renderPdf(request.admin.companyId, sale.id, reservePrint(c, reply), {
-          layout: request.query.layout,
-          hybrid: format === 'facturx' ? 'always' : 'auto',
-        });
-        if (printed.hybrid) reply.header('e-invoice-embedded', 'factur-x.xml');
-        return sendPdf(reply, printed);
+        // As issued: stored at its first read, the same bytes (and ETag) ever after.
+        const issued = await c.invoicing.file(
+          request.admin.companyId,
+          sale.id,
+          format === 'facturx' ? 'facturx' : request.query.layout === 'receipt' ? 'receipt' : 'a4',
+          { slot: () => reservePrint(c, reply) },
+        );
+        if (issued.hybrid) reply.header('e-invoice-embedded', 'factur-x.xml');
+        return sendIssued(request, reply, issued, `${issued.number}.pdf`, 'application/pdf');
+      },
+    );
+
+    const StatementEntry = Type.Object({
+      at: Timestamp,
+      kind: Type.Union(
+        ['invoice', 'cancellation', 'credit_note', 'payment', 'payment_voided'].map((k) => Type.Literal(k)),
+      ),
+      reference: Type.String({ description: "The document's legal number, or the payment's id." }),
+      amount: Money,
+      balance: Money,
+    });
+    const Statement = Type.Object({
+      saleId: Type.String(),
+      invoiceNumber: Nullable(Type.String()),
+      currency: Type.String(),
+      customerName: Type.String(),
+      status: Type.String(),
+      total: Money,
+      credited: Money,
+      paid: Money,
+      balance: Money,
+      entries: Type.Array(StatementEntry),
+    });
+
+    app.get(
+      '/sales/:id/statement',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminGetSaleStatement',
+          summary: "An invoice's account statement: JSON, or PDF with `Accept: application/pdf` or `?format=pdf`",
+          description:
+            'What happened since the invoice was issued: payments and their voids, the cancellation and credit notes, each with the balance after it. The invoice itself stays as issued (`GET /sales/{id}`); the statement follows the money.',
+          security,
+          params: IdParams,
+          querystring: FormatQuery,
+          response: { 200: PdfOrJson('The account statement.', Data(Statement)), ...errorResponses(404, 503) },
+        },
+      },
+      async (request, reply) => {
+        const { companyId } = request.admin;
+        if (!wantsPdf(request, request.query.format))
+          return { data: await c.sales.statement(companyId, request.params.id) };
+        await c.sales.get(companyId, request.params.id);
+        return sendPdf(reply, await c.sales.renderStatementPdf(companyId, request.params.id, reservePrint(c, reply)));
       },
     );
 
@@ -296,11 +345,15 @@ export const salesRoutes =
       },
       async (request, reply) => {
         const syntax = request.query.syntax ?? 'ubl';
-        const einvoice = await c.sales.eInvoiceXml(request.admin.companyId, request.params.id, syntax);
-        return fileHeaders(reply, 'ours', `${einvoice.number}-${syntax}.xml`)
-          .header('e-invoice-profile', einvoice.profile)
-          .type('application/xml; charset=utf-8')
-          .send(einvoice.xml);
+        const einvoice = await c.invoicing.file(request.admin.companyId, request.params.id, syntax);
+        if (einvoice.profile) reply.header('e-invoice-profile', einvoice.profile);
+        return sendIssued(
+          request,
+          reply,
+          einvoice,
+          `${einvoice.number}-${syntax}.xml`,
+          'application/xml; charset=utf-8',
+        );
       },
     );
 
@@ -374,7 +427,7 @@ export const salesRoutes =
         },
       },
       async (request, reply) => {
-        const storno = await c.sales.cancel(
+        const storno = await c.invoicing.cancel(
           request.admin.companyId,
           request.params.id,
           request.body.reason,
@@ -401,7 +454,7 @@ export const salesRoutes =
         },
       },
       async (request, reply) => {
-        const note = await c.sales.creditNote(
+        const note = await c.invoicing.creditNote(
           request.admin.companyId,
           request.params.id,
           request.body,

@@ -43,6 +43,18 @@ export const Sending = Type.Object(
         },
       ),
     ),
+    sha256: Nullable(
+      Type.Object(
+        {
+          pdf: Type.String({ description: 'SHA-256 (hex) of the PDF as issued that the e-mail carries.' }),
+          eInvoice: Nullable(Type.String({ description: 'SHA-256 (hex) of the e-invoice XML it carries.' })),
+        },
+        {
+          additionalProperties: false,
+          description: "A sale's files as issued that the sending carries (its hashes); null for a quotation.",
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

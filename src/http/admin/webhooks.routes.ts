@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { Container } from '../../container.ts';
 import { EVENT_NAMES, SECRET_RULE } from '../../modules/webhooks/index.ts';
-import { Data, Nullable, Text, Timestamp, errorResponses } from '../schemas.ts';
+import { Data, Nullable, Timestamp, errorResponses } from '../schemas.ts';
 
 const Events = Type.Array(Type.Union(EVENT_NAMES.map((name) => Type.Literal(name))), {
   uniqueItems: true,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { COUNTER_PAYMENT_METHODS, type CounterSale } from '../../modules/sales/index.ts';
+import { COUNTER_PAYMENT_METHODS, type CounterSale } from '../../modules/invoicing/index.ts';
+import { IssueDetails } from './sales.ts';
 import { toLineRequests, MAX_LINES } from '../public/v1/lines.schema.ts';
 import { StaffLineInput } from './quotations.ts';
 
@@ -30,6 +31,7 @@ export const CounterSaleBody = Type.Object(
     locationId: Type.Optional(
       Type.String({ maxLength: 64, description: "Where it is sold; the company's first location when absent." }),
     ),
+    ...IssueDetails,
   },
   { additionalProperties: false },
 );
@@ -46,5 +48,7 @@ export function toCounterSale(body: CounterSaleBody): CounterSale {
     tendered: body.tendered ?? null,
     note: body.note ?? null,
     ...(body.locationId ? { locationId: body.locationId } : {}),
+    deliveryDate: body.deliveryDate ?? null,
+    orderReference: body.orderReference ?? null,
   };
 }

@@ -47,3 +47,25 @@ export const ConvertPaymentMethod = Type.Optional(
     description: 'How the invoice is paid, printed on it (and told to the fiscal authority). Absent: `bank_transfer`.',
   }),
 );
+
+/** What a conversion or counter sale may add to the invoice: the delivery date (BT-72) and the buyer's order number (BT-13). */
+export const IssueDetails = {
+  deliveryDate: Type.Optional(
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      maxLength: 10,
+      'x-pattern-message': 'Must be a calendar date, YYYY-MM-DD.',
+      description: 'When the goods or services were delivered (EN 16931 BT-72); the day of issue when absent.',
+      examples: ['2026-03-14'],
+    }),
+  ),
+  orderReference: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "The buyer's order number (EN 16931 BT-13), printed and carried in the e-invoice; for a quotation accepted online, the reference the customer gave when absent.",
+      examples: ['NG-2026-114'],
+    }),
+  ),
+};

@@ -99,7 +99,10 @@ async function importCatalogText(
       plan.priceUpdates.length +
       plan.newUnits.length;
     let done = 0;
-    const wrote = (rows: number) => onProgress({ phase: 'writing', done: (done += rows), total });
+    const wrote = (rows: number) => {
+      done += rows;
+      onProgress({ phase: 'writing', done, total });
+    };
     onProgress({ phase: 'writing', done, total });
     for (const row of plan.categories) {
       await repos.catalog.insertCategory(row);

@@ -43,7 +43,9 @@ export function createCatalogScopeService(deps: {
       if (kind !== 'all') {
         const known = await knownIds(companyId, kind, ids);
         const details: FieldErrors = {};
-        ids.forEach((id, i) => known.has(id) || addFieldError(details, `ids[${i}]`, said(NAMED[kind])));
+        ids.forEach((id, i) => {
+          if (!known.has(id)) addFieldError(details, `ids[${i}]`, said(NAMED[kind]));
+        });
         if (Object.keys(details).length > 0) throw AppError.invalid(details);
       }
       await companies.setCatalogScope(companyId, { kind, ids: kind === 'all' ? [] : ids });

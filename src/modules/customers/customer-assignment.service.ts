@@ -1,4 +1,4 @@
-import { AppError, fieldErrors } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';

@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { iso7064Mod11_10, taxIdKey, validateTaxId } from './tax-id.ts';

@@ -21,8 +21,8 @@ export interface StoredDocument {
   /** The date `{dueDate}` in the print template prints: a quotation's validity end, a sale's date. */
   dueDate: string;
   customerName: string;
-  /** The number the payment reference is made from, when not `number` (an invoice: its internal `S-…` number). */
-  paymentNumber?: string;
+  /** An invoice's year of issue: its payment reference is made from its legal number (`number`) and this year. */
+  paymentYear?: number | null;
 }
 
 /**
@@ -85,7 +85,7 @@ export function printedContent(
   const payment = paymentDetails(company, {
     title,
     number: document.number,
-    referenceNumber: document.paymentNumber ?? document.number,
+    legalYear: document.paymentYear ?? null,
     totalMinor: document.totalMinor,
   });
   // `{reference}` prints the payment reference exactly as the payment codes carry it.

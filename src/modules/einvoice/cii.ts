@@ -60,6 +60,8 @@ export function toCii(invoice: EInvoice): string {
             leaf('ram:BuyerReference', invoice.buyerReference),
             tradeParty('ram:SellerTradeParty', invoice.seller, invoice.sellerContact),
             tradeParty('ram:BuyerTradeParty', invoice.buyer, null),
+            invoice.orderReference &&
+              el('ram:BuyerOrderReferencedDocument', [leaf('ram:IssuerAssignedID', invoice.orderReference)]),
           ]),
           el('ram:ApplicableHeaderTradeDelivery', [
             invoice.deliveryDate &&

@@ -112,6 +112,8 @@ export interface EInvoice {
   currency: string;
   /** BT-10. */
   buyerReference: string | null;
+  /** BT-13: the buyer's order number. */
+  orderReference: string | null;
   /** BT-23: the Croatian business process (HR-BR-34), P1 for supplies, P9 for a correction. */
   processId: string | null;
   /** BT-22. */
@@ -156,6 +158,8 @@ export interface EInvoiceSource {
   issuedAt: string;
   dueDate: string | null;
   deliveryDate: string | null;
+  /** The buyer's order number (BT-13), given at issue. */
+  orderReference?: string | null;
   currency: string;
   pricesIncludeTax: boolean;
   paymentMethod: string | null;
@@ -310,6 +314,7 @@ export function buildEInvoice(source: EInvoiceSource): EInvoice {
     deliveryDate: source.deliveryDate,
     currency: source.currency,
     buyerReference: source.buyer.buyerReference,
+    orderReference: source.orderReference ?? null,
     processId: profile === 'hr-cius' ? (source.kind === 'invoice' ? 'P1' : 'P9') : null,
     notes,
     preceding: source.preceding

@@ -27,6 +27,7 @@ export function toUbl(invoice: EInvoice): string {
         invoice.notes.map((n) => leaf('cbc:Note', n)),
         leaf('cbc:DocumentCurrencyCode', invoice.currency),
         leaf('cbc:BuyerReference', invoice.buyerReference),
+        invoice.orderReference && el('cac:OrderReference', [leaf('cbc:ID', invoice.orderReference)]),
         invoice.preceding &&
           el('cac:BillingReference', [
             el('cac:InvoiceDocumentReference', [

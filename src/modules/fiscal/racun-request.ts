@@ -41,7 +41,7 @@ export interface Dispatch {
   lateDelivery: boolean;
 }
 
-const escape = (value: string) =>
+const escapeXml = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /**
  * Text as exclusive c14n writes it (W3C Canonical XML 1.0, 2.3: `&`, `<`, `>` and CR escaped,
@@ -121,7 +121,7 @@ function racunChildren(facts: RacunFacts, dispatch: Dispatch): string {
 
 /** The echo (section 2.5): unsigned; CIS answers the same text, proving TLS and reachability. */
 export function echoEnvelope(text: string): string {
-  return envelope(`<tns:EchoRequest xmlns:tns="${CIS_NS}">${escape(text)}</tns:EchoRequest>`);
+  return envelope(`<tns:EchoRequest xmlns:tns="${CIS_NS}">${escapeXml(text)}</tns:EchoRequest>`);
 }
 
 function envelope(body: string): string {

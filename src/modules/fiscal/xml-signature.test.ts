@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import assert from 'node:assert/strict';
 import { createPrivateKey } from 'node:crypto';
 import { test } from 'node:test';

@@ -45,14 +45,13 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
 function numberFormat(language: Language, money: boolean): Intl.NumberFormat {
   const id = money ? `${language}:money` : language;
   let format = numberFormats.get(id);
-  if (!format)
-    numberFormats.set(
-      id,
-      (format = new Intl.NumberFormat(
-        language,
-        money ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : undefined,
-      )),
+  if (!format) {
+    format = new Intl.NumberFormat(
+      language,
+      money ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : undefined,
     );
+    numberFormats.set(id, format);
+  }
   return format;
 }
 

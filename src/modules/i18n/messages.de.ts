@@ -9,6 +9,7 @@ export const de: Translation<typeof en> = {
   'document.invoice': 'Rechnung',
   'document.cancellation': 'Stornorechnung',
   'document.credit_note': 'Rechnungskorrektur',
+  'document.statement': 'Kontoauszug',
 
   'print.number': 'Nummer',
   'print.issued': 'Ausgestellt am',
@@ -36,7 +37,7 @@ export const de: Translation<typeof en> = {
   'print.oib': 'OIB',
   'print.vatId': 'USt-IdNr.',
   'print.taxNumber': 'Steuernummer',
-  'print.internalReference': 'Interne Referenz',
+  'print.orderReference': 'Ihre Bestellnummer',
   'print.cancels': 'Storno zur Rechnung Nr. {number} vom {date}',
   'print.credits': 'Korrektur zur Rechnung Nr. {number} vom {date}',
   'print.cancelledBy': 'Storniert mit Stornorechnung Nr. {number} vom {date}',

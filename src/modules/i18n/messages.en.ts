@@ -13,6 +13,7 @@ export const en = {
   'document.invoice': 'Invoice',
   'document.cancellation': 'Cancellation invoice',
   'document.credit_note': 'Credit note',
+  'document.statement': 'Account statement',
 
   // Print: header and meta block
   'print.number': 'Number',
@@ -42,7 +43,7 @@ export const en = {
   'print.oib': 'OIB',
   'print.vatId': 'VAT ID',
   'print.taxNumber': 'Tax number',
-  'print.internalReference': 'Internal reference',
+  'print.orderReference': 'Your order number',
   'print.cancels': 'Cancels invoice {number} of {date}',
   'print.credits': 'Corrects invoice {number} of {date}',
   'print.cancelledBy': 'Cancelled by cancellation invoice {number} of {date}',

@@ -9,6 +9,7 @@ export const hr: Translation<typeof en> = {
   'document.invoice': 'Račun',
   'document.cancellation': 'Storno račun',
   'document.credit_note': 'Odobrenje',
+  'document.statement': 'Izvod stanja računa',
 
   'print.number': 'Broj',
   'print.issued': 'Datum izdavanja',
@@ -36,7 +37,7 @@ export const hr: Translation<typeof en> = {
   'print.oib': 'OIB',
   'print.vatId': 'PDV ID',
   'print.taxNumber': 'Porezni broj',
-  'print.internalReference': 'Interna oznaka',
+  'print.orderReference': 'Vaša narudžba',
   'print.cancels': 'Stornira račun br. {number} od {date}',
   'print.credits': 'Odobrenje uz račun br. {number} od {date}',
   'print.cancelledBy': 'Stornirano storno računom br. {number} od {date}',

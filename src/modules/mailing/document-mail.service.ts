@@ -53,6 +53,8 @@ export interface SendingView {
    * profile still lacked when it was sent (the PDF went alone). Null for a consumer or a quotation.
    */
   eInvoice: { attached: boolean; missing: string[] } | null;
+  /** A sale's files as issued that the e-mail carries: the SHA-256 (hex) of the PDF and of the XML. */
+  sha256: { pdf: string; eInvoice: string | null } | null;
 }
 
 export interface MailTemplateView {
@@ -85,6 +87,8 @@ export function createDocumentMail(deps: {
   newId: IdGenerator;
   quotations: Pick<QuotationsService, 'get'>;
   sales: Pick<SalesService, 'get' | 'eInvoiceReadiness'>;
+  /** The SHA-256 of a sale's file as issued (stored first if this is its first use): what the e-mail carries. */
+  issuedHash: (companyId: string, id: string, file: 'pdf' | 'e-invoice', locale: string) => Promise<string>;
   /** Without SMTP nothing could ever leave: sending is refused rather than queued forever. */
   emailEnabled: boolean;
   onEmailQueued: () => void;
@@ -201,6 +205,10 @@ export function createDocumentMail(deps: {
       const attachments = einvoice?.attached
         ? [attachment, { ...attachment, file: 'e-invoice' as const }]
         : [attachment];
+      // A sale's files are its documents as issued: stored once, so the hash recorded now is the
+      // hash of what the e-mail carries whenever it goes out.
+      const pdfSha = document.type === 'sale' ? await deps.issuedHash(companyId, doc.id, 'pdf', language) : null;
+      const xmlSha = einvoice?.attached ? await deps.issuedHash(companyId, doc.id, 'e-invoice', language) : null;
 
       await store.unitOfWork(async (repos) => {
         let linkText = '';
@@ -242,6 +250,8 @@ export function createDocumentMail(deps: {
           created_at: now.toISOString(),
           e_invoice: einvoice ? (einvoice.attached ? 'attached' : 'missing') : null,
           e_invoice_missing: einvoice && !einvoice.attached ? JSON.stringify(einvoice.missing) : null,
+          sha256: pdfSha,
+          e_invoice_sha256: xmlSha,
         });
       });
       deps.onEmailQueued();
@@ -282,6 +292,7 @@ export function createDocumentMail(deps: {
                 missing: row.e_invoice_missing ? (JSON.parse(row.e_invoice_missing) as string[]) : [],
               }
             : null,
+          sha256: row.sha256 ? { pdf: row.sha256, eInvoice: row.e_invoice_sha256 ?? null } : null,
         };
       });
     },

@@ -5,31 +5,23 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany, type CompaniesRepository } from '../companies/index.ts';
+import { toSaleView, type InvoicePaymentMethod, type SaleView } from '../sales/index.ts';
 import {
   customerForSale,
   DEFAULT_PAYMENT_METHOD,
-  insertSale,
-  deliverFiscal,
-  toSaleView,
+  issueInvoice,
   type CustomerDirectory,
-  type InvoicePaymentMethod,
   type IssueFiscaliser,
-  type SaleView,
-} from '../sales/index.ts';
-import type { SaleTotalsRepository, SalesRepository } from '../sales/index.ts';
-import type { SequencesRepository } from '../documents/index.ts';
-import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
+  type IssueRepos,
+} from '../invoicing/index.ts';
+import { enqueueEvent } from '../webhooks/index.ts';
 import type { OrderRow, OrdersRepository } from './orders.repository.ts';
 import type { OrderStatus } from './orders.service.ts';
 
-/** An order's moves and their events; converting one also writes its sale (sales.insertSale). */
-export type OrderTransitionRepos = {
+/** An order's moves and their events; converting one also issues its invoice (invoicing.issueInvoice). */
+export type OrderTransitionRepos = IssueRepos & {
   orders: OrdersRepository;
   companies: CompaniesRepository;
-  sales: SalesRepository;
-  saleTotals: SaleTotalsRepository;
-  sequences: SequencesRepository;
-  webhooks: EventOutbox;
   catalog: Pick<CatalogRepository, 'listTaxRates'>;
 };
 
@@ -137,15 +129,30 @@ export function createOrderTransitions(deps: {
     cancel: (companyId: string, id: string, reason: string) => simple(companyId, id, 'cancelled', reason),
 
     /** An accepted order with a directory customer becomes a sale at the prices it was ordered at. */
-    async convert(actor: Actor, id: string, opts: { paymentMethod?: InvoicePaymentMethod } = {}): Promise<SaleView> {
+    async convert(
+      actor: Actor,
+      id: string,
+      opts: { paymentMethod?: InvoicePaymentMethod; deliveryDate?: string | null; orderReference?: string | null } = {},
+    ): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (!FROM.converted.includes(row.status)) throw notOpen(row, 'converted');
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'order');
       const company = toCompany((await store.repos.companies.findCompany(actor.companyId))!);
       const now = clock.now();
       const saleId = newId('sale');
-      const result = await store.unitOfWork(
-        async (repos) => {
+      const result = await issueInvoice(deps, {
+        companyId: actor.companyId,
+        saleId,
+        customer,
+        repriced: false,
+        createdBy: actor.userId,
+        now,
+        timezone: company.timezone,
+        paymentMethod: opts.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
+        deliveryDate: opts.deliveryDate ?? null,
+        // The buyer's order number: as given now, else the web order's own reference.
+        orderReference: opts.orderReference ?? row.external_reference ?? null,
+        source: async (repos) => {
           await move(
             repos,
             actor.companyId,
@@ -154,39 +161,20 @@ export function createOrderTransitions(deps: {
             { status: 'converted', sale_id: saleId },
             now.toISOString(),
           );
-          const lines = await repos.orders.listLines(actor.companyId, id);
-          return insertSale(
-            repos,
-            {
-              companyId: actor.companyId,
-              saleId,
-              customer,
-              repriced: false,
-              createdBy: actor.userId,
-              now,
-              timezone: company.timezone,
-              paymentMethod: opts.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
-              source: {
-                type: 'order',
-                id,
-                number: row.number,
-                locationId: row.location_id,
-                note: row.note,
-                currency: row.currency,
-                pricesIncludeTax: Boolean(row.prices_include_tax),
-                mode: row.mode === 'test' ? 'test' : 'live',
-                lines,
-              },
-            },
-            newId,
-            deps.fiscaliser,
-          );
+          return {
+            type: 'order',
+            id,
+            number: row.number,
+            locationId: row.location_id,
+            note: row.note,
+            currency: row.currency,
+            pricesIncludeTax: Boolean(row.prices_include_tax),
+            mode: row.mode === 'test' ? 'test' : 'live',
+            lines: await repos.orders.listLines(actor.companyId, id),
+          };
         },
-        { creates: saleId },
-      );
-      deps.onEventQueued();
-      const fiscal = await deliverFiscal(deps.fiscaliser, actor.companyId, saleId, result.fiscal);
-      return toSaleView(result.row, result.lines, [], { fiscal });
+      });
+      return toSaleView(result.row, result.lines, [], { fiscal: result.fiscal });
     },
   };
 }

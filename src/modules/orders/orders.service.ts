@@ -21,7 +21,7 @@ import {
   type LineView,
   type TotalsView,
 } from '../documents/index.ts';
-import type { CustomerDirectory, IssueFiscaliser } from '../sales/index.ts';
+import type { CustomerDirectory, IssueFiscaliser } from '../invoicing/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { OrderFilter, OrderRow } from './orders.repository.ts';
 import { createOrderTransitions, type OrderTransitionRepos } from './order-transitions.ts';

@@ -50,13 +50,8 @@ export function sharedEmbeddedFontClass(EmbeddedFont: EmbeddedFontCtor): SharedF
     }
 
     override layoutCached(text: string): GlyphRunLike {
-      return cachedLayout(
-        this.face,
-        this.view,
-        this,
-        (this.layoutCache ??= Object.create(null) as Record<string, GlyphRunLike>),
-        text,
-      );
+      this.layoutCache ??= Object.create(null) as Record<string, GlyphRunLike>;
+      return cachedLayout(this.face, this.view, this, this.layoutCache, text);
     }
 
     /** pdfkit's layout: shaped per space-terminated chunk, through the cache. */

@@ -102,7 +102,8 @@ class PrintPdfDocument extends PdfmakeDocument {
     if (familyName !== PRINT_FONT_FAMILY) {
       throw new Error(`Font '${familyName}' in style '${type}' is not available for quotation PDFs.`);
     }
-    const cache = (this.fontCache[familyName] ??= {});
+    this.fontCache[familyName] ??= {};
+    const cache = this.fontCache[familyName];
     let font = cache[type];
     if (font === undefined) {
       // Same bookkeeping as pdfkit's PDFDocument#font(): sequential ids (which also make the
@@ -137,7 +138,8 @@ class PrintPdfDocument extends PdfmakeDocument {
    */
   _write(data: string | Uint8Array): void {
     const chunk = typeof data === 'string' ? `${data}\n` : data;
-    (this.chunks ??= []).push(chunk);
+    this.chunks ??= [];
+    this.chunks.push(chunk);
     this._offset += chunk.length;
   }
 

@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';

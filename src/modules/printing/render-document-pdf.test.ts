@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile as execFileCallback } from 'node:child_process';

@@ -6,34 +6,31 @@ import type { Store } from '../../db/store.ts';
 import type { CatalogRepository } from '../catalog/index.ts';
 import { toCompany, type CompaniesRepository } from '../companies/index.ts';
 import {
-  customerForSale,
-  DEFAULT_PAYMENT_METHOD,
-  insertSale,
   previewConversion,
   repriceLines,
-  deliverFiscal,
   toSaleView,
   type ConversionPreview,
-  type CustomerDirectory,
   type InvoicePaymentMethod,
-  type IssueFiscaliser,
   type SaleView,
 } from '../sales/index.ts';
-import type { SaleTotalsRepository, SalesRepository } from '../sales/index.ts';
-import type { SequencesRepository } from '../documents/index.ts';
-import type { EventOutbox } from '../webhooks/index.ts';
+import {
+  customerForSale,
+  DEFAULT_PAYMENT_METHOD,
+  issueInvoice,
+  type CustomerDirectory,
+  type IssueFiscaliser,
+  type IssueRepos,
+} from '../invoicing/index.ts';
 import type { QuotationRow, QuotationsRepository } from './quotations.repository.ts';
+import type { QuotationLinksRepository } from './quotation-links.repository.ts';
 import { isQuotationOpen } from './quotation-status.ts';
 
-/** A quotation's way out, and the sale a conversion writes (sales.insertSale) at quoted or today's prices. */
-export type QuotationConversionRepos = {
+/** A quotation's way out, and the invoice a conversion issues (invoicing.issueInvoice) at quoted or today's prices. */
+export type QuotationConversionRepos = IssueRepos & {
   quotations: QuotationsRepository;
   companies: CompaniesRepository;
   catalog: CatalogRepository;
-  sales: SalesRepository;
-  saleTotals: SaleTotalsRepository;
-  sequences: SequencesRepository;
-  webhooks: EventOutbox;
+  quotationLinks: Pick<QuotationLinksRepository, 'findAnswer'>;
 };
 
 /** Who acts in the hub: the sale records its user. */
@@ -75,6 +72,12 @@ export function createQuotationConversion(deps: {
     return row;
   }
 
+  /** The order number the customer gave when accepting the quotation online (BT-13), if any. */
+  async function acceptedReference(companyId: string, id: string): Promise<string | null> {
+    const answer = await store.repos.quotationLinks.findAnswer(companyId, id);
+    return answer?.answer === 'accepted' ? answer.reference : null;
+  }
+
   return {
     /** Line by line the quoted and today's unit price, lines whose product or unit is gone, both totals. */
     async conversionPreview(
@@ -96,7 +99,14 @@ export function createQuotationConversion(deps: {
     async convert(
       actor: Actor,
       id: string,
-      opts: { reprice: boolean; paymentMethod?: InvoicePaymentMethod },
+      opts: {
+        reprice: boolean;
+        paymentMethod?: InvoicePaymentMethod;
+        /** When the goods were delivered (BT-72); the day of issue when absent. */
+        deliveryDate?: string | null;
+        /** The buyer's order number (BT-13); the one given when accepting online when absent. */
+        orderReference?: string | null;
+      },
     ): Promise<SaleView> {
       const row = await find(actor.companyId, id);
       if (!isQuotationOpen(row.status)) throw notOpen(row);
@@ -110,8 +120,19 @@ export function createQuotationConversion(deps: {
       const customer = await customerForSale(deps.customers, actor.companyId, row.directory_customer_id, 'quotation');
       const company = toCompany((await store.repos.companies.findCompany(actor.companyId))!);
       const saleId = newId('sale');
-      const result = await store.unitOfWork(
-        async (repos) => {
+      const result = await issueInvoice(deps, {
+        companyId: actor.companyId,
+        saleId,
+        customer,
+        repriced: opts.reprice,
+        createdBy: actor.userId,
+        now,
+        timezone: company.timezone,
+        paymentMethod: opts.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
+        deliveryDate: opts.deliveryDate ?? null,
+        // The buyer's order number: as given now, else as the customer gave it accepting online.
+        orderReference: opts.orderReference ?? (await acceptedReference(actor.companyId, id)),
+        source: async (repos) => {
           const quoted = await repos.quotations.listLines(actor.companyId, id);
           const lines = opts.reprice
             ? await repriceLines(repos, actor.companyId, quoted, company.pricesIncludeTax)
@@ -134,38 +155,20 @@ export function createQuotationConversion(deps: {
               );
             throw notOpen(now);
           }
-          return insertSale(
-            repos,
-            {
-              companyId: actor.companyId,
-              saleId,
-              customer,
-              repriced: opts.reprice,
-              createdBy: actor.userId,
-              now,
-              timezone: company.timezone,
-              paymentMethod: opts.paymentMethod ?? DEFAULT_PAYMENT_METHOD,
-              source: {
-                type: 'quotation',
-                id,
-                number: row.number,
-                locationId: row.location_id,
-                note: row.note,
-                currency: row.currency,
-                pricesIncludeTax: opts.reprice ? company.pricesIncludeTax : Boolean(row.prices_include_tax),
-                mode: row.mode === 'test' ? 'test' : 'live',
-                lines,
-              },
-            },
-            newId,
-            deps.fiscaliser,
-          );
+          return {
+            type: 'quotation',
+            id,
+            number: row.number,
+            locationId: row.location_id,
+            note: row.note,
+            currency: row.currency,
+            pricesIncludeTax: opts.reprice ? company.pricesIncludeTax : Boolean(row.prices_include_tax),
+            mode: row.mode === 'test' ? 'test' : 'live',
+            lines,
+          };
         },
-        { creates: saleId },
-      );
-      deps.onEventQueued();
-      const fiscal = await deliverFiscal(deps.fiscaliser, actor.companyId, saleId, result.fiscal);
-      return toSaleView(result.row, result.lines, [], { fiscal });
+      });
+      return toSaleView(result.row, result.lines, [], { fiscal: result.fiscal });
     },
 
     async cancel(companyId: string, id: string, reason: string): Promise<void> {

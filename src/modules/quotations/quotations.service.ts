@@ -20,7 +20,7 @@ import {
   type LineView,
   type TotalsView,
 } from '../documents/index.ts';
-import type { CustomerDirectory, IssueFiscaliser } from '../sales/index.ts';
+import type { CustomerDirectory, IssueFiscaliser } from '../invoicing/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import { said } from '../i18n/index.ts';

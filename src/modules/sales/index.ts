@@ -2,8 +2,10 @@ export {
   type SalesRepository,
   type SaleFilter,
   type SaleRow,
+  type SaleLineRow,
 } from './sales.repository.ts';
 export type { SaleTotalsRepository } from './sale-totals.repository.ts';
+export { documentTotals } from './sale-totals.ts';
 export { createSalesService, type SalesService } from './sales.service.ts';
 export {
   toSaleView,
@@ -17,19 +19,10 @@ export {
 export {
   INVOICE_KINDS,
   INVOICE_PAYMENT_METHODS,
-  DEFAULT_PAYMENT_METHOD,
+  type InvoiceKind,
   type InvoicePaymentMethod,
-  deliverFiscal,
-  type IssueFiscaliser,
-} from './invoice-issue.ts';
-export {
-  insertSale,
-  customerForSale,
-  type CustomerDirectory,
-  type CustomerSnapshot,
-  type SaleSource,
   type SaleSourceType,
-} from './sale-creation.ts';
+} from './sale-kinds.ts';
 export {
   previewConversion,
   repriceLines,
@@ -37,7 +30,5 @@ export {
   type ConversionLine,
   type LineChange,
 } from './conversion.ts';
-export {
-  COUNTER_PAYMENT_METHODS,
-  type CounterSale,
-} from './counter-sale.ts';
+export type { IssueSnapshot } from './issue-snapshot.ts';
+export type { StatementView, StatementEntry } from './statement.ts';

@@ -17,9 +17,10 @@ const TITLES: Record<string, DocumentTitle> = {
  * An invoice, cancellation invoice or credit note as the one printer sees it, with what the law
  * of the company's country asks an invoice to state (README "Invoices and the law"): the legal
  * number, the seller's and buyer's ids, date and time of issue, delivery date, payment method
- * and due date, the operator, the exemption reason, the fiscal codes; and the money: payments
- * received and the balance, payment codes only while something is due, for what is due.
- * Taken only from stored rows and the fiscal status.
+ * and due date, the operator, the exemption reason, the fiscal codes, and what was paid with the
+ * issue (a counter sale: the payment, cash handed over and change). Issued means fixed: what is
+ * paid, credited or cancelled later is the account statement's (statement.ts), never this print's.
+ * Taken only from stored rows, the snapshot of issue and the fiscal status.
  */
 export function toSalePrint(
   row: SaleRow,
@@ -27,11 +28,15 @@ export function toSalePrint(
   company: Company,
   location: LocationRow,
   extra: {
-    payments: readonly PaymentRow[];
+    /** What was paid in the issuing transaction (a counter sale's payment), from the snapshot of issue. */
+    paidAtIssue: number;
     fiscal: FiscalStatus | undefined;
     original: SaleRow | null;
-    /** An invoice's cancellation and credit notes, oldest first. */
-    corrections?: readonly SaleRow[];
+    /**
+     * The account statement instead of the invoice: the same document headed as a statement,
+     * with today's payments, corrections and balance, and payment codes for what is still due.
+     */
+    account?: { payments: readonly PaymentRow[]; corrections: readonly SaleRow[] };
   },
 ): PrintDocument {
   const language = resolveLanguage(company.locale);
@@ -41,11 +46,12 @@ export function toSalePrint(
     timeZone: company.timezone,
     dates: 'numeric',
   });
-  const title = TITLES[row.kind] ?? 'document.invoice';
+  const account = extra.account;
+  const title = account ? 'document.statement' : (TITLES[row.kind] ?? 'document.invoice');
   const number = row.invoice_number ?? row.number;
   const invoice = row.kind === 'invoice';
-  const due = balanceMinor(row);
-  const open = invoice && row.status !== 'cancelled';
+  const due = account ? balanceMinor(row) : invoice ? row.total_minor - extra.paidAtIssue : 0;
+  const open = invoice && !(account && row.status === 'cancelled');
   const customer = {
     name: row.customer_name,
     email: row.customer_email,
@@ -62,7 +68,7 @@ export function toSalePrint(
       totalMinor: open ? Math.max(due, 0) : 0,
       dueDate: row.due_date ? noon(row.due_date) : row.created_at,
       customerName: customer.name,
-      paymentNumber: row.number,
+      paymentYear: row.invoice_number ? row.invoice_year : null,
     },
     lines,
     company,
@@ -80,7 +86,7 @@ export function toSalePrint(
   // The operator's label (oznaka operatera), never the personal OIB: čl. 8 of Zakon o fiskalizaciji
   // has the label printed and the OIB sent to CIS only.
   if (row.operator_name) facts.push({ label: 'print.operator', value: row.operator_name });
-  if (row.invoice_number) facts.push({ label: 'print.internalReference', value: row.number });
+  if (row.order_reference) facts.push({ label: 'print.orderReference', value: row.order_reference });
   const corrects: string[] = [];
   if (!invoice && extra.original) {
     const args = {
@@ -90,8 +96,8 @@ export function toSalePrint(
     corrects.push(tr(row.kind === 'cancellation' ? 'print.cancels' : 'print.credits', args));
     if (row.correction_reason) corrects.push(tr('print.reason', { reason: row.correction_reason }));
   }
-  // An invoice reprinted after a correction names it: the reader holds both papers.
-  for (const c of invoice ? (extra.corrections ?? []) : []) {
+  // The statement names each correction of the invoice: the reader holds every paper.
+  for (const c of invoice ? (account?.corrections ?? []) : []) {
     const args = { number: c.invoice_number ?? c.number, date: format.date(c.issued_at ?? c.created_at) };
     corrects.push(
       c.kind === 'cancellation'
@@ -99,7 +105,22 @@ export function toSalePrint(
         : tr('print.creditedBy', { ...args, amount: format.money(c.total_minor) }),
     );
   }
-  const payments = extra.payments.filter((p) => !p.voided_at);
+  const payments = account
+    ? account.payments
+        .filter((p) => !p.voided_at)
+        .map((p) => ({
+          at: p.created_at,
+          method: tr(`payment.method.${p.method}` as 'payment.method.cash'),
+          amount: formatMoney(p.amount_minor),
+        }))
+    : [
+        {
+          at: row.issued_at ?? row.created_at,
+          method: tr(`payment.method.${row.payment_method ?? 'cash'}` as 'payment.method.cash'),
+          amount: formatMoney(extra.paidAtIssue),
+        },
+      ];
+  const paid = account ? row.paid_minor : extra.paidAtIssue;
   return {
     title,
     number,
@@ -118,17 +139,13 @@ export function toSalePrint(
     facts,
     corrects,
     notices: row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : [],
-    // A cancelled invoice that had been paid still shows its payments: they are owed back.
+    // Paid with the issue (the counter): the payment, cash handed over and change, as handed out.
     settlement:
-      open || due < 0
+      invoice && (account ? open || due < 0 : true)
         ? {
-            credited: row.credited_minor !== 0 ? formatMoney(-row.credited_minor) : null,
-            payments: payments.map((p) => ({
-              at: p.created_at,
-              method: tr(`payment.method.${p.method}` as 'payment.method.cash'),
-              amount: formatMoney(p.amount_minor),
-            })),
-            paid: formatMoney(row.paid_minor),
+            credited: account && row.credited_minor !== 0 ? formatMoney(-row.credited_minor) : null,
+            payments: account || paid > 0 ? payments : [],
+            paid: formatMoney(paid),
             balance: formatMoney(due),
             state: due > 0 ? 'due' : due < 0 ? 'refund' : 'paid',
             ...(row.tendered_minor == null

@@ -1,9 +1,8 @@
 import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
 import { NOT_REQUIRED, type FiscalStatus } from '../fiscal/index.ts';
-import type { InvoiceKind, InvoicePaymentMethod } from './invoice-issue.ts';
+import type { InvoiceKind, InvoicePaymentMethod, SaleSourceType } from './sale-kinds.ts';
 import type { PaymentRow, SaleRow } from './sales.repository.ts';
-import type { SaleSourceType } from './sale-creation.ts';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -43,6 +42,8 @@ export interface SaleView {
   createdAt: string;
   issuedAt: string | null;
   deliveryDate: string | null;
+  /** The buyer's order number (EN 16931 BT-13), given at conversion or at the counter. */
+  orderReference: string | null;
   dueDate: string | null;
   paymentMethod: InvoicePaymentMethod | null;
   operator: { name: string | null; oib: string | null } | null;
@@ -125,6 +126,7 @@ export function toSaleView(
     createdAt: row.created_at,
     issuedAt: row.issued_at,
     deliveryDate: row.delivery_date,
+    orderReference: row.order_reference ?? null,
     dueDate: row.due_date,
     paymentMethod: row.payment_method as InvoicePaymentMethod | null,
     operator: row.operator_name || row.operator_oib ? { name: row.operator_name, oib: row.operator_oib } : null,

@@ -6,17 +6,19 @@ import type { Store } from '../../db/store.ts';
 import { toCompany } from '../companies/index.ts';
 import { printedContent } from '../documents/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
-import type { FiscalStatusReader } from '../fiscal/index.ts';
+import type { Fiscaliser, FiscalPaymentMethod, FiscalStatusReader } from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
-import { cancelInvoice, creditInvoice, type CorrectionRepos, type Issued } from './corrections.ts';
-import { deliverFiscal, type InvoicePaymentMethod, type IssueFiscaliser } from './invoice-issue.ts';
-import type { SaleFilter, SaleRow } from './sales.repository.ts';
+import type { CatalogRepository } from '../catalog/index.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
+import type { EventOutbox } from '../webhooks/index.ts';
+import type { SaleFilter, SaleRow, SalesRepository } from './sales.repository.ts';
+import type { SaleTotalsRepository } from './sale-totals.repository.ts';
+import type { IssueSnapshot } from './issue-snapshot.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
+import { toStatement, type StatementView } from './statement.ts';
 import { said } from '../i18n/index.ts';
-import { unitCodeOf, type CatalogService } from '../catalog/index.ts';
-import { createCounterSales } from './counter-sale.ts';
-import type { CustomerDirectory } from './sale-creation.ts';
+import { unitCodeOf } from '../catalog/index.ts';
 import {
   assertReady,
   buildEInvoice,
@@ -27,18 +29,24 @@ import {
   type EInvoice,
 } from '../einvoice/index.ts';
 
+/** The tables the sales service reads and writes: sales, their payments, and what prints them. */
+export type SalesRepos = {
+  companies: CompaniesRepository;
+  sales: SalesRepository;
+  saleTotals: SaleTotalsRepository;
+  webhooks: EventOutbox;
+  catalog: Pick<CatalogRepository, 'listTaxRates'>;
+};
+
 export function createSalesService(deps: {
-  store: Store<CorrectionRepos>;
+  store: Store<SalesRepos>;
   clock: Clock;
   newId: IdGenerator;
-  /** The fiscal step of every cancellation and credit note, in its issuing transaction. */
-  fiscaliser: IssueFiscaliser;
   /** The fiscal status of documents already issued (the receipt comes later). */
   fiscalStatus: FiscalStatusReader;
+  /** Tells the fiscal authority of a payment in another method than an issued receipt states. */
+  fiscalChanges?: Pick<Fiscaliser<unknown>, 'changePayment'>;
   onEventQueued: () => void;
-  /** Where a counter sale's lines are priced and its customer read. */
-  catalog: CatalogService;
-  customers: CustomerDirectory;
 }) {
   const { store, clock, newId } = deps;
 
@@ -63,7 +71,7 @@ export function createSalesService(deps: {
 
   /** Announces a payment's change with what is due afterwards. */
   async function paymentEvent(
-    repos: CorrectionRepos,
+    repos: SalesRepos,
     type: 'payment.recorded' | 'payment.voided',
     sale: SaleRow,
     payment: { id: string; method: string; amount_minor: number },
@@ -89,28 +97,40 @@ export function createSalesService(deps: {
     );
   }
 
-  async function correct(work: (repos: CorrectionRepos) => Promise<Issued>): Promise<SaleView> {
-    const issued = await store.unitOfWork(work);
-    deps.onEventQueued();
-    const fiscal = await deliverFiscal(deps.fiscaliser, issued.row.company_id, issued.row.id, issued.fiscal);
-    return toSaleView(issued.row, issued.lines, [], { fiscal });
+  /** A document issued before snapshots (0022): what today's records say, with what is paid now. */
+  async function asToday(row: SaleRow): Promise<IssueSnapshot> {
+    const [companyRow, location, buyer] = await Promise.all([
+      store.repos.companies.findCompany(row.company_id),
+      store.repos.companies.findLocation(row.company_id, row.location_id),
+      store.repos.sales.eInvoiceBuyer(row.company_id, row.customer_id),
+    ]);
+    return {
+      version: 1,
+      company: toCompany(companyRow!),
+      location: location!,
+      buyer: buyer ?? null,
+      paidMinor: row.paid_minor,
+    };
   }
 
   /**
    * The document as an EN 16931 e-invoice model (issue 21): from its stored lines, through the
    * same tax summary as the print; the profile chosen by the company's and buyer's countries.
    */
-  async function eInvoiceModel(companyId: string, id: string): Promise<{ model: EInvoice; buyerKind: string }> {
+  async function eInvoiceModel(
+    companyId: string,
+    id: string,
+    /** As issued: the seller, location, buyer's address and what was paid at issue (null: today's records). */
+    snapshot: IssueSnapshot | null = null,
+  ): Promise<{ model: EInvoice; buyerKind: string }> {
     const row = await load(companyId, id);
     if (!row.invoice_number) throw new AppError('conflict', said('error.einvoice.notIssued'));
-    const [lines, companyRow, location, original, buyer] = await Promise.all([
+    const [lines, issuedAs, original] = await Promise.all([
       store.repos.sales.listSaleLines(companyId, [id]),
-      store.repos.companies.findCompany(companyId),
-      store.repos.companies.findLocation(companyId, row.location_id),
+      snapshot ?? asToday(row),
       row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
-      store.repos.sales.eInvoiceBuyer(companyId, row.customer_id),
     ]);
-    const company = toCompany(companyRow!);
+    const { company, location, buyer } = issuedAs;
     // The payment reference as the print and its payment codes carry it, whatever is still due
     // (the print drops its payment codes once paid or cancelled; the e-invoice keeps its reference).
     const content = printedContent(
@@ -122,11 +142,11 @@ export function createSalesService(deps: {
         totalMinor: Math.abs(row.total_minor),
         dueDate: row.created_at,
         customerName: row.customer_name,
-        paymentNumber: row.number,
+        paymentYear: row.invoice_year,
       },
       lines,
       company,
-      location!,
+      location,
     );
     const reference = content.payment
       ? [content.payment.reference.model, content.payment.reference.value].filter(Boolean).join(' ')
@@ -141,7 +161,8 @@ export function createSalesService(deps: {
       pricesIncludeTax: Boolean(row.prices_include_tax),
       paymentMethod: row.payment_method,
       paymentReference: reference,
-      paidMinor: row.paid_minor,
+      paidMinor: issuedAs.paidMinor,
+      orderReference: row.order_reference ?? null,
       note: row.note,
       correctionReason: row.correction_reason,
       exemptionReason: row.exemption_reason,
@@ -157,11 +178,7 @@ export function createSalesService(deps: {
         timezone: company.timezone,
         address: company.address,
         bankAccount: company.bankAccount,
-        contact: {
-          name: companyRow!.contact_name,
-          phone: companyRow!.contact_phone,
-          email: companyRow!.contact_email,
-        },
+        contact: company.einvoiceContact,
       },
       buyer: {
         kind: row.customer_kind,
@@ -184,7 +201,6 @@ export function createSalesService(deps: {
 
   return {
     get,
-    ...createCounterSales({ ...deps, get }),
 
     async list(
       companyId: string,
@@ -283,15 +299,15 @@ export function createSalesService(deps: {
         await repos.sales.insertPayment(payment);
         await paymentEvent(repos, 'payment.recorded', sale, payment, now);
         // Paid another way than the receipt says: the fiscal authority is told the same day (fiscal/payment-change.ts).
-        if (deps.fiscaliser.changePayment && sale.kind === 'invoice' && sale.payment_method) {
+        if (deps.fiscalChanges?.changePayment && sale.kind === 'invoice' && sale.payment_method) {
           const methods = new Set(
             (await repos.sales.listPayments(companyId, saleId)).filter((p) => !p.voided_at).map((p) => p.method),
           );
           if (balanceMinor(sale) > amountMinor) methods.add(sale.payment_method);
-          await deps.fiscaliser.changePayment(repos, {
+          await deps.fiscalChanges.changePayment(repos, {
             companyId,
             documentId: saleId,
-            paymentMethod: methods.size === 1 ? ([...methods][0] as InvoicePaymentMethod) : 'other',
+            paymentMethod: methods.size === 1 ? ([...methods][0] as FiscalPaymentMethod) : 'other',
             at: new Date(now),
           });
         }
@@ -332,29 +348,44 @@ export function createSalesService(deps: {
       return get(companyId, saleId);
     },
 
-    /** Issues a cancellation invoice for an invoice (admins): `sale.cancelled`. */
-    cancel: (companyId: string, saleId: string, reason: string, actorId: string | null) =>
-      correct((repos) =>
-        cancelInvoice(repos, { companyId, saleId, reason, actorId, now: clock.now() }, newId, deps.fiscaliser),
-      ),
-
-    /** Issues a credit note for part of an invoice (admins): `credit_note.created`. */
-    creditNote: (
-      companyId: string,
-      saleId: string,
-      input: { lines: ReadonlyArray<{ lineId: string; quantity: string }>; reason: string },
-      actorId: string | null,
-    ) =>
-      correct((repos) =>
-        creditInvoice(
-          repos,
-          { companyId, saleId, reason: input.reason, lines: input.lines, actorId, now: clock.now() },
-          newId,
-          deps.fiscaliser,
-        ),
-      ),
-
     eInvoiceModel,
+
+    /** The invoice's account as it stands today: payments, their voids, corrections, the balance. */
+    async statement(companyId: string, id: string): Promise<StatementView> {
+      const row = await load(companyId, id);
+      const [corrections, payments] = await Promise.all([
+        store.repos.sales.listCorrections(companyId, id),
+        store.repos.sales.listPayments(companyId, id),
+      ]);
+      return toStatement(row, corrections, payments);
+    },
+
+    /**
+     * The account statement as a PDF: the invoice's content headed as a statement, with today's
+     * payments, corrections and balance, and payment codes for what is still due. Rendered each
+     * time (it follows the money); the invoice's own PDF stays as issued.
+     */
+    async renderStatementPdf(companyId: string, id: string, slot: PrintSlot): Promise<{ number: string; pdf: Buffer }> {
+      const row = await load(companyId, id);
+      const [lines, payments, corrections, issuedAs, fiscal] = await Promise.all([
+        store.repos.sales.listLines(companyId, id),
+        store.repos.sales.listPayments(companyId, id),
+        store.repos.sales.listCorrections(companyId, id),
+        asToday(row),
+        deps.fiscalStatus.statusOf(companyId, [id]),
+      ]);
+      const document = toSalePrint(row, lines, issuedAs.company, issuedAs.location, {
+        paidAtIssue: 0,
+        fiscal: fiscal.get(id),
+        original: null,
+        account: { payments, corrections },
+      });
+      const printed = await slot.print({ document: { ...document, layout: 'a4' }, datasheets: [] });
+      return {
+        number: `${row.number}-statement`,
+        pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
+      };
+    },
 
     /** Whether the document can be an e-invoice now, and what it misses (the hub's e-invoice box); null before invoices. */
     async eInvoiceReadiness(
@@ -372,28 +403,21 @@ export function createSalesService(deps: {
       companyId: string,
       id: string,
       syntax: 'ubl' | 'cii',
+      snapshot: IssueSnapshot | null = null,
     ): Promise<{ number: string; profile: string; xml: string }> {
-      const { model, buyerKind } = await eInvoiceModel(companyId, id);
+      const { model, buyerKind } = await eInvoiceModel(companyId, id, snapshot);
       assertReady(model, buyerKind);
       const row = await load(companyId, id);
       return { number: row.number, profile: model.profile, xml: syntax === 'cii' ? toCii(model) : toUbl(model) };
     },
 
-    /** The same XML, or null where the document cannot be a valid e-invoice now (the month archive skips it). */
-    async eInvoiceXmlIfReady(companyId: string, id: string, syntax: 'ubl' | 'cii'): Promise<string | null> {
-      const row = await load(companyId, id);
-      if (!row.invoice_number) return null;
-      const { model, buyerKind } = await eInvoiceModel(companyId, id);
-      if (Object.keys(missingFields(model, buyerKind)).length > 0) return null;
-      return syntax === 'cii' ? toCii(model) : toUbl(model);
-    },
-
     /**
-     * The sale's print, through the one printer: an invoice, storno or credit note, following the
-     * money. `hybrid`: `always` makes it a Factur-X / ZUGFeRD PDF/A-3 with the CII embedded (a 409
-     * naming what is missing when it cannot be a valid e-invoice); `auto` does so for German
-     * companies whenever the document is a valid e-invoice, and prints it plain otherwise (a print
-     * is never refused for a missing e-invoice field); `never` is the print alone.
+     * The sale's print, through the one printer: an invoice, storno or credit note as issued (what
+     * happened since is the statement's). `hybrid`: `always` makes it a Factur-X / ZUGFeRD PDF/A-3
+     * with the CII embedded (a 409 naming what is missing when it cannot be a valid e-invoice);
+     * `auto` does so for German companies whenever the document is a valid e-invoice, and prints
+     * it plain otherwise (a print is never refused for a missing e-invoice field); `never` is the
+     * print alone. Issued documents are read through invoicing's stored files, which call this once.
      */
     async renderPdf(
       companyId: string,
@@ -401,34 +425,35 @@ export function createSalesService(deps: {
       slot: PrintSlot,
       /**
        * A4, or `receipt` for an 80 mm receipt printer (the same content); `locale`: an e-mail's
-       * attachment in its language; `hybrid` as above (A4 only).
+       * attachment in its language; `hybrid` as above (A4 only); `snapshot`: as issued.
        */
-      as: { layout?: 'a4' | 'receipt'; locale?: string; hybrid?: 'auto' | 'always' | 'never' } = {},
+      as: {
+        layout?: 'a4' | 'receipt';
+        locale?: string;
+        hybrid?: 'auto' | 'always' | 'never';
+        snapshot?: IssueSnapshot | null;
+      } = {},
     ): Promise<{ number: string; pdf: Buffer; hybrid: boolean }> {
       const layout = as.layout ?? 'a4';
       const hybrid = layout === 'receipt' ? 'never' : (as.hybrid ?? 'auto');
       const row = await load(companyId, id);
-      const [lines, payments, corrections, companyRow, location, fiscal, original] = await Promise.all([
+      const [lines, issuedAs, fiscal, original] = await Promise.all([
         store.repos.sales.listLines(companyId, id),
-        store.repos.sales.listPayments(companyId, id),
-        store.repos.sales.listCorrections(companyId, id),
-        store.repos.companies.findCompany(companyId),
-        store.repos.companies.findLocation(companyId, row.location_id),
+        as.snapshot ?? asToday(row),
         deps.fiscalStatus.statusOf(companyId, [id]),
         row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
       ]);
-      const company = toCompany(companyRow!);
+      const { company, location } = issuedAs;
       let einvoice: EInvoice | null = null;
       if (row.invoice_number && (hybrid === 'always' || (hybrid === 'auto' && company.country === 'DE'))) {
-        const { model, buyerKind } = await eInvoiceModel(companyId, id);
+        const { model, buyerKind } = await eInvoiceModel(companyId, id, issuedAs);
         if (hybrid === 'always') assertReady(model, buyerKind);
         if (Object.keys(missingFields(model, buyerKind)).length === 0) einvoice = model;
       } else if (hybrid === 'always') throw new AppError('conflict', said('error.einvoice.notIssued'));
-      const document = toSalePrint(row, lines, { ...company, ...(as.locale ? { locale: as.locale } : {}) }, location!, {
-        payments,
+      const document = toSalePrint(row, lines, { ...company, ...(as.locale ? { locale: as.locale } : {}) }, location, {
+        paidAtIssue: issuedAs.paidMinor,
         fiscal: fiscal.get(id),
         original: original ?? null,
-        corrections,
       });
       const printed = await slot.print({ document: { ...document, layout }, datasheets: [] });
       const pdf = einvoice

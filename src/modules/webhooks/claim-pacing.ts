@@ -96,7 +96,8 @@ export function createClaimPacing(deps: {
     begin(): number {
       claiming = true;
       woken = false;
-      return (lastClaimStart = performance.now());
+      lastClaimStart = performance.now();
+      return lastClaimStart;
     },
     /** The queue answered a claim (the idle poll counts from here). */
     leased(): void {

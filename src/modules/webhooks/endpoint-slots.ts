@@ -37,7 +37,10 @@ export function createEndpointSlots(deps: {
 
   function slotOf(endpointId: string) {
     let slot = endpoints.get(endpointId);
-    if (!slot) endpoints.set(endpointId, (slot = { sending: 0, waiting: [] }));
+    if (!slot) {
+      slot = { sending: 0, waiting: [] };
+      endpoints.set(endpointId, slot);
+    }
     return slot;
   }
 

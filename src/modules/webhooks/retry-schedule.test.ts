@@ -1,3 +1,4 @@
+// test-engines: sqlite
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RETRY_DELAYS_MS, nextRetryDelay, parseRetryAfter } from './retry-schedule.ts';

@@ -1,3 +1,4 @@
+// test-engines: both
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';

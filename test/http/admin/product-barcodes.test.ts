@@ -1,3 +1,4 @@
+// test-engines: both
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createTenant, createTestApp, type TestApp } from '../../support/test-app.ts';

@@ -1,6 +1,6 @@
+// test-engines: both
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { createTestApp, createTenant, bearer, type TestApp } from '../../support/test-app.ts';
 import { assertProblem, waitFor, type Res } from '../../support/http-helpers.ts';
 

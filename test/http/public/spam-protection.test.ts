@@ -1,3 +1,4 @@
+// test-engines: both
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, describe } from 'node:test';

@@ -1,3 +1,4 @@
+// test-engines: both
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTenant, onPostgres, type TestApp } from '../../support/test-app.ts';

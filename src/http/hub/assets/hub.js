@@ -46,7 +46,9 @@ function setupCombobox(input) {
   }
   function activate(index) {
     const all = options();
-    all.forEach((option, i) => option.setAttribute('aria-selected', i === index ? 'true' : 'false'));
+    all.forEach((option, i) => {
+      option.setAttribute('aria-selected', i === index ? 'true' : 'false');
+    });
     active = index;
     if (index >= 0 && all[index]) {
       input.setAttribute('aria-activedescendant', all[index].id);
@@ -72,6 +74,9 @@ function setupCombobox(input) {
         list.hidden = !found;
         input.setAttribute('aria-expanded', found ? 'true' : 'false');
         activate(found ? 0 : -1);
+      })
+      .catch(() => {
+        // Offline or the server away: the list stays as it was; the next keystroke asks again.
       });
   }
   function pick(option) {
@@ -91,7 +96,7 @@ function setupCombobox(input) {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       if (list.hidden) {
-        search();
+        void search();
         return;
       }
       const step = event.key === 'ArrowDown' ? 1 : -1;
@@ -111,7 +116,7 @@ function setupCombobox(input) {
       clearTimeout(timer);
       // A scanner types faster than the answer comes: ask now (or wait for the question asked) and pick the first.
       const ready = !stale && !list.hidden && active >= 0 ? Promise.resolve() : search();
-      ready.then(() => {
+      void ready.then(() => {
         const chosen = options()[active >= 0 ? active : 0];
         if (chosen) pick(chosen);
       });

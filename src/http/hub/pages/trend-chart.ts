@@ -35,13 +35,13 @@ export function trendChart(
   // The first and last day under the axis: enough to read the time span.
   const first = days[0] ? labels.date(days[0].date) : '';
   const last = days.at(-1) ? labels.date(days.at(-1)!.date) : '';
-  const escape = (s: string) => s.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const escapeText = (s: string) => s.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
   const svg = `<svg class="trend" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="none" aria-hidden="true" focusable="false">
 <line x1="${left}" y1="${height - bottom}" x2="${width}" y2="${height - bottom}" stroke="currentColor"/>
 <line x1="${left}" y1="0" x2="${width}" y2="0" stroke="currentColor" stroke-dasharray="4 4"/>
 <g fill="currentColor">${bars}</g>
-<text x="${left}" y="${height - 4}" font-size="12" fill="currentColor">${escape(first)}</text>
-<text x="${width}" y="${height - 4}" font-size="12" fill="currentColor" text-anchor="end">${escape(last)}</text>
+<text x="${left}" y="${height - 4}" font-size="12" fill="currentColor">${escapeText(first)}</text>
+<text x="${width}" y="${height - 4}" font-size="12" fill="currentColor" text-anchor="end">${escapeText(last)}</text>
 </svg>`;
   return html`<figure class="trend-figure">
   <figcaption>${labels.summary}</figcaption>

@@ -3,7 +3,7 @@ import { resolveLanguage, translate } from '../../i18n/index.ts';
 import { choosePaymentCodes, type PaymentCodeKind } from './choose-payment-codes.ts';
 import { buildEpcQrPayload } from './epc-qr.ts';
 import { buildHub3Payload } from './hub3.ts';
-import { documentReference } from './payment-reference.ts';
+import { documentReference, legalReference } from './payment-reference.ts';
 
 /** How to pay a document, as its print shows it. */
 export interface PaymentDetails {
@@ -28,10 +28,10 @@ export function paymentDetails(
   company: Company,
   document: {
     title: string;
-    /** The number the customer holds (an invoice's legal number): the description, the reference without a model. */
+    /** The number the customer holds (an invoice's legal number): the description, and the reference's digits. */
     number: string;
-    /** The document's Portico number (`S-ZG1-2026-00001`), which the HR00 reference carries as digits. */
-    referenceNumber: string;
+    /** The year of issue of an invoice, whose legal number (`12/ZG1/1`) does not say it; absent for other documents. */
+    legalYear?: number | null;
     totalMinor: number;
   },
 ): PaymentDetails | null {
@@ -60,7 +60,7 @@ export function paymentDetails(
         }),
       });
     } else {
-      const hr00 = hub3Reference(document.referenceNumber);
+      const hr00 = hub3Reference(document.number, document.legalYear ?? null);
       if (hr00 === null) continue;
       const place = [company.address?.postalCode, company.address?.city].filter(Boolean).join(' ');
       codes.push({
@@ -81,10 +81,14 @@ export function paymentDetails(
   return { holder: account.holder, iban: account.iban, bic: account.bic, reference, codes };
 }
 
-/** The number as an HR00 reference, or null for a number that has none (it prints without the slip). */
-function hub3Reference(number: string): string | null {
+/**
+ * The number as an HR00 reference (HUB, "Jedinstveni standard platnog naloga", Modeli poziva na
+ * broj: HR00, up to three groups of digits, no check digit), or null for a number that has none
+ * (it prints without the slip). An invoice's from its legal number, any other document's from its own.
+ */
+function hub3Reference(number: string, legalYear: number | null): string | null {
   try {
-    return documentReference(number, 'HR00');
+    return legalYear === null ? documentReference(number, 'HR00') : legalReference(number, legalYear, 'HR00');
   } catch {
     return null;
   }

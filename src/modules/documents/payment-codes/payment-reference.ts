@@ -62,23 +62,61 @@ export function hr01Reference(groups: readonly string[]): string {
   return `${joined}${mod11IniCheckDigit(groups.join(''))}`;
 }
 
+/** Letters as digits the way an IBAN turns them (A = 10 … Z = 35). */
+function asDigits(text: string): string {
+  return [...text.toUpperCase()].map((c) => (c >= 'A' ? String(c.charCodeAt(0) - 55) : c)).join('');
+}
+
 /**
  * A "poziv na broj" that names one document of the company: `Q-ZG1-2026-00042` →
  * P1 = the kind and location code with letters turned into digits the way an IBAN does
  * (A = 10 … Z = 35; Q-ZG1 → 26 35 16 1), P2 = the year, P3 = the sequence, so every document
- * has its own reference and it can be read back. A location code too long for the 22 characters
- * is left out (the description still carries the full number). With HR01 a check digit follows.
+ * has its own reference and it can be read back. A revised quotation (`Q-ZG1-2026-00042-2`)
+ * carries its revision after the year in P2 (`2026` + `2`: the year is always four digits), so
+ * each revision the customer holds has a reference a bank accepts. A location code too long for
+ * the 22 characters is left out (the description still carries the full number). With HR01 a
+ * check digit follows.
  */
 export function documentReference(documentNumber: string, model: 'HR00' | 'HR01'): string {
-  const match = /^([A-Z])-([A-Z0-9]{1,10})-(\d{4})-(\d{1,12})$/.exec(documentNumber);
+  const match = /^([A-Z])-([A-Z0-9]{1,10})-(\d{4})-(\d{1,12})(?:-(\d{1,3}))?$/.exec(documentNumber);
   if (!match) throw new RangeError(`not a document number: ${JSON.stringify(documentNumber)}`);
-  const [, kind, location, year, sequence] = match as unknown as [string, string, string, string, string];
-  const asDigits = (text: string) => [...text].map((c) => (c >= 'A' ? String(c.charCodeAt(0) - 55) : c)).join('');
+  const [, kind, location, year, sequence, revision] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string?,
+  ];
+  const period = year + (revision ?? '');
   const withLocation = asDigits(kind + location);
-  const room = Math.min(12, 22 - year.length - sequence.length - 2 - (model === 'HR01' ? 1 : 0));
+  const room = Math.min(12, 22 - period.length - sequence.length - 2 - (model === 'HR01' ? 1 : 0));
   const first = withLocation.length <= room ? withLocation : asDigits(kind);
-  const groups = [first, year, sequence];
+  return joined([first, period, sequence], model, documentNumber);
+}
+
+/**
+ * The "poziv na broj" of an invoice, made from its legal number, the one number that identifies
+ * it: Croatia's `{sequence}/{premises}/{device}` of `year` → P1 = the sequence, P2 = the premises
+ * label as digits (IBAN-style), P3 = the device label as digits followed by the year (four digits,
+ * so the groups read back); elsewhere `{year}-{sequence}` → P1 = the sequence, P2 = the year.
+ * A premises label too long for a group of 12 digits has no reference (the print goes without
+ * the slip rather than with a reference two invoices could share).
+ */
+export function legalReference(legalNumber: string, year: number, model: 'HR00' | 'HR01'): string {
+  const croatian = /^(\d{1,12})\/([A-Za-z0-9]{1,20})\/([A-Za-z0-9]{1,20})$/.exec(legalNumber);
+  if (croatian) {
+    const [, sequence, premises, device] = croatian as unknown as [string, string, string, string];
+    return joined([sequence, asDigits(premises), asDigits(device) + String(year)], model, legalNumber);
+  }
+  const companyWide = /^(\d{4})-(\d{1,12})$/.exec(legalNumber);
+  if (companyWide) return joined([companyWide[2]!, companyWide[1]!], model, legalNumber);
+  throw new RangeError(`not a legal number: ${JSON.stringify(legalNumber)}`);
+}
+
+function joined(groups: string[], model: 'HR00' | 'HR01', of: string): string {
+  if (groups.some((g) => g.length > 12)) throw new RangeError(`reference group too long for ${of}`);
   const reference = model === 'HR01' ? hr01Reference(groups) : groups.join('-');
-  if (reference.length > 22) throw new RangeError(`reference too long for ${documentNumber}`);
+  if (reference.length > 22) throw new RangeError(`reference too long for ${of}`);
   return reference;
 }

@@ -5,7 +5,7 @@
  * queue implementations beside it; their exact texts are snapshotted (test/db/written-sql.test.ts).
  * Claims and recordings run across tenants by design (see CROSS_TENANT in written-statements.ts).
  */
-import type { AttemptRow, DeliveryRow } from './delivery-queue.ts';
+import type { AttemptRow } from './delivery-queue.ts';
 import { cachedText, valuesList } from '../../../db/written-statements.ts';
 
 /** One statement: lease (FOR UPDATE SKIP LOCKED), and the events joined in; `due` narrows the pending rows. */

@@ -97,7 +97,9 @@ export function createSqliteQueue(deps: {
           return { recorded, leased };
         });
         if (written) {
-          work.records.forEach((r, i) => r.resolve(written.recorded[i]!));
+          work.records.forEach((r, i) => {
+            r.resolve(written.recorded[i]!);
+          });
           if (work.claim) withEvents(db, written.leased).then(work.claim.resolve, work.claim.reject);
           break;
         }

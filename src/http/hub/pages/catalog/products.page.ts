@@ -12,7 +12,6 @@ import {
   queryText,
   postForm,
   select,
-  stateOf,
   submit,
   type FormBody,
   type FormState,

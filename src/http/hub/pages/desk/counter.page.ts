@@ -38,7 +38,7 @@ export const counterPages =
         CounterSaleBody,
         request,
         (input) =>
-          c.sales.sellAtCounter(
+          c.invoicing.sellAtCounter(
             { companyId: ctx.user.companyId, userId: ctx.user.userId },
             {
               lines: input.lines,
@@ -81,7 +81,7 @@ export const counterPages =
             ]
           : [],
       );
-      const total = await c.sales.priceAtCounter(ctx.user.companyId, lines);
+      const total = await c.invoicing.priceAtCounter(ctx.user.companyId, lines);
       const cash = bodyText(request.body, 'paymentMethod') !== 'card';
       return reply
         .type('text/html; charset=utf-8')

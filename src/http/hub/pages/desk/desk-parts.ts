@@ -5,11 +5,8 @@ import type { LineView, TotalsView } from '../../../../modules/documents/index.t
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { formFields, type NoticeKey } from '../../form.ts';
-import {
-  DEFAULT_PAYMENT_METHOD,
-  INVOICE_PAYMENT_METHODS,
-  type InvoicePaymentMethod,
-} from '../../../../modules/sales/index.ts';
+import { INVOICE_PAYMENT_METHODS, type InvoicePaymentMethod } from '../../../../modules/sales/index.ts';
+import { DEFAULT_PAYMENT_METHOD } from '../../../../modules/invoicing/index.ts';
 
 /**
  * What the sales desk pages (quotations, web orders, sales, customers) share: amounts as the

@@ -114,12 +114,12 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
       '/sales/:id/pdf',
       { config: { hub: 'sales:read' } },
       async (request, reply) => {
-        const layout = request.query.layout === 'receipt' ? 'receipt' : 'a4';
-        const printed = await c.sales.renderPdf(request.hub.user.companyId, request.params.id, reservePrint(c, reply), {
-          layout,
-          hybrid: request.query.facturx ? 'always' : 'auto',
+        const format = request.query.facturx ? 'facturx' : request.query.layout === 'receipt' ? 'receipt' : 'a4';
+        const issued = await c.invoicing.file(request.hub.user.companyId, request.params.id, format, {
+          slot: () => reservePrint(c, reply),
         });
-        return sendDocumentPdf(reply, printed, Boolean(request.query.download));
+        reply.header('etag', `"${issued.sha256}"`);
+        return sendDocumentPdf(reply, { number: issued.number, pdf: issued.bytes }, Boolean(request.query.download));
       },
     );
 
@@ -128,12 +128,13 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
       { config: { hub: 'sales:read' } },
       async (request, reply) => {
         const syntax = request.query.syntax === 'cii' ? 'cii' : 'ubl';
-        const einvoice = await c.sales.eInvoiceXml(request.hub.user.companyId, request.params.id, syntax);
+        const einvoice = await c.invoicing.file(request.hub.user.companyId, request.params.id, syntax);
         return reply
           .type('application/xml; charset=utf-8')
           .header('content-disposition', `attachment; filename="${einvoice.number}-${syntax}.xml"`)
           .header('x-content-type-options', 'nosniff')
-          .send(einvoice.xml);
+          .header('etag', `"${einvoice.sha256}"`)
+          .send(einvoice.bytes);
       },
     );
 
@@ -187,7 +188,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         const done = await submit(
           CancelBody,
           request,
-          (input) => c.sales.cancel(ctx.user.companyId, sale.id, input.reason, ctx.user.userId),
+          (input) => c.invoicing.cancel(ctx.user.companyId, sale.id, input.reason, ctx.user.userId),
           { ...CORRECTION_REFUSALS, form: 'cancel' },
         );
         return done.ok
@@ -205,7 +206,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         const done = await submit(
           CreditNoteBody,
           request,
-          (input) => c.sales.creditNote(ctx.user.companyId, sale.id, input, ctx.user.userId),
+          (input) => c.invoicing.creditNote(ctx.user.companyId, sale.id, input, ctx.user.userId),
           {
             ...CORRECTION_REFUSALS,
             form: 'credit',

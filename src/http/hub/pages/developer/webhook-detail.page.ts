@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { sayText } from '../../texts/index.ts';
 import type { Container } from '../../../../container.ts';
-import type { EndpointView } from '../../../../modules/webhooks/index.ts';
 import { html, type Html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { submit, noticeOf, postForm, queryText, type FieldErrors, type IdRoute, type Route } from '../../form.ts';

@@ -9,17 +9,18 @@ import {
   type DocumentLineRow,
   type SequencesRepository,
 } from '../documents/index.ts';
-import { NOT_REQUIRED, type Fiscaliser, type FiscalPaymentMethod, type FiscalStatus } from '../fiscal/index.ts';
-import { invoiceSeries, type SequenceMode } from './invoice-number.ts';
-import type { SaleRow, SalesRepository } from './sales.repository.ts';
-import { documentTotals } from './sale-totals.ts';
-import type { SaleTotalsRepository } from './sale-totals.repository.ts';
+import { NOT_REQUIRED, type Fiscaliser, type FiscalStatus } from '../fiscal/index.ts';
+import { invoiceSeries, type SequenceMode } from './numbering.ts';
+import {
+  documentTotals,
+  type InvoiceKind,
+  type InvoicePaymentMethod,
+  type SaleRow,
+  type SaleTotalsRepository,
+  type SalesRepository,
+} from '../sales/index.ts';
 import { AppError } from '../../lib/errors.ts';
 
-export const INVOICE_KINDS = ['invoice', 'cancellation', 'credit_note'] as const;
-export type InvoiceKind = (typeof INVOICE_KINDS)[number];
-export const INVOICE_PAYMENT_METHODS = ['cash', 'card', 'bank_transfer', 'other'] as const;
-export type InvoicePaymentMethod = FiscalPaymentMethod;
 /**
  * When a conversion names no payment method: a quotation or web order is usually paid by bank
  * transfer against the invoice (the hub's convert form asks; the admin API's body may say).
@@ -27,7 +28,7 @@ export type InvoicePaymentMethod = FiscalPaymentMethod;
 export const DEFAULT_PAYMENT_METHOD: InvoicePaymentMethod = 'bank_transfer';
 
 /**
- * The fiscal step as the sales module holds it: any implementation, whatever repositories it
+ * The fiscal step as invoicing holds it: any implementation, whatever repositories it
  * writes, receives this unit of work's repositories (the store passes them all).
  */
 export type IssueFiscaliser = Fiscaliser<unknown>;
@@ -35,7 +36,7 @@ export type IssueFiscaliser = Fiscaliser<unknown>;
 /** Days a bank transfer is given to arrive; anything paid at the counter is due at once. */
 export const BANK_TRANSFER_DAYS = 15;
 
-export type IssueRepos = {
+export type StepRepos = {
   companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'listLocations' | 'findUser'>;
   sequences: SequencesRepository;
 };
@@ -61,7 +62,7 @@ export type IssuedFacts = Pick<
  * row stays locked until commit, so numbers have no gaps), the dates and the operator.
  */
 export async function issueFacts(
-  repos: IssueRepos,
+  repos: StepRepos,
   input: {
     companyId: string;
     location: LocationRow;
@@ -125,7 +126,7 @@ export async function deliverFiscal(
  */
 export async function fiscalise(
   fiscaliser: IssueFiscaliser,
-  repos: IssueRepos,
+  repos: StepRepos,
   row: SaleRow,
   lines: readonly DocumentLineRow[],
 ): Promise<FiscalStatus> {

@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors.ts';
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
@@ -16,15 +16,17 @@ import {
 } from '../documents/index.ts';
 import { unitCodeOf, type CatalogRepository } from '../catalog/index.ts';
 import type { FiscalStatus } from '../fiscal/index.ts';
-import {
-  fiscalise,
-  insertIssued,
-  issueFacts,
-  type InvoicePaymentMethod,
-  type IssueFiscaliser,
-} from './invoice-issue.ts';
-import type { SaleLineRow, SaleRow, SalesRepository } from './sales.repository.ts';
-import type { SaleTotalsRepository } from './sale-totals.repository.ts';
+import type { Store } from '../../db/store.ts';
+import { deliverFiscal, fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
+import type {
+  InvoicePaymentMethod,
+  SaleLineRow,
+  SaleRow,
+  SaleSourceType,
+  SaleTotalsRepository,
+  SalesRepository,
+} from '../sales/index.ts';
+import { freezeAtIssue, type IssuedDocumentsRepository } from './frozen-documents.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */
 export interface CustomerSnapshot {
@@ -36,9 +38,6 @@ export interface CustomerSnapshot {
   phone: string | null;
   address: { street: string; postalCode: string; city: string; country: string } | null;
 }
-
-/** What a sale was made from; `counter`: sold at the counter, its own source (id and number the sale's). */
-export type SaleSourceType = 'quotation' | 'order' | 'counter';
 
 export interface SaleSource {
   type: SaleSourceType;
@@ -54,6 +53,97 @@ export interface SaleSource {
   lines: readonly DocumentLineRow[];
 }
 
+/** The tables issuing an invoice writes. */
+export type IssueRepos = {
+  companies: CompaniesRepository;
+  sequences: SequencesRepository;
+  sales: SalesRepository;
+  saleTotals: SaleTotalsRepository;
+  webhooks: EventOutbox;
+  catalog: Pick<CatalogRepository, 'listTaxRates'>;
+  issuedDocuments: IssuedDocumentsRepository;
+};
+
+export interface Issued {
+  row: SaleRow;
+  lines: SaleLineRow[];
+  fiscal: FiscalStatus;
+}
+
+/** What issuing needs around the unit of work: the store, ids, the fiscal adapter and the dispatcher's wake-up. */
+export interface IssueDeps<R extends IssueRepos> {
+  store: Store<R>;
+  newId: IdGenerator;
+  fiscaliser: IssueFiscaliser;
+  onEventQueued: () => void;
+}
+
+/** What is being invoiced, to whom, how it is paid; `source` runs first in the issuing unit of work. */
+export interface InvoiceRequest<R extends IssueRepos> {
+  companyId: string;
+  saleId: string;
+  now: Date;
+  timezone: string;
+  customer: CustomerSnapshot;
+  repriced: boolean;
+  createdBy: string | null;
+  paymentMethod: InvoicePaymentMethod;
+  tenderedMinor?: number | null;
+  deliveryDate?: string | null;
+  orderReference?: string | null;
+  /**
+   * In the issuing unit of work, before the invoice: closes the source (a quotation or order
+   * moves to `converted`, the gate against a second conversion) and gives the lines it sells.
+   */
+  source: (repos: R) => Promise<SaleSource>;
+  /** In the same unit of work, after the invoice: what commits with it (the counter's payment). */
+  then?: (repos: R, issued: Issued) => Promise<void>;
+}
+
+/**
+ * The one way an invoice is issued, whatever it is made from (a quotation, a web order, the
+ * counter): one unit of work holds the source's move, the legal number, the invoice and its
+ * lines, the fiscal request prepared for the outbox, the `sale.created` event, whatever the
+ * caller commits with it (`then`) and the snapshot its documents are printed from forever; after
+ * commit the dispatcher is woken and the fiscal request is delivered with the adapter's bounded
+ * wait (the fiscal worker delivers whatever that wait leaves pending).
+ */
+export async function issueInvoice<R extends IssueRepos>(
+  deps: IssueDeps<R>,
+  request: InvoiceRequest<R>,
+): Promise<Issued> {
+  if (request.deliveryDate != null && !isCalendarDate(request.deliveryDate)) {
+    const details = fieldErrors();
+    addFieldError(details, 'deliveryDate', said('error.calendarDate'));
+    throw AppError.invalid(details);
+  }
+  const issued = await deps.store.unitOfWork(
+    async (repos) => {
+      const source = await request.source(repos);
+      const issued = await insertSale(repos, { ...request, source }, deps.newId, deps.fiscaliser);
+      let paidAtIssue = 0;
+      if (request.then) {
+        await request.then(repos, issued);
+        paidAtIssue = (await repos.sales.find(request.companyId, request.saleId))?.paid_minor ?? 0;
+      }
+      await freezeAtIssue(repos, issued.row, request.now, paidAtIssue);
+      return issued;
+    },
+    { creates: request.saleId },
+  );
+  return afterIssue(deps, issued);
+}
+
+/** After an issuing unit of work committed: wake the dispatcher, deliver the fiscal request. */
+export async function afterIssue(
+  deps: { fiscaliser: IssueFiscaliser; onEventQueued: () => void },
+  issued: Issued,
+): Promise<Issued> {
+  deps.onEventQueued();
+  const fiscal = await deliverFiscal(deps.fiscaliser, issued.row.company_id, issued.row.id, issued.fiscal);
+  return { ...issued, fiscal };
+}
+
 /**
  * Issues the invoice for a source document inside the caller's unit of work: its legal number
  * (invoice-number.ts) and its internal gap-free one (`S-{location}-{year}-{seq}`), a copy of the
@@ -61,15 +151,8 @@ export interface SaleSource {
  * fiscal step (`fiscaliser`, in the same transaction) and the `sale.created` event. The caller has already moved the source to
  * `converted` in the same unit of work, so the sale and the source's new state commit together.
  */
-export async function insertSale(
-  repos: {
-    companies: CompaniesRepository;
-    sequences: SequencesRepository;
-    sales: SalesRepository;
-    saleTotals: SaleTotalsRepository;
-    webhooks: EventOutbox;
-    catalog: Pick<CatalogRepository, 'listTaxRates'>;
-  },
+async function insertSale(
+  repos: IssueRepos,
   input: {
     companyId: string;
     saleId: string;
@@ -82,10 +165,14 @@ export async function insertSale(
     paymentMethod: InvoicePaymentMethod;
     /** Cash handed over at a counter sale, for the receipt. */
     tenderedMinor?: number | null;
+    /** When the goods or services were delivered (BT-72), a calendar day; the day of issue when absent. */
+    deliveryDate?: string | null;
+    /** The buyer's order number (BT-13). */
+    orderReference?: string | null;
   },
   newId: IdGenerator,
   fiscaliser: IssueFiscaliser,
-): Promise<{ row: SaleRow; lines: DocumentLineRow[]; fiscal: FiscalStatus }> {
+): Promise<Issued> {
   const { companyId, saleId, source, customer, now } = input;
   const location = await repos.companies.findLocation(companyId, source.locationId);
   if (!location) throw new Error(`location ${source.locationId} of ${source.type} ${source.id} is gone`);
@@ -162,6 +249,8 @@ export async function insertSale(
     created_by: input.createdBy,
     created_at: createdAt,
     tendered_minor: input.tenderedMinor ?? null,
+    delivery_date: input.deliveryDate ?? facts.delivery_date,
+    order_reference: input.orderReference ?? null,
   };
   await insertIssued(repos, row, lines, input.timezone);
   await repos.sales.insertSaleLines(lines);
@@ -226,4 +315,11 @@ export async function customerForSale(
   }
   const c = await directory.get(companyId, customerId);
   return { id: c.id, kind: c.kind, name: c.name, taxId: c.taxId, email: c.email, phone: c.phone, address: c.address };
+}
+
+/** `YYYY-MM-DD` naming a day the calendar has (not 2026-02-30). */
+function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text;
 }

@@ -2,8 +2,6 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, QUANTITY_SCALE } from '../../lib/money.ts';
-import type { CatalogRepository } from '../catalog/index.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
 import {
   formatDocumentNumber,
   priceLine,
@@ -12,28 +10,14 @@ import {
   testPrefix,
   yearIn,
   type DataMode,
-  type SequencesRepository,
 } from '../documents/index.ts';
-import type { FiscalStatus } from '../fiscal/index.ts';
-import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
-import {
-  fiscalise,
-  insertIssued,
-  issueFacts,
-  type InvoicePaymentMethod,
-  type IssueFiscaliser,
-} from './invoice-issue.ts';
-import type { SaleLineRow, SaleRow, SalesRepository } from './sales.repository.ts';
-import type { SaleTotalsRepository } from './sale-totals.repository.ts';
+import { enqueueEvent } from '../webhooks/index.ts';
+import type { InvoicePaymentMethod, SaleLineRow, SaleRow } from '../sales/index.ts';
+import { fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
+import { afterIssue, type IssueDeps, type IssueRepos, type Issued } from './issue-invoice.ts';
+import { freezeAtIssue } from './frozen-documents.ts';
 
-export type CorrectionRepos = {
-  companies: CompaniesRepository;
-  sequences: SequencesRepository;
-  sales: SalesRepository;
-  saleTotals: SaleTotalsRepository;
-  webhooks: EventOutbox;
-  catalog: Pick<CatalogRepository, 'listTaxRates'>;
-};
+type CorrectionRepos = IssueRepos;
 
 export interface CorrectionInput {
   companyId: string;
@@ -43,10 +27,31 @@ export interface CorrectionInput {
   now: Date;
 }
 
-export interface Issued {
-  row: SaleRow;
-  lines: SaleLineRow[];
-  fiscal: FiscalStatus;
+/** A correction to issue: a cancellation (storno) of the whole invoice, or a credit note for some of its lines. */
+export type Correction =
+  | { kind: 'cancellation' }
+  | { kind: 'credit_note'; lines: ReadonlyArray<{ lineId: string; quantity: string }> };
+
+/**
+ * The one way an invoice is corrected: in one unit of work the correction document with its own
+ * legal number in the invoices' series, its fiscal request, its event, the invoice's new state and
+ * the snapshot of issue; after commit, as an issue, the dispatcher woken and the fiscal request
+ * delivered with the bounded wait.
+ */
+export async function correctInvoice<R extends IssueRepos>(
+  deps: IssueDeps<R>,
+  input: CorrectionInput,
+  correction: Correction,
+): Promise<Issued> {
+  const issued = await deps.store.unitOfWork(async (repos) => {
+    const issued =
+      correction.kind === 'cancellation'
+        ? await cancelInvoice(repos, input, deps.newId, deps.fiscaliser)
+        : await creditInvoice(repos, { ...input, lines: correction.lines }, deps.newId, deps.fiscaliser);
+    await freezeAtIssue(repos, issued.row, input.now, 0);
+    return issued;
+  });
+  return afterIssue(deps, issued);
 }
 
 /** The invoice a correction corrects: an issued invoice not yet cancelled, locked until commit. */
@@ -66,7 +71,7 @@ async function correctable(repos: CorrectionRepos, companyId: string, saleId: st
  * partly credited is not cancelled whole (the storno would take back what the credit notes
  * already did): credit the rest instead.
  */
-export async function cancelInvoice(
+async function cancelInvoice(
   repos: CorrectionRepos,
   input: CorrectionInput,
   newId: IdGenerator,
@@ -124,7 +129,7 @@ export async function cancelInvoice(
  * more of a line than was invoiced less what earlier credit notes took (a 400 naming the line).
  * Taking the last of a line credits exactly what the line still holds, so credits add up to it.
  */
-export async function creditInvoice(
+async function creditInvoice(
   repos: CorrectionRepos,
   input: CorrectionInput & { lines: ReadonlyArray<{ lineId: string; quantity: string }> },
   newId: IdGenerator,

@@ -1,6 +1,7 @@
+// test-engines: sqlite
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invoiceSeries } from './invoice-number.ts';
+import { invoiceSeries } from './numbering.ts';
 
 const zagreb = { id: 'loc_zg', code: 'ZG1', fiscal_premises: null, fiscal_device: null };
 

@@ -1,17 +1,19 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
-import type { Store } from '../../db/store.ts';
 import type { CatalogService } from '../catalog/index.ts';
-import { toCompany } from '../companies/index.ts';
 import { lineRows, priceLines, type LineRequest } from '../documents/index.ts';
 import { resolveLanguage, said, translate } from '../i18n/index.ts';
+import type { SaleView } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
-import type { CorrectionRepos } from './corrections.ts';
-import { deliverFiscal, type IssueFiscaliser } from './invoice-issue.ts';
-import { customerForSale, insertSale, type CustomerDirectory, type CustomerSnapshot } from './sale-creation.ts';
-import type { SaleView } from './sale-view.ts';
+import {
+  customerForSale,
+  issueInvoice,
+  type CustomerDirectory,
+  type CustomerSnapshot,
+  type IssueDeps,
+  type IssueRepos,
+} from './issue-invoice.ts';
 
 /** How a counter sale is paid: there and then, so the invoice is paid when it is issued. */
 export const COUNTER_PAYMENT_METHODS = ['cash', 'card'] as const;
@@ -27,6 +29,10 @@ export interface CounterSale {
   note?: string | null;
   /** Where it is sold (its series); the company's first location when absent. */
   locationId?: string;
+  /** When the goods were delivered (BT-72); today when absent. */
+  deliveryDate?: string | null;
+  /** The buyer's order number (BT-13). */
+  orderReference?: string | null;
 }
 
 /**
@@ -38,21 +44,19 @@ export const WALK_IN_KIND = 'walk_in';
 
 /**
  * A sale at the counter: the lines priced as a quotation's (discounts included), the invoice
- * issued exactly as a conversion issues it (`insertSale`: legal number, fiscal step in the same
+ * issued exactly as a conversion issues it (`issueInvoice`: legal number, fiscal step in the same
  * transaction, `sale.created`), and the payment recorded with it (`payment.recorded`), so the
  * invoice is paid the moment it exists. With cash, what was handed over is kept for the receipt
  * and the change is what it says back.
  */
-export function createCounterSales(deps: {
-  store: Store<CorrectionRepos>;
-  clock: Clock;
-  newId: IdGenerator;
-  catalog: CatalogService;
-  customers: CustomerDirectory;
-  fiscaliser: IssueFiscaliser;
-  onEventQueued: () => void;
-  get(companyId: string, id: string): Promise<SaleView>;
-}) {
+export function createCounterSales<R extends IssueRepos>(
+  deps: IssueDeps<R> & {
+    clock: Clock;
+    catalog: CatalogService;
+    customers: CustomerDirectory;
+    get(companyId: string, id: string): Promise<SaleView>;
+  },
+) {
   const { store, clock, newId } = deps;
   return {
     /**
@@ -111,39 +115,35 @@ export function createCounterSales(deps: {
           };
       const saleId = newId('sale');
       const now = clock.now();
-      const issued = await store.unitOfWork(
-        async (repos) => {
-          const companyRow = toCompany((await repos.companies.findCompany(companyId))!);
-          const lines = lineRows(priced.lines, companyId, saleId, newId, 'quotationLine');
-          const issued = await insertSale(
-            repos,
-            {
-              companyId,
-              saleId,
-              source: {
-                type: 'counter',
-                id: saleId,
-                number: '',
-                // Sold across the counter: live data (test data comes through test API keys).
-                mode: 'live',
-                locationId: location!.id,
-                note: input.note ?? null,
-                currency: companyRow.currency,
-                pricesIncludeTax: companyRow.pricesIncludeTax,
-                lines,
-              },
-              customer,
-              repriced: false,
-              createdBy: actor.userId,
-              now,
-              timezone: companyRow.timezone,
-              paymentMethod: input.paymentMethod,
-              tenderedMinor,
-            },
-            newId,
-            deps.fiscaliser,
-          );
+      await issueInvoice(deps, {
+        companyId,
+        saleId,
+        now,
+        timezone: company.timezone,
+        customer,
+        repriced: false,
+        createdBy: actor.userId,
+        paymentMethod: input.paymentMethod,
+        tenderedMinor,
+        deliveryDate: input.deliveryDate ?? null,
+        orderReference: input.orderReference ?? null,
+        source: async () => ({
+          type: 'counter',
+          id: saleId,
+          number: '',
+          // Sold across the counter: live data (test data comes through test API keys).
+          mode: 'live',
+          locationId: location!.id,
+          note: input.note ?? null,
+          currency: company.currency,
+          pricesIncludeTax: company.pricesIncludeTax,
+          lines: lineRows(priced.lines, companyId, saleId, newId, 'quotationLine'),
+        }),
+        // Paid there and then: the payment commits with the invoice.
+        then: async (repos, issued) => {
           const amount = issued.row.total_minor;
+          // A zero total (everything discounted away) is paid by nothing: no payment to record.
+          if (amount <= 0) return;
           const createdAt = now.toISOString();
           const payment = {
             id: newId('payment'),
@@ -157,34 +157,27 @@ export function createCounterSales(deps: {
             voided_by: null,
             void_reason: null,
           };
-          // A zero total (everything discounted away) is paid by nothing: no payment to record.
-          if (amount > 0) {
-            await repos.sales.addPaid(companyId, saleId, amount);
-            await repos.sales.insertPayment(payment);
-            await enqueueEvent(
-              repos,
-              {
-                companyId,
-                locationId: location!.id,
-                type: 'payment.recorded',
-                data: {
-                  saleId,
-                  invoiceNumber: issued.row.invoice_number,
-                  paymentId: payment.id,
-                  method: input.paymentMethod,
-                  amount: formatMoney(amount),
-                  balance: formatMoney(0),
-                },
+          await repos.sales.addPaid(companyId, saleId, amount);
+          await repos.sales.insertPayment(payment);
+          await enqueueEvent(
+            repos,
+            {
+              companyId,
+              locationId: location!.id,
+              type: 'payment.recorded',
+              data: {
+                saleId,
+                invoiceNumber: issued.row.invoice_number,
+                paymentId: payment.id,
+                method: input.paymentMethod,
+                amount: formatMoney(amount),
+                balance: formatMoney(0),
               },
-              { now: createdAt, newId },
-            );
-          }
-          return issued;
+            },
+            { now: createdAt, newId },
+          );
         },
-        { creates: saleId },
-      );
-      deps.onEventQueued();
-      await deliverFiscal(deps.fiscaliser, companyId, saleId, issued.fiscal);
+      });
       return deps.get(companyId, saleId);
     },
   };

@@ -1,0 +1,55 @@
+import type { Clock } from '../../lib/clock.ts';
+import type { IdGenerator } from '../../lib/ids.ts';
+import type { Store } from '../../db/store.ts';
+import type { CatalogService } from '../catalog/index.ts';
+import { toSaleView, type SalesService, type SaleView } from '../sales/index.ts';
+import { correctInvoice } from './correct-invoice.ts';
+import { createCounterSales } from './counter-sale.ts';
+import { createIssuedDocuments } from './frozen-documents.ts';
+import type { CustomerDirectory, IssueRepos } from './issue-invoice.ts';
+import type { IssueFiscaliser } from './issue-steps.ts';
+
+/**
+ * The invoice lifecycle as the shells use it: the counter sale, corrections (cancellation,
+ * credit note) and the issued documents' files as issued. Conversions of quotations and orders
+ * call `issueInvoice` from their own services, in their own unit of work's terms.
+ */
+export function createInvoicingService(deps: {
+  store: Store<IssueRepos>;
+  clock: Clock;
+  newId: IdGenerator;
+  fiscaliser: IssueFiscaliser;
+  onEventQueued: () => void;
+  catalog: CatalogService;
+  customers: CustomerDirectory;
+  sales: Pick<SalesService, 'get' | 'renderPdf' | 'eInvoiceXml'>;
+}) {
+  const { clock } = deps;
+  const correct = async (
+    companyId: string,
+    saleId: string,
+    reason: string,
+    actorId: string | null,
+    correction: Parameters<typeof correctInvoice>[2],
+  ): Promise<SaleView> => {
+    const issued = await correctInvoice(deps, { companyId, saleId, reason, actorId, now: clock.now() }, correction);
+    return toSaleView(issued.row, issued.lines, [], { fiscal: issued.fiscal });
+  };
+  return {
+    ...createCounterSales({ ...deps, get: deps.sales.get }),
+    ...createIssuedDocuments(deps),
+
+    /** Issues a cancellation invoice for an invoice (admins): `sale.cancelled`. */
+    cancel: (companyId: string, saleId: string, reason: string, actorId: string | null) =>
+      correct(companyId, saleId, reason, actorId, { kind: 'cancellation' }),
+
+    /** Issues a credit note for part of an invoice (admins): `credit_note.created`. */
+    creditNote: (
+      companyId: string,
+      saleId: string,
+      input: { lines: ReadonlyArray<{ lineId: string; quantity: string }>; reason: string },
+      actorId: string | null,
+    ) => correct(companyId, saleId, input.reason, actorId, { kind: 'credit_note', lines: input.lines }),
+  };
+}
+export type InvoicingService = ReturnType<typeof createInvoicingService>;
