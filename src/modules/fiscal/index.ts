@@ -9,8 +9,6 @@ export {
   type FiscalPaymentMethod,
   type FiscalStatus,
   type FiscalStatusReader,
-  type PaymentChange,
-  type PaymentChangeOutcome,
 } from './fiscaliser.ts';
 export { lateDeliveryDeadline } from './late-delivery.ts';
 export { createAnswerVerifier } from './cis-answer-signature.ts';
