@@ -80,6 +80,8 @@ async function main(): Promise<void> {
       WORKER: 'off',
       RATE_LIMIT_PER_MINUTE: '1000000',
       RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
+      INQUIRY_BUDGET_PER_KEY_PER_HOUR: '1000000',
+      INQUIRY_BUDGET_PER_COMPANY_PER_HOUR: '1000000',
       PROOF_OF_WORK_MAX_NUMBER: '1000',
     });
     const base = `http://127.0.0.1:${port}`;

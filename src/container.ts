@@ -25,7 +25,15 @@ import {
   redisFailureCounts,
 } from './modules/accounts/index.ts';
 import { createApiKeysService, createPgKeyCache, createSqliteKeyCache } from './modules/api-keys/index.ts';
-import { createHostedCaptcha, createInquiriesService, createProofOfWork } from './modules/inquiries/index.ts';
+import {
+  createHostedCaptcha,
+  createInquiriesService,
+  createInquiryBudget,
+  createInquiryDigests,
+  createProofOfWork,
+  type HubLinks,
+} from './modules/inquiries/index.ts';
+import { paths } from './http/hub/paths.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import {
@@ -121,6 +129,7 @@ export async function createContainer(
   const signInThrottle = createSignInThrottle({
     counts: redis ? redisFailureCounts(redis) : memoryFailureCounts(clock),
     limit: config.hubSignInAttempts,
+    maxHeld: config.hubSignInHeld,
     windowMs: 15 * 60_000,
     onCountsUnavailable: (error) => logger.warn({ err: error }, 'sign-in counts unavailable; not slowing sign-in'),
     onLimitReached: (email) =>
@@ -145,11 +154,23 @@ export async function createContainer(
     ...(keyCache ? { cache: keyCache } : {}),
   });
   const notifications = createNotificationsService({ store, clock, newId });
+  // Links in staff e-mails are clicked in a mail client: absolute, from PUBLIC_BASE_URL (never
+  // from a request's Host, which a caller writes), else this server's own address.
+  const ownBase =
+    config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  const hubLinks: HubLinks = { inquiry: (id) => ownBase + paths.inquiry(id), inbox: ownBase + paths.inquiries };
   const inquiries = createInquiriesService({
     store,
     clock,
     newId,
     emailEnabled: config.smtpUrl !== null,
+    digest: { windowMs: config.inquiryDigestSeconds * 1000, links: hubLinks },
+    budget: createInquiryBudget({
+      perKey: config.inquiryBudgetPerKeyPerHour,
+      perCompany: config.inquiryBudgetPerCompanyPerHour,
+      windowMs: 3_600_000,
+      now: () => clock.now().getTime(),
+    }),
     onEmailQueued: () => emailSender?.wake(),
     onEventQueued: () => dispatcher?.wake(),
     // Keyed to this deployment (so every instance checks the others' challenges), derived like the CSRF key.
@@ -183,18 +204,16 @@ export async function createContainer(
   const catalogScope = createCatalogScopeService({ store, companies });
   const catalogImport = createCatalogImport({ store, clock, newId });
   // Orchestrators ask whether this process can serve: the database answers, its schema is
-  // current, the senders keep up. The same figures feed /metrics.
+  // current. The shared queues' figures feed /metrics.
   const operations = createOperationsRepository(database.db);
   const readiness = createReadiness({
     ping: () => store.ping(),
     pendingMigrations: () => pendingMigrations(database),
-    operations,
-    clock,
-    bounds: {
-      maxQueueLagSeconds: config.readyMaxQueueLagSeconds,
-      maxOutboxAgeSeconds: config.readyMaxOutboxAgeSeconds,
-    },
   });
+  if (config.readyMaxQueueLagSeconds > 0 || config.readyMaxOutboxAgeSeconds > 0)
+    logger.warn(
+      'READY_MAX_QUEUE_LAG_SECONDS and READY_MAX_OUTBOX_AGE_SECONDS are retired and ignored: the queues are shared by every instance, so their lag is a metric and an alert (README, Metrics), not readiness',
+    );
   const onEventQueued = () => dispatcher?.wake();
   // Croatian fiscalisation: the issuing transaction writes the outbox row (prepare); the bounded
   // send after commit (deliver) and the worker send it to CIS.
@@ -382,6 +401,10 @@ export async function createContainer(
         transport: mailTransport,
         from: config.smtpFrom,
         logger: logger.child({ component: 'email' }),
+        lanes: {
+          customer: config.emailSendConcurrency,
+          staff: Math.max(1, Math.ceil(config.emailSendConcurrency / 2)),
+        },
         // A sent document's PDF, printed when its e-mail goes out, through the same print pool; a
         // sale's e-invoice is written then too (a 409 if it no longer can be: the e-mail retries).
         renderAttachment: async (recipe) => {
@@ -411,6 +434,18 @@ export async function createContainer(
             slot.release();
           }
         },
+      })
+    : null;
+
+  const inquiryDigests = mailTransport
+    ? createInquiryDigests({
+        store,
+        clock,
+        newId,
+        windowMs: config.inquiryDigestSeconds * 1000,
+        links: hubLinks,
+        onEmailQueued: () => emailSender?.wake(),
+        onError: (error) => logger.error({ err: error }, 'inquiry digest failed'),
       })
     : null;
 
@@ -483,6 +518,7 @@ export async function createContainer(
       workersRunning = true;
       await dispatcher!.start();
       emailSender?.start();
+      inquiryDigests?.start();
       fiscalWorker.start();
       // Idempotency keys are kept 24 h, hub sessions and reset links until they end; sweeping hourly keeps the tables small.
       purgeTimer = setInterval(() => {
@@ -501,6 +537,7 @@ export async function createContainer(
       if (purgeTimer) clearInterval(purgeTimer);
       if (workersRunning) {
         await dispatcher!.stop();
+        await inquiryDigests?.stop();
         await emailSender?.stop();
         await fiscalWorker.stop();
       }

@@ -3,6 +3,7 @@ import type { Store as DbStore } from './db/store.ts';
 import { createCompaniesRepository } from './modules/companies/companies.repository.ts';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { createInquiriesRepository } from './modules/inquiries/inquiries.repository.ts';
+import { createInquiryDigestsRepository } from './modules/inquiries/inquiry-digests.repository.ts';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
 import { createIdempotencyRepository } from './modules/idempotency/idempotency.repository.ts';
 import { createCatalogRepository } from './modules/catalog/catalog.repository.ts';
@@ -30,6 +31,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     companies: createCompaniesRepository(db, engine),
     apiKeys: createApiKeysRepository(db, engine),
     inquiries: createInquiriesRepository(db, engine),
+    inquiryDigests: createInquiryDigestsRepository(db),
     notifications: createNotificationsRepository(db, engine),
     idempotency: createIdempotencyRepository(db),
     catalog: createCatalogRepository(db),

@@ -103,7 +103,7 @@ export function runPortico(args: string[], env: Record<string, string>): Promise
   });
 }
 
-export async function waitForHttp(url: string, child: Child, timeoutMs = 30_000): Promise<void> {
+export async function waitForHttp(url: string, child: Child, timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (child.exitCode !== null)

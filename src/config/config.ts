@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -18,7 +19,8 @@ export interface Config {
   readonly httpMaxConnections: number;
   readonly logLevel: string;
   readonly publicBaseUrl: string | null;
-  readonly trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses and CIDRs. */
+  readonly trustProxy: TrustProxy;
   readonly rateLimitPerMinute: number;
   readonly rateLimitPerIpPerMinute: number;
   readonly proofOfWorkMaxNumber: number;
@@ -41,6 +43,11 @@ export interface Config {
   readonly hubSessionIdleMinutes: number;
   readonly hubSessionMaxHours: number;
   readonly hubSignInAttempts: number;
+  readonly hubSignInHeld: number;
+  readonly inquiryDigestSeconds: number;
+  readonly inquiryBudgetPerKeyPerHour: number;
+  readonly inquiryBudgetPerCompanyPerHour: number;
+  readonly emailSendConcurrency: number;
   readonly readyMaxQueueLagSeconds: number;
   readonly readyMaxOutboxAgeSeconds: number;
   readonly metricsToken: string | null;
@@ -52,6 +59,9 @@ export interface Config {
   readonly fiscalCisSignerCa: string | null;
   readonly fiscalRetryDelaysMs: readonly number[] | null;
 }
+
+/** `false`: no proxy; a number: that many proxies in front; a list: the proxies' addresses or CIDRs. */
+export type TrustProxy = false | number | readonly string[];
 
 /** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
 export type SqliteSynchronous = 'full' | 'normal';
@@ -83,6 +93,31 @@ function boolean(raw: string): boolean {
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   throw new Error('must be true or false');
+}
+
+/**
+ * Never Fastify's `true`, which takes the left-most X-Forwarded-For, the one the client writes:
+ * `true` is one proxy, and a list trusts only those addresses, so the client address is the one
+ * the last trusted proxy saw.
+ */
+function trustProxy(raw: string): TrustProxy {
+  const v = raw.toLowerCase();
+  if (['false', '0', 'no', 'off', ''].includes(v)) return false;
+  if (['true', 'yes', 'on'].includes(v)) return 1;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) throw new Error('must be at most 10 hops');
+    return hops;
+  }
+  const list = raw.split(',').map((part) => part.trim());
+  for (const entry of list) {
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (family === 0 || rest.length > 0 || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits)))
+      throw new Error('must be true, false, a hop count, or a comma list of IP addresses or CIDRs');
+  }
+  return Object.freeze(list);
 }
 
 function url(protocols: string[]) {
@@ -174,9 +209,10 @@ export const CONFIG_SPEC = {
     parse: url(['http:', 'https:']),
   },
   TRUST_PROXY: {
-    description: 'Trust X-Forwarded-* headers (behind a reverse proxy)',
+    description:
+      'Reverse proxies in front whose X-Forwarded-* headers are trusted: false, true (one proxy, as 1), a hop count, or a comma list of proxy addresses/CIDRs',
     default: 'false',
-    parse: boolean,
+    parse: trustProxy,
   },
   RATE_LIMIT_PER_MINUTE: {
     description: 'Requests per minute per API key',
@@ -285,15 +321,43 @@ export const CONFIG_SPEC = {
     default: '10',
     parse: integer(1, 10_000),
   },
+  HUB_SIGN_IN_HELD: {
+    description:
+      'Sign-in attempts of one e-mail held back at once past the limit (per process); one more is answered 429 "try again shortly" at once, neither checked nor counted',
+    default: '2',
+    parse: integer(1, 100),
+  },
+  INQUIRY_DIGEST_SECONDS: {
+    description:
+      'Staff are e-mailed a digest of new inquiries at most once per this many seconds per company (the first a few seconds after a quiet spell)',
+    default: '300',
+    parse: integer(1, 24 * 3600),
+  },
+  INQUIRY_BUDGET_PER_KEY_PER_HOUR: {
+    description: 'Live inquiries one API key may send per hour (per process) before the rest go to the spam folder',
+    default: '200',
+    parse: integer(1, 1_000_000),
+  },
+  INQUIRY_BUDGET_PER_COMPANY_PER_HOUR: {
+    description: 'Live inquiries one company may receive per hour (per process) before the rest go to the spam folder',
+    default: '500',
+    parse: integer(1, 1_000_000),
+  },
+  EMAIL_SEND_CONCURRENCY: {
+    description:
+      'E-mails to customers sent at once per process; staff digests have a lane of their own with half as many (at least 1)',
+    default: '4',
+    parse: integer(1, 64),
+  },
   READY_MAX_QUEUE_LAG_SECONDS: {
     description:
-      '/readyz answers 503 when the oldest due webhook delivery has waited longer than this (0: not checked)',
-    default: '900',
+      'Retired (ignored, a warning at start): queues are shared by every instance, so their lag is a metric and an alert, not readiness',
+    default: '0',
     parse: integer(0, 7 * 24 * 3600),
   },
   READY_MAX_OUTBOX_AGE_SECONDS: {
-    description: '/readyz answers 503 when the oldest due e-mail has waited longer than this (0: not checked)',
-    default: '900',
+    description: 'Retired (ignored, a warning at start): the e-mail outbox age is a metric and an alert, not readiness',
+    default: '0',
     parse: integer(0, 7 * 24 * 3600),
   },
   METRICS_TOKEN: {
@@ -422,6 +486,11 @@ export function loadConfig(env: Env = process.env): Config {
     hubSessionIdleMinutes: read('HUB_SESSION_IDLE_MINUTES'),
     hubSessionMaxHours: read('HUB_SESSION_MAX_HOURS'),
     hubSignInAttempts: read('HUB_SIGN_IN_ATTEMPTS'),
+    hubSignInHeld: read('HUB_SIGN_IN_HELD'),
+    inquiryDigestSeconds: read('INQUIRY_DIGEST_SECONDS'),
+    inquiryBudgetPerKeyPerHour: read('INQUIRY_BUDGET_PER_KEY_PER_HOUR'),
+    inquiryBudgetPerCompanyPerHour: read('INQUIRY_BUDGET_PER_COMPANY_PER_HOUR'),
+    emailSendConcurrency: read('EMAIL_SEND_CONCURRENCY'),
     readyMaxQueueLagSeconds: read('READY_MAX_QUEUE_LAG_SECONDS'),
     readyMaxOutboxAgeSeconds: read('READY_MAX_OUTBOX_AGE_SECONDS'),
     metricsToken: read('METRICS_TOKEN'),

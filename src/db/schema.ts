@@ -20,6 +20,8 @@ export interface CompaniesTable {
   timezone: string;
   prices_include_tax: SqlBool;
   quotation_validity_days: number;
+  /** Days a bank transfer is given (0022); null: 15. */
+  payment_terms_days?: number | null;
   template_header: string | null;
   template_footer: string | null;
   template_payment_instructions: string | null;
@@ -194,6 +196,18 @@ export interface EmailMessagesTable {
   attachments?: string | null;
   /** 0016: what the SMTP server answered when it took the message ("250 OK …"). */
   smtp_response?: string | null;
+  /** 0022: `customer` (documents, replies) or `staff` (inquiry digests); each lane is sent apart. */
+  lane?: 'customer' | 'staff';
+  /** 0022: an HTML part beside the text (the inquiry digests). */
+  html_body?: string | null;
+}
+
+/** 0022: per company, whether a digest of new inquiries is due, and up to when the last one covered. */
+export interface InquiryDigestsTable {
+  company_id: string;
+  due_at: Timestamp | null;
+  covered_until: Timestamp;
+  last_sent_at: Timestamp | null;
 }
 
 /** A document sent by e-mail from the hub (0016); its state is its e-mail's. */
@@ -600,6 +614,8 @@ export interface CustomersTable {
   endpoint_scheme: string | null;
   /** Buyer reference (BT-10): a German public buyer's Leitweg-ID, or the buyer's own reference. */
   buyer_reference: string | null;
+  /** Days a bank transfer is given this customer (0022); null: the company's. */
+  payment_terms_days?: number | null;
   /** `hr`, `de` or `en` (0018): documents and replies sent to the customer; null: the company's. */
   language: string | null;
 }
@@ -720,6 +736,7 @@ export interface DB {
   inquiry_photos: InquiryPhotosTable;
   notifications: NotificationsTable;
   email_messages: EmailMessagesTable;
+  inquiry_digests: InquiryDigestsTable;
   idempotency_keys: IdempotencyKeysTable;
   categories: CategoriesTable;
   models: ModelsTable;

@@ -53,13 +53,24 @@ function connectionLimits(config: Config) {
   };
 }
 
+/**
+ * Fastify's hop count trusts no hop at all (it fails closed), so a count becomes the function it
+ * means: the socket's peer and the next `hops - 1` entries of X-Forwarded-For are proxies.
+ */
+function trustProxyOf(config: Config): boolean | string[] | ((address: string, hop: number) => boolean) {
+  const trust = config.trustProxy;
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
 /** The HTTP shell: parsing, errors, docs and the two APIs. Everything else is in the container. */
 export async function buildApp(c: Container): Promise<App> {
   const app = Fastify({
     loggerInstance: c.logger,
     childLoggerFactory: requestLogger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: c.config.trustProxy,
+    trustProxy: trustProxyOf(c.config),
     // A caller's X-Request-Id is kept (when sane) so its logs and ours share one id.
     requestIdHeader: false,
     genReqId: (req) => {

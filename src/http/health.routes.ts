@@ -3,9 +3,13 @@ import { Type } from 'typebox';
 import type { Container } from '../container.ts';
 import { AppError } from '../lib/errors.ts';
 import { said } from '../modules/i18n/index.ts';
+import { metricsTokenGiven } from './plugins/metrics.ts';
 
 const Status = Type.Object({ status: Type.String() });
-const Ready = Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.String()) });
+const Ready = Type.Object({
+  status: Type.String(),
+  checks: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
 
 /** A probe that finds the instance not ready tries again after this long. */
 const RETRY_AFTER_SECONDS = 5;
@@ -18,7 +22,8 @@ export const healthRoutes =
     // restart would not bring the database back, and the process recovers by itself.
     app.get('/healthz', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
-    // Readiness: send this instance traffic only when it can serve it (README, "Health").
+    // Readiness: send this instance traffic only when it can serve it (README, "Health"). Which
+    // check failed, and why, is told only to the operator (the metrics token), not to anyone.
     app.get(
       '/readyz',
       { schema: { hide: true, response: { 200: Ready, 503: Type.Ref('Problem') } } },
@@ -28,19 +33,21 @@ export const healthRoutes =
           report = await c.readiness.check();
         } catch (error) {
           request.log.warn({ err: error }, 'readiness check failed');
-          throw new AppError('unavailable', said('error.server.databaseSilent'), undefined, RETRY_AFTER_SECONDS);
+          const detail = metricsTokenGiven(c, request) ? said('error.server.databaseSilent') : 'Not ready.';
+          throw new AppError('unavailable', detail, undefined, RETRY_AFTER_SECONDS);
         }
+        const operator = metricsTokenGiven(c, request);
         if (!report.ready) {
           const failed = Object.entries(report.checks).filter(([, v]) => v !== 'ok');
           request.log.warn({ checks: report.checks }, 'not ready');
           throw new AppError(
             'unavailable',
-            `Not ready: ${failed.map(([k, v]) => `${k} ${v}`).join('; ')}.`,
+            operator ? `Not ready: ${failed.map(([k, v]) => `${k} ${v}`).join('; ')}.` : 'Not ready.',
             undefined,
             RETRY_AFTER_SECONDS,
           );
         }
-        return { status: 'ready', checks: report.checks };
+        return operator ? { status: 'ready', checks: report.checks } : { status: 'ready' };
       },
     );
   };

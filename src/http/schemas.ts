@@ -12,6 +12,18 @@ export const Text = (maxLength: number, extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
+/**
+ * A name (a customer's, an inquirer's, a product's): a Text with no control characters. A line
+ * break or a C1 control in a name ends up in e-mail headers, PDFs, CSV exports and printed
+ * receipts, where it breaks lines or hides text.
+ */
+export const Name = (maxLength: number, extra: Record<string, unknown> = {}) =>
+  Text(maxLength, {
+    pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F-\\u009F]*$',
+    'x-pattern-message': 'Must contain more than white space, and no control characters (line breaks, tabs).',
+    ...extra,
+  });
+
 export const Email = Type.String({ format: 'email', maxLength: 254, examples: ['ana.kovac@example.com'] });
 
 export const Phone = Type.String({

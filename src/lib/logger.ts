@@ -2,8 +2,10 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-// Paths that carry a secret themselves: a one-time password-reset link's token.
-const SECRET_IN_PATH = /^(\/hub\/reset\/)[^/?#]+/;
+// Paths that carry a secret themselves: a one-time password-reset link's token, and a
+// customer's link to their quotation (`/q/{token}`, `/q/{token}/accept`), which the database
+// keeps only as a hash.
+const SECRET_IN_PATH = /^(\/(?:hub\/reset|q)\/)[^/?#]+/;
 
 /** A request's URL as it may be logged: a secret in its path replaced. */
 export function loggableUrl(url: string): string {

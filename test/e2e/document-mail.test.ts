@@ -10,6 +10,7 @@ const waitFor = <T>(what: string, check: () => Promise<T | undefined> | T | unde
 import { adminCall, assignCustomer, newQuotation } from '../support/sales-helpers.ts';
 import { pdfText, startMailServer } from '../support/mail-helpers.ts';
 import { DOMParser } from '@xmldom/xmldom';
+import { failuresOf, validateEInvoices } from '../support/einvoice-validation.ts';
 
 const FROM = 'Bojanje Kovač <prodaja@portico.test>';
 
@@ -165,6 +166,7 @@ describe('documents sent by e-mail over real SMTP', () => {
         assert.equal(converted.statusCode, 201, converted.body);
         return converted.json().data;
       };
+      const attached: Array<{ name: string; xml: string }> = [];
       /** Sends the sale, waits for its e-mail, and checks it against the sending and the GET e-invoice. */
       const sendAndCheck = async (doc: { id: string; number: string }, withXml: boolean) => {
         const before = smtp.mails.length;
@@ -191,6 +193,7 @@ describe('documents sent by e-mail over real SMTP', () => {
         const get = await adminCall(t.app, demo.adminToken, 'GET', `/sales/${doc.id}/e-invoice`);
         assert.equal(get.statusCode, 200, get.body);
         assert.equal(text, get.body, 'the attached XML is the e-invoice the API gives');
+        attached.push({ name: xml.filename, xml: text });
         assert.deepEqual(res.json().data.eInvoice, { attached: true, missing: [] });
         return res.json().data;
       };
@@ -209,6 +212,11 @@ describe('documents sent by e-mail over real SMTP', () => {
       });
       assert.equal(storno.statusCode, 201, storno.body);
       await sendAndCheck(storno.json().data, true);
+      // What the buyer receives passes the official rules: EN 16931 and HR-CIUS with the HR schema set.
+      for (const report of await validateEInvoices(attached)) {
+        assert.ok(report.ok, `${report.file}:\n${failuresOf(report)}`);
+        assert.deepEqual(report.checks, ['xsd:ubl-2.1+hr', 'en16931-ubl', 'hr-cius']);
+      }
 
       // A product without its KPD code: the invoice cannot be a Croatian e-invoice, so the PDF goes alone.
       const noKpd = await adminCall(t.app, demo.adminToken, 'PATCH', `/products/${demo.products[4]!.id}`, {

@@ -56,7 +56,7 @@ async function startSmtp(opts: { port?: number; hold?: Promise<void> } = {}) {
 }
 
 describe('e-mail to admin and support users over real SMTP', () => {
-  test('a reach-out answers 201 at once; then the admin and the support user each get one e-mail, the staff user none', async () => {
+  test('a reach-out answers 201 at once; then the admin and the support user each get one digest e-mail, the staff user none', async () => {
     let release!: () => void;
     const hold = new Promise<void>((resolve) => {
       release = resolve;
@@ -65,7 +65,11 @@ describe('e-mail to admin and support users over real SMTP', () => {
     let t: TestApp | undefined;
     try {
       t = await createTestApp(
-        { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'Portico <no-reply@portico.test>' },
+        {
+          SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+          SMTP_FROM: 'Portico <no-reply@portico.test>',
+          INQUIRY_DIGEST_SECONDS: '1',
+        },
         { startWorkers: true },
       );
       const demo = await createTenant(t.c);
@@ -104,9 +108,12 @@ describe('e-mail to admin and support users over real SMTP', () => {
       );
       for (const mail of mails) {
         assert.equal(mail.from, 'no-reply@portico.test');
-        assert.match(mail.text, new RegExp(`Inquiry ${inquiryId}`));
-        assert.match(mail.text, /From: +Ana Kovač <ana\.kovac@example\.com>/);
-        assert.match(mail.text, /whether the walnut stain comes in 5 L cans/);
+        // A digest in plain text and HTML (quoted-printable: soft line breaks joined).
+        const body = mail.raw.replace(/=\r\n/g, '');
+        assert.match(body, /Content-Type: text\/html/);
+        assert.ok(body.includes(`/hub/inquiries/${inquiryId}`), 'the link to the inquiry in the hub');
+        assert.match(body, /Ana Kova=C4=8D <ana\.kovac@example\.com>/);
+        assert.match(body, /whether the walnut stain comes in 5 L cans/);
       }
       const rows = await t.c.store.repos.notifications.listEmails(demo.companyId);
       assert.ok(rows.every((r) => r.attempts === 1 && r.sent_at !== null && r.last_error === null));
@@ -124,7 +131,10 @@ describe('e-mail to admin and support users over real SMTP', () => {
     let t: TestApp | undefined;
     let smtp: Awaited<ReturnType<typeof startSmtp>> | undefined;
     try {
-      t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { startWorkers: true });
+      t = await createTestApp(
+        { SMTP_URL: `smtp://127.0.0.1:${port}`, INQUIRY_DIGEST_SECONDS: '1' },
+        { startWorkers: true },
+      );
       const demo = await createTenant(t.c);
       const subject = `While down ${Date.now()}`;
       const res = await reachOut(t.app, demo.locations[1]!.apiKey, validReachOut({ subject }));

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { bearer, createTenant, createTestApp, type TestApp } from '../support/test-app.ts';
+import { userOfRole } from '../support/http-helpers.ts';
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 import { buildSampleDatasheet } from '../../src/modules/printing/index.ts';
 
@@ -12,7 +13,7 @@ describe('served files', () => {
   let d: DemoCompany;
   before(async () => {
     t = await createTestApp();
-    d = await createTenant(t.c);
+    d = await createTenant(t.c, { passwords: true });
   });
   after(() => t.close());
 
@@ -80,5 +81,21 @@ describe('served files', () => {
     assert.match(String(res.headers['content-disposition']), /^inline; filename="Q-/);
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'self'");
+  });
+
+  test("a datasheet opened in the hub keeps its own sandboxing policy, not the hub pages' one", async () => {
+    const product = d.products[3]!;
+    assert.equal((await upload(product.id, await buildSampleDatasheet('Hub', ['A line.']), 'hub.pdf')).statusCode, 204);
+    const admin = userOfRole(d, 'admin');
+    const { token } = await t.c.accounts.signIn(admin.email, admin.password!);
+    const got = await t.app.inject({
+      method: 'GET',
+      url: `/hub/catalog/products/${product.id}/datasheet`,
+      headers: { cookie: `portico_session=${token}` },
+    });
+    assert.equal(got.statusCode, 200, got.body.slice(0, 300));
+    assert.equal(got.headers['content-security-policy'], "default-src 'none'; sandbox");
+    assert.match(String(got.headers['content-disposition']), /^attachment;/);
+    assert.equal(got.headers['x-content-type-options'], 'nosniff');
   });
 });

@@ -6,9 +6,9 @@ import { issueQuotationLink } from '../../src/modules/quotations/index.ts';
 
 /**
  * A real SMTP server on loopback that parses what it receives. `refuse` answers DATA with a
- * 5xx (the server's answer is what the sending then shows); `hold` delays every answer.
+ * 5xx (the server's answer is what the sending then shows); `delayMs` delays every answer.
  */
-export async function startMailServer(opts: { port?: number; refuse?: string } = {}) {
+export async function startMailServer(opts: { port?: number; refuse?: string; delayMs?: number } = {}) {
   const mails: Mail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -17,7 +17,9 @@ export async function startMailServer(opts: { port?: number; refuse?: string } =
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        // A slow server: it answers each message only after this long.
+        if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
         if (opts.refuse) {
           const error = new Error(opts.refuse) as Error & { responseCode: number };
           error.responseCode = 550;
@@ -60,6 +62,8 @@ export interface Mail {
   headers: Map<string, string>;
   subject: string;
   text: string;
+  /** The text/html part, when there is one. */
+  html: string;
   attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 
@@ -70,6 +74,7 @@ export interface Mail {
 function parseMail(raw: string): Omit<Mail, 'rcptTo'> {
   const { headers, body } = splitPart(raw);
   const text: string[] = [];
+  const htmlParts: string[] = [];
   const attachments: Mail['attachments'] = [];
   const walk = (h: Map<string, string>, b: string) => {
     const type = h.get('content-type') ?? 'text/plain';
@@ -92,9 +97,16 @@ function parseMail(raw: string): Omit<Mail, 'rcptTo'> {
         content: bytes,
       });
     } else if (/^text\/plain/i.test(type)) text.push(bytes.toString('utf8'));
+    else if (/^text\/html/i.test(type)) htmlParts.push(bytes.toString('utf8'));
   };
   walk(headers, body);
-  return { headers, subject: headers.get('subject') ?? '', text: text.join('\n'), attachments };
+  return {
+    headers,
+    subject: headers.get('subject') ?? '',
+    text: text.join('\n'),
+    html: htmlParts.join('\n'),
+    attachments,
+  };
 }
 
 function splitPart(raw: string): { headers: Map<string, string>; body: string } {

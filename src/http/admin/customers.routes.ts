@@ -35,6 +35,9 @@ export const Customer = Type.Object(
     electronicAddress: Nullable(Type.Object({ id: Type.String(), scheme: Type.String() })),
     buyerReference: Nullable(Type.String()),
     language: Nullable(Language),
+    paymentTermsDays: Nullable(
+      Type.Integer({ description: "Days a bank transfer is given (BT-9); null: the company's." }),
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

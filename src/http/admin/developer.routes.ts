@@ -47,6 +47,9 @@ const Settings = Type.Object(
       email: Nullable(Type.String()),
     }),
     quotationValidityDays: Type.Integer(),
+    paymentTermsDays: Type.Integer({
+      description: 'Days a bank transfer is given unless the customer has its own terms (BT-9, BT-20).',
+    }),
     printTemplate: Type.Object({
       header: Nullable(Type.String()),
       footer: Nullable(Type.String()),
@@ -77,6 +80,7 @@ const presentSettings = (c: Company) => ({
   bankAccount: c.bankAccount,
   einvoiceContact: c.einvoiceContact,
   quotationValidityDays: c.quotationValidityDays,
+  paymentTermsDays: c.paymentTermsDays,
   printTemplate: c.template,
   fiscal: c.fiscal,
 });

@@ -88,11 +88,13 @@ export const hub =
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       reply.header('x-content-type-options', 'nosniff');
       reply.header('referrer-policy', 'same-origin');
-      reply.header(
-        'content-security-policy',
-        // Images from Portico only: an inquiry's product photo is fetched by the server and served from here.
-        "default-src 'self'; img-src 'self' data:; object-src 'self'; frame-ancestors 'self'; form-action 'self'; base-uri 'none'",
-      );
+      // A file (a photo, a PDF, a datasheet) keeps the stricter policy its route gave it.
+      if (!reply.hasHeader('content-security-policy'))
+        reply.header(
+          'content-security-policy',
+          // Images from Portico only: an inquiry's product photo is fetched by the server and served from here.
+          "default-src 'self'; img-src 'self' data:; object-src 'self'; frame-ancestors 'self'; form-action 'self'; base-uri 'none'",
+        );
     });
 
     app.setErrorHandler(async (error, request, reply) => renderError(request, reply, error));

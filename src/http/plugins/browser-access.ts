@@ -24,16 +24,16 @@ const EXPOSE_HEADERS = 'x-request-id, retry-after, ratelimit-limit, ratelimit-re
  * Secret keys never get CORS headers, so a browser never hands their answers to a page.
  */
 export function checkBrowserAccess(request: FastifyRequest, reply: FastifyReply, caller: KeyCaller): void {
+  // A browser route's answer depends on Origin (CORS headers or a 403), whether this request
+  // sent one or not: a cache must not hand one origin's answer to another (RFC 9110 §12.5.5).
+  if (request.routeOptions.config?.browser) reply.header('vary', 'Origin');
   if (caller.kind !== 'publishable') return;
   if (!request.routeOptions.config?.browser) throw new AppError('forbidden', said('error.publishable.route'));
   const origin = request.headers.origin;
   if (origin === undefined) return;
   if (!originAllowed(caller.allowedOrigins, origin))
     throw new AppError('forbidden', said('error.publishable.origin', { origin: origin.slice(0, 200) }));
-  reply
-    .header('access-control-allow-origin', origin)
-    .header('access-control-expose-headers', EXPOSE_HEADERS)
-    .header('vary', 'Origin');
+  reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', EXPOSE_HEADERS);
 }
 
 /**

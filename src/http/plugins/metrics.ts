@@ -73,20 +73,29 @@ export function registerMetrics(app: FastifyInstance, c: Container): void {
     'How long the oldest due webhook delivery has waited past its time, per endpoint',
     (e) => e.lagSeconds,
   );
+  // One query per scrape feeds both outbox gauges, per lane.
+  let outboxRead: { at: number; value: ReturnType<Container['operations']['emailOutbox']> } | null = null;
+  const outbox = () => {
+    if (!outboxRead || Date.now() - outboxRead.at > 1000)
+      outboxRead = { at: Date.now(), value: c.operations.emailOutbox(now()) };
+    return outboxRead.value;
+  };
   new Gauge({
     name: 'portico_email_outbox_pending',
-    help: 'E-mails waiting to be sent',
+    help: 'E-mails waiting to be sent, per lane (customer: documents and replies; staff: inquiry digests)',
+    labelNames: ['lane'] as const,
     registers: [registry],
     async collect() {
-      this.set((await c.operations.emailOutbox(now())).pending);
+      for (const [lane, state] of Object.entries(await outbox())) this.set({ lane }, state.pending);
     },
   });
   new Gauge({
     name: 'portico_email_outbox_age_seconds',
-    help: 'How long the oldest due e-mail has waited past its time',
+    help: 'How long the oldest due e-mail has waited past its time, per lane',
+    labelNames: ['lane'] as const,
     registers: [registry],
     async collect() {
-      this.set((await c.operations.emailOutbox(now())).ageSeconds);
+      for (const [lane, state] of Object.entries(await outbox())) this.set({ lane }, state.ageSeconds);
     },
   });
   new Gauge({
@@ -115,15 +124,25 @@ export function registerMetrics(app: FastifyInstance, c: Container): void {
       },
     });
 
-  const expected = digest(`Bearer ${token}`);
   app.get('/metrics', { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    // Compared as digests: equal length, constant time, whatever the caller sends.
-    if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
+    if (!metricsTokenGiven(c, request)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw new AppError('unauthenticated', said('error.auth.metricsMissing'));
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });
+}
+
+/**
+ * Whether the request carries `Authorization: Bearer <METRICS_TOKEN>` (the scheme in any case,
+ * RFC 9110 §11.1); never when no token is configured. Compared as digests: equal length,
+ * constant time, whatever the caller sends.
+ */
+export function metricsTokenGiven(c: Container, request: FastifyRequest): boolean {
+  const token = c.config.metricsToken;
+  if (!token) return false;
+  const given = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+  return timingSafeEqual(digest(given), digest(token));
 }
 
 interface EndpointFigures {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Money, Nullable, Text } from '../schemas.ts';
+import { Money, Nullable, Text, Name } from '../schemas.ts';
 
 /**
  * The catalog's request bodies, one home for the admin API (JSON) and the hub's forms, so both
@@ -58,7 +58,7 @@ export const UnitPatch = Type.Object(
 
 /** A product's own fields, as a new product has them (its units beside them, below). */
 const productFields = {
-  name: Text(300),
+  name: Name(300),
   sku: Text(100),
   barcode: Type.String({
     maxLength: 20,

@@ -68,6 +68,13 @@ export const SettingsBody = Type.Object(
         },
       ),
     ),
+    paymentTermsDays: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 365,
+        description: 'Days a bank transfer is given unless the customer has its own terms (default 15).',
+      }),
+    ),
     quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
     printTemplate: Type.Optional(
       Type.Object(

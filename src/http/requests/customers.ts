@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Email, Nullable, Phone, Text } from '../schemas.ts';
+import { Email, Nullable, Phone, Text, Name } from '../schemas.ts';
 
 /** A customer as the admin API and the hub's customer form send it: one schema, the same limits and messages. */
 
@@ -31,7 +31,7 @@ export const Language = Type.Union([Type.Literal('hr'), Type.Literal('de'), Type
 });
 
 const fields = {
-  name: Text(200, { examples: ['Kovačević d.o.o.'] }),
+  name: Name(200, { examples: ['Kovačević d.o.o.'] }),
   taxId: TaxId,
   email: Email,
   phone: Phone,
@@ -72,6 +72,16 @@ export const CustomerInput = Type.Object(
       ),
     ),
     language: Type.Optional(Nullable(Language)),
+    paymentTermsDays: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: 365,
+          description:
+            "Days this customer is given to pay by bank transfer: the invoice's due date (BT-9) and payment terms (BT-20). null: the company's default.",
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -11,6 +11,7 @@ export {
   createSignInThrottle,
   memoryFailureCounts,
   redisFailureCounts,
+  SignInBusy,
   type FailureCounts,
   type SignInThrottle,
 } from './sign-in-throttle.ts';

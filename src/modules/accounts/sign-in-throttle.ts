@@ -65,23 +65,43 @@ export interface SignInThrottleOptions {
   windowMs: number;
   /** The longest an attempt is held back. */
   maxDelayMs?: number;
+  /**
+   * Attempts of one e-mail held back at once (HUB_SIGN_IN_HELD); one more is told at once to try
+   * again shortly, without its password being checked or counted.
+   */
+  maxHeld?: number;
   sleep?: (ms: number) => Promise<void>;
   onCountsUnavailable?: (error: unknown) => void;
   /** An e-mail has just reached the limit: its attempts are slowed from now on (logged for operators). */
   onLimitReached?: (email: string) => void;
 }
 
+/** The answer to an attempt beyond the held-back ones: not checked, not counted; try again after `retryAfterSeconds`. */
+export class SignInBusy extends Error {
+  override name = 'SignInBusy';
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super('too many held-back sign-in attempts for this e-mail');
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /**
  * Sign-in guessing is slowed, never refused: only failures count, and past the limit each
- * attempt waits (1 s, doubling to `maxDelayMs`) before its password is checked, one attempt per
- * e-mail at a time in this process. The right password still signs in, a little later, so
- * whoever knows a colleague's e-mail cannot keep them out; a guesser gets a few tries a minute.
- * Counts that cannot be read (Redis away) count as none: sign-in stays open, as rate limits do.
+ * attempt waits (1 s, doubling to `maxDelayMs`) before its password is checked. At most
+ * `maxHeld` attempts of one e-mail wait at once (each its own delay, side by side, so none waits
+ * behind the others); one more is answered at once with SignInBusy, neither checked nor counted.
+ * So a guesser gets `maxHeld` tries per delay whatever it sends in parallel, and the owner's right
+ * password is answered within one delay: signed in when it found a place, "try again shortly"
+ * when not. Counts that cannot be read (Redis away) count as none: sign-in stays open, as rate
+ * limits do.
  */
 export function createSignInThrottle(options: SignInThrottleOptions) {
   const maxDelayMs = options.maxDelayMs ?? 8_000;
+  const maxHeld = options.maxHeld ?? 2;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const queues = new Map<string, Promise<void>>();
+  // Held-back attempts per e-mail in this process; an entry lives only while one waits.
+  const held = new Map<string, number>();
   const keysOf = (email: string, address: string) => [`e:${email.trim().toLowerCase()}`, `a:${address}`];
 
   async function counts(keys: string[]): Promise<number[]> {
@@ -101,24 +121,23 @@ export function createSignInThrottle(options: SignInThrottleOptions) {
   return {
     /**
      * Runs one sign-in attempt, held back first when its e-mail or address is past the limit.
-     * `attempt` answers whether the password was right; a wrong one is counted.
+     * `attempt` answers whether the password was right; a wrong one is counted. Throws SignInBusy
+     * when `maxHeld` attempts of this e-mail are already held back.
      */
     async run<T>(email: string, address: string, attempt: () => Promise<{ ok: boolean; value: T }>): Promise<T> {
       const keys = keysOf(email, address);
+      const account = keys[0]!;
       const [byEmail = 0, byAddress = 0] = await counts(keys);
       const delay = delayFor(byEmail, byAddress);
-      let release = () => {};
-      if (delay > 0) {
-        // One held-back attempt per e-mail at a time: parallel guesses queue behind each other.
-        const before = queues.get(keys[0]!) ?? Promise.resolve();
-        const mine = new Promise<void>((r) => (release = r));
-        const chained = before.then(() => mine);
-        queues.set(keys[0]!, chained);
-        await before;
-        await sleep(delay);
-        void chained.then(() => queues.get(keys[0]!) === chained && queues.delete(keys[0]!));
-      }
+      let holding = false;
       try {
+        if (delay > 0) {
+          const waiting = held.get(account) ?? 0;
+          if (waiting >= maxHeld) throw new SignInBusy(Math.ceil(delay / 1000));
+          held.set(account, waiting + 1);
+          holding = true;
+          await sleep(delay);
+        }
         const { ok, value } = await attempt();
         if (!ok) {
           await Promise.all(keys.map((k) => options.counts.add(k, options.windowMs))).catch((error: unknown) =>
@@ -128,7 +147,11 @@ export function createSignInThrottle(options: SignInThrottleOptions) {
         }
         return value;
       } finally {
-        release();
+        if (holding) {
+          const left = (held.get(account) ?? 1) - 1;
+          if (left > 0) held.set(account, left);
+          else held.delete(account);
+        }
       }
     },
 

@@ -184,6 +184,7 @@ export function createCatalogAdminService(deps: {
       input: NewProduct,
       repos?: CatalogRepos,
     ): Promise<{ id: string; unitIds: string[] }> {
+      refuseControlCharacters(input.name);
       if (input.units.length === 0) throw AppError.invalid({ units: [said('error.product.needsUnit')] });
       const twins = input.units.flatMap((u, i) =>
         input.units.findIndex((v) => v.name === u.name) < i ? [`units[${i}].name`] : [],
@@ -354,6 +355,7 @@ export function createCatalogAdminService(deps: {
     getProduct: (companyId: string, productId: string) => readProduct(store.repos, companyId, productId),
 
     async updateProduct(companyId: string, productId: string, patch: ProductPatch): Promise<AdminProduct> {
+      if (patch.name !== undefined) refuseControlCharacters(patch.name);
       const barcode = patch.barcode === undefined ? undefined : parseBarcode(patch.barcode);
       return guardBarcode(
         store.transaction(async (r) => {
@@ -490,6 +492,11 @@ export type CatalogAdminService = ReturnType<typeof createCatalogAdminService>;
 
 function toAdminUnit(u: UnitRow): AdminUnit {
   return { id: u.id, name: u.name, price: formatMoney(u.price_minor), unitCode: unitCodeOf(u.name, u.unit_code) };
+}
+
+/** A line break or a control character in a product's name breaks prints, receipts and exports (the hub's form comes here too). */
+function refuseControlCharacters(name: string): void {
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) throw AppError.invalid({ name: [said('error.name.control')] });
 }
 
 function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminProduct {

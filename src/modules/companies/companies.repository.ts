@@ -7,6 +7,8 @@ export type CompanyRow = CompaniesTable;
 export type LocationRow = LocationsTable;
 export type UserRow = UsersTable;
 export type Recipient = Pick<UserRow, 'id' | 'company_id' | 'email'>;
+/** A user to e-mail, with the language to write in: their own, else the company's. */
+export type MailRecipient = { id: string; email: string; locale: string };
 
 export function createCompaniesRepository(db: Executor, engine: Engine) {
   return {
@@ -120,6 +122,19 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
           `select id, company_id, email from users where company_id in ${valuesList(engine, 1, companyIds.length)} and role in ${valuesList(engine, 1, roles.length, companyIds.length + 1)} order by id`,
       );
       return (await db.executeQuery<Recipient>(CompiledQuery.raw(text, [...companyIds, ...roles]))).rows;
+    },
+
+    async listMailRecipients(companyId: string, roles: readonly string[]): Promise<MailRecipient[]> {
+      const rows = await db
+        .selectFrom('users')
+        .innerJoin('companies', 'companies.id', 'users.company_id')
+        .select(['users.id', 'users.email', 'users.locale as own', 'companies.locale as company'])
+        .where('users.company_id', '=', companyId)
+        .where('users.role', 'in', [...roles])
+        .where('users.disabled_at', 'is', null)
+        .orderBy('users.id')
+        .execute();
+      return rows.map((r) => ({ id: r.id, email: r.email, locale: r.own ?? r.company }));
     },
   };
 }

@@ -9,6 +9,11 @@ import type { CompaniesRepository, CompanyRow, LocationRow, UserRow } from './co
 import { hashPassword } from '../../lib/password-hash.ts';
 
 /** Ten years: the longest a quotation may stay valid. */
+
+/** A bank transfer's days when the company set none: the 15 Portico always gave (0022 keeps it). */
+const DEFAULT_PAYMENT_TERMS_DAYS = 15;
+/** The longest payment term, in days (a year). */
+const MAX_PAYMENT_TERMS_DAYS = 365;
 export const MAX_VALIDITY_DAYS = 3650;
 
 export const USER_ROLES = ['admin', 'support', 'staff'] as const;
@@ -49,6 +54,8 @@ export interface Company {
   timezone: string;
   pricesIncludeTax: boolean;
   quotationValidityDays: number;
+  /** Days a bank transfer is given when the customer has no terms of its own (BT-9, BT-20). */
+  paymentTermsDays: number;
   template: { header: string | null; footer: string | null; paymentInstructions: string | null };
   catalogScope: CatalogScope;
   createdAt: string;
@@ -199,6 +206,15 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       if (patch.name !== undefined) {
         if (patch.name.trim() === '') addFieldError(details, 'name', said('error.empty'));
         else changes.name = patch.name.trim();
+      }
+      if (patch.paymentTermsDays !== undefined) {
+        if (
+          !Number.isInteger(patch.paymentTermsDays) ||
+          patch.paymentTermsDays < 0 ||
+          patch.paymentTermsDays > MAX_PAYMENT_TERMS_DAYS
+        )
+          addFieldError(details, 'paymentTermsDays', said('error.paymentTermsDays', { max: MAX_PAYMENT_TERMS_DAYS }));
+        else changes.payment_terms_days = patch.paymentTermsDays;
       }
       if (patch.quotationValidityDays !== undefined) {
         // Bounded here, not only in the admin API's schema: the hub and the CLI call this too, and
@@ -403,6 +419,7 @@ export interface SettingsPatch {
   taxId?: string | null;
   locale?: string;
   bankAccount?: { iban: string; bic?: string | null; holder: string } | null;
+  paymentTermsDays?: number;
   quotationValidityDays?: number;
   printTemplate?: Partial<Company['template']>;
   fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string; zkiHash?: string };
@@ -539,6 +556,7 @@ export function toCompany(row: CompanyRow): Company {
     timezone: row.timezone,
     pricesIncludeTax: Boolean(row.prices_include_tax),
     quotationValidityDays: row.quotation_validity_days,
+    paymentTermsDays: row.payment_terms_days ?? DEFAULT_PAYMENT_TERMS_DAYS,
     template: {
       header: row.template_header,
       footer: row.template_footer,

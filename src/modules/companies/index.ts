@@ -2,6 +2,7 @@ export {
   type CompaniesRepository,
   type LocationRow,
   type Recipient,
+  type MailRecipient,
 } from './companies.repository.ts';
 export {
   createCompaniesService,

@@ -35,9 +35,14 @@ export interface Customer {
   buyerReference: string | null;
   /** What documents and replies sent to the customer are written in; null: the company's language. */
   language: Language | null;
+  /** Days a bank transfer is given this customer (BT-9, BT-20); null: the company's default. */
+  paymentTermsDays: number | null;
   createdAt: string;
   updatedAt: string;
 }
+
+/** The longest payment term a customer or company may be given, in days (a year). */
+const MAX_PAYMENT_TERMS_DAYS = 365;
 
 export interface ElectronicAddress {
   id: string;
@@ -55,6 +60,7 @@ export interface NewCustomer {
   electronicAddress?: ElectronicAddress | null;
   buyerReference?: string | null;
   language?: string | null;
+  paymentTermsDays?: number | null;
 }
 
 export type CustomerPatch = Partial<NewCustomer>;
@@ -97,6 +103,9 @@ export function customerRow(
   prefix = '',
 ): CustomerRow {
   const details: FieldErrors = fieldErrors();
+  // A line break or a control character in a name breaks e-mail headers, prints and exports.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(input.name))
+    addFieldError(details, `${prefix}name`, said('error.name.control'));
   const address = input.address ? { ...input.address, country: input.address.country.toUpperCase() } : null;
   let taxId: string | null = null;
   if (input.taxId !== undefined && input.taxId !== null) {
@@ -117,6 +126,13 @@ export function customerRow(
   const language = blankToNull(input.language);
   if (language !== null && !(LANGUAGES as readonly string[]).includes(language))
     addFieldError(details, `${prefix}language`, said('error.customer.language', { languages: LANGUAGES.join(', ') }));
+  const terms = input.paymentTermsDays ?? null;
+  if (terms !== null && !(Number.isInteger(terms) && terms >= 0 && terms <= MAX_PAYMENT_TERMS_DAYS))
+    addFieldError(
+      details,
+      `${prefix}paymentTermsDays`,
+      said('error.paymentTermsDays', { max: MAX_PAYMENT_TERMS_DAYS }),
+    );
   if (Object.keys(details).length > 0) throw AppError.invalid(details);
   return {
     id: base.id,
@@ -141,6 +157,7 @@ export function customerRow(
     endpoint_scheme: endpoint ? endpoint.scheme : null,
     buyer_reference: blankToNull(input.buyerReference),
     language,
+    payment_terms_days: terms,
   };
 }
 
@@ -172,6 +189,7 @@ export function toCustomer(row: CustomerRow): Customer {
       row.endpoint_id && row.endpoint_scheme ? { id: row.endpoint_id, scheme: row.endpoint_scheme } : null,
     buyerReference: row.buyer_reference,
     language: (row.language as Language | null) ?? null,
+    paymentTermsDays: row.payment_terms_days ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -226,6 +244,7 @@ export function createCustomersService(deps: { store: Store<CustomersRepos>; clo
         electronicAddress: patch.electronicAddress === undefined ? current.electronicAddress : patch.electronicAddress,
         buyerReference: patch.buyerReference === undefined ? current.buyerReference : patch.buyerReference,
         language: patch.language === undefined ? current.language : patch.language,
+        paymentTermsDays: patch.paymentTermsDays === undefined ? current.paymentTermsDays : patch.paymentTermsDays,
       };
       const country = await companyCountry(store.repos, companyId);
       const row = customerRow(

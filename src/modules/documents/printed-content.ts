@@ -3,6 +3,7 @@ import { fillPrintTemplate, type Company, type CompanyAddress, type LocationRow 
 import { createFormatter, resolveLanguage, translate, type MessageArgs, type MessageKey } from '../i18n/index.ts';
 import type { DocumentLineRow } from './document-lines.repository.ts';
 import { paymentDetails, type PaymentDetails } from './payment-codes/payment-details.ts';
+import { priceLine } from './pricing.ts';
 import { totalsView, type TotalsView } from './priced-lines.ts';
 
 /** A message without placeholders. */
@@ -67,6 +68,11 @@ export interface PrintedLine {
   amount: string;
   /** Percent off the line ("10", "12.5"); null when none. */
   discount?: string | null;
+  /**
+   * What the discount took off, decimal string, never negative, in the amount's basis: the line
+   * priced without its discount minus its amount. Net prices: the e-invoice's line allowance (BT-136).
+   */
+  discountAmount?: string | null;
 }
 
 /** The printed content of a stored document, taken only from stored rows (never from the clock or the live catalog). */
@@ -156,7 +162,17 @@ function printedLines(lines: readonly DocumentLineRow[], pricesIncludeTax: boole
     taxRate: formatRate(l.tax_rate_bp),
     amount: formatMoney(pricesIncludeTax ? l.total_minor : l.net_minor),
     discount: l.discount_bp ? formatRate(l.discount_bp) : null,
+    discountAmount: l.discount_bp ? formatMoney(Math.abs(listAmount(l, pricesIncludeTax))) : null,
   }));
+}
+
+/** The line's list amount (priced without its discount, as pricing.ts priced it) minus its stored amount. */
+function listAmount(l: DocumentLineRow, pricesIncludeTax: boolean): number {
+  const list = priceLine(
+    { unitPriceMinor: l.unit_price_minor, quantityMilli: l.quantity_milli, taxRateBp: l.tax_rate_bp },
+    pricesIncludeTax,
+  );
+  return pricesIncludeTax ? list.total - l.total_minor : list.net - l.net_minor;
 }
 
 /** "Ilica 242, 10000 Zagreb, Hrvatska": the company's address on one line of the print's header, the country named in its language. */

@@ -1,10 +1,11 @@
-import { amount, CUSTOMIZATION_IDS, percent, type EInvoice, type Party } from './einvoice-model.ts';
+import { ALLOWANCE_REASONS, amount, CUSTOMIZATION_IDS, percent, type EInvoice, type Party } from './einvoice-model.ts';
 import { document, el, leaf, type Node } from './xml.ts';
 
 /**
  * The model as a UN/CEFACT Cross Industry Invoice D16B (the version EN 16931 binds, CEN/TS
  * 16931-3-3:2020), also the XML a Factur-X / ZUGFeRD PDF embeds. A credit note is TypeCode 381
- * with positive amounts, a storno 384 with negative ones, as in UBL.
+ * with positive amounts, a storno 384 with negative ones, as in UBL. A line's discount is its
+ * SpecifiedTradeAllowanceCharge (BG-27), the net price (BT-146) the price before it.
  */
 export function toCii(invoice: EInvoice): string {
   const date = (iso: string, ns = 'udt') => leaf(`${ns}:DateTimeString`, iso.replaceAll('-', ''), { format: '102' });
@@ -52,6 +53,15 @@ export function toCii(invoice: EInvoice): string {
                   leaf('ram:CategoryCode', line.category),
                   leaf('ram:RateApplicablePercent', percent(line.rateBp)),
                 ]),
+                line.allowance &&
+                  el('ram:SpecifiedTradeAllowanceCharge', [
+                    el('ram:ChargeIndicator', [leaf('udt:Indicator', 'false')]),
+                    leaf('ram:CalculationPercent', line.allowance.percent),
+                    money('ram:BasisAmount', line.allowance.base),
+                    money('ram:ActualAmount', line.allowance.amount),
+                    leaf('ram:ReasonCode', '95'),
+                    leaf('ram:Reason', ALLOWANCE_REASONS[invoice.profile]),
+                  ]),
                 el('ram:SpecifiedTradeSettlementLineMonetarySummation', [money('ram:LineTotalAmount', line.net)]),
               ]),
             ]),
@@ -94,7 +104,10 @@ export function toCii(invoice: EInvoice): string {
               ]),
             ),
             invoice.dueDate &&
-              el('ram:SpecifiedTradePaymentTerms', [el('ram:DueDateDateTime', [date(invoice.dueDate)])]),
+              el('ram:SpecifiedTradePaymentTerms', [
+                leaf('ram:Description', invoice.paymentTerms),
+                el('ram:DueDateDateTime', [date(invoice.dueDate)]),
+              ]),
             el('ram:SpecifiedTradeSettlementHeaderMonetarySummation', [
               money('ram:LineTotalAmount', invoice.totals.lineNet),
               money('ram:TaxBasisTotalAmount', invoice.totals.taxExclusive),

@@ -1,5 +1,5 @@
-import { formatMoney, formatRate, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
-import { summarize, type DocumentLineRow } from '../documents/index.ts';
+import { formatMoney, formatRate, formatScaledTrimmed, mulDivRound, QUANTITY_SCALE } from '../../lib/money.ts';
+import { priceLine, summarize, type DocumentLineRow } from '../documents/index.ts';
 
 /**
  * The EN 16931 semantic model of one invoice, cancellation invoice or credit note (EN 16931-1:2017
@@ -24,6 +24,13 @@ export const CUSTOMIZATION_IDS: Record<Profile, string> = {
   // BR-DE-21 (XRechnung 3.0).
   xrechnung: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
   en16931: 'urn:cen.eu:en16931:2017',
+};
+
+/** BT-139, the words for reason code 95 (BT-140) in the language the profile's buyers read. */
+export const ALLOWANCE_REASONS: Record<Profile, string> = {
+  'hr-cius': 'Popust',
+  xrechnung: 'Rabatt',
+  en16931: 'Discount',
 };
 
 export type DocumentKind = 'invoice' | 'cancellation' | 'credit_note';
@@ -70,16 +77,34 @@ export interface EInvoiceLine {
   quantity: string;
   /** BT-130, UN/ECE Rec 20. */
   unitCode: string;
-  /** BT-146: net unit price, decimal string, never negative (BR-27). */
+  /**
+   * BT-146: net unit price before the line's discount, decimal string, never negative (BR-27):
+   * BT-131 = BT-129 × BT-146 + charges − allowances (Peppol's PEPPOL-EN16931-R120) to the cent.
+   */
   netPrice: string;
-  /** BT-131, minor units. */
+  /** BT-131, minor units, after the line's allowance. */
   net: number;
+  /** BG-27: the line's discount as an allowance, or null when the line has none. */
+  allowance: LineAllowance | null;
   /** BT-151. */
   category: TaxCategory;
   /** BT-152 in basis points. */
   rateBp: number;
   /** BT-158 with scheme CG (KPD 2025 / CPA). */
   classification: string | null;
+}
+
+/**
+ * BG-27, a line allowance: EN 16931-1 clause 6 (BT-136 to BT-140), reason code 95 "Discount" of
+ * UNTDID 5189 (BR-CL-19). Amounts carry the line's sign (negative on a storno).
+ */
+export interface LineAllowance {
+  /** BT-136, minor units: the line's net before the discount minus its net after. */
+  amount: number;
+  /** BT-137, minor units: the line's net before the discount. */
+  base: number;
+  /** BT-138, the percent ("12.5"); null when amount is not base × percent to the cent (a partial credit). */
+  percent: string | null;
 }
 
 export interface TaxBreakdown {
@@ -106,6 +131,8 @@ export interface EInvoice {
   issueTime: string;
   /** BT-9. */
   dueDate: string | null;
+  /** BT-20: the payment terms in words ("Rok plaćanja: 30 dana."), when the invoice gives days to pay. */
+  paymentTerms: string | null;
   /** BT-72. */
   deliveryDate: string | null;
   /** BT-5. */
@@ -270,6 +297,7 @@ export function buildEInvoice(source: EInvoiceSource): EInvoice {
   const lines = rows.map((r): EInvoiceLine => {
     const quantityMilli = r.quantity_milli * sign;
     const net = r.net_minor * sign;
+    const { netPrice, allowance } = priceAndAllowance(r, source.pricesIncludeTax, sign);
     return {
       id: String(r.position),
       name: r.product_name,
@@ -277,8 +305,9 @@ export function buildEInvoice(source: EInvoiceSource): EInvoice {
       note: r.note,
       quantity: formatScaledTrimmed(quantityMilli, QUANTITY_SCALE),
       unitCode: source.unitCodes.get(r.id) ?? 'C62',
-      netPrice: netUnitPrice(r, source.pricesIncludeTax),
+      netPrice,
       net,
+      allowance,
       category: category(r.tax_rate_bp),
       rateBp: r.tax_rate_bp,
       classification: source.classifications.get(r.id) ?? null,
@@ -311,6 +340,7 @@ export function buildEInvoice(source: EInvoiceSource): EInvoice {
     issueDate: issued.date,
     issueTime: issued.time,
     dueDate: source.kind === 'invoice' ? source.dueDate : null,
+    paymentTerms: source.kind === 'invoice' ? paymentTermsText(profile, issued.date, source.dueDate) : null,
     deliveryDate: source.deliveryDate,
     currency: source.currency,
     buyerReference: source.buyer.buyerReference,
@@ -386,26 +416,75 @@ export function buildEInvoice(source: EInvoiceSource): EInvoice {
 }
 
 /**
- * BT-146, the net price of one unit (never negative, BR-27): the stored unit price when prices
- * are net; when they include tax, the line's net over its quantity, to four decimals (a price
- * may have more decimals than money; no rule ties BT-131 to BT-129 × BT-146 in EN 16931).
+ * BT-146 and BG-27 of one line. A discounted line (`discount_bp`) shows its price before the
+ * discount and the discount as an allowance, so that its net (BT-131, the stored amount the print
+ * shows) is quantity × price − allowance, the arithmetic of PEPPOL-EN16931-R120 that buyers'
+ * imports check, and čl. 79 of the Croatian VAT law's "every price reduction" is stated. The base is
+ * the line priced without its discount by the same rule that priced it (documents/pricing.ts
+ * `priceLine`), the allowance the difference to the stored net: they add up to the cent.
  */
-function netUnitPrice(row: DocumentLineRow, pricesIncludeTax: boolean): string {
-  if (!pricesIncludeTax || row.quantity_milli === 0) return formatMoney(row.unit_price_minor);
-  // net (cents) ÷ quantity (milli-units) → ten-thousandths of the currency per unit, half-up.
-  const net = BigInt(Math.abs(row.net_minor));
-  const quantity = BigInt(Math.abs(row.quantity_milli));
-  const scaled = (net * 100_000n * 2n + quantity) / (2n * quantity);
-  return formatScaledTrimmedTo2(scaled);
+function priceAndAllowance(
+  row: DocumentLineRow,
+  pricesIncludeTax: boolean,
+  sign: number,
+): { netPrice: string; allowance: LineAllowance | null } {
+  const discountBp = row.discount_bp ?? 0;
+  const base =
+    discountBp === 0
+      ? row.net_minor
+      : priceLine(
+          { unitPriceMinor: row.unit_price_minor, quantityMilli: row.quantity_milli, taxRateBp: row.tax_rate_bp },
+          pricesIncludeTax,
+        ).net;
+  // Net prices: the stored price is BT-146 and base = round(price × quantity). Gross prices: the
+  // base over the quantity, with as many decimals as R120 needs (HR-BR-56 allows ten).
+  const netPrice =
+    !pricesIncludeTax || row.quantity_milli === 0
+      ? formatMoney(row.unit_price_minor)
+      : unitPriceOf(base, row.quantity_milli);
+  if (base === row.net_minor) return { netPrice, allowance: null };
+  const amount = (base - row.net_minor) * sign;
+  // BT-138 only where amount = base × percent (R040 checks it): not on a partial credit priced anew.
+  const expected = Number(mulDivRound(BigInt(base), BigInt(discountBp), 10_000n));
+  const percent = Math.abs(expected - (base - row.net_minor)) <= 1 ? formatRate(discountBp) : null;
+  return { netPrice, allowance: { amount, base: base * sign, percent } };
 }
 
-function formatScaledTrimmedTo2(tenThousandths: bigint): string {
-  const whole = tenThousandths / 10_000n;
-  const fraction = (tenThousandths % 10_000n)
-    .toString()
-    .padStart(4, '0')
-    .replace(/0{1,2}$/, '');
-  return `${whole}.${fraction.length < 2 ? fraction.padEnd(2, '0') : fraction}`;
+/**
+ * amount (cents) ÷ quantity (milli-units), half-up, with the fewest decimals from four to ten for
+ * which quantity × price is the amount within a cent (R120 allows two).
+ */
+function unitPriceOf(amountMinor: number, quantityMilli: number): string {
+  const amount = BigInt(Math.abs(amountMinor));
+  const quantity = BigInt(Math.abs(quantityMilli));
+  for (let decimals = 4; ; decimals++) {
+    const scale = 10n ** BigInt(decimals);
+    // price in 10^-decimals units: amount/100 ÷ quantity/1000.
+    const price = (amount * scale * 10n * 2n + quantity) / (2n * quantity);
+    // quantity × price back in cents, exactly: quantity/1000 × price/scale × 100.
+    const back = (quantity * price * 100n) / (1000n * scale);
+    const off = back > amount ? back - amount : amount - back;
+    if (off <= 1n || decimals === 10) return trimPrice(price, decimals);
+  }
+}
+
+function trimPrice(value: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const fraction = (value % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${value / scale}.${fraction.padEnd(2, '0')}`;
+}
+
+/**
+ * BT-20 in the language the profile's buyers read: the days from the issue date to the due date,
+ * which the customer's payment terms (or the company's default) fixed when the invoice was issued.
+ */
+function paymentTermsText(profile: Profile, issueDate: string, dueDate: string | null): string | null {
+  if (!dueDate) return null;
+  const days = Math.round((Date.parse(dueDate) - Date.parse(issueDate)) / 86_400_000);
+  if (days <= 0) return null;
+  if (profile === 'hr-cius') return `Rok plaćanja: ${days} ${days % 10 === 1 && days % 100 !== 11 ? 'dan' : 'dana'}.`;
+  if (profile === 'xrechnung') return `Zahlbar innerhalb von ${days} ${days === 1 ? 'Tag' : 'Tagen'} ohne Abzug.`;
+  return `Payment within ${days} ${days === 1 ? 'day' : 'days'}.`;
 }
 
 /** A percent as EN 16931 writes BT-119 / BT-152: "25.00". */

@@ -27,6 +27,13 @@ const lineArb = fc.record({
     fc.integer({ min: 1, max: 50_000 }),
   ),
   taxRateBp: fc.constantFrom(...RATES_BP),
+  // Most lines at list price; the others with a discount from 0.01 % to 100 % (hub and counter).
+  discountBp: fc.oneof(
+    fc.constant(0),
+    fc.constant(0),
+    fc.constantFrom(1000, 1250, 5000, 10_000),
+    fc.integer({ min: 1, max: 10_000 }),
+  ),
 });
 const documentArb = fc.record({
   lines: fc.array(lineArb, { minLength: 1, maxLength: 40 }),
@@ -37,7 +44,7 @@ const documentArb = fc.record({
 
 /** Lines priced and apportioned as priceLines does when a document is created, then stored. */
 type Doc = {
-  lines: Array<{ unitPriceMinor: number; quantityMilli: number; taxRateBp: number }>;
+  lines: Array<{ unitPriceMinor: number; quantityMilli: number; taxRateBp: number; discountBp?: number }>;
   pricesIncludeTax: boolean;
   kind: DocumentKind;
   paidShare: number;
@@ -65,6 +72,7 @@ function storedLines(doc: Doc) {
       tax_minor: sign * shared[i]!.tax,
       total_minor: sign * shared[i]!.total,
       note: null,
+      discount_bp: l.discountBp ?? 0,
     }),
   );
 }
@@ -159,6 +167,39 @@ function checkUbl(xml: string) {
   return { lineNet, taxAmount, taxInclusive, payable, subtotals };
 }
 
+/**
+ * PEPPOL-EN16931-R120 on every line: net (BT-131) = quantity (BT-129) × price (BT-146) ÷ base
+ * quantity (BT-149) + line charges − line allowances (BG-27/28), within the rule's 0.02; and R040 on
+ * each allowance that states a percent: amount = base × percent ÷ 100, within 0.02. Both syntaxes.
+ */
+function checkLineArithmetic(xml: string) {
+  const ubl = !xml.includes('<rsm:CrossIndustryInvoice');
+  const lines = ubl ? each(xml, 'cac:(?:Invoice|CreditNote)Line') : each(xml, 'ram:IncludedSupplyChainTradeLineItem');
+  assert.ok(lines.length > 0);
+  for (const line of lines) {
+    const allowanceCharges = ubl ? each(line, 'cac:AllowanceCharge') : each(line, 'ram:SpecifiedTradeAllowanceCharge');
+    let adjust = 0;
+    for (const a of allowanceCharges) {
+      const isCharge = (ubl ? one(a, 'cbc:ChargeIndicator') : one(a, 'udt:Indicator')) === 'true';
+      const amount = Number(one(a, ubl ? 'cbc:Amount' : 'ram:ActualAmount'));
+      const base = one(a, ubl ? 'cbc:BaseAmount' : 'ram:BasisAmount');
+      const percent = one(a, ubl ? 'cbc:MultiplierFactorNumeric' : 'ram:CalculationPercent');
+      if (base !== undefined && percent !== undefined)
+        assert.ok(Math.abs(amount - (Number(base) * Number(percent)) / 100) <= 0.02 + 1e-9, `R040: ${a}`);
+      assert.equal(one(a, ubl ? 'cbc:AllowanceChargeReasonCode' : 'ram:ReasonCode'), isCharge ? undefined : '95');
+      adjust += isCharge ? amount : -amount;
+    }
+    const quantity = Number(one(line, ubl ? 'cbc:(?:Invoiced|Credited)Quantity' : 'ram:BilledQuantity'));
+    const price = Number(
+      ubl ? one(line, 'cbc:PriceAmount') : one(each(line, 'ram:NetPriceProductTradePrice')[0]!, 'ram:ChargeAmount'),
+    );
+    const baseQuantity = Number(one(line, ubl ? 'cbc:BaseQuantity' : 'ram:BasisQuantity') ?? '1');
+    const net = Number(ubl ? one(line, 'cbc:LineExtensionAmount') : one(line, 'ram:LineTotalAmount'));
+    const expected = quantity * (price / baseQuantity) + adjust;
+    assert.ok(Math.abs(net - expected) <= 0.02 + 1e-9, `R120: ${net} vs ${expected}\n${line}`);
+  }
+}
+
 test('BR-CO-10 … BR-CO-16 and BR-S-08 over random documents; the XML totals are the print', () => {
   fc.assert(
     fc.property(documentArb, (doc) => {
@@ -198,11 +239,59 @@ test('BR-CO-10 … BR-CO-16 and BR-S-08 over random documents; the XML totals ar
         ]),
         figures.subtotals.map((s) => [s.base, s.tax]),
       );
+      // R120 on every line, a discounted line's allowance stated (BG-27), in both syntaxes.
+      checkLineArithmetic(ubl);
+      checkLineArithmetic(cii);
+      // An allowance exactly where the line has a discount that took something off.
+      for (const [i, written] of each(ubl, 'cac:(?:Invoice|CreditNote)Line').entries()) {
+        const row = lines[i]!;
+        const base = priceLine(
+          { unitPriceMinor: row.unit_price_minor, quantityMilli: row.quantity_milli, taxRateBp: row.tax_rate_bp },
+          doc.pricesIncludeTax,
+        ).net;
+        assert.equal(written.includes('<cac:AllowanceCharge>'), Boolean(row.discount_bp) && base !== row.net_minor);
+      }
       // BR-27: a net price is never negative, whatever the document's sign.
       for (const price of each(ubl, 'cbc:PriceAmount')) assert.ok(Number(price) >= 0);
     }),
     { numRuns: 300, seed: 21 },
   );
+});
+
+test('a discounted line: its price before the discount, the discount an allowance (code 95), R120 to the cent', () => {
+  // Issue 32's example: 3 × 89.00 at 12.5 % off was written as LineExtensionAmount 233.63 alone.
+  const doc = {
+    lines: [{ unitPriceMinor: 8900, quantityMilli: 3000, taxRateBp: 2500, discountBp: 1250 }],
+    pricesIncludeTax: false,
+    kind: 'invoice' as const,
+    paidShare: 0,
+  };
+  const lines = storedLines(doc);
+  const model = buildEInvoice(source(doc, lines, 29204));
+  const ubl = toUbl(model);
+  const line = each(ubl, 'cac:InvoiceLine')[0]!;
+  assert.match(
+    line,
+    /<cbc:LineExtensionAmount currencyID="EUR">233\.63<\/cbc:LineExtensionAmount><cac:AllowanceCharge><cbc:ChargeIndicator>false<\/cbc:ChargeIndicator><cbc:AllowanceChargeReasonCode>95<\/cbc:AllowanceChargeReasonCode><cbc:AllowanceChargeReason>Popust<\/cbc:AllowanceChargeReason><cbc:MultiplierFactorNumeric>12\.5<\/cbc:MultiplierFactorNumeric><cbc:Amount currencyID="EUR">33\.37<\/cbc:Amount><cbc:BaseAmount currencyID="EUR">267\.00<\/cbc:BaseAmount><\/cac:AllowanceCharge>/,
+  );
+  assert.equal(one(line, 'cbc:PriceAmount'), '89.00');
+  const cii = toCii(model);
+  assert.match(
+    cii,
+    /<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>false<\/udt:Indicator><\/ram:ChargeIndicator><ram:CalculationPercent>12\.5<\/ram:CalculationPercent><ram:BasisAmount>267\.00<\/ram:BasisAmount><ram:ActualAmount>33\.37<\/ram:ActualAmount><ram:ReasonCode>95<\/ram:ReasonCode><ram:Reason>Popust<\/ram:Reason><\/ram:SpecifiedTradeAllowanceCharge>/,
+  );
+  checkLineArithmetic(ubl);
+  checkLineArithmetic(cii);
+  // Without its allowance the line breaks R120: 3 × 89.00 is not 233.63.
+  assert.throws(() => checkLineArithmetic(ubl.replace(/<cac:AllowanceCharge>.*?<\/cac:AllowanceCharge>/, '')), /R120/);
+  // A storno: the same figures negative, the price still positive (BR-27).
+  const storno = storedLines({ ...doc, kind: 'cancellation' });
+  const negative = toUbl(buildEInvoice(source({ ...doc, kind: 'cancellation' }, storno, -29204)));
+  assert.match(
+    negative,
+    /<cbc:Amount currencyID="EUR">-33\.37<\/cbc:Amount><cbc:BaseAmount currencyID="EUR">-267\.00</,
+  );
+  checkLineArithmetic(negative);
 });
 
 test('the rules can fail: a line amount off by a cent breaks BR-CO-10', () => {

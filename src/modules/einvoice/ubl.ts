@@ -1,4 +1,13 @@
-import { amount, CUSTOMIZATION_IDS, percent, type EInvoice, type Party, type TaxCategory } from './einvoice-model.ts';
+import {
+  ALLOWANCE_REASONS,
+  amount,
+  CUSTOMIZATION_IDS,
+  percent,
+  type EInvoice,
+  type EInvoiceLine,
+  type Party,
+  type TaxCategory,
+} from './einvoice-model.ts';
 import { document, el, leaf, type Node } from './xml.ts';
 
 /**
@@ -58,6 +67,7 @@ export function toUbl(invoice: EInvoice): string {
                   el('cac:FinancialInstitutionBranch', [leaf('cbc:ID', invoice.payment.account.bic)]),
               ]),
           ]),
+        invoice.paymentTerms && el('cac:PaymentTerms', [leaf('cbc:Note', invoice.paymentTerms)]),
         el('cac:TaxTotal', [
           m('cbc:TaxAmount', invoice.totals.tax),
           invoice.taxes.map((t) =>
@@ -81,6 +91,7 @@ export function toUbl(invoice: EInvoice): string {
             leaf('cbc:Note', line.note),
             leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', line.quantity, { unitCode: line.unitCode }),
             m('cbc:LineExtensionAmount', line.net),
+            line.allowance && lineAllowance(line.allowance, ALLOWANCE_REASONS[invoice.profile], m),
             el('cac:Item', [
               leaf('cbc:Name', line.name),
               line.sellerItemId && el('cac:SellersItemIdentification', [leaf('cbc:ID', line.sellerItemId)]),
@@ -160,6 +171,25 @@ function hrTaxBreakdown(invoice: EInvoice, m: (name: string, minor: number) => N
         ]),
       ]),
     ]),
+  ]);
+}
+
+/**
+ * BG-27 in UBL: an AllowanceCharge on the line, ChargeIndicator false, in the schema's order (reason
+ * code, reason, multiplier, amount, base); no tax category, the line's own applies (UBL-CR-5xx).
+ */
+function lineAllowance(
+  allowance: NonNullable<EInvoiceLine['allowance']>,
+  reason: string,
+  m: (name: string, minor: number) => Node,
+): Node {
+  return el('cac:AllowanceCharge', [
+    leaf('cbc:ChargeIndicator', 'false'),
+    leaf('cbc:AllowanceChargeReasonCode', '95'),
+    leaf('cbc:AllowanceChargeReason', reason),
+    leaf('cbc:MultiplierFactorNumeric', allowance.percent),
+    m('cbc:Amount', allowance.amount),
+    m('cbc:BaseAmount', allowance.base),
   ]);
 }
 

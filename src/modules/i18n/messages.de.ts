@@ -52,6 +52,7 @@ export const de: Translation<typeof en> = {
   'print.tendered': 'Gegeben',
   'print.change': 'Rückgeld',
   'print.discount': 'Rabatt {rate}',
+  'print.discountAmount': 'Rabatt {rate}: −{amount}',
   'print.balanceDue': 'Offener Betrag',
   'print.paidInFull': 'Vollständig bezahlt. Vielen Dank.',
   'print.toRefund': 'Zu erstatten',

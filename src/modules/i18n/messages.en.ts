@@ -58,6 +58,7 @@ export const en = {
   'print.tendered': 'Cash received',
   'print.change': 'Change',
   'print.discount': 'Discount {rate}',
+  'print.discountAmount': 'Discount {rate}: −{amount}',
   'print.balanceDue': 'Balance due',
   'print.paidInFull': 'Paid in full. Thank you.',
   'print.toRefund': 'To refund',

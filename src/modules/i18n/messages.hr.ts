@@ -52,6 +52,7 @@ export const hr: Translation<typeof en> = {
   'print.tendered': 'Primljeno gotovinom',
   'print.change': 'Za vratiti',
   'print.discount': 'Popust {rate}',
+  'print.discountAmount': 'Popust {rate}: −{amount}',
   'print.balanceDue': 'Preostalo za platiti',
   'print.paidInFull': 'Plaćeno u cijelosti. Hvala.',
   'print.toRefund': 'Za povrat',

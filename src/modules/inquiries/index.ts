@@ -4,3 +4,6 @@ export { createProofOfWork } from './proof-of-work.ts';
 export { createHostedCaptcha } from './hosted-captcha.ts';
 export { honeypotFilled } from './spam-check.ts';
 export type { InquiryReply } from './inquiry-replies.ts';
+export { createInquiryDigests } from './inquiry-digests.ts';
+export { createInquiryBudget } from './inquiry-budget.ts';
+export type { HubLinks } from './inquiry-digest-mail.ts';

@@ -5,17 +5,21 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import type { PendingHooks, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
-import type { EmailMessageRow, EmailOutbox, NotificationRow } from '../notifications/index.ts';
+import type { EmailOutbox, NotificationRow } from '../notifications/index.ts';
 import { enqueueEvent, enqueueEvents, type EventOutbox, type OutboxEvent } from '../webhooks/index.ts';
 import type { InquiryReply } from './inquiry-replies.ts';
 import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries.repository.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
+import type { InquiryDigestsRepository } from './inquiry-digests.repository.ts';
+import { digestEmails, type HubLinks } from './inquiry-digest-mail.ts';
+import { DIGEST_ROLES } from './inquiry-digests.ts';
 import type { ProofOfWork, SolvedProof } from './proof-of-work.ts';
 import type { HostedCaptcha } from './hosted-captcha.ts';
 import { spamCheckOf } from './spam-check.ts';
 import type { Dispatcher } from 'undici';
 import { fetchPhoto } from './product-photo.ts';
+import type { InquiryBudget } from './inquiry-budget.ts';
 
 /**
  * Inquiries, and who is told of them. The inquiries repository writes the staff's notifications
@@ -26,6 +30,7 @@ type InquiriesRepos = {
   companies: CompaniesRepository;
   webhooks: EventOutbox;
   notifications: EmailOutbox;
+  inquiryDigests: InquiryDigestsRepository;
 };
 
 // Who hears about a new inquiry; staff users do not.
@@ -74,9 +79,13 @@ export function createInquiriesService(deps: {
   clock: Clock;
   newId: IdGenerator;
   emailEnabled: boolean;
+  /** Staff e-mails: a digest per window (inquiry-digests.ts), its links to the hub. */
+  digest: { windowMs: number; links: HubLinks };
   onEmailQueued: () => void;
   onEventQueued: () => void;
   proofOfWork: ProofOfWork;
+  /** Live inquiries per key and per company past which the rest are held as spam (`budget`). */
+  budget?: InquiryBudget;
   /** A hosted captcha checked instead of the proof of work, when configured. */
   captcha?: HostedCaptcha;
   /** How product photos are fetched (the webhooks' guarded agent); without it they are not. */
@@ -85,28 +94,33 @@ export function createInquiriesService(deps: {
   const { store, clock, newId } = deps;
 
   /**
-   * A notification for every admin and support user of each inquiry's company, and their e-mails
-   * when mail is on, per inquiry (one found to be a replayed proof of work is then left untold).
+   * A hub notification for every admin and support user of each inquiry's company, per inquiry
+   * (one found to be a replayed proof of work is then left untold). E-mail is the digest's.
    */
-  async function notificationsFor(
-    rows: readonly InquiryRow[],
-  ): Promise<Map<InquiryRow, { notifications: NotificationRow[]; emails: EmailMessageRow[] }>> {
+  async function notificationsFor(rows: readonly InquiryRow[]): Promise<Map<InquiryRow, NotificationRow[]>> {
     const recipients = Map.groupBy(
       await store.repos.companies.listRecipients([...new Set(rows.map((r) => r.company_id))], RECIPIENT_ROLES),
       (user) => user.company_id,
     );
-    const out = new Map<InquiryRow, { notifications: NotificationRow[]; emails: EmailMessageRow[] }>();
+    const out = new Map<InquiryRow, NotificationRow[]>();
     // A developer's test inquiry tells nobody, nor does one held back as spam (until released).
     for (const row of rows.filter((r) => r.mode === 'live' && r.spam_reason === null))
-      out.set(
-        row,
-        inquiryNotifications(row, recipients.get(row.company_id) ?? [], {
-          now: row.created_at,
-          newId,
-          withEmail: deps.emailEnabled,
-        }),
-      );
+      out.set(row, inquiryNotifications(row, recipients.get(row.company_id) ?? [], { now: row.created_at, newId }));
     return out;
+  }
+
+  /** Each company's digest comes due a little after its first new inquiry, to gather a burst into one. */
+  function digestsDue(rows: readonly InquiryRow[]) {
+    const gatherMs = Math.min(10_000, deps.digest.windowMs);
+    const first = new Map<string, string>();
+    for (const r of rows)
+      if (!first.has(r.company_id) || r.created_at < first.get(r.company_id)!) first.set(r.company_id, r.created_at);
+    const dueAt = new Date(clock.now().getTime() + gatherMs).toISOString();
+    return [...first].map(([companyId, createdAt]) => ({
+      companyId,
+      dueAt,
+      coveredUntil: new Date(Date.parse(createdAt) - 1).toISOString(),
+    }));
   }
 
   /** Marks the inquiries whose proof was spent before (or twice in this batch) as spam; in the batch's unit of work. */
@@ -164,22 +178,18 @@ export function createInquiriesService(deps: {
       // Every row's location: which are announced is known only once the proofs are spent.
       const locations = await locationNames(rows);
       const withProofs = batch.some((p) => p.proof);
-      let queuedEmail = false;
       let announcedAny = false;
       await store.unitOfWork(
         async (repos) => {
           // A web page's proofs are spent in the same commit as their inquiries: one write per burst.
           await spendProofs(repos, batch);
           const announced = rows.filter((r) => r.spam_reason === null);
-          const kept = announced.flatMap((r) => (told.has(r) ? [told.get(r)!] : []));
-          const emails = kept.flatMap((k) => k.emails);
-          queuedEmail = emails.length > 0;
+          const kept = announced.flatMap((r) => told.get(r) ?? []);
           announcedAny = announced.length > 0;
-          await repos.inquiries.insertWithNotifications(
-            rows,
-            kept.flatMap((k) => k.notifications),
-            emails,
-          );
+          await repos.inquiries.insertWithNotifications(rows, kept, []);
+          // Staff hear of them by e-mail in the next digest: one write per company and batch,
+          // none while a digest is already due.
+          if (deps.emailEnabled) await repos.inquiryDigests.markDue(digestsDue(announced.filter((r) => told.has(r))));
           // inquiry.created commits with the inquiry (not for spam: its release announces it).
           await enqueueEvents(
             repos,
@@ -193,7 +203,6 @@ export function createInquiriesService(deps: {
           oneStatement: !withProofs && rows.every((r) => r.spam_reason !== null),
         },
       );
-      if (queuedEmail) deps.onEmailQueued();
       if (announcedAny) deps.onEventQueued();
       return batch.map(() => undefined);
     },
@@ -268,8 +277,14 @@ export function createInquiriesService(deps: {
       input: NewInquiry,
       from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
     ): Promise<Inquiry> {
-      const checked = await spamCheckOf({ proofOfWork: deps.proofOfWork, captcha: deps.captcha }, from);
+      const checked = await spamCheckOf(
+        { proofOfWork: deps.proofOfWork, captcha: deps.captcha },
+        { ...from, companyId: caller.companyId },
+      );
       if (checked.spamReason !== null) return this.create(caller, input, { spamReason: checked.spamReason });
+      // Past its budget a live inquiry tells nobody: a flood reaches the spam folder, not mailboxes.
+      if ((caller.mode ?? 'live') === 'live' && deps.budget && !deps.budget.take(caller.companyId, caller.apiKeyId))
+        return this.create(caller, input, { spamReason: 'budget' });
       return this.create(caller, input, checked.proof ? { proof: checked.proof } : {});
     },
 
@@ -293,7 +308,7 @@ export function createInquiriesService(deps: {
       };
     },
 
-    challenge: () => deps.proofOfWork.challenge(),
+    challenge: (companyId: string) => deps.proofOfWork.challenge(companyId),
 
     /**
      * The product photo as fetched by the server: the image, why it could not be fetched, or
@@ -347,14 +362,26 @@ export function createInquiriesService(deps: {
       if (!row) throw AppError.notFound('Inquiry');
       if (row.spam_reason === null) return toInquiry(row);
       const released: InquiryRow = { ...row, spam_reason: null };
-      const { notifications, emails } = (await notificationsFor([released])).get(released) ?? {
-        notifications: [],
-        emails: [],
-      };
+      const notifications = (await notificationsFor([released])).get(released) ?? [];
+      // Released by hand, one at a time: its e-mail is a digest of one, sent now.
+      const emails = deps.emailEnabled
+        ? digestEmails(
+            companyId,
+            [released],
+            1,
+            await store.repos.companies.listMailRecipients(companyId, DIGEST_ROLES),
+            {
+              now: clock.now().toISOString(),
+              newId,
+              links: deps.digest.links,
+            },
+          )
+        : [];
       const locations = await locationNames([released]);
       const changed = await store.unitOfWork(async (repos) => {
         if (!(await repos.inquiries.release(companyId, id))) return false; // released meanwhile
-        await repos.inquiries.insertWithNotifications([], notifications, emails);
+        await repos.inquiries.insertWithNotifications([], notifications, []);
+        for (const email of emails) await repos.notifications.insertEmail(email);
         await enqueueEvent(repos, inquiryEvent(released, locations), { now: clock.now().toISOString(), newId });
         return true;
       });

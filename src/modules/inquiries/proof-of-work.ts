@@ -22,12 +22,14 @@ export interface SolvedProof {
 }
 
 export interface ProofOfWork {
-  challenge(): Promise<PowChallenge>;
+  /** A challenge for one company's forms: signed with that company's key. */
+  challenge(companyId: string): Promise<PowChallenge>;
   /**
-   * A correctly solved, unexpired challenge of ours, or null for anything else. Whether it was
-   * used before is answered where it is spent: in the inquiry's own commit (`spendProofs`).
+   * A correctly solved, unexpired challenge of ours for this company, or null for anything else
+   * (another company's challenge included). Whether it was used before is answered where it is
+   * spent: in the inquiry's own commit (`spendProofs`).
    */
-  check(payload: string | undefined): SolvedProof | null;
+  check(payload: string | undefined, companyId: string): SolvedProof | null;
 }
 
 /** Where spent solutions are remembered: shared by every process, kept across restarts. */
@@ -53,15 +55,27 @@ export function createProofOfWork(options: {
   const ttlMs = options.ttlMs ?? 10 * 60_000;
   const now = options.now ?? Date.now;
   let prunedAt = 0;
+  // Each company signs with a key of its own, derived from the deployment's: a challenge solved
+  // (cheaply, in bulk) against one company's key is no proof for another's form.
+  const keys = new Map<string, string>();
+  const keyOf = (companyId: string) => {
+    let key = keys.get(companyId);
+    if (key === undefined) {
+      if (keys.size >= 10_000) keys.clear();
+      key = createHmac('sha256', options.hmacKey).update(`company:${companyId}`).digest('hex');
+      keys.set(companyId, key);
+    }
+    return key;
+  };
   return {
-    challenge: () =>
+    challenge: (companyId) =>
       createChallenge({
-        hmacKey: options.hmacKey,
+        hmacKey: keyOf(companyId),
         maxNumber: options.maxNumber,
         expires: new Date(now() + ttlMs),
       }) as Promise<PowChallenge>,
 
-    check(payload) {
+    check(payload, companyId) {
       if (!payload || payload.length > 4000) return null;
       let solution: { algorithm?: unknown; challenge?: unknown; number?: unknown; salt?: unknown; signature?: unknown };
       try {
@@ -70,7 +84,7 @@ export function createProofOfWork(options: {
         return null;
       }
       const at = now();
-      const expiresMs = solvedOurs(solution, options.hmacKey, at);
+      const expiresMs = solvedOurs(solution, keyOf(companyId), at);
       if (expiresMs === null) return null;
       // Expired challenges are forgotten at most once a minute, off the visitor's path.
       if (at - prunedAt > 60_000) {

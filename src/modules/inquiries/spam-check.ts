@@ -19,13 +19,13 @@ export function honeypotFilled(website: string | undefined): boolean {
  */
 export async function spamCheckOf(
   checks: { proofOfWork: ProofOfWork; captcha?: HostedCaptcha | undefined },
-  from: { publishable: boolean; altcha?: string; captchaToken?: string; remoteIp?: string },
+  from: { publishable: boolean; companyId: string; altcha?: string; captchaToken?: string; remoteIp?: string },
 ): Promise<{ spamReason: 'proof_of_work' | 'captcha' } | { spamReason: null; proof?: SolvedProof }> {
   if (!from.publishable) return { spamReason: null };
   if (checks.captcha)
     return (await checks.captcha.verify(from.captchaToken, from.remoteIp ?? ''))
       ? { spamReason: null }
       : { spamReason: 'captcha' };
-  const proof = checks.proofOfWork.check(from.altcha);
+  const proof = checks.proofOfWork.check(from.altcha, from.companyId);
   return proof ? { spamReason: null, proof } : { spamReason: 'proof_of_work' };
 }

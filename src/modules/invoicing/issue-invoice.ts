@@ -37,6 +37,8 @@ export interface CustomerSnapshot {
   email: string | null;
   phone: string | null;
   address: { street: string; postalCode: string; city: string; country: string } | null;
+  /** The customer's own payment terms in days; absent or null: the company's. */
+  paymentTermsDays?: number | null;
 }
 
 export interface SaleSource {
@@ -212,6 +214,7 @@ async function insertSale(
     operatorId: input.createdBy,
     correction: false,
     mode: source.mode,
+    paymentTermsDays: customer.paymentTermsDays ?? null,
   });
   const row: SaleRow = {
     ...facts,
@@ -314,7 +317,16 @@ export async function customerForSale(
     );
   }
   const c = await directory.get(companyId, customerId);
-  return { id: c.id, kind: c.kind, name: c.name, taxId: c.taxId, email: c.email, phone: c.phone, address: c.address };
+  return {
+    id: c.id,
+    kind: c.kind,
+    name: c.name,
+    taxId: c.taxId,
+    email: c.email,
+    phone: c.phone,
+    address: c.address,
+    paymentTermsDays: c.paymentTermsDays ?? null,
+  };
 }
 
 /** `YYYY-MM-DD` naming a day the calendar has (not 2026-02-30). */

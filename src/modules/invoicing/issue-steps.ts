@@ -33,7 +33,7 @@ export const DEFAULT_PAYMENT_METHOD: InvoicePaymentMethod = 'bank_transfer';
  */
 export type IssueFiscaliser = Fiscaliser<unknown>;
 
-/** Days a bank transfer is given to arrive; anything paid at the counter is due at once. */
+/** Days a bank transfer is given when neither the customer nor the company set terms; paid at the counter: due at once. */
 export const BANK_TRANSFER_DAYS = 15;
 
 export type StepRepos = {
@@ -73,6 +73,8 @@ export async function issueFacts(
     correction: boolean;
     /** A test document counts in a series of its own and is printed `T-…`. */
     mode: DataMode;
+    /** The customer's payment terms in days; null or absent: the company's (default 15). */
+    paymentTermsDays?: number | null;
   },
 ): Promise<IssuedFacts> {
   const { companyId, location, now } = input;
@@ -88,7 +90,8 @@ export async function issueFacts(
   const seq = await repos.sequences.next(companyId, series.locationId, sequenceKind(series.kind, input.mode), year);
   const operator = input.operatorId ? await repos.companies.findUser(companyId, input.operatorId) : undefined;
   const today = dateIn(now, company.timezone);
-  const due = input.paymentMethod === 'bank_transfer' && !input.correction ? addDays(today, BANK_TRANSFER_DAYS) : today;
+  const days = input.paymentTermsDays ?? company.payment_terms_days ?? BANK_TRANSFER_DAYS;
+  const due = input.paymentMethod === 'bank_transfer' && !input.correction ? addDays(today, days) : today;
   return {
     invoice_number: testPrefix(input.mode) + series.format(seq),
     invoice_seq: seq,

@@ -7,7 +7,7 @@ import type { EmailMessagesTable, NotificationsTable } from '../../db/schema.ts'
 export type NotificationRow = NotificationsTable;
 export type EmailMessageRow = EmailMessagesTable;
 /** The columns every e-mail has; the batched inquiry e-mails leave the rest (0016) null. */
-type BaseEmailRow = Omit<EmailMessageRow, 'reply_to' | 'attachments' | 'smtp_response'>;
+type BaseEmailRow = Omit<EmailMessageRow, 'reply_to' | 'attachments' | 'smtp_response' | 'lane' | 'html_body'>;
 
 // Written out (written-statements.ts): a group-committed batch of inquiries inserts many at once.
 const NOTIFICATION_COLUMNS = allColumns<NotificationRow>()([
@@ -129,11 +129,20 @@ export function createNotificationsRepository(db: Executor, engine: Engine) {
         .execute();
     },
 
-    /** Takes up to `limit` due e-mails for `leaseMs`; a crashed sender's lease simply runs out. */
-    async claimDueEmails(now: string, leaseUntil: string, limit: number): Promise<EmailMessageRow[]> {
+    /**
+     * Takes up to `limit` due e-mails of one lane for `leaseMs`; a crashed sender's lease simply
+     * runs out. Lanes are claimed apart, so the customers' never wait behind the staff's.
+     */
+    async claimDueEmails(
+      now: string,
+      leaseUntil: string,
+      limit: number,
+      lane: 'customer' | 'staff' = 'customer',
+    ): Promise<EmailMessageRow[]> {
       const due = await db
         .selectFrom('email_messages')
         .select('id')
+        .where('lane', '=', lane)
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))

@@ -4,4 +4,4 @@ export {
   type OperationsRepository,
   type OutboxState,
 } from './operations.repository.ts';
-export { createReadiness, type Readiness, type ReadinessBounds, type ReadinessReport } from './readiness.ts';
+export { createReadiness, type Readiness, type ReadinessReport } from './readiness.ts';

@@ -55,16 +55,23 @@ export function createOperationsRepository(db: Executor) {
       }));
     },
 
-    async emailOutbox(now: string): Promise<OutboxState> {
-      const row = await db
+    /** Per lane (`customer`, `staff`); a lane with nothing waiting is reported as 0. */
+    async emailOutbox(now: string): Promise<Record<'customer' | 'staff', OutboxState>> {
+      const rows = await db
         .selectFrom('email_messages')
         .where('status', '=', 'pending')
+        .groupBy('lane')
         .select((eb) => [
+          'lane',
           eb.fn.countAll<number>().as('pending'),
           eb.fn.min<string | null>(sql`case when next_attempt_at <= ${now} then next_attempt_at end`).as('oldest_due'),
         ])
-        .executeTakeFirstOrThrow();
-      return { pending: Number(row.pending), ageSeconds: seconds(now, row.oldest_due) };
+        .execute();
+      const out = { customer: { pending: 0, ageSeconds: 0 }, staff: { pending: 0, ageSeconds: 0 } };
+      for (const r of rows)
+        if (r.lane === 'customer' || r.lane === 'staff')
+          out[r.lane] = { pending: Number(r.pending), ageSeconds: seconds(now, r.oldest_due) };
+      return out;
     },
   };
 }

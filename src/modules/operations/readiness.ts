@@ -1,57 +1,27 @@
-import type { Clock } from '../../lib/clock.ts';
-import type { OperationsRepository } from './operations.repository.ts';
-
-export interface ReadinessBounds {
-  /** Oldest due webhook delivery, seconds; 0 turns the check off. */
-  maxQueueLagSeconds: number;
-  /** Oldest due e-mail, seconds; 0 turns the check off. */
-  maxOutboxAgeSeconds: number;
-}
-
 export interface ReadinessReport {
   ready: boolean;
   checks: Record<string, string>;
 }
 
 /**
- * Whether this instance should take traffic: the database answers, its schema is the one this
- * code expects, and the senders keep up. Each check is reported, so a probe's answer says which
- * one failed.
+ * Whether this instance should take traffic: its database answers and its schema is the one
+ * this code expects. The webhook queue and the e-mail outbox are not asked: every instance shares
+ * them, so their lag would take every instance out of service at once (a contact-form flood did)
+ * while none of them could serve better by being left alone. Their health is a metric and an
+ * alert (README, Metrics).
  */
-export function createReadiness(deps: {
-  ping: () => Promise<void>;
-  pendingMigrations: () => Promise<string[]>;
-  operations: OperationsRepository;
-  clock: Clock;
-  bounds: ReadinessBounds;
-}) {
+export function createReadiness(deps: { ping: () => Promise<void>; pendingMigrations: () => Promise<string[]> }) {
   return {
     async check(): Promise<ReadinessReport> {
-      const checks: Record<string, string> = {};
       try {
         await deps.ping();
-        checks.database = 'ok';
       } catch {
         // Nothing else can be read without it.
         return { ready: false, checks: { database: 'not answering' } };
       }
       const pending = await deps.pendingMigrations();
-      checks.migrations = pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
-      const now = deps.clock.now().toISOString();
-      const { maxQueueLagSeconds, maxOutboxAgeSeconds } = deps.bounds;
-      if (maxQueueLagSeconds > 0) {
-        const lag = Math.max(0, ...(await deps.operations.webhookQueue(now)).map((e) => e.lagSeconds));
-        checks.webhookQueue =
-          lag <= maxQueueLagSeconds ? 'ok' : `${Math.round(lag)} s behind (limit ${maxQueueLagSeconds} s)`;
-      }
-      if (maxOutboxAgeSeconds > 0) {
-        const { ageSeconds } = await deps.operations.emailOutbox(now);
-        checks.emailOutbox =
-          ageSeconds <= maxOutboxAgeSeconds
-            ? 'ok'
-            : `${Math.round(ageSeconds)} s behind (limit ${maxOutboxAgeSeconds} s)`;
-      }
-      return { ready: Object.values(checks).every((v) => v === 'ok'), checks };
+      const checks = { database: 'ok', migrations: pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}` };
+      return { ready: pending.length === 0, checks };
     },
   };
 }

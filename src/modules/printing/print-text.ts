@@ -1,4 +1,5 @@
 import { parseScaled } from '../../lib/money.ts';
+import type { Formatter, Translate } from '../i18n/index.ts';
 
 /** What both layouts (A4, receipt) do with the document's values: dates checked, amounts exact, user text made printable. */
 
@@ -11,6 +12,21 @@ export function parseDate(iso: string, field: string): Date {
 
 export const cents = (value: string): bigint => parseScaled(value, 2);
 export const basisPoints = (rate: string): number => Number(parseScaled(rate, 2));
+
+/**
+ * "Popust 12,5 %: −33,37": a line's discount and what it took off, every price reduction stated
+ * (čl. 79 of the Croatian VAT law); the same figure as the e-invoice's line allowance where prices are net.
+ */
+export function discountText(
+  line: { discount?: string | null; discountAmount?: string | null },
+  tr: Translate,
+  f: Formatter,
+): string {
+  const rate = f.percent(basisPoints(line.discount ?? '0'));
+  return line.discountAmount
+    ? tr('print.discountAmount', { rate, amount: f.money(cents(line.discountAmount)) })
+    : tr('print.discount', { rate });
+}
 
 // ---------------------------------------------------------------------------
 // User text

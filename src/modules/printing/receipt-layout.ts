@@ -3,7 +3,7 @@ import { createFormatter, resolveLanguage, translator } from '../i18n/index.ts';
 import type { PrintDocument } from './print-document.ts';
 import { PRINT_FONT_FAMILY } from './pdf-writer.ts';
 import { parseScaled } from '../../lib/money.ts';
-import { basisPoints, cents, parseDate, plain, t } from './print-text.ts';
+import { basisPoints, cents, discountText, parseDate, plain, t } from './print-text.ts';
 
 /**
  * The receipt layout: the same PrintDocument as the A4 print, on an 80 mm roll cut where the
@@ -79,7 +79,7 @@ export function buildReceipt(
     if (line.note) content.push({ text: t(line.note), italics: true, color: GREY, ...SMALL });
     if (line.discount)
       content.push({
-        text: tr('print.discount', { rate: f.percent(basisPoints(line.discount)) }),
+        text: discountText(line, tr, f),
         color: GREY,
         ...SMALL,
       });

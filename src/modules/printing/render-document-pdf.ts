@@ -26,7 +26,7 @@ import type { PrintDocument } from './print-document.ts';
 import type { LaidOutPage } from './content-stream-renderer.ts';
 import { printPdf, PRINT_FONT_FAMILY, type Relayout } from './pdf-writer.ts';
 import { buildReceipt } from './receipt-layout.ts';
-import { basisPoints, cents, parseDate, plain, t } from './print-text.ts';
+import { basisPoints, cents, discountText, parseDate, plain, t } from './print-text.ts';
 
 export { PRINT_FONT_FAMILY } from './pdf-writer.ts';
 
@@ -179,8 +179,7 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     if (line.productCode) product.push({ text: t(line.productCode), ...CODE });
     if (line.note) product.push({ text: t(line.note), ...LINE_NOTE });
     // The unit price stays the list price; the amount is after the discount, which says so here.
-    if (line.discount)
-      product.push({ text: tr('print.discount', { rate: f.percent(basisPoints(line.discount)) }), ...LINE_NOTE });
+    if (line.discount) product.push({ text: discountText(line, tr, f), ...LINE_NOTE });
     return [
       { text: i === doc.lines.length - 1 ? marked(String(line.position), 'lastRow') : String(line.position) },
       { stack: product },

@@ -70,6 +70,7 @@ describe('customer directory', () => {
         electronicAddress: null,
         buyerReference: null,
         language: null,
+        paymentTermsDays: null,
         createdAt: undefined,
         updatedAt: undefined,
       },

@@ -131,6 +131,11 @@ describe('publishable keys and CORS', () => {
     const refused = await reachOut(t.app, pub, validReachOut(), { origin: OTHER });
     assert.match(assertProblem(refused, 403, 'forbidden').detail, /evil\.example\.com/);
     assertNoCors(refused);
+    // Caches keep answers apart by Origin: the refusal, and an answer to a caller that sent none.
+    assert.match(String(refused.headers.vary), /Origin/);
+    const noOrigin = await t.app.inject({ method: 'GET', url: '/api/v1/public/products', headers: bearer(pub) });
+    assert.equal(noOrigin.statusCode, 200);
+    assert.match(String(noOrigin.headers.vary), /Origin/);
 
     const allowed = await preflight(t, '/api/v1/public/reach-out', SHOP);
     assert.equal(allowed.statusCode, 204);

@@ -125,6 +125,35 @@ describe('spam protection on inquiries from web pages', () => {
     }
   });
 
+  test("a challenge solved for one company's key is no proof for another company's form", async () => {
+    const t = await createTestApp({ PROOF_OF_WORK_MAX_NUMBER: '2000' });
+    try {
+      const one = await createTenant(t.c);
+      const other = await createTenant(t.c);
+      const oneKey = await publishable(t, one);
+      const otherKey = await publishable(t, other);
+      const altcha = await solved(t, oneKey);
+      const res = await reachOut(t.app, otherKey, validReachOut({ subject: 'Borrowed proof', altcha }), {
+        origin: SHOP,
+      });
+      assert.equal(res.statusCode, 201);
+      const held = await t.c.inquiries.list(other.companyId, { limit: 10 }, { folder: 'spam' });
+      assert.deepEqual(
+        held.map((i) => [i.subject, i.spamReason]),
+        [['Borrowed proof', 'proof_of_work']],
+      );
+      // The same solution is still good for the company it was made for.
+      const own = await reachOut(t.app, oneKey, validReachOut({ subject: 'Own proof', altcha }), { origin: SHOP });
+      assert.equal(own.statusCode, 201);
+      assert.deepEqual(
+        (await t.c.inquiries.list(one.companyId, { limit: 10 })).map((i) => i.subject),
+        ['Own proof'],
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
   for (const trustProxy of [false, true])
     test(`per-address limits beside the per-key one, ${trustProxy ? 'behind TRUST_PROXY: the address from X-Forwarded-For' : 'without TRUST_PROXY: the connection address, X-Forwarded-For ignored'}`, async () => {
       const t = await createTestApp({

@@ -27,6 +27,7 @@ const CompanyForm = Type.Object(
     taxId: Type.String(),
     locale: Type.String(),
     quotationValidityDays: Type.String(),
+    paymentTermsDays: Type.String(),
     vatRegistered: Type.String(),
     fiscalEnabled: Type.String(),
     sequenceMode: Type.String(),
@@ -130,6 +131,7 @@ function draftFrom(body: unknown): Draft {
     taxId: text('taxId'),
     locale: text('locale'),
     quotationValidityDays: text('quotationValidityDays'),
+    paymentTermsDays: text('paymentTermsDays'),
     vatRegistered: text('vatRegistered'),
     fiscalEnabled: text('fiscalEnabled'),
     sequenceMode: text('sequenceMode'),
@@ -149,6 +151,8 @@ function patchOf(draft: Draft): SettingsPatch {
     country: draft.country || null,
     taxId: draft.taxId || null,
     locale: draft.locale,
+    // Left blank (or not in the form): unchanged.
+    ...(draft.paymentTermsDays === '' ? {} : { paymentTermsDays: Number(draft.paymentTermsDays) }),
     quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : Number(draft.quotationValidityDays),
     fiscal: {
       enabled: draft.fiscalEnabled === 'on',
@@ -169,6 +173,7 @@ function draftOf(company: Company): Draft {
     taxId: company.taxId ?? '',
     locale: company.locale,
     quotationValidityDays: String(company.quotationValidityDays),
+    paymentTermsDays: String(company.paymentTermsDays),
     vatRegistered: company.fiscal.vatRegistered ? 'on' : '',
     fiscalEnabled: company.fiscal.enabled ? 'on' : '',
     sequenceMode: company.fiscal.sequenceMode,
@@ -203,6 +208,7 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
   ${field(view, 'country', { id: 'country', label: t('hub.company.country'), extra: html` size="3"` })}
   ${field(view, 'taxId', { id: 'tax-id', label: company.country ? t(taxIdLabel(company.country)) : t('hub.company.taxId') })}
   ${field(view, 'locale', { id: 'locale', label: t('hub.company.locale'), required: true })}
+  ${field(view, 'paymentTermsDays', { id: 'payment-terms', label: t('hub.company.paymentTermsDays'), type: 'number', extra: html` step="1" min="0" max="365"` })}
   ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
   <fieldset>
     <legend>${t('hub.invoice.fiscal')}</legend>

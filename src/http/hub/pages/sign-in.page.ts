@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
+import { SignInBusy } from '../../../modules/accounts/index.ts';
 import { LANGUAGES, negotiateLanguage, type Language } from '../../../modules/i18n/index.ts';
 import { hubTranslator, type HubTranslate } from '../texts/index.ts';
 import { html } from '../html.ts';
@@ -62,15 +63,26 @@ export const signInPages =
       const next = safeNext(body.next);
       const email = String(body.email ?? '');
       // Only failures count; past the limit the attempt is held back (per e-mail and per
-      // address), never refused, so a correct password always signs in.
-      const signedIn = await c.signInThrottle.run(email, request.ip, async () => {
-        try {
-          return { ok: true, value: await c.accounts.signIn(email, String(body.password ?? '')) };
-        } catch (error) {
-          if (!(error instanceof AppError) || error.code !== 'unauthenticated') throw error;
-          return { ok: false, value: null };
-        }
-      });
+      // address), and beyond the few held back at once it is told to try again shortly.
+      let signedIn: Awaited<ReturnType<Container['accounts']['signIn']>> | null;
+      try {
+        signedIn = await c.signInThrottle.run(email, request.ip, async () => {
+          try {
+            return { ok: true, value: await c.accounts.signIn(email, String(body.password ?? '')) };
+          } catch (error) {
+            if (!(error instanceof AppError) || error.code !== 'unauthenticated') throw error;
+            return { ok: false, value: null };
+          }
+        });
+      } catch (error) {
+        if (!(error instanceof SignInBusy)) throw error;
+        reply.header('retry-after', String(error.retryAfterSeconds));
+        return send(
+          reply,
+          429,
+          form(t, reply.generateCsrf({ userInfo: SIGNED_OUT }), next, email, t('hub.signIn.busy'), language(request)),
+        );
+      }
       if (signedIn) {
         const { token } = signedIn;
         // The session this browser had before (another user's, say) ends here, not at its timeout.

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../../container.ts';
 import type { OrderView } from '../../../modules/orders/index.ts';
 import { idempotentCreate } from '../../idempotency.ts';
-import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses } from '../../schemas.ts';
+import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses, Name } from '../../schemas.ts';
 import { LineOutput, Lines, TotalsOutput, toLineRequests } from './lines.schema.ts';
 import { DirectoryCustomer } from './quotes.routes.ts';
 
@@ -11,7 +11,7 @@ export const OrderBody = Type.Object(
   {
     customer: Type.Object(
       {
-        name: Text(200),
+        name: Name(200),
         email: Email,
         phone: Phone,
         address: Type.Optional(Text(1000, { examples: ['Ilica 1, 10000 Zagreb'] })),

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../../container.ts';
 import { honeypotFilled, type Inquiry } from '../../../modules/inquiries/index.ts';
 import { idempotentCreate } from '../../idempotency.ts';
-import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses } from '../../schemas.ts';
+import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses, Name } from '../../schemas.ts';
 
 export const ReachOutBody = Type.Object(
   {
@@ -12,7 +12,7 @@ export const ReachOutBody = Type.Object(
     message: Text(5000, { examples: ['Hello, I would like to know…'] }),
     email: Email,
     phone: Phone,
-    name: Type.Optional(Text(200, { examples: ['Ana Kovač'] })),
+    name: Type.Optional(Name(200, { examples: ['Ana Kovač'] })),
     productPhotoUrl: Type.Optional(
       Type.String({
         format: 'uri',
@@ -137,6 +137,7 @@ export const reachOutRoutes =
           response: { 200: Challenge, ...errorResponses(403) },
         },
       },
-      async (_request, reply) => reply.header('cache-control', 'no-store').send(await c.inquiries.challenge()),
+      async (request, reply) =>
+        reply.header('cache-control', 'no-store').send(await c.inquiries.challenge(request.caller.companyId)),
     );
   };

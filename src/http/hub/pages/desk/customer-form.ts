@@ -23,6 +23,7 @@ export interface CustomerFormValues {
   endpointScheme?: string | null;
   buyerReference?: string | null;
   language?: string | null;
+  paymentTermsDays?: string | null;
 }
 
 export function formValuesOf(customer: Customer): CustomerFormValues {
@@ -41,6 +42,7 @@ export function formValuesOf(customer: Customer): CustomerFormValues {
     endpointScheme: customer.electronicAddress?.scheme ?? null,
     buyerReference: customer.buyerReference,
     language: customer.language,
+    paymentTermsDays: customer.paymentTermsDays === null ? null : String(customer.paymentTermsDays),
   };
 }
 
@@ -66,6 +68,8 @@ export function customerBody(f: FormBody): NewCustomer {
     buyerReference: f.buyerReference ?? null,
     // The empty choice is the company's language.
     language: f.language || null,
+    // Empty: the company's terms; anything not a whole number of days is named by the service.
+    paymentTermsDays: f.paymentTermsDays ? Number(f.paymentTermsDays) : null,
   };
 }
 
@@ -86,6 +90,7 @@ const SHOWN = [
   'electronicAddress.scheme',
   'buyerReference',
   'language',
+  'paymentTermsDays',
 ];
 
 /**
@@ -133,6 +138,7 @@ ${field(view, 'phone', { ...at('phone'), label: t('print.phone'), type: 'tel', a
   ${field(view, 'endpointScheme', { ...at('electronicAddress.scheme'), label: t('hub.desk.customer.endpointScheme') })}
   ${field(view, 'buyerReference', { ...at('buyerReference'), label: t('hub.desk.customer.buyerReference') })}
 </fieldset>
+${field(view, 'paymentTermsDays', { ...at('paymentTermsDays'), label: t('hub.desk.customer.paymentTermsDays'), type: 'number', extra: html` step="1" min="0" max="365"` })}
 ${field(view, 'language', {
   ...at('language'),
   label: t('hub.desk.customer.language'),
