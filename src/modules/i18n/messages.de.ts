@@ -33,7 +33,6 @@ export const de: Translation<typeof en> = {
   'print.deliveryDate': 'Leistungsdatum',
   'print.paymentMethod': 'Zahlungsart',
   'print.operator': 'Bearbeiter',
-  'print.operatorOib': 'OIB des Bearbeiters',
   'print.oib': 'OIB',
   'print.vatId': 'USt-IdNr.',
   'print.taxNumber': 'Steuernummer',

@@ -39,7 +39,6 @@ export const en = {
   'print.deliveryDate': 'Delivery date',
   'print.paymentMethod': 'Payment method',
   'print.operator': 'Operator',
-  'print.operatorOib': 'Operator OIB',
   'print.oib': 'OIB',
   'print.vatId': 'VAT ID',
   'print.taxNumber': 'Tax number',

@@ -33,7 +33,6 @@ export const hr: Translation<typeof en> = {
   'print.deliveryDate': 'Datum isporuke',
   'print.paymentMethod': 'Način plaćanja',
   'print.operator': 'Operater',
-  'print.operatorOib': 'OIB operatera',
   'print.oib': 'OIB',
   'print.vatId': 'PDV ID',
   'print.taxNumber': 'Porezni broj',
