@@ -73,6 +73,7 @@ import {
   createFiscalSettingsService,
   createFiscalWorker,
   DEFAULT_FISCAL_RETRY_DELAYS_MS,
+  createAnswerVerifier,
 } from './modules/fiscal/index.ts';
 import type { Poller } from './lib/poller.ts';
 
@@ -224,7 +225,6 @@ export async function createContainer(
     store,
     clock,
     notifyAdmins: (repos, companyId, note) => notifications.notifyAdmins(repos, companyId, note),
-    deadlineMs: config.fiscalDeadlineHours * 3_600_000,
   });
   const fiscalSend = createFiscalSender({
     repository: store.repos.fiscal,
@@ -235,6 +235,10 @@ export async function createContainer(
     waitMs: config.fiscalWaitMs,
     retryDelaysMs: config.fiscalRetryDelaysMs ?? DEFAULT_FISCAL_RETRY_DELAYS_MS,
     afterSend: fiscalNotices,
+    verifyAnswer: createAnswerVerifier({
+      trustedCaPem: config.fiscalCisSignerCa ?? config.fiscalCisCa,
+      now: () => clock.now(),
+    }),
   });
   const fiscaliser = createCroatianFiscaliser({
     repository: store.repos.fiscal,
@@ -269,7 +273,7 @@ export async function createContainer(
     fiscaliser,
   });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers, fiscaliser });
-  const sales = createSalesService({ store, clock, newId, fiscalStatus, onEventQueued });
+  const sales = createSalesService({ store, clock, newId, fiscalStatus, fiscalChanges: fiscaliser, onEventQueued });
   const invoicing = createInvoicingService({
     store,
     clock,

@@ -56,8 +56,9 @@ export interface Config {
   /** PEM text of FISCAL_CIS_CA (read at start), trusted besides the system's roots. */
   readonly fiscalCisCa: string | null;
   readonly fiscalWaitMs: number;
+  /** PEM text of FISCAL_CIS_SIGNER_CA: the CAs CIS's answer-signing certificate must come from. */
+  readonly fiscalCisSignerCa: string | null;
   readonly fiscalRetryDelaysMs: readonly number[] | null;
-  readonly fiscalDeadlineHours: number;
 }
 
 /** `false`: no proxy; a number: that many proxies in front; a list: the proxies' addresses or CIDRs. */
@@ -393,6 +394,12 @@ export const CONFIG_SPEC = {
     default: '',
     parse: pemFile,
   },
+  FISCAL_CIS_SIGNER_CA: {
+    description:
+      "A PEM file of the CAs that issue CIS's answer-signing certificate (fiskalcis; FINA's): an answer not signed under them is refused. Empty: the FISCAL_CIS_CA file",
+    default: '',
+    parse: pemFile,
+  },
   FISCAL_WAIT_MS: {
     description:
       'How long issuing an invoice waits for its JIR before handing it over with the ZKI only (the worker delivers it later)',
@@ -403,11 +410,6 @@ export const CONFIG_SPEC = {
     description: 'Comma list overriding the re-send schedule of unanswered fiscal requests; the last repeats (tests)',
     default: '',
     parse: delays,
-  },
-  FISCAL_DEADLINE_HOURS: {
-    description: 'Admins are notified of an invoice still without JIR this long after issue (late-delivery deadline)',
-    default: '48',
-    parse: integer(1, 24 * 30),
   },
 } satisfies Record<string, Spec<unknown>>;
 
@@ -502,9 +504,9 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: read('METRICS_TOKEN'),
     fiscalCisUrl: read('FISCAL_CIS_URL'),
     fiscalCisCa: read('FISCAL_CIS_CA'),
+    fiscalCisSignerCa: read('FISCAL_CIS_SIGNER_CA'),
     fiscalWaitMs: read('FISCAL_WAIT_MS'),
     fiscalRetryDelaysMs: read('FISCAL_RETRY_DELAYS_MS'),
-    fiscalDeadlineHours: read('FISCAL_DEADLINE_HOURS'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021-used-proofs-by-expiry.ts';
 import * as m0022 from './migrations/0022_life_documents_as_issued.ts';
 import * as m0022einv from './migrations/0022-einv-payment-terms.ts';
 import * as m0022sec1 from './migrations/0022-sec1-mail-lanes-and-digests.ts';
+import * as m0023hr from './migrations/0023_hr_fiscal_details.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -51,6 +52,7 @@ const MIGRATIONS = {
   '0022_life_documents_as_issued': m0022,
   '0022-einv-payment-terms': m0022einv,
   '0022-sec1-mail-lanes-and-digests': m0022sec1,
+  '0023_hr_fiscal_details': m0023hr,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

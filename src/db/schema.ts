@@ -39,6 +39,8 @@ export interface CompaniesTable {
   contact_name: string | null;
   contact_phone: string | null;
   contact_email: string | null;
+  /** The ZKI's signature hash (0022): `sha1` (specification v2.6 chapter 12) or `sha256`. */
+  fiscal_zki_hash?: string;
 }
 
 export interface LocationsTable {
@@ -67,6 +69,10 @@ export interface UsersTable {
   locale: string | null;
   /** The personal OIB CIS is told as the invoice's operator. */
   operator_oib: string | null;
+  /** The operator's label printed on receipts (0022; Zakon o fiskalizaciji čl. 8); null: the user's name. */
+  operator_label?: string | null;
+  /** The location this user last chose at the counter or for a new quotation in the hub (0022). */
+  hub_location_id?: string | null;
 }
 
 export interface HubSessionsTable {

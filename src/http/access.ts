@@ -124,6 +124,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminCheckFiscal: 'settings:manage',
   adminListLocations: 'settings:manage',
   adminUpdateLocation: 'settings:manage',
+  adminCreateLocation: 'settings:manage',
   adminListUsers: 'settings:manage',
   adminUpdateUser: 'settings:manage',
 

@@ -3,16 +3,24 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DOMParser, XMLSerializer, type Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
-import type { Issued } from './fiscal-certs.ts';
+import { cisSignerCertificate, type Issued } from './fiscal-certs.ts';
 
 /**
  * A stand-in for Croatia's CIS: a real HTTPS server on 127.0.0.1 speaking the specification's
- * SOAP. It checks each RacunZahtjev's XML signature against the certificate in its KeyInfo (and
- * that certificate against the test CA), the message's shape element by element as the
- * schema's sequence orders it (the official XSD is not vendored: see the README), and the OIB
- * against the certificate's; then answers a JIR, or the error it was told to.
+ * SOAP. It checks each RacunZahtjev's and PromijeniPodatkeRacunaZahtjev's XML signature against
+ * the certificate in its KeyInfo (and that certificate against the test CA), the message's shape
+ * element by element as the schema's sequence orders it (tests validate the messages against the
+ * official XSD, test/fixtures/fiscal-hr/, with xmllint), and the OIB against the certificate's;
+ * then answers a JIR (or p005 for a change), or the error it was told to. Every answer is signed
+ * as CIS signs its own (specification v2.6 chapter 7: inclusive c14n, its `fiskalcistest`
+ * certificate, here issued by the test CA); `forge` answers as an impostor would.
  */
-export type CisMode = { kind: 'ok' } | { kind: 'slow'; ms: number } | { kind: 'error'; code: string; message: string };
+export type CisMode =
+  | { kind: 'ok' }
+  | { kind: 'slow'; ms: number }
+  | { kind: 'error'; code: string; message: string }
+  /** `foreign`: signed by a certificate of its own, not the CA's; `tampered`: the JIR changed after signing; `unsigned`. */
+  | { kind: 'forge'; how: 'foreign' | 'tampered' | 'unsigned' };
 
 export interface ReceivedRacun {
   messageId: string;
@@ -22,6 +30,9 @@ export interface ReceivedRacun {
   sequence: string;
   total: string;
   payment: string;
+  /** `racuni`, or `promijeniPodatkeRacuna` with the method it changes to. */
+  operation: 'racuni' | 'promijeniPodatkeRacuna';
+  changedPayment: string | null;
   xml: string;
   answer: string;
 }
@@ -83,15 +94,25 @@ const RACUN: Rule[] = [
   { name: 'SpecNamj', optional: true },
   { name: 'OibPrimateljaRacuna', optional: true, value: OIB },
 ];
-const REQUEST: Rule[] = [
+const HEADER: Rule = {
+  name: 'Zaglavlje',
+  children: [
+    { name: 'IdPoruke', value: UUID },
+    { name: 'DatumVrijeme', value: DATE_TIME },
+  ],
+};
+const REQUEST: Rule[] = [HEADER, { name: 'Racun', children: RACUN }, { name: 'Signature' }];
+/** RacunPPType: the receipt as first sent, then the changed method and buyer OIB (empty: none). */
+const CHANGE_REQUEST: Rule[] = [
+  HEADER,
   {
-    name: 'Zaglavlje',
+    name: 'Racun',
     children: [
-      { name: 'IdPoruke', value: UUID },
-      { name: 'DatumVrijeme', value: DATE_TIME },
+      ...RACUN,
+      { name: 'PromijenjeniNacinPlac', value: /^[GKTO]$/ },
+      { name: 'PromijenjeniOibPrimateljaRacuna', value: /^(\d{11})?$/ },
     ],
   },
-  { name: 'Racun', children: RACUN },
   { name: 'Signature' },
 ];
 
@@ -137,7 +158,8 @@ function verifySignature(xml: string, request: Element, ca: Issued): string | nu
   const reference = signature.getElementsByTagNameNS(DSIG, 'Reference').item(0)?.getAttribute('URI');
   if (method !== 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256') return `signature method ${method}`;
   if (c14n !== 'http://www.w3.org/2001/10/xml-exc-c14n#') return `canonicalization ${c14n}`;
-  if (reference !== `#${request.getAttribute('Id')}` || reference !== '#RacunZahtjev') return `reference ${reference}`;
+  if (reference !== `#${request.getAttribute('Id')}` || reference !== `#${request.localName}`)
+    return `reference ${reference}`;
   if (!signature.getElementsByTagNameNS(DSIG, 'X509IssuerSerial').item(0)) return 'no X509IssuerSerial';
   const verifier = new SignedXml({ publicCert: certificate.toString() });
   verifier.loadSignature(new XMLSerializer().serializeToString(signature));
@@ -151,16 +173,49 @@ function verifySignature(xml: string, request: Element, ca: Issued): string | nu
 
 const text = (node: Element, name: string) => node.getElementsByTagNameNS(NS, name).item(0)?.textContent ?? '';
 
+/** The receipt's data a change must repeat unchanged: RacunType's children as sent, NakDost aside. */
+function receiptKey(racun: Element): string {
+  return elements(racun)
+    .filter((e) => !['NakDost', 'PromijenjeniNacinPlac', 'PromijenjeniOibPrimateljaRacuna'].includes(e.localName ?? ''))
+    .map((e) => `${e.localName}=${e.textContent}`)
+    .join('|');
+}
+
 function envelope(body: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${body}</soap:Body></soap:Envelope>`;
 }
 
-function answer(messageId: string, result: string): string {
-  return envelope(
-    `<tns:RacunOdgovor xmlns:tns="${NS}" Id="RacunOdgovor"><tns:Zaglavlje><tns:IdPoruke>${messageId}</tns:IdPoruke>` +
-      `<tns:DatumVrijeme>01.01.2026T00:00:00</tns:DatumVrijeme></tns:Zaglavlje>${result}</tns:RacunOdgovor>`,
-  );
+const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
+
+/** An answer element, enveloped-signed as CIS signs (specification v2.6 chapter 7: inclusive c14n for answers). */
+function signedAnswer(name: string, messageId: string, result: string, signer: Issued | null): string {
+  const element =
+    `<tns:${name} xmlns:tns="${NS}" Id="${name}"><tns:Zaglavlje><tns:IdPoruke>${messageId}</tns:IdPoruke>` +
+    `<tns:DatumVrijeme>01.01.2026T00:00:00</tns:DatumVrijeme></tns:Zaglavlje>${result}</tns:${name}>`;
+  if (!signer) return envelope(element);
+  const xpath = `//*[local-name(.)='${name}']`;
+  const sig = new SignedXml({
+    privateKey: signer.keyPem,
+    publicCert: signer.certPem,
+    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    canonicalizationAlgorithm: C14N,
+  });
+  sig.addReference({
+    xpath,
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', C14N],
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+  });
+  sig.computeSignature(envelope(element), { location: { reference: xpath, action: 'append' } });
+  return sig.getSignedXml();
 }
+
+const zagrebDay = (instant: Date) =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Zagreb',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(instant);
 const refusal = (code: string, message: string) =>
   `<tns:Greske><tns:Greska><tns:SifraGreske>${code}</tns:SifraGreske><tns:PorukaGreske>${message}</tns:PorukaGreske></tns:Greska></tns:Greske>`;
 
@@ -172,7 +227,23 @@ export async function startFakeCis(opts: {
   check?: boolean;
   /** Closes each connection after its answer: every request meets a fresh TLS connection (an invoice after a pause). */
   closeEach?: boolean;
+  /** CIS's answer-signing certificate; by default one issued by `ca`. */
+  signer?: Issued;
 }): Promise<FakeCis> {
+  const signer = opts.signer ?? cisSignerCertificate(opts.ca);
+  const forger = cisSignerCertificate(null);
+  // Receipts given a JIR, by ZKI: what a change message's data must equal (s012).
+  const fiscalised = new Map<string, string>();
+  const answer = (messageId: string, result: string, name = 'RacunOdgovor'): string => {
+    if (cis.mode.kind !== 'forge') return signedAnswer(name, messageId, result, signer);
+    if (cis.mode.how === 'unsigned') return signedAnswer(name, messageId, result, null);
+    if (cis.mode.how === 'foreign') return signedAnswer(name, messageId, result, forger);
+    // Tampered: signed honestly, then another JIR put in.
+    return signedAnswer(name, messageId, result, signer).replace(
+      /<tns:Jir>[^<]+<\/tns:Jir>/,
+      `<tns:Jir>${randomUUID()}</tns:Jir>`,
+    );
+  };
   const cis: FakeCis = {
     url: '',
     mode: { kind: 'ok' },
@@ -196,12 +267,13 @@ export async function startFakeCis(opts: {
         xml: envelope(`<tns:EchoResponse xmlns:tns="${NS}">${echo.textContent}</tns:EchoResponse>`),
       };
     }
-    const request = doc.getElementsByTagNameNS(NS, 'RacunZahtjev').item(0);
+    const change = doc.getElementsByTagNameNS(NS, 'PromijeniPodatkeRacunaZahtjev').item(0);
+    const request = change ?? doc.getElementsByTagNameNS(NS, 'RacunZahtjev').item(0);
     if (!request) return { status: 500, xml: envelope('<soap:Fault><faultstring>unknown</faultstring></soap:Fault>') };
     const messageId = text(request, 'IdPoruke');
     const problems: string[] = [];
     const check = opts.check !== false;
-    if (check) checkShape(request, REQUEST, 'RacunZahtjev', problems);
+    if (check) checkShape(request, change ? CHANGE_REQUEST : REQUEST, request.localName ?? '', problems);
     const shapeError = problems.length > 0 ? refusal('s001', problems.join('; ')) : null;
     const signatureError = shapeError || !check ? null : verifySignature(body, request, opts.ca);
     let result: string;
@@ -213,7 +285,27 @@ export async function startFakeCis(opts: {
       if (check && !subject.includes(text(request, 'Oib')))
         result = refusal('s005', 'OIB iz poruke nije jednak OIB-u iz certifikata');
       else if (cis.mode.kind === 'error') result = refusal(cis.mode.code, cis.mode.message);
-      else result = `<tns:Jir>${randomUUID()}</tns:Jir>`;
+      else if (change) {
+        const racun = request.getElementsByTagNameNS(NS, 'Racun').item(0)!;
+        const first = (name: string) => racun.getElementsByTagNameNS(NS, name).item(0)?.textContent ?? '';
+        const issuedDay = first('DatVrijeme').slice(0, 10).split('.').reverse().join('-');
+        if (issuedDay !== zagrebDay(new Date()))
+          result = refusal(
+            's011',
+            'Datum izdavanja računa u poruci promjene podataka računa nije jednak trenutnom datumu.',
+          );
+        else if (fiscalised.get(first('ZastKod')) !== receiptKey(racun))
+          result = refusal(
+            's012',
+            'Podaci za račun u poruci promjene podataka računa razlikuju se od podataka fiskaliziranog računa ili račun nije fiskaliziran.',
+          );
+        else
+          result =
+            '<tns:PorukaOdgovora><tns:SifraPoruke>p005</tns:SifraPoruke><tns:Poruka>Uspješna prijava promjene podataka računa.</tns:Poruka></tns:PorukaOdgovora>';
+      } else {
+        result = `<tns:Jir>${randomUUID()}</tns:Jir>`;
+        fiscalised.set(text(request, 'ZastKod'), receiptKey(request.getElementsByTagNameNS(NS, 'Racun').item(0)!));
+      }
     }
     if (cis.mode.kind === 'slow') {
       const ms = cis.mode.ms;
@@ -227,10 +319,15 @@ export async function startFakeCis(opts: {
       sequence: text(request, 'BrOznRac'),
       total: text(request, 'IznosUkupno'),
       payment: text(request, 'NacinPlac'),
+      operation: change ? 'promijeniPodatkeRacuna' : 'racuni',
+      changedPayment: change ? text(request, 'PromijenjeniNacinPlac') : null,
       xml: check ? body : '',
       answer: result,
     });
-    return { status: result.includes('Greske') ? 500 : 200, xml: answer(messageId, result) };
+    return {
+      status: result.includes('Greske') ? 500 : 200,
+      xml: answer(messageId, result, change ? 'PromijeniPodatkeRacunaOdgovor' : 'RacunOdgovor'),
+    };
   };
 
   const server = https.createServer({ key: opts.server.keyPem, cert: opts.server.certPem }, (req, res) => {

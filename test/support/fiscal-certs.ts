@@ -72,6 +72,24 @@ export function serverCertificate(ca: Issued): Issued {
   });
 }
 
+/**
+ * CIS's own application certificate, which signs its answers (`fiskalcistest` on APIS IT's test
+ * service, `fiskalcis` in production): issued by `ca`, or self-signed when `ca` is null (a forger's).
+ */
+export function cisSignerCertificate(ca: Issued | null): Issued {
+  const now = Date.now();
+  return issue({
+    subject: [
+      { shortName: 'C', value: 'HR' },
+      { shortName: 'O', value: 'POREZNA UPRAVA' },
+      { shortName: 'CN', value: 'fiskalcistest' },
+    ],
+    issuer: ca,
+    notBefore: new Date(now - DAY),
+    notAfter: new Date(now + 30 * DAY),
+  });
+}
+
 /** A FINA-like application certificate for `oib`, valid from `fromDays` to `toDays` around now. */
 export function fiscalCertificate(ca: Issued, oib: string, opts: { fromDays?: number; toDays?: number } = {}): Issued {
   const now = Date.now();

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { USER_ROLES, type Location, type User } from '../../modules/companies/index.ts';
 import { Data, Nullable, errorResponses } from '../schemas.ts';
-import { LocationBody, UserBody } from '../requests/companies.ts';
+import { LocationBody, NewLocationBody, UserBody } from '../requests/companies.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -26,6 +26,7 @@ const UserOutput = Type.Object(
     name: Type.String(),
     role: Type.Enum(USER_ROLES),
     operatorOib: Nullable(Type.String()),
+    operatorLabel: Nullable(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -38,7 +39,14 @@ const presentLocation = (l: Location) => ({
   fiscalPremises: l.fiscalPremises,
   fiscalDevice: l.fiscalDevice,
 });
-const presentUser = (u: User) => ({ id: u.id, email: u.email, name: u.name, role: u.role, operatorOib: u.operatorOib });
+const presentUser = (u: User) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  role: u.role,
+  operatorOib: u.operatorOib,
+  operatorLabel: u.operatorLabel,
+});
 
 /** What issuing an invoice needs of the company's locations (premises, device) and users (operator OIB). Admins only. */
 export const companySetupRoutes =
@@ -60,13 +68,34 @@ export const companySetupRoutes =
       async (request) => ({ data: (await c.companies.listLocations(request.admin.companyId)).map(presentLocation) }),
     );
 
+    app.post(
+      '/locations',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminCreateLocation',
+          summary: 'Add a location: its name and address, its code, its business premises and device labels',
+          security,
+          body: NewLocationBody,
+          response: { 201: Data(LocationOutput), ...errorResponses(400, 403) },
+        },
+      },
+      async (request, reply) => {
+        const location = await c.companies.createLocation(request.admin.companyId, request.body);
+        return reply
+          .code(201)
+          .header('location', `/api/v1/admin/locations/${location.id}`)
+          .send({ data: presentLocation(location) });
+      },
+    );
+
     app.patch(
       '/locations/:id',
       {
         schema: {
           tags: ['Admin'],
           operationId: 'adminUpdateLocation',
-          summary: "Set a location's business premises and device labels",
+          summary: 'Rename or re-address a location, or set its business premises and device labels',
           security,
           params: IdParams,
           body: LocationBody,
@@ -100,7 +129,8 @@ export const companySetupRoutes =
         schema: {
           tags: ['Admin'],
           operationId: 'adminUpdateUser',
-          summary: "Set a user's operator OIB (printed and told to the fiscal authority as the invoice's operator)",
+          summary:
+            "Set a user's operator OIB (told to the fiscal authority) and operator label (printed as the invoice's operator)",
           security,
           params: IdParams,
           body: UserBody,

@@ -60,6 +60,7 @@ const Settings = Type.Object(
         enabled: Type.Boolean(),
         vatRegistered: Type.Boolean(),
         sequenceMode: Type.Union([Type.Literal('premises'), Type.Literal('device')]),
+        zkiHash: Type.Union([Type.Literal('sha1'), Type.Literal('sha256')]),
       },
       { additionalProperties: false },
     ),

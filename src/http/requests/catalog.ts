@@ -84,7 +84,12 @@ export const NewProductBody = Type.Object(
     description: Type.Optional(productFields.description),
     categoryId: Type.Optional(productFields.categoryId),
     modelId: Type.Optional(productFields.modelId),
-    taxRateId: productFields.taxRateId,
+    taxRateId: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "The product's tax rate; absent: the company's standard (highest) rate, never a 0 % one.",
+      }),
+    ),
     classificationCode: Type.Optional(Nullable(productFields.classificationCode)),
     units: Type.Array(UnitBody, { minItems: 1, maxItems: 50 }),
   },

@@ -102,6 +102,12 @@ export const SettingsBody = Type.Object(
               description: 'Croatian invoice numbers counted per business premises (P) or per device (N), per year.',
             }),
           ),
+          zkiHash: Type.Optional(
+            Type.Union([Type.Literal('sha1'), Type.Literal('sha256')], {
+              description:
+                "The hash of the ZKI's RSA signature: `sha1` (specification v2.6 chapter 12, the default) or `sha256`.",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -110,27 +116,62 @@ export const SettingsBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A location's labels in Croatian invoice numbers `{sequence}/{premises}/{device}`. */
+const locationFields = {
+  name: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'Printed on every document issued there.',
+    examples: ['Varaždin – Centar'],
+  }),
+  address: Nullable(
+    Type.String({
+      maxLength: 300,
+      description: "The location's address, printed on every document issued there.",
+      examples: ['Kapucinski trg 5, 42000 Varaždin'],
+    }),
+  ),
+  fiscalPremises: Nullable(
+    Type.String({
+      maxLength: 20,
+      description:
+        'The business premises label as registered (1-20 letters or digits); null: the location code. Documents already issued keep theirs.',
+      examples: ['VZ1'],
+    }),
+  ),
+  fiscalDevice: Nullable(
+    Type.String({
+      maxLength: 20,
+      description: 'The device label (digits, no leading zero); null: 1. Documents already issued keep theirs.',
+      examples: ['1'],
+    }),
+  ),
+};
+
+/** A location's name, address and labels in Croatian invoice numbers `{sequence}/{premises}/{device}`. */
 export const LocationBody = Type.Object(
   {
-    fiscalPremises: Type.Optional(
-      Nullable(
-        Type.String({
-          maxLength: 20,
-          description: 'The business premises label as registered (1-20 letters or digits); null: the location code.',
-          examples: ['ZG1'],
-        }),
-      ),
-    ),
-    fiscalDevice: Type.Optional(
-      Nullable(
-        Type.String({
-          maxLength: 20,
-          description: 'The device label (digits, no leading zero); null: 1.',
-          examples: ['1'],
-        }),
-      ),
-    ),
+    name: Type.Optional(locationFields.name),
+    address: Type.Optional(locationFields.address),
+    fiscalPremises: Type.Optional(locationFields.fiscalPremises),
+    fiscalDevice: Type.Optional(locationFields.fiscalDevice),
+  },
+  { additionalProperties: false },
+);
+
+/** A new location: its code (in quotation and sale numbers) is fixed once made. */
+export const NewLocationBody = Type.Object(
+  {
+    name: locationFields.name,
+    code: Type.String({
+      minLength: 1,
+      maxLength: 10,
+      pattern: '^[A-Za-z0-9]+$',
+      description: "Portico's code of the location, in quotation and sale numbers: 1-10 letters or digits, unique.",
+      examples: ['VZ1'],
+    }),
+    address: Type.Optional(locationFields.address),
+    fiscalPremises: Type.Optional(locationFields.fiscalPremises),
+    fiscalDevice: Type.Optional(locationFields.fiscalDevice),
   },
   { additionalProperties: false },
 );
@@ -144,6 +185,16 @@ export const UserBody = Type.Object(
           maxLength: 13,
           description: '11 digits, check digit checked; null removes it.',
           examples: ['69435151530'],
+        }),
+      ),
+    ),
+    operatorLabel: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 40,
+          description:
+            "The operator's label printed on receipts and invoices (oznaka operatera) instead of the OIB; null: the user's name.",
+          examples: ['Blagajna 1 - Ana'],
         }),
       ),
     ),

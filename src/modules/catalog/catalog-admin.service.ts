@@ -32,7 +32,8 @@ export interface NewProduct {
   description?: string | null;
   categoryId?: string | null;
   modelId?: string | null;
-  taxRateId: string;
+  /** Absent: the company's standard rate (its highest), never a 0 % rate by accident. */
+  taxRateId?: string;
   /** KPD 2025 code (e-invoice line classification). */
   classificationCode?: string | null;
   /** Decimal strings in the company's currency; `unitCode` a UN/ECE Rec 20 code (null: from the name). */
@@ -164,6 +165,7 @@ export function createCatalogAdminService(deps: {
 
     async createTaxRate(companyId: string, input: { name: string; rate: string; exemptionReason?: string | null }) {
       const rateBp = parseRate(input.rate);
+      requireExemptionReason(rateBp, input.exemptionReason?.trim() || null);
       const row = {
         id: newId('taxRate'),
         company_id: companyId,
@@ -193,6 +195,7 @@ export function createCatalogAdminService(deps: {
       const work = async (r: CatalogRepos) => {
         await checkReferences(r, companyId, input);
         await checkBarcodeFree(r, companyId, barcode);
+        const taxRateId = input.taxRateId ?? (await standardRate(r, companyId));
         const at = now();
         const row: ProductRow = {
           id: newId('product'),
@@ -203,7 +206,7 @@ export function createCatalogAdminService(deps: {
           description: input.description ?? null,
           category_id: input.categoryId ?? null,
           model_id: input.modelId ?? null,
-          tax_rate_id: input.taxRateId,
+          tax_rate_id: taxRateId,
           datasheet_file: null,
           datasheet_name: null,
           active: true,
@@ -305,6 +308,7 @@ export function createCatalogAdminService(deps: {
       const name = patch.name ?? current.name;
       const exemptionReason =
         patch.exemptionReason === undefined ? current.exemption_reason : patch.exemptionReason?.trim() || null;
+      requireExemptionReason(rateBp, exemptionReason);
       await store.repos.catalog.updateTaxRate(companyId, id, {
         name,
         rate_bp: rateBp,
@@ -587,4 +591,27 @@ export function parseRate(text: string, field = 'rate'): number {
   } catch {
     throw AppError.invalid({ [field]: [said('error.rate.form')] });
   }
+}
+
+/**
+ * A 0 % rate says why no VAT is charged: the invoice must state the provision (Croatia: Zakon o
+ * PDV-u čl. 79 st. 1 t. 10 — "napomenu o oslobođenju"; Germany: §14 Abs. 4 Satz 1 Nr. 8 UStG,
+ * "einen Hinweis auf die Steuerbefreiung"), and the print takes it from the rate.
+ */
+function requireExemptionReason(rateBp: number, reason: string | null): void {
+  if (rateBp === 0 && !reason) throw AppError.invalid({ exemptionReason: [said('error.taxRate.exemptionNeeded')] });
+}
+
+/**
+ * The company's standard rate: its highest (25 % in Croatia, Zakon o PDV-u čl. 38 st. 1; 19 % in
+ * Germany, §12 Abs. 1 UStG; the reduced and zero rates are the exceptions a product is put in on purpose).
+ */
+async function standardRate(r: CatalogRepos, companyId: string): Promise<string> {
+  const rates = await r.catalog.listTaxRates(companyId);
+  const standard = rates.reduce<(typeof rates)[number] | undefined>(
+    (best, rate) => (rate.rate_bp > 0 && (!best || rate.rate_bp > best.rate_bp) ? rate : best),
+    undefined,
+  );
+  if (!standard) throw AppError.invalid({ taxRateId: [said('error.taxRate.unknown')] });
+  return standard.id;
 }

@@ -64,7 +64,7 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
     async updateLocation(
       companyId: string,
       locationId: string,
-      patch: Partial<Pick<LocationRow, 'fiscal_premises' | 'fiscal_device'>>,
+      patch: Partial<Pick<LocationRow, 'name' | 'address' | 'fiscal_premises' | 'fiscal_device'>>,
     ): Promise<void> {
       await db
         .updateTable('locations')
@@ -73,7 +73,11 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
         .where('id', '=', locationId)
         .execute();
     },
-    async updateUser(companyId: string, userId: string, patch: Pick<UserRow, 'operator_oib'>): Promise<void> {
+    async updateUser(
+      companyId: string,
+      userId: string,
+      patch: Partial<Pick<UserRow, 'operator_oib' | 'operator_label' | 'hub_location_id'>>,
+    ): Promise<void> {
       await db.updateTable('users').set(patch).where('company_id', '=', companyId).where('id', '=', userId).execute();
     },
     async insertUser(row: UserRow): Promise<void> {

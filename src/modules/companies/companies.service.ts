@@ -66,12 +66,17 @@ export interface Company {
 }
 
 export const SEQUENCE_MODES = ['premises', 'device'] as const;
+/** The ZKI's signature hash: SHA-1 as specification v2.6 chapter 12 states it, or SHA-256. */
+export const ZKI_HASHES = ['sha1', 'sha256'] as const;
+export type ZkiHash = (typeof ZKI_HASHES)[number];
 
 export interface FiscalSettings {
   enabled: boolean;
   vatRegistered: boolean;
   /** Croatian numbering: per business premises (P) or per device (N). */
   sequenceMode: (typeof SEQUENCE_MODES)[number];
+  /** The hash of the ZKI's RSA signature (README "The ZKI's hash"). */
+  zkiHash: ZkiHash;
 }
 
 export interface Location {
@@ -94,6 +99,8 @@ export interface User {
   role: UserRole;
   /** The personal OIB the fiscal authority is told as operator. */
   operatorOib: string | null;
+  /** What receipts print as the operator (oznaka operatera); null: the user's name. */
+  operatorLabel: string | null;
 }
 
 export interface NewCompany {
@@ -233,30 +240,50 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
           else
             addFieldError(details, 'fiscal.sequenceMode', said('error.oneOf', { values: SEQUENCE_MODES.join(', ') }));
         }
+        if (patch.fiscal.zkiHash !== undefined) {
+          if ((ZKI_HASHES as readonly string[]).includes(patch.fiscal.zkiHash))
+            changes.fiscal_zki_hash = patch.fiscal.zkiHash;
+          else addFieldError(details, 'fiscal.zkiHash', said('error.oneOf', { values: ZKI_HASHES.join(', ') }));
+        }
       }
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (Object.keys(changes).length > 0) await repository.updateCompany(companyId, changes);
       return this.getCompany(companyId);
     },
 
+    /**
+     * A location: its name and address (printed on every document issued there), its code
+     * (Portico's own, in quotation and sale numbers; fixed once made) and, for Croatian invoice
+     * numbers, its business premises and device labels.
+     */
     async createLocation(
       companyId: string,
-      input: { name: string; code: string; address?: string | null },
+      input: {
+        name: string;
+        code: string;
+        address?: string | null;
+        fiscalPremises?: string | null;
+        fiscalDevice?: string | null;
+      },
     ): Promise<Location> {
       await this.getCompany(companyId);
-      const code = input.code.toUpperCase();
-      if (!/^[A-Z0-9]{1,10}$/.test(code)) throw AppError.invalid({ code: [said('error.location.code')] });
-      if (await repository.findLocationByCode(companyId, code))
-        throw AppError.invalid({ code: [said('error.location.codeTaken')] });
+      const details: FieldErrors = {};
+      const code = input.code.trim().toUpperCase();
+      if (!/^[A-Z0-9]{1,10}$/.test(code)) addFieldError(details, 'code', said('error.location.code'));
+      else if (await repository.findLocationByCode(companyId, code))
+        addFieldError(details, 'code', said('error.location.codeTaken'));
+      const fields = locationFields(input, details);
+      if (fields.name === undefined && !details.name) addFieldError(details, 'name', said('error.empty'));
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const row: LocationRow = {
         id: newId('location'),
         company_id: companyId,
-        name: input.name,
+        name: fields.name!,
         code,
-        address: input.address ?? null,
+        address: fields.address ?? null,
         created_at: clock.now().toISOString(),
-        fiscal_premises: null,
-        fiscal_device: null,
+        fiscal_premises: fields.fiscal_premises ?? null,
+        fiscal_device: fields.fiscal_device ?? null,
       };
       await repository.insertLocation(row);
       return toLocation(row);
@@ -277,57 +304,78 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
     },
 
     /**
-     * A location's labels in Croatian invoice numbers: the premises (1-20 letters or digits, as
-     * registered with the tax administration) and the device (digits, no leading zero). Null
-     * falls back to the location's code and device 1.
+     * Renames or re-addresses a location, or sets its labels in Croatian invoice numbers: the
+     * premises (1-20 letters or digits, as registered with the tax administration) and the device
+     * (digits, no leading zero); null falls back to the location's code and device 1. Documents
+     * already issued keep the number they were issued with (the sale stores its premises and device).
      */
     async updateLocation(
       companyId: string,
       locationId: string,
-      patch: { fiscalPremises?: string | null; fiscalDevice?: string | null },
+      patch: { name?: string; address?: string | null; fiscalPremises?: string | null; fiscalDevice?: string | null },
     ): Promise<Location> {
       const row = await repository.findLocation(companyId, locationId);
       if (!row) throw AppError.notFound('Location');
       const details: FieldErrors = {};
-      const changes: Partial<Pick<LocationRow, 'fiscal_premises' | 'fiscal_device'>> = {};
-      const text = (value: string | null) => (value?.trim() ? value.trim() : null);
-      if (patch.fiscalPremises !== undefined) {
-        const value = text(patch.fiscalPremises);
-        if (value !== null && !/^[0-9A-Za-z]{1,20}$/.test(value))
-          addFieldError(details, 'fiscalPremises', said('error.fiscal.premises'));
-        else changes.fiscal_premises = value;
-      }
-      if (patch.fiscalDevice !== undefined) {
-        const value = text(patch.fiscalDevice);
-        if (value !== null && !/^[1-9][0-9]{0,19}$/.test(value))
-          addFieldError(details, 'fiscalDevice', said('error.fiscal.device'));
-        else changes.fiscal_device = value;
-      }
+      const changes = locationFields(patch, details);
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (Object.keys(changes).length > 0) await repository.updateLocation(companyId, locationId, changes);
       return toLocation({ ...row, ...changes });
+    },
+
+    /** The location a hub user works at: the one last chosen, else the company's first. */
+    async preferredLocation(companyId: string, userId: string): Promise<Location | undefined> {
+      const [user, locations] = await Promise.all([
+        repository.findUser(companyId, userId),
+        repository.listLocations(companyId),
+      ]);
+      const chosen = locations.find((l) => l.id === user?.hub_location_id) ?? locations[0];
+      return chosen ? toLocation(chosen) : undefined;
+    },
+
+    /** Remembers the location a hub user chose (one of the company's; anything else is ignored). */
+    async rememberLocation(companyId: string, userId: string, locationId: string): Promise<void> {
+      if (!(await repository.findLocation(companyId, locationId))) return;
+      await repository.updateUser(companyId, userId, { hub_location_id: locationId });
     },
 
     async listUsers(companyId: string): Promise<User[]> {
       return (await repository.listUsersWithRoles(companyId, USER_ROLES)).map(toUser);
     },
 
-    /** A user's operator OIB (checked: 11 digits and the check digit, never with "HR"); null removes it. */
-    async updateUser(companyId: string, userId: string, patch: { operatorOib?: string | null }): Promise<User> {
+    /**
+     * A user's operator OIB (checked: 11 digits and the check digit, never with "HR"), told to CIS
+     * only, and operator label (at most 40 characters), printed on receipts in its place (Zakon o
+     * fiskalizaciji čl. 8: the label is printed, the OIB is sent); null removes either.
+     */
+    async updateUser(
+      companyId: string,
+      userId: string,
+      patch: { operatorOib?: string | null; operatorLabel?: string | null },
+    ): Promise<User> {
       const row = await repository.findUser(companyId, userId);
       if (!row) throw AppError.notFound('User');
-      if (patch.operatorOib === undefined) return toUser(row);
-      let oib: string | null = null;
-      if (patch.operatorOib !== null && patch.operatorOib.trim() !== '') {
-        const checked = validateTaxId(patch.operatorOib.replace(/^\s*HR/i, ''), 'HR');
-        if (!checked.ok || checked.kind !== 'hr_oib' || !/^\d{11}$/.test(checked.value))
-          throw AppError.invalid({
-            operatorOib: [checked.ok ? said('error.taxId.oibLength') : saidOf(checked.message)],
-          });
-        oib = checked.value;
+      const changes: Partial<Pick<UserRow, 'operator_oib' | 'operator_label'>> = {};
+      const details: FieldErrors = {};
+      if (patch.operatorOib !== undefined) {
+        changes.operator_oib = null;
+        if (patch.operatorOib !== null && patch.operatorOib.trim() !== '') {
+          const checked = validateTaxId(patch.operatorOib.replace(/^\s*HR/i, ''), 'HR');
+          if (!checked.ok || checked.kind !== 'hr_oib' || !/^\d{11}$/.test(checked.value))
+            addFieldError(details, 'operatorOib', checked.ok ? said('error.taxId.oibLength') : saidOf(checked.message));
+          else changes.operator_oib = checked.value;
+        }
       }
-      await repository.updateUser(companyId, userId, { operator_oib: oib });
-      return toUser({ ...row, operator_oib: oib });
+      if (patch.operatorLabel !== undefined) {
+        const label = patch.operatorLabel?.trim() || null;
+        if (label !== null && (label.length > 40 || /[\p{Cc}]/u.test(label)))
+          addFieldError(details, 'operatorLabel', said('error.user.operatorLabel'));
+        else changes.operator_label = label;
+      }
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
+      if (Object.keys(changes).length === 0) return toUser(row);
+      await repository.updateUser(companyId, userId, changes);
+      return toUser({ ...row, ...changes });
     },
 
     async createUser(
@@ -374,7 +422,7 @@ export interface SettingsPatch {
   paymentTermsDays?: number;
   quotationValidityDays?: number;
   printTemplate?: Partial<Company['template']>;
-  fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string };
+  fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string; zkiHash?: string };
   einvoiceContact?: { name?: string | null; phone?: string | null; email?: string | null };
 }
 
@@ -523,9 +571,46 @@ export function toCompany(row: CompanyRow): Company {
       enabled: Boolean(row.fiscal_enabled),
       vatRegistered: Boolean(row.vat_registered),
       sequenceMode: row.fiscal_sequence_mode as FiscalSettings['sequenceMode'],
+      zkiHash: row.fiscal_zki_hash === 'sha256' ? 'sha256' : 'sha1',
     },
     einvoiceContact: { name: row.contact_name, phone: row.contact_phone, email: row.contact_email },
   };
+}
+
+type LocationChanges = Partial<Pick<LocationRow, 'name' | 'address' | 'fiscal_premises' | 'fiscal_device'>>;
+
+/** A location's editable fields checked, each bad one named in `details`; blank optional ones cleared. */
+function locationFields(
+  input: { name?: string; address?: string | null; fiscalPremises?: string | null; fiscalDevice?: string | null },
+  details: FieldErrors,
+): LocationChanges {
+  const changes: LocationChanges = {};
+  const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
+  if (input.name !== undefined) {
+    const name = text(input.name);
+    if (name === null) addFieldError(details, 'name', said('error.empty'));
+    else if (name.length > 100) addFieldError(details, 'name', said('error.atMostCharacters', { max: 100 }));
+    else changes.name = name;
+  }
+  if (input.address !== undefined) {
+    const address = text(input.address);
+    if (address !== null && address.length > 300)
+      addFieldError(details, 'address', said('error.atMostCharacters', { max: 300 }));
+    else changes.address = address;
+  }
+  if (input.fiscalPremises !== undefined) {
+    const value = text(input.fiscalPremises);
+    if (value !== null && !/^[0-9A-Za-z]{1,20}$/.test(value))
+      addFieldError(details, 'fiscalPremises', said('error.fiscal.premises'));
+    else changes.fiscal_premises = value;
+  }
+  if (input.fiscalDevice !== undefined) {
+    const value = text(input.fiscalDevice);
+    if (value !== null && !/^[1-9][0-9]{0,19}$/.test(value))
+      addFieldError(details, 'fiscalDevice', said('error.fiscal.device'));
+    else changes.fiscal_device = value;
+  }
+  return changes;
 }
 
 function toLocation(row: LocationRow): Location {
@@ -548,5 +633,6 @@ function toUser(row: UserRow): User {
     name: row.name,
     role: row.role as UserRole,
     operatorOib: row.operator_oib,
+    operatorLabel: row.operator_label ?? null,
   };
 }

@@ -12,9 +12,12 @@ import {
 } from './fiscaliser.ts';
 import type { RacunFacts } from './racun-request.ts';
 import { computeZki } from './zki.ts';
+import { queuePaymentChange } from './payment-change.ts';
 
-/** What `prepare` needs of the issuing transaction's repositories. */
-export type FiscalRepos = { fiscal: Pick<FiscalRepository, 'findCertificate' | 'insertRequest'> };
+/** What `prepare` and `changePayment` need of the caller's transaction's repositories. */
+export type FiscalRepos = {
+  fiscal: Pick<FiscalRepository, 'findCertificate' | 'insertRequest' | 'listRequests' | 'latestChange'>;
+};
 
 /** Croatia's fiscaliser: `deliver` is required here, and it reads statuses back too. */
 export interface CroatianFiscaliser extends Fiscaliser<FiscalRepos>, FiscalStatusReader {
@@ -56,14 +59,18 @@ export function createCroatianFiscaliser(deps: {
       const oib = oibOf(doc.sellerTaxId) ?? certificate.oib;
       const times = cisTimes(doc.issuedAt, doc.timeZone);
       const total = cisAmount(doc.totalMinor);
-      const zki = computeZki(deps.credentials.open(certificate).privateKey, {
-        oib,
-        issuedAt: times.zki,
-        sequence: String(doc.sequence),
-        premises: doc.premises,
-        device: doc.device,
-        total,
-      });
+      const zki = computeZki(
+        deps.credentials.open(certificate).privateKey,
+        {
+          oib,
+          issuedAt: times.zki,
+          sequence: String(doc.sequence),
+          premises: doc.premises,
+          device: doc.device,
+          total,
+        },
+        doc.zkiHash ?? 'sha1',
+      );
       const facts: RacunFacts = {
         oib,
         vatRegistered: doc.vatRegistered,
@@ -139,6 +146,8 @@ export function createCroatianFiscaliser(deps: {
     },
 
     statusOf,
+
+    changePayment: (repos, change) => queuePaymentChange(repos, change, clock),
   };
 }
 

@@ -13,16 +13,39 @@ const JIR = /^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$/i;
 export function parseRacunAnswer(body: string): RacunAnswer {
   const doc = parse(body);
   if (!doc) return { kind: 'unreadable', detail: 'not XML' };
-  const answer = first(doc, 'RacunOdgovor');
+  const answer = self(doc, 'RacunOdgovor');
   if (!answer) return { kind: 'unreadable', detail: 'no RacunOdgovor' };
   const jir = first(answer, 'Jir')?.textContent?.trim() ?? '';
   if (JIR.test(jir)) return { kind: 'jir', jir: jir.toLowerCase() };
-  const errors = Array.from(answer.getElementsByTagNameNS(CIS_NS, 'Greska')).map((g) => ({
+  const errors = errorsOf(answer);
+  if (errors.length > 0) return { kind: 'errors', errors };
+  return { kind: 'unreadable', detail: 'RacunOdgovor without Jir or Greske' };
+}
+
+/** What CIS answers to PromijeniPodatkeRacunaZahtjev (specification v2.6 §2.1.5.3): p005, or errors. */
+export type ChangeAnswer =
+  | { kind: 'changed' }
+  | { kind: 'errors'; errors: Array<{ code: string; message: string }> }
+  | { kind: 'unreadable'; detail: string };
+
+export function parseChangeAnswer(body: string): ChangeAnswer {
+  const doc = parse(body);
+  if (!doc) return { kind: 'unreadable', detail: 'not XML' };
+  const answer = self(doc, 'PromijeniPodatkeRacunaOdgovor');
+  if (!answer) return { kind: 'unreadable', detail: 'no PromijeniPodatkeRacunaOdgovor' };
+  const errors = errorsOf(answer);
+  if (errors.length > 0) return { kind: 'errors', errors };
+  // The specification's table says p005; its example writes the code in capitals (P001).
+  const code = first(answer, 'SifraPoruke')?.textContent?.trim().toLowerCase();
+  if (code === 'p005') return { kind: 'changed' };
+  return { kind: 'unreadable', detail: `PromijeniPodatkeRacunaOdgovor without p005 (${code ?? 'no code'})` };
+}
+
+function errorsOf(answer: Element) {
+  return Array.from(answer.getElementsByTagNameNS(CIS_NS, 'Greska')).map((g) => ({
     code: first(g, 'SifraGreske')?.textContent?.trim() ?? '',
     message: first(g, 'PorukaGreske')?.textContent?.trim() ?? '',
   }));
-  if (errors.length > 0) return { kind: 'errors', errors };
-  return { kind: 'unreadable', detail: 'RacunOdgovor without Jir or Greske' };
 }
 
 /** The echo's answer text, or null when the body is not an EchoResponse. */
@@ -39,6 +62,11 @@ function parse(body: string) {
   } catch {
     return null;
   }
+}
+
+/** The element itself (an answer as its signature covers it) or its first such descendant (an envelope). */
+function self(node: Element, localName: string): Element | null {
+  return node.localName === localName && node.namespaceURI === CIS_NS ? node : first(node, localName);
 }
 
 function first(node: Element, localName: string): Element | null {

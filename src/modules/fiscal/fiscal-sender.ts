@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../lib/clock.ts';
 import { cisTimes } from './cis-format.ts';
 import { CisUnreachable, type CisClient } from './cis-client.ts';
-import { parseRacunAnswer } from './cis-response.ts';
+import { parseChangeAnswer, parseRacunAnswer } from './cis-response.ts';
+import type { AnswerVerifier } from './cis-answer-signature.ts';
+import { dayIn, PAYMENT_CHANGE, type StoredChange } from './payment-change.ts';
 import type { FiscalCredentials } from './fiscal-credentials.ts';
 import type { FiscalRepository, FiscalRequestRow } from './fiscal.repository.ts';
-import { racunEnvelope, type RacunFacts } from './racun-request.ts';
+import { CHANGE_REQUEST_ID, changeEnvelope, racunEnvelope, type RacunFacts } from './racun-request.ts';
 import { signRequest } from './xml-signature.ts';
 
 /** What the outbox row's `facts` column holds. */
@@ -37,7 +39,7 @@ export interface FiscalSenderLogger {
  * carries NakDost=true). Shared by the bounded send after issue and by the worker.
  */
 export function createFiscalSender(deps: {
-  repository: Pick<FiscalRepository, 'findCertificate' | 'finish'>;
+  repository: Pick<FiscalRepository, 'findCertificate' | 'finish' | 'listRequests'>;
   credentials: FiscalCredentials;
   client: CisClient;
   clock: Clock;
@@ -45,6 +47,8 @@ export function createFiscalSender(deps: {
   /** The bounded wait after issue: a receipt first sent later than this went out without its JIR. */
   waitMs: number;
   retryDelaysMs: readonly number[];
+  /** Checks an answer's signature against CIS's certificate; what it answers is all that is read. */
+  verifyAnswer: AnswerVerifier;
   /** Told of every outcome (the admins' notices); a failure here does not undo the outcome. */
   afterSend?: (row: FiscalRequestRow, outcome: SendOutcome) => Promise<void>;
 }) {
@@ -81,8 +85,99 @@ export function createFiscalSender(deps: {
       return { status: 'pending', reason };
     };
 
+    const refused = async (errors: Array<{ code: string; message: string }>, what: string): Promise<SendOutcome> => {
+      const text = errors.map((e) => `${e.code}: ${e.message}`).join('; ');
+      await repository.finish(row.document_id, lease, {
+        status: 'rejected',
+        attempts,
+        next_attempt_at: row.next_attempt_at,
+        jir: null,
+        error_code: errors[0]!.code.slice(0, 20),
+        error_message: errors
+          .map((e) => e.message)
+          .join('; ')
+          .slice(0, 1000),
+        last_error: null,
+        fiscalised_at: null,
+      });
+      logger.warn({ documentId: row.document_id, errors: text }, `fiscal: CIS refused ${what}`);
+      return { status: 'rejected', reason: text };
+    };
+    /** Posts a signed message; the answer element its signature covers, or why there is none to trust. */
+    const exchange = async (
+      envelope: string,
+      action: 'racuni' | 'promijeniPodatkeRacuna',
+      answerName: string,
+    ): Promise<{ xml: string } | { pending: string }> => {
+      let body: string;
+      try {
+        body = await deps.client.post(envelope, action, timeoutMs);
+      } catch (error) {
+        if (!(error instanceof CisUnreachable)) throw error;
+        logger.warn({ documentId: row.document_id, attempts, err: error.message }, 'fiscal: no answer from CIS');
+        return { pending: error.message };
+      }
+      const verified = deps.verifyAnswer(body, answerName);
+      if (!verified.ok) {
+        // A forged or unsigned answer is no answer: nothing in it is believed, the message goes again.
+        logger.warn({ documentId: row.document_id, attempts, reason: verified.reason }, 'fiscal: CIS answer refused');
+        return { pending: `CIS answer refused: ${verified.reason}` };
+      }
+      return { xml: verified.xml };
+    };
+
     const certificate = await repository.findCertificate(row.company_id);
     if (!certificate) return stillPending('no fiscal certificate stored');
+    if (row.kind === PAYMENT_CHANGE) {
+      const stored = JSON.parse(row.facts) as StoredChange;
+      if (dayIn(now, stored.timeZone) !== dayIn(new Date(row.issued_at), stored.timeZone))
+        return refused(
+          [
+            {
+              code: 'midnight',
+              message:
+                'The day of issue is over: CIS no longer takes a change of payment method. Cancel the receipt and issue it anew.',
+            },
+          ],
+          'the late change',
+        );
+      const [receipt] = await repository.listRequests(row.company_id, [stored.of]);
+      if (receipt?.status !== 'fiscalised') return stillPending('the receipt has no JIR yet');
+      // NakDost as the receipt was delivered: CIS compares the data with the receipt's (s012).
+      const receiptLate =
+        receipt.attempts > 1 ||
+        Date.parse(receipt.fiscalised_at ?? receipt.issued_at) - Date.parse(receipt.issued_at) > deps.waitMs;
+      const envelope = signRequest(
+        changeEnvelope(stored.facts, stored.change, {
+          messageId: randomUUID(),
+          sentAt: cisTimes(now, stored.timeZone).xml,
+          lateDelivery: receiptLate,
+        }),
+        deps.credentials.open(certificate),
+        CHANGE_REQUEST_ID,
+      );
+      const answered = await exchange(envelope, 'promijeniPodatkeRacuna', 'PromijeniPodatkeRacunaOdgovor');
+      if ('pending' in answered) return stillPending(answered.pending);
+      const answer = parseChangeAnswer(answered.xml);
+      if (answer.kind === 'changed') {
+        await repository.finish(row.document_id, lease, {
+          status: 'fiscalised',
+          attempts,
+          next_attempt_at: row.next_attempt_at,
+          jir: null,
+          error_code: null,
+          error_message: null,
+          last_error: null,
+          fiscalised_at: clock.now().toISOString(),
+        });
+        logger.info({ documentId: row.document_id, attempts }, 'fiscal: payment change reported');
+        return { status: 'fiscalised', reason: null };
+      }
+      if (answer.kind === 'unreadable') return stillPending(`unreadable answer: ${answer.detail}`);
+      if (answer.errors.every((e) => TRANSIENT_CODES.has(e.code)))
+        return stillPending(answer.errors.map((e) => `${e.code}: ${e.message}`).join('; '));
+      return refused(answer.errors, 'the payment change');
+    }
     const { facts, timeZone } = JSON.parse(row.facts) as StoredRequest;
     const late = row.attempts > 0 || now.getTime() - Date.parse(row.issued_at) > deps.waitMs;
     const envelope = signRequest(
@@ -90,15 +185,9 @@ export function createFiscalSender(deps: {
       deps.credentials.open(certificate),
     );
 
-    let body: string;
-    try {
-      body = await deps.client.post(envelope, 'racuni', timeoutMs);
-    } catch (error) {
-      if (!(error instanceof CisUnreachable)) throw error;
-      logger.warn({ documentId: row.document_id, attempts, err: error.message }, 'fiscal: no answer from CIS');
-      return stillPending(error.message);
-    }
-    const answer = parseRacunAnswer(body);
+    const answered = await exchange(envelope, 'racuni', 'RacunOdgovor');
+    if ('pending' in answered) return stillPending(answered.pending);
+    const answer = parseRacunAnswer(answered.xml);
     if (answer.kind === 'jir') {
       await repository.finish(row.document_id, lease, {
         status: 'fiscalised',
@@ -118,21 +207,7 @@ export function createFiscalSender(deps: {
     if (answer.errors.every((e) => TRANSIENT_CODES.has(e.code))) return stillPending(text);
     // A refusal is the message's fault (schema, signature, certificate, OIB): sending the same
     // message again would be refused again, so it waits for a person.
-    await repository.finish(row.document_id, lease, {
-      status: 'rejected',
-      attempts,
-      next_attempt_at: row.next_attempt_at,
-      jir: null,
-      error_code: answer.errors[0]!.code.slice(0, 20),
-      error_message: answer.errors
-        .map((e) => e.message)
-        .join('; ')
-        .slice(0, 1000),
-      last_error: null,
-      fiscalised_at: null,
-    });
-    logger.warn({ documentId: row.document_id, errors: text }, 'fiscal: CIS refused the receipt');
-    return { status: 'rejected', reason: text };
+    return refused(answer.errors, 'the receipt');
   }
 
   /** Sends one claimed row; answers the status it was left in. */

@@ -35,6 +35,21 @@ export function createFiscalRepository(db: Executor) {
         .where('document_id', 'in', documentIds)
         .execute();
     },
+    /**
+     * The latest change message queued for a document (`{documentId}:change:…` rows, fiscal
+     * changes.ts), by the key's range so the primary key serves it.
+     */
+    async latestChange(companyId: string, documentId: string): Promise<FiscalRequestRow | undefined> {
+      return db
+        .selectFrom('fiscal_requests')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('document_id', '>', `${documentId}:change:`)
+        .where('document_id', '<', `${documentId}:change;`)
+        .orderBy('document_id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
     /** Documents still without a JIR (pending or rejected), oldest first: the hub's Today list. */
     async listUnfiscalised(companyId: string, limit: number): Promise<FiscalRequestRow[]> {
       return db
@@ -42,6 +57,7 @@ export function createFiscalRepository(db: Executor) {
         .selectAll()
         .where('company_id', '=', companyId)
         .where('status', '!=', 'fiscalised')
+        .where('kind', '!=', 'payment_change')
         .orderBy('issued_at')
         .limit(limit)
         .execute();

@@ -33,6 +33,8 @@ export interface FiscalDocument {
   buyerTaxId: string | null;
   /** Croatia's OznSlijed: numbers per premises (`P`, the default) or per device (`N`). */
   sequenceMode?: 'P' | 'N';
+  /** The hash under the ZKI's signature (the company's `fiscal.zkiHash`); absent: SHA-1. */
+  zkiHash?: 'sha1' | 'sha256';
 }
 
 /** What a document carries once the fiscal step has run: at issue (code), later (receipt). */
@@ -59,7 +61,28 @@ export interface Fiscaliser<R> {
    * the worker delivers it later). Absent where there is nothing to send.
    */
   deliver?(companyId: string, documentIds: readonly string[]): Promise<Map<string, FiscalStatus>>;
+  /**
+   * Inside the unit of work that recorded a payment: tells the authority when the issued
+   * receipt's payment method is now another (Croatia: promijeniPodatkeRacuna, the same day only).
+   * Absent where the authority has no such message.
+   */
+  changePayment?(repos: R, change: PaymentChange): Promise<PaymentChangeOutcome>;
 }
+
+/** An issued document's payment method as it stands after a payment was recorded. */
+export interface PaymentChange {
+  companyId: string;
+  documentId: string;
+  paymentMethod: FiscalPaymentMethod;
+  at: Date;
+}
+
+/**
+ * `queued`: the change goes to the authority from the fiscal outbox; `unchanged`: it already
+ * knows this method; `too_late`: the day of issue is over, so the receipt is cancelled and
+ * issued anew instead; `not_required`: nothing fiscal to change.
+ */
+export type PaymentChangeOutcome = 'queued' | 'unchanged' | 'too_late' | 'not_required';
 
 /** A company that fiscalises nothing (not configured, or a country without an adapter yet). */
 export const NOT_REQUIRED: FiscalStatus = Object.freeze({

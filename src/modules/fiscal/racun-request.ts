@@ -57,6 +57,44 @@ const el = (name: string, value: string) => `<tns:${name}>${canonicalText(value)
  * keep the namespace declared on it, no empty-element tags, text through `el`.
  */
 export function racunEnvelope(facts: RacunFacts, dispatch: Dispatch): string {
+  return envelope(
+    `<tns:RacunZahtjev xmlns:tns="${CIS_NS}" Id="${REQUEST_ID}">${header(dispatch)}` +
+      `<tns:Racun>${racunChildren(facts, dispatch)}</tns:Racun></tns:RacunZahtjev>`,
+  );
+}
+
+/** The Id the change message's signature points at (`#PromijeniPodatkeRacunaZahtjev`). */
+export const CHANGE_REQUEST_ID = 'PromijeniPodatkeRacunaZahtjev';
+
+/** What a change of a fiscalised receipt tells CIS besides the receipt as first sent (specification v2.6 §2.1.5). */
+export interface RacunChange {
+  /** PromijenjeniNacinPlac: the payment method now. */
+  payment: 'G' | 'K' | 'T' | 'O';
+  /** PromijenjeniOibPrimateljaRacuna: the buyer's OIB now; null sends the empty element (none). */
+  buyerOib: string | null;
+}
+
+/**
+ * PromijeniPodatkeRacunaZahtjev (WSDL v1.9 operation `promijeniPodatkeRacuna`, the XSD's
+ * RacunPPType): the receipt's data exactly as first sent, then the changed payment method and
+ * buyer OIB. Same canonical form as `racunEnvelope`, so `signRequest` signs it as written.
+ */
+export function changeEnvelope(facts: RacunFacts, change: RacunChange, dispatch: Dispatch): string {
+  const racun =
+    racunChildren(facts, dispatch) +
+    el('PromijenjeniNacinPlac', change.payment) +
+    el('PromijenjeniOibPrimateljaRacuna', change.buyerOib ?? '');
+  return envelope(
+    `<tns:${CHANGE_REQUEST_ID} xmlns:tns="${CIS_NS}" Id="${CHANGE_REQUEST_ID}">${header(dispatch)}` +
+      `<tns:Racun>${racun}</tns:Racun></tns:${CHANGE_REQUEST_ID}>`,
+  );
+}
+
+const header = (dispatch: Dispatch) =>
+  `<tns:Zaglavlje>${el('IdPoruke', dispatch.messageId)}${el('DatumVrijeme', dispatch.sentAt)}</tns:Zaglavlje>`;
+
+/** RacunType's children in the schema's order (RacunPPType begins with the same). */
+function racunChildren(facts: RacunFacts, dispatch: Dispatch): string {
   const taxes =
     facts.vatRegistered && facts.taxes.length > 0
       ? `<tns:Pdv>${facts.taxes
@@ -78,11 +116,7 @@ export function racunEnvelope(facts: RacunFacts, dispatch: Dispatch): string {
     el('NakDost', String(dispatch.lateDelivery)),
     facts.buyerOib === null ? '' : el('OibPrimateljaRacuna', facts.buyerOib),
   ].join('');
-  return envelope(
-    `<tns:RacunZahtjev xmlns:tns="${CIS_NS}" Id="${REQUEST_ID}">` +
-      `<tns:Zaglavlje>${el('IdPoruke', dispatch.messageId)}${el('DatumVrijeme', dispatch.sentAt)}</tns:Zaglavlje>` +
-      `<tns:Racun>${racun}</tns:Racun></tns:RacunZahtjev>`,
-  );
+  return racun;
 }
 
 /** The echo (section 2.5): unsigned; CIS answers the same text, proving TLS and reachability. */
@@ -98,4 +132,6 @@ function envelope(body: string): string {
 export const SOAP_ACTIONS = {
   racuni: 'http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni',
   echo: 'http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/echo',
+  promijeniPodatkeRacuna:
+    'http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/promijeniPodatkeRacuna',
 } as const;

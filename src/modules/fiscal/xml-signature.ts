@@ -1,5 +1,6 @@
 import { createHash, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { REQUEST_ID } from './racun-request.ts';
+import { issuerRfc2253 } from './x509-name.ts';
 
 /** The company's FINA application certificate in the form signing needs. */
 export interface SigningCredentials {
@@ -15,9 +16,6 @@ const ALGORITHM = {
   enveloped: `${DSIG_NS}enveloped-signature`,
 };
 
-const OPEN = `<tns:${REQUEST_ID} `;
-const CLOSE = `</tns:${REQUEST_ID}>`;
-
 /**
  * Signs the request element enveloped (specification chapter 7): exclusive c14n, the Reference
  * to `#RacunZahtjev`, KeyInfo with the certificate and its issuer and serial. RSA-SHA256 and
@@ -32,16 +30,18 @@ const CLOSE = `</tns:${REQUEST_ID}>`;
  * were most of a receipt's fiscal CPU); `xml-signature.test.ts` holds the two equal over random
  * receipts, and the fake CIS verifies every signature with xml-crypto.
  */
-export function signRequest(envelopeXml: string, credentials: SigningCredentials): string {
-  const start = envelopeXml.indexOf(OPEN);
-  const end = envelopeXml.lastIndexOf(CLOSE);
-  if (start < 0 || end < start) throw new Error(`no ${REQUEST_ID} element to sign`);
-  const element = envelopeXml.slice(start, end + CLOSE.length);
+export function signRequest(envelopeXml: string, credentials: SigningCredentials, id: string = REQUEST_ID): string {
+  const open = `<tns:${id} `;
+  const close = `</tns:${id}>`;
+  const start = envelopeXml.indexOf(open);
+  const end = envelopeXml.lastIndexOf(close);
+  if (start < 0 || end < start) throw new Error(`no ${id} element to sign`);
+  const element = envelopeXml.slice(start, end + close.length);
   const digest = createHash('sha256').update(element, 'utf8').digest('base64');
 
   const signedInfo = (tag: (name: string, algorithm: string) => string) =>
     `${tag('CanonicalizationMethod', ALGORITHM.excC14n)}${tag('SignatureMethod', ALGORITHM.rsaSha256)}` +
-    `<Reference URI="#${REQUEST_ID}"><Transforms>${tag('Transform', ALGORITHM.enveloped)}${tag('Transform', ALGORITHM.excC14n)}</Transforms>` +
+    `<Reference URI="#${id}"><Transforms>${tag('Transform', ALGORITHM.enveloped)}${tag('Transform', ALGORITHM.excC14n)}</Transforms>` +
     `${tag('DigestMethod', ALGORITHM.sha256)}<DigestValue>${digest}</DigestValue></Reference>`;
   // What is signed: SignedInfo canonicalised (its namespace declared, no empty-element tags) ...
   const canonical = `<SignedInfo xmlns="${DSIG_NS}">${signedInfo((n, a) => `<${n} Algorithm="${a}"></${n}>`)}</SignedInfo>`;
@@ -70,13 +70,9 @@ function keyInfo(pem: string): string {
   return made;
 }
 
-/** RFC 2253 order (most specific first), as XML-DSig's X509IssuerName expects. */
+/** RFC 2253, as XML-DSig's X509IssuerName expects (x509-name.ts): escaped once, then XML-escaped as any text. */
 function issuerName(certificate: X509Certificate): string {
-  return certificate.issuer
-    .split('\n')
-    .reverse()
-    .map((rdn) => rdn.replace(/,/g, '\\,'))
-    .join(',');
+  return issuerRfc2253(certificate.raw);
 }
 
 const xmlText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -48,3 +48,19 @@ test('any element changed changes the ZKI', () => {
   for (const key of Object.keys(elements) as Array<keyof ZkiElements>)
     assert.notEqual(computeZki(privateKey, { ...elements, [key]: `${elements[key]}0` }), base, key);
 });
+
+// Golden values: a fixed key and the specification's example elements (v2.6 chapter 12), hashed
+// by the openssl command line once (test/fixtures/fiscal-hr/README.md). RSA PKCS#1 v1.5 is
+// deterministic, so the ZKI of fixed input under a fixed key never changes.
+const goldenKey = createPrivateKey(
+  fs.readFileSync(new URL('../../../test/fixtures/fiscal-hr/zki-golden-key.pem', import.meta.url)),
+);
+
+test('golden ZKI with SHA-1 under the signature (the default, specification v2.6 chapter 12)', () => {
+  assert.equal(computeZki(goldenKey, elements), 'fa4cdbd26b26a924b4217b92e338575c');
+  assert.equal(computeZki(goldenKey, elements, 'sha1'), 'fa4cdbd26b26a924b4217b92e338575c');
+});
+
+test('golden ZKI with SHA-256 under the signature (the company setting fiscal.zkiHash)', () => {
+  assert.equal(computeZki(goldenKey, elements, 'sha256'), '2dcb37e54b6e03b16068891ecffa5392');
+});

@@ -1,6 +1,9 @@
 import { createHash, createSign, type KeyObject } from 'node:crypto';
 
-/** The elements the ZKI is computed from (specification v2.5, chapter 12), already in CIS form. */
+/** The hash under the ZKI's RSA signature: SHA-1 as specification v2.6 chapter 12 has it, or SHA-256. */
+export type ZkiHash = 'sha1' | 'sha256';
+
+/** The elements the ZKI is computed from (specification v2.6, chapter 12), already in CIS form. */
 export interface ZkiElements {
   oib: string;
   /** `dd.MM.yyyy HH:mm:ss`, the instant DatVrijeme states. */
@@ -18,11 +21,14 @@ export function zkiInput(e: ZkiElements): string {
 }
 
 /**
- * ZKI (zaštitni kod izdavatelja): the issuer's RSA signature (PKCS#1 v1.5 over SHA-1, as
- * v2.5 chapter 12 specifies) of the concatenated elements, then the MD5 of that signature in
- * lowercase hex. Computed offline, so a receipt carries it even while CIS is unreachable.
+ * ZKI (zaštitni kod izdavatelja): the issuer's RSA signature (PKCS#1 v1.5; over SHA-1 as v2.6
+ * chapter 12 specifies, or over SHA-256 where the company's setting says so) of the concatenated
+ * elements, then the MD5 of that signature in lowercase hex. Computed offline, so a receipt
+ * carries it even while CIS is unreachable.
  */
-export function computeZki(privateKey: KeyObject, elements: ZkiElements): string {
-  const signature = createSign('RSA-SHA1').update(zkiInput(elements), 'utf8').sign(privateKey);
+export function computeZki(privateKey: KeyObject, elements: ZkiElements, hash: ZkiHash = 'sha1'): string {
+  const signature = createSign(hash === 'sha256' ? 'RSA-SHA256' : 'RSA-SHA1')
+    .update(zkiInput(elements), 'utf8')
+    .sign(privateKey);
   return createHash('md5').update(signature).digest('hex');
 }

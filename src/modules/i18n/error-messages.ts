@@ -50,6 +50,7 @@ const serviceMessages = messages({
     'error.location.codeTaken': 'Already used by another location.',
     'error.location.unknown': 'No such location.',
     'error.user.emailTaken': 'Already a user of this company.',
+    'error.user.operatorLabel': 'At most 40 characters, no control characters.',
     'error.user.unknown': 'No such user.',
     'error.user.lastAdmin': 'The company needs at least one active admin.',
     'error.user.currentPassword': 'The current password is wrong.',
@@ -260,6 +261,8 @@ const serviceMessages = messages({
     'error.customer.noSuchId': 'No customer of this company has this id.',
     'error.quotation.nameCustomer': 'Name a directory customer (customerId) or type one (customer).',
     'error.taxRate.unknown': 'No such tax rate.',
+    'error.taxRate.exemptionNeeded':
+      'A 0 % rate needs the reason for the exemption (the provision invoices must state).',
     'error.currency.form': 'Use an ISO 4217 code such as EUR.',
     'error.timezone.form': 'Not an IANA time zone.',
     'error.company.validityDaysPositive': 'Must be a positive whole number of days.',
@@ -321,6 +324,7 @@ const serviceMessages = messages({
     'error.location.codeTaken': 'Već ga koristi druga lokacija.',
     'error.location.unknown': 'Ta lokacija ne postoji.',
     'error.user.emailTaken': 'Već je korisnik ove tvrtke.',
+    'error.user.operatorLabel': 'Najviše 40 znakova, bez kontrolnih znakova.',
     'error.user.unknown': 'Taj korisnik ne postoji.',
     'error.user.lastAdmin': 'Tvrtka treba barem jednog aktivnog administratora.',
     'error.user.currentPassword': 'Trenutačna lozinka nije točna.',
@@ -529,6 +533,7 @@ const serviceMessages = messages({
     'error.customer.noSuchId': 'Nijedan kupac ove tvrtke nema taj ID.',
     'error.quotation.nameCustomer': 'Odaberite kupca iz imenika (customerId) ili ga upišite (customer).',
     'error.taxRate.unknown': 'Ta porezna stopa ne postoji.',
+    'error.taxRate.exemptionNeeded': 'Stopa od 0 % traži razlog oslobođenja (odredbu koju račun mora navesti).',
     'error.currency.form': 'Upišite oznaku valute ISO 4217, npr. EUR.',
     'error.timezone.form': 'To nije IANA vremenska zona.',
     'error.company.validityDaysPositive': 'Mora biti pozitivan cijeli broj dana.',
@@ -593,6 +598,7 @@ const serviceMessages = messages({
     'error.location.codeTaken': 'Wird schon von einem anderen Standort verwendet.',
     'error.location.unknown': 'Diesen Standort gibt es nicht.',
     'error.user.emailTaken': 'Ist schon Benutzer dieser Firma.',
+    'error.user.operatorLabel': 'Höchstens 40 Zeichen, keine Steuerzeichen.',
     'error.user.unknown': 'Diesen Benutzer gibt es nicht.',
     'error.user.lastAdmin': 'Die Firma braucht mindestens einen aktiven Administrator.',
     'error.user.currentPassword': 'Das aktuelle Passwort ist falsch.',
@@ -639,7 +645,8 @@ const serviceMessages = messages({
     'error.einvoice.operator': 'Die Rechnung nennt keinen Bediener mit OIB.',
     'error.einvoice.dueDate': 'Eine Rechnung mit offenem Betrag braucht ein Fälligkeitsdatum.',
     'error.einvoice.exemption': 'Die Positionen mit 0 % brauchen einen Befreiungsgrund (am Steuersatz einzutragen).',
-    'error.einvoice.notIssued': 'Nur ausgestellte Rechnungen, Stornorechnungen und Gutschriften haben eine E-Rechnung.',
+    'error.einvoice.notIssued':
+      'Nur ausgestellte Rechnungen, Stornorechnungen und Rechnungskorrekturen haben eine E-Rechnung.',
     'error.unit.last':
       'Das ist die letzte Einheit des Produkts; fügen Sie zuerst eine weitere hinzu oder deaktivieren Sie das Produkt.',
     'error.datasheet.tooLarge': 'Ein Datenblatt darf höchstens {max} Bytes groß sein.',
@@ -718,15 +725,15 @@ const serviceMessages = messages({
       '{number} ist selbst eine Korrektur; korrigieren Sie stattdessen die Rechnung, die sie nennt.',
     'error.invoice.alreadyCancelled': 'Rechnung {number} ist bereits storniert.',
     'error.invoice.hasCreditNotes':
-      'Rechnung {number} hat Gutschriften; stellen Sie statt einer Stornierung eine Gutschrift über den Rest aus.',
+      'Rechnung {number} hat Rechnungskorrekturen; stellen Sie statt einer Stornierung eine Rechnungskorrektur über den Rest aus.',
     'error.invoice.numberUsed':
       'Rechnungsnummer {number} ist in diesem Jahr schon vergeben: Die Nummerierung wurde nach ausgestellten Rechnungen geändert. Stellen Sie sie zurück; eine neue gilt ab dem nächsten Jahr.',
     'error.credit.notALine': 'Ist keine Position der Rechnung {number}.',
     'error.credit.quantityForm': 'Geben Sie eine Menge mit höchstens drei Nachkommastellen ein, etwa 1,5.',
     'error.credit.moreThanLeft':
       'Ist mehr, als von Position {position} ({product}) noch gutgeschrieben werden kann: {left}.',
-    'error.credit.noLines': 'Nennen Sie mindestens eine Position für die Gutschrift.',
-    'error.credit.refused': 'Die Gutschrift kann nicht ausgestellt werden.',
+    'error.credit.noLines': 'Nennen Sie mindestens eine Position für die Rechnungskorrektur.',
+    'error.credit.refused': 'Die Rechnungskorrektur kann nicht ausgestellt werden.',
     'error.reprice.adminOnly': 'Das Umwandeln zu heutigen Preisen darf nur ein Administrator.',
     'error.reprice.roles': 'Das Umwandeln zu heutigen Preisen erfordert die Rolle {roles}.',
     'error.webhook.reason.gone': 'der Empfänger antwortete 410 Gone',
@@ -822,6 +829,8 @@ const serviceMessages = messages({
     'error.quotation.nameCustomer':
       'Wählen Sie einen Kunden aus dem Verzeichnis (customerId) oder geben Sie einen ein (customer).',
     'error.taxRate.unknown': 'Kein solcher Steuersatz.',
+    'error.taxRate.exemptionNeeded':
+      'Ein Satz von 0 % braucht den Grund der Steuerbefreiung (den Hinweis, den die Rechnung nennen muss).',
     'error.currency.form': 'Verwenden Sie einen ISO-4217-Code wie EUR.',
     'error.timezone.form': 'Keine IANA-Zeitzone.',
     'error.company.validityDaysPositive': 'Muss eine positive ganze Zahl von Tagen sein.',

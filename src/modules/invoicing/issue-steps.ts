@@ -102,7 +102,8 @@ export async function issueFacts(
     delivery_date: today,
     due_date: due,
     payment_method: input.paymentMethod,
-    operator_name: operator?.name ?? null,
+    // The operator's label is what the paper names (Zakon o fiskalizaciji čl. 8); the OIB goes to CIS only.
+    operator_name: operator ? operator.operator_label || operator.name : null,
     operator_oib: operator?.operator_oib ?? null,
   };
 }
@@ -159,6 +160,7 @@ export async function fiscalise(
     paymentMethod: row.payment_method as InvoicePaymentMethod,
     operatorTaxId: row.operator_oib,
     buyerTaxId: row.customer_kind === 'business' ? (row.customer_tax_id?.replace(/^HR/, '') ?? null) : null,
+    zkiHash: company.fiscal_zki_hash === 'sha256' ? 'sha256' : 'sha1',
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Company, LocationRow } from '../companies/index.ts';
 import { printedContent, type DocumentLineRow } from '../documents/index.ts';
 import type { PrintDocument } from '../printing/index.ts';
+import { resolveLanguage, translate } from '../i18n/index.ts';
 import type { QuotationRow } from './quotations.repository.ts';
 
 /** What a quotation's print says of it: the kernel's printed content, titled as a quotation, valid until its expiry. */
@@ -47,6 +48,26 @@ export function quotationPrint(
   company: Company,
   location: LocationRow,
 ): PrintDocument {
+  const content = printedContent(
+    {
+      title: 'document.quotation',
+      number: quotation.number,
+      currency: quotation.currency,
+      pricesIncludeTax: quotation.pricesIncludeTax,
+      totalMinor: quotation.totalMinor,
+      dueDate: quotation.expiresAt,
+      customerName: quotation.customer.name,
+    },
+    lines,
+    company,
+    location,
+  );
+  // Zakon o fiskalizaciji (NN 89/2025) čl. 29: a document issued before the invoice that states
+  // payment data (the bank account and payment codes, or the payment instructions) must show
+  // »OVO NIJE FISKALIZIRANI RAČUN«, in those words, whatever language the rest is printed in.
+  const paymentData = content.payment !== null || Boolean(content.template.paymentInstructions);
+  const notices =
+    company.country === 'HR' && paymentData ? [translate(resolveLanguage(company.locale), 'print.notFiscalised')] : [];
   return {
     title: 'document.quotation',
     number: quotation.number,
@@ -55,19 +76,7 @@ export function quotationPrint(
     dates: [{ label: 'print.validUntil', at: quotation.expiresAt }],
     customer: quotation.customer,
     note: quotation.note,
-    ...printedContent(
-      {
-        title: 'document.quotation',
-        number: quotation.number,
-        currency: quotation.currency,
-        pricesIncludeTax: quotation.pricesIncludeTax,
-        totalMinor: quotation.totalMinor,
-        dueDate: quotation.expiresAt,
-        customerName: quotation.customer.name,
-      },
-      lines,
-      company,
-      location,
-    ),
+    ...content,
+    notices,
   };
 }

@@ -60,6 +60,8 @@ const en = {
   address: 'Address',
   customerKind: 'Type',
   docNumber: 'Number',
+  buyerAddress: "Buyer's address",
+  exempt: 'Exempt / not taxable',
 } as const;
 
 type Key = keyof typeof en;
@@ -119,6 +121,8 @@ const hr: Record<Key, string> = {
   address: 'Adresa',
   customerKind: 'Vrsta',
   docNumber: 'Broj',
+  buyerAddress: 'Adresa (sjedište) kupca',
+  exempt: 'Oslobođeno / neoporezivo',
 };
 
 const de: Record<Key, string> = {
@@ -135,7 +139,7 @@ const de: Record<Key, string> = {
   invoices: 'Rechnungen',
   invoicesGross: 'Fakturiert',
   cancellationsGross: 'Storniert',
-  creditNotesGross: 'Gutschriften',
+  creditNotesGross: 'Rechnungskorrekturen',
   net: 'Netto',
   tax: 'USt',
   gross: 'Brutto',
@@ -147,7 +151,7 @@ const de: Record<Key, string> = {
   number: 'Rechnungsnummer',
   kind: 'Art',
   customer: 'Kunde',
-  taxId: 'USt-IdNr.',
+  taxId: 'Steuer-ID des Kunden',
   corrects: 'Korrigiert',
   method: 'Zahlart',
   count: 'Zahlungen',
@@ -163,7 +167,7 @@ const de: Record<Key, string> = {
   balance: 'Offen',
   'kind.invoice': 'Rechnung',
   'kind.cancellation': 'Stornorechnung',
-  'kind.credit_note': 'Gutschrift',
+  'kind.credit_note': 'Rechnungskorrektur',
   'title.salesList': 'Verkäufe',
   'title.customers': 'Kunden',
   'title.quotations': 'Angebote',
@@ -176,6 +180,8 @@ const de: Record<Key, string> = {
   address: 'Adresse',
   customerKind: 'Art',
   docNumber: 'Nummer',
+  buyerAddress: 'Anschrift des Kunden',
+  exempt: 'Steuerfrei / nicht steuerbar',
 };
 
 const catalogs: Record<ExportLocale, Record<Key, string>> = { en, hr, de };

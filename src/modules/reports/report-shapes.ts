@@ -91,8 +91,12 @@ export interface BookEntry {
   invoiceNumber: string | null;
   customerName: string;
   customerTaxId: string | null;
+  /** The buyer's address as the document stated it, one line ("Vlaška 12, 10000 Zagreb, HR"). */
+  customerAddress: string | null;
   correctsSaleId: string | null;
   rates: RateSums[];
+  /** What the 0 % lines came to: exempt or not taxable, the book's own column. */
+  exempt: number;
   base: number;
   tax: number;
   gross: number;

@@ -88,10 +88,12 @@ export function reportTable(input: Input, locale: ExportLocale): Table {
       };
     }
     case 'book': {
-      // One column pair per rate that occurs, as the book lists base and tax per rate.
-      const rates = [...new Set(input.report.entries.flatMap((e) => e.rates.map((r) => r.rateBp)))].sort(
-        (a, b) => b - a,
-      );
+      // The columns of the book of issued invoices (README "The book of issued invoices"): the
+      // buyer's name, address and tax id, what is exempt or not taxable, then the taxable amounts
+      // and the VAT per rate, then the amount with VAT.
+      const rates = [...new Set(input.report.entries.flatMap((e) => e.rates.map((r) => r.rateBp)))]
+        .filter((bp) => bp !== 0)
+        .sort((a, b) => a - b);
       const pct = (bp: number) => `${(bp / 100).toLocaleString(locale === 'en' ? 'en' : locale)} %`;
       return {
         title: reportLabel(locale, 'title.book'),
@@ -101,11 +103,19 @@ export function reportTable(input: Input, locale: ExportLocale): Table {
           col('number', 'text'),
           col('kind', 'text'),
           col('customer', 'text'),
+          col('buyerAddress', 'text'),
           col('taxId', 'text'),
-          ...rates.flatMap((bp) => [
-            { key: `base${bp}`, label: `${reportLabel(locale, 'base')} ${pct(bp)}`, type: 'money' as const },
-            { key: `tax${bp}`, label: `${reportLabel(locale, 'tax')} ${pct(bp)}`, type: 'money' as const },
-          ]),
+          col('exempt', 'money'),
+          ...rates.map((bp) => ({
+            key: `base${bp}`,
+            label: `${reportLabel(locale, 'base')} ${pct(bp)}`,
+            type: 'money' as const,
+          })),
+          ...rates.map((bp) => ({
+            key: `tax${bp}`,
+            label: `${reportLabel(locale, 'tax')} ${pct(bp)}`,
+            type: 'money' as const,
+          })),
           col('gross', 'money'),
         ],
         rows: input.report.entries.map((e) => {
@@ -115,7 +125,9 @@ export function reportTable(input: Input, locale: ExportLocale): Table {
             number: e.invoiceNumber ?? e.number,
             kind: kind(e.kind),
             customer: e.customerName,
+            buyerAddress: e.customerAddress,
             taxId: e.customerTaxId,
+            exempt: e.exempt,
             gross: e.gross,
           };
           for (const bp of rates) {

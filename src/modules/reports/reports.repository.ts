@@ -62,6 +62,8 @@ export interface BookRow {
   issuedAt: string;
   customerName: string;
   customerTaxId: string | null;
+  /** As the sale stored it: JSON `{street, postalCode, city, country}`, or null. */
+  customerAddress: string | null;
   correctsSaleId: string | null;
   rateBp: number;
   base: number;
@@ -181,6 +183,7 @@ export function createReportsRepository(db: Executor) {
           's.issued_at',
           's.customer_name',
           's.customer_tax_id',
+          's.customer_address',
           's.corrects_sale_id',
           'l.tax_rate_bp',
           sql<number>`sum(l.net_minor)`.as('base'),
@@ -200,6 +203,7 @@ export function createReportsRepository(db: Executor) {
           's.issued_at',
           's.customer_name',
           's.customer_tax_id',
+          's.customer_address',
           's.corrects_sale_id',
           'l.tax_rate_bp',
         ])
@@ -215,6 +219,7 @@ export function createReportsRepository(db: Executor) {
         issuedAt: r.issued_at!,
         customerName: r.customer_name,
         customerTaxId: r.customer_tax_id,
+        customerAddress: r.customer_address,
         correctsSaleId: r.corrects_sale_id,
         rateBp: n(r.tax_rate_bp),
         base: n(r.base),

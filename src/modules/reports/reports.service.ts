@@ -286,8 +286,10 @@ export function createReportsService(deps: {
             invoiceNumber: r.invoiceNumber,
             customerName: r.customerName,
             customerTaxId: r.customerTaxId,
+            customerAddress: addressLine(r.customerAddress),
             correctsSaleId: r.correctsSaleId,
             rates: [],
+            exempt: 0,
             base: 0,
             tax: 0,
             gross: 0,
@@ -295,6 +297,7 @@ export function createReportsService(deps: {
           entries.push(e);
         }
         e.rates.push({ rateBp: r.rateBp, base: r.base, tax: r.tax, gross: r.gross });
+        if (r.rateBp === 0) e.exempt += r.base;
         addRate(e, r);
       }
       return { from: q.from, to: q.to, timeZone: co.timeZone, currency: co.currency, entries };
@@ -527,3 +530,15 @@ function addRate(
 }
 
 export type ReportsService = ReturnType<typeof createReportsService>;
+
+/** A stored address (JSON) as one line for the book: street, postal code and city, country. */
+function addressLine(json: string | null): string | null {
+  if (!json) return null;
+  try {
+    const a = JSON.parse(json) as { street?: string; postalCode?: string; city?: string; country?: string };
+    const line = [a.street, [a.postalCode, a.city].filter(Boolean).join(' '), a.country].filter(Boolean).join(', ');
+    return line || null;
+  } catch {
+    return null;
+  }
+}

@@ -72,7 +72,9 @@ export function toSalePrint(
     },
     lines,
     company,
-    location,
+    // The premises label the legal number was issued with (`12/VZ1/1`), beside the location's
+    // name and address: the internal code once printed there disagreed with the number.
+    row.fiscal_premises ? { ...location, code: row.fiscal_premises } : location,
   );
   const facts: PrintFact[] = [];
   if (row.delivery_date) facts.push({ label: 'print.deliveryDate', value: format.date(noon(row.delivery_date)) });
@@ -81,9 +83,9 @@ export function toSalePrint(
       label: 'print.paymentMethod',
       value: tr(`payment.method.${row.payment_method}` as 'payment.method.cash'),
     });
+  // The operator's label (oznaka operatera), never the personal OIB: čl. 8 of Zakon o fiskalizaciji
+  // has the label printed and the OIB sent to CIS only.
   if (row.operator_name) facts.push({ label: 'print.operator', value: row.operator_name });
-  // Its own row: in the facts' narrow column "name, OIB number" broke inside the value.
-  if (row.operator_oib && company.country === 'HR') facts.push({ label: 'print.operatorOib', value: row.operator_oib });
   if (row.order_reference) facts.push({ label: 'print.orderReference', value: row.order_reference });
   const corrects: string[] = [];
   if (!invoice && extra.original) {

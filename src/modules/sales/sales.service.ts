@@ -6,7 +6,7 @@ import type { Store } from '../../db/store.ts';
 import { toCompany } from '../companies/index.ts';
 import { printedContent } from '../documents/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
-import type { FiscalStatusReader } from '../fiscal/index.ts';
+import type { Fiscaliser, FiscalPaymentMethod, FiscalStatusReader } from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { CatalogRepository } from '../catalog/index.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
@@ -44,6 +44,8 @@ export function createSalesService(deps: {
   newId: IdGenerator;
   /** The fiscal status of documents already issued (the receipt comes later). */
   fiscalStatus: FiscalStatusReader;
+  /** Tells the fiscal authority of a payment in another method than an issued receipt states. */
+  fiscalChanges?: Pick<Fiscaliser<unknown>, 'changePayment'>;
   onEventQueued: () => void;
 }) {
   const { store, clock, newId } = deps;
@@ -296,6 +298,19 @@ export function createSalesService(deps: {
         };
         await repos.sales.insertPayment(payment);
         await paymentEvent(repos, 'payment.recorded', sale, payment, now);
+        // Paid another way than the receipt says: the fiscal authority is told the same day (fiscal/payment-change.ts).
+        if (deps.fiscalChanges?.changePayment && sale.kind === 'invoice' && sale.payment_method) {
+          const methods = new Set(
+            (await repos.sales.listPayments(companyId, saleId)).filter((p) => !p.voided_at).map((p) => p.method),
+          );
+          if (balanceMinor(sale) > amountMinor) methods.add(sale.payment_method);
+          await deps.fiscalChanges.changePayment(repos, {
+            companyId,
+            documentId: saleId,
+            paymentMethod: methods.size === 1 ? ([...methods][0] as FiscalPaymentMethod) : 'other',
+            at: new Date(now),
+          });
+        }
       });
       deps.onEventQueued();
       return get(companyId, saleId);

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { FieldErrors } from '../../../lib/errors.ts';
 import type { Container } from '../../../container.ts';
@@ -11,6 +11,7 @@ import { bodyText, field, noticeOf, postForm, sendPage, submit } from '../form.t
 import { ACCOUNT_NOTICES } from './account-texts.ts';
 import { paths, withNotice } from '../paths.ts';
 import { taxIdLabel } from '../../../modules/i18n/index.ts';
+import { sayMessage } from '../texts/index.ts';
 
 /**
  * The form's shape only: the service checks every field of the change at once (a bad tax id and
@@ -30,6 +31,7 @@ const CompanyForm = Type.Object(
     vatRegistered: Type.String(),
     fiscalEnabled: Type.String(),
     sequenceMode: Type.String(),
+    zkiHash: Type.String(),
   },
   { additionalProperties: false },
 );
@@ -74,27 +76,46 @@ export const companyPage =
       return reply.redirect(withNotice(paths.company, 'companySaved'), 303);
     });
 
-    // A location's labels in Croatian invoice numbers `{sequence}/{premises}/{device}`.
+    // A location's name and address (printed on its documents) and its labels in Croatian invoice
+    // numbers `{sequence}/{premises}/{device}`; a new location also takes its code. One handler
+    // for both: a refusal shows the page again with the fields named.
+    const saveLocation = async (request: FastifyRequest, reply: FastifyReply, id: string | null) => {
+      const ctx = request.hub;
+      const field = (name: string) => bodyText(request.body, name).trim();
+      const fields = {
+        name: field('name'),
+        address: field('address') || null,
+        fiscalPremises: field('fiscalPremises') || null,
+        fiscalDevice: field('fiscalDevice') || null,
+      };
+      try {
+        if (id === null) await c.companies.createLocation(ctx.user.companyId, { ...fields, code: field('code') });
+        else await c.companies.updateLocation(ctx.user.companyId, id, fields);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
+        const company = await c.companies.getCompany(ctx.user.companyId);
+        return send(reply, 400, ctx, company, draftOf(company), undefined, null, {
+          locations: await c.companies.listLocations(ctx.user.companyId),
+          locationErrors: {
+            id: id ?? 'new',
+            text: Object.entries(error.details ?? {})
+              .map(
+                ([name, texts]) =>
+                  `${ctx.t(`hub.location.${name}` as never) ?? name}: ${texts.map((text, i) => sayMessage(ctx.t, text, error.detailKeys?.[name]?.[i])).join(' ')}`,
+              )
+              .join(' · '),
+          },
+        });
+      }
+      return reply.redirect(withNotice(paths.company, 'companySaved'), 303);
+    };
+    app.post('/company/locations', { config: { hub: 'settings:manage' } }, (request, reply) =>
+      saveLocation(request, reply, null),
+    );
     app.post<{ Params: { id: string } }>(
       '/company/locations/:id',
       { config: { hub: 'settings:manage' } },
-      async (request, reply) => {
-        const ctx = request.hub;
-        try {
-          await c.companies.updateLocation(ctx.user.companyId, request.params.id, {
-            fiscalPremises: bodyText(request.body, 'fiscalPremises').trim() || null,
-            fiscalDevice: bodyText(request.body, 'fiscalDevice').trim() || null,
-          });
-        } catch (error) {
-          if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
-          const company = await c.companies.getCompany(ctx.user.companyId);
-          return send(reply, 400, ctx, company, draftOf(company), undefined, null, {
-            locations: await c.companies.listLocations(ctx.user.companyId),
-            locationErrors: { id: request.params.id, errors: error.details ?? {} },
-          });
-        }
-        return reply.redirect(withNotice(paths.company, 'companySaved'), 303);
-      },
+      (request, reply) => saveLocation(request, reply, request.params.id),
     );
   };
 
@@ -114,6 +135,7 @@ function draftFrom(body: unknown): Draft {
     vatRegistered: text('vatRegistered'),
     fiscalEnabled: text('fiscalEnabled'),
     sequenceMode: text('sequenceMode'),
+    zkiHash: text('zkiHash'),
   };
 }
 
@@ -136,6 +158,7 @@ function patchOf(draft: Draft): SettingsPatch {
       enabled: draft.fiscalEnabled === 'on',
       vatRegistered: draft.vatRegistered === 'on',
       ...(draft.sequenceMode ? { sequenceMode: draft.sequenceMode } : {}),
+      ...(draft.zkiHash ? { zkiHash: draft.zkiHash } : {}),
     },
   };
 }
@@ -154,6 +177,7 @@ function draftOf(company: Company): Draft {
     vatRegistered: company.fiscal.vatRegistered ? 'on' : '',
     fiscalEnabled: company.fiscal.enabled ? 'on' : '',
     sequenceMode: company.fiscal.sequenceMode,
+    zkiHash: company.fiscal.zkiHash,
   };
 }
 
@@ -165,7 +189,7 @@ function send(
   d: Draft,
   errors: FieldErrors | undefined,
   notice: string | null,
-  more: { locations: Location[]; locationErrors?: { id: string; errors: FieldErrors } } = { locations: [] },
+  more: { locations: Location[]; locationErrors?: { id: string; text: string } } = { locations: [] },
 ) {
   const { t } = ctx;
   const checked = (value: string) => (value === 'on' ? html` checked` : null);
@@ -195,27 +219,50 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
       <option value="premises"${d.sequenceMode === 'premises' ? html` selected` : null}>${t('hub.invoice.premises')}</option>
       <option value="device"${d.sequenceMode === 'device' ? html` selected` : null}>${t('hub.invoice.device')}</option>
     </select></p>
+    <p><label for="zki-hash">${t('hub.invoice.zkiHash')}</label><br><select id="zki-hash" name="zkiHash">
+      <option value="sha1"${d.zkiHash !== 'sha256' ? html` selected` : null}>SHA-1 (${t('hub.invoice.zkiHash.spec')})</option>
+      <option value="sha256"${d.zkiHash === 'sha256' ? html` selected` : null}>SHA-256</option>
+    </select></p>
   </fieldset>
   <button type="submit">${t('action.save')}</button>
 </form>
-${
-  more.locations.length === 0
-    ? null
-    : html`<h2>${t('print.location')}</h2>
-<table><thead><tr><th scope="col">${t('print.location')}</th><th scope="col">${t('hub.invoice.premises')} / ${t('hub.invoice.device')}</th></tr></thead>
-<tbody>${more.locations.map((l) => {
-        const errs = more.locationErrors?.id === l.id ? more.locationErrors.errors : {};
-        return html`<tr><th scope="row">${l.name} (${l.code})</th><td>${postForm(ctx, `${paths.company}/locations/${l.id}`, html` class="row"`)}
-<label for="premises-${l.id}" class="sr-only">${t('hub.invoice.premises')}</label><input id="premises-${l.id}" name="fiscalPremises" maxlength="20" placeholder="${l.code}" value="${l.fiscalPremises ?? ''}">
-<label for="device-${l.id}" class="sr-only">${t('hub.invoice.device')}</label><input id="device-${l.id}" name="fiscalDevice" maxlength="20" inputmode="numeric" placeholder="1" value="${l.fiscalDevice ?? ''}">
-<button type="submit" class="secondary">${t('action.save')}</button></form>
-${Object.values(errs).length > 0 ? html`<p class="error" role="alert">${Object.values(errs).flat().join(' ')}</p>` : null}</td></tr>`;
-      })}</tbody></table>`
-}
+${html`<h2>${t('print.location')}</h2>
+<p class="muted">${t('hub.location.hint')}</p>
+<table><thead><tr><th scope="col">${t('hub.location.code')}</th><th scope="col">${t('hub.location.nameAddress')} · ${t('hub.invoice.premises')} / ${t('hub.invoice.device')}</th></tr></thead>
+<tbody>${more.locations.map((l) =>
+  locationRow(
+    ctx,
+    `${paths.company}/locations/${l.id}`,
+    l.id,
+    html`<th scope="row">${l.code}</th>`,
+    l,
+    more.locationErrors?.id === l.id ? more.locationErrors.text : null,
+  ),
+)}
+${locationRow(ctx, `${paths.company}/locations`, 'new', html`<th scope="row"><label for="code-new" class="sr-only">${t('hub.location.code')}</label><input id="code-new" name="code" form="location-new" maxlength="10" required placeholder="${t('hub.location.code')}"></th>`, null, more.locationErrors?.id === 'new' ? more.locationErrors.text : null)}</tbody></table>`}
 <dl class="facts">
   <dt>${t('hub.company.currency')}</dt><dd>${company.currency}</dd>
   <dt>${t('hub.company.timezone')}</dt><dd>${company.timezone}</dd>
 </dl>
 <p class="muted">${t('hub.company.fixedHint')}</p>`;
   return sendPage(reply, ctx, { title: t('hub.company.title'), body, notice, status });
+}
+
+/** One location's form in the table (or the empty one that adds a location): name, address, premises, device. */
+function locationRow(
+  ctx: HubContext,
+  action: string,
+  id: string,
+  head: ReturnType<typeof html>,
+  l: Location | null,
+  error: string | null,
+) {
+  const t = ctx.t;
+  return html`<tr>${head}<td>${postForm(ctx, action, html` class="row" id="location-${id}"`)}
+<label for="name-${id}" class="sr-only">${t('hub.location.name')}</label><input id="name-${id}" name="name" maxlength="100" required placeholder="${t('hub.location.name')}" value="${l?.name ?? ''}">
+<label for="address-${id}" class="sr-only">${t('hub.location.address')}</label><input id="address-${id}" name="address" maxlength="300" placeholder="${t('hub.location.address')}" value="${l?.address ?? ''}">
+<label for="premises-${id}" class="sr-only">${t('hub.invoice.premises')}</label><input id="premises-${id}" name="fiscalPremises" maxlength="20" placeholder="${l?.code ?? t('hub.invoice.premises')}" value="${l?.fiscalPremises ?? ''}">
+<label for="device-${id}" class="sr-only">${t('hub.invoice.device')}</label><input id="device-${id}" name="fiscalDevice" maxlength="20" inputmode="numeric" placeholder="1" value="${l?.fiscalDevice ?? ''}">
+<button type="submit" class="secondary">${l ? t('action.save') : t('hub.location.add')}</button></form>
+${error ? html`<p class="error" role="alert">${error}</p>` : null}</td></tr>`;
 }

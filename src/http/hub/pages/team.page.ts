@@ -40,7 +40,7 @@ export const teamPage =
       // A user whose sign-in is being slowed by failed attempts (someone guessing) is shown so.
       const failures = await c.signInThrottle.failures(team.map((u) => u.email));
       const slowed = new Map([...failures].filter(([, n]) => c.signInThrottle.isSlowed(n)));
-      const oibs = new Map((await c.companies.listUsers(ctx.user.companyId)).map((u) => [u.id, u.operatorOib]));
+      const oibs = new Map((await c.companies.listUsers(ctx.user.companyId)).map((u) => [u.id, u]));
       const body = render(ctx, team, shown, slowed, oibs);
       return sendPage(reply, ctx, { title: ctx.t('hub.team.title'), body, notice: shown.notice, status: shown.status });
     };
@@ -95,7 +95,7 @@ export const teamPage =
       });
     });
 
-    // The operator OIB printed on invoices and told to the fiscal authority (checked by the service).
+    // The operator OIB told to the fiscal authority (checked by the service) and the label printed instead.
     app.post<IdRoute>('/team/:id/oib', { config: { hub: 'settings:manage' } }, async (request, reply) =>
       guarded(
         request,
@@ -103,6 +103,7 @@ export const teamPage =
         async () => {
           await c.companies.updateUser(request.hub.user.companyId, request.params.id, {
             operatorOib: bodyText(request.body, 'operatorOib') || null,
+            operatorLabel: bodyText(request.body, 'operatorLabel') || null,
           });
         },
         'oibSaved',
@@ -151,7 +152,7 @@ function render(
   team: TeamMember[],
   shown: Shown,
   slowed: ReadonlyMap<string, number>,
-  oibs: ReadonlyMap<string, string | null>,
+  oibs: ReadonlyMap<string, { operatorOib: string | null; operatorLabel: string | null }>,
 ): Html {
   const { t } = ctx;
   const roles = USER_ROLES.map((r) => ({ value: r, label: roleLabel(t, r) }));
@@ -172,7 +173,7 @@ ${
   <caption class="muted">${t('hub.team.caption', { count: team.length })}</caption>
   <thead><tr>
     <th scope="col">${t('hub.team.name')}</th><th scope="col">${t('hub.team.email')}</th>
-    <th scope="col">${t('hub.team.role')}</th><th scope="col">${t('hub.team.status')}</th><th scope="col">${t('hub.invoice.operatorOib')}</th><th scope="col">${t('hub.team.actions')}</th>
+    <th scope="col">${t('hub.team.role')}</th><th scope="col">${t('hub.team.status')}</th><th scope="col">${t('hub.invoice.operatorOib')} / ${t('hub.team.operatorLabel')}</th><th scope="col">${t('hub.team.actions')}</th>
   </tr></thead>
   <tbody>
   ${team.map(
@@ -186,7 +187,9 @@ ${
     <td>${statusOf(ctx, u)}${slowed.has(u.email) ? html` <span class="status disabled" role="note">${t('hub.team.status.slowed', { count: slowed.get(u.email)! })}</span>` : null}</td>
     <td>${postForm(ctx, paths.teamUser(u.id, 'oib'), html` class="row"`)}
       <label for="oib-${u.id}" class="sr-only">${t('hub.invoice.operatorOib')} (${u.name})</label>
-      <input id="oib-${u.id}" name="operatorOib" inputmode="numeric" maxlength="13" value="${oibs.get(u.id) ?? ''}">
+      <input id="oib-${u.id}" name="operatorOib" inputmode="numeric" maxlength="13" value="${oibs.get(u.id)?.operatorOib ?? ''}">
+      <label for="label-${u.id}" class="sr-only">${t('hub.team.operatorLabel')} (${u.name})</label>
+      <input id="label-${u.id}" name="operatorLabel" maxlength="40" placeholder="${t('hub.team.operatorLabel')}" value="${oibs.get(u.id)?.operatorLabel ?? ''}">
       <button type="submit" class="secondary">${t('action.save')}</button></form></td>
     <td class="team-actions">
       ${

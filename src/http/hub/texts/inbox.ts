@@ -55,7 +55,10 @@ export const inbox = messages({
       'CIS refused to fiscalise an invoice issued at {issuedAt}: {reason}. It is not sent again: correct the cause, then cancel the invoice and issue it anew.',
     'hub.notice.fiscal.overdue.title': 'An invoice is still not fiscalised',
     'hub.notice.fiscal.overdue.body':
-      'CIS has not confirmed (no JIR) an invoice issued at {issuedAt}, past the deadline for late delivery. Portico keeps sending it. Last error: {reason}.',
+      'CIS has not confirmed (no JIR) an invoice issued at {issuedAt}, past the deadline for late delivery ({deadline}, two working days). Portico keeps sending it. Last error: {reason}.',
+    'hub.notice.fiscal.changeRejected.title': 'CIS was not told of a changed payment method',
+    'hub.notice.fiscal.changeRejected.body':
+      'The change of payment method of a receipt issued at {issuedAt} did not reach CIS: {reason}. Cancel the receipt and issue it anew with the method it was paid by.',
     'hub.notice.webhook.disabled.title': 'Webhook {target} was disabled',
     'hub.notice.webhook.disabled.body':
       'Deliveries stopped: {reason}. Fix the receiver, then enable the endpoint again in developer settings.',
@@ -120,7 +123,10 @@ export const inbox = messages({
       'CIS je odbio fiskalizirati račun izdan {issuedAt}: {reason}. Ne šalje se ponovno: otklonite uzrok, zatim stornirajte račun i izdajte ga ponovno.',
     'hub.notice.fiscal.overdue.title': 'Račun još nije fiskaliziran',
     'hub.notice.fiscal.overdue.body':
-      'CIS nije potvrdio (nema JIR-a) račun izdan {issuedAt}, a rok za naknadnu dostavu je prošao. Portico ga i dalje šalje. Zadnja greška: {reason}.',
+      'CIS nije potvrdio (nema JIR-a) račun izdan {issuedAt}, a rok za naknadnu dostavu ({deadline}, dva radna dana) je prošao. Portico ga i dalje šalje. Zadnja greška: {reason}.',
+    'hub.notice.fiscal.changeRejected.title': 'CIS nije primio promjenu načina plaćanja',
+    'hub.notice.fiscal.changeRejected.body':
+      'Promjena načina plaćanja računa izdanog {issuedAt} nije prijavljena CIS-u: {reason}. Stornirajte račun i izdajte novi s načinom plaćanja kojim je plaćen.',
     'hub.notice.webhook.disabled.title': 'Webhook {target} je isključen',
     'hub.notice.webhook.disabled.body':
       'Isporuke su zaustavljene: {reason}. Popravite primatelja, zatim ponovno uključite krajnju točku u postavkama za razvojne programere.',
@@ -185,7 +191,10 @@ export const inbox = messages({
       'CIS hat die Fiskalisierung einer am {issuedAt} ausgestellten Rechnung abgelehnt: {reason}. Sie wird nicht erneut gesendet: Beheben Sie die Ursache, stornieren Sie die Rechnung und stellen Sie sie neu aus.',
     'hub.notice.fiscal.overdue.title': 'Eine Rechnung ist noch nicht fiskalisiert',
     'hub.notice.fiscal.overdue.body':
-      'CIS hat eine am {issuedAt} ausgestellte Rechnung nicht bestätigt (kein JIR), die Frist für die Nachmeldung ist abgelaufen. Portico sendet sie weiter. Letzter Fehler: {reason}.',
+      'CIS hat eine am {issuedAt} ausgestellte Rechnung nicht bestätigt (kein JIR), die Frist für die Nachmeldung ({deadline}, zwei Arbeitstage) ist abgelaufen. Portico sendet sie weiter. Letzter Fehler: {reason}.',
+    'hub.notice.fiscal.changeRejected.title': 'CIS hat die Änderung der Zahlungsart nicht erhalten',
+    'hub.notice.fiscal.changeRejected.body':
+      'Die Änderung der Zahlungsart der am {issuedAt} ausgestellten Rechnung wurde CIS nicht gemeldet: {reason}. Stornieren Sie die Rechnung und stellen Sie sie mit der tatsächlichen Zahlungsart neu aus.',
     'hub.notice.webhook.disabled.title': 'Webhook {target} wurde deaktiviert',
     'hub.notice.webhook.disabled.body':
       'Zustellungen gestoppt: {reason}. Reparieren Sie den Empfänger und aktivieren Sie den Endpunkt dann in den Entwicklereinstellungen wieder.',

@@ -214,7 +214,9 @@ export function productFields(
     ...view,
     id: 'product',
     // A new product starts with the first tax rate chosen.
-    values: { taxRateId: lists.rates[0]?.id, ...view.values },
+    // The company's standard (highest) rate first: the list is sorted by rate, and its first, a
+    // 0 % rate, put new products out of VAT by accident.
+    values: { taxRateId: standardRateId(lists.rates), ...view.values },
   };
   return html`${field(v, 'name', { label: t('hub.catalog.name') })}
 ${field(v, 'sku', { label: t('hub.catalog.sku') })}
@@ -224,4 +226,13 @@ ${field(v, 'modelId', { id: 'product-model', label: t('hub.catalog.model'), cont
 ${field(v, 'taxRateId', { id: 'product-tax-rate', label: t('hub.catalog.taxRate'), control: 'select', options: lists.rates.map((r) => ({ value: r.id, label: `${r.name} (${r.rate} %)` })) })}
 ${field(v, 'classificationCode', { id: 'product-classification', label: t('hub.catalog.classification') })}
 ${field(v, 'description', { label: t('hub.catalog.description'), control: 'textarea' })}`;
+}
+
+function standardRateId(rates: ReadonlyArray<{ id: string; rate: string }>): string | undefined {
+  let best: { id: string; rate: number } | undefined;
+  for (const r of rates) {
+    const rate = Number(r.rate);
+    if (rate > 0 && (!best || rate > best.rate)) best = { id: r.id, rate };
+  }
+  return best?.id ?? rates[0]?.id;
 }

@@ -10,6 +10,7 @@ import { DESK_REFUSALS, otherErrors } from './desk-form.ts';
 import { heading, money } from './desk-parts.ts';
 import { choicesFor, lineEditor, pickedLines, postedLines, textField, type PickedLine } from './line-picker.ts';
 import { customerFieldset, textInput } from './quotation-form.page.ts';
+import { locationChoice, locationSelect, rememberLocation } from './location-choice.ts';
 
 /**
  * The counter: a sale to a walk-in (or directory) customer in as few keystrokes as a till takes.
@@ -32,6 +33,7 @@ export const counterPages =
 
     app.post('/counter', { config: { hub: 'sales:counter' } }, async (request, reply) => {
       const ctx = request.hub;
+      const locationId = textField(request.body, 'locationId') || undefined;
       const done = await submit(
         CounterSaleBody,
         request,
@@ -43,17 +45,22 @@ export const counterPages =
               customerId: input.customerId ?? null,
               paymentMethod: input.paymentMethod,
               tendered: input.tendered ?? null,
+              ...(input.locationId ? { locationId: input.locationId } : {}),
             },
           ),
         { ...DESK_REFUSALS, read: (_fields, body) => readCounterForm(body) },
       );
-      if (done.ok) return reply.redirect(withNotice(paths.sale(done.result.id), 'sold'), 303);
+      if (done.ok) {
+        await rememberLocation(c, ctx, locationId);
+        return reply.redirect(withNotice(paths.sale(done.result.id), 'sold'), 303);
+      }
       return counterPage(c, reply, ctx, {
         lines: pickedLines(request.body),
         customerId: textField(request.body, 'customerId'),
         customerLabel: textField(request.body, 'customerLabel'),
         method: textField(request.body, 'paymentMethod') === 'card' ? 'card' : 'cash',
         tendered: textField(request.body, 'tendered'),
+        locationId,
         state: done.state,
         status: done.status,
       });
@@ -86,7 +93,9 @@ function readCounterForm(body: unknown): Record<string, unknown> {
   const customerId = textField(body, 'customerId');
   const method = textField(body, 'paymentMethod');
   const tendered = decimalPoint(textField(body, 'tendered'));
+  const locationId = textField(body, 'locationId');
   return {
+    ...(locationId ? { locationId } : {}),
     lines: postedLines(body),
     ...(customerId ? { customerId } : {}),
     paymentMethod: method,
@@ -126,6 +135,7 @@ async function counterPage(
     customerLabel: string;
     method: 'cash' | 'card';
     tendered: string;
+    locationId?: string;
     state?: FormState;
     status?: number;
   },
@@ -133,16 +143,19 @@ async function counterPage(
   const { t } = ctx;
   const errors = opts.state?.errors;
   const choices = await choicesFor(c, ctx.user.companyId, opts.lines);
+  const location = await locationChoice(c, ctx, opts.locationId);
   const shown = [
     ...Object.keys(errors ?? {}).filter((p) => p.startsWith('lines')),
     'customerId',
     'paymentMethod',
     'tendered',
+    'locationId',
   ];
   const body = html`${heading(t('hub.counter.title'), false)}
 ${formError(t, opts.state)}
 ${otherErrors(errors, shown)}
 ${postForm(ctx, paths.counter, html` class="make-document counter" id="counter-form" data-counter`)}
+${locationSelect(ctx, location)}
 ${lineEditor(ctx, opts.lines, choices, errors, { autofocus: true })}
 <p class="muted">${t('hub.counter.hint')}</p>
 <fieldset class="payment">

@@ -9,6 +9,7 @@ import { paths, withNotice } from '../../paths.ts';
 import { QuotationRevisionBody, StaffQuotationBody } from '../../../requests/quotations.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { DESK_REFUSALS, otherErrors } from './desk-form.ts';
+import { locationChoice, locationSelect, rememberLocation } from './location-choice.ts';
 import { heading, sendDocumentPdf } from './desk-parts.ts';
 import {
   choicesFor,
@@ -106,6 +107,7 @@ export const quotationFormPages =
 
     app.post('/quotations/new', { config: { hub: 'quotations:make' } }, async (request, reply) => {
       const ctx = request.hub;
+      const locationId = textField(request.body, 'locationId') || undefined;
       const done = await submit(
         StaffQuotationBody,
         request,
@@ -119,12 +121,20 @@ export const quotationFormPages =
               ...(input.customer ? { customer: input.customer } : {}),
               directoryCustomerId: input.customerId ?? null,
               lines: input.lines,
+              ...(input.locationId ? { locationId: input.locationId } : {}),
             },
           ),
-        { ...DESK_REFUSALS, read: (_fields, body) => readQuotationForm(body) },
+        {
+          ...DESK_REFUSALS,
+          read: (_fields, body) => ({ ...readQuotationForm(body), ...(locationId ? { locationId } : {}) }),
+        },
       );
-      if (done.ok) return reply.redirect(withNotice(paths.quotation(done.result.id), 'madeQuotation'), 303);
+      if (done.ok) {
+        await rememberLocation(c, ctx, locationId);
+        return reply.redirect(withNotice(paths.quotation(done.result.id), 'madeQuotation'), 303);
+      }
       return formPage(c, reply, ctx, {
+        locationId,
         values: valuesOf(request.body),
         lines: pickedLines(request.body),
         state: done.state,
@@ -224,10 +234,13 @@ async function formPage(
     from?: string | null;
     inquiryId?: string;
     revising?: QuotationView;
+    locationId?: string;
   },
 ): Promise<FastifyReply> {
   const { t } = ctx;
   const choices = await choicesFor(c, ctx.user.companyId, opts.lines);
+  // A revision stays where the quotation was made; a new one is made where this user works.
+  const location = opts.revising ? null : await locationChoice(c, ctx, opts.locationId);
   const q = opts.revising;
   const errors = opts.state?.errors;
   const title = q ? t('hub.make.editQuotation', { number: q.number }) : t('hub.make.newQuotation');
@@ -238,11 +251,12 @@ async function formPage(
 ${opts.from ? html`<p>${t('hub.make.fromInquiry', { name: opts.from })}</p>` : null}
 ${q ? html`<p>${open ? t('hub.make.reviseHint', { number: nextNumber(q) }) : t('hub.make.notRevisable')}</p>` : null}
 ${formError(t, opts.state)}
-${otherErrors(errors, [...Object.keys(errors ?? {}).filter((p) => p.startsWith('lines')), 'customer', 'customer.name', 'customer.email', 'customer.phone', 'customerId', 'note', 'expiresAt'])}
+${otherErrors(errors, [...Object.keys(errors ?? {}).filter((p) => p.startsWith('lines')), 'customer', 'customer.name', 'customer.email', 'customer.phone', 'customerId', 'note', 'expiresAt', 'locationId'])}
 ${
   open
     ? html`${postForm(ctx, action, html` class="make-document" id="quotation-form"`)}
 ${opts.inquiryId ? html`<input type="hidden" name="inquiryId" value="${opts.inquiryId}">` : null}
+${location ? locationSelect(ctx, location) : null}
 ${customerFieldset(ctx, v, errors, t('hub.make.customer'))}
 ${lineEditor(ctx, opts.lines, choices, errors, { autofocus: q !== undefined || opts.from !== undefined })}
 <fieldset>

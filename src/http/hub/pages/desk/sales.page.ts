@@ -328,6 +328,7 @@ ${
       )}</tbody>
 </table>`
 }
+${methodChangeNote(ctx, s, canCorrect)}
 ${
   canPay
     ? html`<section aria-labelledby="pay-heading">
@@ -403,4 +404,20 @@ ${
 </ul>`
 }
 </section>`;
+}
+
+/**
+ * Paid another way than the fiscalised receipt says (specification v2.6 §2.1.5): the same day
+ * CIS was told (promijeniPodatkeRacuna); on a later day it can no longer be, so the receipt is
+ * cancelled and issued again with the method it was paid by.
+ */
+function methodChangeNote(ctx: HubContext, s: SaleView, canCorrect: boolean): Html | null {
+  if (s.kind !== 'invoice' || s.fiscal.status === 'not_required' || !s.paymentMethod || s.status === 'cancelled')
+    return null;
+  const other = s.payments.filter((p) => !p.voided && p.method !== s.paymentMethod);
+  if (other.length === 0) return null;
+  const issuedDay = ctx.fmt.date(s.issuedAt ?? s.createdAt);
+  const late = other.some((p) => ctx.fmt.date(p.createdAt) !== issuedDay);
+  if (!late) return html`<p class="muted" role="note">${ctx.t('hub.invoice.methodChangeReported')}</p>`;
+  return html`<p class="error" role="alert">${ctx.t('hub.invoice.methodChangeLate')}${canCorrect ? html` <a href="#cancel-heading">${ctx.t('hub.invoice.cancel')}</a>` : null}</p>`;
 }
