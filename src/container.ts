@@ -236,6 +236,10 @@ export async function createContainer(
     retryDelaysMs: config.fiscalRetryDelaysMs ?? DEFAULT_FISCAL_RETRY_DELAYS_MS,
     afterSend: fiscalNotices,
     verifyAnswer: createAnswerVerifier({
+      onUnanchored: () =>
+        logger.warn(
+          'FISCAL_CIS_SIGNER_CA is not set: CIS answers are checked for a whole fiskalcis signature, not for its issuer',
+        ),
       trustedCaPem: config.fiscalCisSignerCa ?? config.fiscalCisCa,
       now: () => clock.now(),
     }),
