@@ -2,12 +2,13 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { taxIdLabel } from '../../../../modules/i18n/index.ts';
 import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
 import type { Container } from '../../../../container.ts';
-import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../../../modules/sales/index.ts';
+import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
+import { fieldErrors } from '../../../../lib/errors.ts';
 import { html, type Html } from '../../html.ts';
 import { sayText } from '../../texts/index.ts';
 import type { HubContext } from '../../hub-context.ts';
@@ -16,6 +17,7 @@ import { pdfPanel } from './document-parts.ts';
 import { sendingsBlock } from './sending.page.ts';
 import {
   field,
+  formFields,
   noticeOf,
   postForm,
   queryChoice,
@@ -143,6 +145,8 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
       async (request, reply) => {
         const ctx = request.hub;
         const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        const asked = paymentQuestion(ctx, sale, request.body);
+        if (asked) return detail(reply, ctx, sale, null, asked, 409);
         const done = await submit(
           PaymentBody,
           request,
@@ -225,6 +229,42 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
     );
   };
 
+/**
+ * What the payment form proposes: the invoice's own method (cash where it names none of the
+ * three a payment can have) and the balance. Cash taken at the sale's page, not at the counter,
+ * is counted from the hand: its amount is typed, so a click cannot book the whole balance as
+ * cash that never came (issue 34: "one click recorded cash by mistake").
+ */
+function proposedPayment(ctx: HubContext, s: SaleView): { method: PaymentMethod; amount: string } {
+  const method = (PAYMENT_METHODS as readonly string[]).includes(s.paymentMethod ?? '')
+    ? (s.paymentMethod as PaymentMethod)
+    : 'cash';
+  return { method, amount: method === 'cash' ? '' : ctx.fmt.editable(s.balance) };
+}
+
+/**
+ * A payment by another method than the invoice states is recorded only when asked twice: the
+ * first post comes back with the question and the same values, and the form then carries the
+ * method confirmed (`confirmMethod`); a confirmation of another method asks again. Null: record it.
+ */
+function paymentQuestion(ctx: HubContext, s: SaleView, body: unknown): FormState | null {
+  const fields = formFields(body);
+  const method = fields.method ?? '';
+  if (!(PAYMENT_METHODS as readonly string[]).includes(method) || !s.paymentMethod || method === s.paymentMethod)
+    return null;
+  if (fields.confirmMethod === method) return null;
+  const { t } = ctx;
+  return {
+    form: 'pay',
+    values: { method, amount: fields.amount ?? '', confirmMethod: method },
+    errors: fieldErrors(),
+    message: t('hub.pay.otherMethod', {
+      invoiceMethod: t(`payment.method.${s.paymentMethod as PaymentMethod}`),
+      method: t(`payment.method.${method as PaymentMethod}`),
+    }),
+  };
+}
+
 const SALE_NOTICES = {
   ...DESK_NOTICES,
   voided: 'hub.invoice.notice.voided',
@@ -257,8 +297,9 @@ function detail(
     id: 'pay',
     schema: PaymentBody,
     state: stateOf(state, 'pay'),
-    values: { method: 'cash', amount: ctx.fmt.editable(s.balance) },
+    values: proposedPayment(ctx, s),
   };
+  const confirming = pay.state?.values.confirmMethod;
   const body = html`${heading(title, notice !== null)}
 <div class="two">
 <div>
@@ -325,9 +366,10 @@ ${
 <h2 id="pay-heading">${t('action.recordPayment')}</h2>
 ${postForm(ctx, `${base}/payments`, html` class="stack" novalidate`)}
 ${formError(t, pay.state)}
+${confirming ? html`<input type="hidden" name="confirmMethod" value="${confirming}">` : null}
 ${field(pay, 'method', { label: t('hub.desk.method'), control: 'select', options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
 ${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
-<p><button type="submit">${t('action.recordPayment')}</button></p>
+<p><button type="submit">${confirming ? t('hub.pay.confirm', { method: t(`payment.method.${confirming as PaymentMethod}`) }) : t('action.recordPayment')}</button></p>
 </form>
 </section>`
     : null
