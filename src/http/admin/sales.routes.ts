@@ -19,6 +19,8 @@ import { fileHeaders } from '../file-reply.ts';
 import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { salesListTable } from '../../modules/reports/index.ts';
 import { said, translator } from '../../modules/i18n/index.ts';
+import type { UserRole } from '../../modules/companies/index.ts';
+import { mayCancelInvoice } from '../access.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64 }), pid: Type.String({ maxLength: 64 }) });
@@ -367,13 +369,19 @@ export const salesRoutes =
           security,
           description:
             'Issues a sale of kind `cancellation`: every line negated, its own number in the same series, naming the invoice, fiscalised like an invoice. ' +
-            'The invoice becomes `cancelled`. Fires `sale.cancelled`. 409 when it is already cancelled, is itself a correction, or has credit notes. Admins only.',
+            'The invoice becomes `cancelled`. Fires `sale.cancelled`. 409 when it is already cancelled, is itself a correction, or has credit notes. Admins cancel any invoice; staff only one they issued, on the day it was issued (403 otherwise).',
           params: IdParams,
           body: CancelBody,
           response: { 201: Data(Sale), ...errorResponses(400, 403, 404, 409) },
         },
       },
       async (request, reply) => {
+        const { companyId, userId, role } = request.admin;
+        const [sale, company] = await Promise.all([
+          c.sales.get(companyId, request.params.id),
+          c.companies.getCompany(companyId),
+        ]);
+        mayCancelInvoice({ role: role as UserRole, userId }, sale, company.timezone, c.clock.now());
         const storno = await c.sales.cancel(
           request.admin.companyId,
           request.params.id,

@@ -42,6 +42,8 @@ export interface SaleView {
   locationId: string;
   createdAt: string;
   issuedAt: string | null;
+  /** The user who issued it (null: an API key, or made before this was kept): staff may cancel their own. */
+  createdBy: string | null;
   deliveryDate: string | null;
   dueDate: string | null;
   paymentMethod: InvoicePaymentMethod | null;
@@ -124,6 +126,7 @@ export function toSaleView(
     locationId: row.location_id,
     createdAt: row.created_at,
     issuedAt: row.issued_at,
+    createdBy: row.created_by,
     deliveryDate: row.delivery_date,
     dueDate: row.due_date,
     paymentMethod: row.payment_method as InvoicePaymentMethod | null,

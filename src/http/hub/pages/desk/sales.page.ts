@@ -4,6 +4,7 @@ import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
 import type { Container } from '../../../../container.ts';
 import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
+import { mayCancelInvoice } from '../../../access.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
@@ -104,6 +105,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         reply,
         ctx,
         sale,
+        c.clock.now(),
         noticeOf(ctx, request.query, SALE_NOTICES),
         undefined,
         200,
@@ -146,7 +148,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         const ctx = request.hub;
         const sale = await c.sales.get(ctx.user.companyId, request.params.id);
         const asked = paymentQuestion(ctx, sale, request.body);
-        if (asked) return detail(reply, ctx, sale, null, asked, 409);
+        if (asked) return detail(reply, ctx, sale, c.clock.now(), null, asked, 409);
         const done = await submit(
           PaymentBody,
           request,
@@ -159,7 +161,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(sale.id), 'paid'), 303)
-          : detail(reply, ctx, sale, null, done.state, done.status);
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
       },
     );
 
@@ -178,16 +180,17 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(sale.id), 'voided'), 303)
-          : detail(reply, ctx, sale, null, done.state, done.status);
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
       },
     );
 
     app.post<{ Params: IdParams }>(
       '/sales/:id/cancel',
-      { config: { hub: 'invoices:correct' } },
+      { config: { hub: 'invoices:cancel-own' } },
       async (request, reply) => {
         const ctx = request.hub;
         const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        mayCancelInvoice(ctx.user, sale, ctx.user.timezone, c.clock.now());
         const done = await submit(
           CancelBody,
           request,
@@ -196,7 +199,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(done.result.id), 'stornoIssued'), 303)
-          : detail(reply, ctx, sale, null, done.state, done.status);
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
       },
     );
 
@@ -224,10 +227,20 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(done.result.id), 'credited'), 303)
-          : detail(reply, ctx, sale, null, done.state, done.status);
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
       },
     );
   };
+
+/** Whether the cancel form is offered: the rule the cancel route enforces (access.ts). */
+function mayCancel(ctx: HubContext, s: SaleView, now: Date): boolean {
+  try {
+    mayCancelInvoice(ctx.user, s, ctx.user.timezone, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * What the payment form proposes: the invoice's own method (cash where it names none of the
@@ -276,6 +289,8 @@ function detail(
   reply: FastifyReply,
   ctx: HubContext,
   s: SaleView,
+  /** Now, by the server's clock: whether staff may still cancel their own invoice today. */
+  now: Date,
   notice: string | null,
   state?: FormState,
   status = 200,
@@ -290,6 +305,7 @@ function detail(
   const open = invoice && s.status !== 'cancelled';
   const canPay = ctx.can('sales:record-payment') && open && s.status !== 'paid';
   const canCorrect = ctx.can('invoices:correct') && open;
+  const canCancel = open && mayCancel(ctx, s, now);
   const canVoid = ctx.can('payments:void');
   const cancelForm = { id: 'cancel', schema: CancelBody, state: stateOf(state, 'cancel') };
   const creditForm = { id: 'credit', schema: CreditNoteBody, state: stateOf(state, 'credit') };
@@ -390,8 +406,12 @@ ${otherErrors(creditForm.state?.errors, ['reason'])}
 ${field(creditForm, 'reason', { label: t('common.reason') })}
 <p><button type="submit">${t('hub.invoice.creditSubmit')}</button></p>
 </form>
-</section>
-<section aria-labelledby="cancel-heading">
+</section>`
+    : null
+}
+${
+  canCancel
+    ? html`<section aria-labelledby="cancel-heading">
 <h2 id="cancel-heading">${t('hub.invoice.cancel')}</h2>
 ${postForm(ctx, `${base}/cancel`, html` class="stack" novalidate`)}
 ${formError(t, cancelForm.state)}
