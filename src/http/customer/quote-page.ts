@@ -229,16 +229,17 @@ ${status ? html`<p class="notice" role="status">${status}</p>` : null}
     (l) =>
       html`<tr><td>${l.productName}${l.note ? html`<br><span class="muted">${l.note}</span>` : null}</td><td class="num">${fmt.quantity(parseScaled(l.quantity, 3))} ${l.unitName}</td><td class="num">${money(l.unitPrice)}</td><td class="num">${l.discountPercent === '0' ? '—' : percent(l.discountPercent)}</td><td class="num">${money(l.net)}</td><td class="num">${percent(l.taxRate)}</td><td class="num">${money(l.tax)}</td><td class="num">${money(l.total)}</td></tr>`,
   )}</tbody>
-<tfoot>
-<tr><th scope="row" colspan="7">${p('print.netTotal')}</th><td class="num">${money(q.totals.net)}</td></tr>
-${q.totals.taxes.map(
-  (x) =>
-    html`<tr><th scope="row" colspan="7">${parseScaled(x.rate, RATE_SCALE) === 0n ? p('print.exemptAmount', { amount: money(x.base) }) : p('print.taxOnBase', { rate: percent(x.rate), base: money(x.base) })}</th><td class="num">${money(x.tax)}</td></tr>`,
-)}
-<tr><th scope="row" colspan="7">${p('print.totalTax')}</th><td class="num">${money(q.totals.tax)}</td></tr>
-<tr><th scope="row" colspan="7">${t('total')}</th><td class="num"><strong>${money(q.totals.withTax)}</strong></td></tr>
-</tfoot>
 </table>
+<dl class="facts quote-totals">
+  <dt>${p('print.netTotal')}</dt><dd>${money(q.totals.net)}</dd>
+  ${q.totals.taxes.map((x) =>
+    parseScaled(x.rate, RATE_SCALE) === 0n
+      ? html`<dt>${p('print.exemptAmount', { amount: money(x.base) })}</dt><dd>—</dd>`
+      : html`<dt>${p('print.taxOnBase', { rate: percent(x.rate), base: money(x.base) })}</dt><dd>${money(x.tax)}</dd>`,
+  )}
+  <dt>${p('print.totalTax')}</dt><dd>${money(q.totals.tax)}</dd>
+  <dt>${t('total')}</dt><dd><strong>${money(q.totals.withTax)}</strong></dd>
+</dl>
 ${q.note ? html`<p>${q.note}</p>` : null}
 ${
   shown.state === 'open'
