@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
+import { MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import {
   INVOICE_KINDS,
   INVOICE_PAYMENT_METHODS,
@@ -194,6 +195,20 @@ export const salesRoutes =
               customerId: Type.Optional(Type.String({ maxLength: 64 })),
               from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
               to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before.' })),
+              q: Type.Optional(
+                Type.String({
+                  maxLength: 100,
+                  description:
+                    "The start of the number or the legal number (`12/ZG1`), a part of the customer's name, or at least four digits of their tax id (OIB).",
+                }),
+              ),
+              amount: Type.Optional(
+                Type.String({
+                  pattern: '^\\d+(\\.\\d{1,2})?$',
+                  maxLength: 20,
+                  description: 'The gross total exactly, such as `333.79`.',
+                }),
+              ),
               mode: Type.Optional(
                 Type.Union([Type.Literal('live'), Type.Literal('test')], {
                   description: '`live` (the default) or `test`: sales converted from test documents, never both.',
@@ -213,9 +228,18 @@ export const salesRoutes =
         },
       },
       async (request, reply) => {
-        const { status, locationId, customerId, from, to, mode } = request.query;
+        const { status, locationId, customerId, from, to, mode, q, amount } = request.query;
         const companyId = request.admin.companyId;
-        const filter = { status, locationId, customerId, from: instant(from, 'from'), to: instant(to, 'to'), mode };
+        const filter = {
+          status,
+          locationId,
+          customerId,
+          from: instant(from, 'from'),
+          to: instant(to, 'to'),
+          mode,
+          ...(q?.trim() ? { q } : {}),
+          ...(amount === undefined ? {} : { totalMinor: Number(parseScaled(amount, MONEY_SCALE)) }),
+        };
         const list = async (query: { limit?: number; cursor?: string }) => {
           const page = newestFirstPage(query);
           return page.page(await c.sales.list(companyId, filter, page));

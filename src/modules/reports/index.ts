@@ -1,6 +1,6 @@
 export { createReportsService, type ReportsService } from './reports.service.ts';
 export type { ReportQuery } from './report-shapes.ts';
-export { GROUP_BYS, type GroupBy, localDate } from './periods.ts';
+export { GROUP_BYS, type GroupBy, addDays, localDate, startOfDay } from './periods.ts';
 export { toCsv, formatDate, type ExportLocale, type Table } from './table.ts';
 export { toXlsx } from './xlsx.ts';
 export type { ReportName } from './report-tables.ts';

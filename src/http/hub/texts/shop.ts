@@ -3,6 +3,13 @@ import { messages } from '../../../modules/i18n/index.ts';
 /** The shop's everyday screens (issue 34): the payment question, searching lists, gross or net prices. */
 export const shop = messages({
   en: {
+    'hub.search.amount': 'Amount ({currency})',
+    'hub.search.amountForm': 'Use an amount such as 333,79 or 333.79.',
+    'hub.search.dayForm': 'Use a date such as 2026-11-28.',
+    'hub.search.from': 'From',
+    'hub.search.to': 'To',
+    'hub.search.export': 'Export what is shown',
+    'hub.search.salesQ': 'Number, customer or OIB',
     'hub.pay.otherMethod': 'The invoice states the payment method “{invoiceMethod}”. Record “{method}” anyway?',
     'hub.pay.confirm': 'Yes, record “{method}”',
     'hub.conversion.quotedLine': 'Quoted line total',
@@ -11,6 +18,13 @@ export const shop = messages({
     'hub.conversion.changed': 'Changed since the quotation:',
   },
   hr: {
+    'hub.search.amount': 'Iznos ({currency})',
+    'hub.search.amountForm': 'Upišite iznos kao 333,79.',
+    'hub.search.dayForm': 'Upišite datum kao 28. 11. 2026.',
+    'hub.search.from': 'Od',
+    'hub.search.to': 'Do',
+    'hub.search.export': 'Izvezi prikazano',
+    'hub.search.salesQ': 'Broj, kupac ili OIB',
     'hub.pay.otherMethod': 'Na računu je način plaćanja „{invoiceMethod}”. Ipak evidentirati „{method}”?',
     'hub.pay.confirm': 'Da, evidentiraj „{method}”',
     'hub.conversion.quotedLine': 'Iznos stavke u ponudi',
@@ -19,6 +33,13 @@ export const shop = messages({
     'hub.conversion.changed': 'Promijenjeno od ponude:',
   },
   de: {
+    'hub.search.amount': 'Betrag ({currency})',
+    'hub.search.amountForm': 'Geben Sie einen Betrag wie 333,79 ein.',
+    'hub.search.dayForm': 'Geben Sie ein Datum wie 28.11.2026 ein.',
+    'hub.search.from': 'Von',
+    'hub.search.to': 'Bis',
+    'hub.search.export': 'Angezeigtes exportieren',
+    'hub.search.salesQ': 'Nummer, Kunde oder Steuer-ID',
     'hub.pay.otherMethod': 'Auf der Rechnung steht die Zahlungsart „{invoiceMethod}“. Trotzdem „{method}“ erfassen?',
     'hub.pay.confirm': 'Ja, „{method}“ erfassen',
     'hub.conversion.quotedLine': 'Positionsbetrag im Angebot',

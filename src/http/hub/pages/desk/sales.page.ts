@@ -2,7 +2,15 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { taxIdLabel } from '../../../../modules/i18n/index.ts';
 import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
 import type { Container } from '../../../../container.ts';
-import { PAYMENT_METHODS, SALE_STATUSES, type PaymentMethod, type SaleView } from '../../../../modules/sales/index.ts';
+import {
+  PAYMENT_METHODS,
+  SALE_STATUSES,
+  type PaymentMethod,
+  type SaleStatus,
+  type SaleView,
+} from '../../../../modules/sales/index.ts';
+import { salesListTable } from '../../../../modules/reports/index.ts';
+import { exportLinks, readListSearch, searchFields, searchParams, sendListExport } from './list-search.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
 import { mayCancelInvoice } from '../../../access.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
@@ -63,10 +71,31 @@ export const salesPages =
       const status = queryChoice(query.status, SALE_STATUSES);
       const cursor = queryText(query.cursor, 500);
       const mode = dataModeOf(query);
-      const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-      const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status, mode }, page));
+      const search = readListSearch(ctx, query);
+      const invalid = Object.keys(search.errors).length > 0;
+      const filter = {
+        status,
+        mode,
+        ...(search.q ? { q: search.q } : {}),
+        ...(search.totalMinor === undefined ? {} : { totalMinor: search.totalMinor }),
+        ...(search.fromInstant ? { from: search.fromInstant } : {}),
+        ...(search.toInstant ? { to: search.toInstant } : {}),
+      };
+      const fetch = async (p: { limit: number; cursor?: string }) => {
+        const page = newestFirstPage(p);
+        return page.page(await c.sales.list(ctx.user.companyId, filter, page));
+      };
+      if (search.format && !invalid)
+        return sendListExport(reply, ctx, search.format, 'sales', fetch, (rows, locale) =>
+          salesListTable(rows, locale, ctx.user.timezone, (s) => t(`status.sale.${s as SaleStatus}`)),
+        );
+      const { data, nextCursor } = invalid
+        ? { data: [], nextCursor: null }
+        : await fetch({ limit: 25, ...(cursor ? { cursor } : {}) });
+      const params = { status, ...searchParams(search), data: mode === 'test' ? 'test' : undefined };
       const body = html`${heading(t('nav.sales'), false)}
-<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status', 'data'])}>
+<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status', 'q', 'amount', 'from', 'to', 'data'])}>
+  ${searchFields(ctx, search, t('hub.search.salesQ'))}
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${SALE_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.sale.${s}`)}</option>`)}
@@ -89,9 +118,10 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.sales, params, nextCursor, t('hub.desk.nextPage'))}
+${data.length > 0 ? exportLinks(ctx, paths.sales, params) : null}
 </div>`;
-      return sendPage(reply, ctx, { title: t('nav.sales'), body });
+      return sendPage(reply, ctx, { title: t('nav.sales'), body, status: invalid ? 400 : 200 });
     });
 
     app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
