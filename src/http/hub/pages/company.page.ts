@@ -29,6 +29,7 @@ const CompanyForm = Type.Object(
     vatRegistered: Type.String(),
     fiscalEnabled: Type.String(),
     sequenceMode: Type.String(),
+    pricesIncludeTax: Type.String(),
   },
   { additionalProperties: false },
 );
@@ -112,6 +113,7 @@ function draftFrom(body: unknown): Draft {
     vatRegistered: text('vatRegistered'),
     fiscalEnabled: text('fiscalEnabled'),
     sequenceMode: text('sequenceMode'),
+    pricesIncludeTax: text('pricesIncludeTax'),
   };
 }
 
@@ -128,6 +130,7 @@ function patchOf(draft: Draft): SettingsPatch {
     taxId: draft.taxId || null,
     locale: draft.locale,
     quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : Number(draft.quotationValidityDays),
+    ...(draft.pricesIncludeTax ? { pricesIncludeTax: draft.pricesIncludeTax === 'gross' } : {}),
     fiscal: {
       enabled: draft.fiscalEnabled === 'on',
       vatRegistered: draft.vatRegistered === 'on',
@@ -149,6 +152,7 @@ function draftOf(company: Company): Draft {
     vatRegistered: company.fiscal.vatRegistered ? 'on' : '',
     fiscalEnabled: company.fiscal.enabled ? 'on' : '',
     sequenceMode: company.fiscal.sequenceMode,
+    pricesIncludeTax: company.pricesIncludeTax ? 'gross' : 'net',
   };
 }
 
@@ -181,13 +185,19 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
   ${field(view, 'locale', { id: 'locale', label: t('hub.company.locale'), required: true })}
   ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
   <fieldset>
+    <legend>${t('hub.prices.legend')}</legend>
+    <p><label><input type="radio" name="pricesIncludeTax" value="gross"${d.pricesIncludeTax === 'gross' ? html` checked` : null}> ${t('hub.prices.gross')}</label></p>
+    <p><label><input type="radio" name="pricesIncludeTax" value="net"${d.pricesIncludeTax === 'net' ? html` checked` : null}> ${t('hub.prices.net')}</label></p>
+    <p class="muted">${t('hub.prices.hint')}</p>
+  </fieldset>
+  <fieldset>
     <legend>${t('hub.invoice.fiscal')}</legend>
-    <p><label><input type="checkbox" name="vatRegistered"${checked(d.vatRegistered)}> ${t('print.vatId')}</label></p>
+    <p><label><input type="checkbox" name="vatRegistered"${checked(d.vatRegistered)}> ${t('hub.company.vatRegistered')}</label></p>
     <p><label><input type="checkbox" name="fiscalEnabled"${checked(d.fiscalEnabled)}> ${t('hub.invoice.fiscal')}</label></p>
     ${company.fiscal.enabled ? null : html`<p class="muted">${t('hub.invoice.fiscal.not_required')}</p>`}
-    <p><label for="sequence-mode">${t('hub.invoice.number')}</label><br><select id="sequence-mode" name="sequenceMode">
-      <option value="premises"${d.sequenceMode === 'premises' ? html` selected` : null}>${t('hub.invoice.premises')}</option>
-      <option value="device"${d.sequenceMode === 'device' ? html` selected` : null}>${t('hub.invoice.device')}</option>
+    <p><label for="sequence-mode">${t('hub.company.sequenceMode')}</label><br><select id="sequence-mode" name="sequenceMode">
+      <option value="premises"${d.sequenceMode === 'premises' ? html` selected` : null}>${t('hub.company.sequence.premises')}</option>
+      <option value="device"${d.sequenceMode === 'device' ? html` selected` : null}>${t('hub.company.sequence.device')}</option>
     </select></p>
   </fieldset>
   <button type="submit">${t('action.save')}</button>
