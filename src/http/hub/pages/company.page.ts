@@ -7,9 +7,10 @@ import { AppError } from '../../../lib/errors.ts';
 import { SettingsBody } from '../../requests/companies.ts';
 import { html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { bodyText, field, noticeOf, postForm, sendPage, submit } from '../form.ts';
+import { bodyText, field, noticeOf, postForm, submit } from '../form.ts';
 import { ACCOUNT_NOTICES } from './account-texts.ts';
 import { paths, withNotice } from '../paths.ts';
+import { sendCompanyPage } from './company-frame.ts';
 import { taxIdLabel } from '../../../modules/i18n/index.ts';
 
 /**
@@ -221,5 +222,5 @@ ${Object.values(errs).length > 0 ? html`<p class="error" role="alert">${Object.v
   <dt>${t('hub.company.timezone')}</dt><dd>${company.timezone}</dd>
 </dl>
 <p class="muted">${t('hub.company.fixedHint')}</p>`;
-  return sendPage(reply, ctx, { title: t('hub.company.title'), body, notice, status });
+  return sendCompanyPage(reply, ctx, { title: t('hub.company.title'), body, notice, status });
 }

@@ -3,6 +3,7 @@ import { messages } from '../../../modules/i18n/index.ts';
 /** The shop's everyday screens (issue 34): the payment question, searching lists, gross or net prices. */
 export const shop = messages({
   en: {
+    'hub.company.nav.print': 'Print template and bank account',
     'hub.prices.legend': 'Catalog prices',
     'hub.prices.gross': 'Include VAT (retail: the shelf price is what the customer pays)',
     'hub.prices.net': 'Exclude VAT (trade: VAT is added on the invoice)',
@@ -30,6 +31,7 @@ export const shop = messages({
     'hub.conversion.changed': 'Changed since the quotation:',
   },
   hr: {
+    'hub.company.nav.print': 'Predložak ispisa i bankovni račun',
     'hub.prices.legend': 'Cijene u katalogu',
     'hub.prices.gross': 'S PDV-om (maloprodaja: cijena na polici je ono što kupac plaća)',
     'hub.prices.net': 'Bez PDV-a (veleprodaja: PDV se dodaje na računu)',
@@ -57,6 +59,7 @@ export const shop = messages({
     'hub.conversion.changed': 'Promijenjeno od ponude:',
   },
   de: {
+    'hub.company.nav.print': 'Druckvorlage und Bankverbindung',
     'hub.prices.legend': 'Katalogpreise',
     'hub.prices.gross': 'Inklusive USt. (Einzelhandel: der Regalpreis ist der Endpreis)',
     'hub.prices.net': 'Ohne USt. (Großhandel: die USt. kommt auf der Rechnung hinzu)',

@@ -227,7 +227,10 @@ async function formPage(
   },
 ): Promise<FastifyReply> {
   const { t } = ctx;
-  const choices = await choicesFor(c, ctx.user.companyId, opts.lines);
+  const [choices, company] = await Promise.all([
+    choicesFor(c, ctx.user.companyId, opts.lines),
+    c.companies.getCompany(ctx.user.companyId),
+  ]);
   const q = opts.revising;
   const errors = opts.state?.errors;
   const title = q ? t('hub.make.editQuotation', { number: q.number }) : t('hub.make.newQuotation');
@@ -248,7 +251,7 @@ ${lineEditor(ctx, opts.lines, choices, errors, { autofocus: q !== undefined || o
 <fieldset>
 <legend>${t('print.note')}</legend>
 ${textInput('note', t('hub.make.note'), v.note, errors?.note, { textarea: true, maxlength: 2000 })}
-${textInput('expiresOn', q ? t('hub.make.keepValidity') : t('hub.make.validUntil', { days: 30 }), v.expiresOn, errors?.expiresAt, { type: 'date' })}
+${textInput('expiresOn', q ? t('hub.make.keepValidity') : t('hub.make.validUntil', { days: company.quotationValidityDays }), v.expiresOn, errors?.expiresAt, { type: 'date' })}
 </fieldset>
 <p><button type="submit">${q ? t('hub.make.revise') : t('hub.make.create')}</button>
 <a href="${q ? paths.quotation(q.id) : paths.quotations}">${t('action.back')}</a></p>

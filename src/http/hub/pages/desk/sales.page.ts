@@ -455,8 +455,8 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 <div>
 <h2>PDF</h2>
 ${pdfPanel(ctx, base, s.number)}
-${s.kind === 'invoice' ? html`<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
-${einvoice ? einvoiceBox(ctx, base, einvoice) : null}
+<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>
+${einvoice && s.customer.kind === 'business' ? einvoiceBox(ctx, base, einvoice) : null}
 </div>
 </div>
 ${mailed}
