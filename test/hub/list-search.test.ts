@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
-import { adminCall, newOib } from '../support/sales-helpers.ts';
+import { adminCall, newOib, newQuotation } from '../support/sales-helpers.ts';
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 
 /**
@@ -76,6 +76,28 @@ describe('the sales list: search and export', () => {
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /id="amount"[^>]*aria-invalid="true"/);
     assert.match(bad.body, /value="12,345"/, 'what was typed stays');
+  });
+
+  test('quotations: by amount and period, and the export of what is shown', async () => {
+    const a = await newQuotation(t.app, demo, { name: 'Ana Horvat' });
+    const b = await newQuotation(t.app, demo, { name: 'Ivo Babić' });
+    const shownQ = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/hub/quotations?${query}`, headers: { cookie } });
+      assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+      return [a, b].filter((x) => res.body.includes(`>${x.number}</a>`)).map((x) => x.number);
+    };
+    assert.equal(a.totals.withTax, b.totals.withTax, 'the same basket');
+    assert.deepEqual(await shownQ(`amount=${a.totals.withTax.replace('.', ',')}&q=ivo`), [b.number]);
+    assert.deepEqual(await shownQ('amount=0,01'), []);
+    assert.deepEqual(await shownQ('from=2020-01-01&to=2020-12-31'), []);
+    const csv = await t.app.inject({ method: 'GET', url: '/hub/quotations?q=ana%20h&format=csv', headers: { cookie } });
+    assert.equal(csv.statusCode, 200);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    assert.equal(lines.length, 2, csv.body);
+    assert.ok(lines[1]!.startsWith(a.number));
   });
 
   test('the export holds exactly the rows shown: CSV in Croatian conventions, XLSX with numbers', async () => {

@@ -64,13 +64,19 @@ export function searchParams(search: ListSearch): Record<string, string | undefi
 }
 
 /** The search fields, each labelled, with its message; to sit inside the list's filter form. */
-export function searchFields(ctx: HubContext, search: ListSearch, qLabel: string, withAmount = true): Html {
+export function searchFields(
+  ctx: HubContext,
+  search: ListSearch,
+  qLabel: string,
+  withAmount = true,
+  withQ = true,
+): Html {
   const { t } = ctx;
   const f = (name: 'q' | 'amount' | 'from' | 'to', label: string, type: string, extra: Html | null = null) => {
     const error = search.errors[name];
     return html`<div><label for="${name}">${label}</label><br><input id="${name}" name="${name}" type="${type}" value="${search.form[name]}"${extra}${error ? html` aria-invalid="true" aria-describedby="${name}-error"` : null}>${error ? html`<br><span class="field-error" id="${name}-error">${error}</span>` : null}</div>`;
   };
-  return html`${f('q', qLabel, 'search', html` maxlength="100"`)}
+  return html`${withQ ? f('q', qLabel, 'search', html` maxlength="100"`) : null}
 ${withAmount ? f('amount', t('hub.search.amount', { currency: ctx.user.currency }), 'text', html` inputmode="decimal" maxlength="20" size="10"`) : null}
 ${f('from', t('hub.search.from'), 'date')}
 ${f('to', t('hub.search.to'), 'date')}`;
