@@ -100,6 +100,18 @@ describe('the sales list: search and export', () => {
     assert.ok(lines[1]!.startsWith(a.number));
   });
 
+  test('customers: the directory as searched, exported', async () => {
+    const csv = await t.app.inject({ method: 'GET', url: `/hub/customers?q=${oib}&format=csv`, headers: { cookie } });
+    assert.equal(csv.statusCode, 200);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    assert.equal(lines.length, 2, csv.body);
+    assert.match(lines[1]!, /Ličilački obrt Šimić/);
+    assert.ok(lines[1]!.includes(oib));
+  });
+
   test('the export holds exactly the rows shown: CSV in Croatian conventions, XLSX with numbers', async () => {
     const csv = await t.app.inject({
       method: 'GET',
