@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
-import { adminCall, newOib, newQuotation } from '../support/sales-helpers.ts';
+import { adminCall, newOib, newOrder, newQuotation } from '../support/sales-helpers.ts';
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 
 /**
@@ -98,6 +98,31 @@ describe('the sales list: search and export', () => {
       .split(/\r?\n/);
     assert.equal(lines.length, 2, csv.body);
     assert.ok(lines[1]!.startsWith(a.number));
+  });
+
+  test('web orders: by amount and period, and the export of what is shown', async () => {
+    const o = await newOrder(t.app, demo, { name: 'Marija Orač' });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/hub/orders?amount=${o.totals.withTax.replace('.', ',')}`,
+      headers: { cookie },
+    });
+    assert.equal(res.statusCode, 200);
+    assert.ok(res.body.includes(`>${o.number}</a>`));
+    const none = await t.app.inject({
+      method: 'GET',
+      url: '/hub/orders?from=2020-01-01&to=2020-01-02',
+      headers: { cookie },
+    });
+    assert.ok(!none.body.includes(`>${o.number}</a>`));
+    const csv = await t.app.inject({ method: 'GET', url: '/hub/orders?q=marija&format=csv', headers: { cookie } });
+    assert.equal(csv.statusCode, 200);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    assert.equal(lines.length, 2, csv.body);
+    assert.ok(lines[1]!.startsWith(o.number));
   });
 
   test('customers: the directory as searched, exported', async () => {

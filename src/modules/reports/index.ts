@@ -4,5 +4,5 @@ export { GROUP_BYS, type GroupBy, addDays, localDate, startOfDay } from './perio
 export { toCsv, formatDate, type ExportLocale, type Table } from './table.ts';
 export { toXlsx } from './xlsx.ts';
 export type { ReportName } from './report-tables.ts';
-export { salesListTable, customersListTable, quotationsListTable } from './list-tables.ts';
+export { salesListTable, customersListTable, quotationsListTable, ordersListTable } from './list-tables.ts';
 export { createMonthArchives, type MonthArchives, type ArchiveJob } from './month-archive.ts';
