@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError, type Message } from '../lib/errors.ts';
 import type { UserRole } from '../modules/companies/index.ts';
 import { said } from '../modules/i18n/index.ts';
+import { localDate } from '../modules/reports/index.ts';
 
 /**
  * Who may do what in the admin API: the one place, the README's "Roles" written as code. Each
@@ -10,8 +11,11 @@ import { said } from '../modules/i18n/index.ts';
  * (customers, sales, quotation handling) are here so the routes that come only name one.
  */
 export const PERMISSIONS = {
-  'inquiries:read': ['admin', 'support'],
-  'inquiries:handle': ['admin', 'support'],
+  // Staff at the counter are who a walk-in customer's web inquiry reaches first (issue 34).
+  'inquiries:read': ['admin', 'staff', 'support'],
+  'inquiries:answer': ['admin', 'staff', 'support'], // reply to the inquirer, mark handled
+  'inquiries:handle': ['admin', 'support'], // reopen, release from the spam folder
+  'inquiries:spam': ['admin', 'support'], // the spam folder and what is in it
   // The caller's own inbox. Who is told of what is decided where notifications are made:
   // inquiries reach admin and support users only, so staff have none of them.
   'notifications:own': ['admin', 'staff', 'support'],
@@ -26,7 +30,9 @@ export const PERMISSIONS = {
   'sales:record-payment': ['admin', 'staff'],
   'sales:counter': ['admin', 'staff'], // sell at the counter: issue an invoice and take its payment
   'sales:manage': ['admin'],
-  'invoices:correct': ['admin'], // cancel an invoice (storno), issue a credit note
+  'invoices:correct': ['admin'], // cancel any invoice (storno), issue a credit note
+  // Their own invoice, the day it was issued, with a reason (`mayCancelInvoice`); invoices:correct any.
+  'invoices:cancel-own': ['admin', 'staff'],
   'payments:void': ['admin', 'staff'],
   'documents:send': ['admin', 'staff'], // send quotations and invoices by e-mail
   'catalog:read': ['admin', 'staff', 'support'],
@@ -68,7 +74,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminRecordSalePayment: 'sales:record-payment',
   adminCreateCounterSale: 'sales:counter',
   adminVoidSalePayment: 'payments:void',
-  adminCancelSale: 'invoices:correct',
+  adminCancelSale: 'invoices:cancel-own',
   adminCreateCreditNote: 'invoices:correct',
 
   adminListQuotationCustomerMatches: 'quotations:read',
@@ -132,7 +138,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminListQuotationSendings: 'quotations:read',
   adminSendSale: 'documents:send',
   adminListSaleSendings: 'sales:read',
-  adminReplyToInquiry: 'inquiries:handle',
+  adminReplyToInquiry: 'inquiries:answer',
   adminListInquiryReplies: 'inquiries:read',
   adminReopenInquiry: 'inquiries:handle',
   adminReportSales: 'reports:run',
@@ -196,4 +202,24 @@ export function needsRole(roles: readonly UserRole[]): Message {
 /** Whether a role holds a permission: the hub hides what this refuses, and refuses it again on request. */
 export function can(role: UserRole, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly string[]).includes(role);
+}
+
+/**
+ * Whether `actor` may cancel this invoice: a holder of invoices:correct any invoice any day; a
+ * holder of invoices:cancel-own only one they issued themselves, on the same calendar day in the
+ * company's time zone (a wrong receipt is caught at the counter; later it is a credit note's
+ * or the owner's business). The refusal says which.
+ */
+export function mayCancelInvoice(
+  actor: { role: UserRole; userId: string },
+  sale: { createdBy: string | null; issuedAt: string | null; createdAt: string },
+  timeZone: string,
+  now: Date,
+): void {
+  if (can(actor.role, 'invoices:correct')) return;
+  if (!can(actor.role, 'invoices:cancel-own'))
+    throw new AppError('forbidden', needsRole(PERMISSIONS['invoices:correct']));
+  if (sale.createdBy !== actor.userId) throw new AppError('forbidden', said('error.cancel.notOwn'));
+  if (localDate(sale.issuedAt ?? sale.createdAt, timeZone) !== localDate(now, timeZone))
+    throw new AppError('forbidden', said('error.cancel.notToday'));
 }

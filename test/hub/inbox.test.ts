@@ -228,7 +228,7 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
     });
   });
 
-  test('staff have no inquiries: no nav item, no card, 403 on the list, the detail and the POST', async (t) => {
+  test('staff see the inquiries (nav item, card, list, detail) but not the spam folder, and reopen none', async (t) => {
     await withPage(t, browser, async (page, context) => {
       await loopbackOnly(context, hub.base);
       const res = await fetch(`${hub.base}/api/v1/public/reach-out`, {
@@ -238,18 +238,18 @@ describe('hub inbox: Today, inquiries, notifications (Chromium)', () => {
       });
       const inquiryId = ((await res.json()) as { data: { id: string } }).data.id;
       await signIn(page, hub.base, hub.user('staff'));
-      assert.equal(await page.getByRole('navigation').getByRole('link', { name: 'Upiti' }).count(), 0);
-      assert.equal(await page.locator('#card-inquiries').count(), 0);
-      assert.equal(await page.locator('#card-quotations').count(), 1);
-      assert.equal((await page.goto(`${hub.base}/hub/inquiries`))!.status(), 403);
-      assert.equal((await page.goto(`${hub.base}/hub/inquiries/${inquiryId}`))!.status(), 403);
-      const post = await page.request.post(`${hub.base}/hub/inquiries/${inquiryId}/handled`, {
+      assert.equal(await page.getByRole('navigation').getByRole('link', { name: 'Upiti' }).count(), 1);
+      assert.equal(await page.locator('#card-inquiries').count(), 1);
+      assert.equal((await page.goto(`${hub.base}/hub/inquiries`))!.status(), 200);
+      assert.equal(await page.getByRole('link', { name: 'Mapa neželjenih' }).count(), 0);
+      assert.equal((await page.goto(`${hub.base}/hub/inquiries?folder=spam`))!.status(), 403);
+      assert.equal((await page.goto(`${hub.base}/hub/inquiries/${inquiryId}`))!.status(), 200);
+      const csrf = await page.locator('header input[name=_csrf]').getAttribute('value');
+      const post = await page.request.post(`${hub.base}/hub/inquiries/${inquiryId}/reopen`, {
         headers: { origin: hub.base },
-        form: { _csrf: 'x' },
+        form: { _csrf: csrf! },
       });
       assert.equal(post.status(), 403);
-      const stored = await hub.app.c.inquiries.get(hub.tenant.companyId, inquiryId);
-      assert.equal(stored.handledAt, null);
       // Staff get no inquiry notifications: the badge stays empty, the page is theirs to open.
       assert.equal((await page.goto(`${hub.base}/hub/notifications`))!.status(), 200);
     });

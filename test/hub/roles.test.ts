@@ -70,6 +70,26 @@ describe('roles: who may open which hub page', () => {
     }
   });
 
+  test('staff read the inquiries (menu and list) but not the spam folder', async () => {
+    const staff = sessions.staff;
+    const list = await t.app.inject({ method: 'GET', url: '/hub/inquiries', headers: { cookie: staff.cookie } });
+    assert.equal(list.statusCode, 200);
+    assert.match(list.body, /<a[^>]+href="\/hub\/inquiries"/, 'the menu names the inquiries');
+    assert.doesNotMatch(list.body, /folder=spam/, 'no way to the spam folder');
+    const spam = await t.app.inject({
+      method: 'GET',
+      url: '/hub/inquiries?folder=spam',
+      headers: { cookie: staff.cookie },
+    });
+    assert.equal(spam.statusCode, 403);
+    const support = await t.app.inject({
+      method: 'GET',
+      url: '/hub/inquiries?folder=spam',
+      headers: { cookie: sessions.support.cookie },
+    });
+    assert.equal(support.statusCode, 200);
+  });
+
   test('a location API key opens nothing in the hub', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/hub', headers: bearer(apiKey) });
     assert.equal(res.statusCode, 303);

@@ -138,10 +138,18 @@ describe('hub sales desk (Chromium)', () => {
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'page-title');
 
       await assertAccessible(page);
-      await page.getByLabel('Način plaćanja').selectOption({ label: 'Gotovina' });
+      // The invoice says bank transfer: that is proposed, with the balance; cash is asked about once.
+      assert.equal(await page.getByLabel('Način plaćanja').inputValue(), 'bank_transfer');
       const amount = await page.getByLabel('Iznos (EUR)').inputValue();
       assert.match(amount, /^\d+,\d\d$/, 'the balance is offered as the amount, written the Croatian way');
+      await page.getByLabel('Način plaćanja').selectOption({ label: 'Gotovina' });
       await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
+      assert.match(
+        (await page.getByRole('alert').textContent())!,
+        /„Uplata na račun”\. Ipak evidentirati „Gotovina”\?/,
+      );
+      await assertAccessible(page);
+      await page.getByRole('button', { name: 'Da, evidentiraj „Gotovina”' }).click();
       await page.waitForURL(`${hub.base}/hub/sales/${saleId}?notice=paid`);
       assert.equal(await page.getByRole('status').textContent(), 'Uplata je evidentirana.');
       assert.equal(await page.locator('dl.facts .status').first().textContent(), 'Plaćena');
@@ -316,6 +324,8 @@ describe('hub sales desk (Chromium)', () => {
       await page.getByLabel('Način plaćanja').selectOption({ label: 'Kartica' });
       await page.getByLabel('Iznos (EUR)').fill('1,00');
       await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
+      // The invoice says bank transfer: a card payment is asked about once, the amount kept.
+      await page.getByRole('button', { name: 'Da, evidentiraj „Kartica”' }).click();
       assert.equal(await page.getByRole('status').textContent(), 'Uplata je evidentirana.');
       assert.equal(await page.locator('dl.facts .status').first().textContent(), 'Djelomično plaćena');
 

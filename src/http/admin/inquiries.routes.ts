@@ -3,6 +3,9 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { Data, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
 import { newestFirstPage } from './pagination.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { UserRole } from '../../modules/companies/index.ts';
+import { PERMISSIONS, can, needsRole } from '../access.ts';
 
 const Inquiry = Type.Object(
   {
@@ -57,6 +60,8 @@ export const inquiriesRoutes =
       async (request) => {
         const page = newestFirstPage(request.query);
         const { mode, folder } = request.query;
+        if (folder === 'spam' && !can(request.admin.role as UserRole, 'inquiries:spam'))
+          throw new AppError('forbidden', needsRole(PERMISSIONS['inquiries:spam']));
         return page.page(
           await c.inquiries.list(request.admin.companyId, page, {
             ...(mode ? { mode } : {}),
@@ -78,7 +83,13 @@ export const inquiriesRoutes =
           response: { 200: Data(Inquiry), ...errorResponses(403, 404) },
         },
       },
-      async (request) => ({ data: await c.inquiries.get(request.admin.companyId, request.params.id) }),
+      async (request) => {
+        const inquiry = await c.inquiries.get(request.admin.companyId, request.params.id);
+        // Held as spam, it is not there for a role without the spam folder (staff).
+        if (inquiry.spamReason !== null && !can(request.admin.role as UserRole, 'inquiries:spam'))
+          throw AppError.notFound('Inquiry');
+        return { data: inquiry };
+      },
     );
 
     app.post(

@@ -89,6 +89,11 @@ const ConversionPreview = Type.Object(
           currentUnitPrice: Nullable(
             Type.String({ description: 'null when the product or the unit is gone from the catalog.' }),
           ),
+          discountPercent: Type.String({ description: "The quoted discount, kept at today's prices." }),
+          quotedLineTotal: Type.String({ description: 'The line with tax, as quoted (after its discount).' }),
+          currentLineTotal: Nullable(
+            Type.String({ description: "The line with tax at today's price and the same discount." }),
+          ),
           change: Type.Enum(['unchanged', 'price_changed', 'tax_changed', 'product_removed', 'unit_removed'] as const),
         },
         { additionalProperties: false },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
+import { MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import {
   INVOICE_KINDS,
   INVOICE_PAYMENT_METHODS,
@@ -18,6 +19,8 @@ import { FormatQuery, PdfOrJson, reservePrint, sendIssued, sendPdf, wantsPdf } f
 import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { salesListTable } from '../../modules/reports/index.ts';
 import { said, translator } from '../../modules/i18n/index.ts';
+import type { UserRole } from '../../modules/companies/index.ts';
+import { mayCancelInvoice } from '../access.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64 }), pid: Type.String({ maxLength: 64 }) });
@@ -192,6 +195,20 @@ export const salesRoutes =
               customerId: Type.Optional(Type.String({ maxLength: 64 })),
               from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
               to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before.' })),
+              q: Type.Optional(
+                Type.String({
+                  maxLength: 100,
+                  description:
+                    "The start of the number or the legal number (`12/ZG1`), a part of the customer's name, or at least four digits of their tax id (OIB).",
+                }),
+              ),
+              amount: Type.Optional(
+                Type.String({
+                  pattern: '^\\d+(\\.\\d{1,2})?$',
+                  maxLength: 20,
+                  description: 'The gross total exactly, such as `333.79`.',
+                }),
+              ),
               mode: Type.Optional(
                 Type.Union([Type.Literal('live'), Type.Literal('test')], {
                   description: '`live` (the default) or `test`: sales converted from test documents, never both.',
@@ -211,9 +228,18 @@ export const salesRoutes =
         },
       },
       async (request, reply) => {
-        const { status, locationId, customerId, from, to, mode } = request.query;
+        const { status, locationId, customerId, from, to, mode, q, amount } = request.query;
         const companyId = request.admin.companyId;
-        const filter = { status, locationId, customerId, from: instant(from, 'from'), to: instant(to, 'to'), mode };
+        const filter = {
+          status,
+          locationId,
+          customerId,
+          from: instant(from, 'from'),
+          to: instant(to, 'to'),
+          mode,
+          ...(q?.trim() ? { q } : {}),
+          ...(amount === undefined ? {} : { totalMinor: Number(parseScaled(amount, MONEY_SCALE)) }),
+        };
         const list = async (query: { limit?: number; cursor?: string }) => {
           const page = newestFirstPage(query);
           return page.page(await c.sales.list(companyId, filter, page));
@@ -420,13 +446,19 @@ export const salesRoutes =
           security,
           description:
             'Issues a sale of kind `cancellation`: every line negated, its own number in the same series, naming the invoice, fiscalised like an invoice. ' +
-            'The invoice becomes `cancelled`. Fires `sale.cancelled`. 409 when it is already cancelled, is itself a correction, or has credit notes. Admins only.',
+            'The invoice becomes `cancelled`. Fires `sale.cancelled`. 409 when it is already cancelled, is itself a correction, or has credit notes. Admins cancel any invoice; staff only one they issued, on the day it was issued (403 otherwise).',
           params: IdParams,
           body: CancelBody,
           response: { 201: Data(Sale), ...errorResponses(400, 403, 404, 409) },
         },
       },
       async (request, reply) => {
+        const { companyId, userId, role } = request.admin;
+        const [sale, company] = await Promise.all([
+          c.sales.get(companyId, request.params.id),
+          c.companies.getCompany(companyId),
+        ]);
+        mayCancelInvoice({ role: role as UserRole, userId }, sale, company.timezone, c.clock.now());
         const storno = await c.invoicing.cancel(
           request.admin.companyId,
           request.params.id,

@@ -8,6 +8,7 @@ const en = {
   issued: 'Issued',
   pdf: 'Download the quotation (PDF)',
   lines: 'Items',
+  tax: 'Tax',
   total: 'Total',
   acceptHeading: 'Accept the quotation',
   acceptIntro:
@@ -45,6 +46,7 @@ const hr: Record<Key, string> = {
   issued: 'Datum izdavanja',
   pdf: 'Preuzmite ponudu (PDF)',
   lines: 'Stavke',
+  tax: 'PDV',
   total: 'Ukupno',
   acceptHeading: 'Prihvaćanje ponude',
   acceptIntro:
@@ -81,6 +83,7 @@ const de: Record<Key, string> = {
   issued: 'Ausgestellt',
   pdf: 'Angebot herunterladen (PDF)',
   lines: 'Positionen',
+  tax: 'USt.',
   total: 'Gesamt',
   acceptHeading: 'Angebot annehmen',
   acceptIntro: 'Mit der Annahme bestellen Sie zu diesen Preisen. {company} meldet sich wegen Lieferung und Zahlung.',

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
-import { MONEY_SCALE, parseScaled } from '../../lib/money.ts';
+import { MONEY_SCALE, parseScaled, RATE_SCALE } from '../../lib/money.ts';
 import { createFormatter, resolveLanguage, said, translate, type Language } from '../../modules/i18n/index.ts';
 import type { CustomerAnswer, CustomerQuotation } from '../../modules/quotations/index.ts';
 import { html, type Html } from '../hub/html.ts';
@@ -192,6 +192,10 @@ function body(
   const t = (k: QuotePageKey, p: Record<string, string | number> = {}) => quotePageText(language, k, p);
   const fmt = createFormatter(language, { currency: q.currency, timeZone: company.timezone });
   const money = (amount: string) => fmt.money(parseScaled(amount, MONEY_SCALE));
+  const percent = (rate: string) => fmt.percent(Number(parseScaled(rate, RATE_SCALE)));
+  // The printed labels, as the PDF says them: the page shows what the PDF shows (issue 34).
+  const p = (key: string, params: Record<string, string> = {}) =>
+    (translate as (l: Language, k: string, p: Record<string, string>) => string)(language, key, params);
   const base = `/q/${encodeURIComponent(token)}`;
   const status =
     shown.state === 'answered' && answer
@@ -228,15 +232,24 @@ ${status ? html`<p class="notice" role="status">${status}</p>` : null}
 </dl>
 <p><a class="button" href="${base}/pdf">${t('pdf')}</a></p>
 <h2>${t('lines')}</h2>
-<table tabindex="0">
+<table tabindex="0" class="quote-lines">
 <caption class="sr-only">${t('lines')}</caption>
-<thead><tr><th scope="col">${translate(language, 'print.column.product')}</th><th scope="col" class="num">${translate(language, 'print.column.quantity')}</th><th scope="col" class="num">${translate(language, 'print.column.amount')}</th></tr></thead>
+<thead><tr><th scope="col">${p('print.column.product')}</th><th scope="col" class="num">${p('print.column.quantity')}</th><th scope="col" class="num">${p('print.column.unitPrice')}</th><th scope="col" class="num">${p('print.column.discount')}</th><th scope="col" class="num">${p('print.column.net')}</th><th scope="col" class="num">${p('print.column.taxRate')}</th><th scope="col" class="num">${t('tax')}</th><th scope="col" class="num">${p('print.column.amount')}</th></tr></thead>
 <tbody>${q.lines.map(
     (l) =>
-      html`<tr><td>${l.productName}${l.note ? html`<br><span class="muted">${l.note}</span>` : null}</td><td class="num">${fmt.quantity(parseScaled(l.quantity, 3))} ${l.unitName}<br><span class="muted">× ${money(l.unitPrice)}</span></td><td class="num">${money(l.total)}</td></tr>`,
+      html`<tr><td>${l.productName}${l.note ? html`<br><span class="muted">${l.note}</span>` : null}</td><td class="num">${fmt.quantity(parseScaled(l.quantity, 3))} ${l.unitName}</td><td class="num">${money(l.unitPrice)}</td><td class="num">${l.discountPercent === '0' ? '—' : percent(l.discountPercent)}</td><td class="num">${money(l.net)}</td><td class="num">${percent(l.taxRate)}</td><td class="num">${money(l.tax)}</td><td class="num">${money(l.total)}</td></tr>`,
   )}</tbody>
-<tfoot><tr><th scope="row" colspan="2">${t('total')}</th><td class="num"><strong>${money(q.totals.withTax)}</strong></td></tr></tfoot>
 </table>
+<dl class="facts quote-totals">
+  <dt>${p('print.netTotal')}</dt><dd>${money(q.totals.net)}</dd>
+  ${q.totals.taxes.map((x) =>
+    parseScaled(x.rate, RATE_SCALE) === 0n
+      ? html`<dt>${p('print.exemptAmount', { amount: money(x.base) })}</dt><dd>—</dd>`
+      : html`<dt>${p('print.taxOnBase', { rate: percent(x.rate), base: money(x.base) })}</dt><dd>${money(x.tax)}</dd>`,
+  )}
+  <dt>${p('print.totalTax')}</dt><dd>${money(q.totals.tax)}</dd>
+  <dt>${t('total')}</dt><dd><strong>${money(q.totals.withTax)}</strong></dd>
+</dl>
 ${q.note ? html`<p>${q.note}</p>` : null}
 ${
   shown.state === 'open'

@@ -3,7 +3,7 @@ import type { HubMessageKey, HubTranslate } from './texts/index.ts';
 import { html, type Html } from './html.ts';
 import type { HubContext } from './hub-context.ts';
 import { ASSETS, MANIFEST_PATH } from './assets.ts';
-import { paths } from './paths.ts';
+import { inCompanySettings, paths } from './paths.ts';
 
 /** The navigation: each item shown only to roles that may open it (and refused again on request). */
 const NAV: ReadonlyArray<{
@@ -56,7 +56,12 @@ export interface PageOptions {
 export function page(ctx: HubContext, options: PageOptions): Html {
   const { t } = ctx;
   const current = (href: string) =>
-    href === paths.today ? ctx.path === paths.today : ctx.path === href || ctx.path.startsWith(`${href}/`);
+    href === paths.today
+      ? ctx.path === paths.today
+      : href === paths.company
+        ? inCompanySettings(ctx.path)
+        : !(href === paths.developer && inCompanySettings(ctx.path)) &&
+          (ctx.path === href || ctx.path.startsWith(`${href}/`));
   const nav = NAV.filter((item) => item.permission === null || ctx.can(item.permission));
   return html`<!doctype html>
 <html lang="${ctx.user.language}">

@@ -119,3 +119,8 @@ export const paths = {
 } as const;
 
 const DESK_FOLDER: Record<DeskKind, string> = { quotation: 'quotations', order: 'orders', sale: 'sales' };
+
+/** Whether a page is one of the company settings' (profile, print template, fiscalisation): the main navigation marks "Company" there. */
+export function inCompanySettings(path: string): boolean {
+  return [paths.company, paths.printSettings, paths.fiscal].some((p) => path === p || path.startsWith(`${p}/`));
+}

@@ -76,6 +76,12 @@ export const SettingsBody = Type.Object(
       }),
     ),
     quotationValidityDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    pricesIncludeTax: Type.Optional(
+      Type.Boolean({
+        description:
+          'Catalog prices include VAT (a retail shop: the shelf price is what the customer pays) or exclude it (trade). Documents already made keep the way they were priced.',
+      }),
+    ),
     printTemplate: Type.Optional(
       Type.Object(
         {

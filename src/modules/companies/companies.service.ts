@@ -231,6 +231,7 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
           );
         else changes.quotation_validity_days = patch.quotationValidityDays;
       }
+      if (patch.pricesIncludeTax !== undefined) changes.prices_include_tax = patch.pricesIncludeTax;
       if (patch.fiscal !== undefined) {
         if (patch.fiscal.enabled !== undefined) changes.fiscal_enabled = patch.fiscal.enabled;
         if (patch.fiscal.vatRegistered !== undefined) changes.vat_registered = patch.fiscal.vatRegistered;
@@ -421,6 +422,8 @@ export interface SettingsPatch {
   bankAccount?: { iban: string; bic?: string | null; holder: string } | null;
   paymentTermsDays?: number;
   quotationValidityDays?: number;
+  /** Catalog prices are gross (retail) or net; each document keeps the way it was priced. */
+  pricesIncludeTax?: boolean;
   printTemplate?: Partial<Company['template']>;
   fiscal?: { enabled?: boolean; vatRegistered?: boolean; sequenceMode?: string; zkiHash?: string };
   einvoiceContact?: { name?: string | null; phone?: string | null; email?: string | null };

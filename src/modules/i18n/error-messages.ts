@@ -175,6 +175,8 @@ const serviceMessages = messages({
     'error.credit.noLines': 'Name at least one line to credit.',
     'error.credit.refused': 'The credit note cannot be issued.',
     'error.reprice.adminOnly': "Converting at today's prices needs an admin.",
+    'error.cancel.notOwn': 'Staff cancel only an invoice they issued themselves; ask an admin.',
+    'error.cancel.notToday': 'Staff cancel an invoice only on the day it was issued; ask an admin.',
     'error.reprice.roles': "Converting at today's prices needs the {roles} role.",
     'error.webhook.reason.gone': 'the receiver answered 410 Gone',
     'error.webhook.reason.unauthorized': 'the bot token was refused by Telegram',
@@ -446,6 +448,8 @@ const serviceMessages = messages({
     'error.credit.noLines': 'Navedite barem jednu stavku za odobrenje.',
     'error.credit.refused': 'Odobrenje se ne može izdati.',
     'error.reprice.adminOnly': 'Pretvaranje po današnjim cijenama smije samo administrator.',
+    'error.cancel.notOwn': 'Djelatnik stornira samo račun koji je sam izdao; obratite se administratoru.',
+    'error.cancel.notToday': 'Djelatnik stornira račun samo na dan izdavanja; obratite se administratoru.',
     'error.reprice.roles': 'Pretvaranje po današnjim cijenama traži ulogu {roles}.',
     'error.webhook.reason.gone': 'primatelj je odgovorio 410 Gone',
     'error.webhook.reason.unauthorized': 'Telegram je odbio token bota',
@@ -735,6 +739,10 @@ const serviceMessages = messages({
     'error.credit.noLines': 'Nennen Sie mindestens eine Position für die Rechnungskorrektur.',
     'error.credit.refused': 'Die Rechnungskorrektur kann nicht ausgestellt werden.',
     'error.reprice.adminOnly': 'Das Umwandeln zu heutigen Preisen darf nur ein Administrator.',
+    'error.cancel.notOwn':
+      'Mitarbeiter stornieren nur selbst ausgestellte Rechnungen; wenden Sie sich an einen Administrator.',
+    'error.cancel.notToday':
+      'Mitarbeiter stornieren eine Rechnung nur am Tag der Ausstellung; wenden Sie sich an einen Administrator.',
     'error.reprice.roles': 'Das Umwandeln zu heutigen Preisen erfordert die Rolle {roles}.',
     'error.webhook.reason.gone': 'der Empfänger antwortete 410 Gone',
     'error.webhook.reason.unauthorized': 'Telegram hat das Bot-Token abgelehnt',

@@ -13,6 +13,11 @@ export interface OrderFilter {
   status?: string;
   locationId?: string;
   q?: string;
+  /** The gross total exactly, in minor units. */
+  totalMinor?: number;
+  /** created_at ≥ from and < to (ISO UTC). */
+  from?: string;
+  to?: string;
 }
 
 export function createOrdersRepository(db: Executor, engine: Engine) {
@@ -62,7 +67,10 @@ export function createOrdersRepository(db: Executor, engine: Engine) {
         .where('mode', '=', filter.mode ?? 'live')
         .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
-        .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
+        .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`))
+        .$if(filter.totalMinor !== undefined, (q) => q.where('total_minor', '=', filter.totalMinor!))
+        .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
+        .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!));
       return newestFirst(query, page).execute();
     },
     /** How many are in one of `statuses`, up to COUNT_CAP (Today's cards), on the status index. */

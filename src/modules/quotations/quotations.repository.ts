@@ -34,6 +34,11 @@ export interface QuotationFilter {
   status?: string | readonly string[];
   locationId?: string;
   q?: string;
+  /** The gross total exactly, in minor units. */
+  totalMinor?: number;
+  /** created_at ≥ from and < to (ISO UTC). */
+  from?: string;
+  to?: string;
 }
 
 export function createQuotationsRepository(db: Executor, engine: Engine) {
@@ -84,7 +89,10 @@ export function createQuotationsRepository(db: Executor, engine: Engine) {
         .$if(typeof filter.status === 'string', (q) => q.where('status', '=', filter.status as string))
         .$if(Array.isArray(filter.status), (q) => q.where('status', 'in', [...filter.status!]))
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
-        .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`));
+        .$if(search !== undefined, (q) => q.where(search ?? sql<SqlBool>`1 = 0`))
+        .$if(filter.totalMinor !== undefined, (q) => q.where('total_minor', '=', filter.totalMinor!))
+        .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
+        .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!));
       return newestFirst(query, page).execute();
     },
     /** How many are in one of `statuses`, up to COUNT_CAP (Today's cards), on the status index. */

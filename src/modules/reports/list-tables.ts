@@ -144,3 +144,35 @@ export function quotationsListTable(
     })),
   };
 }
+
+export type OrderListItem = Omit<QuotationListItem, 'expiresAt'>;
+
+/** Web orders as listed: the quotations' columns without a validity. */
+export function ordersListTable(
+  rows: readonly OrderListItem[],
+  locale: ExportLocale,
+  timeZone: string,
+  statusLabel: (status: string) => string,
+): Table {
+  return {
+    title: reportLabel(locale, 'title.orders'),
+    columns: columns(locale, [
+      ['docNumber', 'text', 'number'],
+      ['status', 'text'],
+      ['created', 'date'],
+      ['customer', 'text'],
+      ['net', 'money'],
+      ['tax', 'money'],
+      ['gross', 'money'],
+    ]),
+    rows: rows.map((o) => ({
+      number: o.number,
+      status: statusLabel(o.status),
+      created: localDate(o.createdAt, timeZone),
+      customer: o.directoryCustomer?.name ?? o.customer.name,
+      net: cents(o.totals.net),
+      tax: cents(o.totals.tax),
+      gross: cents(o.totals.withTax),
+    })),
+  };
+}

@@ -149,7 +149,8 @@ export function reportTable(input: Input, locale: ExportLocale): Table {
           col('count', 'integer'),
           col('received', 'money'),
           col('voided', 'money'),
-          col('net', 'money'),
+          // Received less voided: not a tax base ("Osnovica" misled), so its own heading (issue 34).
+          col('netReceived', 'money', 'net'),
         ],
         rows: input.report.rows.map((r) => ({
           period: r.period,

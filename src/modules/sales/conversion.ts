@@ -1,5 +1,5 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
-import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
+import { formatMoney, formatRate, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import type { CatalogRepository } from '../catalog/index.ts';
 import { priceLine, summarize, type DocumentLineRow } from '../documents/index.ts';
 import { said } from '../i18n/index.ts';
@@ -18,6 +18,11 @@ export interface ConversionLine {
   quotedUnitPrice: string;
   /** null when the product or unit is gone (deleted, or deactivated) from the catalog. */
   currentUnitPrice: string | null;
+  /** The line's discount in percent ("10", "0"): kept when repriced, so both totals are after it. */
+  discountPercent: string;
+  /** The line with tax as quoted, and as it would be today (null when it cannot be priced). */
+  quotedLineTotal: string;
+  currentLineTotal: string | null;
   change: LineChange;
 }
 
@@ -91,25 +96,37 @@ export async function previewConversion(
       quantity: formatScaledTrimmed(line.quantity_milli, QUANTITY_SCALE),
       note: line.note,
       quotedUnitPrice: formatMoney(line.unit_price_minor),
+      discountPercent: formatRate(line.discount_bp ?? 0),
+      quotedLineTotal: formatMoney(line.total_minor),
     };
     if (typeof now === 'string') {
       priceable = false;
-      return { ...base, currentUnitPrice: null, change: now };
+      return { ...base, currentUnitPrice: null, currentLineTotal: null, change: now };
     }
-    repriced.push({
-      ...priceLine(
-        { unitPriceMinor: now.unitPriceMinor, quantityMilli: line.quantity_milli, taxRateBp: now.taxRateBp },
-        pricesIncludeTax,
-      ),
-      taxRateBp: now.taxRateBp,
-    });
+    // Like with like: today's price under the quoted discount, or a discounted quotation shows
+    // every line "unchanged" beside a higher total (issue 34).
+    const today = priceLine(
+      {
+        unitPriceMinor: now.unitPriceMinor,
+        quantityMilli: line.quantity_milli,
+        taxRateBp: now.taxRateBp,
+        discountBp: line.discount_bp ?? 0,
+      },
+      pricesIncludeTax,
+    );
+    repriced.push({ ...today, taxRateBp: now.taxRateBp });
     const change: LineChange =
       now.unitPriceMinor !== line.unit_price_minor
         ? 'price_changed'
         : now.taxRateBp !== line.tax_rate_bp
           ? 'tax_changed'
           : 'unchanged';
-    return { ...base, currentUnitPrice: formatMoney(now.unitPriceMinor), change };
+    return {
+      ...base,
+      currentUnitPrice: formatMoney(now.unitPriceMinor),
+      currentLineTotal: formatMoney(today.total),
+      change,
+    };
   });
   return {
     lines: out,
@@ -147,7 +164,12 @@ export async function repriceLines(
       return line;
     }
     const amounts = priceLine(
-      { unitPriceMinor: now.unitPriceMinor, quantityMilli: line.quantity_milli, taxRateBp: now.taxRateBp },
+      {
+        unitPriceMinor: now.unitPriceMinor,
+        quantityMilli: line.quantity_milli,
+        taxRateBp: now.taxRateBp,
+        discountBp: line.discount_bp ?? 0,
+      },
       pricesIncludeTax,
     );
     return {

@@ -41,6 +41,8 @@ export interface SaleView {
   locationId: string;
   createdAt: string;
   issuedAt: string | null;
+  /** The user who issued it (null: an API key, or made before this was kept): staff may cancel their own. */
+  createdBy: string | null;
   deliveryDate: string | null;
   /** The buyer's order number (EN 16931 BT-13), given at conversion or at the counter. */
   orderReference: string | null;
@@ -125,6 +127,7 @@ export function toSaleView(
     locationId: row.location_id,
     createdAt: row.created_at,
     issuedAt: row.issued_at,
+    createdBy: row.created_by,
     deliveryDate: row.delivery_date,
     orderReference: row.order_reference ?? null,
     dueDate: row.due_date,

@@ -22,6 +22,22 @@ export interface SaleFilter {
   from?: string;
   /** created_at < to (ISO UTC). */
   to?: string;
+  /** The start of the number or legal number, a part of the customer's name, or of their tax id (OIB). */
+  q?: string;
+  /** The gross total exactly, in minor units. */
+  totalMinor?: number;
+}
+
+/**
+ * `q` as the counter staff type it: "12/ZG1" or "S-ZG1-2026-0004" (a number's start), "kovač"
+ * (a part of the name, case-folded), "12345678" (a part of the OIB). A scan within the tenant's
+ * newest-first range: a shop's sales list is read a page at a time.
+ */
+function matchesText(q: string) {
+  const text = q.trim().toLowerCase();
+  const digits = text.replace(/\D/g, '');
+  const like = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<boolean>`(lower(number) like ${`${like(text)}%`} escape '\\' or lower(coalesce(invoice_number, '')) like ${`${like(text)}%`} escape '\\' or lower(customer_name) like ${`%${like(text)}%`} escape '\\'${digits.length >= 4 ? sql` or customer_tax_id like ${`%${digits}%`}` : sql``})`;
 }
 
 export function createSalesRepository(db: Executor) {
@@ -57,7 +73,9 @@ export function createSalesRepository(db: Executor) {
         .$if(filter.locationId !== undefined, (q) => q.where('location_id', '=', filter.locationId!))
         .$if(filter.customerId !== undefined, (q) => q.where('customer_id', '=', filter.customerId!))
         .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from!))
-        .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!));
+        .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to!))
+        .$if(filter.q !== undefined, (q) => q.where(matchesText(filter.q!)))
+        .$if(filter.totalMinor !== undefined, (q) => q.where('total_minor', '=', filter.totalMinor!));
       return newestFirst(query, page).execute();
     },
     /** How many are in one of `statuses`, up to COUNT_CAP (Today's cards), on the status index. */

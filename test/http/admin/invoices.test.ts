@@ -329,7 +329,7 @@ describe('invoices', () => {
     );
   });
 
-  test('roles: cancel and credit notes for admins only; void for admin and staff', async () => {
+  test("roles: credit notes for admins only; staff cancel no invoice of another user's (their own: roles.test.ts); void for admin and staff", async () => {
     const sale = await invoice(demo);
     for (const token of [staff, support]) {
       assertProblem(

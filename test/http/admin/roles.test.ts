@@ -86,7 +86,12 @@ describe('roles: who may call which admin route', () => {
       'staff adminListOrders allowed',
       'staff adminGetQuotation allowed',
       'support adminGetOrder allowed',
-      'staff adminListInquiries refused',
+      'staff adminListInquiries allowed',
+      'staff adminReplyToInquiry allowed',
+      'staff adminReleaseInquiry refused',
+      'staff adminCancelSale allowed',
+      'staff adminCreateCreditNote refused',
+      'support adminCancelSale refused',
       'support adminListInquiries allowed',
       'staff adminListProducts allowed',
       'support adminCreateProduct refused',
@@ -126,4 +131,77 @@ test('an admin route that names no rule stops the server at start', async () => 
     }, /GET \/forgotten .*has no entry in src\/http\/access\.ts/);
     await app.close();
   }
+});
+
+/**
+ * Staff at the counter cancel their own wrong receipt the same day, with a reason; not another's,
+ * not yesterday's (that is the owner's: a credit note or an admin's storno); admins any, any day.
+ * The day is the company's (Europe/Zagreb): 23:30 UTC is already tomorrow there.
+ */
+describe('roles: who may cancel which invoice', () => {
+  let t: TestApp;
+  let demo: Awaited<ReturnType<typeof createTenant>>;
+  let now = new Date('2026-06-10T08:00:00.000Z');
+  before(async () => {
+    t = await createTestApp({}, { clock: { now: () => now } });
+    demo = await createTenant(t.c);
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  const sell = async (token: string) => {
+    const p = demo.products[0]!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/counter-sales',
+      headers: bearer(token),
+      payload: { lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 1 }], paymentMethod: 'card' },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json().data.id as string;
+  };
+  const cancel = (token: string, id: string, reason = 'Wrong tin rung up.') =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/admin/sales/${id}/cancel`,
+      headers: bearer(token),
+      payload: { reason },
+    });
+
+  test('staff: their own the same day, with a reason; not another user’s, not the next day; admin any', async () => {
+    const company = await t.c.companies.getCompany(demo.companyId);
+    assert.equal(company.timezone, 'Europe/Zagreb', 'the demo shop keeps Zagreb time');
+    const staff = await tokenForRole(t.c, demo, 'staff');
+    const admin = demo.adminToken;
+    const support = await tokenForRole(t.c, demo, 'support');
+
+    const own = await sell(staff);
+    const noReason = await cancel(staff, own, '');
+    assert.equal(noReason.statusCode, 400, 'a reason is required');
+    assertProblem(await cancel(support, own), 403, 'forbidden');
+    const done = await cancel(staff, own);
+    assert.equal(done.statusCode, 201, done.body);
+    assert.equal(done.json().data.kind, 'cancellation');
+
+    const admins = await sell(admin);
+    const notOwn = await cancel(staff, admins);
+    assertProblem(notOwn, 403, 'forbidden');
+    assert.match(notOwn.json().detail, /issued themselves/);
+
+    const late = await sell(staff);
+    now = new Date('2026-06-10T23:30:00.000Z'); // 01:30 on 11 June in Zagreb
+    const notToday = await cancel(staff, late);
+    assertProblem(notToday, 403, 'forbidden');
+    assert.match(notToday.json().detail, /on the day it was issued/);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/admin/sales/${late}`, headers: bearer(staff) })).json().data
+        .status,
+      'paid',
+      'nothing was written',
+    );
+    const byAdmin = await cancel(admin, late);
+    assert.equal(byAdmin.statusCode, 201, byAdmin.body);
+    now = new Date('2026-06-10T08:00:00.000Z');
+  });
 });

@@ -7,9 +7,10 @@ import { AppError } from '../../../lib/errors.ts';
 import { SettingsBody } from '../../requests/companies.ts';
 import { html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
-import { bodyText, field, noticeOf, postForm, sendPage, submit } from '../form.ts';
+import { bodyText, field, noticeOf, postForm, submit } from '../form.ts';
 import { ACCOUNT_NOTICES } from './account-texts.ts';
 import { paths, withNotice } from '../paths.ts';
+import { sendCompanyPage } from './company-frame.ts';
 import { taxIdLabel } from '../../../modules/i18n/index.ts';
 import { sayMessage } from '../texts/index.ts';
 
@@ -32,6 +33,7 @@ const CompanyForm = Type.Object(
     fiscalEnabled: Type.String(),
     sequenceMode: Type.String(),
     zkiHash: Type.String(),
+    pricesIncludeTax: Type.String(),
   },
   { additionalProperties: false },
 );
@@ -136,6 +138,7 @@ function draftFrom(body: unknown): Draft {
     fiscalEnabled: text('fiscalEnabled'),
     sequenceMode: text('sequenceMode'),
     zkiHash: text('zkiHash'),
+    pricesIncludeTax: text('pricesIncludeTax'),
   };
 }
 
@@ -154,6 +157,7 @@ function patchOf(draft: Draft): SettingsPatch {
     // Left blank (or not in the form): unchanged.
     ...(draft.paymentTermsDays === '' ? {} : { paymentTermsDays: Number(draft.paymentTermsDays) }),
     quotationValidityDays: draft.quotationValidityDays === '' ? Number.NaN : Number(draft.quotationValidityDays),
+    ...(draft.pricesIncludeTax ? { pricesIncludeTax: draft.pricesIncludeTax === 'gross' } : {}),
     fiscal: {
       enabled: draft.fiscalEnabled === 'on',
       vatRegistered: draft.vatRegistered === 'on',
@@ -178,6 +182,7 @@ function draftOf(company: Company): Draft {
     fiscalEnabled: company.fiscal.enabled ? 'on' : '',
     sequenceMode: company.fiscal.sequenceMode,
     zkiHash: company.fiscal.zkiHash,
+    pricesIncludeTax: company.pricesIncludeTax ? 'gross' : 'net',
   };
 }
 
@@ -211,13 +216,19 @@ ${postForm(ctx, paths.company, html` class="stack company-profile"`)}
   ${field(view, 'paymentTermsDays', { id: 'payment-terms', label: t('hub.company.paymentTermsDays'), type: 'number', extra: html` step="1" min="0" max="365"` })}
   ${field(view, 'quotationValidityDays', { id: 'validity', label: t('hub.company.validityDays'), type: 'number', required: true, extra: html` step="1"` })}
   <fieldset>
+    <legend>${t('hub.prices.legend')}</legend>
+    <p><label><input type="radio" name="pricesIncludeTax" value="gross"${d.pricesIncludeTax === 'gross' ? html` checked` : null}> ${t('hub.prices.gross')}</label></p>
+    <p><label><input type="radio" name="pricesIncludeTax" value="net"${d.pricesIncludeTax === 'net' ? html` checked` : null}> ${t('hub.prices.net')}</label></p>
+    <p class="muted">${t('hub.prices.hint')}</p>
+  </fieldset>
+  <fieldset>
     <legend>${t('hub.invoice.fiscal')}</legend>
-    <p><label><input type="checkbox" name="vatRegistered"${checked(d.vatRegistered)}> ${t('print.vatId')}</label></p>
+    <p><label><input type="checkbox" name="vatRegistered"${checked(d.vatRegistered)}> ${t('hub.company.vatRegistered')}</label></p>
     <p><label><input type="checkbox" name="fiscalEnabled"${checked(d.fiscalEnabled)}> ${t('hub.invoice.fiscal')}</label></p>
     ${company.fiscal.enabled ? null : html`<p class="muted">${t('hub.invoice.fiscal.not_required')}</p>`}
-    <p><label for="sequence-mode">${t('hub.invoice.number')}</label><br><select id="sequence-mode" name="sequenceMode">
-      <option value="premises"${d.sequenceMode === 'premises' ? html` selected` : null}>${t('hub.invoice.premises')}</option>
-      <option value="device"${d.sequenceMode === 'device' ? html` selected` : null}>${t('hub.invoice.device')}</option>
+    <p><label for="sequence-mode">${t('hub.company.sequenceMode')}</label><br><select id="sequence-mode" name="sequenceMode">
+      <option value="premises"${d.sequenceMode === 'premises' ? html` selected` : null}>${t('hub.company.sequence.premises')}</option>
+      <option value="device"${d.sequenceMode === 'device' ? html` selected` : null}>${t('hub.company.sequence.device')}</option>
     </select></p>
     <p><label for="zki-hash">${t('hub.invoice.zkiHash')}</label><br><select id="zki-hash" name="zkiHash">
       <option value="sha1"${d.zkiHash !== 'sha256' ? html` selected` : null}>SHA-1 (${t('hub.invoice.zkiHash.spec')})</option>
@@ -245,7 +256,7 @@ ${locationRow(ctx, `${paths.company}/locations`, 'new', html`<th scope="row"><la
   <dt>${t('hub.company.timezone')}</dt><dd>${company.timezone}</dd>
 </dl>
 <p class="muted">${t('hub.company.fixedHint')}</p>`;
-  return sendPage(reply, ctx, { title: t('hub.company.title'), body, notice, status });
+  return sendCompanyPage(reply, ctx, { title: t('hub.company.title'), body, notice, status });
 }
 
 /** One location's form in the table (or the empty one that adds a location): name, address, premises, device. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
+import { PERMISSIONS, needsRole } from '../../access.ts';
 import type { Inquiry } from '../../../modules/inquiries/index.ts';
 import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
@@ -26,6 +27,7 @@ export const inquiriesPages =
       const { form, filter: read, errors } = readInquiryFilter(query, ctx.user.timezone, t);
       const mode = dataModeOf(query);
       const spam = query.folder === 'spam';
+      if (spam && !ctx.can('inquiries:spam')) throw new AppError('forbidden', needsRole(PERMISSIONS['inquiries:spam']));
       const filter = { ...read, mode, folder: spam ? ('spam' as const) : ('inbox' as const) };
       const invalid = Object.keys(errors).length > 0;
       let list: Html | null = null;
@@ -41,7 +43,7 @@ export const inquiriesPages =
         list = inquiryTable(ctx, data, next);
       }
       const body = html`<h1>${spam ? t('hub.inquiries.spamFolder') : t('hub.inquiries.title')}</h1>
-<p>${spam ? html`<a href="${paths.inquiries}">← ${t('hub.inquiries.inbox')}</a>` : html`<a href="${withQuery(paths.inquiries, { folder: 'spam' })}">${t('hub.inquiries.spamFolder')}</a>`}</p>
+${spam ? html`<p><a href="${paths.inquiries}">← ${t('hub.inquiries.inbox')}</a></p>` : ctx.can('inquiries:spam') ? html`<p><a href="${withQuery(paths.inquiries, { folder: 'spam' })}">${t('hub.inquiries.spamFolder')}</a></p>` : null}
 ${invalid ? html`<p class="error" role="alert">${t('hub.form.fixErrors')}</p>` : null}
 ${filterForm(ctx, form, errors, mode, spam)}
 ${list}`;
@@ -50,7 +52,7 @@ ${list}`;
 
     app.get<IdRoute>('/inquiries/:id', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
       const ctx = request.hub;
-      const inquiry = await c.inquiries.get(ctx.user.companyId, request.params.id);
+      const inquiry = visible(ctx, await c.inquiries.get(ctx.user.companyId, request.params.id));
       const notice = noticeOf(ctx, request.query, {
         handled: 'hub.inquiries.markedHandled',
         released: 'hub.inquiries.released',
@@ -76,9 +78,9 @@ ${list}`;
       return sendPage(reply, ctx, { title: inquiry.subject, body, notice, status });
     }
 
-    app.post<IdRoute>('/inquiries/:id/reply', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+    app.post<IdRoute>('/inquiries/:id/reply', { config: { hub: 'inquiries:answer' } }, async (request, reply) => {
       const ctx = request.hub;
-      const inquiry = await c.inquiries.get(ctx.user.companyId, request.params.id);
+      const inquiry = visible(ctx, await c.inquiries.get(ctx.user.companyId, request.params.id));
       const done = await submit(
         ReplyBody,
         request,
@@ -96,7 +98,7 @@ ${list}`;
     });
 
     app.get<IdRoute>('/inquiries/:id/photo', { config: { hub: 'inquiries:read' } }, async (request, reply) => {
-      const inquiry = await c.inquiries.get(request.hub.user.companyId, request.params.id);
+      const inquiry = visible(request.hub, await c.inquiries.get(request.hub.user.companyId, request.params.id));
       const fetched = await c.inquiries.photo(request.hub.user.companyId, inquiry.id);
       if (fetched.state !== 'fetched') throw AppError.notFound('Photo');
       return reply
@@ -111,12 +113,19 @@ ${list}`;
       return reply.redirect(withNotice(paths.inquiry(inquiry.id), 'released'), 303);
     });
 
-    app.post<IdRoute>('/inquiries/:id/handled', { config: { hub: 'inquiries:handle' } }, async (request, reply) => {
+    app.post<IdRoute>('/inquiries/:id/handled', { config: { hub: 'inquiries:answer' } }, async (request, reply) => {
       const ctx = request.hub;
+      visible(ctx, await c.inquiries.get(ctx.user.companyId, request.params.id));
       const inquiry = await c.inquiries.markHandled(ctx.user.companyId, request.params.id, ctx.user.userId);
       return reply.redirect(withNotice(paths.inquiry(inquiry.id), 'handled'), 303);
     });
   };
+
+/** An inquiry held as spam is not there for a role without the spam folder (staff): not found, not forbidden. */
+function visible(ctx: HubContext, inquiry: Inquiry): Inquiry {
+  if (inquiry.spamReason !== null && !ctx.can('inquiries:spam')) throw AppError.notFound('Inquiry');
+  return inquiry;
+}
 
 function stateOf(ctx: HubContext, inquiry: Inquiry): Html {
   return inquiry.handledAt
@@ -214,11 +223,13 @@ ${
 ${photo(ctx, inquiry, fetched)}
 <p class="row">
   ${
-    ctx.can('inquiries:handle')
-      ? inquiry.handledAt
+    inquiry.handledAt
+      ? ctx.can('inquiries:handle')
         ? html`${postForm(ctx, paths.inquiryReopen(inquiry.id), html` class="inline"`)}<button type="submit" class="secondary">${t('hub.inquiries.reopen')}</button></form>`
-        : html`${postForm(ctx, paths.inquiryHandled(inquiry.id), html` class="inline"`)}<button type="submit">${t('action.markHandled')}</button></form>`
-      : null
+        : null
+      : ctx.can('inquiries:answer')
+        ? html`${postForm(ctx, paths.inquiryHandled(inquiry.id), html` class="inline"`)}<button type="submit">${t('action.markHandled')}</button></form>`
+        : null
   }
   ${ctx.can('quotations:handle') ? html`<a class="button secondary" href="${paths.newQuotationFromInquiry(inquiry.id)}">${t('hub.inquiries.makeQuotation')}</a>` : null}
 </p>`;

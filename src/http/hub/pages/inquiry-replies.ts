@@ -13,7 +13,7 @@ export function repliesBlock(
   state?: FormState,
 ): Html {
   const { t } = ctx;
-  const canReply = ctx.can('inquiries:handle') && inquiry.spamReason === null;
+  const canReply = ctx.can('inquiries:answer') && inquiry.spamReason === null;
   return html`${
     replies.length > 0
       ? html`<section aria-labelledby="replies-heading">

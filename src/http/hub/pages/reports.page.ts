@@ -204,8 +204,9 @@ function renderTable(ctx: HubContext, table: Table): Html {
   const totals = table.columns.map((col) =>
     col.type === 'money' ? table.rows.reduce((a, r) => a + Number(r[col.key] ?? 0), 0) : null,
   );
-  return html`<table id="report">
-  <caption>${table.title}</caption>
+  // A wide report (the book's many columns, in German's long words) scrolls in its own box, not the page.
+  return html`<div class="table-box" role="region" aria-labelledby="report-caption" tabindex="0"><table id="report">
+  <caption id="report-caption">${table.title}</caption>
   <thead><tr>${table.columns.map((col) => html`<th scope="col"${numeric(col.type) ? html` class="num"` : null}>${col.label}</th>`)}</tr></thead>
   <tbody>${table.rows.map(
     (row) =>
@@ -216,5 +217,5 @@ function renderTable(ctx: HubContext, table: Table): Html {
       ? html`<th scope="row">${t('hub.reports.total')}</th>`
       : html`<td${numeric(col.type) ? html` class="num"` : null}>${totals[i] === null ? '' : fmt.money(totals[i]!)}</td>`,
   )}</tr></tfoot>
-</table>`;
+</table></div>`;
 }

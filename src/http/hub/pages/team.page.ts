@@ -6,7 +6,17 @@ import { USER_ROLES } from '../../../modules/companies/index.ts';
 import { html, type Html } from '../html.ts';
 import type { HubContext } from '../hub-context.ts';
 import { Type } from 'typebox';
-import { bodyText, field, noticeOf, postForm, sendPage, submit, type FormState, type IdRoute } from '../form.ts';
+import {
+  bodyText,
+  field,
+  noticeOf,
+  postForm,
+  sendPage,
+  spokenDetails,
+  submit,
+  type FormState,
+  type IdRoute,
+} from '../form.ts';
 import { ACCOUNT_NOTICES, roleLabel } from './account-texts.ts';
 import { baseUrl } from '../../base-url.ts';
 import { paths, withNotice } from '../paths.ts';
@@ -19,6 +29,8 @@ interface Shown {
   /** The add-a-user form refused: what was typed and each field's message. */
   state?: FormState;
   problem?: string;
+  /** An operator OIB refused: whose, what was typed, and why, shown at that user's field. */
+  oib?: { id: string; value: string; message: string };
 }
 
 /**
@@ -96,19 +108,25 @@ export const teamPage =
     });
 
     // The operator OIB told to the fiscal authority (checked by the service) and the label printed instead.
-    app.post<IdRoute>('/team/:id/oib', { config: { hub: 'settings:manage' } }, async (request, reply) =>
-      guarded(
-        request,
-        reply,
-        async () => {
-          await c.companies.updateUser(request.hub.user.companyId, request.params.id, {
-            operatorOib: bodyText(request.body, 'operatorOib') || null,
-            operatorLabel: bodyText(request.body, 'operatorLabel') || null,
-          });
-        },
-        'oibSaved',
-      ),
-    );
+    app.post<IdRoute>('/team/:id/oib', { config: { hub: 'settings:manage' } }, async (request, reply) => {
+      const value = bodyText(request.body, 'operatorOib').trim();
+      try {
+        await c.companies.updateUser(request.hub.user.companyId, request.params.id, {
+          operatorOib: value || null,
+          operatorLabel: bodyText(request.body, 'operatorLabel') || null,
+        });
+      } catch (error) {
+        // The refusal at the field that caused it, the typed value kept (issue 34: it was lost, no field marked).
+        if (!(error instanceof AppError) || error.code !== 'validation_failed') throw error;
+        const message = Object.values(spokenDetails(error, request.hub.t)).flat().join(' ');
+        return show(request, reply, {
+          status: 400,
+          problem: request.hub.t('hub.form.fixErrors'),
+          oib: { id: request.params.id, value, message },
+        });
+      }
+      return reply.redirect(withNotice(paths.team, 'oibSaved'), 303);
+    });
 
     app.post<IdRoute>('/team/:id/role', { config: { hub: 'settings:manage' } }, async (request, reply) => {
       const role = bodyText(request.body, 'role');
@@ -187,10 +205,10 @@ ${
     <td>${statusOf(ctx, u)}${slowed.has(u.email) ? html` <span class="status disabled" role="note">${t('hub.team.status.slowed', { count: slowed.get(u.email)! })}</span>` : null}</td>
     <td>${postForm(ctx, paths.teamUser(u.id, 'oib'), html` class="row"`)}
       <label for="oib-${u.id}" class="sr-only">${t('hub.invoice.operatorOib')} (${u.name})</label>
-      <input id="oib-${u.id}" name="operatorOib" inputmode="numeric" maxlength="13" value="${oibs.get(u.id)?.operatorOib ?? ''}">
+      <input id="oib-${u.id}" name="operatorOib" inputmode="numeric" maxlength="13" value="${shown.oib?.id === u.id ? shown.oib.value : (oibs.get(u.id)?.operatorOib ?? '')}"${shown.oib?.id === u.id ? html` aria-invalid="true" aria-describedby="oib-${u.id}-error"` : null}>
       <label for="label-${u.id}" class="sr-only">${t('hub.team.operatorLabel')} (${u.name})</label>
       <input id="label-${u.id}" name="operatorLabel" maxlength="40" placeholder="${t('hub.team.operatorLabel')}" value="${oibs.get(u.id)?.operatorLabel ?? ''}">
-      <button type="submit" class="secondary">${t('action.save')}</button></form></td>
+      <button type="submit" class="secondary">${t('action.save')}</button></form>${shown.oib?.id === u.id ? html`<p class="field-error" id="oib-${u.id}-error">${shown.oib.message}</p>` : null}</td>
     <td class="team-actions">
       ${
         u.disabled

@@ -61,11 +61,12 @@ export const productPage =
       const ctx = request.hub;
       const { t } = ctx;
       const companyId = ctx.user.companyId;
-      const [product, categories, models, rates] = await Promise.all([
+      const [product, categories, models, rates, company] = await Promise.all([
         c.catalogAdmin.getProduct(companyId, id),
         c.catalogAdmin.listCategories(companyId),
         c.catalogAdmin.listModels(companyId),
         c.catalogAdmin.listTaxRates(companyId),
+        c.companies.getCompany(companyId),
       ]);
       const canWrite = ctx.can('catalog:write');
       const edit = stateOf(state, 'product');
@@ -86,7 +87,7 @@ ${postForm(ctx, paths.productAction(product.id, product.active ? 'deactivate' : 
     : facts(ctx, product, categoryPaths(categories), models, rates)
 }
 <h2>${t('hub.catalog.units')}</h2>
-${units(ctx, product, state, canWrite)}
+${units(ctx, product, state, canWrite, company.pricesIncludeTax)}
 <h2>${t('hub.catalog.datasheet')}</h2>
 ${
   product.hasDatasheet
@@ -263,10 +264,18 @@ function facts(
 </dl>`;
 }
 
-function units(ctx: HubContext, product: Product, state: FormState | undefined, canWrite: boolean): Html {
+function units(
+  ctx: HubContext,
+  product: Product,
+  state: FormState | undefined,
+  canWrite: boolean,
+  /** The company's prices are gross (retail) or net: the price field says which (issue 34). */
+  gross: boolean,
+): Html {
   const { t, fmt } = ctx;
+  const priceLabel = t(gross ? 'hub.prices.unitGross' : 'hub.prices.unitNet', { currency: ctx.user.currency });
   if (!canWrite) {
-    return html`<table><thead><tr><th scope="col">${t('hub.catalog.unit')}</th><th scope="col" class="num">${t('hub.catalog.price')}</th></tr></thead>
+    return html`<table><thead><tr><th scope="col">${t('hub.catalog.unit')}</th><th scope="col" class="num">${priceLabel}</th></tr></thead>
 <tbody>${product.units.map((u) => html`<tr><td>${u.name}</td><td class="num">${fmt.money(parsePrice(u.price))}</td></tr>`)}</tbody></table>`;
   }
   const create = { id: 'unit-new', schema: UnitForm, state: stateOf(state, 'unit-new'), note: 'span' } as const;
@@ -277,7 +286,7 @@ function units(ctx: HubContext, product: Product, state: FormState | undefined, 
     return html`<tr><td>${formError(t, mine)}
   ${postForm(ctx, paths.productUnit(product.id, u.id), html` class="row"`)}
     <div>${field(view, 'name', { label: t('hub.catalog.unit') })}</div>
-    <div>${field(view, 'price', { label: t('hub.catalog.price'), inputmode: 'decimal' })}</div>
+    <div>${field(view, 'price', { label: priceLabel, inputmode: 'decimal' })}</div>
     <button type="submit">${t('action.save')}</button>
   </form></td>
   <td>${postForm(ctx, paths.productUnitDelete(product.id, u.id), html` class="inline" data-confirm="${t('hub.catalog.confirmDelete', { name: u.name })}"`)}
@@ -287,7 +296,7 @@ function units(ctx: HubContext, product: Product, state: FormState | undefined, 
 ${formError(t, create.state)}
 ${postForm(ctx, paths.productAction(product.id, 'units'), html` class="row"`)}
   <div>${field(create, 'name', { label: t('hub.catalog.unit') })}</div>
-  <div>${field(create, 'price', { label: t('hub.catalog.price'), inputmode: 'decimal' })}</div>
+  <div>${field(create, 'price', { label: priceLabel, inputmode: 'decimal' })}</div>
   <button type="submit">${t('hub.catalog.addUnit')}</button>
 </form>`;
 }

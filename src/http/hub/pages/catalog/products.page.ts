@@ -107,10 +107,11 @@ ${list.nextCursor ? html`<a href="${paths.products}?${more.toString()}">${t('hub
     async function renderNew(request: FastifyRequest, reply: FastifyReply, state?: FormState, status?: number) {
       const ctx = request.hub;
       const { t } = ctx;
-      const [categories, models, rates] = await Promise.all([
+      const [categories, models, rates, company] = await Promise.all([
         c.catalogAdmin.listCategories(ctx.user.companyId),
         c.catalogAdmin.listModels(ctx.user.companyId),
         c.catalogAdmin.listTaxRates(ctx.user.companyId),
+        c.companies.getCompany(ctx.user.companyId),
       ]);
       const view = { id: 'product', schema: NewProductForm, state, note: 'span' } as const;
       // A row is optional as a whole (one unit is enough); its limits are a unit's.
@@ -132,6 +133,7 @@ ${formError(t, state)}
 ${postForm(ctx, paths.products, html` class="stack"`)}
   ${productFields(t, view, { categories, models, rates })}
   <fieldset><legend>${t('hub.catalog.units')}</legend>
+  <p class="muted">${t(company.pricesIncludeTax ? 'hub.prices.basisGross' : 'hub.prices.basisNet')}</p>
     <p class="muted" id="units-help">${t('hub.catalog.unitsHelp')}</p>
     ${state?.errors.units ? html`<span class="field-error">${state.errors.units.join(' ')}</span>` : null}
     ${units}

@@ -4,8 +4,10 @@ import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';
 import { html } from '../../html.ts';
+import type { HubContext } from '../../hub-context.ts';
+import type { ConversionLine } from '../../../../modules/sales/index.ts';
 import { postForm, formFields, sendPage } from '../../form.ts';
-import { heading, money, paymentMethodOf, paymentMethodSelect, quantity } from './desk-parts.ts';
+import { heading, money, paymentMethodOf, paymentMethodSelect, quantity, rate } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
 
 type IdParams = { id: string };
@@ -45,6 +47,8 @@ export const conversionPage =
   <th scope="col" class="num">${t('print.column.position')}</th><th scope="col">${t('print.column.product')}</th>
   <th scope="col" class="num">${t('print.column.quantity')}</th><th scope="col">${t('print.column.unit')}</th>
   <th scope="col" class="num">${t('hub.desk.conversion.quoted')}</th><th scope="col" class="num">${t('hub.desk.conversion.current')}</th>
+  <th scope="col" class="num">${t('print.column.discount')}</th>
+  <th scope="col" class="num">${t('hub.conversion.quotedLine')}</th><th scope="col" class="num">${t('hub.conversion.currentLine')}</th>
   <th scope="col">${t('hub.desk.conversion.change')}</th>
 </tr></thead>
 <tbody>${preview.lines.map(
@@ -52,10 +56,14 @@ export const conversionPage =
   <td class="num">${line.position}</td><td>${line.productName}</td><td class="num">${quantity(ctx, line.quantity)}</td><td>${line.unitName}</td>
   <td class="num">${money(ctx, line.quotedUnitPrice)}</td>
   <td class="num">${line.currentUnitPrice === null ? '—' : money(ctx, line.currentUnitPrice)}</td>
-  <td>${t(`hub.desk.change.${line.change}`)}</td>
+  <td class="num">${line.discountPercent === '0' ? '—' : rate(ctx, line.discountPercent)}</td>
+  <td class="num">${money(ctx, line.quotedLineTotal)}</td>
+  <td class="num">${line.currentLineTotal === null ? '—' : money(ctx, line.currentLineTotal)}</td>
+  <td>${line.change === 'unchanged' ? t('hub.desk.change.unchanged') : html`<strong>${t(`hub.desk.change.${line.change}`)}</strong>`}</td>
 </tr>`,
         )}</tbody>
 </table>
+${changedLines(ctx, preview.lines)}
 <dl class="facts">
   <dt>${t('hub.desk.conversion.quotedTotal')}</dt><dd>${money(ctx, preview.quotedTotal)}</dd>
   <dt>${t('hub.desk.conversion.currentTotal')}</dt><dd>${preview.currentTotal === null ? t('hub.desk.conversion.unpriceable') : money(ctx, preview.currentTotal)}</dd>
@@ -98,3 +106,12 @@ ${paymentMethodSelect(ctx)}
       },
     );
   };
+
+/** The lines that changed since the quotation, named, so nobody reads every row to find them. */
+function changedLines(ctx: HubContext, lines: readonly ConversionLine[]) {
+  const changed = lines.filter((l) => l.change !== 'unchanged');
+  if (changed.length === 0) return html`<p>${ctx.t('hub.conversion.noChange')}</p>`;
+  return html`<p>${ctx.t('hub.conversion.changed')}</p><ul>${changed.map(
+    (l) => html`<li>${l.position}. ${l.productName}: ${ctx.t(`hub.desk.change.${l.change}`)}</li>`,
+  )}</ul>`;
+}

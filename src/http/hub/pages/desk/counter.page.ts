@@ -142,8 +142,11 @@ async function counterPage(
 ): Promise<FastifyReply> {
   const { t } = ctx;
   const errors = opts.state?.errors;
-  const choices = await choicesFor(c, ctx.user.companyId, opts.lines);
-  const location = await locationChoice(c, ctx, opts.locationId);
+  const [choices, company, location] = await Promise.all([
+    choicesFor(c, ctx.user.companyId, opts.lines),
+    c.companies.getCompany(ctx.user.companyId),
+    locationChoice(c, ctx, opts.locationId),
+  ]);
   const shown = [
     ...Object.keys(errors ?? {}).filter((p) => p.startsWith('lines')),
     'customerId',
@@ -157,7 +160,7 @@ ${otherErrors(errors, shown)}
 ${postForm(ctx, paths.counter, html` class="make-document counter" id="counter-form" data-counter`)}
 ${locationSelect(ctx, location)}
 ${lineEditor(ctx, opts.lines, choices, errors, { autofocus: true })}
-<p class="muted">${t('hub.counter.hint')}</p>
+<p class="muted">${t('hub.counter.hint')} <strong>${t(company.pricesIncludeTax ? 'hub.prices.basisGross' : 'hub.prices.basisNet')}</strong></p>
 <fieldset class="payment">
 <legend>${t('hub.counter.payment')}</legend>
 <div class="row" role="radiogroup" aria-label="${t('hub.counter.payment')}">

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { customersListTable } from '../../../../modules/reports/index.ts';
+import { exportLinks, sendListExport } from './list-search.ts';
 import type { Container } from '../../../../container.ts';
 import type { FieldErrors } from '../../../../lib/errors.ts';
 import type { Customer } from '../../../../modules/customers/index.ts';
@@ -6,7 +8,7 @@ import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { customerBody, customerForm, formValuesOf, type CustomerFormValues } from './customer-form.ts';
 import { DESK_REFUSALS } from './desk-form.ts';
-import { noticeOf, queryText, sendPage, submit } from '../../form.ts';
+import { noticeOf, queryChoice, queryText, sendPage, submit, type Route } from '../../form.ts';
 import { CustomerInput } from '../../../requests/customers.ts';
 import { heading, liveFilter, money, nextPageLink, statusBadge, DESK_NOTICES } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
@@ -27,6 +29,17 @@ export const customersPages =
         const query = request.query;
         const q = queryText(query.q);
         const cursor = queryText(query.cursor, 500);
+        const format = queryChoice(query.format, ['csv', 'xlsx'] as const);
+        // The directory as searched, as a spreadsheet: the reports' writer, the reader's language.
+        if (format)
+          return sendListExport(
+            reply,
+            ctx,
+            format,
+            'customers',
+            (page) => c.customers.search(ctx.user.companyId, { q, ...page }),
+            (rows, locale) => customersListTable(rows, locale, ctx.user.timezone),
+          );
         const result = await c.customers.search(ctx.user.companyId, { q, limit: 25, ...(cursor ? { cursor } : {}) });
         const body = html`${heading(t('nav.customers'), noticeOf(ctx, query, DESK_NOTICES) !== null)}
 <form method="get" action="${paths.customers}" class="row" role="search"${liveFilter(paths.customers, ['customer-q'])}>
@@ -37,6 +50,7 @@ ${ctx.can('customers:edit') ? html`<p><a class="button secondary" href="${paths.
 <div id="results">
 ${customersTable(ctx, result.data)}
 ${nextPageLink(paths.customers, { q }, result.nextCursor, t('hub.desk.nextPage'))}
+${result.data.length > 0 ? exportLinks(ctx, paths.customers, { q }) : null}
 </div>`;
         return sendPage(reply, ctx, { title: t('nav.customers'), body, notice: noticeOf(ctx, query, DESK_NOTICES) });
       },

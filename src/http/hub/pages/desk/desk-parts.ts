@@ -17,7 +17,7 @@ import { DEFAULT_PAYMENT_METHOD } from '../../../../modules/invoicing/index.ts';
 export const money = (ctx: HubContext, amount: string): string => ctx.fmt.money(parseScaled(amount, MONEY_SCALE));
 export const quantity = (ctx: HubContext, value: string): string =>
   ctx.fmt.quantity(parseScaled(value, QUANTITY_SCALE));
-const rate = (ctx: HubContext, value: string): string => ctx.fmt.percent(Number(parseScaled(value, RATE_SCALE)));
+export const rate = (ctx: HubContext, value: string): string => ctx.fmt.percent(Number(parseScaled(value, RATE_SCALE)));
 
 /** A status as words in a badge (its class only adds colour): `status.<kind>.<state>` of the shared catalog. */
 export function statusBadge(ctx: HubContext, kind: 'quotation' | 'order' | 'sale', state: string): Html {

@@ -1,4 +1,6 @@
 import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
+import { ordersListTable } from '../../../../modules/reports/index.ts';
+import { exportLinks, readListSearch, searchFields, searchParams, sendListExport } from './list-search.ts';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { isOrderOpen, ORDER_STATUSES, type OrderView } from '../../../../modules/orders/index.ts';
@@ -37,11 +39,34 @@ export const ordersPages =
       const status = queryChoice(query.status, ORDER_STATUSES);
       const mode = dataModeOf(query);
       const cursor = queryText(query.cursor, 500);
-      const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-      const { data, nextCursor } = page.page(await c.orders.list(ctx.user.companyId, page, { q, status, mode }));
+      const search = readListSearch(ctx, query);
+      const invalid = Object.keys(search.errors).length > 0;
+      const filter = {
+        q,
+        status,
+        mode,
+        ...(search.totalMinor === undefined ? {} : { totalMinor: search.totalMinor }),
+        ...(search.fromInstant ? { from: search.fromInstant } : {}),
+        ...(search.toInstant ? { to: search.toInstant } : {}),
+      };
+      const fetch = async (p: { limit: number; cursor?: string }) => {
+        const page = newestFirstPage(p);
+        return page.page(await c.orders.list(ctx.user.companyId, page, filter));
+      };
+      if (search.format && !invalid)
+        return sendListExport(reply, ctx, search.format, 'orders', fetch, (rows, locale) =>
+          ordersListTable(rows, locale, ctx.user.timezone, (s) =>
+            t(`status.order.${s as (typeof ORDER_STATUSES)[number]}`),
+          ),
+        );
+      const { data, nextCursor } = invalid
+        ? { data: [], nextCursor: null }
+        : await fetch({ limit: 25, ...(cursor ? { cursor } : {}) });
+      const params = { q, status, ...searchParams(search), data: mode === 'test' ? 'test' : undefined };
       const body = html`${heading(t('nav.orders'), false)}
-<form method="get" action="${paths.orders}" class="row" role="search"${liveFilter(paths.orders, ['q', 'status', 'data'])}>
+<form method="get" action="${paths.orders}" class="row" role="search"${liveFilter(paths.orders, ['q', 'amount', 'from', 'to', 'status', 'data'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
+  ${searchFields(ctx, search, '', true, false)}
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${ORDER_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.order.${s}`)}</option>`)}
@@ -66,9 +91,10 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink(paths.orders, { q, status, data: mode === 'test' ? 'test' : undefined }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.orders, params, nextCursor, t('hub.desk.nextPage'))}
+${data.length > 0 ? exportLinks(ctx, paths.orders, params) : null}
 </div>`;
-      return sendPage(reply, ctx, { title: t('nav.orders'), body });
+      return sendPage(reply, ctx, { title: t('nav.orders'), body, status: invalid ? 400 : 200 });
     });
 
     app.get<{ Params: IdParams }>('/orders/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {

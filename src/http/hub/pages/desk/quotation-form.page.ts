@@ -238,7 +238,10 @@ async function formPage(
   },
 ): Promise<FastifyReply> {
   const { t } = ctx;
-  const choices = await choicesFor(c, ctx.user.companyId, opts.lines);
+  const [choices, company] = await Promise.all([
+    choicesFor(c, ctx.user.companyId, opts.lines),
+    c.companies.getCompany(ctx.user.companyId),
+  ]);
   // A revision stays where the quotation was made; a new one is made where this user works.
   const location = opts.revising ? null : await locationChoice(c, ctx, opts.locationId);
   const q = opts.revising;
@@ -262,7 +265,7 @@ ${lineEditor(ctx, opts.lines, choices, errors, { autofocus: q !== undefined || o
 <fieldset>
 <legend>${t('print.note')}</legend>
 ${textInput('note', t('hub.make.note'), v.note, errors?.note, { textarea: true, maxlength: 2000 })}
-${textInput('expiresOn', q ? t('hub.make.keepValidity') : t('hub.make.validUntil', { days: 30 }), v.expiresOn, errors?.expiresAt, { type: 'date' })}
+${textInput('expiresOn', q ? t('hub.make.keepValidity') : t('hub.make.validUntil', { days: company.quotationValidityDays }), v.expiresOn, errors?.expiresAt, { type: 'date' })}
 </fieldset>
 <p><button type="submit">${q ? t('hub.make.revise') : t('hub.make.create')}</button>
 <a href="${q ? paths.quotation(q.id) : paths.quotations}">${t('action.back')}</a></p>

@@ -5,6 +5,7 @@ import {
   isQuotationOpen,
   mayConvertQuotation,
   QUOTATION_STATUSES,
+  type QuotationStatus,
   type QuotationView,
   type RevisionSummary,
 } from '../../../../modules/quotations/index.ts';
@@ -15,6 +16,8 @@ import { sendingsBlock } from './sending.page.ts';
 import { answerBlock } from './quotation-mail.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { noticeOf, queryChoice, queryText, sendPage, submit, type Route } from '../../form.ts';
+import { quotationsListTable } from '../../../../modules/reports/index.ts';
+import { exportLinks, readListSearch, searchFields, searchParams, sendListExport } from './list-search.ts';
 import {
   heading,
   liveFilter,
@@ -46,13 +49,34 @@ export const quotationsPages =
       const status = queryChoice(query.status, QUOTATION_STATUSES);
       const mode = dataModeOf(query);
       const cursor = queryText(query.cursor, 500);
-      const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
+      const search = readListSearch(ctx, query);
+      const invalid = Object.keys(search.errors).length > 0;
+      const filter = {
+        q,
+        status,
+        mode,
+        ...(search.totalMinor === undefined ? {} : { totalMinor: search.totalMinor }),
+        ...(search.fromInstant ? { from: search.fromInstant } : {}),
+        ...(search.toInstant ? { to: search.toInstant } : {}),
+      };
       // One batch for the whole page: the rows, their lines, datasheets and assigned names.
-      const { data, nextCursor } = page.page(await c.quotations.list(ctx.user.companyId, page, { q, status, mode }));
+      const fetch = async (p: { limit: number; cursor?: string }) => {
+        const page = newestFirstPage(p);
+        return page.page(await c.quotations.list(ctx.user.companyId, page, filter));
+      };
+      if (search.format && !invalid)
+        return sendListExport(reply, ctx, search.format, 'quotations', fetch, (rows, locale) =>
+          quotationsListTable(rows, locale, ctx.user.timezone, (s) => t(`status.quotation.${s as QuotationStatus}`)),
+        );
+      const { data, nextCursor } = invalid
+        ? { data: [], nextCursor: null }
+        : await fetch({ limit: 25, ...(cursor ? { cursor } : {}) });
+      const params = { q, status, ...searchParams(search), data: mode === 'test' ? 'test' : undefined };
       const body = html`${heading(t('nav.quotations'), false)}
 ${ctx.can('quotations:make') ? html`<p><a class="button" href="${paths.newQuotation}">${t('hub.make.newQuotation')}</a></p>` : null}
-<form method="get" action="${paths.quotations}" class="row" role="search"${liveFilter(paths.quotations, ['q', 'status', 'data'])}>
+<form method="get" action="${paths.quotations}" class="row" role="search"${liveFilter(paths.quotations, ['q', 'amount', 'from', 'to', 'status', 'data'])}>
   <div><label for="q">${t('hub.desk.searchDocuments')}</label><br><input id="q" name="q" type="search" value="${q ?? ''}"></div>
+  ${searchFields(ctx, search, '', true, false)}
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${QUOTATION_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.quotation.${s}`)}</option>`)}
@@ -77,9 +101,10 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink(paths.quotations, { q, status, data: mode === 'test' ? 'test' : undefined }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.quotations, params, nextCursor, t('hub.desk.nextPage'))}
+${data.length > 0 ? exportLinks(ctx, paths.quotations, params) : null}
 </div>`;
-      return sendPage(reply, ctx, { title: t('nav.quotations'), body });
+      return sendPage(reply, ctx, { title: t('nav.quotations'), body, status: invalid ? 400 : 200 });
     });
 
     app.get<{ Params: IdParams }>('/quotations/:id', { config: { hub: 'quotations:read' } }, async (request, reply) => {

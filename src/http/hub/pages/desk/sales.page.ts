@@ -2,12 +2,22 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { taxIdLabel } from '../../../../modules/i18n/index.ts';
 import { dataModeOf, testDataSwitch } from '../../test-data-switch.ts';
 import type { Container } from '../../../../container.ts';
-import { PAYMENT_METHODS, SALE_STATUSES, type SaleView } from '../../../../modules/sales/index.ts';
+import {
+  PAYMENT_METHODS,
+  SALE_STATUSES,
+  type PaymentMethod,
+  type SaleStatus,
+  type SaleView,
+} from '../../../../modules/sales/index.ts';
+import { salesListTable } from '../../../../modules/reports/index.ts';
+import { exportLinks, readListSearch, searchFields, searchParams, sendListExport } from './list-search.ts';
 import { reservePrint } from '../../../pdf-reply.ts';
+import { mayCancelInvoice } from '../../../access.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
+import { fieldErrors } from '../../../../lib/errors.ts';
 import { html, type Html } from '../../html.ts';
 import { sayText } from '../../texts/index.ts';
 import type { HubContext } from '../../hub-context.ts';
@@ -16,6 +26,7 @@ import { pdfPanel } from './document-parts.ts';
 import { sendingsBlock } from './sending.page.ts';
 import {
   field,
+  formFields,
   noticeOf,
   postForm,
   queryChoice,
@@ -60,10 +71,31 @@ export const salesPages =
       const status = queryChoice(query.status, SALE_STATUSES);
       const cursor = queryText(query.cursor, 500);
       const mode = dataModeOf(query);
-      const page = newestFirstPage({ limit: 25, ...(cursor ? { cursor } : {}) });
-      const { data, nextCursor } = page.page(await c.sales.list(ctx.user.companyId, { status, mode }, page));
+      const search = readListSearch(ctx, query);
+      const invalid = Object.keys(search.errors).length > 0;
+      const filter = {
+        status,
+        mode,
+        ...(search.q ? { q: search.q } : {}),
+        ...(search.totalMinor === undefined ? {} : { totalMinor: search.totalMinor }),
+        ...(search.fromInstant ? { from: search.fromInstant } : {}),
+        ...(search.toInstant ? { to: search.toInstant } : {}),
+      };
+      const fetch = async (p: { limit: number; cursor?: string }) => {
+        const page = newestFirstPage(p);
+        return page.page(await c.sales.list(ctx.user.companyId, filter, page));
+      };
+      if (search.format && !invalid)
+        return sendListExport(reply, ctx, search.format, 'sales', fetch, (rows, locale) =>
+          salesListTable(rows, locale, ctx.user.timezone, (s) => t(`status.sale.${s as SaleStatus}`)),
+        );
+      const { data, nextCursor } = invalid
+        ? { data: [], nextCursor: null }
+        : await fetch({ limit: 25, ...(cursor ? { cursor } : {}) });
+      const params = { status, ...searchParams(search), data: mode === 'test' ? 'test' : undefined };
       const body = html`${heading(t('nav.sales'), false)}
-<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status', 'data'])}>
+<form method="get" action="${paths.sales}" class="row" role="search"${liveFilter(paths.sales, ['status', 'q', 'amount', 'from', 'to', 'data'])}>
+  ${searchFields(ctx, search, t('hub.search.salesQ'))}
   <div><label for="status">${t('common.status')}</label><br><select id="status" name="status">
     <option value="">${t('hub.desk.allStatuses')}</option>
     ${SALE_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : null}>${t(`status.sale.${s}`)}</option>`)}
@@ -86,9 +118,10 @@ ${
       )}</tbody>
 </table>`
 }
-${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined }, nextCursor, t('hub.desk.nextPage'))}
+${nextPageLink(paths.sales, params, nextCursor, t('hub.desk.nextPage'))}
+${data.length > 0 ? exportLinks(ctx, paths.sales, params) : null}
 </div>`;
-      return sendPage(reply, ctx, { title: t('nav.sales'), body });
+      return sendPage(reply, ctx, { title: t('nav.sales'), body, status: invalid ? 400 : 200 });
     });
 
     app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
@@ -102,6 +135,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         reply,
         ctx,
         sale,
+        c.clock.now(),
         noticeOf(ctx, request.query, SALE_NOTICES),
         undefined,
         200,
@@ -152,6 +186,8 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
       async (request, reply) => {
         const ctx = request.hub;
         const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        const asked = paymentQuestion(ctx, sale, request.body);
+        if (asked) return detail(reply, ctx, sale, c.clock.now(), null, asked, 409);
         const done = await submit(
           PaymentBody,
           request,
@@ -164,7 +200,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(sale.id), 'paid'), 303)
-          : detail(reply, ctx, sale, null, done.state, done.status);
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
       },
     );
 
@@ -183,16 +219,17 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(sale.id), 'voided'), 303)
-          : detail(reply, ctx, sale, null, done.state, done.status);
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
       },
     );
 
     app.post<{ Params: IdParams }>(
       '/sales/:id/cancel',
-      { config: { hub: 'invoices:correct' } },
+      { config: { hub: 'invoices:cancel-own' } },
       async (request, reply) => {
         const ctx = request.hub;
         const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        mayCancelInvoice(ctx.user, sale, ctx.user.timezone, c.clock.now());
         const done = await submit(
           CancelBody,
           request,
@@ -201,7 +238,7 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(done.result.id), 'stornoIssued'), 303)
-          : detail(reply, ctx, sale, null, done.state, done.status);
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
       },
     );
 
@@ -229,10 +266,56 @@ ${nextPageLink(paths.sales, { status, data: mode === 'test' ? 'test' : undefined
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(done.result.id), 'credited'), 303)
-          : detail(reply, ctx, sale, null, done.state, done.status);
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
       },
     );
   };
+
+/** Whether the cancel form is offered: the rule the cancel route enforces (access.ts). */
+function mayCancel(ctx: HubContext, s: SaleView, now: Date): boolean {
+  try {
+    mayCancelInvoice(ctx.user, s, ctx.user.timezone, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the payment form proposes: the invoice's own method (cash where it names none of the
+ * three a payment can have) and the balance. Cash taken at the sale's page, not at the counter,
+ * is counted from the hand: its amount is typed, so a click cannot book the whole balance as
+ * cash that never came (issue 34: "one click recorded cash by mistake").
+ */
+function proposedPayment(ctx: HubContext, s: SaleView): { method: PaymentMethod; amount: string } {
+  const method = (PAYMENT_METHODS as readonly string[]).includes(s.paymentMethod ?? '')
+    ? (s.paymentMethod as PaymentMethod)
+    : 'cash';
+  return { method, amount: method === 'cash' ? '' : ctx.fmt.editable(s.balance) };
+}
+
+/**
+ * A payment by another method than the invoice states is recorded only when asked twice: the
+ * first post comes back with the question and the same values, and the form then carries the
+ * method confirmed (`confirmMethod`); a confirmation of another method asks again. Null: record it.
+ */
+function paymentQuestion(ctx: HubContext, s: SaleView, body: unknown): FormState | null {
+  const fields = formFields(body);
+  const method = fields.method ?? '';
+  if (!(PAYMENT_METHODS as readonly string[]).includes(method) || !s.paymentMethod || method === s.paymentMethod)
+    return null;
+  if (fields.confirmMethod === method) return null;
+  const { t } = ctx;
+  return {
+    form: 'pay',
+    values: { method, amount: fields.amount ?? '', confirmMethod: method },
+    errors: fieldErrors(),
+    message: t('hub.pay.otherMethod', {
+      invoiceMethod: t(`payment.method.${s.paymentMethod as PaymentMethod}`),
+      method: t(`payment.method.${method as PaymentMethod}`),
+    }),
+  };
+}
 
 const SALE_NOTICES = {
   ...DESK_NOTICES,
@@ -245,6 +328,8 @@ function detail(
   reply: FastifyReply,
   ctx: HubContext,
   s: SaleView,
+  /** Now, by the server's clock: whether staff may still cancel their own invoice today. */
+  now: Date,
   notice: string | null,
   state?: FormState,
   status = 200,
@@ -259,6 +344,7 @@ function detail(
   const open = invoice && s.status !== 'cancelled';
   const canPay = ctx.can('sales:record-payment') && open && s.status !== 'paid';
   const canCorrect = ctx.can('invoices:correct') && open;
+  const canCancel = open && mayCancel(ctx, s, now);
   const canVoid = ctx.can('payments:void');
   const cancelForm = { id: 'cancel', schema: CancelBody, state: stateOf(state, 'cancel') };
   const creditForm = { id: 'credit', schema: CreditNoteBody, state: stateOf(state, 'credit') };
@@ -266,8 +352,9 @@ function detail(
     id: 'pay',
     schema: PaymentBody,
     state: stateOf(state, 'pay'),
-    values: { method: 'cash', amount: ctx.fmt.editable(s.balance) },
+    values: proposedPayment(ctx, s),
   };
+  const confirming = pay.state?.values.confirmMethod;
   const body = html`${heading(title, notice !== null)}
 <div class="two">
 <div>
@@ -335,9 +422,10 @@ ${
 <h2 id="pay-heading">${t('action.recordPayment')}</h2>
 ${postForm(ctx, `${base}/payments`, html` class="stack" novalidate`)}
 ${formError(t, pay.state)}
+${confirming ? html`<input type="hidden" name="confirmMethod" value="${confirming}">` : null}
 ${field(pay, 'method', { label: t('hub.desk.method'), control: 'select', options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
 ${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
-<p><button type="submit">${t('action.recordPayment')}</button></p>
+<p><button type="submit">${confirming ? t('hub.pay.confirm', { method: t(`payment.method.${confirming as PaymentMethod}`) }) : t('action.recordPayment')}</button></p>
 </form>
 </section>`
     : null
@@ -358,8 +446,12 @@ ${otherErrors(creditForm.state?.errors, ['reason'])}
 ${field(creditForm, 'reason', { label: t('common.reason') })}
 <p><button type="submit">${t('hub.invoice.creditSubmit')}</button></p>
 </form>
-</section>
-<section aria-labelledby="cancel-heading">
+</section>`
+    : null
+}
+${
+  canCancel
+    ? html`<section aria-labelledby="cancel-heading">
 <h2 id="cancel-heading">${t('hub.invoice.cancel')}</h2>
 ${postForm(ctx, `${base}/cancel`, html` class="stack" novalidate`)}
 ${formError(t, cancelForm.state)}
@@ -373,9 +465,9 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 <div>
 <h2>PDF</h2>
 ${pdfPanel(ctx, base, s.number)}
-${s.kind === 'invoice' ? html`<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
+<p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>
 ${s.kind === 'invoice' ? html`<p><a href="${base}/statement">${t('hub.sale.statement')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
-${einvoice ? einvoiceBox(ctx, base, einvoice) : null}
+${einvoice && s.customer.kind === 'business' ? einvoiceBox(ctx, base, einvoice) : null}
 </div>
 </div>
 ${mailed}

@@ -11,9 +11,7 @@ const SECTIONS = [
   { href: paths.developer, label: 'hub.developer.nav.apiKeys' },
   { href: paths.webhooks, label: 'hub.developer.nav.webhooks' },
   { href: paths.catalogScope, label: 'hub.developer.nav.catalogScope' },
-  { href: paths.printSettings, label: 'hub.developer.nav.print' },
   { href: paths.mailSettings, label: 'hub.mail.settings' },
-  { href: paths.fiscal, label: 'hub.fiscal.nav' },
 ] as const satisfies ReadonlyArray<{ href: string; label: HubMessageKey }>;
 
 /** Notices a redirect may name (`?notice=`): only these, so a link cannot put words on the page. */

@@ -15,7 +15,8 @@ import {
 } from '../../form.ts';
 import { paths } from '../../paths.ts';
 import { acceptUploads, uploadOf } from '../catalog/uploads.ts';
-import { DEVELOPER_NOTICES, formErrors, redirectWith, sendDeveloperPage } from './developer-frame.ts';
+import { DEVELOPER_NOTICES, formErrors, redirectWith } from './developer-frame.ts';
+import { sendCompanyPage } from '../company-frame.ts';
 
 // A FINA .p12 is a few kilobytes; this bounds a mistaken upload.
 const P12_MAX_BYTES = 64 * 1024;
@@ -57,7 +58,7 @@ ${postForm(ctx, paths.fiscalCheck, html` class="row"`)}
   <button type="submit" class="secondary">${t('hub.fiscal.check')}</button>
 </form>
 <div id="fiscal-check" aria-live="polite">${options.check ? html`<p class="notice">${options.check}</p>` : null}</div>`;
-      return sendDeveloperPage(reply, ctx, {
+      return sendCompanyPage(reply, ctx, {
         title: t('hub.fiscal.title'),
         body,
         notice: options.notice ?? null,

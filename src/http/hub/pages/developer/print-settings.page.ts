@@ -9,7 +9,8 @@ import type { HubContext } from '../../hub-context.ts';
 import { Type } from 'typebox';
 import { SettingsBody } from '../../../requests/companies.ts';
 import { bodyText, field, noticeOf, postForm, submit, textOf, type FieldErrors } from '../../form.ts';
-import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage } from './developer-frame.ts';
+import { formErrors, DEVELOPER_NOTICES, redirectWith } from './developer-frame.ts';
+import { sendCompanyPage } from '../company-frame.ts';
 import { paths } from '../../paths.ts';
 
 /** The print settings form as posted, and as the preview's query string carries it. */
@@ -127,7 +128,7 @@ ${postForm(
 </div>
 <div id="print-preview">${previewFrame(ctx, form)}</div>
 </div>`;
-      return sendDeveloperPage(reply, ctx, {
+      return sendCompanyPage(reply, ctx, {
         title: t('hub.developer.print.title'),
         body,
         notice: options.notice ?? null,
