@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018-customer-language-and-barcodes.ts';
 import * as m0019 from './migrations/0019-einvoice-snapshots.ts';
 import * as m0020 from './migrations/0020-sale-totals.ts';
 import * as m0021 from './migrations/0021-used-proofs-by-expiry.ts';
+import * as m0022f2 from './migrations/0022-f2-einvoice-exchange.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -45,6 +46,7 @@ const MIGRATIONS = {
   '0019-einvoice-snapshots': m0019,
   '0020-sale-totals': m0020,
   '0021-used-proofs-by-expiry': m0021,
+  '0022-f2-einvoice-exchange': m0022f2,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -18,6 +18,7 @@ import { expandCategoryIds } from './catalog-scope.ts';
 import { formatRate } from '../../lib/money.ts';
 import type { ProductBasics } from './catalog.service.ts';
 import { said } from '../i18n/index.ts';
+import { kpdEntry } from '../einvoice/index.ts';
 import { unitCodeOf } from './unit-codes.ts';
 
 /** KPD 2025 codes: two-digit groups joined by dots, 10 characters at most ("47.52", "20.30.11"). */
@@ -181,6 +182,8 @@ export function createCatalogAdminService(deps: {
       companyId: string,
       input: NewProduct,
       repos?: CatalogRepos,
+      /** The demo shop only: keeps a code KPD 2025 no longer lists, to show what the hub says of it. */
+      opts: { acceptUnlistedKpd?: boolean } = {},
     ): Promise<{ id: string; unitIds: string[] }> {
       if (input.units.length === 0) throw AppError.invalid({ units: [said('error.product.needsUnit')] });
       const twins = input.units.flatMap((u, i) =>
@@ -208,7 +211,11 @@ export function createCatalogAdminService(deps: {
           active: true,
           created_at: at,
           updated_at: at,
-          classification_code: parseClassification(input.classificationCode),
+          classification_code: parseClassification(
+            input.classificationCode,
+            'classificationCode',
+            opts.acceptUnlistedKpd,
+          ),
         };
         const units = unitRows(companyId, row.id, input.units, at);
         await r.catalog.insertProduct(row);
@@ -509,10 +516,16 @@ function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminPro
 }
 
 /** A KPD 2025 code as the classification prints it ("20.30.11"); blank clears it. */
-export function parseClassification(text: string | null | undefined, field = 'classificationCode'): string | null {
+export function parseClassification(
+  text: string | null | undefined,
+  field = 'classificationCode',
+  acceptUnlisted = false,
+): string | null {
   const code = text?.trim() ?? '';
   if (code === '') return null;
   if (!KPD_CODE.test(code)) throw AppError.invalid({ [field]: [said('error.product.classificationForm')] });
+  // Zakon o fiskalizaciji art. 42: a code of the official KPD 2025 list, not merely of its form.
+  if (!acceptUnlisted && !kpdEntry(code)) throw AppError.invalid({ [field]: [said('error.kpd.unknown', { code })] });
   return code;
 }
 

@@ -9,3 +9,4 @@ export { toUbl } from './ubl.ts';
 export { toCii } from './cii.ts';
 export { type EInvoiceSender } from './sender.ts';
 export { toFacturX } from './facturx.ts';
+export { kpdEntry, searchKpd, type KpdEntry } from './kpd.ts';

@@ -90,7 +90,7 @@ describe('e-invoices', () => {
       name: 'Tečaj bojanja (obrazovanje)',
       sku: 'TEC-BOJ',
       taxRateId: exemptRate.json().data.id,
-      classificationCode: '85.59.13',
+      classificationCode: '85.52.03',
       units: [{ name: 'sat', price: '40.00' }],
     });
     assert.equal(course.statusCode, 201, course.body);
@@ -447,7 +447,7 @@ describe('e-invoices', () => {
     const unit = before.xml.match(/<cbc:InvoicedQuantity unitCode="([^"]+)"/)?.[1];
     assert.ok(kpd && unit);
     const edits = await Promise.all([
-      adminCall(t.app, d.adminToken, 'PATCH', `/products/${product.id}`, { classificationCode: '47.52.10' }),
+      adminCall(t.app, d.adminToken, 'PATCH', `/products/${product.id}`, { classificationCode: '47.52.02' }),
       adminCall(t.app, d.adminToken, 'PATCH', `/units/${product.units[0]!.id}`, { unitCode: 'XBX' }),
     ]);
     for (const edit of edits) assert.equal(edit.statusCode, 200, edit.body);
@@ -461,7 +461,7 @@ describe('e-invoices', () => {
       address: { street: 'Savska 5', postalCode: '10000', city: 'Zagreb', country: 'HR' },
     });
     const fresh = (await eInvoice(d, later.id)).xml;
-    assert.equal(first(fresh, 'cbc:ItemClassificationCode'), '47.52.10');
+    assert.equal(first(fresh, 'cbc:ItemClassificationCode'), '47.52.02');
     assert.match(fresh, /<cbc:InvoicedQuantity unitCode="XBX"/);
   });
 
