@@ -18,6 +18,8 @@ import { createFiscalRepository } from './modules/fiscal/fiscal.repository.ts';
 import { createMailingRepository } from './modules/mailing/mailing.repository.ts';
 import { createQuotationLinksRepository } from './modules/quotations/quotation-links.repository.ts';
 import { createReportsRepository } from './modules/reports/reports.repository.ts';
+import { createExchangeRepository } from './modules/einvoice/exchange.repository.ts';
+import { createPurchaseInvoicesRepository } from './modules/einvoice/purchase-invoices.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -44,6 +46,8 @@ export function createRepositories(db: Executor, engine: Engine) {
     mailing: createMailingRepository(db),
     quotationLinks: createQuotationLinksRepository(db),
     reports: createReportsRepository(db),
+    exchange: createExchangeRepository(db),
+    purchases: createPurchaseInvoicesRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

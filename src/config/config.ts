@@ -50,6 +50,10 @@ export interface Config {
   readonly fiscalWaitMs: number;
   readonly fiscalRetryDelaysMs: readonly number[] | null;
   readonly fiscalDeadlineHours: number;
+  /** PEM text of EINVOICE_EXCHANGE_CA (read at start), trusted besides the system's roots. */
+  readonly einvoiceExchangeCa: string | null;
+  readonly einvoicePollSeconds: number;
+  readonly einvoiceRetryDelaysMs: readonly number[] | null;
 }
 
 /** `full`: every commit is on disk before it is acknowledged; `normal`: a power cut may lose the last ones. */
@@ -339,6 +343,24 @@ export const CONFIG_SPEC = {
     default: '48',
     parse: integer(1, 24 * 30),
   },
+  EINVOICE_EXCHANGE_CA: {
+    description:
+      'A PEM file of further CAs to trust for the e-invoice exchange (information intermediary) besides the system roots (a test intermediary); TLS is always verified',
+    default: '',
+    parse: pemFile,
+  },
+  EINVOICE_POLL_SECONDS: {
+    description:
+      "How often the worker asks each company's e-invoice exchange for received invoices (and at once after a start)",
+    default: '60',
+    parse: integer(1, 24 * 3600),
+  },
+  EINVOICE_RETRY_DELAYS_MS: {
+    description:
+      'Comma list overriding the retry schedule of calls the e-invoice exchange did not answer; the last repeats (tests)',
+    default: '',
+    parse: delays,
+  },
 } satisfies Record<string, Spec<unknown>>;
 
 function pemFile(raw: string): string | null {
@@ -429,6 +451,9 @@ export function loadConfig(env: Env = process.env): Config {
     fiscalWaitMs: read('FISCAL_WAIT_MS'),
     fiscalRetryDelaysMs: read('FISCAL_RETRY_DELAYS_MS'),
     fiscalDeadlineHours: read('FISCAL_DEADLINE_HOURS'),
+    einvoiceExchangeCa: read('EINVOICE_EXCHANGE_CA'),
+    einvoicePollSeconds: read('EINVOICE_POLL_SECONDS'),
+    einvoiceRetryDelaysMs: read('EINVOICE_RETRY_DELAYS_MS'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

@@ -159,11 +159,16 @@ function parse(xml: string): Element {
   // E-invoices never carry a DTD; refusing one rules out entity expansion altogether.
   if (/<!DOCTYPE/i.test(xml.slice(0, 4096))) throw new EInvoiceReadError('a document type declaration is not allowed');
   let failure: string | null = null;
-  const doc = new DOMParser({
-    onError: (level, message) => {
-      if (level !== 'warning') failure ??= String(message).split('\n')[0]!;
-    },
-  }).parseFromString(xml, 'text/xml');
+  let doc: ReturnType<DOMParser['parseFromString']>;
+  try {
+    doc = new DOMParser({
+      onError: (level, message) => {
+        if (level !== 'warning') failure ??= String(message).split('\n')[0]!;
+      },
+    }).parseFromString(xml, 'text/xml');
+  } catch (error) {
+    throw new EInvoiceReadError(`not well-formed XML (${String((error as Error).message).split('\n')[0]})`);
+  }
   const root = doc.documentElement;
   if (failure || !root) throw new EInvoiceReadError(`not well-formed XML (${failure ?? 'no root element'})`);
   return root as unknown as Element;

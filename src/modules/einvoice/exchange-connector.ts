@@ -56,7 +56,8 @@ export function createExchangeConnector(opts: { secretBox: SecretBox; extraCaPem
       opened.set(key, exchange);
       return exchange;
     },
-    close: () => agent.close(),
+    // The worker has stopped by now: nothing is in flight, and idle keep-alive sockets need not linger.
+    close: () => agent.destroy(),
   };
 }
 export type ExchangeConnector = ReturnType<typeof createExchangeConnector>;

@@ -10,3 +10,27 @@ export { toCii } from './cii.ts';
 export { type EInvoiceSender } from './sender.ts';
 export { toFacturX } from './facturx.ts';
 export { kpdEntry, searchKpd, type KpdEntry } from './kpd.ts';
+export {
+  EXCHANGE_PROVIDERS,
+  REJECTION_TYPES,
+  ExchangeRefused,
+  ExchangeUnreachable,
+  type EInvoiceExchange,
+  type ExchangeProvider,
+  type RejectionType,
+} from './exchange.ts';
+export { createExchangeConnector } from './exchange-connector.ts';
+export {
+  createExchangeSettingsService,
+  type ExchangeSettingsService,
+  type ExchangeSettingsView,
+} from './exchange-settings.service.ts';
+export { createExchangeWorker, DEFAULT_EXCHANGE_RETRY_DELAYS_MS } from './exchange-worker.ts';
+export {
+  createPurchaseInvoicesService,
+  PURCHASE_PAYMENT_METHODS,
+  PURCHASE_STATUSES,
+  type PurchaseInvoiceDetail,
+  type PurchaseInvoiceView,
+  type PurchaseInvoicesService,
+} from './purchase-invoices.service.ts';

@@ -17,6 +17,7 @@ export const exchangeMessages = messages({
     'error.purchase.overpaid': 'Is more than the {due} still due.',
     'error.purchase.date': 'Must be a date, YYYY-MM-DD.',
     'error.purchase.amount': 'Must be an amount greater than 0 with at most two decimals.',
+    'error.purchase.rawBody': 'Send the e-invoice as the raw body with Content-Type: application/xml.',
   },
   hr: {
     'error.notFound.purchaseInvoice': 'Ulazni račun nije pronađen.',
@@ -33,6 +34,7 @@ export const exchangeMessages = messages({
     'error.purchase.overpaid': 'Više je od {due} koliko je još za platiti.',
     'error.purchase.date': 'Mora biti datum, GGGG-MM-DD.',
     'error.purchase.amount': 'Mora biti iznos veći od 0 s najviše dvije decimale.',
+    'error.purchase.rawBody': 'Pošaljite eRačun kao sirovi sadržaj zahtjeva s Content-Type: application/xml.',
   },
   de: {
     'error.notFound.purchaseInvoice': 'Eingangsrechnung nicht gefunden.',
@@ -50,5 +52,6 @@ export const exchangeMessages = messages({
     'error.purchase.overpaid': 'Ist mehr als die noch offenen {due}.',
     'error.purchase.date': 'Muss ein Datum sein, JJJJ-MM-TT.',
     'error.purchase.amount': 'Muss ein Betrag größer als 0 mit höchstens zwei Nachkommastellen sein.',
+    'error.purchase.rawBody': 'Senden Sie die E-Rechnung als Rohdaten mit Content-Type: application/xml.',
   },
 });

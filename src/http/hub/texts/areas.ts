@@ -9,6 +9,7 @@ import { making } from './making.ts';
 import { shell } from './shell.ts';
 import { mail } from './mail.ts';
 import { reports } from './reports.ts';
+import { purchases } from './purchases.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
 export const HUB_AREAS = [
@@ -23,4 +24,5 @@ export const HUB_AREAS = [
   making,
   mail,
   reports,
+  purchases,
 ] as const;

@@ -14,6 +14,7 @@ const SECTIONS = [
   { href: paths.printSettings, label: 'hub.developer.nav.print' },
   { href: paths.mailSettings, label: 'hub.mail.settings' },
   { href: paths.fiscal, label: 'hub.fiscal.nav' },
+  { href: paths.exchange, label: 'hub.exchange.nav' },
 ] as const satisfies ReadonlyArray<{ href: string; label: HubMessageKey }>;
 
 /** Notices a redirect may name (`?notice=`): only these, so a link cannot put words on the page. */
@@ -26,6 +27,7 @@ export const DEVELOPER_NOTICES = {
   scopeSaved: 'hub.developer.notice.scopeSaved',
   printSaved: 'hub.developer.notice.printSaved',
   fiscalSaved: 'hub.fiscal.saved',
+  exchangeSaved: 'hub.exchange.saved',
   testDataDeleted: 'hub.developer.notice.testDataDeleted',
 } as const satisfies Record<string, NoticeKey>;
 export type DeveloperNotice = keyof typeof DEVELOPER_NOTICES;
