@@ -326,6 +326,7 @@ export async function createContainer(
       }
     },
     eInvoiceXml: (companyId, id) => sales.eInvoiceXmlIfReady(companyId, id, 'ubl'),
+    receivedXml: (companyId, from, to) => purchaseInvoices.originals(companyId, from, to),
     dir: path.join(config.dataDir, 'exports'),
     now: () => clock.now(),
     onCrash: (error) => logger.error({ err: error }, 'month archive failed'),

@@ -142,6 +142,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminStartMonthExport: 'reports:run',
   adminGetExport: 'reports:run',
   adminDownloadExport: 'reports:run',
+  adminReportPurchases: 'reports:run',
   adminGetExchange: 'settings:manage',
   adminSetExchange: 'settings:manage',
   adminDeleteExchange: 'settings:manage',

@@ -360,7 +360,8 @@ export function createCatalogAdminService(deps: {
       const barcode = patch.barcode === undefined ? undefined : parseBarcode(patch.barcode);
       return guardBarcode(
         store.transaction(async (r) => {
-          if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
+          const stored = await r.catalog.findProduct(companyId, productId);
+          if (!stored) throw AppError.notFound('Product');
           await checkReferences(r, companyId, patch);
           if (barcode !== undefined) await checkBarcodeFree(r, companyId, barcode, productId);
           const row: Partial<ProductRow> = { updated_at: now() };
@@ -373,7 +374,12 @@ export function createCatalogAdminService(deps: {
           if (patch.taxRateId !== undefined) row.tax_rate_id = patch.taxRateId;
           if (patch.active !== undefined) row.active = patch.active;
           if (patch.classificationCode !== undefined)
-            row.classification_code = parseClassification(patch.classificationCode);
+            // A stored code sent back unchanged passes, so a form saved for another field still saves.
+            row.classification_code = parseClassification(
+              patch.classificationCode,
+              'classificationCode',
+              patch.classificationCode?.trim() === stored.classification_code,
+            );
           await r.catalog.updateProduct(companyId, productId, row);
           return readProduct(r, companyId, productId);
         }),

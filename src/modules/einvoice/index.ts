@@ -34,3 +34,4 @@ export {
   type PurchaseInvoiceView,
   type PurchaseInvoicesService,
 } from './purchase-invoices.service.ts';
+export { purchaseBookTable } from './purchase-book.ts';

@@ -424,6 +424,18 @@ export function createPurchaseInvoicesService(deps: {
       return this.get(companyId, id);
     },
 
+    /** The period's received invoices as they came, one at a time (the month archive). */
+    async *originals(companyId: string, from: string, to: string): AsyncIterable<{ name: string; bytes: Buffer }> {
+      for (const row of await store.repos.purchases.book(companyId, from, to)) {
+        const bytes = await store.repos.purchases.originalXml(companyId, row.id);
+        if (bytes)
+          yield {
+            name: `${row.supplier_oib ?? row.supplier_vat_id ?? row.supplier_name}-${row.number}-${row.id}`,
+            bytes,
+          };
+      }
+    },
+
     /** The book of received invoices (U-RA) for a period: one row per invoice, by issue date. */
     async book(companyId: string, from: string, to: string) {
       const rows = await store.repos.purchases.book(companyId, from, to);

@@ -58,6 +58,8 @@ export function createMonthArchives(deps: {
   renderPdf: (companyId: string, id: string) => Promise<{ number: string; pdf: Buffer }>;
   /** One document's e-invoice (UBL), or null when it cannot be a valid one (a consumer, a missing KPD code…). */
   eInvoiceXml: (companyId: string, id: string) => Promise<string | null>;
+  /** The month's received e-invoices, their original bytes (kept six years: Zakon o fiskalizaciji art. 35). */
+  receivedXml?: (companyId: string, from: string, to: string) => AsyncIterable<{ name: string; bytes: Buffer }>;
   dir: string;
   now: () => Date;
   onCrash: (error: unknown) => void;
@@ -119,6 +121,13 @@ export function createMonthArchives(deps: {
       // Backpressure: the PDF bytes handed to the zip but not yet on disk stay under HIGH_WATER
       // (yazl queues its entries' buffers until it writes them).
       // Polled, not awaited on an event: the last chunks may already sit in the file stream.
+      while (handed - out.bytesWritten > HIGH_WATER) await delay(5);
+    }
+    for await (const received of deps.receivedXml?.(job.companyId, from, to) ?? []) {
+      const stream = new PassThrough();
+      stream.end(received.bytes);
+      zip.addReadStream(stream, `received/${safe(received.name)}.xml`, { mtime, size: received.bytes.length });
+      handed += received.bytes.length;
       while (handed - out.bytesWritten > HIGH_WATER) await delay(5);
     }
     zip.end();

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { sql } from 'kysely';
+import ExcelJS from 'exceljs';
 import { createTestApp, createTenant, bearer, provisionDatabase, type TestApp } from '../../support/test-app.ts';
 import { assertProblem, tokenForRole } from '../../support/http-helpers.ts';
 import { adminCall } from '../../support/sales-helpers.ts';
@@ -350,6 +352,68 @@ describe('received invoices: polled from the exchange, kept byte for byte, accep
     const paid = (await pay('36.90')).json().data;
     assert.equal(paid.totals.due, '0.00');
     assert.equal(paid.payments.length, 2);
+  });
+
+  test('the book of received invoices (U-RA): JSON, CSV and XLSX by issue date; the month archive carries the received XML', async () => {
+    const json = await adminCall(t.app, d.adminToken, 'GET', '/reports/purchases?from=2025-12-01&to=2025-12-31');
+    assert.equal(json.statusCode, 200, json.body);
+    const book = json.json().data;
+    assert.deepEqual(
+      book.map((p: { number: string }) => p.number),
+      ['1-P1-1', '2-P1-1', '3-P1-1'],
+    );
+    const csv = await adminCall(
+      t.app,
+      d.adminToken,
+      'GET',
+      '/reports/purchases?from=2025-12-01&to=2025-12-31&format=csv&locale=hr',
+    );
+    assert.equal(csv.statusCode, 200);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    assert.equal(lines.length, 4);
+    assert.match(lines[0]!, /^Redni broj;Broj računa;Datum računa;/);
+    assert.match(
+      lines[1]!,
+      /^1;1-P1-1;01\.12\.2025\.;31\.12\.2025\.;TVRTKA A d\.o\.o\.;12345678901;EUR;100,00;0,00;0,00;25,00;0,00;0,00;125,00;0,00;rejected$/,
+    );
+    const xlsx = await adminCall(
+      t.app,
+      d.adminToken,
+      'GET',
+      '/reports/purchases?from=2025-12-01&to=2025-12-31&format=xlsx&locale=en',
+    );
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const vat25 = header.indexOf('VAT 25 %') + 1;
+    assert.ok(vat25 > 0, String(header));
+    assert.equal(sheet.getRow(2).getCell(vat25).value, 25);
+    assertProblem(await adminCall(t.app, d.adminToken, 'GET', '/reports/purchases?from=2025-12-31&to=2025-12-01'), 400);
+    assertProblem(
+      await adminCall(
+        t.app,
+        await tokenForRole(t.c, d, 'staff'),
+        'GET',
+        '/reports/purchases?from=2025-12-01&to=2025-12-31',
+      ),
+      403,
+    );
+
+    const started = await adminCall(t.app, d.adminToken, 'POST', '/exports/month', { month: '2025-12' });
+    assert.equal(started.statusCode, 202, started.body);
+    await t.c.monthArchives.find(d.companyId, started.json().data.id).finished;
+    const zip = await adminCall(t.app, d.adminToken, 'GET', `/exports/${started.json().data.id}/download`);
+    const file = path.join(dir, 'month.zip');
+    fs.writeFileSync(file, zip.rawPayload);
+    const names = execFileSync('zipinfo', ['-1', file], { encoding: 'utf8' }).trim().split('\n');
+    const received = names.filter((n) => n.startsWith('received/'));
+    assert.equal(received.length, 3, names.join(' '));
+    const first = received.find((n) => n.includes('-1-P1-1-'))!;
+    assert.ok(execFileSync('unzip', ['-p', file, first]).equals(HR_UBL), 'the original bytes in the archive');
   });
 
   test('filters: status, supplier, period; another company sees none of it', async () => {
