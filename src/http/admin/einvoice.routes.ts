@@ -266,7 +266,7 @@ export const einvoiceRoutes =
           operationId: 'adminRejectPurchaseInvoice',
           summary: 'Reject a received invoice; one that came through the exchange has the rejection reported there',
           description:
-            'Reason type as EvidentirajOdbijanje takes it: `N` not in line with the contract, `U` incorrect, `O` other; the text is required.',
+            'Reason type as EvidentirajOdbijanje takes it (specification v1.15 §5.1.2.6): `N` a data mismatch not affecting the VAT, `U` a mismatch affecting the VAT, `O` other; the text is required. Rejecting declares that no input VAT is claimed on it (Zakon o fiskalizaciji art. 52(3)).',
           security,
           params: IdParams,
           body: Type.Object(

@@ -67,7 +67,7 @@ export interface FiscalisationStatus {
 
 /** How a payment was made (EvidentirajNaplatu: T transfer, O set-off, Z other). */
 export type ReportedPaymentMethod = 'T' | 'O' | 'Z';
-/** Why an e-invoice is rejected (EvidentirajOdbijanje): N not in line with the contract, U wrong, O other. */
+/** Why an e-invoice is rejected (EvidentirajOdbijanje, specification v1.15 §5.1.2.6): N a data mismatch not affecting the VAT, U one affecting it, O other. */
 export type RejectionType = 'N' | 'U' | 'O';
 export const REJECTION_TYPES: readonly RejectionType[] = ['N', 'U', 'O'];
 
