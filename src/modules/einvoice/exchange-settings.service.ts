@@ -146,4 +146,3 @@ export function createExchangeSettingsService(deps: {
     },
   };
 }
-export type ExchangeSettingsService = ReturnType<typeof createExchangeSettingsService>;

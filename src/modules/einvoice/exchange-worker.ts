@@ -1,7 +1,8 @@
 import type { Clock } from '../../lib/clock.ts';
 import { createPoller, type Poller } from '../../lib/poller.ts';
 import type { Store } from '../../db/store.ts';
-import { ExchangeRefused, ExchangeUnreachable, type RejectionType } from './exchange.ts';
+import { ExchangeRefused, ExchangeUnreachable } from './exchange.ts';
+import type { ExchangeCall } from './exchange-outbox.ts';
 import type { ExchangeConnector } from './exchange-connector.ts';
 import type { ExchangeMessageRow, ExchangeRepository } from './exchange.repository.ts';
 import type { PurchaseInvoicesService } from './purchase-invoices.service.ts';
@@ -26,7 +27,10 @@ export interface ExchangeWorkerLogger {
  */
 export function createExchangeWorker(deps: {
   store: Store<{
-    exchange: Pick<ExchangeRepository, 'find' | 'claim' | 'finish' | 'listConfigured' | 'markInboxChecked'>;
+    exchange: Pick<
+      ExchangeRepository,
+      'find' | 'findDone' | 'claim' | 'finish' | 'listConfigured' | 'markInboxChecked'
+    >;
     purchases: Pick<PurchaseInvoicesRepository, 'findByExchangeDocument'>;
   }>;
   connector: ExchangeConnector;
@@ -61,14 +65,15 @@ export function createExchangeWorker(deps: {
     const exchange = deps.connector.open(settings);
     try {
       let answer: unknown;
-      if (row.kind === 'reject') {
-        const body = JSON.parse(row.body) as {
-          documentId: string;
-          rejectedOn: string;
-          type: RejectionType;
-          reason: string;
-        };
-        answer = await exchange.reject(body);
+      const call = { kind: row.kind, body: JSON.parse(row.body) } as ExchangeCall;
+      if (call.kind === 'reject') answer = await exchange.reject(call.body);
+      else if (call.kind === 'send') answer = await exchange.send(call.body.xml);
+      else if (call.kind === 'mark_paid') {
+        // A payment reports on the document its send got back: not before the send is through.
+        const sent = await repo.findDone(row.company_id, row.subject_id, 'send');
+        const documentId = sent?.answer ? (JSON.parse(sent.answer) as { documentId?: string }).documentId : undefined;
+        if (!documentId) return pending('the document is not sent through the exchange yet');
+        answer = await exchange.markPaid({ documentId, ...call.body });
       } else throw new ExchangeRefused(`unknown exchange message kind ${row.kind}`);
       await repo.finish(row.id, lease, {
         status: 'done',

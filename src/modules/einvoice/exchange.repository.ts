@@ -52,6 +52,19 @@ export function createExchangeRepository(db: Executor) {
         .orderBy('id')
         .execute();
     },
+    /** The latest delivered call of a kind about a subject (the `send` whose document a payment reports on). */
+    async findDone(companyId: string, subjectId: string, kind: string): Promise<ExchangeMessageRow | undefined> {
+      return db
+        .selectFrom('exchange_messages')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('subject_id', '=', subjectId)
+        .where('kind', '=', kind)
+        .where('status', '=', 'done')
+        .orderBy('done_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
     /**
      * Takes due pending messages for one sender until `leaseUntil`: a conditional update per row,
      * so of two senders racing for one only one gets it.

@@ -9,6 +9,7 @@ import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import { EInvoiceReadError, embeddedAttachment, readEInvoice, type ReadInvoice } from './einvoice-reader.ts';
 import { REJECTION_TYPES, type RejectionType } from './exchange.ts';
 import type { ExchangeMessageRow, ExchangeRepository } from './exchange.repository.ts';
+import { enqueueExchangeCall } from './exchange-outbox.ts';
 import { kpdEntry } from './kpd.ts';
 import type {
   PurchaseFilter,
@@ -358,26 +359,21 @@ export function createPurchaseInvoicesService(deps: {
         });
         if (!decided) throw new AppError('conflict', said('error.purchase.decided', { status: row.status }));
         if (!row.exchange_document_id) return false;
-        await repos.exchange.insertMessage({
-          id: newId('exchangeMessage'),
-          company_id: companyId,
-          kind: 'reject',
-          subject_id: id,
-          body: JSON.stringify({
-            documentId: row.exchange_document_id,
-            rejectedOn: now.toISOString().slice(0, 10),
-            type: input.type,
-            reason,
-          }),
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now.toISOString(),
-          locked_until: null,
-          last_error: null,
-          answer: null,
-          created_at: now.toISOString(),
-          done_at: null,
-        });
+        await enqueueExchangeCall(
+          repos,
+          {
+            companyId,
+            subjectId: id,
+            kind: 'reject',
+            body: {
+              documentId: row.exchange_document_id,
+              rejectedOn: now.toISOString().slice(0, 10),
+              type: input.type as RejectionType,
+              reason,
+            },
+          },
+          { now: now.toISOString(), newId },
+        );
         return true;
       });
       if (queued) deps.onExchangeQueued?.();

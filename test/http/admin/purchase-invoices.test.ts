@@ -14,6 +14,7 @@ import { adminCall } from '../../support/sales-helpers.ts';
 import { until } from '../../support/fiscal-helpers.ts';
 import { exchangeSettings, startFakeEracun, type FakeEracun } from '../../support/fake-eracun.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
+import { enqueueExchangeCall } from '../../../src/modules/einvoice/index.ts';
 
 const FIXTURES = new URL('../../fixtures/purchase/', import.meta.url);
 const HR_UBL = fs.readFileSync(new URL('hr-cius-eracun-pdv25.xml', FIXTURES));
@@ -430,5 +431,93 @@ describe('received invoices: polled from the exchange, kept byte for byte, accep
     const [mine] = await list();
     assertProblem(await adminCall(t.app, other.adminToken, 'GET', `/purchase-invoices/${mine.id}`), 404, 'not_found');
     assertProblem(await adminCall(t.app, other.adminToken, 'GET', `/purchase-invoices/${mine.id}?format=xml`), 404);
+  });
+});
+
+describe('the exchange outbox carries what the invoicing side will write: a send, a payment reported on it, a refused document', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-exchange-outbox-'));
+  let fake: FakeEracun;
+  let t: TestApp;
+  let d: DemoCompany;
+  before(async () => {
+    fake = await startFakeEracun({ dir });
+    t = await createTestApp(
+      { EINVOICE_EXCHANGE_CA: fake.caFile, EINVOICE_RETRY_DELAYS_MS: '100', EINVOICE_POLL_SECONDS: '3600' },
+      { startWorkers: true },
+    );
+    d = await createTenant(t.c);
+    const put = await adminCall(t.app, d.adminToken, 'PUT', '/einvoice/exchange', exchangeSettings(fake));
+    assert.equal(put.statusCode, 200, put.body);
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const messages = (subjectId: string) =>
+    t.c.database.db
+      .selectFrom('exchange_messages')
+      .selectAll()
+      .where('subject_id', '=', subjectId)
+      .orderBy('kind')
+      .execute();
+
+  test('written in one transaction, sent by the worker in order: the payment waits for the send it reports on', async () => {
+    const now = new Date().toISOString();
+    await t.c.store.transaction(async (repos) => {
+      // The payment first: the worker must still not report it before the document is through.
+      await enqueueExchangeCall(
+        repos,
+        {
+          companyId: d.companyId,
+          subjectId: 'sale_1',
+          kind: 'mark_paid',
+          body: { paidOn: '2026-01-20', amount: '125.00', method: 'T' },
+        },
+        { now, newId: t.c.newId },
+      );
+      await enqueueExchangeCall(
+        repos,
+        { companyId: d.companyId, subjectId: 'sale_1', kind: 'send', body: { xml: HR_UBL.toString('utf8') } },
+        { now, newId: t.c.newId },
+      );
+    });
+    t.c.exchangeWorker.wake();
+    const done = await until('both delivered', async () => {
+      const rows = await messages('sale_1');
+      return rows.every((r) => r.status === 'done') ? rows : null;
+    });
+    assert.equal(fake.sent.length, 1, 'the exchange saw one document');
+    const sendAnswer = JSON.parse(done.find((r) => r.kind === 'send')!.answer!);
+    assert.equal(sendAnswer.documentId, String(fake.sent[0]!.electronicId));
+    assert.deepEqual(fake.payments, [
+      { electronicId: fake.sent[0]!.electronicId, date: '2026-01-20', amount: '125.00', method: 'T' },
+    ]);
+  });
+
+  test('a document the intermediary refuses (not valid UBL) is kept as failed, with its reason, and not sent again', async () => {
+    await t.c.store.transaction((repos) =>
+      enqueueExchangeCall(
+        repos,
+        {
+          companyId: d.companyId,
+          subjectId: 'sale_2',
+          kind: 'send',
+          body: { xml: '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>' },
+        },
+        { now: new Date().toISOString(), newId: t.c.newId },
+      ),
+    );
+    t.c.exchangeWorker.wake();
+    const [failed] = await until('refused', async () => {
+      const rows = await messages('sale_2');
+      return rows[0]?.status === 'failed' ? rows : null;
+    });
+    assert.match(failed!.last_error!, /XSD/);
+    const sends = fake.calls.filter((c) => c.path === '/apis/v2/send').length;
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(fake.calls.filter((c) => c.path === '/apis/v2/send').length, sends);
+    assert.equal(fake.sent.length, 1);
   });
 });
