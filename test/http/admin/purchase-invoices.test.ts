@@ -95,6 +95,20 @@ describe('the e-invoice exchange: settings sealed, checked against a fake moj-eR
     assert.equal(wrong.ok, false);
     assert.match(wrong.message, /credentials|401/);
 
+    // Slow, refusing, then well again: the check says what the intermediary did.
+    await adminCall(t.app, d.adminToken, 'PUT', '/einvoice/exchange', exchangeSettings(fake));
+    fake.mode = { kind: 'slow', ms: 400 };
+    const slow = (await adminCall(t.app, d.adminToken, 'POST', '/einvoice/exchange/check')).json().data;
+    assert.equal(slow.ok, true);
+    assert.ok(slow.millis >= 400, String(slow.millis));
+    fake.mode = { kind: 'refuse', status: 503, message: 'Održavanje sustava.' };
+    const down = (await adminCall(t.app, d.adminToken, 'POST', '/einvoice/exchange/check')).json().data;
+    assert.deepEqual([down.ok, /HTTP 503/.test(down.message)], [false, true]);
+    fake.mode = { kind: 'refuse', status: 400, message: 'Neispravan zahtjev.' };
+    const refused = (await adminCall(t.app, d.adminToken, 'POST', '/einvoice/exchange/check')).json().data;
+    assert.deepEqual([refused.ok, /refused .*Neispravan zahtjev/.test(refused.message)], [false, true]);
+    fake.mode = { kind: 'ok' };
+
     // Staff and another company see nothing of it.
     assertProblem(
       await adminCall(t.app, await tokenForRole(t.c, d, 'staff'), 'GET', '/einvoice/exchange'),
