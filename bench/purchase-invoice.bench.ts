@@ -27,7 +27,9 @@ watchdog.unref();
 
 const sample = fs.readFileSync(new URL('../test/fixtures/purchase/hr-cius-eracun-pdv25.xml', import.meta.url), 'utf8');
 const line = /<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>/.exec(sample)![0];
-const lines = Array.from({ length: 200 }, (_, i) => line.replace(/<cbc:ID>1<\/cbc:ID>/, `<cbc:ID>${i + 1}</cbc:ID>`)).join('\n');
+const lines = Array.from({ length: 200 }, (_, i) =>
+  line.replace(/<cbc:ID>1<\/cbc:ID>/, `<cbc:ID>${i + 1}</cbc:ID>`),
+).join('\n');
 const template = sample.replace(line, lines);
 let serial = 0;
 const next = () => Buffer.from(template.replace('<cbc:ID>1-P1-1</cbc:ID>', `<cbc:ID>${++serial}-P1-1</cbc:ID>`));
