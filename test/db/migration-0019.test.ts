@@ -24,7 +24,7 @@ test('0019 fills the KPD and unit codes of lines issued before it from their own
     // Lines as they were before 0019, and the catalogs changed since, differently per company.
     await db.updateTable('sale_lines').set({ classification_code: null, unit_code: null }).execute();
     for (const [x, kpd, unit] of [
-      [one, '47.52.10', 'XBX'],
+      [one, '47.52.02', 'XBX'],
       [two, '20.30.11', 'XPK'],
     ] as const) {
       await adminCall(t.app, x.d.adminToken, 'PATCH', `/products/${x.d.products[0]!.id}`, { classificationCode: kpd });
@@ -32,7 +32,7 @@ test('0019 fills the KPD and unit codes of lines issued before it from their own
     }
     await backfillSaleLineCodes(db);
     for (const [x, kpd, unit] of [
-      [one, '47.52.10', 'XBX'],
+      [one, '47.52.02', 'XBX'],
       [two, '20.30.11', 'XPK'],
     ] as const) {
       const line = await db
