@@ -32,6 +32,9 @@ const c = await createContainer(
 const app = await buildApp(c);
 const demo = await createDemoCompany(c);
 await c.companies.updateUser(demo.companyId, demo.users[0]!.id, { operatorOib: newOib() });
+// The demo book's 58.11.19 is not in KPD 2025 (its invoice would not be an e-invoice): 58.11.13 replaced it.
+const book = demo.products.find((p) => p.name.includes('Priručnik'))!;
+await c.catalogAdmin.updateProduct(demo.companyId, book.id, { classificationCode: '58.11.13' });
 
 async function invoiceOf(lineCount: number): Promise<string> {
   const res = await app.inject({

@@ -76,6 +76,13 @@ import {
   createAnswerVerifier,
 } from './modules/fiscal/index.ts';
 import type { Poller } from './lib/poller.ts';
+import {
+  createExchangeConnector,
+  createExchangeSettingsService,
+  createExchangeWorker,
+  createPurchaseInvoicesService,
+  DEFAULT_EXCHANGE_RETRY_DELAYS_MS,
+} from './modules/einvoice/index.ts';
 
 /**
  * The composition root: the one place that builds the database, clock, ids and services.
@@ -261,6 +268,27 @@ export async function createContainer(
   const fiscalWorker = createFiscalWorker({ store, clock, send: fiscalSend, logger: fiscalLogger });
   // The CIS adapter answers both sides of the contract: prepare at issue, status when read.
   const fiscalStatus = fiscaliser;
+  // The e-invoice exchange (an information intermediary): settings sealed like the certificate,
+  // received invoices filed from its inbox, its calls sent from an outbox by the worker.
+  const exchangeConnector = createExchangeConnector({ secretBox, extraCaPem: config.einvoiceExchangeCa });
+  const exchangeSettings = createExchangeSettingsService({ store, connector: exchangeConnector, clock });
+  let exchangeWorker: ReturnType<typeof createExchangeWorker> | null = null;
+  const purchaseInvoices = createPurchaseInvoicesService({
+    store,
+    clock,
+    newId,
+    onEventQueued: () => dispatcher?.wake(),
+    onExchangeQueued: () => exchangeWorker?.wake(),
+  });
+  exchangeWorker = createExchangeWorker({
+    store,
+    connector: exchangeConnector,
+    purchases: purchaseInvoices,
+    clock,
+    logger: logger.child({ component: 'einvoice-exchange' }),
+    pollMs: config.einvoicePollSeconds * 1000,
+    retryDelaysMs: config.einvoiceRetryDelaysMs ?? DEFAULT_EXCHANGE_RETRY_DELAYS_MS,
+  });
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const customers = createCustomersService({ store, clock, newId });
   const customerAssignment = createCustomerAssignmentService({ store, clock, newId });
@@ -342,6 +370,7 @@ export async function createContainer(
         throw error;
       }
     },
+    receivedXml: (companyId, from, to) => purchaseInvoices.originals(companyId, from, to),
     dir: path.join(config.dataDir, 'exports'),
     now: () => clock.now(),
     onCrash: (error) => logger.error({ err: error }, 'month archive failed'),
@@ -495,6 +524,9 @@ export async function createContainer(
     fiscaliser,
     fiscalSettings,
     fiscalWorker,
+    exchangeSettings,
+    purchaseInvoices,
+    exchangeWorker,
 
     /**
      * Long-running processes (serve, worker) on a SQLite file checkpoint its WAL on a thread of
@@ -525,6 +557,7 @@ export async function createContainer(
       emailSender?.start();
       inquiryDigests?.start();
       fiscalWorker.start();
+      exchangeWorker.start();
       // Idempotency keys are kept 24 h, hub sessions and reset links until they end; sweeping hourly keeps the tables small.
       purgeTimer = setInterval(() => {
         idempotency
@@ -545,6 +578,7 @@ export async function createContainer(
         await inquiryDigests?.stop();
         await emailSender?.stop();
         await fiscalWorker.stop();
+        await exchangeWorker.stop();
       }
       mailTransport?.close();
       await prints.close();
@@ -554,6 +588,7 @@ export async function createContainer(
       await agent.close();
       await telegramAgent.close();
       await cisClient.close();
+      await exchangeConnector.close();
       redis?.disconnect();
       await database.close();
     },

@@ -20,6 +20,8 @@ import { createMailingRepository } from './modules/mailing/mailing.repository.ts
 import { createQuotationLinksRepository } from './modules/quotations/quotation-links.repository.ts';
 import { createReportsRepository } from './modules/reports/reports.repository.ts';
 import { createIssuedDocumentsRepository } from './modules/invoicing/issued-documents.repository.ts';
+import { createExchangeRepository } from './modules/einvoice/exchange.repository.ts';
+import { createPurchaseInvoicesRepository } from './modules/einvoice/purchase-invoices.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -48,6 +50,8 @@ export function createRepositories(db: Executor, engine: Engine) {
     quotationLinks: createQuotationLinksRepository(db),
     reports: createReportsRepository(db),
     issuedDocuments: createIssuedDocumentsRepository(db),
+    exchange: createExchangeRepository(db),
+    purchases: createPurchaseInvoicesRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

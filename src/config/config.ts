@@ -59,6 +59,10 @@ export interface Config {
   /** PEM text of FISCAL_CIS_SIGNER_CA: the CAs CIS's answer-signing certificate must come from. */
   readonly fiscalCisSignerCa: string | null;
   readonly fiscalRetryDelaysMs: readonly number[] | null;
+  /** PEM text of EINVOICE_EXCHANGE_CA (read at start), trusted besides the system's roots. */
+  readonly einvoiceExchangeCa: string | null;
+  readonly einvoicePollSeconds: number;
+  readonly einvoiceRetryDelaysMs: readonly number[] | null;
 }
 
 /** `false`: no proxy; a number: that many proxies in front; a list: the proxies' addresses or CIDRs. */
@@ -411,6 +415,24 @@ export const CONFIG_SPEC = {
     default: '',
     parse: delays,
   },
+  EINVOICE_EXCHANGE_CA: {
+    description:
+      'A PEM file of further CAs to trust for the e-invoice exchange (information intermediary) besides the system roots (a test intermediary); TLS is always verified',
+    default: '',
+    parse: pemFile,
+  },
+  EINVOICE_POLL_SECONDS: {
+    description:
+      "How often the worker asks each company's e-invoice exchange for received invoices (and at once after a start)",
+    default: '60',
+    parse: integer(1, 24 * 3600),
+  },
+  EINVOICE_RETRY_DELAYS_MS: {
+    description:
+      'Comma list overriding the retry schedule of calls the e-invoice exchange did not answer; the last repeats (tests)',
+    default: '',
+    parse: delays,
+  },
 } satisfies Record<string, Spec<unknown>>;
 
 function pemFile(raw: string): string | null {
@@ -507,6 +529,9 @@ export function loadConfig(env: Env = process.env): Config {
     fiscalCisSignerCa: read('FISCAL_CIS_SIGNER_CA'),
     fiscalWaitMs: read('FISCAL_WAIT_MS'),
     fiscalRetryDelaysMs: read('FISCAL_RETRY_DELAYS_MS'),
+    einvoiceExchangeCa: read('EINVOICE_EXCHANGE_CA'),
+    einvoicePollSeconds: read('EINVOICE_POLL_SECONDS'),
+    einvoiceRetryDelaysMs: read('EINVOICE_RETRY_DELAYS_MS'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

@@ -25,6 +25,7 @@ import * as m0022 from './migrations/0022_life_documents_as_issued.ts';
 import * as m0022einv from './migrations/0022-einv-payment-terms.ts';
 import * as m0022sec1 from './migrations/0022-sec1-mail-lanes-and-digests.ts';
 import * as m0023hr from './migrations/0023_hr_fiscal_details.ts';
+import * as m0022f2 from './migrations/0022-f2-einvoice-exchange.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -53,6 +54,7 @@ const MIGRATIONS = {
   '0022-einv-payment-terms': m0022einv,
   '0022-sec1-mail-lanes-and-digests': m0022sec1,
   '0023_hr_fiscal_details': m0023hr,
+  '0022-f2-einvoice-exchange': m0022f2,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -768,10 +768,97 @@ export interface DB {
   quotation_answers: QuotationAnswersTable;
   inquiry_replies: InquiryRepliesTable;
   used_proofs: UsedProofsTable;
+  einvoice_exchanges: EInvoiceExchangesTable;
+  purchase_invoices: PurchaseInvoicesTable;
+  purchase_invoice_payments: PurchaseInvoicePaymentsTable;
+  exchange_messages: ExchangeMessagesTable;
 }
 
 /** A solved proof-of-work challenge, spent (0017; keyed by its expiry first since 0021): refused again until it expires. */
 export interface UsedProofsTable {
   signature: string;
   expires_at: Timestamp;
+}
+
+/** A company's e-invoice information intermediary (0022): the password sealed, never returned. */
+export interface EInvoiceExchangesTable {
+  company_id: string;
+  provider: string;
+  username: string;
+  sealed_password: string;
+  /** The intermediary's `CompanyId`: the company's OIB as registered there. */
+  exchange_company_id: string;
+  software_id: string;
+  business_unit: string | null;
+  base_url: string;
+  inbox_checked_at: Timestamp | null;
+  /** Why the last inbox poll failed; null after a good one. */
+  inbox_error: string | null;
+  updated_at: Timestamp;
+}
+
+/** A received e-invoice (0022): its original bytes frozen by a trigger, its facts parsed beside them. */
+export interface PurchaseInvoicesTable {
+  id: string;
+  company_id: string;
+  source: string;
+  exchange_document_id: string | null;
+  syntax: string;
+  original_xml: Uint8Array;
+  xml_sha256: string;
+  type_code: string;
+  number: string;
+  issue_date: string;
+  due_date: string | null;
+  currency: string;
+  supplier_name: string;
+  supplier_oib: string | null;
+  supplier_vat_id: string | null;
+  net_minor: number;
+  tax_minor: number;
+  total_minor: number;
+  payable_minor: number;
+  iban: string | null;
+  payment_reference: string | null;
+  /** JSON: lines, VAT breakdown, buyer, notes, attachments (the parsed document). */
+  parsed: string;
+  status: string;
+  rejection_type: string | null;
+  rejection_reason: string | null;
+  decided_at: Timestamp | null;
+  decided_by: string | null;
+  paid_minor: number;
+  received_at: Timestamp;
+}
+
+/** A payment made on a received invoice (0022). */
+export interface PurchaseInvoicePaymentsTable {
+  id: string;
+  company_id: string;
+  purchase_invoice_id: string;
+  amount_minor: number;
+  paid_on: string;
+  method: string;
+  recorded_by: string | null;
+  created_at: Timestamp;
+}
+
+/** The exchange's outbox (0022): one call to the intermediary, written with the change that causes it. */
+export interface ExchangeMessagesTable {
+  id: string;
+  company_id: string;
+  kind: string;
+  subject_id: string;
+  /** JSON: the call's facts, frozen when the change commits. */
+  body: string;
+  /** pending → done, or failed (the intermediary refused it: a person looks). */
+  status: string;
+  attempts: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  /** JSON: what the intermediary answered. */
+  answer: string | null;
+  created_at: Timestamp;
+  done_at: Timestamp | null;
 }

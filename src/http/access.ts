@@ -38,6 +38,8 @@ export const PERMISSIONS = {
   'catalog:read': ['admin', 'staff', 'support'],
   'catalog:write': ['admin'],
   'reports:run': ['admin'], // read reports, build and download exports (the month archive)
+  'purchases:read': ['admin', 'staff'], // received e-invoices: list, read, their original XML
+  'purchases:handle': ['admin'], // accept, reject (reported through the exchange), upload, record payments made
   'settings:manage': ['admin'], // developer settings (API keys, webhooks, catalog scope, print template, bank account), team, company profile
 } as const satisfies Record<string, readonly UserRole[]>;
 
@@ -148,6 +150,17 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminStartMonthExport: 'reports:run',
   adminGetExport: 'reports:run',
   adminDownloadExport: 'reports:run',
+  adminReportPurchases: 'reports:run',
+  adminGetExchange: 'settings:manage',
+  adminSetExchange: 'settings:manage',
+  adminDeleteExchange: 'settings:manage',
+  adminCheckExchange: 'settings:manage',
+  adminListPurchaseInvoices: 'purchases:read',
+  adminGetPurchaseInvoice: 'purchases:read',
+  adminUploadPurchaseInvoice: 'purchases:handle',
+  adminAcceptPurchaseInvoice: 'purchases:handle',
+  adminRejectPurchaseInvoice: 'purchases:handle',
+  adminRecordPurchasePayment: 'purchases:handle',
 };
 
 export function rolesFor(operationId: string): readonly UserRole[] | null {

@@ -96,6 +96,7 @@ export const NOT_FOUND = {
   Payment: 'payment',
   Photo: 'photo',
   Product: 'product',
+  'Purchase invoice': 'purchaseInvoice',
   Quotation: 'quotation',
   'Quotation revision': 'quotationRevision',
   Resource: 'resource',

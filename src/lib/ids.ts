@@ -28,6 +28,9 @@ export const ID_PREFIXES = {
   customer: 'cus',
   sending: 'snd',
   inquiryReply: 'irp',
+  purchaseInvoice: 'pinv',
+  purchasePayment: 'ppay',
+  exchangeMessage: 'exm',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -1,5 +1,6 @@
 // test-engines: both
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -133,6 +134,16 @@ const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<() =>
     const o = await newOrder(app.app, demo);
     return async () =>
       assert.equal((await adminCall(app.app, demo.adminToken, 'POST', `/orders/${o.id}/accept`)).statusCode, 200);
+  },
+  'purchase_invoice.received': async (app, demo) => async () => {
+    const xml = readFileSync(new URL('../fixtures/purchase/hr-cius-eracun-pdv25.xml', import.meta.url));
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/purchase-invoices',
+      headers: { ...bearer(demo.adminToken), 'content-type': 'application/xml' },
+      payload: xml,
+    });
+    assert.equal(res.statusCode, 201, res.body);
   },
 };
 

@@ -1,5 +1,6 @@
 // test-engines: both
 import { after, before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { HUB_ROUTES } from '../../src/http/hub/index.ts';
@@ -10,7 +11,7 @@ import { bearer, createTestApp, createTenant, type TestApp } from '../support/te
 
 // Pages that are not lists or details of rows (PDFs, previews, forms, one-line fragments, served files).
 const NOT_PAGES =
-  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|photo|new|e-invoice)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)|\/reports\/(archive|export)/;
+  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|photo|new|e-invoice|original\.xml|:index|kpd)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)|\/reports\/(archive|export)/;
 
 /**
  * "Pages render in one round trip of queries (no per-row queries)": every hub page an admin can
@@ -19,6 +20,9 @@ const NOT_PAGES =
  * Statements are counted from the database layer's diagnostics channel; the session's own
  * last-seen bookkeeping is left out, as it depends on the clock, not on the page.
  */
+const RECEIVED = readFileSync(new URL('../fixtures/purchase/hr-cius-eracun-pdv25.xml', import.meta.url), 'utf8');
+let purchases = 0;
+
 describe('hub pages make a fixed number of queries', () => {
   let t: TestApp;
   let demo: DemoCompany;
@@ -34,7 +38,7 @@ describe('hub pages make a fixed number of queries', () => {
   });
 
   async function addRows(n: number, lines: number) {
-    const ids = { quotation: '', order: '', sale: '', customer: '', inquiry: '' };
+    const ids = { quotation: '', order: '', sale: '', customer: '', inquiry: '', purchase: '' };
     for (let i = 0; i < n; i++) {
       const res = await reachOut(t.app, demo.locations[0]!.apiKey, validReachOut({ subject: `Upit ${i}` }));
       ids.inquiry = res.json().data.id;
@@ -44,6 +48,14 @@ describe('hub pages make a fixed number of queries', () => {
         await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${quotation.id}/convert`, {})
       ).json().data.id;
       ids.order = (await newOrder(t.app, demo)).id;
+      const received = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/purchase-invoices',
+        headers: { ...bearer(demo.adminToken), 'content-type': 'application/xml' },
+        payload: RECEIVED.replace('<cbc:ID>1-P1-1</cbc:ID>', `<cbc:ID>${++purchases}-P1-1</cbc:ID>`),
+      });
+      assert.equal(received.statusCode, 201, received.body);
+      ids.purchase = received.json().data.id;
     }
     // The quotation whose detail is counted: `lines` lines.
     const p = demo.products[0]!;
@@ -69,7 +81,7 @@ describe('hub pages make a fixed number of queries', () => {
     return routes.map((url) =>
       url
         .replace(
-          /^\/hub\/(quotations|orders|sales|customers|inquiries)\/:id/,
+          /^\/hub\/(quotations|orders|sales|customers|inquiries|purchases)\/:id/,
           (_m, kind: string) => `/hub/${kind}/${ids[kind === 'inquiries' ? 'inquiry' : kind.replace(/s$/, '')]}`,
         )
         .replace('/hub/catalog/products/:id', `/hub/catalog/products/${demo.products[0]!.id}`)

@@ -26,6 +26,7 @@ import { deskPages } from './pages/desk/index.ts';
 import { inboxPages } from './pages/inbox.pages.ts';
 import { catalogPages } from './pages/catalog/index.ts';
 import { reportsPage } from './pages/reports.page.ts';
+import { purchasesPages } from './pages/purchases.page.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -118,6 +119,7 @@ export const hub =
     await app.register(inboxPages(c));
     await app.register(catalogPages(c));
     await app.register(reportsPage(c));
+    await app.register(purchasesPages(c));
   };
 
 declare module 'fastify' {

@@ -19,6 +19,7 @@ const NAV: ReadonlyArray<{
   { href: paths.counter, label: 'hub.nav.counter', permission: 'sales:counter' },
   { href: paths.customers, label: 'hub.nav.customers', permission: 'customers:read' },
   { href: paths.catalog, label: 'hub.nav.catalog', permission: 'catalog:read' },
+  { href: paths.purchases, label: 'hub.nav.purchases', permission: 'purchases:read' },
   { href: paths.reports, label: 'hub.nav.reports', permission: 'reports:run' },
   { href: paths.developer, label: 'hub.nav.developer', permission: 'settings:manage' },
   { href: paths.team, label: 'hub.nav.team', permission: 'settings:manage' },

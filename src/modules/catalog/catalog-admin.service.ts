@@ -18,6 +18,7 @@ import { expandCategoryIds } from './catalog-scope.ts';
 import { formatRate } from '../../lib/money.ts';
 import type { ProductBasics } from './catalog.service.ts';
 import { said } from '../i18n/index.ts';
+import { kpdEntry } from '../einvoice/index.ts';
 import { unitCodeOf } from './unit-codes.ts';
 
 /** KPD 2025 codes: two-digit groups joined by dots, 10 characters at most ("47.52", "20.30.11"). */
@@ -183,6 +184,8 @@ export function createCatalogAdminService(deps: {
       companyId: string,
       input: NewProduct,
       repos?: CatalogRepos,
+      /** The demo shop only: keeps a code KPD 2025 no longer lists, to show what the hub says of it. */
+      opts: { acceptUnlistedKpd?: boolean } = {},
     ): Promise<{ id: string; unitIds: string[] }> {
       refuseControlCharacters(input.name);
       if (input.units.length === 0) throw AppError.invalid({ units: [said('error.product.needsUnit')] });
@@ -212,7 +215,11 @@ export function createCatalogAdminService(deps: {
           active: true,
           created_at: at,
           updated_at: at,
-          classification_code: parseClassification(input.classificationCode),
+          classification_code: parseClassification(
+            input.classificationCode,
+            'classificationCode',
+            opts.acceptUnlistedKpd,
+          ),
         };
         const units = unitRows(companyId, row.id, input.units, at);
         await r.catalog.insertProduct(row);
@@ -359,7 +366,8 @@ export function createCatalogAdminService(deps: {
       const barcode = patch.barcode === undefined ? undefined : parseBarcode(patch.barcode);
       return guardBarcode(
         store.transaction(async (r) => {
-          if (!(await r.catalog.findProduct(companyId, productId))) throw AppError.notFound('Product');
+          const stored = await r.catalog.findProduct(companyId, productId);
+          if (!stored) throw AppError.notFound('Product');
           await checkReferences(r, companyId, patch);
           if (barcode !== undefined) await checkBarcodeFree(r, companyId, barcode, productId);
           const row: Partial<ProductRow> = { updated_at: now() };
@@ -372,7 +380,12 @@ export function createCatalogAdminService(deps: {
           if (patch.taxRateId !== undefined) row.tax_rate_id = patch.taxRateId;
           if (patch.active !== undefined) row.active = patch.active;
           if (patch.classificationCode !== undefined)
-            row.classification_code = parseClassification(patch.classificationCode);
+            // A stored code sent back unchanged passes, so a form saved for another field still saves.
+            row.classification_code = parseClassification(
+              patch.classificationCode,
+              'classificationCode',
+              patch.classificationCode?.trim() === stored.classification_code,
+            );
           await r.catalog.updateProduct(companyId, productId, row);
           return readProduct(r, companyId, productId);
         }),
@@ -521,10 +534,16 @@ function toAdminProduct(p: ProductWithRate, units: readonly UnitRow[]): AdminPro
 }
 
 /** A KPD 2025 code as the classification prints it ("20.30.11"); blank clears it. */
-export function parseClassification(text: string | null | undefined, field = 'classificationCode'): string | null {
+export function parseClassification(
+  text: string | null | undefined,
+  field = 'classificationCode',
+  acceptUnlisted = false,
+): string | null {
   const code = text?.trim() ?? '';
   if (code === '') return null;
   if (!KPD_CODE.test(code)) throw AppError.invalid({ [field]: [said('error.product.classificationForm')] });
+  // Zakon o fiskalizaciji art. 42: a code of the official KPD 2025 list, not merely of its form.
+  if (!acceptUnlisted && !kpdEntry(code)) throw AppError.invalid({ [field]: [said('error.kpd.unknown', { code })] });
   return code;
 }
 

@@ -161,7 +161,8 @@ export function parseCatalogCsv(text: string): { rows: CatalogCsvRow[]; errors: 
     const classificationText = cell('classification'),
       unitCodeText = cell('unit_code');
     const classification = classificationText
-      ? attempt(() => parseClassification(classificationText, 'classification'), row, 'classification', rowErrors)
+      ? // The form here; whether the list has it is the import's to say (it knows the stored code).
+        attempt(() => parseClassification(classificationText, 'classification', true), row, 'classification', rowErrors)
       : classificationText;
     const unitCode = unitCodeText
       ? attempt(() => parseUnitCode(unitCodeText, 'unit_code'), row, 'unit_code', rowErrors)

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { AppError } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
+import { kpdEntry } from '../einvoice/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
@@ -298,6 +299,14 @@ async function planImport(
     const modelId = p.model === undefined ? undefined : p.model === null ? null : model(p.model);
     const taxRateId = taxRate(p.rateBp);
     const current = matches[0];
+    // KPD 2025 (Zakon o fiskalizaciji art. 42): a new code must be on the list; a product's stored
+    // code, read back unchanged from an export, passes (the e-invoice names it where it matters).
+    if (p.classification && p.classification !== current?.classification_code && !kpdEntry(p.classification))
+      errors.push({
+        row: p.row,
+        field: 'classification',
+        message: said('error.kpd.unknown', { code: p.classification }).text,
+      });
     const productId = current?.id ?? newId('product');
     const units = current ? existingUnits.filter((u) => u.product_id === current.id) : [];
     let position = Math.max(-1, ...units.map((u) => u.position));

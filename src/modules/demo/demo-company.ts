@@ -192,16 +192,22 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
 
   const products = [];
   for (const spec of specs) {
-    const { id, unitIds } = await c.catalogAdmin.createProduct(companyId, {
-      name: spec.name,
-      sku: spec.sku,
-      barcode: 'barcode' in spec ? spec.barcode : null,
-      categoryId: spec.categoryId,
-      modelId: spec.modelId,
-      taxRateId: spec.tax.id,
-      classificationCode: spec.classificationCode,
-      units: spec.units,
-    });
+    const { id, unitIds } = await c.catalogAdmin.createProduct(
+      companyId,
+      {
+        name: spec.name,
+        sku: spec.sku,
+        barcode: 'barcode' in spec ? spec.barcode : null,
+        categoryId: spec.categoryId,
+        modelId: spec.modelId,
+        taxRateId: spec.tax.id,
+        classificationCode: spec.classificationCode,
+        units: spec.units,
+      },
+      undefined,
+      // 58.11.19 is not in KPD 2025: the demo shows how the hub refuses such a product's e-invoice.
+      { acceptUnlistedKpd: spec.classificationCode === '58.11.19' },
+    );
     if (spec.datasheet) {
       const pdf = await buildSampleDatasheet(spec.name, [
         'Water-based wood stain, walnut (orah).',

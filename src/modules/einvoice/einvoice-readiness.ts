@@ -1,6 +1,7 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { EInvoice } from './einvoice-model.ts';
+import { kpdEntry } from './kpd.ts';
 
 /**
  * What keeps a document from being a valid e-invoice for its profile, each named by the field
@@ -42,6 +43,13 @@ export function missingFields(invoice: EInvoice, buyerKind: string): Record<stri
             details,
             `lines[${Number(line.id) - 1}].classificationCode`,
             said('error.einvoice.kpd', { position: line.id, product: line.name }),
+          );
+        // Zakon o fiskalizaciji art. 42: the code is one of the official KPD 2025 list, not merely well formed.
+        else if (!kpdEntry(line.classification))
+          addFieldError(
+            details,
+            `lines[${Number(line.id) - 1}].classificationCode`,
+            said('error.einvoice.kpdUnknown', { position: line.id, product: line.name, code: line.classification }),
           );
     // HR-BR-4: a positive amount due has a due date (a credit note's amount counts as negative).
     if (invoice.typeCode !== '381' && invoice.totals.payable > 0 && !invoice.dueDate)

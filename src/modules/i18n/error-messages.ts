@@ -2,6 +2,7 @@ import type { Said } from '../../lib/errors.ts';
 import { placeholdersOf, translatorFor, type ArgsOf, type CatalogsOf } from './catalog.ts';
 import { messages } from './define.ts';
 import { requestMessages } from './request-messages.ts';
+import { exchangeMessages } from './exchange-messages.ts';
 
 /**
  * What services say when they refuse a request, in the three languages. A service throws the
@@ -871,9 +872,9 @@ if (twice.length > 0) throw new Error(`message keys in both error catalogs: ${tw
 
 /** The services' refusals and the HTTP shell's, one catalog: a key is said the same way wherever it is thrown. */
 const errorMessages = {
-  en: { ...serviceMessages.en, ...requestMessages.en },
-  hr: { ...serviceMessages.hr, ...requestMessages.hr },
-  de: { ...serviceMessages.de, ...requestMessages.de },
+  en: { ...serviceMessages.en, ...requestMessages.en, ...exchangeMessages.en },
+  hr: { ...serviceMessages.hr, ...requestMessages.hr, ...exchangeMessages.hr },
+  de: { ...serviceMessages.de, ...requestMessages.de, ...exchangeMessages.de },
 };
 
 export type ErrorSource = typeof errorMessages.en;

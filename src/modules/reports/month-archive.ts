@@ -58,6 +58,8 @@ export function createMonthArchives(deps: {
   renderPdf: (companyId: string, id: string) => Promise<{ number: string; pdf: Buffer }>;
   /** One document's e-invoice (UBL), or null when it cannot be a valid one (a consumer, a missing KPD code…). */
   eInvoiceXml: (companyId: string, id: string) => Promise<string | null>;
+  /** The month's received e-invoices, their original bytes (kept six years: Zakon o fiskalizaciji art. 35). */
+  receivedXml?: (companyId: string, from: string, to: string) => AsyncIterable<{ name: string; bytes: Buffer }>;
   dir: string;
   now: () => Date;
   onCrash: (error: unknown) => void;
@@ -121,6 +123,11 @@ export function createMonthArchives(deps: {
       // Backpressure: what the zip has not read yet, plus what the file stream has not written,
       // stays under the bound (the pipes between them hold at most their own high-water marks).
       // Polled, not awaited on an event: the last chunks may already sit in the file stream.
+      while (unread + out.writableLength > highWater) await delay(5);
+    }
+    // Received e-invoices in their original bytes, under the same backpressure.
+    for await (const received of deps.receivedXml?.(job.companyId, from, to) ?? []) {
+      hand(received.bytes, `received/${safe(received.name)}.xml`, true);
       while (unread + out.writableLength > highWater) await delay(5);
     }
     zip.end();

@@ -21,6 +21,8 @@ export interface EventDefinition<S extends TSchema = TSchema> {
   example: Static<S>;
   /** The Telegram message as HTML lines; every dynamic value is escaped (and clipped) here. */
   telegram(data: Static<S>, company: MessageCompany): string[];
+  /** About the company as a whole, not one location: its body's `locationId` is null. */
+  companyWide?: true;
 }
 
 const define = <S extends TSchema>(definition: EventDefinition<S>): EventDefinition<S> => definition;
@@ -236,6 +238,51 @@ function answerLines(
   );
   return lines;
 }
+
+/** Received e-invoices (issue 33): about the company, not a location. */
+const PURCHASE_EVENTS = {
+  'purchase_invoice.received': define({
+    description:
+      'An e-invoice addressed to the company arrived through its e-invoice exchange, or was uploaded as XML; it waits to be accepted or rejected.',
+    companyWide: true,
+    data: Type.Object(
+      {
+        purchaseInvoiceId: Type.String({ description: 'The received invoice (`pinv_…`).' }),
+        number: Type.String({ description: "The supplier's invoice number." }),
+        supplierName: Type.String(),
+        supplierOib: Type.Union([Type.String(), Type.Null()]),
+        issueDate: Type.String({ format: 'date' }),
+        dueDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+        totalWithTax: Money,
+        currency: Type.String({ description: 'ISO 4217, as the invoice states it.' }),
+        source: Type.Enum(['exchange', 'upload'] as const),
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      purchaseInvoiceId: 'pinv_4fJ2kq9XbR0mW8tLz1cA',
+      number: '1-P1-1',
+      supplierName: 'Boje Zagreb d.o.o.',
+      supplierOib: '12345678903',
+      issueDate: '2026-11-20',
+      dueDate: '2026-12-20',
+      totalWithTax: '1250.00',
+      currency: 'EUR',
+      source: 'exchange',
+    },
+    telegram: (d, company) => {
+      const name = escapeClipped(company.name, LIMITS.company);
+      const lines = [`<b>📥 Invoice received: ${escapeClipped(d.number, LIMITS.number)}</b>`];
+      if (name) lines.push(`<i>${name}</i>`);
+      lines.push(
+        '',
+        `🏢 ${escapeClipped(d.supplierName, LIMITS.customer)}`,
+        `💰 ${escapeClipped(formatTotal(d.totalWithTax, d.currency, company.locale), LIMITS.total)}`,
+      );
+      return lines;
+    },
+  }),
+};
 
 export const EVENTS = {
   'quote.created': define({
@@ -462,6 +509,7 @@ export const EVENTS = {
     },
   }),
   ...CUSTOMER_EVENTS,
+  ...PURCHASE_EVENTS,
 };
 
 export type EventName = keyof typeof EVENTS;
@@ -565,8 +613,10 @@ function documented(
 
 /** Every body a receiver can get: the events, and the ping (which belongs to no location). */
 export const WEBHOOK_BODIES: readonly WebhookBody[] = [
-  ...Object.entries(EVENTS).map(([name, definition]) =>
-    documented(name, definition, Type.String(), 'loc_7hQ2mZ0cW4xYp9RtK3vB'),
+  ...Object.entries(EVENTS).map(([name, definition]: [string, EventDefinition]) =>
+    definition.companyWide
+      ? documented(name, definition, Type.Null(), null)
+      : documented(name, definition, Type.String(), 'loc_7hQ2mZ0cW4xYp9RtK3vB'),
   ),
   documented('ping', PING, Type.Null(), null),
 ];

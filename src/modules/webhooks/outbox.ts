@@ -6,7 +6,8 @@ import type { WebhooksRepository } from './webhooks.repository.ts';
 export type OutboxEvent = {
   [E in EventName]: {
     companyId: string;
-    locationId: string;
+    /** Null for an event about the company as a whole (a received invoice): its catalog entry says so. */
+    locationId: string | null;
     type: E;
     data: EventData<E>;
     /** False for an event about test data; absent: live. */

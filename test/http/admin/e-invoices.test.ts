@@ -80,6 +80,11 @@ describe('e-invoices', () => {
     // The operator and the operator's OIB (HR-BR-37, HR-BR-8).
     const opr = await adminCall(t.app, hr.adminToken, 'PATCH', `/users/${hr.users[0]!.id}`, { operatorOib: newOib() });
     assert.equal(opr.statusCode, 200, opr.body);
+    // The demo book's 58.11.19 is not in KPD 2025 (test/http/admin/kpd.test.ts): 58.11.13 replaced it.
+    const book = await adminCall(t.app, hr.adminToken, 'PATCH', `/products/${hr.products[6]!.id}`, {
+      classificationCode: '58.11.13',
+    });
+    assert.equal(book.statusCode, 200, book.body);
     // An exempt rate and product: a third tax category beside 25 % and 5 %.
     const exemptRate = await adminCall(t.app, hr.adminToken, 'POST', '/tax-rates', {
       name: 'Oslobođeno',

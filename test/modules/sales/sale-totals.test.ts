@@ -71,7 +71,7 @@ describe('running totals of issued documents', () => {
       categoryId: d.categories[0]!.id,
       modelId: null,
       taxRateId: rate.id,
-      classificationCode: '85.59.13',
+      classificationCode: '85.52.03',
       units: [{ name: 'kom', price: '40.00' }],
     });
     return { id, unitId: unitIds[0]! };

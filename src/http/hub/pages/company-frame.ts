@@ -14,6 +14,7 @@ export const COMPANY_SECTIONS = [
   { href: paths.company, label: 'hub.nav.company' },
   { href: paths.printSettings, label: 'hub.company.nav.print' },
   { href: paths.fiscal, label: 'hub.fiscal.nav' },
+  { href: paths.exchange, label: 'hub.exchange.nav' },
 ] as const satisfies ReadonlyArray<{ href: string; label: HubMessageKey }>;
 
 export function sendCompanyPage(

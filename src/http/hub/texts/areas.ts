@@ -10,6 +10,7 @@ import { shell } from './shell.ts';
 import { mail } from './mail.ts';
 import { reports } from './reports.ts';
 import { shop } from './shop.ts';
+import { purchases } from './purchases.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
 export const HUB_AREAS = [
@@ -25,4 +26,5 @@ export const HUB_AREAS = [
   mail,
   reports,
   shop,
+  purchases,
 ] as const;

@@ -6,6 +6,7 @@ import { modelsPage } from './models.page.ts';
 import { productPage } from './product.page.ts';
 import { productsPage } from './products.page.ts';
 import { taxRatesPage } from './tax-rates.page.ts';
+import { kpdPickerRoute } from './kpd-picker.ts';
 
 /** /hub/catalog: everyone reads it (catalog:read), only admins change it (catalog:write). */
 export const catalogPages =
@@ -17,4 +18,5 @@ export const catalogPages =
     await app.register(productsPage(c));
     await app.register(productPage(c));
     await app.register(importPage(c));
+    await app.register(kpdPickerRoute);
   };

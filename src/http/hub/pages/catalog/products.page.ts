@@ -1,3 +1,4 @@
+import { kpdPickerAttrs, kpdPickerList } from './kpd-picker.ts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../../../container.ts';
 import { parsePrice } from '../../../../modules/catalog/index.ts';
@@ -226,7 +227,8 @@ ${field(v, 'barcode', { label: t('hub.catalog.barcode'), inputmode: 'numeric', a
 ${field(v, 'categoryId', { id: 'product-category', label: t('hub.catalog.category'), control: 'select', options: [none, ...categoryPaths(lists.categories)] })}
 ${field(v, 'modelId', { id: 'product-model', label: t('hub.catalog.model'), control: 'select', options: [none, ...lists.models.map((m) => ({ value: m.id, label: m.name }))] })}
 ${field(v, 'taxRateId', { id: 'product-tax-rate', label: t('hub.catalog.taxRate'), control: 'select', options: lists.rates.map((r) => ({ value: r.id, label: `${r.name} (${r.rate} %)` })) })}
-${field(v, 'classificationCode', { id: 'product-classification', label: t('hub.catalog.classification') })}
+${field(v, 'classificationCode', { id: 'product-classification', label: t('hub.catalog.classification'), autocomplete: 'off', extra: kpdPickerAttrs() })}
+${kpdPickerList()}
 ${field(v, 'description', { label: t('hub.catalog.description'), control: 'textarea' })}`;
 }
 

@@ -24,6 +24,7 @@ export const DEVELOPER_NOTICES = {
   scopeSaved: 'hub.developer.notice.scopeSaved',
   printSaved: 'hub.developer.notice.printSaved',
   fiscalSaved: 'hub.fiscal.saved',
+  exchangeSaved: 'hub.exchange.saved',
   testDataDeleted: 'hub.developer.notice.testDataDeleted',
 } as const satisfies Record<string, NoticeKey>;
 export type DeveloperNotice = keyof typeof DEVELOPER_NOTICES;

@@ -3,6 +3,7 @@ import type { Container } from '../../../../container.ts';
 import { apiKeysPage } from './api-keys.page.ts';
 import { catalogScopePage } from './catalog-scope.page.ts';
 import { fiscalPage } from './fiscal.page.ts';
+import { exchangePage } from './exchange.page.ts';
 import { printSettingsPage } from './print-settings.page.ts';
 import { mailSettingsPage } from './mail-settings.page.ts';
 import { webhookDetailPage } from './webhook-detail.page.ts';
@@ -19,4 +20,5 @@ export const developerPages =
     await app.register(printSettingsPage(c));
     await app.register(mailSettingsPage(c));
     await app.register(fiscalPage(c));
+    await app.register(exchangePage(c));
   };

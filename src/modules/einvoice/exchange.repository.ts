@@ -1,0 +1,107 @@
+import type { Executor } from '../../db/database.ts';
+import type { EInvoiceExchangesTable, ExchangeMessagesTable } from '../../db/schema.ts';
+
+export type ExchangeRow = EInvoiceExchangesTable;
+export type ExchangeMessageRow = ExchangeMessagesTable;
+type Outcome = Pick<
+  ExchangeMessageRow,
+  'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'answer' | 'done_at'
+>;
+
+/** The exchange's settings and its outbox; every read names the company, a claim the lease it holds. */
+export function createExchangeRepository(db: Executor) {
+  return {
+    async find(companyId: string): Promise<ExchangeRow | undefined> {
+      return db.selectFrom('einvoice_exchanges').selectAll().where('company_id', '=', companyId).executeTakeFirst();
+    },
+    async save(row: ExchangeRow): Promise<void> {
+      const { company_id, ...rest } = row;
+      await db
+        .insertInto('einvoice_exchanges')
+        .values(row)
+        .onConflict((oc) => oc.column('company_id').doUpdateSet(rest))
+        .execute();
+    },
+    async remove(companyId: string): Promise<boolean> {
+      const result = await db.deleteFrom('einvoice_exchanges').where('company_id', '=', companyId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    /** Every configured company, for the inbox poll. */
+    async listConfigured(): Promise<ExchangeRow[]> {
+      return db.selectFrom('einvoice_exchanges').selectAll().orderBy('company_id').execute();
+    },
+    async markInboxChecked(companyId: string, at: string, error: string | null): Promise<void> {
+      await db
+        .updateTable('einvoice_exchanges')
+        .set({ inbox_checked_at: at, inbox_error: error })
+        .where('company_id', '=', companyId)
+        .execute();
+    },
+
+    async insertMessage(row: ExchangeMessageRow): Promise<void> {
+      await db.insertInto('exchange_messages').values(row).execute();
+    },
+    async listMessages(companyId: string, subjectIds: readonly string[]): Promise<ExchangeMessageRow[]> {
+      if (subjectIds.length === 0) return [];
+      return db
+        .selectFrom('exchange_messages')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('subject_id', 'in', subjectIds)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+    /** The latest delivered call of a kind about a subject (the `send` whose document a payment reports on). */
+    async findDone(companyId: string, subjectId: string, kind: string): Promise<ExchangeMessageRow | undefined> {
+      return db
+        .selectFrom('exchange_messages')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('subject_id', '=', subjectId)
+        .where('kind', '=', kind)
+        .where('status', '=', 'done')
+        .orderBy('done_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+    /**
+     * Takes due pending messages for one sender until `leaseUntil`: a conditional update per row,
+     * so of two senders racing for one only one gets it.
+     */
+    async claim(now: string, leaseUntil: string, limit: number): Promise<ExchangeMessageRow[]> {
+      const due = await db
+        .selectFrom('exchange_messages')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .execute();
+      const claimed: ExchangeMessageRow[] = [];
+      for (const { id } of due) {
+        const row = await db
+          .updateTable('exchange_messages')
+          .set({ locked_until: leaseUntil })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+          .returningAll()
+          .executeTakeFirst();
+        if (row) claimed.push(row);
+      }
+      return claimed;
+    },
+    /** Only while the sender's lease is still the row's. */
+    async finish(id: string, lease: string, outcome: Outcome): Promise<void> {
+      await db
+        .updateTable('exchange_messages')
+        .set({ ...outcome, locked_until: null })
+        .where('id', '=', id)
+        .where('locked_until', '=', lease)
+        .execute();
+    },
+  };
+}
+export type ExchangeRepository = ReturnType<typeof createExchangeRepository>;
