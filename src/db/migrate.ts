@@ -21,11 +21,11 @@ import * as m0018 from './migrations/0018-customer-language-and-barcodes.ts';
 import * as m0019 from './migrations/0019-einvoice-snapshots.ts';
 import * as m0020 from './migrations/0020-sale-totals.ts';
 import * as m0021 from './migrations/0021-used-proofs-by-expiry.ts';
-import * as m0022 from './migrations/0022_life_documents_as_issued.ts';
-import * as m0022einv from './migrations/0022-einv-payment-terms.ts';
-import * as m0022sec1 from './migrations/0022-sec1-mail-lanes-and-digests.ts';
-import * as m0023hr from './migrations/0023_hr_fiscal_details.ts';
-import * as m0022f2 from './migrations/0022-f2-einvoice-exchange.ts';
+import * as m0022 from './migrations/0022-payment-terms.ts';
+import * as m0023 from './migrations/0023-einvoice-exchange.ts';
+import * as m0024 from './migrations/0024-mail-lanes-and-digests.ts';
+import * as m0025 from './migrations/0025-documents-as-issued.ts';
+import * as m0026 from './migrations/0026-fiscal-details.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -50,11 +50,11 @@ const MIGRATIONS = {
   '0019-einvoice-snapshots': m0019,
   '0020-sale-totals': m0020,
   '0021-used-proofs-by-expiry': m0021,
-  '0022_life_documents_as_issued': m0022,
-  '0022-einv-payment-terms': m0022einv,
-  '0022-sec1-mail-lanes-and-digests': m0022sec1,
-  '0023_hr_fiscal_details': m0023hr,
-  '0022-f2-einvoice-exchange': m0022f2,
+  '0022-payment-terms': m0022,
+  '0023-einvoice-exchange': m0023,
+  '0024-mail-lanes-and-digests': m0024,
+  '0025-documents-as-issued': m0025,
+  '0026-fiscal-details': m0026,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -39,7 +39,7 @@ export interface CompaniesTable {
   contact_name: string | null;
   contact_phone: string | null;
   contact_email: string | null;
-  /** The ZKI's signature hash (0022): `sha1` (specification v2.6 chapter 12) or `sha256`. */
+  /** The ZKI's signature hash (0026): `sha1` (specification v2.6 chapter 12) or `sha256`. */
   fiscal_zki_hash?: string;
 }
 
@@ -69,9 +69,9 @@ export interface UsersTable {
   locale: string | null;
   /** The personal OIB CIS is told as the invoice's operator. */
   operator_oib: string | null;
-  /** The operator's label printed on receipts (0022; Zakon o fiskalizaciji čl. 8); null: the user's name. */
+  /** The operator's label printed on receipts (0026; Zakon o fiskalizaciji čl. 8); null: the user's name. */
   operator_label?: string | null;
-  /** The location this user last chose at the counter or for a new quotation in the hub (0022). */
+  /** The location this user last chose at the counter or for a new quotation in the hub (0026). */
   hub_location_id?: string | null;
 }
 
@@ -196,13 +196,13 @@ export interface EmailMessagesTable {
   attachments?: string | null;
   /** 0016: what the SMTP server answered when it took the message ("250 OK …"). */
   smtp_response?: string | null;
-  /** 0022: `customer` (documents, replies) or `staff` (inquiry digests); each lane is sent apart. */
+  /** 0024: `customer` (documents, replies) or `staff` (inquiry digests); each lane is sent apart. */
   lane?: 'customer' | 'staff';
-  /** 0022: an HTML part beside the text (the inquiry digests). */
+  /** 0024: an HTML part beside the text (the inquiry digests). */
   html_body?: string | null;
 }
 
-/** 0022: per company, whether a digest of new inquiries is due, and up to when the last one covered. */
+/** 0024: per company, whether a digest of new inquiries is due, and up to when the last one covered. */
 export interface InquiryDigestsTable {
   company_id: string;
   due_at: Timestamp | null;
@@ -227,9 +227,9 @@ export interface DocumentSendingsTable {
   e_invoice?: string | null;
   /** 0019: with `missing`, the fields the e-invoice's profile still lacked, a JSON list. */
   e_invoice_missing?: string | null;
-  /** 0022: the SHA-256 of the sale's PDF as issued that this sending carried (hex). */
+  /** 0025: the SHA-256 of the sale's PDF as issued that this sending carried (hex). */
   sha256?: string | null;
-  /** 0022: the SHA-256 of the e-invoice XML as issued that it carried. */
+  /** 0025: the SHA-256 of the e-invoice XML as issued that it carried. */
   e_invoice_sha256?: string | null;
 }
 
@@ -527,12 +527,12 @@ export interface SalesTable {
   tendered_minor?: number | null;
   /** `live`, or `test` when converted from a test document (0017); corrections share their invoice's. */
   mode: string;
-  /** The buyer's order number (BT-13), given at conversion or at the counter (0022). */
+  /** The buyer's order number (BT-13), given at conversion or at the counter (0025). */
   order_reference?: string | null;
 }
 
 /**
- * An issued document as issued (0022): its snapshot (`format` `snapshot`, JSON) written in the
+ * An issued document as issued (0025): its snapshot (`format` `snapshot`, JSON) written in the
  * issuing transaction, and each rendering stored the first time it is made; never updated.
  */
 export interface IssuedDocumentsTable {
@@ -780,7 +780,7 @@ export interface UsedProofsTable {
   expires_at: Timestamp;
 }
 
-/** A company's e-invoice information intermediary (0022): the password sealed, never returned. */
+/** A company's e-invoice information intermediary (0023): the password sealed, never returned. */
 export interface EInvoiceExchangesTable {
   company_id: string;
   provider: string;
@@ -797,7 +797,7 @@ export interface EInvoiceExchangesTable {
   updated_at: Timestamp;
 }
 
-/** A received e-invoice (0022): its original bytes frozen by a trigger, its facts parsed beside them. */
+/** A received e-invoice (0023): its original bytes frozen by a trigger, its facts parsed beside them. */
 export interface PurchaseInvoicesTable {
   id: string;
   company_id: string;
@@ -831,7 +831,7 @@ export interface PurchaseInvoicesTable {
   received_at: Timestamp;
 }
 
-/** A payment made on a received invoice (0022). */
+/** A payment made on a received invoice (0023). */
 export interface PurchaseInvoicePaymentsTable {
   id: string;
   company_id: string;
@@ -843,7 +843,7 @@ export interface PurchaseInvoicePaymentsTable {
   created_at: Timestamp;
 }
 
-/** The exchange's outbox (0022): one call to the intermediary, written with the change that causes it. */
+/** The exchange's outbox (0023): one call to the intermediary, written with the change that causes it. */
 export interface ExchangeMessagesTable {
   id: string;
   company_id: string;

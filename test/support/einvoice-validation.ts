@@ -471,8 +471,12 @@ function flush() {
   const batch = pending;
   pending = [];
   validateEInvoices(batch.map((p) => p.document)).then(
-    (reports) => batch.forEach((p, i) => p.resolve(reports[i]!)),
-    (error) => batch.forEach((p) => p.reject(error)),
+    (reports) => {
+      for (const [i, p] of batch.entries()) p.resolve(reports[i]!);
+    },
+    (error) => {
+      for (const p of batch) p.reject(error);
+    },
   );
 }
 

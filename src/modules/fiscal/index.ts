@@ -10,7 +10,6 @@ export {
   type FiscalStatus,
   type FiscalStatusReader,
 } from './fiscaliser.ts';
-export { lateDeliveryDeadline } from './late-delivery.ts';
 export { createAnswerVerifier } from './cis-answer-signature.ts';
 export { createCroatianFiscaliser, type CroatianFiscaliser, type FiscalRepos } from './cis-fiscaliser.ts';
 export { createCisClient, type CisClient } from './cis-client.ts';

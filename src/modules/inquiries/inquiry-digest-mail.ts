@@ -51,7 +51,7 @@ const TEXTS: Record<
   },
 };
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch as '&'] ?? ch,
@@ -86,18 +86,20 @@ export function renderInquiryDigest(
   ].join('\n');
   const html = [
     `<!doctype html><html lang="${language}"><body style="font-family:sans-serif;line-height:1.4">`,
-    `<p>${escape(t.intro(total))}</p>`,
+    `<p>${escapeHtml(t.intro(total))}</p>`,
     '<ul style="padding-left:1.2em">',
     ...inquiries.map(
       (i) =>
-        `<li style="margin-bottom:1em"><a href="${escape(links.inquiry(i.id))}"><strong>${escape(i.subject)}</strong></a>` +
-        ` <span style="color:#555">(${escape(i.topic)}, ${escape(when(i.created_at))})</span><br>` +
-        `${escape(fromOf(i))}${i.phone ? ` · ${escape(i.phone)}` : ''}<br>` +
-        `<span style="white-space:pre-wrap">${escape(excerpt(i.message))}</span></li>`,
+        `<li style="margin-bottom:1em"><a href="${escapeHtml(links.inquiry(i.id))}"><strong>${escapeHtml(i.subject)}</strong></a>` +
+        ` <span style="color:#555">(${escapeHtml(i.topic)}, ${escapeHtml(when(i.created_at))})</span><br>` +
+        `${escapeHtml(fromOf(i))}${i.phone ? ` · ${escapeHtml(i.phone)}` : ''}<br>` +
+        `<span style="white-space:pre-wrap">${escapeHtml(excerpt(i.message))}</span></li>`,
     ),
     '</ul>',
-    ...(rest > 0 ? [`<p>${escape(t.more(rest))} <a href="${escape(links.inbox)}">${escape(links.inbox)}</a></p>`] : []),
-    `<p style="color:#555;font-size:small">${escape(t.footer)}</p>`,
+    ...(rest > 0
+      ? [`<p>${escapeHtml(t.more(rest))} <a href="${escapeHtml(links.inbox)}">${escapeHtml(links.inbox)}</a></p>`]
+      : []),
+    `<p style="color:#555;font-size:small">${escapeHtml(t.footer)}</p>`,
     '</body></html>',
   ].join('\n');
   return { subject, text, html };
@@ -115,7 +117,10 @@ export function digestEmails(
   return recipients.map((user) => {
     const language = resolveLanguage(user.locale);
     let mail = byLanguage.get(language);
-    if (!mail) byLanguage.set(language, (mail = renderInquiryDigest(inquiries, total, language, opts.links)));
+    if (!mail) {
+      mail = renderInquiryDigest(inquiries, total, language, opts.links);
+      byLanguage.set(language, mail);
+    }
     return {
       id: opts.newId('email'),
       company_id: companyId,

@@ -140,7 +140,7 @@ export function createCounterSales<R extends IssueRepos>(
           lines: lineRows(priced.lines, companyId, saleId, newId, 'quotationLine'),
         }),
         // Paid there and then: the payment commits with the invoice.
-        then: async (repos, issued) => {
+        alsoInTransaction: async (repos, issued) => {
           const amount = issued.row.total_minor;
           // A zero total (everything discounted away) is paid by nothing: no payment to record.
           if (amount <= 0) return;

@@ -99,7 +99,7 @@ export function createIssuedDocuments(deps: {
     const row = await store.repos.sales.find(companyId, id);
     if (!row) throw AppError.notFound('Sale');
     const stored = await store.repos.issuedDocuments.find(companyId, id, 'snapshot');
-    // Issued before 0022: no snapshot; its first rendering freezes what the records say then.
+    // Issued before 0025: no snapshot; its first rendering freezes what the records say then.
     const snapshot = stored ? (JSON.parse(Buffer.from(stored.bytes).toString('utf8')) as IssueSnapshot) : null;
     return { row, snapshot };
   }

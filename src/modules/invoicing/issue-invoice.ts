@@ -102,14 +102,14 @@ export interface InvoiceRequest<R extends IssueRepos> {
    */
   source: (repos: R) => Promise<SaleSource>;
   /** In the same unit of work, after the invoice: what commits with it (the counter's payment). */
-  then?: (repos: R, issued: Issued) => Promise<void>;
+  alsoInTransaction?: (repos: R, issued: Issued) => Promise<void>;
 }
 
 /**
  * The one way an invoice is issued, whatever it is made from (a quotation, a web order, the
  * counter): one unit of work holds the source's move, the legal number, the invoice and its
  * lines, the fiscal request prepared for the outbox, the `sale.created` event, whatever the
- * caller commits with it (`then`) and the snapshot its documents are printed from forever; after
+ * caller commits with it (`alsoInTransaction`) and the snapshot its documents are printed from forever; after
  * commit the dispatcher is woken and the fiscal request is delivered with the adapter's bounded
  * wait (the fiscal worker delivers whatever that wait leaves pending).
  */
@@ -127,8 +127,8 @@ export async function issueInvoice<R extends IssueRepos>(
       const source = await request.source(repos);
       const issued = await insertSale(repos, { ...request, source }, deps.newId, deps.fiscaliser);
       let paidAtIssue = 0;
-      if (request.then) {
-        await request.then(repos, issued);
+      if (request.alsoInTransaction) {
+        await request.alsoInTransaction(repos, issued);
         paidAtIssue = (await repos.sales.find(request.companyId, request.saleId))?.paid_minor ?? 0;
       }
       // What issuing has read already is not read again: the location, and the buyer's e-invoice

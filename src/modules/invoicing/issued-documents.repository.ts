@@ -3,7 +3,7 @@ import type { IssuedDocumentsTable } from '../../db/schema.ts';
 
 export type IssuedDocumentRow = IssuedDocumentsTable;
 
-/** An issued document's snapshot and stored renderings: written once, never updated (0022's guard). */
+/** An issued document's snapshot and stored renderings: written once, never updated (0025's guard). */
 export function createIssuedDocumentsRepository(db: Executor) {
   return {
     async find(companyId: string, saleId: string, format: string): Promise<IssuedDocumentRow | undefined> {

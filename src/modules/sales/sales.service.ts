@@ -97,7 +97,7 @@ export function createSalesService(deps: {
     );
   }
 
-  /** A document issued before snapshots (0022): what today's records say, with what is paid now. */
+  /** A document issued before snapshots (0025): what today's records say, with what is paid now. */
   async function asToday(row: SaleRow): Promise<IssueSnapshot> {
     const [companyRow, location, buyer] = await Promise.all([
       store.repos.companies.findCompany(row.company_id),

@@ -5,7 +5,7 @@ import type { Container } from '../../../container.ts';
 import type { PrintSlot } from '../../../modules/printing/index.ts';
 import type { QuotationView } from '../../../modules/quotations/index.ts';
 import { idempotentCreate } from '../../idempotency.ts';
-import { Data, Email, Id, Nullable, Phone, Text, Timestamp, errorResponses, Name } from '../../schemas.ts';
+import { Data, Email, Id, Nullable, Phone, Timestamp, errorResponses, Name } from '../../schemas.ts';
 import { LineOutput, Lines, TotalsOutput, toLineRequests } from './lines.schema.ts';
 import { baseUrl } from '../../base-url.ts';
 import { FormatQuery, reservePrint, sendPdf, wantsPdf } from '../../pdf-reply.ts';

@@ -8,7 +8,7 @@ import { html } from '../../html.ts';
 import type { HubContext } from '../../hub-context.ts';
 import { customerBody, customerForm, formValuesOf, type CustomerFormValues } from './customer-form.ts';
 import { DESK_REFUSALS } from './desk-form.ts';
-import { noticeOf, queryChoice, queryText, sendPage, submit, type Route } from '../../form.ts';
+import { noticeOf, queryChoice, queryText, sendPage, submit } from '../../form.ts';
 import { CustomerInput } from '../../../requests/customers.ts';
 import { heading, liveFilter, money, nextPageLink, statusBadge, DESK_NOTICES } from './desk-parts.ts';
 import { paths, withNotice } from '../../paths.ts';
