@@ -167,7 +167,7 @@ describe('hub catalog (Chromium)', () => {
       assert.equal((await answer).status(), 409, 'the last unit stays: the service refuses, the page says why');
       assert.match((await page.getByRole('alert').textContent())!, /posljednja jedinica proizvoda/);
       await page.getByLabel('Jedinica', { exact: true }).last().fill('kom');
-      await page.getByLabel('Cijena', { exact: true }).last().fill('8.90');
+      await page.getByLabel('Cijena bez PDV-a (EUR)', { exact: true }).last().fill('8.90');
       await page.getByRole('button', { name: 'Dodaj jedinicu' }).click();
       assert.equal(await page.getByRole('status').textContent(), 'Stvoreno.');
       page.once('dialog', (dialog) => void dialog.accept());

@@ -181,7 +181,7 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
       name: 'Priručnik „Bojanje bez mrlja”',
       sku: 'KNJ-BOJ',
       barcode: '9789530000124',
-      classificationCode: '58.11.13',
+      classificationCode: '58.11.19',
       categoryId: paint.id,
       modelId: null,
       tax: reduced,

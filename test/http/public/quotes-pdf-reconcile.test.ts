@@ -37,7 +37,14 @@ async function shop(pricesIncludeTax: boolean): Promise<Shop> {
   const location = await c.companies.createLocation(company.id, { name: 'Web', code: 'WEB' });
   const { key } = await c.apiKeys.createApiKey(company.id, { locationId: location.id, name: 'site' });
   const rates = await Promise.all(
-    RATES.map((rate) => c.catalogAdmin.createTaxRate(company.id, { name: `PDV ${rate}`, rate })),
+    RATES.map((rate) =>
+      c.catalogAdmin.createTaxRate(company.id, {
+        name: `PDV ${rate}`,
+        rate,
+        // A 0 % rate states why (čl. 79 of the VAT law); the reason changes no figure.
+        ...(rate === '0' ? { exemptionReason: 'Oslobođeno PDV-a prema čl. 39. Zakona o PDV-u' } : {}),
+      }),
+    ),
   );
   const prices = [
     '0.01',

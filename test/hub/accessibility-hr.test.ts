@@ -1,0 +1,4 @@
+// test-engines: sqlite
+import { crawlSuite } from './accessibility-crawl.ts';
+
+crawlSuite('hr');
