@@ -51,9 +51,13 @@ describe('hub sign-in: only failures count, and past the limit attempts are slow
   test('eleven correct sign-ins in a row all pass, none held back', async () => {
     const staff = user('staff');
     for (let i = 0; i < 11; i++) {
-      const { status, ms } = await browser(t).signIn(staff.email, staff.password);
+      const { status } = await browser(t).signIn(staff.email, staff.password);
       assert.equal(status, 303, `sign-in ${i + 1}`);
-      assert.ok(ms < 900, `sign-in ${i + 1} took ${Math.round(ms)} ms`);
+      // Held back or not is the throttle's decision, read from it rather than timed: a loaded
+      // machine's argon2id alone can take as long as a hold.
+      const failures = (await t.c.signInThrottle.failures([staff.email])).get(staff.email) ?? 0;
+      assert.equal(failures, 0, `sign-in ${i + 1} counted as a failure`);
+      assert.equal(t.c.signInThrottle.isSlowed(failures), false, `sign-in ${i + 1} would be held back`);
     }
   });
 
