@@ -58,7 +58,8 @@ interface Violation {
 
 /** axe-core in the page (evaluated through the DevTools protocol, so the hub's CSP stays as it is). */
 async function seriousViolations(page: Page): Promise<Violation[]> {
-  await page.evaluate(axeSource);
+  // Once per page load: the three sizes of a page share one copy of axe (half a megabyte of script).
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
     const axe = (
       globalThis as unknown as { axe: { run(doc: Document, opts: object): Promise<{ violations: Violation[] }> } }

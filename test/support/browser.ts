@@ -19,8 +19,28 @@ const FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test process's Chromium. In a shard of the runner (`scripts/run-tests.ts`: a shard's files
+ * one after another in one process) it is started on first use and kept for the files after it: a
+ * file's `close()` closes the contexts it opened, not the browser, and Playwright kills the
+ * browser when the process exits.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  // A file run on its own (`node --test file`) would never exit with the browser still open.
+  if (!process.env.PORTICO_TEST_SHARD)
+    return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  shared ??= chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true }).then((browser) => {
+    browser.on('disconnected', () => {
+      shared = undefined;
+    });
+    browser.close = async () => {
+      await Promise.all(browser.contexts().map((context) => context.close()));
+    };
+    return browser;
+  });
+  return shared;
 }
 
 export interface HubServer {
