@@ -1,0 +1,165 @@
+// test-engines: both
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, createTenant, type TestApp } from '../../support/test-app.ts';
+import { adminCall, assignCustomer } from '../../support/sales-helpers.ts';
+import { priceLine } from '../../../src/modules/documents/index.ts';
+import type { SaleLineRow } from '../../../src/modules/sales/index.ts';
+import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
+
+/**
+ * The lines of a correction as stored, column for column, against the invoice's lines they
+ * correct: a storno negates every line (same position, same everything but the signs and its
+ * own ids); a credit note takes the quantities asked, in the order asked, priced as the invoice
+ * charged them (the line's discount included: Directive 2006/112/EC art. 79(b) and 90(1), the
+ * taxable amount was the discounted price and is reduced by what was charged), and the last of
+ * a line credits exactly what the line still holds. On a company with net prices and one whose
+ * prices include VAT.
+ */
+describe('correction lines', () => {
+  let t: TestApp;
+  let net: DemoCompany;
+  let gross: DemoCompany;
+
+  before(async () => {
+    t = await createTestApp({}, { clock: { now: () => new Date('2026-05-04T08:00:00.000Z') } });
+    net = await createTenant(t.c);
+    gross = await createTenant(t.c);
+    await t.c.database.db
+      .updateTable('companies')
+      .set({ prices_include_tax: true })
+      .where('id', '=', gross.companyId)
+      .execute();
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  /** A staff quotation of [product index, quantity, discount %] lines, converted to an invoice. */
+  async function invoice(d: DemoCompany, lines: Array<[number, number, number?]>) {
+    const q = await adminCall(t.app, d.adminToken, 'POST', '/quotations', {
+      customer: { name: 'Gradnja Horvat d.o.o.' },
+      lines: lines.map(([i, quantity, discountPercent]) => ({
+        productId: d.products[i]!.id,
+        unitId: d.products[i]!.units[0]!.id,
+        quantity,
+        ...(discountPercent === undefined ? {} : { discountPercent }),
+      })),
+    });
+    assert.equal(q.statusCode, 201, q.body);
+    await assignCustomer(t.app, d, 'quotations', q.json().data.id);
+    const res = await adminCall(t.app, d.adminToken, 'POST', `/quotations/${q.json().data.id}/convert`, {});
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json().data as { id: string; lines: Array<{ id: string }> };
+  }
+
+  const stored = async (d: DemoCompany, id: string) =>
+    (await t.c.store.repos.sales.listSaleLines(d.companyId, [id])).sort((a, b) => a.position - b.position);
+
+  /** Every column of `line` but the ones a correction sets itself. */
+  const kept = ({
+    id: _id,
+    document_id: _doc,
+    position: _pos,
+    quantity_milli: _q,
+    net_minor: _n,
+    tax_minor: _t,
+    total_minor: _tt,
+    corrects_line_id: _c,
+    ...rest
+  }: SaleLineRow) => rest;
+
+  async function credit(d: DemoCompany, saleId: string, lines: Array<{ lineId: string; quantity: string }>) {
+    const res = await adminCall(t.app, d.adminToken, 'POST', `/sales/${saleId}/credit-notes`, {
+      lines,
+      reason: 'Povrat robe.',
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return stored(d, res.json().data.id);
+  }
+
+  for (const which of ['net', 'gross'] as const)
+    test(`a storno negates every line as stored, position and all (${which} prices)`, async () => {
+      const d = which === 'net' ? net : gross;
+      const sale = await invoice(d, [
+        [2, 3, 12.5],
+        [0, 2],
+        [4, 7, 33.33],
+      ]);
+      const original = await stored(d, sale.id);
+      const res = await adminCall(t.app, d.adminToken, 'POST', `/sales/${sale.id}/cancel`, { reason: 'Krivo.' });
+      assert.equal(res.statusCode, 201, res.body);
+      const storno = await stored(d, res.json().data.id);
+      assert.equal(storno.length, original.length);
+      storno.forEach((s, i) => {
+        const o = original[i]!;
+        assert.deepEqual(kept(s), kept(o));
+        assert.notEqual(s.id, o.id);
+        assert.equal(s.document_id, res.json().data.id);
+        assert.equal(s.corrects_line_id, o.id);
+        assert.deepEqual(
+          [s.position, s.quantity_milli, s.net_minor, s.tax_minor, s.total_minor],
+          [o.position, -o.quantity_milli, -o.net_minor, -o.tax_minor, -o.total_minor],
+        );
+      });
+    });
+
+  for (const which of ['net', 'gross'] as const)
+    test(`a credit note: the quantities asked in the order asked, priced as invoiced; the last of a line is exactly the rest (${which} prices)`, async () => {
+      const d = which === 'net' ? net : gross;
+      const include = which === 'gross';
+      const sale = await invoice(d, [
+        [0, 3],
+        [4, 1.5],
+        [1, 7],
+      ]);
+      const original = await stored(d, sale.id);
+      // Asked out of order: the note numbers its lines 1, 2 as asked.
+      const first = await credit(d, sale.id, [
+        { lineId: original[2]!.id, quantity: '2' },
+        { lineId: original[0]!.id, quantity: '1' },
+      ]);
+      assert.deepEqual(
+        first.map((l) => [l.position, l.corrects_line_id]),
+        [
+          [1, original[2]!.id],
+          [2, original[0]!.id],
+        ],
+      );
+      for (const [line, of, quantity] of [
+        [first[0]!, original[2]!, 2000],
+        [first[1]!, original[0]!, 1000],
+      ] as const) {
+        assert.deepEqual(kept(line), kept(of));
+        const priced = priceLine(
+          {
+            unitPriceMinor: of.unit_price_minor,
+            quantityMilli: quantity,
+            taxRateBp: of.tax_rate_bp,
+            discountBp: of.discount_bp ?? 0,
+          },
+          include,
+        );
+        assert.deepEqual(
+          [line.quantity_milli, line.net_minor, line.tax_minor, line.total_minor],
+          [-quantity, -priced.net, -priced.tax, -priced.total],
+        );
+      }
+      // The rest of line 3 (5 of 7) and of line 1 (2 of 3): exactly what the line still holds.
+      const rest = await credit(d, sale.id, [
+        { lineId: original[2]!.id, quantity: '5' },
+        { lineId: original[0]!.id, quantity: '2' },
+      ]);
+      for (const [i, of] of [
+        [2, 0],
+        [0, 1],
+      ] as const) {
+        const o = original[i]!;
+        const sum = (k: 'quantity_milli' | 'net_minor' | 'tax_minor' | 'total_minor') => first[of]![k] + rest[of]![k];
+        assert.deepEqual(
+          [sum('quantity_milli'), sum('net_minor'), sum('tax_minor'), sum('total_minor')],
+          [-o.quantity_milli, -o.net_minor, -o.tax_minor, -o.total_minor],
+        );
+      }
+    });
+});
