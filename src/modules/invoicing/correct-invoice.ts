@@ -181,8 +181,16 @@ async function creditInvoice(
           ? minus(whole(line), before)
           : {
               quantity,
+              // Priced as the invoice charged it, the line's discount included: the taxable amount was
+              // the discounted price (Directive 2006/112/EC art. 79(b)) and is reduced by what was
+              // charged (art. 90(1)), not by the list price.
               ...priceLine(
-                { unitPriceMinor: line.unit_price_minor, quantityMilli: quantity, taxRateBp: line.tax_rate_bp },
+                {
+                  unitPriceMinor: line.unit_price_minor,
+                  quantityMilli: quantity,
+                  taxRateBp: line.tax_rate_bp,
+                  discountBp: line.discount_bp ?? 0,
+                },
                 Boolean(original.prices_include_tax),
               ),
             };

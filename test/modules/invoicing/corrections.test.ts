@@ -162,4 +162,34 @@ describe('correction lines', () => {
         );
       }
     });
+  test("a discounted line credited in part takes back what was charged, not the list price (issue 32's 3 × 89.00 at 12.5 % off)", async () => {
+    const sale = await invoice(net, [[2, 3, 12.5]]);
+    const [line] = await stored(net, sale.id);
+    assert.deepEqual([line!.unit_price_minor, line!.discount_bp, line!.net_minor], [8900, 1250, 23363]);
+    // One of three: 89.00 less 12.5 % is 77.875, 77.88 to the cent; not 89.00.
+    const [one] = await credit(net, sale.id, [{ lineId: line!.id, quantity: '1' }]);
+    assert.deepEqual(
+      [one!.quantity_milli, one!.net_minor, one!.tax_minor, one!.total_minor],
+      [-1000, -7788, -1947, -9735],
+    );
+    assert.equal(one!.discount_bp, 1250, 'the credit states the discount it carries');
+    const [two] = await credit(net, sale.id, [{ lineId: line!.id, quantity: '1' }]);
+    assert.equal(two!.net_minor, -7788);
+    // The last takes the rest: the three credits add up to the line, as charged.
+    const [three] = await credit(net, sale.id, [{ lineId: line!.id, quantity: '1' }]);
+    assert.equal(three!.net_minor, -7787);
+    assert.equal(one!.net_minor + two!.net_minor + three!.net_minor, -line!.net_minor);
+    assert.equal(one!.total_minor + two!.total_minor + three!.total_minor, -line!.total_minor);
+    // Its e-invoice: the price before the discount, the discount as the line's allowance (BG-27), R120.
+    const notes = await t.c.store.repos.sales.listCorrections(net.companyId, sale.id);
+    const res = await adminCall(t.app, net.adminToken, 'GET', `/sales/${notes[0]!.id}/e-invoice?syntax=ubl`);
+    assert.equal(res.statusCode, 200, res.body);
+    const xml = res.body.replace(/>\s+</g, '><');
+    assert.match(
+      xml,
+      /<cbc:CreditedQuantity unitCode="[^"]+">1<\/cbc:CreditedQuantity><cbc:LineExtensionAmount currencyID="EUR">77.88</,
+    );
+    assert.match(xml, /<cbc:Amount currencyID="EUR">11.12<\/cbc:Amount>/);
+    assert.match(xml, /<cbc:PriceAmount currencyID="EUR">89.00<\/cbc:PriceAmount>/);
+  });
 });
