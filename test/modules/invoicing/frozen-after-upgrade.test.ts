@@ -12,7 +12,7 @@ import { createContainer, type Container } from '../../../src/container.ts';
 import { createDatabase } from '../../../src/db/database.ts';
 import { pendingMigrations } from '../../../src/db/migrate.ts';
 import { buildApp, type App } from '../../../src/http/build-app.ts';
-import { provisionDatabase, createTenant } from '../../support/test-app.ts';
+import { bearer, createTenant, createTestApp, provisionDatabase } from '../../support/test-app.ts';
 import { adminCall, assignCustomer, newQuotation } from '../../support/sales-helpers.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
 
@@ -185,6 +185,26 @@ describe('documents as issued survive a later migration and a later version', ()
       await database.close();
     }
 
+    // A later migration may not take documents away: clearing the stored renderings (to render
+    // them again with its own code), an issued invoice, one of its lines or its snapshot is refused.
+    const again = createDatabase(url);
+    try {
+      const invoiceId = atIssue.get('invoice/a4')!.id;
+      for (const clear of [
+        sql`delete from issued_documents where format <> 'snapshot'`,
+        sql`delete from issued_documents where sale_id = ${invoiceId}`,
+        sql`delete from sale_lines where document_id = ${invoiceId}`,
+        sql`delete from sales where id = ${invoiceId}`,
+      ])
+        await assert.rejects(clear.execute(again.db), /issued document/);
+      const kept = await sql<{
+        n: number;
+      }>`select count(*) as n from issued_documents where sale_id = ${invoiceId}`.execute(again.db);
+      assert.ok(Number(kept.rows[0]!.n) >= 5, 'the snapshot and the four files stay');
+    } finally {
+      await again.close();
+    }
+
     // The later version: its migrations are not this code's (started without migrating), and
     // every rendering it would make differs from this version's.
     const v2 = await start(false);
@@ -225,6 +245,72 @@ describe('documents as issued survive a later migration and a later version', ()
       assert.ok(!first.body.includes('Posve novo ime'), 'rendered from the snapshot of issue');
     } finally {
       await v2.close();
+    }
+  });
+});
+
+/**
+ * The guard against deleting issued documents (0027) leaves a shop's test data deletable: a sale
+ * issued from a test key's quotation, its credit note and their stored files go with
+ * `DELETE /test-data`, while the live invoice beside them stays whole.
+ */
+describe('test sales are still deleted whole', () => {
+  test('DELETE /test-data takes test sales with their lines, snapshots and stored files; live ones stay', async () => {
+    const t = await createTestApp({}, { clock });
+    try {
+      const demo = await createTenant(t.c);
+      const made = await adminCall(t.app, demo.adminToken, 'POST', '/api-keys', {
+        locationId: demo.locations[0]!.id,
+        name: 'Test key',
+        mode: 'test',
+      });
+      assert.equal(made.statusCode, 201, made.body);
+      const p = demo.products[0]!;
+      const quote = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/public/quotes',
+        headers: bearer(made.json().data.key),
+        payload: {
+          format: 'json',
+          customer: { name: 'Test Kupac' },
+          lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 2 }],
+        },
+      });
+      assert.equal(quote.statusCode, 201, quote.body);
+      await assignCustomer(t.app, demo, 'quotations', quote.json().data.id);
+      const sale = await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${quote.json().data.id}/convert`, {});
+      assert.equal(sale.statusCode, 201, sale.body);
+      const testSale = sale.json().data;
+      assert.match(testSale.number, /^T-/);
+      const credit = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${testSale.id}/credit-notes`, {
+        lines: [{ lineId: testSale.lines[0].id, quantity: '1' }],
+        reason: 'Test',
+      });
+      assert.equal(credit.statusCode, 201, credit.body);
+      const q = await newQuotation(t.app, demo);
+      await assignCustomer(t.app, demo, 'quotations', q.id);
+      const live = (await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {})).json().data;
+      for (const id of [testSale.id, credit.json().data.id, live.id])
+        assert.equal((await adminCall(t.app, demo.adminToken, 'GET', `/sales/${id}?format=pdf`)).statusCode, 200);
+
+      const files = async (id: string) =>
+        Number(
+          (
+            await sql<{ n: number }>`select count(*) as n from issued_documents where sale_id = ${id}`.execute(
+              t.c.database.db,
+            )
+          ).rows[0]!.n,
+        );
+      assert.equal(await files(testSale.id), 2, 'the snapshot and the A4 stored');
+      const deleted = await adminCall(t.app, demo.adminToken, 'DELETE', '/test-data');
+      assert.equal(deleted.statusCode, 200, deleted.body);
+      assert.equal(deleted.json().data.sales, 2);
+      assert.equal(await files(testSale.id), 0);
+      assert.equal(await files(credit.json().data.id), 0);
+      assert.equal(await files(live.id), 2);
+      assert.equal((await adminCall(t.app, demo.adminToken, 'GET', `/sales/${live.id}?format=pdf`)).statusCode, 200);
+    } finally {
+      await t.close();
     }
   });
 });
