@@ -1,8 +1,8 @@
 // test-engines: both
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant, type TestApp } from '../../support/test-app.ts';
-import { adminCall, assignCustomer } from '../../support/sales-helpers.ts';
+import { createGrossTenant, createTestApp, createTenant, type TestApp } from '../../support/test-app.ts';
+import { adminCall, staffInvoice } from '../../support/sales-helpers.ts';
 import { priceLine } from '../../../src/modules/documents/index.ts';
 import type { SaleLineRow } from '../../../src/modules/sales/index.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
@@ -24,34 +24,15 @@ describe('correction lines', () => {
   before(async () => {
     t = await createTestApp({}, { clock: { now: () => new Date('2026-05-04T08:00:00.000Z') } });
     net = await createTenant(t.c);
-    gross = await createTenant(t.c);
-    await t.c.database.db
-      .updateTable('companies')
-      .set({ prices_include_tax: true })
-      .where('id', '=', gross.companyId)
-      .execute();
+    // The same shop with prices that include VAT.
+    gross = await createGrossTenant(t.c);
   });
   after(async () => {
     await t.close();
   });
 
-  /** A staff quotation of [product index, quantity, discount %] lines, converted to an invoice. */
-  async function invoice(d: DemoCompany, lines: Array<[number, number, number?]>) {
-    const q = await adminCall(t.app, d.adminToken, 'POST', '/quotations', {
-      customer: { name: 'Gradnja Horvat d.o.o.' },
-      lines: lines.map(([i, quantity, discountPercent]) => ({
-        productId: d.products[i]!.id,
-        unitId: d.products[i]!.units[0]!.id,
-        quantity,
-        ...(discountPercent === undefined ? {} : { discountPercent }),
-      })),
-    });
-    assert.equal(q.statusCode, 201, q.body);
-    await assignCustomer(t.app, d, 'quotations', q.json().data.id);
-    const res = await adminCall(t.app, d.adminToken, 'POST', `/quotations/${q.json().data.id}/convert`, {});
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().data as { id: string; lines: Array<{ id: string }> };
-  }
+  const invoice = (d: DemoCompany, lines: Array<[number, number, number?]>) =>
+    staffInvoice(t.app, d, lines) as Promise<{ id: string; lines: Array<{ id: string }> }>;
 
   const stored = async (d: DemoCompany, id: string) =>
     (await t.c.store.repos.sales.listSaleLines(d.companyId, [id])).sort((a, b) => a.position - b.position);
