@@ -188,7 +188,7 @@ function envelope(body: string): string {
 const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
 
 /** An answer element, enveloped-signed as CIS signs (specification v2.6 chapter 7: inclusive c14n for answers). */
-function signedAnswer(name: string, messageId: string, result: string, signer: Issued | null): string {
+export function signedAnswer(name: string, messageId: string, result: string, signer: Issued | null): string {
   const element =
     `<tns:${name} xmlns:tns="${NS}" Id="${name}"><tns:Zaglavlje><tns:IdPoruke>${messageId}</tns:IdPoruke>` +
     `<tns:DatumVrijeme>01.01.2026T00:00:00</tns:DatumVrijeme></tns:Zaglavlje>${result}</tns:${name}>`;

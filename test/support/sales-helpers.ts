@@ -110,3 +110,29 @@ export async function assignCustomer(
   assert.equal(res.statusCode, 200, res.body);
   return customerId;
 }
+
+/**
+ * A staff quotation of [product index, quantity, discount %] lines for a directory customer
+ * (`customer`: what differs from assignCustomer's), converted to an invoice; its JSON.
+ */
+export async function staffInvoice(
+  app: App,
+  demo: DemoCompany,
+  lines: Array<[number, number, number?]>,
+  customer: Record<string, unknown> = {},
+) {
+  const q = await adminCall(app, demo.adminToken, 'POST', '/quotations', {
+    customer: { name: 'Gradnja Horvat d.o.o.' },
+    lines: lines.map(([i, quantity, discountPercent]) => ({
+      productId: demo.products[i]!.id,
+      unitId: demo.products[i]!.units[0]!.id,
+      quantity,
+      ...(discountPercent === undefined ? {} : { discountPercent }),
+    })),
+  });
+  assert.equal(q.statusCode, 201, q.body);
+  await assignCustomer(app, demo, 'quotations', q.json().data.id, customer);
+  const res = await adminCall(app, demo.adminToken, 'POST', `/quotations/${q.json().data.id}/convert`, {});
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json().data;
+}

@@ -162,3 +162,14 @@ export function createTenant(c: Container, options: { passwords?: boolean } = {}
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A demo tenant whose prices include VAT (pricesIncludeTax is fixed when a company is made: set here directly). */
+export async function createGrossTenant(c: Container): Promise<DemoCompany> {
+  const demo = await createDemoCompany(c);
+  await c.database.db
+    .updateTable('companies')
+    .set({ prices_include_tax: true })
+    .where('id', '=', demo.companyId)
+    .execute();
+  return demo;
+}

@@ -90,18 +90,7 @@ async function cancelInvoice(
     );
   const lines = await repos.sales.listSaleLines(input.companyId, [original.id]);
   const id = newId('sale');
-  const negated = lines.map(
-    (l): SaleLineRow => ({
-      ...l,
-      id: newId('saleLine'),
-      document_id: id,
-      quantity_milli: -l.quantity_milli,
-      net_minor: -l.net_minor,
-      tax_minor: -l.tax_minor,
-      total_minor: -l.total_minor,
-      corrects_line_id: l.id,
-    }),
-  );
+  const negated = lines.map((l) => correctionLine(l, id, l.position, whole(l), newId));
   const issued = await writeCorrection(repos, 'cancellation', original, id, negated, input, newId, fiscaliser);
   await enqueueEvent(
     repos,
@@ -146,15 +135,11 @@ async function creditInvoice(
       corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id),
     ),
   ]);
-  const taken = new Map<string, { quantity: number; net: number; tax: number; total: number }>();
+  // What earlier credit notes took of each line (their lines are negative).
+  const taken = new Map<string, Portion>();
   for (const l of earlier) {
     if (!l.corrects_line_id) continue;
-    const t = taken.get(l.corrects_line_id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
-    t.quantity -= l.quantity_milli;
-    t.net -= l.net_minor;
-    t.tax -= l.tax_minor;
-    t.total -= l.total_minor;
-    taken.set(l.corrects_line_id, t);
+    taken.set(l.corrects_line_id, minus(taken.get(l.corrects_line_id) ?? NOTHING, whole(l)));
   }
   const byId = new Map(invoiced.map((l) => [l.id, l]));
   const details = fieldErrors();
@@ -177,7 +162,7 @@ async function creditInvoice(
       addFieldError(details, `lines[${i}].quantity`, said('error.credit.quantityForm'));
       return;
     }
-    const before = taken.get(line.id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
+    const before = taken.get(line.id) ?? NOTHING;
     const left = line.quantity_milli - before.quantity;
     if (quantity <= 0) addFieldError(details, `lines[${i}].quantity`, said('error.greaterThanZero'));
     else if (quantity > left)
@@ -191,34 +176,26 @@ async function creditInvoice(
         }),
       );
     else {
-      const amounts =
+      const portion: Portion =
         quantity === left
-          ? {
-              net: line.net_minor - before.net,
-              tax: line.tax_minor - before.tax,
-              total: line.total_minor - before.total,
-            }
-          : priceLine(
-              { unitPriceMinor: line.unit_price_minor, quantityMilli: quantity, taxRateBp: line.tax_rate_bp },
-              Boolean(original.prices_include_tax),
-            );
-      taken.set(line.id, {
-        quantity: before.quantity + quantity,
-        net: before.net + amounts.net,
-        tax: before.tax + amounts.tax,
-        total: before.total + amounts.total,
-      });
-      out.push({
-        ...line,
-        id: newId('saleLine'),
-        document_id: id,
-        position: out.length + 1,
-        quantity_milli: -quantity,
-        net_minor: -amounts.net,
-        tax_minor: -amounts.tax,
-        total_minor: -amounts.total,
-        corrects_line_id: line.id,
-      });
+          ? minus(whole(line), before)
+          : {
+              quantity,
+              // Priced as the invoice charged it, the line's discount included: the taxable amount was
+              // the discounted price (Directive 2006/112/EC art. 79(b)) and is reduced by what was
+              // charged (art. 90(1)), not by the list price.
+              ...priceLine(
+                {
+                  unitPriceMinor: line.unit_price_minor,
+                  quantityMilli: quantity,
+                  taxRateBp: line.tax_rate_bp,
+                  discountBp: line.discount_bp ?? 0,
+                },
+                Boolean(original.prices_include_tax),
+              ),
+            };
+      taken.set(line.id, plus(before, portion));
+      out.push(correctionLine(line, id, out.length + 1, portion, newId));
     }
   });
   if (input.lines.length === 0) addFieldError(details, 'lines', said('error.credit.noLines'));
@@ -244,6 +221,54 @@ async function creditInvoice(
     { now: input.now.toISOString(), newId },
   );
   return issued;
+}
+
+/** A quantity of an invoice line and its amounts, in minor units. */
+interface Portion {
+  quantity: number;
+  net: number;
+  tax: number;
+  total: number;
+}
+
+const NOTHING: Portion = { quantity: 0, net: 0, tax: 0, total: 0 };
+const whole = (l: SaleLineRow): Portion => ({
+  quantity: l.quantity_milli,
+  net: l.net_minor,
+  tax: l.tax_minor,
+  total: l.total_minor,
+});
+const plus = (a: Portion, b: Portion): Portion => ({
+  quantity: a.quantity + b.quantity,
+  net: a.net + b.net,
+  tax: a.tax + b.tax,
+  total: a.total + b.total,
+});
+const minus = (a: Portion, b: Portion): Portion =>
+  plus(a, { quantity: -b.quantity, net: -b.net, tax: -b.tax, total: -b.total });
+
+/**
+ * The one correction line builder (storno and credit note): the invoice line as invoiced, with the
+ * portion taken back negated, its own id and position, naming the line it corrects.
+ */
+function correctionLine(
+  line: SaleLineRow,
+  documentId: string,
+  position: number,
+  back: Portion,
+  newId: IdGenerator,
+): SaleLineRow {
+  return {
+    ...line,
+    id: newId('saleLine'),
+    document_id: documentId,
+    position,
+    quantity_milli: -back.quantity,
+    net_minor: -back.net,
+    tax_minor: -back.tax,
+    total_minor: -back.total,
+    corrects_line_id: line.id,
+  };
 }
 
 /** Writes a correction document: numbered in the invoices' series, fiscalised like an invoice. */

@@ -1,8 +1,8 @@
 // test-engines: sqlite
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant, type TestApp } from '../../support/test-app.ts';
-import { adminCall, assignCustomer, newOib } from '../../support/sales-helpers.ts';
+import { createGrossTenant, createTestApp, createTenant, type TestApp } from '../../support/test-app.ts';
+import { adminCall, newOib, staffInvoice } from '../../support/sales-helpers.ts';
 import { pdfText } from '../../support/quote-helpers.ts';
 import { failuresOf, validateEInvoices, type ValidationReport } from '../../support/einvoice-validation.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
@@ -62,22 +62,7 @@ describe('line discounts in the e-invoice (EN 16931 BG-27, PEPPOL-EN16931-R120)'
   });
 
   /** A staff quotation of [product index, quantity, discount %] lines, for a business, converted to an invoice. */
-  async function invoice(d: DemoCompany, lines: Array<[number, number, number?]>) {
-    const q = await adminCall(t.app, d.adminToken, 'POST', '/quotations', {
-      customer: { name: 'Gradnja Horvat d.o.o.' },
-      lines: lines.map(([i, quantity, discountPercent]) => ({
-        productId: d.products[i]!.id,
-        unitId: d.products[i]!.units[0]!.id,
-        quantity,
-        ...(discountPercent === undefined ? {} : { discountPercent }),
-      })),
-    });
-    assert.equal(q.statusCode, 201, q.body);
-    await assignCustomer(t.app, d, 'quotations', q.json().data.id, buyer());
-    const res = await adminCall(t.app, d.adminToken, 'POST', `/quotations/${q.json().data.id}/convert`, {});
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().data;
-  }
+  const invoice = (d: DemoCompany, lines: Array<[number, number, number?]>) => staffInvoice(t.app, d, lines, buyer());
 
   async function eInvoice(d: DemoCompany, id: string, syntax: 'ubl' | 'cii') {
     const res = await adminCall(t.app, d.adminToken, 'GET', `/sales/${id}/e-invoice?syntax=${syntax}`);
@@ -97,13 +82,8 @@ describe('line discounts in the e-invoice (EN 16931 BG-27, PEPPOL-EN16931-R120)'
   before(async () => {
     t = await createTestApp({}, { clock: { now: () => new Date('2026-05-04T08:00:00.000Z') } });
     net = await createTenant(t.c);
-    gross = await createTenant(t.c);
-    // The same shop with prices that include VAT (pricesIncludeTax is fixed when a company is made).
-    await t.c.database.db
-      .updateTable('companies')
-      .set({ prices_include_tax: true })
-      .where('id', '=', gross.companyId)
-      .execute();
+    // The same shop with prices that include VAT.
+    gross = await createGrossTenant(t.c);
 
     // The demo handbook carries KPD 2015's 58.11.19, which no e-invoice may (issue 33): these shops
     // have corrected it to the KPD 2025 code, as the hub asks, so its 5 % line can be invoiced.
