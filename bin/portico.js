@@ -12,5 +12,5 @@ if (major < 24 || (major === 24 && minor < 7)) {
 // start loads it instead of compiling every module again.
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
-const { runCli } = await import('../src/main/cli.ts');
-runCli(process.argv.slice(2));
+const { runProcessCli } = await import('../src/main/cli.ts');
+runProcessCli(process.argv.slice(2));

@@ -24,11 +24,13 @@ const engine = onPostgres ? 'postgres' : 'sqlite';
 const TAG = /^\/\/ test-engines: (both|sqlite)\b/;
 const TOP_LEVEL_HOOK = /^(before|after|beforeEach|afterEach)\(/m;
 
+const allTestFiles = [
+  ...fs.globSync('test/**/*.test.ts', { cwd: root }),
+  ...fs.globSync('src/**/*.test.ts', { cwd: root }),
+];
+
 function testFiles(): string[] {
-  const all = [
-    ...fs.globSync('test/**/*.test.ts', { cwd: root }),
-    ...fs.globSync('src/**/*.test.ts', { cwd: root }),
-  ].sort();
+  const all = [...allTestFiles].sort();
   const untagged: string[] = [];
   const hooked: string[] = [];
   const chosen = all.filter((file) => {
@@ -82,6 +84,11 @@ interface Summary {
   byFile: Map<string, number>;
 }
 
+/** A file as the junit report names it (absolute, maybe in another clone), relative to the repository. */
+function relativeTestFile(file: string): string {
+  return allTestFiles.find((known) => file.endsWith(`/${known}`)) ?? path.relative(root, file);
+}
+
 function summarise(junits: string[]): Summary {
   const summary: Summary = { passed: 0, failed: 0, skipped: 0, byFile: new Map() };
   for (const junit of junits) {
@@ -90,7 +97,7 @@ function summarise(junits: string[]): Summary {
     for (const match of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
       const attributes = match[1] ?? '';
       const body = match[3] ?? '';
-      const file = path.relative(root, /\bfile="([^"]*)"/.exec(attributes)?.[1] ?? '?');
+      const file = relativeTestFile(/\bfile="([^"]*)"/.exec(attributes)?.[1] ?? '?');
       const time = Number(/\btime="([^"]*)"/.exec(attributes)?.[1] ?? 0);
       if (/<skipped\b/.test(body)) summary.skipped++;
       else if (/<failure\b/.test(body)) summary.failed++;

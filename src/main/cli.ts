@@ -137,10 +137,17 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+/** Where a command reads its settings and writes its answers: the process's own, or a test's. */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+}
 
-async function withContainer<T>(run: (c: Container) => Promise<T>): Promise<T> {
-  const container = await createContainer(loadConfig());
+const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+
+async function withContainer<T>(env: NodeJS.ProcessEnv, run: (c: Container) => Promise<T>): Promise<T> {
+  const container = await createContainer(loadConfig(env));
   try {
     return await run(container);
   } finally {
@@ -148,9 +155,10 @@ async function withContainer<T>(run: (c: Container) => Promise<T>): Promise<T> {
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
+  const print = (value: unknown) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(HELP);
+    io.stdout.write(HELP);
     return argv.length === 0 ? 2 : 0;
   }
   const two = `${argv[0]} ${argv[1] ?? ''}`;
@@ -159,7 +167,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!spec) throw new UsageError(`unknown command "${argv[0]}"`);
   const rest = argv.slice(name.split(' ').length);
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(HELP);
+    io.stdout.write(HELP);
     return 0;
   }
   let parsed: ReturnType<typeof parseArgs>;
@@ -177,33 +185,33 @@ export async function main(argv: string[]): Promise<number> {
 
   switch (name) {
     case 'serve':
-      await serve(loadConfig(), { demoIfEmpty: v['demo-if-empty'] === true });
+      await serve(loadConfig(io.env), { demoIfEmpty: v['demo-if-empty'] === true });
       return -1; // keeps running
     case 'worker':
-      await work(loadConfig());
+      await work(loadConfig(io.env));
       return -1;
     case 'migrate': {
-      const database = createDatabase(loadConfig().databaseUrl);
+      const database = createDatabase(loadConfig(io.env).databaseUrl);
       try {
         const applied = await migrateToLatest(database);
-        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
+        io.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
       } finally {
         await database.close();
       }
       return 0;
     }
     case 'demo':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         const demo = await createDemoCompany(c, { passwords: true });
-        if (v.json) process.stdout.write(`${JSON.stringify(demo)}\n`);
+        if (v.json) io.stdout.write(`${JSON.stringify(demo)}\n`);
         else
-          process.stdout.write(
+          io.stdout.write(
             `Demo company ${demo.companyId}\n  API key (${demo.locations[0]!.code}): ${demo.locations[0]!.apiKey}\n  API key (${demo.locations[1]!.code}): ${demo.locations[1]!.apiKey}\n  Admin token: ${demo.adminToken}\n${demo.users.map((u) => `  Hub sign-in (${u.role}): ${u.email} / ${u.password}\n`).join('')}`,
           );
         return 0;
       });
     case 'company create':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         const profile = profileOptions(v);
         print(
           await c.companies.createCompany({
@@ -227,7 +235,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       });
     case 'company list':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         print(
           (await c.companies.listCompanies()).map((company) => ({
             id: company.id,
@@ -241,7 +249,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       });
     case 'company update':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         const patch: SettingsPatch = { ...profileOptions(v) };
         if (typeof v.name === 'string') patch.name = v.name;
         if (v['no-bank-account'] === true) {
@@ -255,7 +263,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       });
     case 'location create':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         print(
           await c.companies.createLocation(need(v, 'company'), {
             name: need(v, 'name'),
@@ -266,7 +274,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       });
     case 'user create':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         print(
           await c.companies.createUser(need(v, 'company'), {
             email: need(v, 'email'),
@@ -282,14 +290,14 @@ export async function main(argv: string[]): Promise<number> {
       // From stdin, so the password is in no shell history and no process list.
       const password = (await readStdin()).replace(/\r?\n$/, '');
       if (password === '') throw new UsageError('give the new password on stdin');
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         const done = await c.accounts.setPasswordByEmail(email, (v.company as string | undefined) ?? null, password);
         print({ ...done, sessionsEnded: true });
         return 0;
       });
     }
     case 'admin-token create':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         print(
           await c.apiKeys.createAdminToken(need(v, 'company'), {
             userId: need(v, 'user'),
@@ -299,7 +307,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       });
     case 'api-key create':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         print(
           await c.apiKeys.createApiKey(need(v, 'company'), {
             locationId: need(v, 'location'),
@@ -309,30 +317,30 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       });
     case 'api-key list':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         print(await c.apiKeys.listApiKeys(need(v, 'company')));
         return 0;
       });
     case 'api-key revoke':
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         await c.apiKeys.revokeApiKey(need(v, 'company'), need(v, 'id'));
-        process.stdout.write('revoked\n');
+        io.stdout.write('revoked\n');
         return 0;
       });
     case 'backup':
     case 'restore': {
       const dir = parsed.positionals[0];
       if (!dir) throw new UsageError('missing <dir>');
-      const config = loadConfig();
+      const config = loadConfig(io.env);
       try {
         const manifest = name === 'backup' ? backup(config, dir) : restore(config, dir, { force: v.force === true });
-        process.stdout.write(
+        io.stdout.write(
           `${name === 'backup' ? 'backed up to' : 'restored from'} ${dir}: database, ${manifest.datasheets} datasheet file(s), secrets key: ${manifest.secretsKey}\n`,
         );
         return 0;
       } catch (error) {
         if (error instanceof BackupError) {
-          process.stderr.write(`portico: ${error.message}\n`);
+          io.stderr.write(`portico: ${error.message}\n`);
           return 1;
         }
         throw error;
@@ -341,7 +349,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'catalog import': {
       const file = parsed.positionals[0];
       if (!file) throw new UsageError('missing <file.csv>');
-      return withContainer(async (c) => {
+      return withContainer(io.env, async (c) => {
         const report = await c.catalogImport.importCsv(need(v, 'company'), file);
         print(report);
         return report.errors.length > 0 ? 1 : 0;
@@ -351,33 +359,38 @@ export async function main(argv: string[]): Promise<number> {
   throw new UsageError(`unknown command "${argv[0]}"`);
 }
 
-/** Runs the CLI and sets the exit code: 2 for usage or configuration mistakes, 1 for failures. */
-export function runCli(argv: string[]): void {
-  main(argv).then(
-    (code) => {
-      if (code >= 0) process.exitCode = code;
-    },
+/** Runs the CLI and answers its exit code: 2 for usage or configuration mistakes, 1 for failures, -1 for a server that keeps running. */
+export function runCli(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
+  return main(argv, io).then(
+    (code) => code,
     (error: unknown) => {
       if (error instanceof UsageError) {
-        process.stderr.write(`portico: ${error.message} (see portico --help)\n`);
-        process.exitCode = 2;
+        io.stderr.write(`portico: ${error.message} (see portico --help)\n`);
+        return 2;
       } else if (error instanceof ConfigError) {
-        process.stderr.write(`portico: ${error.message}\n`);
-        process.exitCode = 2;
+        io.stderr.write(`portico: ${error.message}\n`);
+        return 2;
       } else if (error instanceof AppError) {
         const details = error.details
           ? ` ${Object.entries(error.details)
               .map(([k, m]) => `${k}: ${m.join(' ')}`)
               .join('; ')}`
           : '';
-        process.stderr.write(`portico: ${error.message}${details}\n`);
-        process.exitCode = 1;
+        io.stderr.write(`portico: ${error.message}${details}\n`);
+        return 1;
       } else {
-        process.stderr.write(`portico: ${(error as Error).stack ?? String(error)}\n`);
-        process.exitCode = 1;
+        io.stderr.write(`portico: ${(error as Error).stack ?? String(error)}\n`);
+        return 1;
       }
     },
   );
 }
 
-if (import.meta.main) runCli(process.argv.slice(2));
+/** The command line of this process: its exit code set when the command ends (a server's never). */
+export function runProcessCli(argv: string[]): void {
+  void runCli(argv).then((code) => {
+    if (code >= 0) process.exitCode = code;
+  });
+}
+
+if (import.meta.main) runProcessCli(process.argv.slice(2));

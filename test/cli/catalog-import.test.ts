@@ -1,7 +1,6 @@
 // test-engines: both
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.ts';
 import { createContainer, type Container } from '../../src/container.ts';
 import { groupBySku, parseCatalogCsv } from '../../src/modules/catalog/catalog-csv.ts';
+import { runCli } from '../../src/main/cli.ts';
 import { provisionDatabase } from '../support/test-app.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,13 +27,21 @@ describe('portico catalog import', () => {
   let env: NodeJS.ProcessEnv;
   let c: Container;
 
-  /** The real CLI in its own process, as an operator runs it. */
-  const cli = (...args: string[]) =>
-    new Promise<Run>((resolve) => {
-      execFile(process.execPath, ['src/main/cli.ts', ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      });
+  /**
+   * The command as an operator runs it, in this process: `portico <args>` with the same settings,
+   * output and exit code (cli.test.ts runs the CLI as a process of its own; here the import is
+   * under test, and a process per run cost seconds of CPU each).
+   */
+  const cli = async (...args: string[]): Promise<Run> => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(args, {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      env,
     });
+    return { code, stdout, stderr };
+  };
 
   const newCompany = async (name: string): Promise<string> => {
     const run = await cli('company', 'create', '--name', name);
@@ -57,14 +65,7 @@ describe('portico catalog import', () => {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-import-'));
     database = await provisionDatabase(dir);
-    // The runner's compile cache: each run of the CLI loads compiled code instead of compiling it again.
-    env = {
-      PATH: process.env.PATH,
-      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
-      DATABASE_URL: database.url,
-      DATA_DIR: dir,
-      LOG_LEVEL: 'silent',
-    };
+    env = { DATABASE_URL: database.url, DATA_DIR: dir, LOG_LEVEL: 'silent' };
     c = await createContainer(loadConfig({ DATABASE_URL: env.DATABASE_URL!, DATA_DIR: dir, LOG_LEVEL: 'silent' }));
   });
   after(async () => {

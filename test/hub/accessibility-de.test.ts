@@ -1,4 +1,11 @@
 // test-engines: sqlite
-import { crawlSuite } from './accessibility-crawl.ts';
+import { test } from 'node:test';
+import { CRAWL_TIMEOUT, crawlSuite } from './accessibility-crawl.ts';
 
-crawlSuite('de');
+crawlSuite('de', (crawl) =>
+  test(
+    'the same as a German reader: the admin chose German, every page in German, none wider, none with English',
+    { timeout: CRAWL_TIMEOUT },
+    crawl,
+  ),
+);
