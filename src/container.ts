@@ -49,6 +49,7 @@ import { createDocumentMail } from './modules/mailing/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
 import { createInvoicingService } from './modules/invoicing/index.ts';
+import { createTillService } from './modules/till/index.ts';
 import { createMonthArchives, createReportsService } from './modules/reports/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
@@ -341,6 +342,7 @@ export async function createContainer(
     onEventQueued,
   });
   const reports = createReportsService({ store, clock });
+  const till = createTillService({ store, clock, newId, onEventQueued });
   const monthArchives = createMonthArchives({
     reports,
     // One document at a time through the print pool; a full pool is waited for, not failed:
@@ -510,6 +512,7 @@ export async function createContainer(
     orders,
     sales,
     invoicing,
+    till,
     reports,
     monthArchives,
     customers,

@@ -61,12 +61,13 @@ export function buildReceipt(
   content.push(pair(tr(doc.issuedLabel), f.dateTime(issuedAt)));
   for (const date of doc.dates) content.push(pair(tr(date.label), f.date(parseDate(date.at, 'dates.at'))));
   for (const fact of doc.facts ?? []) content.push(pair(tr(fact.label), plain(fact.value)));
-  content.push({
-    text: [
-      { text: `${tr('print.customer')}: `, color: GREY },
-      { text: plain(doc.customer.name), bold: true },
-    ],
-  });
+  if (doc.customer.name)
+    content.push({
+      text: [
+        { text: `${tr('print.customer')}: `, color: GREY },
+        { text: plain(doc.customer.name), bold: true },
+      ],
+    });
   if (doc.customer.address) content.push({ text: t(doc.customer.address) });
   for (const id of doc.customer.ids ?? []) content.push({ text: t(`${tr(id.label)}: ${id.value}`) });
   if (doc.note) content.push({ text: t(doc.note), italics: true });

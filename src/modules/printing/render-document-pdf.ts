@@ -146,10 +146,13 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     { text: tr('print.location'), ...LABEL },
     { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) },
   ]);
-  const customerStack: Content[] = [
-    { text: tr('print.customer'), ...LABEL },
-    { text: t(doc.customer.name), bold: true },
-  ];
+  // No customer (the shop's own paper, a day report): no customer block.
+  const customerStack: Content[] = doc.customer.name
+    ? [
+        { text: tr('print.customer'), ...LABEL },
+        { text: t(doc.customer.name), bold: true },
+      ]
+    : [];
   if (doc.customer.address) customerStack.push({ text: t(doc.customer.address) });
   for (const id of doc.customer.ids ?? []) customerStack.push({ text: t(`${tr(id.label)}: ${id.value}`) });
   if (doc.customer.email) customerStack.push({ text: t(doc.customer.email) });

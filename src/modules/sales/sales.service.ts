@@ -65,8 +65,11 @@ export function createSalesService(deps: {
       deps.fiscalStatus.statusOf(companyId, [id]),
     ]);
     const creditNotes = corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id);
-    const creditLines = await store.repos.sales.listSaleLines(companyId, creditNotes);
-    return toSaleView(row, lines, payments, { fiscal: fiscal.get(id), corrections, creditLines });
+    const [creditLines, refunds] = await Promise.all([
+      store.repos.sales.listSaleLines(companyId, creditNotes),
+      store.repos.sales.listRefunds(companyId, [id], row.kind === 'invoice' ? 'invoice_id' : 'sale_id'),
+    ]);
+    return toSaleView(row, lines, payments, { fiscal: fiscal.get(id), corrections, creditLines, refunds });
   }
 
   /** Announces a payment's change with what is due afterwards. */
@@ -454,6 +457,7 @@ export function createSalesService(deps: {
         paidAtIssue: issuedAs.paidMinor,
         fiscal: fiscal.get(id),
         original: original ?? null,
+        refunds: issuedAs.refunds ?? [],
       });
       const printed = await slot.print({ document: { ...document, layout }, datasheets: [] });
       const pdf = einvoice
