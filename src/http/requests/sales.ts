@@ -17,8 +17,7 @@ export const PaymentBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A credit note: which invoice lines come back, how many of each, and why. */
-/** How money paid on a corrected invoice goes back; absent: the way it was paid. */
+/** How money paid on a corrected invoice goes back. */
 export const RefundRequest = Type.Object(
   {
     method: Type.Union([Type.Literal('cash'), Type.Literal('card'), Type.Literal('bank_transfer')], {
@@ -28,10 +27,11 @@ export const RefundRequest = Type.Object(
   {
     additionalProperties: false,
     description:
-      'How what was paid goes back when the invoice was paid: recorded as a refund with who gave it (`refund.recorded`); absent, the way it was paid. Nothing is recorded when nothing was paid.',
+      "How what was paid goes back when the invoice was paid: recorded as a refund with who gave it (`refund.recorded`), and the invoice's `paid` falls by it. Absent: a counter sale's money goes back the way it was paid; another invoice's stays owed back (a negative `balance`). Nothing is recorded when nothing was paid.",
   },
 );
 
+/** A credit note: which invoice lines come back, how many of each, and why. */
 export const CreditNoteBody = Type.Object(
   {
     lines: Type.Array(

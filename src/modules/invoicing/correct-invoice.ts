@@ -32,7 +32,7 @@ export interface CorrectionInput {
   reason: string;
   actorId: string | null;
   now: Date;
-  /** How money paid on the invoice goes back (cash from the drawer, card reversal, transfer); absent: as it was paid. */
+  /** How money paid on the invoice goes back (cash from the drawer, card reversal, transfer); absent: a counter sale's as it was paid. */
   refund?: { method: string } | null;
 }
 
@@ -85,6 +85,9 @@ async function giveRefund(
       : invoice.paid_minor - (invoice.total_minor - invoice.credited_minor);
   const amount = Math.min(owed, Math.abs(correction.total_minor) || owed);
   if (amount <= 0) return [];
+  // Unasked, only a counter sale's money goes back there and then (the customer is at the counter);
+  // another invoice's stays owed back (a negative balance) until the shop says how it returns it.
+  if (!input.refund && invoice.source_type !== 'counter') return [];
   const method = await refundMethod(repos, input, invoice);
   const refund: RefundRow = {
     id: newId('refund'),

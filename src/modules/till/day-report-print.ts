@@ -15,7 +15,11 @@ const cents = (text: string) => Number(parseScaled(text, MONEY_SCALE));
  */
 export function toDayReportPrint(report: DayReport, company: Company, location: LocationRow): PrintDocument {
   const tr = translator(resolveLanguage(company.locale));
-  const f = createFormatter(company.locale, { currency: report.currency, timeZone: company.timezone });
+  const f = createFormatter(company.locale, {
+    currency: report.currency,
+    timeZone: company.timezone,
+    dates: 'numeric',
+  });
   const money = (text: string) => f.money(cents(text));
   const number = `${location.code} ${report.date}`;
   const totalMinor = report.byRate.reduce((s, r) => s + cents(r.total), 0);

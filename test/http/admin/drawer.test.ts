@@ -299,7 +299,7 @@ describe('admin: the cash drawer and refunds', () => {
     );
   });
 
-  test('a refund takes the invoice’s own method when none is given; an unpaid invoice refunds nothing', async () => {
+  test('refunds: a counter sale’s goes back as it was paid when unasked; another invoice’s stays owed back unless asked; an unpaid one refunds nothing', async () => {
     const paid = await adminCall(t.app, demo.adminToken, 'POST', '/counter-sales', {
       lines: [line(1, 1)],
       paymentMethod: 'card',
@@ -326,5 +326,29 @@ describe('admin: the cash drawer and refunds', () => {
     });
     assert.equal(plain.statusCode, 201, plain.body);
     assert.deepEqual(plain.json().data.refunds, []);
+
+    // A converted invoice paid later: unasked, what was paid stays owed back; asked, it is refunded.
+    const paidLater = async () => {
+      const q2 = await newQuotation(t.app, demo);
+      await assignCustomer(t.app, demo, 'quotations', q2.id);
+      const inv = (await adminCall(t.app, demo.adminToken, 'POST', `/quotations/${q2.id}/convert`, {})).json().data;
+      const pay = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${inv.id}/payments`, {
+        method: 'bank_transfer',
+        amount: '10.00',
+      });
+      assert.equal(pay.statusCode, 201, pay.body);
+      return inv.id as string;
+    };
+    const owed = await paidLater();
+    const unasked = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${owed}/cancel`, { reason: 'Greška' });
+    assert.deepEqual(unasked.json().data.refunds, []);
+    assert.equal((await adminCall(t.app, demo.adminToken, 'GET', `/sales/${owed}`)).json().data.balance, '-10.00');
+    const asked = await paidLater();
+    const refunded = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${asked}/cancel`, {
+      reason: 'Greška',
+      refund: { method: 'bank_transfer' },
+    });
+    assert.equal(refunded.json().data.refunds[0].amount, '10.00');
+    assert.equal((await adminCall(t.app, demo.adminToken, 'GET', `/sales/${asked}`)).json().data.balance, '0.00');
   });
 });
