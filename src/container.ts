@@ -343,26 +343,27 @@ export async function createContainer(
   });
   const reports = createReportsService({ store, clock });
   const till = createTillService({ store, clock, newId, onEventQueued });
+  /** A place in the print pool for background work: a full pool is waited for, not failed. */
+  const waitingSlot = async () => {
+    for (;;) {
+      try {
+        return prints.reserve();
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
+        await delay((error.retryAfterSeconds ?? 1) * 1000);
+      }
+    }
+  };
   const monthArchives = createMonthArchives({
     reports,
     // One document at a time through the print pool; a full pool is waited for, not failed:
     // the archive is background work and yields to the counter's prints.
     // As issued: the stored PDF and XML (the first read stores them), the bytes every copy carries.
     renderPdf: async (companyId, id) => {
-      const file = await invoicing.file(companyId, id, 'a4', {
-        slot: async () => {
-          for (;;) {
-            try {
-              return prints.reserve();
-            } catch (error) {
-              if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
-              await delay((error.retryAfterSeconds ?? 1) * 1000);
-            }
-          }
-        },
-      });
+      const file = await invoicing.file(companyId, id, 'a4', { slot: waitingSlot });
       return { number: file.number, pdf: file.bytes };
     },
+    drawerDays: (companyId, from, to, locale) => till.archive(companyId, from, to, locale, waitingSlot),
     eInvoiceXml: async (companyId, id) => {
       try {
         return (await invoicing.file(companyId, id, 'ubl')).bytes.toString('utf8');

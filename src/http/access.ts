@@ -87,6 +87,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminGetDrawer: 'drawer:operate',
   adminGetDrawerDay: 'drawer:operate',
   adminListDrawers: 'drawer:overview',
+  adminDrawerReport: 'reports:run',
 
   adminListQuotationCustomerMatches: 'quotations:read',
   adminListOrderCustomerMatches: 'quotations:read',

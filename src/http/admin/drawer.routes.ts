@@ -3,6 +3,9 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { Data, Money, Nullable, Timestamp, errorResponses } from '../schemas.ts';
 import { PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
+import { ExportQuery, JsonOrSheet, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
+import { AppError } from '../../lib/errors.ts';
+import { said } from '../../modules/i18n/index.ts';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const DayParams = Type.Object({
@@ -239,6 +242,44 @@ export const drawerRoutes =
           c.till.closedDays(companyId, request.query.from ?? today, request.query.to ?? today),
         ]);
         return { data: { open, closed } };
+      },
+    );
+
+    app.get(
+      '/reports/drawers',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminDrawerReport',
+          summary: 'The closed cash drawer days of a period: JSON, CSV or XLSX',
+          description:
+            'A row a location and day, as closed: float, cash in and out, cash sales and refunds, expected, counted, difference, card and transfer takings and refunds, the documents. The same table is in the month archive (`/exports/month`), with each day as closed (JSON) and printed.',
+          security,
+          querystring: Type.Object(
+            {
+              from: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+              to: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+              locationId: Type.Optional(Type.String({ maxLength: 64 })),
+              ...ExportQuery,
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: JsonOrSheet('The closed days.', Data(Type.Array(DayReportSchema))),
+            ...errorResponses(400),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { companyId } = request.admin;
+        const { from, to, locationId } = request.query;
+        if (to < from) throw AppError.invalid({ to: [said('error.report.range')] });
+        const format = exportFormat(request, request.query.format);
+        if (format === 'json') return { data: await c.till.closedDays(companyId, from, to, locationId) };
+        const company = await c.companies.getCompany(companyId);
+        const locale = exportLocale(request.query.locale, company.locale);
+        const table = await c.till.table(companyId, from, to, locale, locationId);
+        return sendTable(reply, table, format, locale, `drawers-${from}-${to}`);
       },
     );
   };

@@ -7,14 +7,15 @@ import { toCompany, type CompaniesRepository } from '../companies/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import { toDayReportPrint } from './day-report-print.ts';
 import { said } from '../i18n/index.ts';
-import { localDate } from '../reports/index.ts';
+import { localDate, type ExportLocale, type Table } from '../reports/index.ts';
+import { drawerDaysTable } from './drawer-table.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import { buildDayReport, countDenominations, DenominationError, type DayReport } from './day-report.ts';
 import type { DrawerDayRow, TillRepository } from './till.repository.ts';
 
 export type TillRepos = {
   till: TillRepository;
-  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation'>;
+  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'listLocations'>;
   webhooks: EventOutbox;
 };
 
@@ -81,7 +82,7 @@ export function createTillService(deps: {
     return buildDayReport(day, movements, flows, currency, null);
   }
 
-  return {
+  const service = {
     /** Opens the location's drawer for today with a float. 409 when it is open, or today was closed already. */
     async open(actor: { companyId: string; userId: string | null }, locationId: string, input: { float: string }) {
       const { company } = await place(actor.companyId, locationId);
@@ -275,6 +276,56 @@ export function createTillService(deps: {
       return days.map((d) => JSON.parse(d.report!) as DayReport);
     },
 
+    /** The closed days of [from, to] as one table (CSV/XLSX), a row a day and location. */
+    async table(
+      companyId: string,
+      from: string,
+      to: string,
+      locale: ExportLocale,
+      locationId?: string,
+    ): Promise<Table> {
+      const [days, locations] = await Promise.all([
+        store.repos.till.closedDays(companyId, from, to, locationId),
+        store.repos.companies.listLocations(companyId),
+      ]);
+      return drawerDaysTable(
+        days.map((d) => JSON.parse(d.report!) as DayReport),
+        new Map(locations.map((l) => [l.id, `${l.name} (${l.code})`])),
+        locale,
+      );
+    },
+
+    /**
+     * The month archive's part: the closed days of [from, to] as a table, and each day as written
+     * at closing (JSON) and printed on A4.
+     */
+    async archive(
+      companyId: string,
+      from: string,
+      to: string,
+      locale: ExportLocale,
+      slot: () => Promise<PrintSlot>,
+    ): Promise<{ table: Table; days: Array<{ name: string; json: Buffer; pdf: Buffer }> }> {
+      const table = await service.table(companyId, from, to, locale);
+      const rows = await store.repos.till.closedDays(companyId, from, to);
+      const locations = new Map((await store.repos.companies.listLocations(companyId)).map((l) => [l.id, l.code]));
+      const days = [];
+      for (const row of rows) {
+        const held = await slot();
+        try {
+          const { pdf } = await service.renderDay(companyId, row.location_id, row.date, 'a4', held);
+          days.push({
+            name: `${locations.get(row.location_id) ?? row.location_id}-${row.date}`,
+            json: Buffer.from(row.report!, 'utf8'),
+            pdf,
+          });
+        } finally {
+          held.release();
+        }
+      }
+      return { table, days };
+    },
+
     /** Today's date where the company is. */
     async today(companyId: string): Promise<string> {
       const company = await store.repos.companies.findCompany(companyId);
@@ -290,5 +341,6 @@ export function createTillService(deps: {
       return Promise.all(days.map((d) => reportOf(store.repos, d, company.currency)));
     },
   };
+  return service;
 }
 export type TillService = ReturnType<typeof createTillService>;

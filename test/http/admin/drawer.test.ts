@@ -2,6 +2,10 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { createTestApp, createTenant, type TestApp } from '../../support/test-app.ts';
 import { assertProblem, tokenForRole } from '../../support/http-helpers.ts';
 import { pdfText } from '../../support/quote-helpers.ts';
@@ -282,6 +286,53 @@ describe('admin: the cash drawer and refunds', () => {
       assert.match(text, /Razlika/);
       assert.match(text, /-2,00|−2,00/);
       assert.doesNotMatch(text, /Kupac/);
+    }
+
+    // The reports: JSON, CSV and XLSX of the closed days.
+    const q = `from=${report.date}&to=${report.date}`;
+    const json = await adminCall(t.app, demo.adminToken, 'GET', `/reports/drawers?${q}`);
+    assert.equal(json.statusCode, 200, json.body);
+    assert.deepEqual(json.json().data, [report]);
+    const csv = await adminCall(t.app, demo.adminToken, 'GET', `/reports/drawers?${q}&format=csv&locale=hr`);
+    assert.equal(csv.statusCode, 200, csv.body);
+    assert.match(csv.body, /Razlika/);
+    assert.match(
+      csv.body,
+      new RegExp(`;${money(expected).replace('.', ',')};${money(counted).replace('.', ',')};-2,00;`),
+    );
+    const xlsx = await adminCall(t.app, demo.adminToken, 'GET', `/reports/drawers?${q}&format=xlsx`);
+    assert.equal(xlsx.statusCode, 200);
+    assert.equal(xlsx.rawPayload.subarray(0, 2).toString(), 'PK');
+    assertProblem(await adminCall(t.app, staff, 'GET', `/reports/drawers?${q}`), 403, 'forbidden');
+
+    // The month archive carries the day as closed (JSON), printed, and the table.
+    const started = await adminCall(t.app, demo.adminToken, 'POST', '/exports/month', {
+      month: report.date.slice(0, 7),
+    });
+    assert.equal(started.statusCode, 202, started.body);
+    await t.c.monthArchives.find(demo.companyId, started.json().data.id).finished;
+    const zip = await adminCall(t.app, demo.adminToken, 'GET', `/exports/${started.json().data.id}/download`);
+    assert.equal(zip.statusCode, 200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawer-'));
+    try {
+      const file = path.join(dir, 'month.zip');
+      fs.writeFileSync(file, zip.rawPayload);
+      const names = execFileSync('zipinfo', ['-1', file], { encoding: 'utf8' }).trim().split('\n');
+      const code = demo.locations[0]!.code;
+      for (const name of [
+        `drawers-${report.date.slice(0, 7)}.csv`,
+        `drawers-${report.date.slice(0, 7)}.xlsx`,
+        `drawers/${code}-${report.date}.json`,
+        `drawers/${code}-${report.date}.pdf`,
+      ])
+        assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+      execFileSync('unzip', ['-q', '-o', file, '-d', dir]);
+      assert.deepEqual(
+        JSON.parse(fs.readFileSync(path.join(dir, `drawers/${code}-${report.date}.json`), 'utf8')),
+        report,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
 
     // Admins see every drawer; staff and support do not list them.
