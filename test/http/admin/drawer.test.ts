@@ -288,6 +288,14 @@ describe('admin: the cash drawer and refunds', () => {
       assert.doesNotMatch(text, /Kupac/);
     }
 
+    // Today's takings: what was taken less what was given back.
+    const trend = await t.c.reports.today(demo.companyId);
+    assert.equal(
+      trend.days.at(-1)!.takings,
+      cashSales + cardSales - cashRefunds + cents(creditView.totals.withTax),
+      'takings net of refunds',
+    );
+
     // The reports: JSON, CSV and XLSX of the closed days.
     const q = `from=${report.date}&to=${report.date}`;
     const json = await adminCall(t.app, demo.adminToken, 'GET', `/reports/drawers?${q}`);
