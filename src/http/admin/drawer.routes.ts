@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { Data, Money, Nullable, Timestamp, errorResponses } from '../schemas.ts';
+import { CloseDrawerBody, DrawerMovementBody, OpenDrawerBody } from '../requests/drawer.ts';
 import { PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { ExportQuery, JsonOrSheet, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -12,7 +13,6 @@ const DayParams = Type.Object({
   id: Type.String({ maxLength: 64 }),
   date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'The day, YYYY-MM-DD where the company is.' }),
 });
-const Amount = Type.String({ maxLength: 20, description: 'A decimal amount, e.g. `100.00`; not negative.' });
 const Count = Type.Object(
   { count: Type.Integer(), total: Money },
   { additionalProperties: false, description: 'How many documents of the kind and their total.' },
@@ -90,7 +90,7 @@ export const drawerRoutes =
           description: '409 when the drawer is open already, or today was closed already. Counter staff and admins.',
           security,
           params: Params,
-          body: Type.Object({ float: Amount }, { additionalProperties: false }),
+          body: OpenDrawerBody,
           response: { 201: Data(DayReportSchema), ...errorResponses(400, 404, 409) },
         },
       },
@@ -110,14 +110,7 @@ export const drawerRoutes =
           description: 'Answers the day so far. 409 when the drawer is not open.',
           security,
           params: Params,
-          body: Type.Object(
-            {
-              kind: Type.Union([Type.Literal('in'), Type.Literal('out')]),
-              amount: Amount,
-              reason: Type.String({ minLength: 1, maxLength: 500 }),
-            },
-            { additionalProperties: false },
-          ),
+          body: DrawerMovementBody,
           response: { 201: Data(DayReportSchema), ...errorResponses(400, 404, 409) },
         },
       },
@@ -139,15 +132,7 @@ export const drawerRoutes =
             'The day report is written whole and never changes afterwards. Fires `drawer.closed`. 409 when the drawer is not open.',
           security,
           params: Params,
-          body: Type.Object(
-            {
-              counted: Type.Optional(Amount),
-              denominations: Type.Optional(
-                Type.Record(Type.String({ maxLength: 10 }), Type.Integer({ minimum: 0, maximum: 100000 })),
-              ),
-            },
-            { additionalProperties: false },
-          ),
+          body: CloseDrawerBody,
           response: { 201: Data(DayReportSchema), ...errorResponses(400, 404, 409) },
         },
       },

@@ -65,6 +65,10 @@ export const paths = {
   quotationRevisionPdf: (id: string, revision: number) => `${HUB}/quotations/${seg(id)}/revisions/${revision}/pdf`,
   counter: `${HUB}/counter`,
   counterTotal: `${HUB}/counter/total`,
+  drawer: `${HUB}/drawer`,
+  drawerAction: (action: 'open' | 'movements' | 'close') => `${HUB}/drawer/${action}`,
+  drawerDay: (locationId: string, date: string) => `${HUB}/drawer/days/${seg(locationId)}/${seg(date)}`,
+  drawerDayPdf: (locationId: string, date: string) => `${HUB}/drawer/days/${seg(locationId)}/${seg(date)}/pdf`,
   /** The line picker's and customer picker's options (combobox lists). */
   productOptions: `${HUB}/desk/product-options`,
   customerOptions: `${HUB}/desk/customer-options`,
