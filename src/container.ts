@@ -34,6 +34,7 @@ import {
   type HubLinks,
 } from './modules/inquiries/index.ts';
 import { paths } from './http/hub/paths.ts';
+import { noticeMails } from './http/hub/notice-mail.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import {
@@ -161,11 +162,18 @@ export async function createContainer(
     userExists: (c, u) => companies.userExists(c, u),
     ...(keyCache ? { cache: keyCache } : {}),
   });
-  const notifications = createNotificationsService({ store, clock, newId });
   // Links in staff e-mails are clicked in a mail client: absolute, from PUBLIC_BASE_URL (never
   // from a request's Host, which a caller writes), else this server's own address.
   const ownBase =
     config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  // Notices the shop must act on (an answered quotation, a fiscal or exchange failure) are mailed too.
+  const notifications = createNotificationsService({
+    store,
+    clock,
+    newId,
+    mailer: config.smtpUrl !== null ? noticeMails(ownBase) : null,
+    onEmailQueued: () => emailSender?.wake(),
+  });
   const hubLinks: HubLinks = { inquiry: (id) => ownBase + paths.inquiry(id), inbox: ownBase + paths.inquiries };
   const inquiries = createInquiriesService({
     store,
