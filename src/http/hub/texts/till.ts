@@ -48,6 +48,8 @@ export const till = messages({
     'hub.drawer.opened': 'The drawer is open.',
     'hub.drawer.moved': 'Recorded.',
     'hub.drawer.closed': 'The drawer is closed.',
+    'hub.refund.refunded': 'Refunded',
+    'hub.refund.method': 'Paid {amount}: how it goes back',
   },
   hr: {
     'hub.nav.drawer': 'Blagajna',
@@ -95,6 +97,8 @@ export const till = messages({
     'hub.drawer.opened': 'Blagajna je otvorena.',
     'hub.drawer.moved': 'Zabilježeno.',
     'hub.drawer.closed': 'Blagajna je zaključena.',
+    'hub.refund.refunded': 'Vraćeno kupcu',
+    'hub.refund.method': 'Plaćeno {amount}: kako se vraća',
   },
   de: {
     'hub.nav.drawer': 'Kasse',
@@ -142,5 +146,7 @@ export const till = messages({
     'hub.drawer.opened': 'Die Kasse ist geöffnet.',
     'hub.drawer.moved': 'Erfasst.',
     'hub.drawer.closed': 'Die Kasse ist abgeschlossen.',
+    'hub.refund.refunded': 'Erstattet',
+    'hub.refund.method': 'Bezahlt {amount}: wie es zurückgeht',
   },
 });
