@@ -52,8 +52,8 @@ export const till = messages({
     'hub.refund.method': 'Paid {amount}: how it goes back',
   },
   hr: {
-    'hub.nav.drawer': 'Blagajna',
-    'hub.drawer.title': 'Blagajna',
+    'hub.nav.drawer': 'Stanje blagajne',
+    'hub.drawer.title': 'Stanje blagajne',
     'hub.drawer.location': 'Poslovnica',
     'hub.drawer.show': 'Prikaži',
     'hub.drawer.closedToday': 'Danas zaključena u {at}.',
@@ -101,8 +101,8 @@ export const till = messages({
     'hub.refund.method': 'Plaćeno {amount}: kako se vraća',
   },
   de: {
-    'hub.nav.drawer': 'Kasse',
-    'hub.drawer.title': 'Kasse',
+    'hub.nav.drawer': 'Kassenbestand',
+    'hub.drawer.title': 'Kassenbestand',
     'hub.drawer.location': 'Standort',
     'hub.drawer.show': 'Anzeigen',
     'hub.drawer.closedToday': 'Heute um {at} abgeschlossen.',

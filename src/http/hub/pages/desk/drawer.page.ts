@@ -148,7 +148,7 @@ ${reportBlock(ctx, report)}
 /** The figures of a day: the cash reckoning, by method and rate, the documents, the movements. */
 function reportBlock(ctx: HubContext, r: DayReport): Html {
   const { t } = ctx;
-  return html`<dl class="facts totals">
+  return html`<dl class="facts">
 <dt>${t('hub.drawer.float.short')}</dt><dd>${money(ctx, r.float)}</dd>
 <dt>${t('hub.drawer.cashIn')}</dt><dd>${money(ctx, r.cashIn)}</dd>
 <dt>${t('hub.drawer.cashOut')}</dt><dd>${money(ctx, r.cashOut)}</dd>
