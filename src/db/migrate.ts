@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024-mail-lanes-and-digests.ts';
 import * as m0025 from './migrations/0025-documents-as-issued.ts';
 import * as m0026 from './migrations/0026-fiscal-details.ts';
 import * as m0027 from './migrations/0027-till-till.ts';
+import * as m0028 from './migrations/0028-logo-till.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -57,6 +58,7 @@ const MIGRATIONS = {
   '0025-documents-as-issued': m0025,
   '0026-fiscal-details': m0026,
   '0027-till-till': m0027,
+  '0028-logo-till': m0028,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

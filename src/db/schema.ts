@@ -41,6 +41,8 @@ export interface CompaniesTable {
   contact_email: string | null;
   /** The ZKI's signature hash (0026): `sha1` (specification v2.6 chapter 12) or `sha256`. */
   fiscal_zki_hash?: string;
+  /** The print template's logo in use (0028), by its hash in `company_logos`; null: none. */
+  logo_sha256?: string | null;
 }
 
 export interface LocationsTable {
@@ -576,6 +578,17 @@ export interface SaleTotalsTable {
 }
 
 /** Money given back on a cancellation or credit note of a paid invoice (0027); never updated. */
+/** A logo uploaded for the print template (0028), kept once by its hash and never changed. */
+export interface CompanyLogosTable {
+  company_id: string;
+  sha256: string;
+  content_type: string;
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  created_at: Timestamp;
+}
+
 export interface RefundsTable {
   id: string;
   company_id: string;
@@ -803,6 +816,7 @@ export interface DB {
   sale_payments: SalePaymentsTable;
   sale_totals: SaleTotalsTable;
   refunds: RefundsTable;
+  company_logos: CompanyLogosTable;
   drawer_days: DrawerDaysTable;
   drawer_movements: DrawerMovementsTable;
   issued_documents: IssuedDocumentsTable;

@@ -88,6 +88,8 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminGetDrawerDay: 'drawer:operate',
   adminListDrawers: 'drawer:overview',
   adminDrawerReport: 'reports:run',
+  adminSetLogo: 'settings:manage',
+  adminRemoveLogo: 'settings:manage',
 
   adminListQuotationCustomerMatches: 'quotations:read',
   adminListOrderCustomerMatches: 'quotations:read',

@@ -20,6 +20,7 @@ import { reportsRoutes } from './reports.routes.ts';
 import { exportsRoutes } from './exports.routes.ts';
 import { einvoiceRoutes } from './einvoice.routes.ts';
 import { drawerRoutes } from './drawer.routes.ts';
+import { logoRoutes } from './logo.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 =
@@ -45,4 +46,5 @@ export const adminV1 =
     await app.register(exportsRoutes(c));
     await app.register(einvoiceRoutes(c));
     await app.register(drawerRoutes(c));
+    await app.register(logoRoutes(c));
   };

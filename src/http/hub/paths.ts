@@ -131,6 +131,8 @@ export const paths = {
   kpdSearch: `${HUB}/catalog/kpd`,
   printPreviewFrame: `${HUB}/developer/print/preview-frame`,
   printPreviewPdf: `${HUB}/developer/print/preview.pdf`,
+  printLogo: `${HUB}/developer/print/logo`,
+  printLogoRemove: `${HUB}/developer/print/logo/remove`,
 } as const;
 
 const DESK_FOLDER: Record<DeskKind, string> = { quotation: 'quotations', order: 'orders', sale: 'sales' };

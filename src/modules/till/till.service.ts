@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
-import { toCompany, type CompaniesRepository } from '../companies/index.ts';
+import { logoImage, toCompany, type CompaniesRepository } from '../companies/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import { toDayReportPrint } from './day-report-print.ts';
 import { said } from '../i18n/index.ts';
@@ -15,7 +15,7 @@ import type { DrawerDayRow, TillRepository } from './till.repository.ts';
 
 export type TillRepos = {
   till: TillRepository;
-  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'listLocations'>;
+  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'listLocations' | 'findLogo'>;
   webhooks: EventOutbox;
 };
 
@@ -251,7 +251,11 @@ export function createTillService(deps: {
       if (!day) throw AppError.notFound('Drawer day');
       const report = await reportOf(store.repos, day, company.currency);
       const document = toDayReportPrint(report, toCompany(company), location);
-      const printed = await slot.print({ document: { ...document, layout }, datasheets: [] });
+      const logoRow = company.logo_sha256
+        ? await store.repos.companies.findLogo(companyId, company.logo_sha256)
+        : undefined;
+      const logo = logoRow ? logoImage(logoRow) : null;
+      const printed = await slot.print({ document: { ...document, layout, logo }, datasheets: [] });
       return {
         number: `day-${location.code}-${date}${layout === 'receipt' ? '-receipt' : ''}`,
         pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),

@@ -50,6 +50,14 @@ export const till = messages({
     'hub.drawer.closed': 'The drawer is closed.',
     'hub.refund.refunded': 'Refunded',
     'hub.refund.method': 'Paid {amount}: how it goes back',
+    'hub.logo.title': 'Logo',
+    'hub.logo.current': 'The logo printed now',
+    'hub.logo.none': 'No logo: documents print the company name alone.',
+    'hub.logo.choose': 'Choose a PNG image',
+    'hub.logo.upload': 'Upload',
+    'hub.logo.remove': 'Remove the logo',
+    'hub.logo.hint':
+      'At most 256 KiB; printed above the company name, at most 5.6 × 1.7 cm on A4. Documents issued before keep the logo they were issued with.',
   },
   hr: {
     'hub.nav.drawer': 'Stanje blagajne',
@@ -99,6 +107,14 @@ export const till = messages({
     'hub.drawer.closed': 'Blagajna je zaključena.',
     'hub.refund.refunded': 'Vraćeno kupcu',
     'hub.refund.method': 'Plaćeno {amount}: kako se vraća',
+    'hub.logo.title': 'Logotip',
+    'hub.logo.current': 'Logotip koji se sada ispisuje',
+    'hub.logo.none': 'Nema logotipa: dokumenti ispisuju samo naziv tvrtke.',
+    'hub.logo.choose': 'Odaberite sliku PNG',
+    'hub.logo.upload': 'Učitaj',
+    'hub.logo.remove': 'Ukloni logotip',
+    'hub.logo.hint':
+      'Najviše 256 KiB; ispisuje se iznad naziva tvrtke, najviše 5,6 × 1,7 cm na A4. Već izdani dokumenti zadržavaju logotip s kojim su izdani.',
   },
   de: {
     'hub.nav.drawer': 'Kassenbestand',
@@ -148,5 +164,13 @@ export const till = messages({
     'hub.drawer.closed': 'Die Kasse ist abgeschlossen.',
     'hub.refund.refunded': 'Erstattet',
     'hub.refund.method': 'Bezahlt {amount}: wie es zurückgeht',
+    'hub.logo.title': 'Logo',
+    'hub.logo.current': 'Das jetzt gedruckte Logo',
+    'hub.logo.none': 'Kein Logo: Belege drucken nur den Firmennamen.',
+    'hub.logo.choose': 'PNG-Bild wählen',
+    'hub.logo.upload': 'Hochladen',
+    'hub.logo.remove': 'Logo entfernen',
+    'hub.logo.hint':
+      'Höchstens 256 KiB; über dem Firmennamen gedruckt, auf A4 höchstens 5,6 × 1,7 cm. Bereits ausgestellte Belege behalten ihr Logo.',
   },
 });
