@@ -34,6 +34,7 @@ import {
   type HubLinks,
 } from './modules/inquiries/index.ts';
 import { paths } from './http/hub/paths.ts';
+import { noticeMails } from './http/hub/notice-mail.ts';
 import { createNotificationsService, createEmailSender } from './modules/notifications/index.ts';
 import { createIdempotencyService } from './modules/idempotency/index.ts';
 import {
@@ -49,6 +50,7 @@ import { createDocumentMail } from './modules/mailing/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
 import { createInvoicingService } from './modules/invoicing/index.ts';
+import { createTillService } from './modules/till/index.ts';
 import { createMonthArchives, createReportsService } from './modules/reports/index.ts';
 import { createCustomerAssignmentService, createCustomersService } from './modules/customers/index.ts';
 import {
@@ -160,11 +162,18 @@ export async function createContainer(
     userExists: (c, u) => companies.userExists(c, u),
     ...(keyCache ? { cache: keyCache } : {}),
   });
-  const notifications = createNotificationsService({ store, clock, newId });
   // Links in staff e-mails are clicked in a mail client: absolute, from PUBLIC_BASE_URL (never
   // from a request's Host, which a caller writes), else this server's own address.
   const ownBase =
     config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  // Notices the shop must act on (an answered quotation, a fiscal or exchange failure) are mailed too.
+  const notifications = createNotificationsService({
+    store,
+    clock,
+    newId,
+    mailer: config.smtpUrl !== null ? noticeMails(ownBase) : null,
+    onEmailQueued: () => emailSender?.wake(),
+  });
   const hubLinks: HubLinks = { inquiry: (id) => ownBase + paths.inquiry(id), inbox: ownBase + paths.inquiries };
   const inquiries = createInquiriesService({
     store,
@@ -341,26 +350,28 @@ export async function createContainer(
     onEventQueued,
   });
   const reports = createReportsService({ store, clock });
+  const till = createTillService({ store, clock, newId, onEventQueued });
+  /** A place in the print pool for background work: a full pool is waited for, not failed. */
+  const waitingSlot = async () => {
+    for (;;) {
+      try {
+        return prints.reserve();
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
+        await delay((error.retryAfterSeconds ?? 1) * 1000);
+      }
+    }
+  };
   const monthArchives = createMonthArchives({
     reports,
     // One document at a time through the print pool; a full pool is waited for, not failed:
     // the archive is background work and yields to the counter's prints.
     // As issued: the stored PDF and XML (the first read stores them), the bytes every copy carries.
     renderPdf: async (companyId, id) => {
-      const file = await invoicing.file(companyId, id, 'a4', {
-        slot: async () => {
-          for (;;) {
-            try {
-              return prints.reserve();
-            } catch (error) {
-              if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
-              await delay((error.retryAfterSeconds ?? 1) * 1000);
-            }
-          }
-        },
-      });
+      const file = await invoicing.file(companyId, id, 'a4', { slot: waitingSlot });
       return { number: file.number, pdf: file.bytes };
     },
+    drawerDays: (companyId, from, to, locale) => till.archive(companyId, from, to, locale, waitingSlot),
     eInvoiceXml: async (companyId, id) => {
       try {
         return (await invoicing.file(companyId, id, 'ubl')).bytes.toString('utf8');
@@ -510,6 +521,7 @@ export async function createContainer(
     orders,
     sales,
     invoicing,
+    till,
     reports,
     monthArchives,
     customers,

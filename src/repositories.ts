@@ -22,6 +22,7 @@ import { createReportsRepository } from './modules/reports/reports.repository.ts
 import { createIssuedDocumentsRepository } from './modules/invoicing/issued-documents.repository.ts';
 import { createExchangeRepository } from './modules/einvoice/exchange.repository.ts';
 import { createPurchaseInvoicesRepository } from './modules/einvoice/purchase-invoices.repository.ts';
+import { createTillRepository } from './modules/till/till.repository.ts';
 
 /**
  * Every module's repository, bound to one executor: the database itself or an open transaction.
@@ -52,6 +53,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     issuedDocuments: createIssuedDocumentsRepository(db),
     exchange: createExchangeRepository(db),
     purchases: createPurchaseInvoicesRepository(db),
+    till: createTillRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -41,6 +41,8 @@ export interface CompaniesTable {
   contact_email: string | null;
   /** The ZKI's signature hash (0026): `sha1` (specification v2.6 chapter 12) or `sha256`. */
   fiscal_zki_hash?: string;
+  /** The print template's logo in use (0028), by its hash in `company_logos`; null: none. */
+  logo_sha256?: string | null;
 }
 
 export interface LocationsTable {
@@ -575,6 +577,66 @@ export interface SaleTotalsTable {
   total_minor: number;
 }
 
+/** Money given back on a cancellation or credit note of a paid invoice (0027); never updated. */
+/** A logo uploaded for the print template (0028), kept once by its hash and never changed. */
+export interface CompanyLogosTable {
+  company_id: string;
+  sha256: string;
+  content_type: string;
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  created_at: Timestamp;
+}
+
+export interface RefundsTable {
+  id: string;
+  company_id: string;
+  location_id: string;
+  /** The correction (cancellation or credit note) the refund goes with. */
+  sale_id: string;
+  /** The invoice refunded. */
+  invoice_id: string;
+  method: string;
+  amount_minor: number;
+  given_by: string | null;
+  mode: string;
+  created_at: Timestamp;
+}
+
+/** A location's cash drawer for one day (0027): opened with a float, closed with a count; frozen once closed. */
+export interface DrawerDaysTable {
+  id: string;
+  company_id: string;
+  location_id: string;
+  /** YYYY-MM-DD where the company is, the day it was opened. */
+  date: string;
+  float_minor: number;
+  opened_at: Timestamp;
+  opened_by: string | null;
+  closed_at: Timestamp | null;
+  closed_by: string | null;
+  counted_minor: number | null;
+  expected_minor: number | null;
+  difference_minor: number | null;
+  /** JSON: the count by denomination, when given that way. */
+  denominations: string | null;
+  /** JSON: the day report as closed. */
+  report: string | null;
+}
+
+/** Cash put in (`in`) or taken out (`out`) of a drawer during its day, with a reason (0027). */
+export interface DrawerMovementsTable {
+  id: string;
+  company_id: string;
+  day_id: string;
+  kind: string;
+  amount_minor: number;
+  reason: string;
+  recorded_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface SalePaymentsTable {
   id: string;
   company_id: string;
@@ -753,6 +815,10 @@ export interface DB {
   sale_lines: SaleLinesTable;
   sale_payments: SalePaymentsTable;
   sale_totals: SaleTotalsTable;
+  refunds: RefundsTable;
+  company_logos: CompanyLogosTable;
+  drawer_days: DrawerDaysTable;
+  drawer_movements: DrawerMovementsTable;
   issued_documents: IssuedDocumentsTable;
   customers: CustomersTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -34,6 +34,9 @@ export const PERMISSIONS = {
   // Their own invoice, the day it was issued, with a reason (`mayCancelInvoice`); invoices:correct any.
   'invoices:cancel-own': ['admin', 'staff'],
   'payments:void': ['admin', 'staff'],
+  // The cash drawer of a location: open with a float, cash in and out, close with a count, its day reports.
+  'drawer:operate': ['admin', 'staff'],
+  'drawer:overview': ['admin'], // every location's drawers at once
   'documents:send': ['admin', 'staff'], // send quotations and invoices by e-mail
   'catalog:read': ['admin', 'staff', 'support'],
   'catalog:write': ['admin'],
@@ -78,6 +81,15 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminVoidSalePayment: 'payments:void',
   adminCancelSale: 'invoices:cancel-own',
   adminCreateCreditNote: 'invoices:correct',
+  adminOpenDrawer: 'drawer:operate',
+  adminMoveDrawerCash: 'drawer:operate',
+  adminCloseDrawer: 'drawer:operate',
+  adminGetDrawer: 'drawer:operate',
+  adminGetDrawerDay: 'drawer:operate',
+  adminListDrawers: 'drawer:overview',
+  adminDrawerReport: 'reports:run',
+  adminSetLogo: 'settings:manage',
+  adminRemoveLogo: 'settings:manage',
 
   adminListQuotationCustomerMatches: 'quotations:read',
   adminListOrderCustomerMatches: 'quotations:read',

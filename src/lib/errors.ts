@@ -86,6 +86,7 @@ export const NOT_FOUND = {
   Customer: 'customer',
   Datasheet: 'datasheet',
   Delivery: 'delivery',
+  'Drawer day': 'drawerDay',
   Export: 'export',
   Inquiry: 'inquiry',
   Location: 'location',

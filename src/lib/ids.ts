@@ -31,6 +31,9 @@ export const ID_PREFIXES = {
   purchaseInvoice: 'pinv',
   purchasePayment: 'ppay',
   exchangeMessage: 'exm',
+  refund: 'rfd',
+  drawerDay: 'drw',
+  drawerMovement: 'drm',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -70,14 +70,40 @@ const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<() =>
         201,
       );
   },
+  // A credit note of a paid invoice gives money back: it fires `refund.recorded` with it.
   'credit_note.created': async (app, demo) => {
     const sale = await saleOf(app, demo);
+    const paid = await adminCall(app.app, demo.adminToken, 'POST', `/sales/${sale.id}/payments`, {
+      method: 'card',
+      amount: sale.totals.withTax,
+    });
+    assert.equal(paid.statusCode, 201, paid.body);
     return async () =>
       assert.equal(
         (
           await adminCall(app.app, demo.adminToken, 'POST', `/sales/${sale.id}/credit-notes`, {
             lines: [{ lineId: sale.lines[0].id, quantity: '1' }],
             reason: 'Povrat',
+            refund: { method: 'card' },
+          })
+        ).statusCode,
+        201,
+      );
+  },
+  'refund.recorded': async () => async () => {
+    // Fired with `credit_note.created` above: a refund never comes without its correction.
+  },
+  'drawer.closed': async (app, demo) => {
+    const location = demo.locations[0]!.id;
+    const open = await adminCall(app.app, demo.adminToken, 'POST', `/locations/${location}/drawer/open`, {
+      float: '100.00',
+    });
+    assert.equal(open.statusCode, 201, open.body);
+    return async () =>
+      assert.equal(
+        (
+          await adminCall(app.app, demo.adminToken, 'POST', `/locations/${location}/drawer/close`, {
+            counted: '100.00',
           })
         ).statusCode,
         201,

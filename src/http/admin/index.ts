@@ -19,6 +19,8 @@ import { inquiryRepliesRoutes } from './inquiry-replies.routes.ts';
 import { reportsRoutes } from './reports.routes.ts';
 import { exportsRoutes } from './exports.routes.ts';
 import { einvoiceRoutes } from './einvoice.routes.ts';
+import { drawerRoutes } from './drawer.routes.ts';
+import { logoRoutes } from './logo.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
 export const adminV1 =
@@ -43,4 +45,6 @@ export const adminV1 =
     await app.register(reportsRoutes(c));
     await app.register(exportsRoutes(c));
     await app.register(einvoiceRoutes(c));
+    await app.register(drawerRoutes(c));
+    await app.register(logoRoutes(c));
   };

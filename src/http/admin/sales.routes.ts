@@ -11,7 +11,7 @@ import {
   type SaleView,
 } from '../../modules/sales/index.ts';
 import { Data, Money, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
-import { CreditNoteBody, PaymentBody } from '../requests/sales.ts';
+import { CreditNoteBody, InvoiceCancelBody, PaymentBody } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
@@ -70,6 +70,24 @@ export const Sale = Type.Object(
         { additionalProperties: false },
       ),
       { description: "An invoice's cancellation and credit notes (filled when one sale is read)." },
+    ),
+    refunds: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ description: 'The refund (`rfd_…`).' }),
+          saleId: Type.String({ description: 'The cancellation or credit note it went with.' }),
+          invoiceId: Type.String({ description: 'The invoice refunded.' }),
+          method: Type.Enum(PAYMENT_METHODS),
+          amount: Money,
+          createdAt: Timestamp,
+          givenBy: Nullable(Type.String({ description: 'The user who gave the money back.' })),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          "Money given back: a correction's own refunds, an invoice's refunds (filled when one sale is read, and in the correction's answer).",
+      },
     ),
     source: Type.Object(
       {
@@ -448,7 +466,7 @@ export const salesRoutes =
             'Issues a sale of kind `cancellation`: every line negated, its own number in the same series, naming the invoice, fiscalised like an invoice. ' +
             'The invoice becomes `cancelled`. Fires `sale.cancelled`. 409 when it is already cancelled, is itself a correction, or has credit notes. Admins cancel any invoice; staff only one they issued, on the day it was issued (403 otherwise).',
           params: IdParams,
-          body: CancelBody,
+          body: InvoiceCancelBody,
           response: { 201: Data(Sale), ...errorResponses(400, 403, 404, 409) },
         },
       },
@@ -464,6 +482,7 @@ export const salesRoutes =
           request.params.id,
           request.body.reason,
           request.admin.userId,
+          request.body.refund,
         );
         return reply.status(201).header('location', `/api/v1/admin/sales/${storno.id}`).send(presentSale(storno));
       },

@@ -17,6 +17,7 @@ const NAV: ReadonlyArray<{
   { href: paths.orders, label: 'hub.nav.orders', permission: 'quotations:read' },
   { href: paths.sales, label: 'hub.nav.sales', permission: 'sales:read' },
   { href: paths.counter, label: 'hub.nav.counter', permission: 'sales:counter' },
+  { href: paths.drawer, label: 'hub.nav.drawer', permission: 'drawer:operate' },
   { href: paths.customers, label: 'hub.nav.customers', permission: 'customers:read' },
   { href: paths.catalog, label: 'hub.nav.catalog', permission: 'catalog:read' },
   { href: paths.purchases, label: 'hub.nav.purchases', permission: 'purchases:read' },

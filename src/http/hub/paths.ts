@@ -65,6 +65,10 @@ export const paths = {
   quotationRevisionPdf: (id: string, revision: number) => `${HUB}/quotations/${seg(id)}/revisions/${revision}/pdf`,
   counter: `${HUB}/counter`,
   counterTotal: `${HUB}/counter/total`,
+  drawer: `${HUB}/drawer`,
+  drawerAction: (action: 'open' | 'movements' | 'close') => `${HUB}/drawer/${action}`,
+  drawerDay: (locationId: string, date: string) => `${HUB}/drawer/days/${seg(locationId)}/${seg(date)}`,
+  drawerDayPdf: (locationId: string, date: string) => `${HUB}/drawer/days/${seg(locationId)}/${seg(date)}/pdf`,
   /** The line picker's and customer picker's options (combobox lists). */
   productOptions: `${HUB}/desk/product-options`,
   customerOptions: `${HUB}/desk/customer-options`,
@@ -127,6 +131,8 @@ export const paths = {
   kpdSearch: `${HUB}/catalog/kpd`,
   printPreviewFrame: `${HUB}/developer/print/preview-frame`,
   printPreviewPdf: `${HUB}/developer/print/preview.pdf`,
+  printLogo: `${HUB}/developer/print/logo`,
+  printLogoRemove: `${HUB}/developer/print/logo/remove`,
 } as const;
 
 const DESK_FOLDER: Record<DeskKind, string> = { quotation: 'quotations', order: 'orders', sale: 'sales' };

@@ -17,6 +17,20 @@ export const PaymentBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** How money paid on a corrected invoice goes back. */
+export const RefundRequest = Type.Object(
+  {
+    method: Type.Union([Type.Literal('cash'), Type.Literal('card'), Type.Literal('bank_transfer')], {
+      description: 'Cash from the drawer, a card reversal, or a bank transfer.',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "How what was paid goes back when the invoice was paid: recorded as a refund with who gave it (`refund.recorded`), and the invoice's `paid` falls by it. Absent: a counter sale's money goes back the way it was paid; another invoice's stays owed back (a negative `balance`). Nothing is recorded when nothing was paid.",
+  },
+);
+
 /** A credit note: which invoice lines come back, how many of each, and why. */
 export const CreditNoteBody = Type.Object(
   {
@@ -36,6 +50,16 @@ export const CreditNoteBody = Type.Object(
       { minItems: 1, maxItems: 500 },
     ),
     reason: Text(500, { examples: ['One tin returned unopened.'] }),
+    refund: Type.Optional(RefundRequest),
+  },
+  { additionalProperties: false },
+);
+
+/** A cancellation of an invoice: why, and how money paid on it goes back. */
+export const InvoiceCancelBody = Type.Object(
+  {
+    reason: Text(500, { examples: ['Wrong item scanned.'] }),
+    refund: Type.Optional(RefundRequest),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
 import { cachedText, valuesList } from '../../db/written-statements.ts';
-import type { CompaniesTable, LocationsTable, UsersTable } from '../../db/schema.ts';
+import type { CompaniesTable, CompanyLogosTable, LocationsTable, UsersTable } from '../../db/schema.ts';
 
 export type CompanyRow = CompaniesTable;
 export type LocationRow = LocationsTable;
@@ -34,6 +34,22 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
 
     async insertLocation(row: LocationRow): Promise<void> {
       await db.insertInto('locations').values(row).execute();
+    },
+    /** Keeps an uploaded logo by its hash; the same image twice is one row. */
+    async insertLogo(row: CompanyLogosTable): Promise<void> {
+      await db
+        .insertInto('company_logos')
+        .values(row)
+        .onConflict((oc) => oc.columns(['company_id', 'sha256']).doNothing())
+        .execute();
+    },
+    async findLogo(companyId: string, sha256: string): Promise<CompanyLogosTable | undefined> {
+      return db
+        .selectFrom('company_logos')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('sha256', '=', sha256)
+        .executeTakeFirst();
     },
     async findLocation(companyId: string, locationId: string): Promise<LocationRow | undefined> {
       return db

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { addFieldError, AppError, type FieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { validateBic, validateIban } from '../../lib/iban.ts';
@@ -5,6 +6,7 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { validateTaxId } from '../customers/index.ts';
 import { checkLocaleTag, said, saidOf } from '../i18n/index.ts';
 import { unknownPlaceholders } from './print-template.ts';
+import { LOGO_MAX_BYTES, readLogo } from './logo.ts';
 import type { CompaniesRepository, CompanyRow, LocationRow, UserRow } from './companies.repository.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 
@@ -63,6 +65,8 @@ export interface Company {
   fiscal: FiscalSettings;
   /** The seller contact e-invoices name (BG-6); XRechnung requires name, phone and e-mail. */
   einvoiceContact: { name: string | null; phone: string | null; email: string | null };
+  /** The print template's logo in use, by its hash (0028); null: none. Older snapshots have no field. */
+  logo?: { sha256: string } | null;
 }
 
 export const SEQUENCE_MODES = ['premises', 'device'] as const;
@@ -170,6 +174,43 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       await repository.insertCompany(row);
       return toCompany(row);
+    },
+
+    /**
+     * Sets the print template's logo: a PNG or JPEG up to 256 KiB (a 400 naming `logo` otherwise),
+     * kept by its hash; documents issued before keep printing the one they were issued with.
+     */
+    async setLogo(companyId: string, bytes: Buffer): Promise<Company> {
+      const image = bytes.length <= LOGO_MAX_BYTES ? readLogo(bytes) : null;
+      if (!image)
+        throw AppError.invalid({
+          logo: [bytes.length > LOGO_MAX_BYTES ? said('error.logo.tooLarge') : said('error.logo.form')],
+        });
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      await repository.insertLogo({
+        company_id: companyId,
+        sha256,
+        content_type: image.contentType,
+        bytes,
+        width: image.width,
+        height: image.height,
+        created_at: clock.now().toISOString(),
+      });
+      await repository.updateCompany(companyId, { logo_sha256: sha256 });
+      return this.getCompany(companyId);
+    },
+
+    /** No logo on documents issued from now on. */
+    async removeLogo(companyId: string): Promise<Company> {
+      await repository.updateCompany(companyId, { logo_sha256: null });
+      return this.getCompany(companyId);
+    },
+
+    /** A logo's PNG by its hash (the settings page shows it); null when there is none. */
+    async logoPng(companyId: string, sha256: string | undefined | null): Promise<Buffer | null> {
+      if (!sha256) return null;
+      const logo = await repository.findLogo(companyId, sha256);
+      return logo ? Buffer.from(logo.bytes) : null;
     },
 
     async getCompany(companyId: string): Promise<Company> {
@@ -577,6 +618,7 @@ export function toCompany(row: CompanyRow): Company {
       zkiHash: row.fiscal_zki_hash === 'sha256' ? 'sha256' : 'sha1',
     },
     einvoiceContact: { name: row.contact_name, phone: row.contact_phone, email: row.contact_email },
+    logo: row.logo_sha256 ? { sha256: row.logo_sha256 } : null,
   };
 }
 

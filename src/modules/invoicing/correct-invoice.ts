@@ -12,7 +12,14 @@ import {
   type DataMode,
 } from '../documents/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
-import type { InvoicePaymentMethod, SaleLineRow, SaleRow } from '../sales/index.ts';
+import {
+  PAYMENT_METHODS,
+  type InvoicePaymentMethod,
+  type PaymentMethod,
+  type RefundRow,
+  type SaleLineRow,
+  type SaleRow,
+} from '../sales/index.ts';
 import { fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
 import { afterIssue, type IssueDeps, type IssueRepos, type Issued } from './issue-invoice.ts';
 import { freezeAtIssue } from './frozen-documents.ts';
@@ -25,6 +32,8 @@ export interface CorrectionInput {
   reason: string;
   actorId: string | null;
   now: Date;
+  /** How money paid on the invoice goes back (cash from the drawer, card reversal, transfer); absent: a counter sale's as it was paid. */
+  refund?: { method: string } | null;
 }
 
 /** A correction to issue: a cancellation (storno) of the whole invoice, or a credit note for some of its lines. */
@@ -42,16 +51,95 @@ export async function correctInvoice<R extends IssueRepos>(
   deps: IssueDeps<R>,
   input: CorrectionInput,
   correction: Correction,
-): Promise<Issued> {
+): Promise<Issued & { refunds: RefundRow[] }> {
   const issued = await deps.store.unitOfWork(async (repos) => {
     const issued =
       correction.kind === 'cancellation'
         ? await cancelInvoice(repos, input, deps.newId, deps.fiscaliser)
         : await creditInvoice(repos, { ...input, lines: correction.lines }, deps.newId, deps.fiscaliser);
-    await freezeAtIssue(repos, issued.row, input.now, 0);
-    return issued;
+    const refunds = await giveRefund(repos, input, issued.row, deps.newId);
+    await freezeAtIssue(repos, issued.row, input.now, 0, {
+      refunds: refunds.map((r) => ({ method: r.method, amountMinor: r.amount_minor })),
+    });
+    return { ...issued, refunds };
   });
-  return afterIssue(deps, issued);
+  return { ...(await afterIssue(deps, issued)), refunds: issued.refunds };
+}
+
+/**
+ * What the correction gives back of what was paid: a storno everything still paid on the invoice,
+ * a credit note what was paid beyond what the invoice still asks. Recorded with its method and
+ * who gave it (`refund.recorded`), and the invoice's paid amount falls by it, so the invoice's
+ * balance, the day's takings and the drawer's expected cash follow the money.
+ */
+async function giveRefund(
+  repos: CorrectionRepos,
+  input: CorrectionInput,
+  correction: SaleRow,
+  newId: IdGenerator,
+): Promise<RefundRow[]> {
+  const invoice = (await repos.sales.find(input.companyId, input.saleId))!;
+  const owed =
+    invoice.status === 'cancelled'
+      ? invoice.paid_minor
+      : invoice.paid_minor - (invoice.total_minor - invoice.credited_minor);
+  const amount = Math.min(owed, Math.abs(correction.total_minor) || owed);
+  if (amount <= 0) return [];
+  // Unasked, only a counter sale's money goes back there and then (the customer is at the counter);
+  // another invoice's stays owed back (a negative balance) until the shop says how it returns it.
+  if (!input.refund && invoice.source_type !== 'counter') return [];
+  const method = await refundMethod(repos, input, invoice);
+  const refund: RefundRow = {
+    id: newId('refund'),
+    company_id: input.companyId,
+    location_id: correction.location_id,
+    sale_id: correction.id,
+    invoice_id: invoice.id,
+    method,
+    amount_minor: amount,
+    given_by: input.actorId,
+    mode: correction.mode,
+    created_at: input.now.toISOString(),
+  };
+  await repos.sales.insertRefund(refund);
+  await repos.sales.subtractPaid(input.companyId, invoice.id, amount);
+  await enqueueEvent(
+    repos,
+    {
+      companyId: input.companyId,
+      locationId: correction.location_id,
+      type: 'refund.recorded',
+      livemode: correction.mode !== 'test',
+      data: {
+        saleId: invoice.id,
+        invoiceNumber: invoice.invoice_number ?? invoice.number,
+        correctionId: correction.id,
+        correctionNumber: correction.invoice_number!,
+        refundId: refund.id,
+        method: method as PaymentMethod,
+        amount: formatMoney(amount),
+        givenBy: input.actorId,
+      },
+    },
+    { now: input.now.toISOString(), newId },
+  );
+  return [refund];
+}
+
+/** The method asked for, or the one the invoice was paid with; a 400 on `refund.method` when neither says. */
+async function refundMethod(repos: CorrectionRepos, input: CorrectionInput, invoice: SaleRow): Promise<string> {
+  const asked = input.refund?.method;
+  if (asked !== undefined) {
+    if ((PAYMENT_METHODS as readonly string[]).includes(asked)) return asked;
+    throw AppError.invalid({ 'refund.method': [said('error.refund.method')] });
+  }
+  const paidWith = new Set(
+    (await repos.sales.listPayments(input.companyId, invoice.id)).filter((p) => !p.voided_at).map((p) => p.method),
+  );
+  if (paidWith.size === 1) return [...paidWith][0]!;
+  if (invoice.payment_method && (PAYMENT_METHODS as readonly string[]).includes(invoice.payment_method))
+    return invoice.payment_method;
+  throw AppError.invalid({ 'refund.method': [said('error.refund.methodNeeded')] });
 }
 
 /** The invoice a correction corrects: an issued invoice not yet cancelled, locked until commit. */
@@ -328,6 +416,8 @@ async function writeCorrection(
     // its delivery date is the original's. Goods returned (a credit note) come back today.
     delivery_date: kind === 'cancellation' ? original.delivery_date : facts.delivery_date,
     cancelled_at: null,
+    // Cash handed over was the original's; a correction gives back what its refund says.
+    tendered_minor: null,
     created_by: input.actorId,
     created_at: now.toISOString(),
   };

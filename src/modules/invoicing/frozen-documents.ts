@@ -43,7 +43,7 @@ export async function freezeAtIssue(
   now: Date,
   paidMinor: number,
   /** What the issue has read already (undefined: read it here). */
-  known: { location?: LocationRow; buyer?: IssueSnapshot['buyer'] } = {},
+  known: { location?: LocationRow; buyer?: IssueSnapshot['buyer']; refunds?: IssueSnapshot['refunds'] } = {},
 ): Promise<void> {
   const [company, location, buyer] = await Promise.all([
     repos.companies.findCompany(row.company_id),
@@ -60,6 +60,7 @@ export async function freezeAtIssue(
     location: location!,
     buyer: buyer ?? null,
     paidMinor,
+    ...(known.refunds?.length ? { refunds: known.refunds } : {}),
   };
   const bytes = Buffer.from(JSON.stringify(snapshot), 'utf8');
   await repos.issuedDocuments.insertOnce({

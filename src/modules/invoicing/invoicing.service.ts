@@ -31,25 +31,39 @@ export function createInvoicingService(deps: {
     reason: string,
     actorId: string | null,
     correction: Parameters<typeof correctInvoice>[2],
+    refund?: { method: string } | null,
   ): Promise<SaleView> => {
-    const issued = await correctInvoice(deps, { companyId, saleId, reason, actorId, now: clock.now() }, correction);
-    return toSaleView(issued.row, issued.lines, [], { fiscal: issued.fiscal });
+    const issued = await correctInvoice(
+      deps,
+      { companyId, saleId, reason, actorId, now: clock.now(), refund },
+      correction,
+    );
+    return toSaleView(issued.row, issued.lines, [], { fiscal: issued.fiscal, refunds: issued.refunds });
   };
   return {
     ...createCounterSales({ ...deps, get: deps.sales.get }),
     ...createIssuedDocuments(deps),
 
-    /** Issues a cancellation invoice for an invoice (admins): `sale.cancelled`. */
-    cancel: (companyId: string, saleId: string, reason: string, actorId: string | null) =>
-      correct(companyId, saleId, reason, actorId, { kind: 'cancellation' }),
+    /** Issues a cancellation invoice for an invoice: `sale.cancelled`, and `refund.recorded` when it was paid. */
+    cancel: (
+      companyId: string,
+      saleId: string,
+      reason: string,
+      actorId: string | null,
+      refund?: { method: string } | null,
+    ) => correct(companyId, saleId, reason, actorId, { kind: 'cancellation' }, refund),
 
     /** Issues a credit note for part of an invoice (admins): `credit_note.created`. */
     creditNote: (
       companyId: string,
       saleId: string,
-      input: { lines: ReadonlyArray<{ lineId: string; quantity: string }>; reason: string },
+      input: {
+        lines: ReadonlyArray<{ lineId: string; quantity: string }>;
+        reason: string;
+        refund?: { method: string } | null;
+      },
       actorId: string | null,
-    ) => correct(companyId, saleId, input.reason, actorId, { kind: 'credit_note', lines: input.lines }),
+    ) => correct(companyId, saleId, input.reason, actorId, { kind: 'credit_note', lines: input.lines }, input.refund),
   };
 }
 export type InvoicingService = ReturnType<typeof createInvoicingService>;

@@ -7,9 +7,18 @@ import type { NotificationRow, NotificationsRepository } from './notifications.r
 
 /** What telling a company's admins takes, in the caller's unit of work: who they are, and their notifications. */
 export type AdminNoticeRepos = {
-  companies: Pick<CompaniesRepository, 'listUsersWithRoles'>;
-  notifications: Pick<NotificationsRepository, 'insertNotifications'>;
+  companies: Pick<CompaniesRepository, 'listUsersWithRoles' | 'findCompany'>;
+  notifications: Pick<NotificationsRepository, 'insertNotifications' | 'insertEmail'>;
 };
+
+/**
+ * Which notices also go out by e-mail, and how each reads in a language (the hub's words and
+ * links, wired in the composition root): the shop is told by mail of what it must act on.
+ */
+export interface NoticeMailer {
+  mails(kind: string): boolean;
+  render(note: Note, locale: string): { subject: string; text: string; html: string };
+}
 
 export interface Notification {
   id: string;
@@ -35,6 +44,9 @@ export function createNotificationsService(deps: {
   store: Store<{ notifications: NotificationsRepository }>;
   clock: Clock;
   newId: IdGenerator;
+  /** Notices also mailed (staff lane); absent or without SMTP: the hub alone. */
+  mailer?: NoticeMailer | null;
+  onEmailQueued?: () => void;
 }) {
   const { store, clock } = deps;
   return {
@@ -86,6 +98,37 @@ export function createNotificationsService(deps: {
           message_params: JSON.stringify(note.params),
         })),
       );
+      const mailer = deps.mailer;
+      if (!mailer?.mails(note.kind) || users.length === 0) return;
+      // Each recipient in their own language (the company's when they chose none), in this transaction.
+      const company = await repos.companies.findCompany(companyId);
+      const rendered = new Map<string, ReturnType<NoticeMailer['render']>>();
+      for (const user of users) {
+        if (user.disabled_at) continue;
+        const locale = user.locale ?? company?.locale ?? 'en';
+        let mail = rendered.get(locale);
+        if (!mail) {
+          mail = mailer.render(note, locale);
+          rendered.set(locale, mail);
+        }
+        await repos.notifications.insertEmail({
+          id: deps.newId('email'),
+          company_id: companyId,
+          to_address: user.email,
+          subject: mail.subject,
+          text_body: mail.text,
+          html_body: mail.html,
+          lane: 'staff',
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          locked_until: null,
+          last_error: null,
+          sent_at: null,
+          created_at: now,
+        });
+      }
+      deps.onEmailQueued?.();
     },
   };
 }

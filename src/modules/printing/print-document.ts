@@ -57,6 +57,8 @@ export interface PrintDocument extends PrintedContent {
     tendered?: string;
     change?: string;
   } | null;
+  /** The print template's logo (PNG) and its size in pixels: printed above the company's name, proportions kept. */
+  logo?: { png: Uint8Array; width: number; height: number } | null;
   /** The fiscal record: labelled values (ZKI, JIR) and the verification URL drawn as a QR code. */
   fiscal?: { lines: PrintFact[]; verifyUrl: string | null } | null;
 }

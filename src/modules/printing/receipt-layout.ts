@@ -4,6 +4,7 @@ import type { PrintDocument } from './print-document.ts';
 import { PRINT_FONT_FAMILY } from './pdf-writer.ts';
 import { parseScaled } from '../../lib/money.ts';
 import { basisPoints, cents, discountText, parseDate, plain, t } from './print-text.ts';
+import { logoBox } from './logo-box.ts';
 
 /**
  * The receipt layout: the same PrintDocument as the A4 print, on an 80 mm roll cut where the
@@ -46,6 +47,8 @@ export function buildReceipt(
   });
 
   const content: Content[] = [{ text: t(doc.company.name), bold: true, fontSize: 10, alignment: 'center' }];
+  if (doc.logo)
+    content.unshift({ image: 'logo', ...logoBox(doc.logo, 120, 40), alignment: 'center', margin: [0, 0, 0, 4] });
   if (doc.company.address) content.push({ text: t(doc.company.address), alignment: 'center' });
   for (const id of doc.sellerIds ?? []) content.push({ text: t(`${tr(id.label)}: ${id.value}`), alignment: 'center' });
   if (!doc.sellerIds && doc.company.taxId)
@@ -61,12 +64,13 @@ export function buildReceipt(
   content.push(pair(tr(doc.issuedLabel), f.dateTime(issuedAt)));
   for (const date of doc.dates) content.push(pair(tr(date.label), f.date(parseDate(date.at, 'dates.at'))));
   for (const fact of doc.facts ?? []) content.push(pair(tr(fact.label), plain(fact.value)));
-  content.push({
-    text: [
-      { text: `${tr('print.customer')}: `, color: GREY },
-      { text: plain(doc.customer.name), bold: true },
-    ],
-  });
+  if (doc.customer.name)
+    content.push({
+      text: [
+        { text: `${tr('print.customer')}: `, color: GREY },
+        { text: plain(doc.customer.name), bold: true },
+      ],
+    });
   if (doc.customer.address) content.push({ text: t(doc.customer.address) });
   for (const id of doc.customer.ids ?? []) content.push({ text: t(`${tr(id.label)}: ${id.value}`) });
   if (doc.note) content.push({ text: t(doc.note), italics: true });
@@ -159,6 +163,7 @@ export function buildReceipt(
   const images: Record<string, Buffer> = {};
   const qr = options.codeImages?.fiscal_qr;
   if (qr) images.fiscal_qr = Buffer.from(qr.png.buffer, qr.png.byteOffset, qr.png.byteLength);
+  if (doc.logo) images.logo = Buffer.from(doc.logo.png.buffer, doc.logo.png.byteOffset, doc.logo.png.byteLength);
   const definition: TDocumentDefinitions = {
     pageSize: { width: ROLL_WIDTH_PT, height: 'auto' },
     pageMargins: [SIDE_MARGIN_PT, 12, SIDE_MARGIN_PT, 16],

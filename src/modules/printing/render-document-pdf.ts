@@ -19,6 +19,7 @@
  *   (pdfmake layout, our content streams and font subsets, pdfkit) is in pdf-writer.ts.
  */
 import type { Content, ContentTable, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { logoBox } from './logo-box.ts';
 import { parseScaled } from '../../lib/money.ts';
 import { formatIban } from '../../lib/iban.ts';
 import { createFormatter, resolveLanguage, translator, type Formatter, type Translate } from '../i18n/index.ts';
@@ -124,6 +125,8 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
 
   // Company header ----------------------------------------------------------
   const companyStack: Content[] = [{ text: t(doc.company.name), ...COMPANY }];
+  // The logo in a box of its own above the name: 160 × 48 pt at most, its proportions kept.
+  if (doc.logo) companyStack.unshift({ image: 'logo', ...logoBox(doc.logo, 160, 48), margin: [0, 0, 0, 6] });
   if (doc.company.address) companyStack.push({ text: t(doc.company.address) });
   if (doc.sellerIds) for (const id of doc.sellerIds) companyStack.push({ text: t(`${tr(id.label)}: ${id.value}`) });
   else if (doc.company.taxId) companyStack.push({ text: t(`${tr('print.taxId')}: ${doc.company.taxId}`) });
@@ -146,10 +149,13 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     { text: tr('print.location'), ...LABEL },
     { text: t(doc.location.address ? `${locationText}\n${doc.location.address}` : locationText) },
   ]);
-  const customerStack: Content[] = [
-    { text: tr('print.customer'), ...LABEL },
-    { text: t(doc.customer.name), bold: true },
-  ];
+  // No customer (the shop's own paper, a day report): no customer block.
+  const customerStack: Content[] = doc.customer.name
+    ? [
+        { text: tr('print.customer'), ...LABEL },
+        { text: t(doc.customer.name), bold: true },
+      ]
+    : [];
   if (doc.customer.address) customerStack.push({ text: t(doc.customer.address) });
   for (const id of doc.customer.ids ?? []) customerStack.push({ text: t(`${tr(id.label)}: ${id.value}`) });
   if (doc.customer.email) customerStack.push({ text: t(doc.customer.email) });
@@ -313,6 +319,7 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
   for (const [kind, image] of Object.entries(options.codeImages ?? {})) {
     if (image) images[kind] = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
   }
+  if (doc.logo) images.logo = Buffer.from(doc.logo.png.buffer, doc.logo.png.byteOffset, doc.logo.png.byteLength);
   const extraPages = options.extraPages ?? 0;
   const definition: TDocumentDefinitions = {
     pageSize: 'A4',

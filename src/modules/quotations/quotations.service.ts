@@ -5,7 +5,7 @@ import { formatMoney } from '../../lib/money.ts';
 import { searchKey } from '../../lib/search-key.ts';
 import type { Store } from '../../db/store.ts';
 import type { CatalogService, DatasheetFiles } from '../catalog/index.ts';
-import { toCompany, type Company } from '../companies/index.ts';
+import { logoImage, toCompany, type Company } from '../companies/index.ts';
 import {
   formatDocumentNumber,
   sequenceKind,
@@ -135,6 +135,16 @@ export function createQuotationsService(deps: {
   fiscaliser: IssueFiscaliser;
 }) {
   const { store, clock, newId, catalog } = deps;
+
+  /** The print template's logo by its hash as the printer embeds it; null when none. */
+  async function logoOf(
+    companyId: string,
+    sha256: string | null | undefined,
+  ): Promise<{ png: Uint8Array; width: number; height: number } | null> {
+    if (!sha256) return null;
+    const logo = await store.repos.companies.findLogo(companyId, sha256);
+    return logo ? logoImage(logo) : null;
+  }
 
   async function load(companyId: string, id: string, atLocation?: string, mode?: 'live' | 'test') {
     const row = await store.repos.quotations.find(companyId, id, atLocation, mode);
@@ -480,7 +490,7 @@ export function createQuotationsService(deps: {
       return store.unitOfWork((repos) => repos.quotations.deleteTest(companyId));
     },
 
-    /** The print: rendered from the stored quotation only, so the same quotation gives the same bytes. */
+    /** The print: rendered from the stored quotation only (and the template's logo), so the same quotation gives the same bytes. */
     async renderPdf(
       companyId: string,
       id: string,
@@ -492,7 +502,11 @@ export function createQuotationsService(deps: {
       const withSheets = as.datasheets ?? Boolean(row.include_datasheets);
       const datasheets = withSheets ? await printableDatasheets(companyId, id, lines) : [];
       const printedAs = as.locale ? { ...company, locale: as.locale } : company;
-      const printed = await slot.print({ document: toQuotationPrint(row, lines, printedAs, location), datasheets });
+      const logo = await logoOf(companyId, company.logo?.sha256);
+      const printed = await slot.print({
+        document: { ...toQuotationPrint(row, lines, printedAs, location), logo },
+        datasheets,
+      });
       for (const skipped of printed.skipped)
         deps.logger.warn(
           { quotationId: id, datasheet: skipped.name, err: skipped.reason },
@@ -519,7 +533,8 @@ export function createQuotationsService(deps: {
       ]);
       if (!companyRow) throw AppError.notFound('Company');
       const document = sampleQuotationPrint(toCompany(companyRow), locations[0] ?? null, draft, clock.now());
-      const printed = await slot.print({ document, datasheets: [] });
+      const logo = await logoOf(companyId, companyRow.logo_sha256);
+      const printed = await slot.print({ document: { ...document, logo }, datasheets: [] });
       return {
         number: document.number,
         pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),

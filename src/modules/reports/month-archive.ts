@@ -8,7 +8,7 @@ import { ZipFile } from 'yazl';
 import { AppError } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import { addDays } from './periods.ts';
-import { toCsv, type ExportLocale } from './table.ts';
+import { toCsv, type ExportLocale, type Table } from './table.ts';
 import { toXlsx } from './xlsx.ts';
 import type { ReportsService } from './reports.service.ts';
 
@@ -63,6 +63,13 @@ export function createMonthArchives(deps: {
   dir: string;
   now: () => Date;
   onCrash: (error: unknown) => void;
+  /** The month's closed cash drawer days (the till): their table, and each day as closed (JSON) and printed. */
+  drawerDays?: (
+    companyId: string,
+    from: string,
+    to: string,
+    locale: ExportLocale,
+  ) => Promise<{ table: Table; days: Array<{ name: string; json: Buffer; pdf: Buffer }> }>;
   /** Tests: a smaller backlog bound, so a few documents cross it. */
   highWater?: number;
 }) {
@@ -124,6 +131,16 @@ export function createMonthArchives(deps: {
       // stays under the bound (the pipes between them hold at most their own high-water marks).
       // Polled, not awaited on an event: the last chunks may already sit in the file stream.
       while (unread + out.writableLength > highWater) await delay(5);
+    }
+    // The drawer days as closed: few a month (one a location and day), so no backpressure of their own.
+    const drawers = await deps.drawerDays?.(job.companyId, from, to, locale);
+    if (drawers && drawers.days.length > 0) {
+      zip.addBuffer(Buffer.from(toCsv(drawers.table, locale)), `drawers-${job.month}.csv`, { mtime });
+      zip.addBuffer(await toXlsx(drawers.table, locale), `drawers-${job.month}.xlsx`, { mtime, compress: false });
+      for (const day of drawers.days) {
+        hand(day.json, `drawers/${safe(day.name)}.json`, true);
+        hand(day.pdf, `drawers/${safe(day.name)}.pdf`, false);
+      }
     }
     // Received e-invoices in their original bytes, under the same backpressure.
     for await (const received of deps.receivedXml?.(job.companyId, from, to) ?? []) {

@@ -242,6 +242,23 @@ export function createReportsRepository(db: Executor) {
       return paymentSums(db, companyId, bounds, 'voided_at', 'voided_by', locationId);
     },
 
+    /** Money given back with cancellations and credit notes in the range (live data), per bucket. */
+    async refundsGiven(
+      companyId: string,
+      bounds: readonly string[],
+    ): Promise<Array<{ bucket: number; amount: number }>> {
+      const rows = await db
+        .selectFrom('refunds')
+        .select([bucketOf('created_at', bounds).as('bucket'), sql<number>`sum(amount_minor)`.as('amount')])
+        .where('company_id', '=', companyId)
+        .where('mode', '=', 'live')
+        .where('created_at', '>=', bounds[0]!)
+        .where('created_at', '<', bounds.at(-1)!)
+        .groupBy(sql.ref('bucket'))
+        .execute();
+      return rows.map((r) => ({ bucket: n(r.bucket), amount: n(r.amount) }));
+    },
+
     /** Invoices with something still due, on the tenant's status index. */
     async openInvoices(companyId: string, issuedBefore: string, locationId?: string): Promise<OpenInvoiceRow[]> {
       const rows = await db

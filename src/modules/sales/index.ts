@@ -3,6 +3,7 @@ export {
   type SaleFilter,
   type SaleRow,
   type SaleLineRow,
+  type RefundRow,
 } from './sales.repository.ts';
 export type { SaleTotalsRepository } from './sale-totals.repository.ts';
 export { documentTotals } from './sale-totals.ts';

@@ -12,4 +12,6 @@ export interface IssueSnapshot {
   location: LocationRow;
   buyer: { endpoint_id: string | null; endpoint_scheme: string | null; buyer_reference: string | null } | null;
   paidMinor: number;
+  /** What a correction gave back with it (0027): each refund's method and amount. */
+  refunds?: Array<{ method: string; amountMinor: number }>;
 }

@@ -32,6 +32,8 @@ export function toSalePrint(
     paidAtIssue: number;
     fiscal: FiscalStatus | undefined;
     original: SaleRow | null;
+    /** What a correction gave back with it, from the snapshot of issue: printed in place of any cash handed over. */
+    refunds?: ReadonlyArray<{ method: string; amountMinor: number }>;
     /**
      * The account statement instead of the invoice: the same document headed as a statement,
      * with today's payments, corrections and balance, and payment codes for what is still due.
@@ -138,7 +140,15 @@ export function toSalePrint(
     template: byTransfer(row.payment_method) ? content.template : { ...content.template, paymentInstructions: null },
     facts,
     corrects,
-    notices: row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : [],
+    notices: [
+      ...(row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : []),
+      ...(extra.refunds ?? []).map((r) =>
+        tr('print.refunded', {
+          amount: format.money(r.amountMinor),
+          method: tr(`payment.method.${r.method}` as 'payment.method.cash'),
+        }),
+      ),
+    ],
     // Paid with the issue (the counter): the payment, cash handed over and change, as handed out.
     settlement:
       invoice && (account ? open || due < 0 : true)

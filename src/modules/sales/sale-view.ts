@@ -2,7 +2,7 @@ import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/mone
 import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
 import { NOT_REQUIRED, type FiscalStatus } from '../fiscal/index.ts';
 import type { InvoiceKind, InvoicePaymentMethod, SaleSourceType } from './sale-kinds.ts';
-import type { PaymentRow, SaleRow } from './sales.repository.ts';
+import type { PaymentRow, RefundRow, SaleRow } from './sales.repository.ts';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -79,7 +79,21 @@ export interface SaleView {
   change: string | null;
   balance: string;
   payments: PaymentView[];
+  /** Money given back: a correction's own refunds, or those on an invoice (filled when one sale is read). */
+  refunds: RefundView[];
   fiscal: FiscalView;
+}
+
+/** Money given back with a cancellation or credit note, and who gave it. */
+export interface RefundView {
+  id: string;
+  /** The correction it went with. */
+  saleId: string;
+  invoiceId: string;
+  method: PaymentMethod;
+  amount: string;
+  createdAt: string;
+  givenBy: string | null;
 }
 
 export function toFiscalView(status: FiscalStatus): FiscalView {
@@ -109,6 +123,7 @@ export function toSaleView(
   extra: {
     fiscal?: FiscalStatus;
     corrections?: readonly SaleRow[];
+    refunds?: readonly RefundRow[];
     /** The lines of the invoice's credit notes, for what is left to credit. */
     creditLines?: ReadonlyArray<{ corrects_line_id?: string | null; quantity_milli: number }>;
   } = {},
@@ -176,6 +191,15 @@ export function toSaleView(
       createdAt: p.created_at,
       recordedBy: p.recorded_by,
       voided: p.voided_at ? { at: p.voided_at, by: p.voided_by, reason: p.void_reason ?? '' } : null,
+    })),
+    refunds: (extra.refunds ?? []).map((r) => ({
+      id: r.id,
+      saleId: r.sale_id,
+      invoiceId: r.invoice_id,
+      method: r.method as PaymentMethod,
+      amount: formatMoney(r.amount_minor),
+      createdAt: r.created_at,
+      givenBy: r.given_by,
     })),
     fiscal: toFiscalView(extra.fiscal ?? NOT_REQUIRED),
   };

@@ -2,11 +2,12 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
-import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/schema.ts';
+import type { SaleLinesTable, SalePaymentsTable, RefundsTable, SalesTable } from '../../db/schema.ts';
 import { documentLines } from '../documents/index.ts';
 
 export type SaleRow = SalesTable;
 export type PaymentRow = SalePaymentsTable;
+export type RefundRow = RefundsTable;
 export type SaleLineRow = SaleLinesTable;
 
 /** What is still due once credit notes and payments are counted; a cancelled invoice owes nothing. */
@@ -213,6 +214,26 @@ export function createSalesRepository(db: Executor) {
     },
     async insertPayment(row: PaymentRow): Promise<void> {
       await db.insertInto('sale_payments').values(row).execute();
+    },
+    /** Money given back with a correction (0027); the invoice's paid amount falls by it in the same transaction. */
+    async insertRefund(row: RefundRow): Promise<void> {
+      await db.insertInto('refunds').values(row).execute();
+    },
+    /** The refunds given with these corrections, or on these invoices (`by: 'invoice_id'`), oldest first. */
+    async listRefunds(
+      companyId: string,
+      ids: readonly string[],
+      by: 'sale_id' | 'invoice_id' = 'sale_id',
+    ): Promise<RefundRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom('refunds')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where(by, 'in', ids)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
     },
     async listPaymentsOf(companyId: string, saleIds: readonly string[]): Promise<PaymentRow[]> {
       if (saleIds.length === 0) return [];

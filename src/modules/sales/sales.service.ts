@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
-import { toCompany } from '../companies/index.ts';
+import { logoImage, toCompany } from '../companies/index.ts';
 import { printedContent } from '../documents/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import type { Fiscaliser, FiscalPaymentMethod, FiscalStatusReader } from '../fiscal/index.ts';
@@ -65,8 +65,11 @@ export function createSalesService(deps: {
       deps.fiscalStatus.statusOf(companyId, [id]),
     ]);
     const creditNotes = corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id);
-    const creditLines = await store.repos.sales.listSaleLines(companyId, creditNotes);
-    return toSaleView(row, lines, payments, { fiscal: fiscal.get(id), corrections, creditLines });
+    const [creditLines, refunds] = await Promise.all([
+      store.repos.sales.listSaleLines(companyId, creditNotes),
+      store.repos.sales.listRefunds(companyId, [id], row.kind === 'invoice' ? 'invoice_id' : 'sale_id'),
+    ]);
+    return toSaleView(row, lines, payments, { fiscal: fiscal.get(id), corrections, creditLines, refunds });
   }
 
   /** Announces a payment's change with what is due afterwards. */
@@ -98,6 +101,16 @@ export function createSalesService(deps: {
   }
 
   /** A document issued before snapshots (0025): what today's records say, with what is paid now. */
+  /** A logo by its hash as the printer embeds it (0028); null when none. */
+  async function logoOf(
+    companyId: string,
+    sha256: string | undefined,
+  ): Promise<{ png: Uint8Array; width: number; height: number } | null> {
+    if (!sha256) return null;
+    const logo = await store.repos.companies.findLogo(companyId, sha256);
+    return logo ? logoImage(logo) : null;
+  }
+
   async function asToday(row: SaleRow): Promise<IssueSnapshot> {
     const [companyRow, location, buyer] = await Promise.all([
       store.repos.companies.findCompany(row.company_id),
@@ -380,7 +393,8 @@ export function createSalesService(deps: {
         original: null,
         account: { payments, corrections },
       });
-      const printed = await slot.print({ document: { ...document, layout: 'a4' }, datasheets: [] });
+      const logo = await logoOf(companyId, issuedAs.company.logo?.sha256);
+      const printed = await slot.print({ document: { ...document, layout: 'a4', logo }, datasheets: [] });
       return {
         number: `${row.number}-statement`,
         pdf: Buffer.from(printed.pdf.buffer, printed.pdf.byteOffset, printed.pdf.byteLength),
@@ -454,8 +468,11 @@ export function createSalesService(deps: {
         paidAtIssue: issuedAs.paidMinor,
         fiscal: fiscal.get(id),
         original: original ?? null,
+        refunds: issuedAs.refunds ?? [],
       });
-      const printed = await slot.print({ document: { ...document, layout }, datasheets: [] });
+      // The logo the document was issued with (its snapshot's company), whatever the template has now.
+      const logo = await logoOf(companyId, company.logo?.sha256);
+      const printed = await slot.print({ document: { ...document, layout, logo }, datasheets: [] });
       const pdf = einvoice
         ? await toFacturX(printed.pdf, toCii(einvoice), {
             conformanceLevel: einvoice.profile === 'xrechnung' ? 'XRECHNUNG' : 'EN 16931',

@@ -483,6 +483,82 @@ export const EVENTS = {
     },
     telegram: (d, company) => paymentLines(`🚫 Payment voided on invoice ${d.invoiceNumber ?? d.saleId}`, d, company),
   }),
+  'refund.recorded': define({
+    description:
+      'Money paid on an invoice was given back with its cancellation or credit note: how (cash from the drawer, card reversal, transfer), how much and who gave it.',
+    data: Type.Object(
+      {
+        saleId: Type.String({ description: 'The invoice refunded (`sale_…`).' }),
+        invoiceNumber: InvoiceNumber,
+        correctionId: Type.String({ description: 'The cancellation or credit note it goes with (`sale_…`).' }),
+        correctionNumber: InvoiceNumber,
+        refundId: Type.String({ description: 'The refund (`rfd_…`).' }),
+        method: Type.Enum(['cash', 'card', 'bank_transfer'] as const),
+        amount: Money,
+        givenBy: Type.Union([Type.String({ description: 'The user who gave it (`usr_…`).' }), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
+      invoiceNumber: '12/ZG1/1',
+      correctionId: 'sale_5gK3lr0YcS1nX9uMa2dB',
+      correctionNumber: '13/ZG1/1',
+      refundId: 'rfd_6hL4ms1ZdT2oY0vNb3eC',
+      method: 'cash',
+      amount: '18.90',
+      givenBy: 'usr_7iM5nt2AeU3pZ1wOc4fD',
+    },
+    telegram: (d, company) => {
+      const name = escapeClipped(company.name, LIMITS.company);
+      const lines = [`<b>↩️ Refund on invoice ${escapeClipped(d.invoiceNumber, LIMITS.number)}</b>`];
+      if (name) lines.push(`<i>${name}</i>`);
+      lines.push(
+        '',
+        `${escapeTelegramHtml(d.method)}: <b>${escapeTelegramHtml(formatTotal(d.amount, company.currency, company.locale))}</b>`,
+      );
+      return lines;
+    },
+  }),
+  'drawer.closed': define({
+    description:
+      "A location's cash drawer was closed for the day: expected against counted cash, the difference, and the day's takings.",
+    data: Type.Object(
+      {
+        locationId: Type.String({ description: 'The location (`loc_…`).' }),
+        date: Type.String({ description: 'The day, YYYY-MM-DD where the company is.' }),
+        expected: Money,
+        counted: Money,
+        difference: Type.String({ ...Money, description: 'Counted − expected: negative when cash is missing.' }),
+        cashSales: Money,
+        cashRefunds: Money,
+        documents: Type.Integer({ minimum: 0, description: 'Documents issued at the location that day.' }),
+      },
+      { additionalProperties: false },
+    ),
+    example: {
+      locationId: 'loc_4fJ2kq9XbR0mW8tLz1cA',
+      date: '2026-11-28',
+      expected: '612.40',
+      counted: '610.40',
+      difference: '-2.00',
+      cashSales: '563.30',
+      cashRefunds: '18.90',
+      documents: 23,
+    },
+    telegram: (d, company) => {
+      const name = escapeClipped(company.name, LIMITS.company);
+      const lines = [`<b>🧾 Drawer closed, ${escapeTelegramHtml(d.date)}</b>`];
+      if (name) lines.push(`<i>${name}</i>`);
+      lines.push(
+        '',
+        `Expected: ${escapeTelegramHtml(formatTotal(d.expected, company.currency, company.locale))}`,
+        `Counted: <b>${escapeTelegramHtml(formatTotal(d.counted, company.currency, company.locale))}</b>`,
+        `Difference: ${escapeTelegramHtml(formatTotal(d.difference, company.currency, company.locale))}`,
+      );
+      return lines;
+    },
+  }),
   'order.status_changed': define({
     description: 'A web order moved on in the hub: accepted, converted into a sale, or cancelled.',
     data: Type.Object(

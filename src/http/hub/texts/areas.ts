@@ -11,6 +11,7 @@ import { mail } from './mail.ts';
 import { reports } from './reports.ts';
 import { shop } from './shop.ts';
 import { purchases } from './purchases.ts';
+import { till } from './till.ts';
 
 /** The hub's message areas; each file holds one area in all three languages. Add a new area here. */
 export const HUB_AREAS = [
@@ -27,4 +28,5 @@ export const HUB_AREAS = [
   reports,
   shop,
   purchases,
+  till,
 ] as const;

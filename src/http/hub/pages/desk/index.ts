@@ -8,6 +8,7 @@ import { quotationFormPages } from './quotation-form.page.ts';
 import { counterPages } from './counter.page.ts';
 import { salesPages } from './sales.page.ts';
 import { sendingPages } from './sending.page.ts';
+import { drawerPages } from './drawer.page.ts';
 
 /** The sales desk: quotations, web orders, sales and the customer directory. */
 export const deskPages =
@@ -22,4 +23,5 @@ export const deskPages =
     await app.register(salesPages(c));
     await app.register(customersPages(c));
     await app.register(sendingPages(c));
+    await app.register(drawerPages(c));
   };

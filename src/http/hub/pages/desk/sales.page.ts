@@ -14,7 +14,7 @@ import { exportLinks, readListSearch, searchFields, searchParams, sendListExport
 import { reservePrint } from '../../../pdf-reply.ts';
 import { mayCancelInvoice } from '../../../access.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
-import { CreditNoteBody, PaymentBody } from '../../../requests/sales.ts';
+import { CreditNoteBody, InvoiceCancelBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint } from '../../../../lib/money.ts';
 import { fieldErrors } from '../../../../lib/errors.ts';
@@ -231,10 +231,14 @@ ${data.length > 0 ? exportLinks(ctx, paths.sales, params) : null}
         const sale = await c.sales.get(ctx.user.companyId, request.params.id);
         mayCancelInvoice(ctx.user, sale, ctx.user.timezone, c.clock.now());
         const done = await submit(
-          CancelBody,
+          InvoiceCancelBody,
           request,
-          (input) => c.invoicing.cancel(ctx.user.companyId, sale.id, input.reason, ctx.user.userId),
-          { ...CORRECTION_REFUSALS, form: 'cancel' },
+          (input) => c.invoicing.cancel(ctx.user.companyId, sale.id, input.reason, ctx.user.userId, input.refund),
+          {
+            ...CORRECTION_REFUSALS,
+            form: 'cancel',
+            read: (f) => ({ reason: f.reason ?? '', ...refundOf(f) }),
+          },
         );
         return done.ok
           ? reply.redirect(withNotice(paths.sale(done.result.id), 'stornoIssued'), 303)
@@ -258,6 +262,7 @@ ${data.length > 0 ? exportLinks(ctx, paths.sales, params) : null}
             // One quantity box per line (`q-{lineId}`); the empty ones are not credited.
             read: (f) => ({
               reason: f.reason ?? '',
+              ...refundOf(f),
               lines: sale.lines
                 .map((l) => ({ lineId: l.id, quantity: decimalPoint(f[`q-${l.id}`] ?? '') }))
                 .filter((l) => l.quantity !== ''),
@@ -270,6 +275,26 @@ ${data.length > 0 ? exportLinks(ctx, paths.sales, params) : null}
       },
     );
   };
+
+/** How the money goes back, as the correction forms post it (`refundMethod`); absent: the service's default. */
+function refundOf(f: Record<string, string | undefined>): { refund?: { method: PaymentMethod } } {
+  const method = f.refundMethod;
+  return method ? { refund: { method: method as PaymentMethod } } : {};
+}
+
+/**
+ * A paid invoice's correction asks how the money goes back (issue 34): cash from the drawer, a
+ * card reversal or a transfer, proposed as the invoice was paid.
+ */
+function refundChoice(ctx: HubContext, s: SaleView, form: string): Html | null {
+  if (!(Number(s.paid) > 0)) return null;
+  const { t } = ctx;
+  const paidWith = s.payments.filter((p) => !p.voided).map((p) => p.method);
+  const proposed =
+    paidWith[0] ?? ((PAYMENT_METHODS as readonly string[]).includes(s.paymentMethod ?? '') ? s.paymentMethod : 'cash');
+  return html`<p><label for="${form}-refund">${t('hub.refund.method', { amount: money(ctx, s.paid) })}</label><br>
+<select id="${form}-refund" name="refundMethod">${PAYMENT_METHODS.map((m) => html`<option value="${m}"${m === proposed ? html` selected` : null}>${t(`payment.method.${m}`)}</option>`)}</select></p>`;
+}
 
 /** Whether the cancel form is offered: the rule the cancel route enforces (access.ts). */
 function mayCancel(ctx: HubContext, s: SaleView, now: Date): boolean {
@@ -382,6 +407,7 @@ function detail(
   <dt>${t('common.total')}</dt><dd>${money(ctx, s.totals.withTax)}</dd>
   <dt>${t('common.paid')}</dt><dd>${money(ctx, s.paid)}</dd>
   ${s.tendered !== null && s.change !== null ? html`<dt>${t('hub.counter.tendered')}</dt><dd>${money(ctx, s.tendered)}</dd><dt>${t('hub.counter.change')}</dt><dd>${money(ctx, s.change)}</dd>` : null}
+  ${s.refunds.map((r) => html`<dt>${t('hub.refund.refunded')}</dt><dd data-refund>${money(ctx, r.amount)} (${t(`payment.method.${r.method}`)}), ${ctx.fmt.dateTime(r.createdAt)}</dd>`)}
   ${
     s.balance.startsWith('-')
       ? html`<dt>${t('print.toRefund')}</dt><dd><strong>${money(ctx, s.balance.slice(1))}</strong></dd>`
@@ -444,6 +470,7 @@ ${s.lines
   )}
 ${otherErrors(creditForm.state?.errors, ['reason'])}
 ${field(creditForm, 'reason', { label: t('common.reason') })}
+${refundChoice(ctx, s, 'credit')}
 <p><button type="submit">${t('hub.invoice.creditSubmit')}</button></p>
 </form>
 </section>`
@@ -456,6 +483,7 @@ ${
 ${postForm(ctx, `${base}/cancel`, html` class="stack" novalidate`)}
 ${formError(t, cancelForm.state)}
 ${field(cancelForm, 'reason', { label: t('common.reason') })}
+${refundChoice(ctx, s, 'cancel')}
 <p><button type="submit">${t('hub.invoice.cancelSubmit')}</button></p>
 </form>
 </section>`

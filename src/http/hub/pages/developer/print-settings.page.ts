@@ -12,6 +12,7 @@ import { bodyText, field, noticeOf, postForm, submit, textOf, type FieldErrors }
 import { formErrors, DEVELOPER_NOTICES, redirectWith } from './developer-frame.ts';
 import { sendCompanyPage } from '../company-frame.ts';
 import { paths } from '../../paths.ts';
+import { logoPages, logoSection } from './logo.page.ts';
 
 /** The print settings form as posted, and as the preview's query string carries it. */
 interface PrintForm {
@@ -78,10 +79,11 @@ export const printSettingsPage =
     async function render(
       reply: FastifyReply,
       ctx: HubContext,
-      options: { form?: PrintForm; errors?: FieldErrors; notice?: string | null; status?: number },
+      options: { form?: PrintForm; errors?: FieldErrors; notice?: string | null; status?: number; logoError?: string },
     ) {
       const { t } = ctx;
-      const form = options.form ?? formOf(await c.companies.getCompany(ctx.user.companyId));
+      const company = await c.companies.getCompany(ctx.user.companyId);
+      const form = options.form ?? formOf(company);
       const errors = options.errors ?? {};
       // Each field's limit is the admin API's for the same setting.
       const view = {
@@ -127,7 +129,8 @@ ${postForm(
 </form>
 </div>
 <div id="print-preview">${previewFrame(ctx, form)}</div>
-</div>`;
+</div>
+${logoSection(ctx, company, options.logoError)}`;
       return sendCompanyPage(reply, ctx, {
         title: t('hub.developer.print.title'),
         body,
@@ -135,6 +138,8 @@ ${postForm(
         status: options.status,
       });
     }
+
+    await app.register(logoPages(c, (ctx, reply, logoError) => render(reply, ctx, { logoError, status: 400 })));
 
     app.get('/developer/print', { config: { hub: 'settings:manage' } }, async (request, reply) =>
       render(reply, request.hub, { notice: noticeOf(request.hub, request.query, DEVELOPER_NOTICES) }),
