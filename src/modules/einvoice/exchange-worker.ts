@@ -7,6 +7,7 @@ import type { ExchangeConnector } from './exchange-connector.ts';
 import type { ExchangeMessageRow, ExchangeRepository } from './exchange.repository.ts';
 import type { PurchaseInvoicesService } from './purchase-invoices.service.ts';
 import type { PurchaseInvoicesRepository } from './purchase-invoices.repository.ts';
+import type { ExchangeSends } from './exchange-sends.ts';
 
 /** Calls the exchange did not answer, again: quickly at first, then every 15 minutes until it does. */
 export const DEFAULT_EXCHANGE_RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000, 15 * 60_000];
@@ -35,6 +36,8 @@ export function createExchangeWorker(deps: {
   }>;
   connector: ExchangeConnector;
   purchases: Pick<PurchaseInvoicesService, 'file'>;
+  /** The outbound e-invoices: the send's answer recorded, their statuses polled. */
+  sends?: ExchangeSends;
   clock: Clock;
   logger: ExchangeWorkerLogger;
   pollMs: number;
@@ -67,22 +70,23 @@ export function createExchangeWorker(deps: {
       let answer: unknown;
       const call = { kind: row.kind, body: JSON.parse(row.body) } as ExchangeCall;
       if (call.kind === 'reject') answer = await exchange.reject(call.body);
-      else if (call.kind === 'send') answer = await exchange.send(call.body.xml);
-      else if (call.kind === 'mark_paid') {
+      else if (call.kind === 'send') {
+        const sent = await exchange.send(call.body.xml);
+        answer = sent;
+        // The call's outcome first, then the document's record: a crash between the two leaves
+        // the record to the view (it reads the call) and the next poll.
+        await repo.finish(row.id, lease, done(sent, attempts, row));
+        await deps.sends?.sent(row.company_id, row.subject_id, sent.documentId);
+        logger.info({ messageId: row.id, kind: row.kind, attempts }, 'exchange: message delivered');
+        return;
+      } else if (call.kind === 'mark_paid') {
         // A payment reports on the document its send got back: not before the send is through.
         const sent = await repo.findDone(row.company_id, row.subject_id, 'send');
         const documentId = sent?.answer ? (JSON.parse(sent.answer) as { documentId?: string }).documentId : undefined;
         if (!documentId) return pending('the document is not sent through the exchange yet');
         answer = await exchange.markPaid({ documentId, ...call.body });
       } else throw new ExchangeRefused(`unknown exchange message kind ${row.kind}`);
-      await repo.finish(row.id, lease, {
-        status: 'done',
-        attempts,
-        next_attempt_at: row.next_attempt_at,
-        last_error: null,
-        answer: JSON.stringify(answer ?? null).slice(0, 4000),
-        done_at: clock.now().toISOString(),
-      });
+      await repo.finish(row.id, lease, done(answer, attempts, row));
       logger.info({ messageId: row.id, kind: row.kind, attempts }, 'exchange: message delivered');
     } catch (error) {
       if (error instanceof ExchangeUnreachable) {
@@ -99,7 +103,19 @@ export function createExchangeWorker(deps: {
         done_at: null,
       });
       logger.warn({ messageId: row.id, err: error.message }, 'exchange: the intermediary refused the message');
+      if (row.kind === 'send') await deps.sends?.refused(row.company_id, row.subject_id, error.message.slice(0, 500));
     }
+  }
+
+  function done(answer: unknown, attempts: number, row: ExchangeMessageRow) {
+    return {
+      status: 'done',
+      attempts,
+      next_attempt_at: row.next_attempt_at,
+      last_error: null,
+      answer: JSON.stringify(answer ?? null).slice(0, 4000),
+      done_at: clock.now().toISOString(),
+    };
   }
 
   async function pollInbox(companyId: string): Promise<void> {
@@ -141,6 +157,14 @@ export function createExchangeWorker(deps: {
         } catch (error) {
           logger.error({ companyId: settings.company_id, err: error }, 'exchange: inbox poll crashed');
         }
+      }
+      try {
+        await deps.sends?.poll(async (companyId) => {
+          const settings = await repo.find(companyId);
+          return settings ? deps.connector.open(settings) : null;
+        });
+      } catch (error) {
+        logger.error({ err: error }, 'exchange: status poll crashed');
       }
     }
     return batch.length === BATCH;

@@ -1,8 +1,9 @@
 import type { Executor } from '../../db/database.ts';
-import type { EInvoiceExchangesTable, ExchangeMessagesTable } from '../../db/schema.ts';
+import type { EInvoiceExchangesTable, EInvoiceSendsTable, ExchangeMessagesTable } from '../../db/schema.ts';
 
 export type ExchangeRow = EInvoiceExchangesTable;
 export type ExchangeMessageRow = ExchangeMessagesTable;
+export type SendRow = EInvoiceSendsTable;
 type Outcome = Pick<
   ExchangeMessageRow,
   'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'answer' | 'done_at'
@@ -92,6 +93,107 @@ export function createExchangeRepository(db: Executor) {
         if (row) claimed.push(row);
       }
       return claimed;
+    },
+    /** The e-invoices sent for these documents (sales), with where each is. */
+    async findSends(companyId: string, saleIds: readonly string[]): Promise<SendRow[]> {
+      if (saleIds.length === 0) return [];
+      return db
+        .selectFrom('einvoice_sends')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('sale_id', 'in', saleIds)
+        .execute();
+    },
+    async insertSend(row: SendRow): Promise<void> {
+      await db.insertInto('einvoice_sends').values(row).execute();
+    },
+    async updateSend(
+      companyId: string,
+      saleId: string,
+      patch: Partial<Omit<SendRow, 'company_id' | 'sale_id' | 'message_id' | 'created_at'>>,
+      onlyIfNotNotified = false,
+    ): Promise<boolean> {
+      let q = db
+        .updateTable('einvoice_sends')
+        .set(patch)
+        .where('company_id', '=', companyId)
+        .where('sale_id', '=', saleId);
+      if (onlyIfNotNotified) q = q.where('notified_at', 'is', null);
+      const result = await q.executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /**
+     * The documents still on their way, of every company, least recently checked first: queued or
+     * sent ones not checked since `checkedBefore`; delivered ones issued since `watchFrom` (the
+     * buyer may still reject them, and their fiscalisation may still be unknown) not checked since
+     * `deliveredBefore`. The worker's status poll.
+     */
+    async listOpenSends(
+      opts: { checkedBefore: string; deliveredBefore: string; watchFrom: string },
+      limit: number,
+    ): Promise<SendRow[]> {
+      return db
+        .selectFrom('einvoice_sends')
+        .selectAll()
+        .where('status', 'in', ['queued', 'sent', 'delivered'])
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('status', 'in', ['queued', 'sent']),
+              eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', opts.checkedBefore)]),
+            ]),
+            eb.and([
+              eb('status', '=', 'delivered'),
+              eb('created_at', '>', opts.watchFrom),
+              eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', opts.deliveredBefore)]),
+            ]),
+          ]),
+        )
+        .orderBy('checked_at')
+        .limit(limit)
+        .execute();
+    },
+    /** Sent documents stuck (refused, not delivered, rejected), newest first: Today's list. */
+    async listStuckSends(companyId: string, olderThan: string, limit: number): Promise<SendRow[]> {
+      return db
+        .selectFrom('einvoice_sends')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where((eb) =>
+          eb.or([
+            eb('status', 'in', ['failed', 'rejected']),
+            eb.and([eb('status', 'in', ['queued', 'sent']), eb('created_at', '<', olderThan)]),
+          ]),
+        )
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .execute();
+    },
+    /** The exchange calls of a kind about these subjects (the payments reported on a sale). */
+    async listMessagesOfKind(
+      companyId: string,
+      subjectIds: readonly string[],
+      kind: string,
+    ): Promise<ExchangeMessageRow[]> {
+      if (subjectIds.length === 0) return [];
+      return db
+        .selectFrom('exchange_messages')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('subject_id', 'in', subjectIds)
+        .where('kind', '=', kind)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+    /** One message by id, of its company. */
+    async findMessage(companyId: string, id: string): Promise<ExchangeMessageRow | undefined> {
+      return db
+        .selectFrom('exchange_messages')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     /** Only while the sender's lease is still the row's. */
     async finish(id: string, lease: string, outcome: Outcome): Promise<void> {

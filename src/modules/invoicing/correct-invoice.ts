@@ -16,6 +16,7 @@ import type { InvoicePaymentMethod, SaleLineRow, SaleRow } from '../sales/index.
 import { fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
 import { afterIssue, type IssueDeps, type IssueRepos, type Issued } from './issue-invoice.ts';
 import { freezeAtIssue } from './frozen-documents.ts';
+import { goesAsEInvoice, sendAsEInvoice } from './send-einvoice.ts';
 
 type CorrectionRepos = IssueRepos;
 
@@ -48,7 +49,8 @@ export async function correctInvoice<R extends IssueRepos>(
       correction.kind === 'cancellation'
         ? await cancelInvoice(repos, input, deps.newId, deps.fiscaliser)
         : await creditInvoice(repos, { ...input, lines: correction.lines }, deps.newId, deps.fiscaliser);
-    await freezeAtIssue(repos, issued.row, input.now, 0);
+    const snapshot = await freezeAtIssue(repos, issued.row, input.now, 0);
+    if (issued.asEInvoice) await sendAsEInvoice(repos, issued, snapshot, { now: input.now, newId: deps.newId });
     return issued;
   });
   return afterIssue(deps, issued);
@@ -308,6 +310,7 @@ async function writeCorrection(
   };
   await insertIssued(repos, row, lines, company.timezone);
   await repos.sales.insertSaleLines(lines);
-  const fiscal = await fiscalise(fiscaliser, repos, row, lines);
-  return { row, lines, fiscal };
+  const asEInvoice = await goesAsEInvoice(repos, row);
+  const fiscal = await fiscalise(fiscaliser, repos, row, lines, asEInvoice);
+  return { row, lines, fiscal, asEInvoice };
 }

@@ -1,6 +1,7 @@
 import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
 import { NOT_REQUIRED, type FiscalStatus } from '../fiscal/index.ts';
+import { NOT_SENT, type ExchangeView } from '../einvoice/index.ts';
 import type { InvoiceKind, InvoicePaymentMethod, SaleSourceType } from './sale-kinds.ts';
 import type { PaymentRow, SaleRow } from './sales.repository.ts';
 
@@ -80,6 +81,8 @@ export interface SaleView {
   balance: string;
   payments: PaymentView[];
   fiscal: FiscalView;
+  /** Its e-invoice through the company's exchange (Croatian B2B, issue 33); `not_required` otherwise. */
+  exchange: ExchangeView;
 }
 
 export function toFiscalView(status: FiscalStatus): FiscalView {
@@ -108,6 +111,7 @@ export function toSaleView(
   payments: readonly PaymentRow[],
   extra: {
     fiscal?: FiscalStatus;
+    exchange?: ExchangeView;
     corrections?: readonly SaleRow[];
     /** The lines of the invoice's credit notes, for what is left to credit. */
     creditLines?: ReadonlyArray<{ corrects_line_id?: string | null; quantity_milli: number }>;
@@ -178,5 +182,6 @@ export function toSaleView(
       voided: p.voided_at ? { at: p.voided_at, by: p.voided_by, reason: p.void_reason ?? '' } : null,
     })),
     fiscal: toFiscalView(extra.fiscal ?? NOT_REQUIRED),
+    exchange: extra.exchange ?? NOT_SENT,
   };
 }
