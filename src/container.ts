@@ -81,6 +81,7 @@ import {
   createExchangeSends,
   createExchangeSettingsService,
   createExchangeStatusReader,
+  createOutboundOverview,
   createExchangeWorker,
   createPurchaseInvoicesService,
   DEFAULT_EXCHANGE_RETRY_DELAYS_MS,
@@ -306,6 +307,7 @@ export async function createContainer(
     onEventQueued: () => dispatcher?.wake(),
   });
   const exchangeStatus = createExchangeStatusReader({ store });
+  const einvoiceOverview = createOutboundOverview({ store, clock });
   exchangeWorker = createExchangeWorker({
     store,
     connector: exchangeConnector,
@@ -560,6 +562,7 @@ export async function createContainer(
     fiscalSettings,
     fiscalWorker,
     exchangeSettings,
+    einvoiceOverview,
     purchaseInvoices,
     exchangeWorker,
 

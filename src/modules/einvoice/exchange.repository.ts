@@ -153,21 +153,34 @@ export function createExchangeRepository(db: Executor) {
         .limit(limit)
         .execute();
     },
-    /** Sent documents stuck (refused, not delivered, rejected), newest first: Today's list. */
-    async listStuckSends(companyId: string, olderThan: string, limit: number): Promise<SendRow[]> {
-      return db
-        .selectFrom('einvoice_sends')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .where((eb) =>
-          eb.or([
-            eb('status', 'in', ['failed', 'rejected']),
-            eb.and([eb('status', 'in', ['queued', 'sent']), eb('created_at', '<', olderThan)]),
-          ]),
+    /**
+     * Today's e-invoice state in one read: whether the company has an exchange (no row: none) and
+     * the sent documents stuck, newest first: refused, rejected, or still not sent or delivered
+     * since `olderThan` (a row with a null sale: configured, nothing stuck).
+     */
+    async todayState(
+      companyId: string,
+      olderThan: string,
+      limit: number,
+    ): Promise<Array<Pick<SendRow, 'sale_id' | 'status' | 'created_at' | 'last_error' | 'rejection_reason'>>> {
+      const rows = await db
+        .selectFrom('einvoice_exchanges as e')
+        .leftJoin('einvoice_sends as s', (join) =>
+          join
+            .onRef('s.company_id', '=', 'e.company_id')
+            .on((eb) =>
+              eb.or([
+                eb('s.status', 'in', ['failed', 'rejected']),
+                eb.and([eb('s.status', 'in', ['queued', 'sent']), eb('s.created_at', '<', olderThan)]),
+              ]),
+            ),
         )
-        .orderBy('created_at', 'desc')
+        .select(['s.sale_id', 's.status', 's.created_at', 's.last_error', 's.rejection_reason'])
+        .where('e.company_id', '=', companyId)
+        .orderBy('s.created_at', 'desc')
         .limit(limit)
         .execute();
+      return rows as Array<Pick<SendRow, 'sale_id' | 'status' | 'created_at' | 'last_error' | 'rejection_reason'>>;
     },
     /** The exchange calls of a kind about these subjects (the payments reported on a sale). */
     async listMessagesOfKind(

@@ -26,6 +26,8 @@ export {
 export { purchaseBookTable } from './purchase-book.ts';
 export {
   createExchangeStatusReader,
+  createOutboundOverview,
+  type StuckEInvoice,
   croatianOib,
   EXCHANGE_STATUSES,
   NOT_SENT,

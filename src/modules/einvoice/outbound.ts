@@ -237,3 +237,35 @@ export function createExchangeStatusReader(deps: {
     },
   };
 }
+
+/** A sent document that needs a person: refused, rejected, or not through after an hour. */
+export interface StuckEInvoice {
+  saleId: string;
+  status: ExchangeStatus;
+  createdAt: string;
+  reason: string | null;
+}
+
+/** Today's e-invoice card: none configured (the hub says B2B invoices are not delivered lawfully), or what is stuck. */
+export function createOutboundOverview(deps: {
+  store: Store<{ exchange: Pick<ExchangeRepository, 'todayState'> }>;
+  clock: { now(): Date };
+}) {
+  return {
+    async today(companyId: string, limit = 50): Promise<{ configured: boolean; stuck: StuckEInvoice[] }> {
+      const hourAgo = new Date(deps.clock.now().getTime() - 3_600_000).toISOString();
+      const rows = await deps.store.repos.exchange.todayState(companyId, hourAgo, limit);
+      return {
+        configured: rows.length > 0,
+        stuck: rows
+          .filter((r) => r.sale_id)
+          .map((r) => ({
+            saleId: r.sale_id,
+            status: r.status as ExchangeStatus,
+            createdAt: r.created_at,
+            reason: r.rejection_reason ?? r.last_error,
+          })),
+      };
+    },
+  };
+}

@@ -184,6 +184,8 @@ export function createSalesService(deps: {
       companyId: string,
       filter: SaleFilter,
       page: { limit: number; before?: { createdAt: string; id: string } },
+      /** `exchange: false`: a list that shows no e-invoice status (Today's card) skips reading it. */
+      opts: { exchange?: boolean } = {},
     ): Promise<SaleView[]> {
       const rows = await store.repos.sales.list(companyId, filter, page);
       const ids = rows.map((r) => r.id);
@@ -191,7 +193,7 @@ export function createSalesService(deps: {
         store.repos.sales.listLinesOf(companyId, ids),
         store.repos.sales.listPaymentsOf(companyId, ids),
         deps.fiscalStatus.statusOf(companyId, ids),
-        exchangeOf(companyId, ids),
+        opts.exchange === false ? new Map<string, ExchangeView>() : exchangeOf(companyId, ids),
       ]);
       return rows.map((row) =>
         toSaleView(
