@@ -279,7 +279,11 @@ export async function createContainer(
   const fiscalStatus = fiscaliser;
   // The e-invoice exchange (an information intermediary): settings sealed like the certificate,
   // received invoices filed from its inbox, its calls sent from an outbox by the worker.
-  const exchangeConnector = createExchangeConnector({ secretBox, extraCaPem: config.einvoiceExchangeCa });
+  const exchangeConnector = createExchangeConnector({
+    secretBox,
+    extraCaPem: config.einvoiceExchangeCa,
+    timeoutMs: config.einvoiceTimeoutSeconds * 1000,
+  });
   const exchangeSettings = createExchangeSettingsService({ store, connector: exchangeConnector, clock });
   const purchaseInvoices = createPurchaseInvoicesService({
     store,
@@ -317,6 +321,7 @@ export async function createContainer(
     logger: logger.child({ component: 'einvoice-exchange' }),
     pollMs: config.einvoicePollSeconds * 1000,
     retryDelaysMs: config.einvoiceRetryDelaysMs ?? DEFAULT_EXCHANGE_RETRY_DELAYS_MS,
+    leaseMs: config.einvoiceTimeoutSeconds * 1000 + 5_000,
   });
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const customers = createCustomersService({ store, clock, newId });

@@ -1,7 +1,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import { createPoller, type Poller } from '../../lib/poller.ts';
 import type { Store } from '../../db/store.ts';
-import { ExchangeRefused, ExchangeUnreachable } from './exchange.ts';
+import { ExchangeRefused, ExchangeUnreachable, type SentDocument } from './exchange.ts';
 import type { ExchangeCall } from './exchange-outbox.ts';
 import type { ExchangeConnector } from './exchange-connector.ts';
 import type { ExchangeMessageRow, ExchangeRepository } from './exchange.repository.ts';
@@ -12,7 +12,6 @@ import type { ExchangeSends } from './exchange-sends.ts';
 /** Calls the exchange did not answer, again: quickly at first, then every 15 minutes until it does. */
 export const DEFAULT_EXCHANGE_RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000, 15 * 60_000];
 const BATCH = 10;
-const LEASE_MS = 5 * 60_000;
 
 export interface ExchangeWorkerLogger {
   info(obj: object, msg: string): void;
@@ -42,6 +41,8 @@ export function createExchangeWorker(deps: {
   logger: ExchangeWorkerLogger;
   pollMs: number;
   retryDelaysMs: readonly number[];
+  /** How long a claimed call is this sender's: longer than one call may take (default 5 min). */
+  leaseMs?: number;
   idleMs?: number;
 }): Poller & { pollNow(): void } {
   const { store, clock, logger } = deps;
@@ -49,7 +50,7 @@ export function createExchangeWorker(deps: {
   // Zero: the first tick after a (re)start polls the inboxes at once.
   let nextPoll = 0;
 
-  async function deliver(row: ExchangeMessageRow, lease: string): Promise<void> {
+  async function deliver(row: ExchangeMessageRow & { resumed?: boolean }, lease: string): Promise<void> {
     const attempts = row.attempts + 1;
     const pending = async (reason: string) => {
       const delays = deps.retryDelaysMs;
@@ -71,7 +72,11 @@ export function createExchangeWorker(deps: {
       const call = { kind: row.kind, body: JSON.parse(row.body) } as ExchangeCall;
       if (call.kind === 'reject') answer = await exchange.reject(call.body);
       else if (call.kind === 'send') {
-        const sent = await exchange.send(call.body.xml);
+        // A send a crashed process left mid-call may have reached the intermediary: asked first,
+        // so the buyer gets one document per invoice.
+        const sent =
+          (row.resumed ? await alreadySent(exchange, call.body.xml, row.created_at) : null) ??
+          (await exchange.send(call.body.xml));
         answer = sent;
         // The call's outcome first, then the document's record: a crash between the two leaves
         // the record to the view (it reads the call) and the next poll.
@@ -105,6 +110,19 @@ export function createExchangeWorker(deps: {
       logger.warn({ messageId: row.id, err: error.message }, 'exchange: the intermediary refused the message');
       if (row.kind === 'send') await deps.sends?.refused(row.company_id, row.subject_id, error.message.slice(0, 500));
     }
+  }
+
+  /** The document this UBL's number names among those sent since the call was written, if any. */
+  async function alreadySent(
+    exchange: ReturnType<ExchangeConnector['open']>,
+    xml: string,
+    since: string,
+  ): Promise<SentDocument | null> {
+    const number = /<cbc:ID>([^<]+)<\/cbc:ID>/.exec(xml)?.[1];
+    if (!number) return null;
+    const found = (await exchange.status({ since })).find((s) => s.number === number);
+    if (found) logger.info({ documentId: found.documentId }, 'exchange: a send left by a crash had gone through');
+    return found ? { documentId: found.documentId, status: found.status } : null;
   }
 
   function done(answer: unknown, attempts: number, row: ExchangeMessageRow) {
@@ -146,7 +164,7 @@ export function createExchangeWorker(deps: {
 
   async function tick(): Promise<boolean> {
     const now = clock.now();
-    const lease = new Date(now.getTime() + LEASE_MS).toISOString();
+    const lease = new Date(now.getTime() + (deps.leaseMs ?? 5 * 60_000)).toISOString();
     const batch = await repo.claim(now.toISOString(), lease, BATCH);
     for (const row of batch) await deliver(row, lease);
     if (Date.now() >= nextPoll) {

@@ -70,18 +70,22 @@ export function createExchangeRepository(db: Executor) {
      * Takes due pending messages for one sender until `leaseUntil`: a conditional update per row,
      * so of two senders racing for one only one gets it.
      */
-    async claim(now: string, leaseUntil: string, limit: number): Promise<ExchangeMessageRow[]> {
+    async claim(
+      now: string,
+      leaseUntil: string,
+      limit: number,
+    ): Promise<Array<ExchangeMessageRow & { resumed: boolean }>> {
       const due = await db
         .selectFrom('exchange_messages')
-        .select('id')
+        .select(['id', 'locked_until'])
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
         .orderBy('next_attempt_at')
         .limit(limit)
         .execute();
-      const claimed: ExchangeMessageRow[] = [];
-      for (const { id } of due) {
+      const claimed: Array<ExchangeMessageRow & { resumed: boolean }> = [];
+      for (const { id, locked_until } of due) {
         const row = await db
           .updateTable('exchange_messages')
           .set({ locked_until: leaseUntil })
@@ -90,7 +94,8 @@ export function createExchangeRepository(db: Executor) {
           .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
           .returningAll()
           .executeTakeFirst();
-        if (row) claimed.push(row);
+        // `resumed`: an earlier sender's lease lapsed without an outcome (it crashed mid-call).
+        if (row) claimed.push({ ...row, resumed: locked_until !== null });
       }
       return claimed;
     },
