@@ -55,6 +55,8 @@ export const invoices = messages({
     'hub.invoice.device': 'Device label',
     'hub.invoice.exemptionReason': 'VAT exemption reason (0 % rates)',
     'hub.einvoice.exchange': 'E-invoice exchange',
+    'hub.counter.b2bChoice':
+      'A business from the directory paying here in cash or by card gets a fiscal receipt with its OIB (R-1), not an e-invoice. A business paying by transfer gets an e-invoice: issue it from a quotation or order.',
     'hub.einvoice.status.queued': 'Waiting in the outbox to be sent',
     'hub.einvoice.status.sent': 'Sent to the exchange',
     'hub.einvoice.status.delivered': 'Delivered to the buyer',
@@ -139,6 +141,8 @@ export const invoices = messages({
     'hub.invoice.device': 'Oznaka naplatnog uređaja',
     'hub.invoice.exemptionReason': 'Razlog oslobođenja od PDV-a (stope 0 %)',
     'hub.einvoice.exchange': 'Razmjena eRačuna',
+    'hub.counter.b2bChoice':
+      'Poslovni subjekt iz imenika koji ovdje plaća gotovinom ili karticom dobiva fiskalni račun s OIB-om (R-1), ne eRačun. Poslovni subjekt koji plaća transakcijski dobiva eRačun: izdajte ga iz ponude ili narudžbe.',
     'hub.einvoice.status.queued': 'Čeka slanje',
     'hub.einvoice.status.sent': 'Poslan informacijskom posredniku',
     'hub.einvoice.status.delivered': 'Dostavljen kupcu',
@@ -223,6 +227,8 @@ export const invoices = messages({
     'hub.invoice.device': 'Bezeichnung des Geräts',
     'hub.invoice.exemptionReason': 'Grund der Steuerbefreiung (0-%-Sätze)',
     'hub.einvoice.exchange': 'E-Rechnungs-Austausch',
+    'hub.counter.b2bChoice':
+      'Ein Unternehmen aus dem Verzeichnis, das hier bar oder mit Karte zahlt, erhält einen Fiskalbeleg mit seiner OIB (R-1), keine E-Rechnung. Ein Unternehmen, das überweist, erhält eine E-Rechnung: stellen Sie sie aus einem Angebot oder einer Bestellung aus.',
     'hub.einvoice.status.queued': 'Wartet im Postausgang',
     'hub.einvoice.status.sent': 'An den Vermittler gesendet',
     'hub.einvoice.status.delivered': 'Dem Käufer zugestellt',
