@@ -317,6 +317,8 @@ export async function createContainer(
     connector: exchangeConnector,
     purchases: purchaseInvoices,
     sends: exchangeSends,
+    // The issued document's UBL as issued: rendered from its snapshot on the first read, then stored.
+    issuedUbl: async (companyId, saleId) => (await invoicing.file(companyId, saleId, 'ubl')).bytes.toString('utf8'),
     clock,
     logger: logger.child({ component: 'einvoice-exchange' }),
     pollMs: config.einvoicePollSeconds * 1000,

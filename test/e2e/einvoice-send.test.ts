@@ -143,6 +143,33 @@ describe('B2B invoices sent as e-invoices through the exchange', () => {
     assert.equal(cis.received.length, receipts, 'CIS heard nothing of the credit note either');
   });
 
+  test('a line whose KPD code is not in KPD 2025: the conversion is refused, naming the line; nothing issued or sent', async () => {
+    const product = d.products[6]!; // the demo's 58.11.19, not in KPD 2025
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/public/quotes',
+      headers: { authorization: `Bearer ${d.locations[0]!.apiKey}` },
+      payload: {
+        format: 'json',
+        customer: { name: 'Gradnja d.o.o.', email: 'ured@gradnja.example' },
+        lines: [{ productId: product.id, unitId: product.units[0]!.id, quantity: 1 }],
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const q = res.json().data;
+    await assignCustomer(t.app, d, 'quotations', q.id);
+    const sent = fake.sent.length;
+    const refused = await adminCall(t.app, d.adminToken, 'POST', `/quotations/${q.id}/convert`, {
+      paymentMethod: 'bank_transfer',
+    });
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.match(JSON.stringify(refused.json().details), /lines\[0\]\.classificationCode/);
+    assert.match(refused.json().details['lines[0].classificationCode'][0], /58\.11\.19/);
+    const still = await adminCall(t.app, d.adminToken, 'GET', `/quotations/${q.id}`);
+    assert.notEqual(still.json().data.status, 'converted', 'nothing issued');
+    assert.equal(fake.sent.length, sent);
+  });
+
   test('the buyer rejects one: the reason shows, the event fires, the admins are told', async () => {
     const issued = await convert('bank_transfer');
     const sent = await until('sent', async () => sentFor(issued.invoiceNumber)[0]);

@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
 import { createPoller, type Poller } from '../../lib/poller.ts';
 import type { Store } from '../../db/store.ts';
 import { ExchangeRefused, ExchangeUnreachable, type SentDocument } from './exchange.ts';
@@ -37,6 +38,8 @@ export function createExchangeWorker(deps: {
   purchases: Pick<PurchaseInvoicesService, 'file'>;
   /** The outbound e-invoices: the send's answer recorded, their statuses polled. */
   sends?: ExchangeSends;
+  /** An issued document's UBL as issued (stored on its first read): what a `send` naming it sends. */
+  issuedUbl?: (companyId: string, saleId: string) => Promise<string>;
   clock: Clock;
   logger: ExchangeWorkerLogger;
   pollMs: number;
@@ -72,11 +75,11 @@ export function createExchangeWorker(deps: {
       const call = { kind: row.kind, body: JSON.parse(row.body) } as ExchangeCall;
       if (call.kind === 'reject') answer = await exchange.reject(call.body);
       else if (call.kind === 'send') {
+        const xml = 'xml' in call.body ? call.body.xml : await issuedXml(row);
         // A send a crashed process left mid-call may have reached the intermediary: asked first,
         // so the buyer gets one document per invoice.
         const sent =
-          (row.resumed ? await alreadySent(exchange, call.body.xml, row.created_at) : null) ??
-          (await exchange.send(call.body.xml));
+          (row.resumed ? await alreadySent(exchange, xml, row.created_at) : null) ?? (await exchange.send(xml));
         answer = sent;
         // The call's outcome first, then the document's record: a crash between the two leaves
         // the record to the view (it reads the call) and the next poll.
@@ -109,6 +112,17 @@ export function createExchangeWorker(deps: {
       });
       logger.warn({ messageId: row.id, err: error.message }, 'exchange: the intermediary refused the message');
       if (row.kind === 'send') await deps.sends?.refused(row.company_id, row.subject_id, error.message.slice(0, 500));
+    }
+  }
+
+  /** The issued document's UBL; one that can no longer be written (a 409) is refused for good. */
+  async function issuedXml(row: ExchangeMessageRow): Promise<string> {
+    if (!deps.issuedUbl) throw new ExchangeRefused('no issued documents to send from');
+    try {
+      return await deps.issuedUbl(row.company_id, row.subject_id);
+    } catch (error) {
+      if (error instanceof AppError && error.code !== 'internal') throw new ExchangeRefused(error.message);
+      throw error;
     }
   }
 

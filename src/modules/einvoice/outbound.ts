@@ -103,15 +103,15 @@ export async function routesThroughExchange(
   return (await repos.exchange.find(doc.company_id)) !== undefined;
 }
 
-/** In the issuing unit of work: the UBL handed to the outbox, and the document's e-invoice record. */
+/** In the issuing unit of work: the send of the document's issued UBL queued, and its e-invoice record. */
 export async function queueSend(
   repos: OutboundRepos,
-  send: { companyId: string; saleId: string; xml: string },
+  send: { companyId: string; saleId: string },
   opts: { now: string; newId: IdGenerator },
 ): Promise<void> {
   const messageId = await enqueueExchangeCall(
     repos,
-    { companyId: send.companyId, subjectId: send.saleId, kind: 'send', body: { xml: send.xml } },
+    { companyId: send.companyId, subjectId: send.saleId, kind: 'send', body: { issued: 'ubl' } },
     opts,
   );
   await repos.exchange.insertSend({

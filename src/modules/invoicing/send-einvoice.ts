@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { IdGenerator } from '../../lib/ids.ts';
-import { assertReady, queueSend, routesThroughExchange, toUbl, type OutboundRepos } from '../einvoice/index.ts';
+import { assertReady, queueSend, routesThroughExchange, type OutboundRepos } from '../einvoice/index.ts';
 import {
   saleEInvoice,
   type IssueSnapshot,
@@ -9,12 +8,10 @@ import {
   type SalesRepository,
 } from '../sales/index.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
-import type { IssuedDocumentsRepository } from './issued-documents.repository.ts';
 
 export type SendRepos = OutboundRepos & {
   companies: Pick<CompaniesRepository, 'findCompany'>;
   sales: Pick<SalesRepository, 'find'>;
-  issuedDocuments: IssuedDocumentsRepository;
 };
 
 /**
@@ -33,10 +30,13 @@ export async function goesAsEInvoice(repos: Pick<SendRepos, 'exchange' | 'compan
 }
 
 /**
- * In the issuing unit of work, after the snapshot: the document's HR-CIUS UBL, written from what
- * the transaction holds (a 409 naming every missing field when it cannot be a valid e-invoice,
- * so nothing is issued that cannot be sent), stored as the issued document's `ubl` file (what
- * every later download answers is what was sent) and handed to the exchange's outbox.
+ * In the issuing unit of work, after the snapshot: the document checked as an HR-CIUS e-invoice
+ * from what the transaction holds (a 409 naming every missing field when it cannot be a valid
+ * one, so nothing is issued that cannot be sent) and its send queued in the exchange's outbox.
+ * The call names the issued document's `ubl` file rather than carrying the XML: the worker reads
+ * that file (written once from the snapshot this transaction commits, then stored as issued), so
+ * what is sent and what every later download answers are the same bytes, and the issue writes
+ * no XML at all (the bench: bench/README.md, "Outbound e-invoices").
  */
 export async function sendAsEInvoice(
   repos: SendRepos,
@@ -50,17 +50,9 @@ export async function sendAsEInvoice(
     : null;
   const { model, buyerKind } = saleEInvoice(row, issued.lines, snapshot, original);
   assertReady(model, buyerKind);
-  const xml = toUbl(model);
-  const bytes = Buffer.from(xml, 'utf8');
-  const now = opts.now.toISOString();
-  await repos.issuedDocuments.insertOnce({
-    company_id: row.company_id,
-    sale_id: row.id,
-    format: 'ubl',
-    content_type: `application/xml; profile=${model.profile}`,
-    bytes,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    created_at: now,
-  });
-  await queueSend(repos, { companyId: row.company_id, saleId: row.id, xml }, { now, newId: opts.newId });
+  await queueSend(
+    repos,
+    { companyId: row.company_id, saleId: row.id },
+    { now: opts.now.toISOString(), newId: opts.newId },
+  );
 }
