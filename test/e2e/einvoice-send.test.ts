@@ -224,13 +224,16 @@ describe('B2B invoices sent as e-invoices through the exchange', () => {
         return v.exchange.status === 'failed' ? v : null;
       });
       assert.match(view.exchange.error, /Neispravan dokument/);
-      const notes = await t.c.database.db
-        .selectFrom('notifications')
-        .select('subject_id')
-        .where('company_id', '=', d.companyId)
-        .where('kind', '=', 'einvoice.failed')
-        .execute();
-      assert.ok(notes.some((n) => n.subject_id === issued.id));
+      // The view reads the call's outcome; the notice follows in the worker's next step.
+      await until('the admins told', async () => {
+        const notes = await t.c.database.db
+          .selectFrom('notifications')
+          .select('subject_id')
+          .where('company_id', '=', d.companyId)
+          .where('kind', '=', 'einvoice.failed')
+          .execute();
+        return notes.some((n) => n.subject_id === issued.id);
+      });
     } finally {
       fake.mode = { kind: 'ok' };
     }
