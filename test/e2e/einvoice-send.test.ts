@@ -140,6 +140,8 @@ describe('B2B invoices sent as e-invoices through the exchange', () => {
     assert.equal(note.exchange.status, 'queued');
     const sentNote = await until('the credit note sent', async () => sentFor(note.invoiceNumber)[0]);
     assert.match(sentNote.xml.toString('utf8').slice(0, 400), /<CreditNote /);
+    const noteReport = await validateEInvoice(`${note.number}.xml`, sentNote.xml.toString('utf8'));
+    assert.ok(noteReport.ok, failuresOf(noteReport));
     assert.equal(cis.received.length, receipts, 'CIS heard nothing of the credit note either');
   });
 

@@ -38,7 +38,7 @@ const BATCH = 50;
  * commit with the change; admins hear of a refusal, a failed fiscalisation or a rejection once.
  */
 export function createExchangeSends(deps: {
-  store: Store<SendRepos & { exchange: Pick<ExchangeRepository, 'listOpenSends'> }>;
+  store: Store<SendRepos & { exchange: Pick<ExchangeRepository, 'listOpenSends' | 'findMessage'> }>;
   clock: Clock;
   newId: IdGenerator;
   saleFacts: (companyId: string, saleId: string) => Promise<SaleFacts | null>;
@@ -55,34 +55,37 @@ export function createExchangeSends(deps: {
     await deps.notifyAdmins(repos, send.company_id, { ...note, subject: { type: 'sale', id: send.sale_id } });
   }
 
-  return {
-    /** The send call went through: the intermediary's id of the document. */
-    async sent(companyId: string, saleId: string, documentId: string): Promise<void> {
-      const now = clock.now().toISOString();
-      await store.repos.exchange.updateSend(companyId, saleId, {
-        status: 'sent',
-        document_id: documentId,
-        last_error: null,
-        updated_at: now,
-      });
-    },
+  /** The send call went through: the intermediary's id of the document. */
+  async function sent(companyId: string, saleId: string, documentId: string): Promise<void> {
+    const now = clock.now().toISOString();
+    await store.repos.exchange.updateSend(companyId, saleId, {
+      status: 'sent',
+      document_id: documentId,
+      last_error: null,
+      updated_at: now,
+    });
+  }
 
-    /** The intermediary refused the document: it is not sent again; the admins are told. */
-    async refused(companyId: string, saleId: string, reason: string): Promise<void> {
-      const facts = await deps.saleFacts(companyId, saleId);
-      const now = clock.now().toISOString();
-      await store.transaction(async (repos) => {
-        await repos.exchange.updateSend(companyId, saleId, { status: 'failed', last_error: reason, updated_at: now });
-        const [send] = await repos.exchange.findSends(companyId, [saleId]);
-        if (send)
-          await notifyOnce(repos, send, {
-            kind: 'einvoice.failed',
-            title: 'An e-invoice was not sent',
-            body: `The e-invoice exchange refused invoice ${facts?.invoiceNumber ?? saleId}: ${reason}. It is not sent again: correct the cause, then cancel the invoice and issue it anew.`,
-            params: { number: facts?.invoiceNumber ?? saleId, reason },
-          });
-      });
-    },
+  /** The intermediary refused the document: it is not sent again; the admins are told. */
+  async function refused(companyId: string, saleId: string, reason: string): Promise<void> {
+    const facts = await deps.saleFacts(companyId, saleId);
+    const now = clock.now().toISOString();
+    await store.transaction(async (repos) => {
+      await repos.exchange.updateSend(companyId, saleId, { status: 'failed', last_error: reason, updated_at: now });
+      const [send] = await repos.exchange.findSends(companyId, [saleId]);
+      if (send)
+        await notifyOnce(repos, send, {
+          kind: 'einvoice.failed',
+          title: 'An e-invoice was not sent',
+          body: `The e-invoice exchange refused invoice ${facts?.invoiceNumber ?? saleId}: ${reason}. It is not sent again: correct the cause, then cancel the invoice and issue it anew.`,
+          params: { number: facts?.invoiceNumber ?? saleId, reason },
+        });
+    });
+  }
+
+  return {
+    sent,
+    refused,
 
     /** One poll of the documents on their way; answers how many were checked. */
     async poll(open: (companyId: string) => Promise<EInvoiceExchange | null>): Promise<number> {
@@ -99,7 +102,18 @@ export function createExchangeSends(deps: {
       for (const send of due) {
         const exchange = await open(send.company_id);
         const checkedAt = clock.now().toISOString();
-        if (!exchange || !send.document_id) {
+        if (!send.document_id) {
+          // Queued: the worker writes the record after the call; a crash between the two left
+          // the record behind, so the call's outcome is read here.
+          const call = await store.repos.exchange.findMessage(send.company_id, send.message_id);
+          const answered =
+            call?.status === 'done' && call.answer ? (JSON.parse(call.answer) as { documentId?: string }) : null;
+          if (answered?.documentId) await sent(send.company_id, send.sale_id, answered.documentId);
+          else if (call?.status === 'failed') await refused(send.company_id, send.sale_id, call.last_error ?? '');
+          await store.repos.exchange.updateSend(send.company_id, send.sale_id, { checked_at: checkedAt });
+          continue;
+        }
+        if (!exchange) {
           await store.repos.exchange.updateSend(send.company_id, send.sale_id, { checked_at: checkedAt });
           continue;
         }
