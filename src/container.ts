@@ -80,7 +80,10 @@ import {
 import type { Poller } from './lib/poller.ts';
 import {
   createExchangeConnector,
+  createExchangeSends,
   createExchangeSettingsService,
+  createExchangeStatusReader,
+  createOutboundOverview,
   createExchangeWorker,
   createPurchaseInvoicesService,
   DEFAULT_EXCHANGE_RETRY_DELAYS_MS,
@@ -121,6 +124,7 @@ export async function createContainer(
   // Late-bound so services can wake the background senders that are built after them.
   let emailSender: Poller | null = null;
   let dispatcher: ReturnType<typeof createDispatcher> | null = null;
+  let exchangeWorker: ReturnType<typeof createExchangeWorker> | null = null;
 
   const companies = createCompaniesService({ repository: store.repos.companies, clock, newId });
   const accounts = createAccountsService({
@@ -231,7 +235,12 @@ export async function createContainer(
     logger.warn(
       'READY_MAX_QUEUE_LAG_SECONDS and READY_MAX_OUTBOX_AGE_SECONDS are retired and ignored: the queues are shared by every instance, so their lag is a metric and an alert (README, Metrics), not readiness',
     );
-  const onEventQueued = () => dispatcher?.wake();
+  // An issue or a payment may have queued an e-invoice call too (a send, a payment report): the
+  // exchange worker looks at once (one indexed read when there is nothing).
+  const onEventQueued = () => {
+    dispatcher?.wake();
+    exchangeWorker?.wake();
+  };
   // Croatian fiscalisation: the issuing transaction writes the outbox row (prepare); the bounded
   // send after commit (deliver) and the worker send it to CIS.
   const fiscalLogger = logger.child({ component: 'fiscal' });
@@ -279,9 +288,12 @@ export async function createContainer(
   const fiscalStatus = fiscaliser;
   // The e-invoice exchange (an information intermediary): settings sealed like the certificate,
   // received invoices filed from its inbox, its calls sent from an outbox by the worker.
-  const exchangeConnector = createExchangeConnector({ secretBox, extraCaPem: config.einvoiceExchangeCa });
+  const exchangeConnector = createExchangeConnector({
+    secretBox,
+    extraCaPem: config.einvoiceExchangeCa,
+    timeoutMs: config.einvoiceTimeoutSeconds * 1000,
+  });
   const exchangeSettings = createExchangeSettingsService({ store, connector: exchangeConnector, clock });
-  let exchangeWorker: ReturnType<typeof createExchangeWorker> | null = null;
   const purchaseInvoices = createPurchaseInvoicesService({
     store,
     clock,
@@ -289,14 +301,38 @@ export async function createContainer(
     onEventQueued: () => dispatcher?.wake(),
     onExchangeQueued: () => exchangeWorker?.wake(),
   });
+  const exchangeSends = createExchangeSends({
+    store,
+    clock,
+    newId,
+    pollMs: config.einvoicePollSeconds * 1000,
+    saleFacts: async (companyId, saleId) => {
+      const sale = await store.repos.sales.find(companyId, saleId);
+      return sale
+        ? {
+            locationId: sale.location_id,
+            invoiceNumber: sale.invoice_number ?? sale.number,
+            customerName: sale.customer_name,
+          }
+        : null;
+    },
+    notifyAdmins: (repos, companyId, note) => notifications.notifyAdmins(repos, companyId, note),
+    onEventQueued: () => dispatcher?.wake(),
+  });
+  const exchangeStatus = createExchangeStatusReader({ store });
+  const einvoiceOverview = createOutboundOverview({ store, clock });
   exchangeWorker = createExchangeWorker({
     store,
     connector: exchangeConnector,
     purchases: purchaseInvoices,
+    sends: exchangeSends,
+    // The issued document's UBL as issued: rendered from its snapshot on the first read, then stored.
+    issuedUbl: async (companyId, saleId) => (await invoicing.file(companyId, saleId, 'ubl')).bytes.toString('utf8'),
     clock,
     logger: logger.child({ component: 'einvoice-exchange' }),
     pollMs: config.einvoicePollSeconds * 1000,
     retryDelaysMs: config.einvoiceRetryDelaysMs ?? DEFAULT_EXCHANGE_RETRY_DELAYS_MS,
+    leaseMs: config.einvoiceTimeoutSeconds * 1000 + 5_000,
   });
   const prints = createPrintPool({ threads: config.pdfWorkers, queueMax: config.pdfQueueMax });
   const customers = createCustomersService({ store, clock, newId });
@@ -314,7 +350,15 @@ export async function createContainer(
     fiscaliser,
   });
   const orders = createOrdersService({ store, clock, newId, catalog, onEventQueued, customers, fiscaliser });
-  const sales = createSalesService({ store, clock, newId, fiscalStatus, fiscalChanges: fiscaliser, onEventQueued });
+  const sales = createSalesService({
+    store,
+    clock,
+    newId,
+    fiscalStatus,
+    exchangeStatus,
+    fiscalChanges: fiscaliser,
+    onEventQueued,
+  });
   const invoicing = createInvoicingService({
     store,
     clock,
@@ -537,6 +581,7 @@ export async function createContainer(
     fiscalSettings,
     fiscalWorker,
     exchangeSettings,
+    einvoiceOverview,
     purchaseInvoices,
     exchangeWorker,
 

@@ -63,6 +63,8 @@ export interface Config {
   readonly einvoiceExchangeCa: string | null;
   readonly einvoicePollSeconds: number;
   readonly einvoiceRetryDelaysMs: readonly number[] | null;
+  /** How long one call to the e-invoice exchange may take; a send's lease is this plus a margin. */
+  readonly einvoiceTimeoutSeconds: number;
 }
 
 /** `false`: no proxy; a number: that many proxies in front; a list: the proxies' addresses or CIDRs. */
@@ -433,6 +435,12 @@ export const CONFIG_SPEC = {
     default: '',
     parse: delays,
   },
+  EINVOICE_TIMEOUT_SECONDS: {
+    description:
+      'How long one call to the e-invoice exchange may take; a call left by a crashed process is taken up again this plus 5 seconds later',
+    default: '30',
+    parse: integer(1, 300),
+  },
 } satisfies Record<string, Spec<unknown>>;
 
 function pemFile(raw: string): string | null {
@@ -532,6 +540,7 @@ export function loadConfig(env: Env = process.env): Config {
     einvoiceExchangeCa: read('EINVOICE_EXCHANGE_CA'),
     einvoicePollSeconds: read('EINVOICE_POLL_SECONDS'),
     einvoiceRetryDelaysMs: read('EINVOICE_RETRY_DELAYS_MS'),
+    einvoiceTimeoutSeconds: read('EINVOICE_TIMEOUT_SECONDS'),
   };
   // Node refuses a headers timeout longer than the request timeout that contains it.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {

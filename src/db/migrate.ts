@@ -29,6 +29,7 @@ import * as m0026 from './migrations/0026-fiscal-details.ts';
 import * as m0027 from './migrations/0027-issued-documents-kept.ts';
 import * as m0028 from './migrations/0028-till.ts';
 import * as m0029 from './migrations/0029-print-logo.ts';
+import * as m0030 from './migrations/0030-einvoice-sends.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -61,6 +62,7 @@ const MIGRATIONS = {
   '0027-issued-documents-kept': m0027,
   '0028-till': m0028,
   '0029-print-logo': m0029,
+  '0030-einvoice-sends': m0030,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

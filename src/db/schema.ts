@@ -838,6 +838,7 @@ export interface DB {
   purchase_invoices: PurchaseInvoicesTable;
   purchase_invoice_payments: PurchaseInvoicePaymentsTable;
   exchange_messages: ExchangeMessagesTable;
+  einvoice_sends: EInvoiceSendsTable;
 }
 
 /** A solved proof-of-work challenge, spent (0017; keyed by its expiry first since 0021): refused again until it expires. */
@@ -927,4 +928,29 @@ export interface ExchangeMessagesTable {
   answer: string | null;
   created_at: Timestamp;
   done_at: Timestamp | null;
+}
+
+/** An issued document sent as an e-invoice through the exchange (0027), and where it is. */
+export interface EInvoiceSendsTable {
+  sale_id: string;
+  company_id: string;
+  /** The `send` call in `exchange_messages`. */
+  message_id: string;
+  /** queued → sent → delivered, or rejected (by the buyer), or failed (the intermediary refused it). */
+  status: string;
+  /** The intermediary's id of the document (moj-eRačun's ElectronicId). */
+  document_id: string | null;
+  delivered_at: Timestamp | null;
+  /** The issuer's fiscalisation of the e-invoice: unknown, fiscalised or failed. */
+  fiscal_status: string;
+  fiscal_message: string | null;
+  rejection_type: string | null;
+  rejection_reason: string | null;
+  rejected_at: Timestamp | null;
+  last_error: string | null;
+  checked_at: Timestamp | null;
+  /** When the admins were told of its failure or rejection (once). */
+  notified_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }

@@ -42,7 +42,10 @@ export const PERMISSIONS = {
   'catalog:write': ['admin'],
   'reports:run': ['admin'], // read reports, build and download exports (the month archive)
   'purchases:read': ['admin', 'staff'], // received e-invoices: list, read, their original XML
-  'purchases:handle': ['admin'], // accept, reject (reported through the exchange), upload, record payments made
+  // Staff decide on a received e-invoice (accept, reject: reported through the exchange) and upload
+  // one received another way; admins record the payment made (issue 33).
+  'purchases:handle': ['admin', 'staff'],
+  'purchases:pay': ['admin'],
   'settings:manage': ['admin'], // developer settings (API keys, webhooks, catalog scope, print template, bank account), team, company profile
 } as const satisfies Record<string, readonly UserRole[]>;
 
@@ -172,7 +175,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminUploadPurchaseInvoice: 'purchases:handle',
   adminAcceptPurchaseInvoice: 'purchases:handle',
   adminRejectPurchaseInvoice: 'purchases:handle',
-  adminRecordPurchasePayment: 'purchases:handle',
+  adminRecordPurchasePayment: 'purchases:pay',
 };
 
 export function rolesFor(operationId: string): readonly UserRole[] | null {

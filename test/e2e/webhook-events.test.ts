@@ -15,6 +15,26 @@ import { formatTelegramMessage } from '../../src/modules/webhooks/channels/teleg
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 import { reachOut, validReachOut } from '../support/http-helpers.ts';
 import { answerQuote, quotationLink } from '../support/mail-helpers.ts';
+import { exchangeSettings, startFakeEracun, type EracunDocument, type FakeEracun } from '../support/fake-eracun.ts';
+import { until } from '../support/fiscal-helpers.ts';
+import os from 'node:os';
+
+/** The fake e-invoice exchange the e-invoice events come through (started with the test's app). */
+let eracun: FakeEracun;
+
+/** A B2B invoice paid by transfer, sent as an e-invoice through the fake exchange: its document there. */
+async function sentEInvoice(app: TestApp, demo: DemoCompany): Promise<EracunDocument> {
+  const put = await adminCall(app.app, demo.adminToken, 'PUT', '/einvoice/exchange', exchangeSettings(eracun));
+  assert.equal(put.statusCode, 200, put.body);
+  const before = eracun.sent.length;
+  const q = await newQuotation(app.app, demo);
+  await assignCustomer(app.app, demo, 'quotations', q.id);
+  const res = await adminCall(app.app, demo.adminToken, 'POST', `/quotations/${q.id}/convert`, {
+    paymentMethod: 'bank_transfer',
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return until('the e-invoice sent', async () => eracun.sent[before]);
+}
 
 /**
  * How each catalogued event is made to happen through the API. Typed by the catalog, so a new
@@ -171,6 +191,23 @@ const FIRE: Record<EventName, (app: TestApp, demo: DemoCompany) => Promise<() =>
     });
     assert.equal(res.statusCode, 201, res.body);
   },
+  'einvoice.delivered': async (app, demo) => {
+    const doc = await sentEInvoice(app, demo);
+    return async () => {
+      doc.statusId = 40;
+    };
+  },
+  'einvoice.rejected': async (app, demo) => {
+    const doc = await sentEInvoice(app, demo);
+    return async () => {
+      eracun.rejections.push({
+        electronicId: doc.electronicId,
+        date: '2026-11-28',
+        type: 'U',
+        reason: 'Kriva cijena.',
+      });
+    };
+  },
 };
 
 /** An invoice made before any endpoint exists (its sale.created reaches no one). */
@@ -188,11 +225,21 @@ const RECEIVED = [...EVENT_NAMES, 'ping'].sort();
 test('every event is catalogued once: documented under OpenAPI webhooks, offered by the admin filter, told on Telegram, and sent as documented', async (t) => {
   const receiver = await startWebhookReceiver();
   const telegram = await startFakeTelegram();
-  const app = await createTestApp({ TELEGRAM_API_URL: telegram.apiBaseUrl }, { startWorkers: true });
+  eracun = await startFakeEracun({ dir: os.tmpdir() });
+  const app = await createTestApp(
+    {
+      TELEGRAM_API_URL: telegram.apiBaseUrl,
+      EINVOICE_EXCHANGE_CA: eracun.caFile,
+      EINVOICE_POLL_SECONDS: '1',
+      EINVOICE_RETRY_DELAYS_MS: '200',
+    },
+    { startWorkers: true },
+  );
   t.after(async () => {
     await app.close();
     await receiver.close();
     await telegram.close();
+    await eracun.close();
   });
   const demo = await createTenant(app.c);
   const company = await app.c.companies.getCompany(demo.companyId);

@@ -45,7 +45,11 @@ const PATTERNS = Object.fromEntries(
 /** The English catalog texts the page shows: in its text, or in a label, title or placeholder. */
 export async function englishLeaks(page: Page, language: Reader = 'hr'): Promise<string[]> {
   const shown = await page.evaluate(() => {
-    const texts = [document.title, document.body.innerText];
+    // Identifiers in <code> (an event's name such as `einvoice.delivered`) are not prose.
+    const codes = [...document.querySelectorAll('code')].map((c) => c.textContent ?? '');
+    let body = document.body.innerText;
+    for (const code of codes) if (code) body = body.split(code).join(' ');
+    const texts = [document.title, body];
     for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt], input[type="submit"]'))
       for (const name of ['aria-label', 'title', 'placeholder', 'alt', 'value'])
         if (el.hasAttribute(name)) texts.push(el.getAttribute(name)!);

@@ -78,25 +78,30 @@ describe('hub: e-invoice exchange and purchase invoices', () => {
     assert.equal((await get(staff, '/hub/developer/einvoice-exchange')).statusCode, 403);
   });
 
-  test('a received invoice is listed and readable: lines with KPD names, VAT, the original XML; staff read, admins reject with a reason', async () => {
+  test('a received invoice is listed and readable: lines with KPD names, VAT, the original XML; staff read and decide (accept, reject with a reason), admins record payments', async () => {
     fake.deliver(HR_UBL);
     const id = await until('the invoice filed', async () => (await t.c.purchaseInvoices.list(d.companyId, {}))[0]?.id);
     const list = await get(staff, '/hub/purchases');
     assert.match(list.body, /TVRTKA A d\.o\.o\./);
-    assert.doesNotMatch(list.body, /Učitaj eRačun/, 'staff upload nothing');
+    assert.match(list.body, /Učitaj eRačun/, 'staff upload what came another way');
     const view = await get(staff, `/hub/purchases/${id}`);
     assert.equal(view.statusCode, 200);
     assert.match(view.body, /<code>62\.20\.20<\/code> <small class="muted">[^<]+<\/small>/);
     assert.match(view.body, /HRXXXXXXXXXXXXXXXX/);
-    assert.doesNotMatch(view.body, /reject-reason/, 'staff see no rejection form');
-    assert.equal((await post(staff, `/hub/purchases/${id}/reject`, { type: 'U', reason: 'x' })).statusCode, 403);
+    assert.match(view.body, /reject-reason/, 'staff see the rejection form');
+    assert.doesNotMatch(view.body, /pay-amount/, 'staff record no payment');
+    assert.equal(
+      (await post(staff, `/hub/purchases/${id}/payments`, { amount: '1.00', date: '2026-01-05', method: 'T' }))
+        .statusCode,
+      403,
+    );
     const xml = await get(staff, `/hub/purchases/${id}/original.xml`);
     assert.ok(xml.rawPayload.equals(HR_UBL));
 
-    const empty = await post(admin, `/hub/purchases/${id}/reject`, { type: 'U', reason: '' });
+    const empty = await post(staff, `/hub/purchases/${id}/reject`, { type: 'U', reason: '' });
     assert.equal(empty.statusCode, 400);
     assert.match(empty.body, /id="reject-reason"[^>]*aria-invalid="true"/);
-    const rejected = await post(admin, `/hub/purchases/${id}/reject`, { type: 'U', reason: 'Kriva cijena.' });
+    const rejected = await post(staff, `/hub/purchases/${id}/reject`, { type: 'U', reason: 'Kriva cijena.' });
     assert.equal(rejected.statusCode, 303);
     await until('reported', async () => fake.rejections.length === 1);
     const after = await get(admin, `/hub/purchases/${id}`);

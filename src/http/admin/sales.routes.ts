@@ -10,6 +10,7 @@ import {
   SALE_STATUSES,
   type SaleView,
 } from '../../modules/sales/index.ts';
+import { EXCHANGE_STATUSES } from '../../modules/einvoice/index.ts';
 import { Data, Money, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
 import { CreditNoteBody, InvoiceCancelBody, PaymentBody } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
@@ -184,6 +185,48 @@ export const Sale = Type.Object(
         ),
       },
       { additionalProperties: false },
+    ),
+    exchange: Type.Object(
+      {
+        status: Type.Enum(EXCHANGE_STATUSES, {
+          description:
+            "`not_required`: not an e-invoice (a consumer, a business paying cash or card, another country, or no exchange configured); `queued` in the outbox; `sent` to the company's e-invoice exchange; `delivered` to the buyer; `rejected` by the buyer; `failed`: the exchange refused it (not sent again).",
+        }),
+        documentId: Nullable(
+          Type.String({ description: "The exchange's id of the e-invoice (moj-eRačun's ElectronicId)." }),
+        ),
+        fiscalisation: Nullable(
+          Type.Union([Type.Literal('unknown'), Type.Literal('fiscalised'), Type.Literal('failed')], {
+            description: "The issuer's fiscalisation of the e-invoice (EvidentirajERacun), as the exchange reports it.",
+          }),
+        ),
+        error: Nullable(Type.String({ description: 'Why it failed, or why the exchange could not be asked yet.' })),
+        rejection: Type.Optional(
+          Type.Object(
+            { type: Nullable(Type.String()), reason: Type.String(), at: Nullable(Timestamp) },
+            { additionalProperties: false, description: "The buyer's rejection (EvidentirajOdbijanje)." },
+          ),
+        ),
+        payments: Type.Array(
+          Type.Object(
+            {
+              amount: Type.String({ ...Money, description: 'Negative for a voided payment.' }),
+              date: Day,
+              method: Type.Union([Type.Literal('T'), Type.Literal('O'), Type.Literal('Z')], {
+                description: 'EvidentirajNaplatu: T transfer, O set-off, Z other.',
+              }),
+              status: Type.Union([Type.Literal('queued'), Type.Literal('reported'), Type.Literal('failed')]),
+            },
+            { additionalProperties: false },
+          ),
+          { description: 'Each payment (and void) reported through the exchange (EvidentirajNaplatu).' },
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "Croatian B2B (Zakon o fiskalizaciji NN 89/2025 art. 38): the document sent as an HR-CIUS e-invoice through the company's e-invoice exchange instead of a receipt to CIS.",
+      },
     ),
   },
   { additionalProperties: false },

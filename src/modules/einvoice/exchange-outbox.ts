@@ -10,7 +10,8 @@ import type { ExchangeRepository } from './exchange.repository.ts';
  * rejection of a received one.
  */
 export type ExchangeCall =
-  | { kind: 'send'; body: { xml: string } }
+  /** `xml`: these bytes; `issued: 'ubl'`: the issued document's stored UBL (the subject is the sale). */
+  | { kind: 'send'; body: { xml: string } | { issued: 'ubl' } }
   | { kind: 'mark_paid'; body: { paidOn: string; amount: string; method: ReportedPaymentMethod } }
   | { kind: 'reject'; body: { documentId: string; rejectedOn: string; type: RejectionType; reason: string } };
 

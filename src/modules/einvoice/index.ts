@@ -24,3 +24,20 @@ export {
   type PurchaseInvoiceDetail,
 } from './purchase-invoices.service.ts';
 export { purchaseBookTable } from './purchase-book.ts';
+export {
+  createExchangeStatusReader,
+  createOutboundOverview,
+  type StuckEInvoice,
+  croatianOib,
+  EXCHANGE_STATUSES,
+  NOT_SENT,
+  JUST_QUEUED,
+  needsEInvoice,
+  queueSend,
+  reportPayment,
+  routesThroughExchange,
+  type ExchangeStatusReader,
+  type ExchangeView,
+  type OutboundRepos,
+} from './outbound.ts';
+export { createExchangeSends, type ExchangeSends } from './exchange-sends.ts';

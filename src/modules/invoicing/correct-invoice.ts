@@ -23,6 +23,7 @@ import {
 import { fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
 import { afterIssue, type IssueDeps, type IssueRepos, type Issued } from './issue-invoice.ts';
 import { freezeAtIssue } from './frozen-documents.ts';
+import { goesAsEInvoice, sendAsEInvoice } from './send-einvoice.ts';
 
 type CorrectionRepos = IssueRepos;
 
@@ -58,9 +59,10 @@ export async function correctInvoice<R extends IssueRepos>(
         ? await cancelInvoice(repos, input, deps.newId, deps.fiscaliser)
         : await creditInvoice(repos, { ...input, lines: correction.lines }, deps.newId, deps.fiscaliser);
     const refunds = await giveRefund(repos, input, issued.row, deps.newId);
-    await freezeAtIssue(repos, issued.row, input.now, 0, {
+    const snapshot = await freezeAtIssue(repos, issued.row, input.now, 0, {
       refunds: refunds.map((r) => ({ method: r.method, amountMinor: r.amount_minor })),
     });
+    if (issued.asEInvoice) await sendAsEInvoice(repos, issued, snapshot, { now: input.now, newId: deps.newId });
     return { ...issued, refunds };
   });
   return { ...(await afterIssue(deps, issued)), refunds: issued.refunds };
@@ -423,6 +425,7 @@ async function writeCorrection(
   };
   await insertIssued(repos, row, lines, company.timezone);
   await repos.sales.insertSaleLines(lines);
-  const fiscal = await fiscalise(fiscaliser, repos, row, lines);
-  return { row, lines, fiscal };
+  const asEInvoice = await goesAsEInvoice(repos, row);
+  const fiscal = await fiscalise(fiscaliser, repos, row, lines, asEInvoice);
+  return { row, lines, fiscal, asEInvoice };
 }

@@ -44,7 +44,7 @@ export async function freezeAtIssue(
   paidMinor: number,
   /** What the issue has read already (undefined: read it here). */
   known: { location?: LocationRow; buyer?: IssueSnapshot['buyer']; refunds?: IssueSnapshot['refunds'] } = {},
-): Promise<void> {
+): Promise<IssueSnapshot> {
   const [company, location, buyer] = await Promise.all([
     repos.companies.findCompany(row.company_id),
     known.location ?? repos.companies.findLocation(row.company_id, row.location_id),
@@ -72,6 +72,7 @@ export async function freezeAtIssue(
     sha256: sha256Hex(bytes),
     created_at: now.toISOString(),
   });
+  return snapshot;
 }
 
 const CONTENT_TYPES: Record<IssuedFormat, string> = {

@@ -1,6 +1,7 @@
 export { createInvoicingService, type InvoicingService } from './invoicing.service.ts';
 export {
   issueInvoice,
+  issuedView,
   customerForSale,
   type CustomerDirectory,
   type CustomerSnapshot,

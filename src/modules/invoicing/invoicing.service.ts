@@ -2,11 +2,11 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import type { CatalogService } from '../catalog/index.ts';
-import { toSaleView, type SalesService, type SaleView } from '../sales/index.ts';
+import type { SalesService, SaleView } from '../sales/index.ts';
 import { correctInvoice } from './correct-invoice.ts';
 import { createCounterSales } from './counter-sale.ts';
 import { createIssuedDocuments } from './frozen-documents.ts';
-import type { CustomerDirectory, IssueRepos } from './issue-invoice.ts';
+import { issuedView, type CustomerDirectory, type IssueRepos } from './issue-invoice.ts';
 import type { IssueFiscaliser } from './issue-steps.ts';
 
 /**
@@ -38,7 +38,7 @@ export function createInvoicingService(deps: {
       { companyId, saleId, reason, actorId, now: clock.now(), refund },
       correction,
     );
-    return toSaleView(issued.row, issued.lines, [], { fiscal: issued.fiscal, refunds: issued.refunds });
+    return issuedView(issued, { refunds: issued.refunds });
   };
   return {
     ...createCounterSales({ ...deps, get: deps.sales.get }),

@@ -25,8 +25,13 @@ import type {
   SaleSourceType,
   SaleTotalsRepository,
   SalesRepository,
+  SaleView,
+  RefundRow,
 } from '../sales/index.ts';
+import { toSaleView } from '../sales/index.ts';
 import { freezeAtIssue, type IssuedDocumentsRepository } from './frozen-documents.ts';
+import { JUST_QUEUED, type OutboundRepos } from '../einvoice/index.ts';
+import { goesAsEInvoice, sendAsEInvoice } from './send-einvoice.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */
 export interface CustomerSnapshot {
@@ -67,12 +72,15 @@ export type IssueRepos = {
   webhooks: EventOutbox;
   catalog: Pick<CatalogRepository, 'listTaxRates'>;
   issuedDocuments: IssuedDocumentsRepository;
+  exchange: OutboundRepos['exchange'];
 };
 
 export interface Issued {
   row: SaleRow;
   lines: SaleLineRow[];
   fiscal: FiscalStatus;
+  /** Sent to the buyer as an e-invoice through the exchange (no receipt to CIS). */
+  asEInvoice?: boolean;
 }
 
 /** What issuing needs around the unit of work: the store, ids, the fiscal adapter and the dispatcher's wake-up. */
@@ -134,7 +142,7 @@ export async function issueInvoice<R extends IssueRepos>(
       // What issuing has read already is not read again: the location, and the buyer's e-invoice
       // address from the directory customer read for the sale.
       const c = request.customer;
-      await freezeAtIssue(repos, issued.row, request.now, paidAtIssue, {
+      const snapshot = await freezeAtIssue(repos, issued.row, request.now, paidAtIssue, {
         location: issued.location,
         buyer: c.id
           ? {
@@ -144,11 +152,21 @@ export async function issueInvoice<R extends IssueRepos>(
             }
           : null,
       });
+      if (issued.asEInvoice) await sendAsEInvoice(repos, issued, snapshot, { now: request.now, newId: deps.newId });
       return issued;
     },
     { creates: request.saleId },
   );
   return afterIssue(deps, issued);
+}
+
+/** A document just issued as its JSON shows it (nothing paid or corrected yet; a correction's refunds given). */
+export function issuedView(issued: Issued, given: { refunds?: RefundRow[] } = {}): SaleView {
+  return toSaleView(issued.row, issued.lines, [], {
+    fiscal: issued.fiscal,
+    ...(issued.asEInvoice ? { exchange: JUST_QUEUED } : {}),
+    ...given,
+  });
 }
 
 /** After an issuing unit of work committed: wake the dispatcher, deliver the fiscal request. */
@@ -272,7 +290,8 @@ async function insertSale(
   };
   await insertIssued(repos, row, lines, input.timezone);
   await repos.sales.insertSaleLines(lines);
-  const fiscal = await fiscalise(fiscaliser, repos, row, lines);
+  const asEInvoice = await goesAsEInvoice(repos, row);
+  const fiscal = await fiscalise(fiscaliser, repos, row, lines, asEInvoice);
   await enqueueEvent(
     repos,
     {
@@ -294,7 +313,7 @@ async function insertSale(
     },
     { now: createdAt, newId },
   );
-  return { row, lines, fiscal, location };
+  return { row, lines, fiscal, location, asEInvoice };
 }
 
 /**

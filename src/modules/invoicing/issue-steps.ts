@@ -132,8 +132,10 @@ export async function fiscalise(
   repos: StepRepos,
   row: SaleRow,
   lines: readonly DocumentLineRow[],
+  /** It goes to the buyer as an e-invoice, fiscalised by the exchange: no receipt to CIS (send-einvoice.ts). */
+  asEInvoice = false,
 ): Promise<FiscalStatus> {
-  if (row.mode === 'test') return NOT_REQUIRED;
+  if (row.mode === 'test' || asEInvoice) return NOT_REQUIRED;
   const company = (await repos.companies.findCompany(row.company_id))!;
   // Switched off in the company's settings: nothing is fiscalised, whatever certificate is stored.
   if (!company.fiscal_enabled) return NOT_REQUIRED;
@@ -159,7 +161,12 @@ export async function fiscalise(
     totalMinor: totals.withTax,
     paymentMethod: row.payment_method as InvoicePaymentMethod,
     operatorTaxId: row.operator_oib,
-    buyerTaxId: row.customer_kind === 'business' ? (row.customer_tax_id?.replace(/^HR/, '') ?? null) : null,
+    // A receipt names a business buyer (OibPrimateljaRacuna) only when paid in cash or by card:
+    // such a receipt never says T (specification v2.6 §2.1.1.1; Zakon o fiskalizaciji art. 39).
+    buyerTaxId:
+      row.customer_kind === 'business' && row.payment_method !== 'bank_transfer'
+        ? (row.customer_tax_id?.replace(/^HR/, '') ?? null)
+        : null,
     zkiHash: company.fiscal_zki_hash === 'sha256' ? 'sha256' : 'sha1',
   });
 }

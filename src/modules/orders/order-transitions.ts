@@ -5,11 +5,12 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import { toCompany, type CompaniesRepository } from '../companies/index.ts';
-import { toSaleView, type InvoicePaymentMethod, type SaleView } from '../sales/index.ts';
+import { type InvoicePaymentMethod, type SaleView } from '../sales/index.ts';
 import {
   customerForSale,
   DEFAULT_PAYMENT_METHOD,
   issueInvoice,
+  issuedView,
   type CustomerDirectory,
   type IssueFiscaliser,
   type IssueRepos,
@@ -174,7 +175,7 @@ export function createOrderTransitions(deps: {
           };
         },
       });
-      return toSaleView(result.row, result.lines, [], { fiscal: result.fiscal });
+      return issuedView(result);
     },
   };
 }

@@ -8,7 +8,6 @@ import { toCompany, type CompaniesRepository } from '../companies/index.ts';
 import {
   previewConversion,
   repriceLines,
-  toSaleView,
   type ConversionPreview,
   type InvoicePaymentMethod,
   type SaleView,
@@ -17,6 +16,7 @@ import {
   customerForSale,
   DEFAULT_PAYMENT_METHOD,
   issueInvoice,
+  issuedView,
   type CustomerDirectory,
   type IssueFiscaliser,
   type IssueRepos,
@@ -168,7 +168,7 @@ export function createQuotationConversion(deps: {
           };
         },
       });
-      return toSaleView(result.row, result.lines, [], { fiscal: result.fiscal });
+      return issuedView(result);
     },
 
     async cancel(companyId: string, id: string, reason: string): Promise<void> {

@@ -476,8 +476,9 @@ export function createReportsService(deps: {
     },
 
     /** Today's trend: takings of the last 30 days, open quotations' value, what invoices still owe. */
-    async today(companyId: string): Promise<TodayTrend> {
-      const co = await company(companyId);
+    /** `known`: the company's zone and currency, when the caller has read them already (Today reads the company once). */
+    async today(companyId: string, known?: { timeZone: string; currency: string }): Promise<TodayTrend> {
+      const co = known ?? (await company(companyId));
       const to = localDate(clock.now(), co.timeZone);
       const from = addDays(to, -29);
       const bs = buckets(from, to, 'day', co.timeZone);

@@ -33,3 +33,4 @@ export {
 } from './conversion.ts';
 export type { IssueSnapshot } from './issue-snapshot.ts';
 export type { StatementView, StatementEntry } from './statement.ts';
+export { saleEInvoice } from './sale-einvoice.ts';

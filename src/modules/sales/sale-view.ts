@@ -1,6 +1,7 @@
 import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
 import { NOT_REQUIRED, type FiscalStatus } from '../fiscal/index.ts';
+import { NOT_SENT, type ExchangeView } from '../einvoice/index.ts';
 import type { InvoiceKind, InvoicePaymentMethod, SaleSourceType } from './sale-kinds.ts';
 import type { PaymentRow, RefundRow, SaleRow } from './sales.repository.ts';
 
@@ -82,6 +83,8 @@ export interface SaleView {
   /** Money given back: a correction's own refunds, or those on an invoice (filled when one sale is read). */
   refunds: RefundView[];
   fiscal: FiscalView;
+  /** Its e-invoice through the company's exchange (Croatian B2B, issue 33); `not_required` otherwise. */
+  exchange: ExchangeView;
 }
 
 /** Money given back with a cancellation or credit note, and who gave it. */
@@ -122,6 +125,7 @@ export function toSaleView(
   payments: readonly PaymentRow[],
   extra: {
     fiscal?: FiscalStatus;
+    exchange?: ExchangeView;
     corrections?: readonly SaleRow[];
     refunds?: readonly RefundRow[];
     /** The lines of the invoice's credit notes, for what is left to credit. */
@@ -202,5 +206,6 @@ export function toSaleView(
       givenBy: r.given_by,
     })),
     fiscal: toFiscalView(extra.fiscal ?? NOT_REQUIRED),
+    exchange: extra.exchange ?? NOT_SENT,
   };
 }

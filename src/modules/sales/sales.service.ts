@@ -17,20 +17,26 @@ import type { IssueSnapshot } from './issue-snapshot.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
 import { toSalePrint } from './sale-print.ts';
 import { toStatement, type StatementView } from './statement.ts';
+import { saleEInvoice } from './sale-einvoice.ts';
 import { said } from '../i18n/index.ts';
-import { unitCodeOf } from '../catalog/index.ts';
 import {
   assertReady,
-  buildEInvoice,
   missingFields,
   toCii,
   toFacturX,
   toUbl,
+  reportPayment,
   type EInvoice,
+  type ExchangeStatusReader,
+  type ExchangeView,
+  type OutboundRepos,
 } from '../einvoice/index.ts';
+
+type ExchangeRepositoryPort = OutboundRepos['exchange'];
 
 /** The tables the sales service reads and writes: sales, their payments, and what prints them. */
 export type SalesRepos = {
+  exchange: Pick<ExchangeRepositoryPort, 'findSends' | 'insertMessage'>;
   companies: CompaniesRepository;
   sales: SalesRepository;
   saleTotals: SaleTotalsRepository;
@@ -44,6 +50,8 @@ export function createSalesService(deps: {
   newId: IdGenerator;
   /** The fiscal status of documents already issued (the receipt comes later). */
   fiscalStatus: FiscalStatusReader;
+  /** The e-invoices of documents sent through the exchange (absent: none is ever sent). */
+  exchangeStatus?: ExchangeStatusReader;
   /** Tells the fiscal authority of a payment in another method than an issued receipt states. */
   fiscalChanges?: Pick<Fiscaliser<unknown>, 'changePayment'>;
   onEventQueued: () => void;
@@ -58,18 +66,29 @@ export function createSalesService(deps: {
 
   async function get(companyId: string, id: string): Promise<SaleView> {
     const row = await load(companyId, id);
-    const [lines, payments, corrections, fiscal] = await Promise.all([
+    const [lines, payments, corrections, fiscal, exchange] = await Promise.all([
       store.repos.sales.listLines(companyId, id),
       store.repos.sales.listPayments(companyId, id),
       store.repos.sales.listCorrections(companyId, id),
       deps.fiscalStatus.statusOf(companyId, [id]),
+      exchangeOf(companyId, [id]),
     ]);
     const creditNotes = corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id);
     const [creditLines, refunds] = await Promise.all([
       store.repos.sales.listSaleLines(companyId, creditNotes),
       store.repos.sales.listRefunds(companyId, [id], row.kind === 'invoice' ? 'invoice_id' : 'sale_id'),
     ]);
-    return toSaleView(row, lines, payments, { fiscal: fiscal.get(id), corrections, creditLines, refunds });
+    return toSaleView(row, lines, payments, {
+      fiscal: fiscal.get(id),
+      exchange: exchange.get(id),
+      corrections,
+      creditLines,
+      refunds,
+    });
+  }
+
+  async function exchangeOf(companyId: string, ids: readonly string[]): Promise<Map<string, ExchangeView>> {
+    return deps.exchangeStatus ? deps.exchangeStatus.statusOf(companyId, ids) : new Map();
   }
 
   /** Announces a payment's change with what is due afterwards. */
@@ -96,6 +115,33 @@ export function createSalesService(deps: {
       type === 'payment.voided'
         ? { ...where, type, data: { ...base, reason: reason ?? '' } }
         : { ...where, type, data: base },
+      { now, newId },
+    );
+  }
+
+  /**
+   * A payment on an invoice sent as an e-invoice is reported through the exchange from its outbox
+   * (EvidentirajNaplatu, Zakon o fiskalizaciji art. 50–53), dated the day it was recorded where
+   * the company is.
+   */
+  async function reportToExchange(
+    repos: SalesRepos,
+    sale: SaleRow,
+    amountMinor: number,
+    method: string,
+    now: string,
+  ): Promise<void> {
+    if (sale.kind !== 'invoice' || sale.mode !== 'live') return;
+    const company = await repos.companies.findCompany(sale.company_id);
+    const paidOn = new Intl.DateTimeFormat('en-CA', {
+      timeZone: company?.timezone ?? 'UTC',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date(now));
+    await reportPayment(
+      repos,
+      { companyId: sale.company_id, saleId: sale.id, amountMinor, paidOn, method },
       { now, newId },
     );
   }
@@ -143,73 +189,7 @@ export function createSalesService(deps: {
       snapshot ?? asToday(row),
       row.corrects_sale_id ? store.repos.sales.find(companyId, row.corrects_sale_id) : Promise.resolve(undefined),
     ]);
-    const { company, location, buyer } = issuedAs;
-    // The payment reference as the print and its payment codes carry it, whatever is still due
-    // (the print drops its payment codes once paid or cancelled; the e-invoice keeps its reference).
-    const content = printedContent(
-      {
-        title: 'document.invoice',
-        number: row.invoice_number,
-        currency: row.currency,
-        pricesIncludeTax: Boolean(row.prices_include_tax),
-        totalMinor: Math.abs(row.total_minor),
-        dueDate: row.created_at,
-        customerName: row.customer_name,
-        paymentYear: row.invoice_year,
-      },
-      lines,
-      company,
-      location,
-    );
-    const reference = content.payment
-      ? [content.payment.reference.model, content.payment.reference.value].filter(Boolean).join(' ')
-      : null;
-    const model = buildEInvoice({
-      kind: row.kind as EInvoice['kind'],
-      number: row.invoice_number,
-      issuedAt: row.issued_at ?? row.created_at,
-      dueDate: row.due_date,
-      deliveryDate: row.delivery_date,
-      currency: row.currency,
-      pricesIncludeTax: Boolean(row.prices_include_tax),
-      paymentMethod: row.payment_method,
-      paymentReference: reference,
-      paidMinor: issuedAs.paidMinor,
-      orderReference: row.order_reference ?? null,
-      note: row.note,
-      correctionReason: row.correction_reason,
-      exemptionReason: row.exemption_reason,
-      operator: row.operator_name || row.operator_oib ? { name: row.operator_name, oib: row.operator_oib } : null,
-      preceding: original
-        ? { number: original.invoice_number ?? original.number, issuedAt: original.issued_at ?? original.created_at }
-        : null,
-      company: {
-        name: company.name,
-        country: company.country,
-        taxId: company.taxId,
-        vatRegistered: company.fiscal.vatRegistered,
-        timezone: company.timezone,
-        address: company.address,
-        bankAccount: company.bankAccount,
-        contact: company.einvoiceContact,
-      },
-      buyer: {
-        kind: row.customer_kind,
-        name: row.customer_name,
-        taxId: row.customer_tax_id,
-        email: row.customer_email,
-        address: row.customer_address ? JSON.parse(row.customer_address) : null,
-        endpoint:
-          buyer?.endpoint_id && buyer.endpoint_scheme ? { id: buyer.endpoint_id, scheme: buyer.endpoint_scheme } : null,
-        buyerReference: buyer?.buyer_reference ?? null,
-      },
-      lines,
-      // The codes the lines kept when the sale was issued, never the catalog's today (0019); a
-      // line issued without its own unit code reads it from its own unit name.
-      classifications: new Map(lines.map((l) => [l.id, l.classification_code ?? null])),
-      unitCodes: new Map(lines.map((l) => [l.id, unitCodeOf(l.unit_name, l.unit_code)])),
-    });
-    return { model, buyerKind: row.customer_kind };
+    return saleEInvoice(row, lines, issuedAs, original ?? null);
   }
 
   return {
@@ -219,20 +199,23 @@ export function createSalesService(deps: {
       companyId: string,
       filter: SaleFilter,
       page: { limit: number; before?: { createdAt: string; id: string } },
+      /** `exchange: false`: a list that shows no e-invoice status (Today's card) skips reading it. */
+      opts: { exchange?: boolean } = {},
     ): Promise<SaleView[]> {
       const rows = await store.repos.sales.list(companyId, filter, page);
       const ids = rows.map((r) => r.id);
-      const [lines, payments, fiscal] = await Promise.all([
+      const [lines, payments, fiscal, exchange] = await Promise.all([
         store.repos.sales.listLinesOf(companyId, ids),
         store.repos.sales.listPaymentsOf(companyId, ids),
         deps.fiscalStatus.statusOf(companyId, ids),
+        opts.exchange === false ? new Map<string, ExchangeView>() : exchangeOf(companyId, ids),
       ]);
       return rows.map((row) =>
         toSaleView(
           row,
           lines.filter((l) => l.document_id === row.id),
           payments.filter((p) => p.sale_id === row.id),
-          { fiscal: fiscal.get(row.id) },
+          { fiscal: fiscal.get(row.id), exchange: exchange.get(row.id) },
         ),
       );
     },
@@ -311,6 +294,7 @@ export function createSalesService(deps: {
         };
         await repos.sales.insertPayment(payment);
         await paymentEvent(repos, 'payment.recorded', sale, payment, now);
+        await reportToExchange(repos, sale, amountMinor, input.method, now);
         // Paid another way than the receipt says: the fiscal authority is told the same day (fiscal/payment-change.ts).
         if (deps.fiscalChanges?.changePayment && sale.kind === 'invoice' && sale.payment_method) {
           const methods = new Set(
@@ -356,6 +340,8 @@ export function createSalesService(deps: {
           throw new AppError('conflict', said('error.payment.alreadyVoided'));
         await repos.sales.subtractPaid(companyId, saleId, payment.amount_minor);
         await paymentEvent(repos, 'payment.voided', sale, payment, now, reason);
+        // A void is reported as what it is: the payment taken back, a negative amount.
+        await reportToExchange(repos, sale, -payment.amount_minor, payment.method, now);
       });
       deps.onEventQueued();
       return get(companyId, saleId);

@@ -284,6 +284,60 @@ const PURCHASE_EVENTS = {
   }),
 };
 
+/** Sent e-invoices (issue 33): what the buyer's side did with one, as the exchange reports it. */
+const SentEInvoice = {
+  saleId: Type.String({ description: 'The invoice, cancellation or credit note (`sale_…`).' }),
+  invoiceNumber: InvoiceNumber,
+  documentId: Type.String({ description: "The exchange's id of the e-invoice (moj-eRačun's ElectronicId)." }),
+  customerName: Type.String(),
+};
+const EINVOICE_EVENTS = {
+  'einvoice.delivered': define({
+    description:
+      "An e-invoice sent through the company's e-invoice exchange reached the buyer (downloaded by its side).",
+    data: Type.Object(SentEInvoice, { additionalProperties: false }),
+    example: {
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
+      invoiceNumber: '12/ZG1/1',
+      documentId: '3100042',
+      customerName: 'Gradnja d.o.o.',
+    },
+    telegram: (d, company) => {
+      const name = escapeClipped(company.name, LIMITS.company);
+      const lines = [`<b>📨 E-invoice delivered: ${escapeClipped(d.invoiceNumber, LIMITS.number)}</b>`];
+      if (name) lines.push(`<i>${name}</i>`);
+      lines.push('', `🏢 ${escapeClipped(d.customerName, LIMITS.customer)}`);
+      return lines;
+    },
+  }),
+  'einvoice.rejected': define({
+    description:
+      'The buyer rejected an e-invoice sent through the exchange (EvidentirajOdbijanje): correct it with a credit note or a cancellation.',
+    data: Type.Object(
+      { ...SentEInvoice, reason: Type.String({ description: "The buyer's reason, as the exchange reports it." }) },
+      { additionalProperties: false },
+    ),
+    example: {
+      saleId: 'sale_4fJ2kq9XbR0mW8tLz1cA',
+      invoiceNumber: '12/ZG1/1',
+      documentId: '3100042',
+      customerName: 'Gradnja d.o.o.',
+      reason: 'Pogrešna cijena na stavci 1.',
+    },
+    telegram: (d, company) => {
+      const name = escapeClipped(company.name, LIMITS.company);
+      const lines = [`<b>⛔ E-invoice rejected: ${escapeClipped(d.invoiceNumber, LIMITS.number)}</b>`];
+      if (name) lines.push(`<i>${name}</i>`);
+      lines.push(
+        '',
+        `🏢 ${escapeClipped(d.customerName, LIMITS.customer)}`,
+        `📝 ${escapeClipped(d.reason, LIMITS.reference)}`,
+      );
+      return lines;
+    },
+  }),
+};
+
 export const EVENTS = {
   'quote.created': define({
     description: 'A quotation was created through `POST /quotes`.',
@@ -586,6 +640,7 @@ export const EVENTS = {
   }),
   ...CUSTOMER_EVENTS,
   ...PURCHASE_EVENTS,
+  ...EINVOICE_EVENTS,
 };
 
 export type EventName = keyof typeof EVENTS;

@@ -237,7 +237,11 @@ describe('received invoices: polled from the exchange, kept byte for byte, accep
       'staff read',
     );
     assertProblem(
-      await adminCall(t.app, staff, 'POST', `/purchase-invoices/${filed.id}/reject`, { type: 'U', reason: 'x' }),
+      await adminCall(t.app, staff, 'POST', `/purchase-invoices/${filed.id}/payments`, {
+        amount: '1.00',
+        date: '2026-01-05',
+        method: 'T',
+      }),
       403,
       'forbidden',
     );
@@ -250,7 +254,8 @@ describe('received invoices: polled from the exchange, kept byte for byte, accep
       JSON.stringify(bad),
     );
 
-    const res = await adminCall(t.app, d.adminToken, 'POST', `/purchase-invoices/${filed.id}/reject`, {
+    // Staff decide on a received invoice (issue 33); admins record what is paid.
+    const res = await adminCall(t.app, staff, 'POST', `/purchase-invoices/${filed.id}/reject`, {
       type: 'U',
       reason: 'Pogrešna cijena na stavci 1.',
     });

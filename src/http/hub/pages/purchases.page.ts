@@ -179,7 +179,7 @@ ${postForm(ctx, paths.purchaseReject(p.id), html` class="stack"`)}
 <h2>${t('hub.purchases.payments')}</h2>
 ${p.payments.length === 0 ? html`<p class="muted">—</p>` : html`<table><tbody>${p.payments.map((x) => html`<tr><td>${ctx.fmt.day(x.date)}</td><td>${t(`hub.purchases.method.${x.method as 'cash'}`)}</td><td class="num">${money(ctx, x.amount, p.currency)}</td></tr>`)}</tbody></table>`}
 ${
-  handle && p.status !== 'rejected' && p.totals.due !== '0.00'
+  ctx.can('purchases:pay') && p.status !== 'rejected' && p.totals.due !== '0.00'
     ? html`${postForm(ctx, paths.purchasePayment(p.id), html` class="row"`)}
   <div><label for="pay-amount">${t('hub.purchases.amount')}</label><br><input id="pay-amount" name="amount" inputmode="decimal" value="${state?.form === 'pay' ? (state.values.amount ?? '') : ctx.fmt.editable(p.totals.due)}"${amount.attrs}>${amount.note}</div>
   <div><label for="pay-date">${t('hub.purchases.date')}</label><br><input id="pay-date" name="date" type="date" value="${state?.form === 'pay' ? (state.values.date ?? '') : new Date().toISOString().slice(0, 10)}"${date.attrs}>${date.note}</div>
@@ -257,7 +257,7 @@ ${
 
     app.post<{ Params: IdParams }>(
       '/purchases/:id/payments',
-      { config: { hub: 'purchases:handle' } },
+      { config: { hub: 'purchases:pay' } },
       async (request, reply) => {
         const ctx = request.hub;
         const done = await submit(

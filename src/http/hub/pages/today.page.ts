@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sayText } from '../texts/index.ts';
+import type { Company } from '../../../modules/companies/index.ts';
 import type { Container } from '../../../container.ts';
 import { cappedText } from '../../../lib/count-cap.ts';
 import { MONEY_SCALE, parseScaled } from '../../../lib/money.ts';
@@ -22,6 +23,7 @@ interface Card {
     | 'hub.today.orders'
     | 'hub.today.sales'
     | 'hub.today.webhooks'
+    | 'hub.today.einvoices'
     | 'hub.fiscal.waiting';
   href: string;
   count: number;
@@ -121,8 +123,8 @@ export const todayPage =
           ? (async (): Promise<Card> => {
               const [count, unpaid, partly] = await Promise.all([
                 c.sales.countWithStatus(companyId, ['unpaid', 'partially_paid']),
-                c.sales.list(companyId, { status: 'unpaid' }, latest),
-                c.sales.list(companyId, { status: 'partially_paid' }, latest),
+                c.sales.list(companyId, { status: 'unpaid' }, latest, { exchange: false }),
+                c.sales.list(companyId, { status: 'partially_paid' }, latest, { exchange: false }),
               ]);
               return {
                 id: 'sales',
@@ -159,13 +161,18 @@ export const todayPage =
             })()
           : null,
       ]);
-      const fiscal = ctx.can('sales:read') ? await fiscalState(c, ctx) : { banner: null, card: null };
-      const trend = ctx.can('reports:run') ? await trendSection(c, ctx) : null;
+      const company = ctx.can('sales:read') ? await c.companies.getCompany(ctx.user.companyId) : null;
+      const fiscal = company ? await fiscalState(c, ctx, company) : { banner: null, card: null };
+      const einvoices = company ? await einvoiceState(c, ctx, company) : { banner: null, card: null };
+      const trend = ctx.can('reports:run')
+        ? await trendSection(c, ctx, company ? { timeZone: company.timezone, currency: company.currency } : undefined)
+        : null;
 
       const body = html`<h1>${t('hub.today.title')}</h1>
 ${fiscal.banner}
+${einvoices.banner}
 ${trend}
-<div class="cards today">${fiscal.card ? renderCard(ctx, fiscal.card) : null}${cards.map((card) => (card ? renderCard(ctx, card) : null))}</div>`;
+<div class="cards today">${fiscal.card ? renderCard(ctx, fiscal.card) : null}${einvoices.card ? renderCard(ctx, einvoices.card) : null}${cards.map((card) => (card ? renderCard(ctx, card) : null))}</div>`;
       return sendPage(reply, ctx, { title: t('hub.today.title'), body });
     });
   };
@@ -175,9 +182,13 @@ ${trend}
  * off) reads plainly that its invoices are not fiscalised; one that has sees the invoices still
  * without a JIR.
  */
-async function fiscalState(c: Container, ctx: HubContext): Promise<{ banner: Html | null; card: Card | null }> {
+async function fiscalState(
+  c: Container,
+  ctx: HubContext,
+  company: Company,
+): Promise<{ banner: Html | null; card: Card | null }> {
   const companyId = ctx.user.companyId;
-  const [company, settings] = await Promise.all([c.companies.getCompany(companyId), c.fiscalSettings.get(companyId)]);
+  const settings = await c.fiscalSettings.get(companyId);
   if (!settings.configured || !company.fiscal.enabled) {
     if (company.country !== 'HR') return { banner: null, card: null };
     const link = ctx.can('settings:manage')
@@ -209,6 +220,45 @@ async function fiscalState(c: Container, ctx: HubContext): Promise<{ banner: Htm
   };
 }
 
+/**
+ * Croatian B2B e-invoices on Today (issue 33): a VAT-registered Croatian company without an
+ * e-invoice exchange reads plainly that its invoices to businesses are not delivered lawfully;
+ * one with an exchange sees the e-invoices that are stuck (refused, rejected, not through).
+ */
+async function einvoiceState(
+  c: Container,
+  ctx: HubContext,
+  company: Company,
+): Promise<{ banner: Html | null; card: Card | null }> {
+  const companyId = ctx.user.companyId;
+  if (company.country !== 'HR' || !company.fiscal.vatRegistered) return { banner: null, card: null };
+  const state = await c.einvoiceOverview.today(companyId);
+  if (!state.configured) {
+    const link = ctx.can('settings:manage')
+      ? html` <a href="${paths.exchange}">${ctx.t('hub.einvoice.configure')}</a>`
+      : null;
+    return {
+      banner: html`<p class="error" id="einvoice-off">${ctx.t('hub.einvoice.unlawful')}${link}</p>`,
+      card: null,
+    };
+  }
+  if (state.stuck.length === 0) return { banner: null, card: null };
+  return {
+    banner: null,
+    card: {
+      id: 'einvoices',
+      title: 'hub.today.einvoices',
+      href: paths.sales,
+      count: state.stuck.length,
+      items: state.stuck.slice(0, LATEST).map((s) => ({
+        href: paths.sale(s.saleId),
+        label: `${ctx.t(`hub.einvoice.status.${s.status as 'failed'}`)} · ${ctx.fmt.dateTime(s.createdAt)}`,
+        meta: s.reason ?? '',
+      })),
+    },
+  };
+}
+
 function renderCard(ctx: HubContext, card: Card): Html {
   const { t } = ctx;
   const count = cappedText(card.count, ctx.fmt.number);
@@ -225,9 +275,13 @@ function renderCard(ctx: HubContext, card: Card): Html {
 }
 
 /** The owner's view of the money: takings of the last 30 days, open quotations' value, what invoices still owe. */
-async function trendSection(c: Container, ctx: HubContext): Promise<Html> {
+async function trendSection(
+  c: Container,
+  ctx: HubContext,
+  known?: { timeZone: string; currency: string },
+): Promise<Html> {
   const { t, fmt } = ctx;
-  const trend = await c.reports.today(ctx.user.companyId);
+  const trend = await c.reports.today(ctx.user.companyId, known);
   const total = trend.days.reduce((a, d) => a + d.takings, 0);
   const max = Math.max(0, ...trend.days.map((d) => d.takings));
   const chart = trendChart(trend.days, {

@@ -171,6 +171,7 @@ ${textInput('tendered', t('hub.counter.tendered'), opts.tendered, errors?.tender
 <div id="counter-total" aria-live="polite" hx-post="${paths.counterTotal}" hx-include="#counter-form" hx-trigger="load, input from:#counter-form delay:200ms, change from:#counter-form, lines-changed from:body" hx-swap="innerHTML">${totalBlock(ctx, null, '')}</div>
 </fieldset>
 ${customerFieldset(ctx, { customerId: opts.customerId, customerLabel: opts.customerLabel, name: '', email: '', phone: '' }, errors, t('hub.counter.customer'), { typed: false, hint: t('hub.make.walkIn') })}
+${company.country === 'HR' ? html`<p class="muted" id="counter-b2b">${t('hub.counter.b2bChoice')}</p>` : null}
 <p><button type="submit" data-sell>${t('hub.counter.sell')}</button></p>
 </form>`;
   return sendPage(reply, ctx, { title: t('hub.counter.title'), body, status: opts.status ?? 200 });

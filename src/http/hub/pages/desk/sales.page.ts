@@ -16,7 +16,7 @@ import { mayCancelInvoice } from '../../../access.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
 import { CreditNoteBody, InvoiceCancelBody, PaymentBody } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
-import { decimalPoint } from '../../../../lib/money.ts';
+import { decimalPoint, MONEY_SCALE, parseScaled } from '../../../../lib/money.ts';
 import { fieldErrors } from '../../../../lib/errors.ts';
 import { html, type Html } from '../../html.ts';
 import { sayText } from '../../texts/index.ts';
@@ -127,10 +127,20 @@ ${data.length > 0 ? exportLinks(ctx, paths.sales, params) : null}
     app.get<{ Params: IdParams }>('/sales/:id', { config: { hub: 'sales:read' } }, async (request, reply) => {
       const ctx = request.hub;
       const sale = await c.sales.get(ctx.user.companyId, request.params.id);
-      const [sendings, einvoice] = await Promise.all([
+      const [sendings, readiness] = await Promise.all([
         c.documentMail.listSendings(ctx.user.companyId, 'sale', sale.id),
         c.sales.eInvoiceReadiness(ctx.user.companyId, sale.id),
       ]);
+      // A Croatian B2B invoice by transfer not sent as an e-invoice: say why, when it is the
+      // missing exchange (issue 33).
+      const unlawful =
+        readiness?.profile === 'hr-cius' &&
+        sale.exchange.status === 'not_required' &&
+        sale.livemode &&
+        sale.customer.kind === 'business' &&
+        sale.paymentMethod === 'bank_transfer' &&
+        !(await c.exchangeSettings.get(ctx.user.companyId)).configured;
+      const einvoice = readiness ? { ...readiness, unlawful } : null;
       return detail(
         reply,
         ctx,
@@ -360,7 +370,7 @@ function detail(
   status = 200,
   /** Its sendings by e-mail, on the page as read. */
   mailed: Html | null = null,
-  einvoice: { profile: string; missing: Record<string, string[]> } | null = null,
+  einvoice: { profile: string; missing: Record<string, string[]>; unlawful?: boolean } | null = null,
 ) {
   const { t } = ctx;
   const base = paths.sale(s.id);
@@ -393,6 +403,7 @@ function detail(
   ${s.dueDate && invoice ? html`<dt>${t('print.dueDate')}</dt><dd>${ctx.fmt.day(s.dueDate)}</dd>` : null}
   ${s.operator ? html`<dt>${t('print.operator')}</dt><dd>${s.operator.name ?? ''}${s.operator.oib ? html` (OIB ${s.operator.oib})` : null}</dd>` : null}
   <dt>${t('hub.invoice.fiscal')}</dt><dd>${t(`hub.invoice.fiscal.${s.fiscal.status}`)}${s.fiscal.zki ? html`<br>ZKI ${s.fiscal.zki}` : null}${s.fiscal.jir ? html`<br>JIR ${s.fiscal.jir}` : null}${s.fiscal.error ? html`<br>${s.fiscal.error.code} ${s.fiscal.error.message}` : null}</dd>
+  ${s.exchange.status !== 'not_required' ? exchangeFacts(ctx, s, now) : null}
   ${
     s.correctsSaleId
       ? html`<dt>${t('hub.invoice.corrects')}</dt><dd><a href="${paths.sale(s.correctsSaleId)}">${s.source.number}</a>${s.correctionReason ? html`<br>${s.correctionReason}` : null}</dd>`
@@ -504,15 +515,43 @@ ${mailed}
 }
 
 /**
+ * Where the document's e-invoice is (sent through the exchange, Croatian B2B): delivery, the
+ * exchange's id, its fiscalisation, the buyer's rejection, and each payment reported with the
+ * deadline the law gives (the 20th of the next month, Zakon o fiskalizaciji art. 50–53).
+ */
+function exchangeFacts(ctx: HubContext, s: SaleView, now: Date): Html {
+  const { t } = ctx;
+  const x = s.exchange;
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 20));
+  return html`<dt>${t('hub.einvoice.exchange')}</dt><dd id="einvoice-exchange">${t(`hub.einvoice.status.${x.status as 'sent'}`)}${x.documentId ? html`<br>${t('hub.einvoice.documentId', { id: x.documentId })}` : null}${x.fiscalisation ? html`<br>${t(`hub.einvoice.fiscalisation.${x.fiscalisation}`)}` : null}${x.rejection ? html`<br><strong>${t('hub.einvoice.rejection', { reason: x.rejection.reason })}</strong>` : null}${x.error ? html`<br><span class="error">${t('hub.einvoice.lastError', { error: x.error })}</span>` : null}${
+    x.payments.length > 0 || (s.kind === 'invoice' && x.status !== 'failed')
+      ? html`<br>${t('hub.einvoice.payments')}:${
+          x.payments.length > 0
+            ? html`<ul>${x.payments.map(
+                (p) =>
+                  html`<li>${t('hub.einvoice.payment', { amount: ctx.fmt.money(parseScaled(p.amount, MONEY_SCALE)), date: ctx.fmt.day(p.date), method: p.method, status: t(`hub.einvoice.paymentStatus.${p.status}`) })}</li>`,
+              )}</ul>`
+            : html` —`
+        }<br><small>${t('hub.einvoice.paymentsDue', { deadline: ctx.fmt.day(next.toISOString().slice(0, 10)) })}</small>`
+      : null
+  }</dd>`;
+}
+
+/**
  * The e-invoice of an issued document: its profile and downloads, or, when the standard's
  * fields are not all there, what is missing in the reader's language (the same list the API's
  * 409 names), so that the shop fixes the product or customer first.
  */
-function einvoiceBox(ctx: HubContext, base: string, einvoice: { profile: string; missing: Record<string, string[]> }) {
+function einvoiceBox(
+  ctx: HubContext,
+  base: string,
+  einvoice: { profile: string; missing: Record<string, string[]>; unlawful?: boolean },
+) {
   const { t } = ctx;
   const missing = Object.values(einvoice.missing).flat();
   return html`<section aria-labelledby="einvoice-heading">
 <h2 id="einvoice-heading">${t('hub.einvoice.title')}</h2>
+${einvoice.unlawful ? html`<p class="error" id="einvoice-unlawful">${t('hub.einvoice.unlawful')}${ctx.can('settings:manage') ? html` <a href="${paths.exchange}">${t('hub.einvoice.configure')}</a>` : null}</p>` : null}
 <p>${t('hub.einvoice.profile')}: ${t(`hub.einvoice.profile.${einvoice.profile as 'hr-cius' | 'xrechnung' | 'en16931'}`)}</p>
 ${
   missing.length > 0
