@@ -123,7 +123,6 @@ describe('hub pages make a fixed number of queries', () => {
       const key = url.replace(/\/[a-z]{2,5}_[\w-]{10,}/g, '/:id');
       const n = await countQueries(url);
       if (n !== before.get(key)) changed.push(`${key}: ${before.get(key)} → ${n}`);
-      if (key === '/hub') console.log('HUBCOUNT', n, before.get(key));
       assert.ok(n < 25, `${key}: ${n} queries`);
     }
     assert.deepEqual(changed, [], 'pages whose query count grew with the rows');
