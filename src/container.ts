@@ -72,6 +72,10 @@ import {
   createFiscalSender,
   createFiscalSettingsService,
   createFiscalWorker,
+  createCountryFiscaliser,
+  createGermanTse,
+  createTseClient,
+  createTseSettingsService,
   DEFAULT_FISCAL_RETRY_DELAYS_MS,
   createAnswerVerifier,
 } from './modules/fiscal/index.ts';
@@ -251,7 +255,7 @@ export async function createContainer(
       now: () => clock.now(),
     }),
   });
-  const fiscaliser = createCroatianFiscaliser({
+  const cisFiscaliser = createCroatianFiscaliser({
     repository: store.repos.fiscal,
     credentials: fiscalCredentials,
     send: fiscalSend,
@@ -265,6 +269,18 @@ export async function createContainer(
     endpoint: config.fiscalCisUrl,
     clock,
   });
+  // Germany's cloud TSE (KassenSichV): signs counter transactions before their unit of work.
+  const tseClient = createTseClient({ extraCaPem: config.tseCa, timeoutMs: config.tseTimeoutMs });
+  const tse = createGermanTse({
+    store,
+    client: tseClient,
+    secretBox,
+    clock,
+    newId,
+    notifyAdmins: (repos, companyId, note) => notifications.notifyAdmins(repos, companyId, note),
+  });
+  const tseSettings = createTseSettingsService({ store, client: tseClient, secretBox, clock });
+  const fiscaliser = createCountryFiscaliser(cisFiscaliser, tse);
   const fiscalWorker = createFiscalWorker({ store, clock, send: fiscalSend, logger: fiscalLogger });
   // The CIS adapter answers both sides of the contract: prepare at issue, status when read.
   const fiscalStatus = fiscaliser;
@@ -315,6 +331,7 @@ export async function createContainer(
     catalog,
     customers,
     sales,
+    tse,
   });
   const documentMail = createDocumentMail({
     store,
@@ -524,6 +541,8 @@ export async function createContainer(
     fiscaliser,
     fiscalSettings,
     fiscalWorker,
+    tse,
+    tseSettings,
     exchangeSettings,
     purchaseInvoices,
     exchangeWorker,
@@ -588,6 +607,7 @@ export async function createContainer(
       await agent.close();
       await telegramAgent.close();
       await cisClient.close();
+      await tseClient.close();
       await exchangeConnector.close();
       redis?.disconnect();
       await database.close();

@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   purchaseInvoice: 'pinv',
   purchasePayment: 'ppay',
   exchangeMessage: 'exm',
+  tseTx: 'tse',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -164,6 +164,33 @@ export const Sale = Type.Object(
         error: Type.Optional(
           Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }),
         ),
+        tse: Type.Optional(
+          Type.Object(
+            {
+              status: Type.Union([Type.Literal('signed'), Type.Literal('failed')], {
+                description: '`failed`: the TSE was not reached ("TSE ausgefallen"); the sale went through.',
+              }),
+              transactionNumber: Nullable(Type.Integer()),
+              signatureCounter: Nullable(Type.Integer()),
+              start: Nullable(Timestamp),
+              end: Nullable(Timestamp),
+              signature: Nullable(Type.String({ description: 'Base64, the check value (Prüfwert).' })),
+              algorithm: Nullable(Type.String({ examples: ['ecdsa-plain-SHA384'] })),
+              timeFormat: Nullable(Type.String({ examples: ['unixTime'] })),
+              publicKey: Nullable(Type.String({ description: "Base64, the TSE's public key." })),
+              serialNumber: Nullable(Type.String({ description: "The TSE's serial number." })),
+              clientSerial: Nullable(Type.String({ description: "The record system's (Kasse's) serial number." })),
+              processType: Type.String({ examples: ['Kassenbeleg-V1'] }),
+              processData: Type.String({ examples: ['Beleg^11.90_0.00_0.00_0.00_0.00^11.90:Bar'] }),
+              qrCode: Nullable(Type.String({ description: 'The DSFinV-K QR code (`V0;…`) the receipt prints.' })),
+              error: Nullable(Type.String()),
+            },
+            {
+              additionalProperties: false,
+              description: 'Germany: the TSE transaction (KassenSichV) of a counter sale or its storno.',
+            },
+          ),
+        ),
       },
       { additionalProperties: false },
     ),

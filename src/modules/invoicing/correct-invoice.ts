@@ -15,6 +15,7 @@ import { enqueueEvent } from '../webhooks/index.ts';
 import type { InvoicePaymentMethod, SaleLineRow, SaleRow } from '../sales/index.ts';
 import { fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
 import { afterIssue, type IssueDeps, type IssueRepos, type Issued } from './issue-invoice.ts';
+import { tseAmountsOf, type CounterTse } from './counter-tse.ts';
 import { freezeAtIssue } from './frozen-documents.ts';
 
 type CorrectionRepos = IssueRepos;
@@ -25,6 +26,8 @@ export interface CorrectionInput {
   reason: string;
   actorId: string | null;
   now: Date;
+  /** The correction's id when it was chosen before the unit of work (a storno the TSE signed first). */
+  documentId?: string;
 }
 
 /** A correction to issue: a cancellation (storno) of the whole invoice, or a credit note for some of its lines. */
@@ -43,6 +46,7 @@ export async function correctInvoice<R extends IssueRepos>(
   input: CorrectionInput,
   correction: Correction,
 ): Promise<Issued> {
+  if (correction.kind === 'cancellation' && deps.tse) input = await signStorno(deps, deps.tse, input);
   const issued = await deps.store.unitOfWork(async (repos) => {
     const issued =
       correction.kind === 'cancellation'
@@ -52,6 +56,38 @@ export async function correctInvoice<R extends IssueRepos>(
     return issued;
   });
   return afterIssue(deps, issued);
+}
+
+/**
+ * A storno of a German counter sale is its own TSE transaction (DSFinV-K `AVBelegstorno`,
+ * receipt type CANCELLATION): the original's amounts negated, paid back by its method, signed
+ * before the unit of work like the sale was. Anything else (a Croatian invoice, an invoice not
+ * sold at the counter) is not a TSE matter.
+ */
+async function signStorno<R extends IssueRepos>(
+  deps: IssueDeps<R>,
+  tse: CounterTse,
+  input: CorrectionInput,
+): Promise<CorrectionInput> {
+  const repos = deps.store.repos;
+  const original = await repos.sales.find(input.companyId, input.saleId);
+  if (!original || original.source_type !== 'counter' || original.kind !== 'invoice' || original.status === 'cancelled')
+    return input;
+  const company = await repos.companies.findCompany(input.companyId);
+  if (company?.country !== 'DE' || !company.fiscal_enabled) return input;
+  const lines = await repos.sales.listSaleLines(input.companyId, [original.id]);
+  const taxes = summarize(
+    lines.map((l) => ({ net: -l.net_minor, tax: -l.tax_minor, total: -l.total_minor, taxRateBp: l.tax_rate_bp })),
+  ).taxes;
+  const documentId = deps.newId('sale');
+  await tse.sign({
+    companyId: input.companyId,
+    locationId: original.location_id,
+    documentId,
+    type: 'CANCELLATION',
+    amounts: tseAmountsOf(taxes, original.payment_method ?? 'cash'),
+  });
+  return { ...input, documentId };
 }
 
 /** The invoice a correction corrects: an issued invoice not yet cancelled, locked until commit. */
@@ -89,7 +125,7 @@ async function cancelInvoice(
       said('error.invoice.alreadyCancelled', { number: original.invoice_number ?? original.number }),
     );
   const lines = await repos.sales.listSaleLines(input.companyId, [original.id]);
-  const id = newId('sale');
+  const id = input.documentId ?? newId('sale');
   const negated = lines.map(
     (l): SaleLineRow => ({
       ...l,

@@ -26,6 +26,7 @@ import type {
   SaleTotalsRepository,
   SalesRepository,
 } from '../sales/index.ts';
+import type { CounterTse } from './counter-tse.ts';
 import { freezeAtIssue, type IssuedDocumentsRepository } from './frozen-documents.ts';
 
 /** A directory customer as the sale keeps it: a snapshot, so later edits do not rewrite a sale. */
@@ -81,6 +82,8 @@ export interface IssueDeps<R extends IssueRepos> {
   newId: IdGenerator;
   fiscaliser: IssueFiscaliser;
   onEventQueued: () => void;
+  /** Germany's TSE: counter transactions (a sale, its storno) are signed before their unit of work. */
+  tse?: CounterTse;
 }
 
 /** What is being invoiced, to whom, how it is paid; `source` runs first in the issuing unit of work. */

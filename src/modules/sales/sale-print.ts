@@ -1,6 +1,6 @@
 import type { Company, LocationRow } from '../companies/index.ts';
 import { printedContent, type DocumentLineRow, type DocumentTitle } from '../documents/index.ts';
-import type { FiscalStatus } from '../fiscal/index.ts';
+import type { FiscalStatus, TseRecord } from '../fiscal/index.ts';
 import { createFormatter, resolveLanguage, translator } from '../i18n/index.ts';
 import type { PrintDocument, PrintFact } from '../printing/index.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -199,6 +199,7 @@ function buyerIds(row: SaleRow, country: string | null): PrintFact[] {
 /** Nothing at all when fiscalisation is not required; ZKI and JIR (or that it is pending) otherwise. */
 function fiscalLines(status: FiscalStatus | undefined): PrintDocument['fiscal'] {
   if (!status || status.status === 'not_required') return null;
+  if (status.tse) return tseLines(status.tse);
   const lines: PrintFact[] = [];
   if (status.protectionCode) lines.push({ label: 'print.fiscal.zki', value: status.protectionCode });
   // Without its JIR (CIS not reached yet, or refused) the receipt carries the ZKI alone, as the
@@ -206,4 +207,27 @@ function fiscalLines(status: FiscalStatus | undefined): PrintDocument['fiscal'] 
   // the shop's staff (the hub), never for the customer's paper.
   if (status.receipt) lines.push({ label: 'print.fiscal.jir', value: status.receipt });
   return { lines, verifyUrl: status.verifyUrl };
+}
+
+/**
+ * A German receipt's TSE data (§ 6 KassenSichV, AEAO zu § 146a Nr. 2.2.3): readable, and as the
+ * DSFinV-K QR code (`V0;…`) in the fiscal code's place. Not reached: "TSE ausgefallen", as the
+ * receipt of a sale recorded during an outage must say.
+ */
+function tseLines(tse: TseRecord): PrintDocument['fiscal'] {
+  if (tse.status === 'failed')
+    return { lines: [{ label: 'print.tse.failed', value: 'Vorgang nicht abgesichert' }], verifyUrl: null };
+  const lines: PrintFact[] = [
+    { label: 'print.tse.transaction', value: String(tse.transactionNumber) },
+    { label: 'print.tse.start', value: tse.start ?? '' },
+    { label: 'print.tse.end', value: tse.end ?? '' },
+    { label: 'print.tse.counter', value: String(tse.signatureCounter) },
+    { label: 'print.tse.serial', value: tse.serialNumber ?? '' },
+    { label: 'print.tse.clientSerial', value: tse.clientSerial ?? '' },
+    { label: 'print.tse.algorithm', value: tse.algorithm ?? '' },
+    { label: 'print.tse.timeFormat', value: tse.timeFormat ?? '' },
+    { label: 'print.tse.signature', value: tse.signature ?? '' },
+    { label: 'print.tse.publicKey', value: tse.publicKey ?? '' },
+  ];
+  return { lines, verifyUrl: tse.qrCode };
 }

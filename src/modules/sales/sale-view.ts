@@ -1,6 +1,6 @@
 import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
-import { NOT_REQUIRED, type FiscalStatus } from '../fiscal/index.ts';
+import { NOT_REQUIRED, type FiscalStatus, type TseRecord } from '../fiscal/index.ts';
 import type { InvoiceKind, InvoicePaymentMethod, SaleSourceType } from './sale-kinds.ts';
 import type { PaymentRow, SaleRow } from './sales.repository.ts';
 
@@ -27,6 +27,8 @@ export interface FiscalView {
   jir: string | null;
   verifyUrl: string | null;
   error?: { code: string; message: string };
+  /** Germany: the TSE transaction (KassenSichV). */
+  tse?: TseRecord;
 }
 
 export interface SaleView {
@@ -89,6 +91,7 @@ export function toFiscalView(status: FiscalStatus): FiscalView {
     jir: status.receipt,
     verifyUrl: status.verifyUrl,
     ...(status.error ? { error: status.error } : {}),
+    ...(status.tse ? { tse: status.tse } : {}),
   };
 }
 
