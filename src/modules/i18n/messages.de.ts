@@ -66,6 +66,7 @@ export const de: Translation<typeof en> = {
   'print.tse.algorithm': 'TSE-Hashalgorithmus',
   'print.tse.timeFormat': 'TSE-Zeitformat',
   'print.tse.publicKey': 'TSE-PublicKey',
+  'print.tse.heading': 'TSE-Daten (KassenSichV), Code nach DSFinV-K',
   'print.tse.failed': 'TSE ausgefallen',
   'print.fiscal.jir': 'JIR',
   'print.fiscal.verify': 'Belegprüfung: den Code scannen, um den Beleg bei der kroatischen Steuerverwaltung zu prüfen',

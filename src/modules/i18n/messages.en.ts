@@ -72,6 +72,7 @@ export const en = {
   'print.tse.algorithm': 'TSE-Hashalgorithmus',
   'print.tse.timeFormat': 'TSE-Zeitformat',
   'print.tse.publicKey': 'TSE-PublicKey',
+  'print.tse.heading': 'TSE data (KassenSichV), the code as DSFinV-K defines it',
   'print.tse.failed': 'TSE ausgefallen',
   'print.fiscal.jir': 'JIR',
   'print.fiscal.verify': 'Verify this receipt: scan the code to check it with the Croatian Tax Administration',

@@ -66,6 +66,7 @@ export const hr: Translation<typeof en> = {
   'print.tse.algorithm': 'TSE-Hashalgorithmus',
   'print.tse.timeFormat': 'TSE-Zeitformat',
   'print.tse.publicKey': 'TSE-PublicKey',
+  'print.tse.heading': 'TSE podaci (KassenSichV), kod prema DSFinV-K',
   'print.tse.failed': 'TSE ausgefallen',
   'print.fiscal.jir': 'JIR',
   'print.fiscal.verify': 'Provjera računa: skenirajte kod za provjeru kod Porezne uprave',

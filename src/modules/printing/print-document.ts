@@ -58,7 +58,8 @@ export interface PrintDocument extends PrintedContent {
     change?: string;
   } | null;
   /** The fiscal record: labelled values (ZKI, JIR) and the verification URL drawn as a QR code. */
-  fiscal?: { lines: PrintFact[]; verifyUrl: string | null } | null;
+  /** `heading`: what the code is said to be, where not the verification URL (Germany's TSE data). */
+  fiscal?: { lines: PrintFact[]; verifyUrl: string | null; heading?: PrintLabel } | null;
 }
 
 /** A labelled value, formatted by whoever builds the document. */

@@ -229,5 +229,5 @@ function tseLines(tse: TseRecord): PrintDocument['fiscal'] {
     { label: 'print.tse.signature', value: tse.signature ?? '' },
     { label: 'print.tse.publicKey', value: tse.publicKey ?? '' },
   ];
-  return { lines, verifyUrl: tse.qrCode };
+  return { lines, verifyUrl: tse.qrCode, heading: 'print.tse.heading' };
 }
