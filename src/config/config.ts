@@ -420,7 +420,7 @@ export const CONFIG_SPEC = {
   },
   TSE_CA: {
     description:
-      "A PEM file of further CAs to trust for the German cloud TSE (fiskaly SIGN DE) besides the system roots (a test TSE); TLS is always verified",
+      'A PEM file of further CAs to trust for the German cloud TSE (fiskaly SIGN DE) besides the system roots (a test TSE); TLS is always verified',
     default: '',
     parse: pemFile,
   },

@@ -54,7 +54,7 @@ export const counterSalesRoutes =
           summary: 'Give up a basket at the counter: in Germany its own TSE transaction, finished as aborted',
           security: [{ adminToken: [] }],
           description:
-            'The basket\'s lines priced as a sale would be; for a German company with a TSE the transaction is started and finished ' +
+            "The basket's lines priced as a sale would be; for a German company with a TSE the transaction is started and finished " +
             'as CANCELLED (DSFinV-K `AVBelegabbruch`). No document is issued. `data` is null where the company has no TSE.',
           body: AbortBasketBody,
           response: { 201: Type.Object({ data: Type.Union([Type.Any(), Type.Null()]) }), ...errorResponses(400, 404) },

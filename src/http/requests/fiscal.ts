@@ -22,7 +22,8 @@ export const TseAccountBody = Type.Object(
     baseUrl: Type.Optional(
       Type.String({
         maxLength: 300,
-        description: 'Default `https://kassensichv.fiskaly.com`; the sandbox is `https://kassensichv-middleware.fiskaly.com`.',
+        description:
+          'Default `https://kassensichv.fiskaly.com`; the sandbox is `https://kassensichv-middleware.fiskaly.com`.',
       }),
     ),
   },

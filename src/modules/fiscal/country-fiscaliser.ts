@@ -10,7 +10,9 @@ import type { GermanTse } from './tse-fiscaliser.ts';
 export function createCountryFiscaliser(cis: CroatianFiscaliser, tse: GermanTse): CroatianFiscaliser {
   return {
     prepare: (repos, doc) =>
-      tse.holds(doc.documentId) ? tse.prepare(repos as unknown as Parameters<GermanTse["prepare"]>[0], doc) : cis.prepare(repos, doc),
+      tse.holds(doc.documentId)
+        ? tse.prepare(repos as unknown as Parameters<GermanTse['prepare']>[0], doc)
+        : cis.prepare(repos, doc),
     deliver: (companyId, documentIds) => cis.deliver(companyId, documentIds),
     changePayment: (repos, change) => cis.changePayment!(repos, change),
     async statusOf(companyId, documentIds) {

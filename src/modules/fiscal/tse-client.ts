@@ -185,7 +185,8 @@ export function createTseClient(opts: { extraCaPem: string | null; timeoutMs: nu
       for (let i = 0; i < 50; i++) {
         const state = await authed<{ state: string }>(creds, 'GET', path);
         if (state.state === 'COMPLETED') return authed<Buffer>(creds, 'GET', `${path}/file`, undefined, true);
-        if (state.state !== 'PENDING' && state.state !== 'WORKING') throw new TseUnavailable(`TSE export ${state.state}`);
+        if (state.state !== 'PENDING' && state.state !== 'WORKING')
+          throw new TseUnavailable(`TSE export ${state.state}`);
         await new Promise((r) => setTimeout(r, 200));
       }
       throw new TseUnavailable('TSE export not ready');

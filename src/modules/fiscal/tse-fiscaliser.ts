@@ -113,7 +113,10 @@ export function createGermanTse(deps: {
     held.set(documentId, row);
   }
 
-  async function record(repos: { tse: Pick<TseRepository, 'insertTransaction'> } & AdminNoticeRepos, row: TseTransactionRow) {
+  async function record(
+    repos: { tse: Pick<TseRepository, 'insertTransaction'> } & AdminNoticeRepos,
+    row: TseTransactionRow,
+  ) {
     await repos.tse.insertTransaction(row);
     if (row.status !== 'failed') return;
     const key = `${row.company_id}:${row.location_id}`;

@@ -34,7 +34,8 @@ export interface TseAmounts {
   nonCashMinor: number;
 }
 
-const decimal = (minor: number) => `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
+const decimal = (minor: number) =>
+  `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
 
 /** Gross per DSFinV-K class; a rate outside the five (not German) is refused. */
 export function grossPerClass(amounts: TseAmounts): number[] {
@@ -179,7 +180,15 @@ export function transactionLogToBeSigned(f: TseSignedFields, serialHex: string):
   const logTime =
     f.timeFormat === 'unixTime'
       ? tlv(0x02, derInteger(Math.floor(Date.parse(f.end) / 1000)))
-      : tlv(0x18, Buffer.from(`${new Date(f.end).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`));
+      : tlv(
+          0x18,
+          Buffer.from(
+            `${new Date(f.end)
+              .toISOString()
+              .replace(/[-:]/g, '')
+              .replace(/\.\d+Z$/, 'Z')}`,
+          ),
+        );
   return Buffer.concat([
     tlv(0x02, derInteger(2)),
     derOid(TRANSACTION_LOG_OID),

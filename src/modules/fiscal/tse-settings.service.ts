@@ -37,7 +37,10 @@ export interface TseSettingsView {
 
 /** A German company's TSE: its cloud account and one TSS and client per device (location). */
 export function createTseSettingsService(deps: {
-  store: Store<{ tse: TseRepository; companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'updateCompany'> }>;
+  store: Store<{
+    tse: TseRepository;
+    companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'updateCompany'>;
+  }>;
   client: TseClient;
   secretBox: SecretBox;
   clock: Clock;
@@ -94,7 +97,8 @@ export function createTseSettingsService(deps: {
       const errors = fieldErrors();
       const company = await store.repos.companies.findCompany(companyId);
       if (!company) throw AppError.notFound('Company');
-      if (company.country !== 'DE') addFieldError(errors, 'provider', said('error.tse.notGermany', { country: company.country ?? '—' }));
+      if (company.country !== 'DE')
+        addFieldError(errors, 'provider', said('error.tse.notGermany', { country: company.country ?? '—' }));
       if (input.provider !== 'fiskaly') addFieldError(errors, 'provider', said('error.tse.provider'));
       if (!input.apiKey.trim()) addFieldError(errors, 'apiKey', said('error.tse.required'));
       if (!input.apiSecret.trim()) addFieldError(errors, 'apiSecret', said('error.tse.required'));

@@ -766,7 +766,8 @@ const serviceMessages = messages({
     'error.webhook.reason.failingDays': 'schlägt seit mehr als {days} Tagen fehl',
     'error.webhook.reason.byAdmin': 'von einem Administrator deaktiviert',
     'error.webhook.reason.permanent': 'dauerhafter Fehler',
-    'error.tse.notGermany': 'Eine TSE (KassenSichV) ist für ein Unternehmen in Deutschland; dieses Unternehmen ist in {country}.',
+    'error.tse.notGermany':
+      'Eine TSE (KassenSichV) ist für ein Unternehmen in Deutschland; dieses Unternehmen ist in {country}.',
     'error.tse.provider': 'Der TSE-Anbieter muss "fiskaly" (fiskaly SIGN DE) sein.',
     'error.tse.required': 'Pflichtfeld.',
     'error.tse.baseUrl': 'Muss eine https-URL sein.',
