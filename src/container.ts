@@ -76,6 +76,8 @@ import {
   createGermanTse,
   createTseClient,
   createTseSettingsService,
+  createDsfinvkExport,
+  closingsByDay,
   DEFAULT_FISCAL_RETRY_DELAYS_MS,
   createAnswerVerifier,
 } from './modules/fiscal/index.ts';
@@ -281,6 +283,14 @@ export async function createContainer(
   });
   const tseSettings = createTseSettingsService({ store, client: tseClient, secretBox, clock });
   const fiscaliser = createCountryFiscaliser(cisFiscaliser, tse);
+  // The DSFinV-K export: its Kassenabschlüsse by business day until the till's day closing is wired in.
+  const dsfinvk = createDsfinvkExport({
+    store,
+    client: tseClient,
+    credentials: (companyId) => tseSettings.credentials(companyId),
+    closings: closingsByDay,
+    software: { name: 'Portico', version: '1.0.0' },
+  });
   const fiscalWorker = createFiscalWorker({ store, clock, send: fiscalSend, logger: fiscalLogger });
   // The CIS adapter answers both sides of the contract: prepare at issue, status when read.
   const fiscalStatus = fiscaliser;
@@ -543,6 +553,7 @@ export async function createContainer(
     fiscalWorker,
     tse,
     tseSettings,
+    dsfinvk,
     exchangeSettings,
     purchaseInvoices,
     exchangeWorker,

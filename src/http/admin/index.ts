@@ -18,6 +18,7 @@ import { sendingsRoutes } from './sendings.routes.ts';
 import { inquiryRepliesRoutes } from './inquiry-replies.routes.ts';
 import { reportsRoutes } from './reports.routes.ts';
 import { exportsRoutes } from './exports.routes.ts';
+import { dsfinvkRoutes } from './dsfinvk.routes.ts';
 import { einvoiceRoutes } from './einvoice.routes.ts';
 
 /** /api/v1/admin: the hub's API, with personal admin tokens; always scoped to the token's company, each route to the roles of access.ts. */
@@ -42,5 +43,6 @@ export const adminV1 =
     await app.register(inquiryRepliesRoutes(c));
     await app.register(reportsRoutes(c));
     await app.register(exportsRoutes(c));
+    await app.register(dsfinvkRoutes(c));
     await app.register(einvoiceRoutes(c));
   };

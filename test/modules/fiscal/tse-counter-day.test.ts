@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { adminCall } from '../../support/sales-helpers.ts';
 import { pdfText } from '../../support/quote-helpers.ts';
@@ -30,6 +31,12 @@ describe('a German counter day signed by a cloud TSE', () => {
   let tse: FakeTse;
   let d: DemoCompany;
   let dir: string;
+  const issued: Array<{
+    id: string;
+    totals: { withTax: string };
+    paymentMethod: string;
+    fiscal: { tse: { transactionNumber: number } };
+  }> = [];
 
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tse-day-'));
@@ -139,14 +146,17 @@ describe('a German counter day signed by a cloud TSE', () => {
       assert.equal(type, name === 'storno' ? 'AVBelegstorno' : 'Beleg');
       // Gross per class (19 %, 7 %, …) against the document's own tax breakdown, to the cent.
       const perClass = gross.split('_').map(cents);
-      const byRate = new Map<string, number>();
-      for (const tax of sale.taxes ?? sale.totals?.taxes ?? [])
-        byRate.set(String(tax.rate), cents(tax.base) + cents(tax.amount));
+      const classOf: Record<string, number> = { '19': 0, '7': 1, '10.7': 2, '5.5': 3, '0': 4 };
+      const expected = [0, 0, 0, 0, 0];
+      for (const tax of sale.totals.taxes)
+        expected[classOf[String(Number(tax.rate))]!]! += cents(tax.base) + cents(tax.tax);
+      assert.deepEqual(perClass, expected, `${name}: gross per rate as the document states it`);
       assert.equal(
         perClass.reduce((a, b) => a + b, 0),
-        cents(sale.totals?.withTax ?? sale.totalWithTax),
+        cents(sale.totals.withTax),
         `${name}: the QR's gross is the document's total`,
       );
+      issued.push(sale);
       const method = name === 'card' ? 'Unbar' : 'Bar';
       assert.equal(payments, `${(perClass.reduce((a, b) => a + b, 0) / 100).toFixed(2)}:${method}`);
 
@@ -184,6 +194,7 @@ describe('a German counter day signed by a cloud TSE', () => {
       });
       assert.equal(second.statusCode, 201, second.body);
       const sale = first.json().data;
+      issued.push(sale, second.json().data);
       assert.equal(sale.fiscal.tse.status, 'failed');
       assert.equal(sale.fiscal.error.code, 'tse_unavailable');
       const receipt = await adminCall(t.app, d.adminToken, 'GET', `/sales/${sale.id}?format=pdf&layout=receipt`);
@@ -207,5 +218,86 @@ describe('a German counter day signed by a cloud TSE', () => {
       paymentMethod: 'cash',
     });
     assert.equal(again.json().data.fiscal.tse.status, 'signed', 'signed again once the TSE is back');
+    issued.push(again.json().data);
+  });
+
+  test("the DSFinV-K export read back against the documents, to the cent, with the TSE's TAR", async () => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb' }).format(new Date());
+    const res = await adminCall(
+      t.app,
+      d.adminToken,
+      'GET',
+      `/exports/dsfinvk?from=${today}&to=${today}&locationId=${d.locations[0]!.id}`,
+    );
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.headers['content-type'], 'application/zip');
+    const file = path.join(dir, 'dsfinvk.zip');
+    await fs.writeFile(file, res.rawPayload);
+    const names = (await run('zipinfo', ['-1', file])).stdout.trim().split('\n');
+    for (const name of [
+      'index.xml',
+      'transactions.csv',
+      'lines.csv',
+      'lines_vat.csv',
+      'transactions_vat.csv',
+      'datapayment.csv',
+      'transactions_tse.csv',
+      'cashpointclosing.csv',
+      'cashregister.csv',
+      'tse.csv',
+      'vat.csv',
+      'businesscases.csv',
+      'payment.csv',
+    ])
+      assert.ok(names.includes(name), `the zip holds ${name}: ${names.join(', ')}`);
+    const tarName = names.find((n) => n.startsWith('tse/') && n.endsWith('.tar'));
+    assert.ok(tarName, 'the TSE export is in the zip');
+    const csv = async (name: string) =>
+      parse((await run('unzip', ['-p', file, name], { encoding: 'utf8', maxBuffer: 1 << 24 })).stdout, {
+        columns: true,
+        delimiter: ';',
+        record_delimiter: '\r\n',
+      }) as Array<Record<string, string>>;
+    const index = (await run('unzip', ['-p', file, 'index.xml'])).stdout;
+    await fs.writeFile(path.join(dir, 'index.xml'), index.replace(/<!DOCTYPE[^>]*>/, ''));
+    await run('xmllint', ['--noout', path.join(dir, 'index.xml')]);
+    assert.match(index, /<URL>transactions.csv<\/URL>/);
+
+    const heads = await csv('transactions.csv');
+    const vat = await csv('transactions_vat.csv');
+    const pays = await csv('datapayment.csv');
+    const tseRows = await csv('transactions_tse.csv');
+    const posVat = await csv('lines_vat.csv');
+    assert.ok(issued.length >= 6, `every document of the day is checked: ${issued.length}`);
+    for (const sale of issued) {
+      const head = heads.find((h) => h.BON_ID === sale.id);
+      assert.ok(head, `Bon ${sale.id} exported`);
+      assert.equal(cents(head.UMS_BRUTTO!), cents(sale.totals.withTax), 'UMS_BRUTTO is the total');
+      const vatSum = vat.filter((v) => v.BON_ID === sale.id).reduce((s, v) => s + cents(v.BON_BRUTTO!), 0);
+      assert.equal(vatSum, cents(sale.totals.withTax), 'gross per VAT key adds up to the total');
+      const posSum = posVat.filter((v) => v.BON_ID === sale.id).reduce((s, v) => s + cents(v.POS_BRUTTO!), 0);
+      assert.equal(posSum, cents(sale.totals.withTax), 'the positions add up to the total');
+      const pay = pays.filter((p) => p.BON_ID === sale.id);
+      assert.deepEqual(
+        pay.map((p) => [p.ZAHLART_TYP, cents(p.ZAHLWAEH_BETRAG!)]),
+        [[sale.paymentMethod === 'cash' ? 'Bar' : 'Unbar', cents(sale.totals.withTax)]],
+      );
+      const tseRow = tseRows.find((r) => r.BON_ID === sale.id)!;
+      if (sale.fiscal.tse.transactionNumber !== null)
+        assert.equal(Number(tseRow.TSE_TANR), sale.fiscal.tse.transactionNumber, 'the TSE number as on the receipt');
+      else assert.equal(tseRow.TSE_TA_FEHLER, 'TSE ausgefallen');
+    }
+    assert.equal(
+      tseRows.filter((r) => r.TSE_TA_VORGANGSDATEN!.startsWith('AVBelegabbruch')).length,
+      1,
+      'the aborted basket',
+    );
+    const closing = (await csv('payment.csv')).reduce((s, p) => s + cents(p.Z_ZAHLART_BETRAG!), 0);
+    const docs = pays.reduce((s, p) => s + cents(p.ZAHLWAEH_BETRAG!), 0);
+    assert.equal(closing, docs, "the closing's payments are the Bons' payments");
+    await run('unzip', ['-o', '-q', file, tarName!, '-d', dir]);
+    const tarList = (await run('tar', ['-tf', path.join(dir, tarName!)])).stdout.trim().split('\n');
+    const signed = issued.filter((s) => s.fiscal.tse.transactionNumber !== null).length;
+    assert.ok(tarList.length >= signed, `a log per signed transaction: ${tarList.length}`);
   });
 });
