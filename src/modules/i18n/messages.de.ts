@@ -67,6 +67,8 @@ export const de: Translation<typeof en> = {
   'print.tse.timeFormat': 'TSE-Zeitformat',
   'print.tse.publicKey': 'TSE-PublicKey',
   'print.tse.heading': 'TSE-Daten (KassenSichV), Code nach DSFinV-K',
+  'print.de.smallAmount': 'Kleinbetragsrechnung (§ 33 UStDV)',
+  'print.de.fullOnRequest': 'Kassenbeleg. Eine Rechnung nach § 14 UStG mit Name und Anschrift des Leistungsempfängers erhalten Sie auf Wunsch.',
   'print.tse.failed': 'TSE ausgefallen',
   'print.fiscal.jir': 'JIR',
   'print.fiscal.verify': 'Belegprüfung: den Code scannen, um den Beleg bei der kroatischen Steuerverwaltung zu prüfen',

@@ -73,6 +73,8 @@ export const en = {
   'print.tse.timeFormat': 'TSE-Zeitformat',
   'print.tse.publicKey': 'TSE-PublicKey',
   'print.tse.heading': 'TSE data (KassenSichV), the code as DSFinV-K defines it',
+  'print.de.smallAmount': 'Small-amount invoice (§ 33 UStDV)',
+  'print.de.fullOnRequest': 'Receipt. A full invoice under § 14 UStG, naming the buyer, is issued on request.',
   'print.tse.failed': 'TSE ausgefallen',
   'print.fiscal.jir': 'JIR',
   'print.fiscal.verify': 'Verify this receipt: scan the code to check it with the Croatian Tax Administration',

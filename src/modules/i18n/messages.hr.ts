@@ -67,6 +67,8 @@ export const hr: Translation<typeof en> = {
   'print.tse.timeFormat': 'TSE-Zeitformat',
   'print.tse.publicKey': 'TSE-PublicKey',
   'print.tse.heading': 'TSE podaci (KassenSichV), kod prema DSFinV-K',
+  'print.de.smallAmount': 'Račun male vrijednosti (§ 33 UStDV)',
+  'print.de.fullOnRequest': 'Blagajnički račun. Puni račun prema § 14 UStG s podacima kupca izdaje se na zahtjev.',
   'print.tse.failed': 'TSE ausgefallen',
   'print.fiscal.jir': 'JIR',
   'print.fiscal.verify': 'Provjera računa: skenirajte kod za provjeru kod Porezne uprave',

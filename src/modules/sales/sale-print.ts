@@ -138,7 +138,10 @@ export function toSalePrint(
     template: byTransfer(row.payment_method) ? content.template : { ...content.template, paymentInstructions: null },
     facts,
     corrects,
-    notices: row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : [],
+    notices: [
+      ...(row.exemption_reason ? [tr('print.exemption', { reason: row.exemption_reason })] : []),
+      ...germanCounterNotice(row, company, tr),
+    ],
     // Paid with the issue (the counter): the payment, cash handed over and change, as handed out.
     settlement:
       invoice && (account ? open || due < 0 : true)
@@ -230,4 +233,22 @@ function tseLines(tse: TseRecord): PrintDocument['fiscal'] {
     { label: 'print.tse.publicKey', value: tse.publicKey ?? '' },
   ];
   return { lines, verifyUrl: tse.qrCode, heading: 'print.tse.heading' };
+}
+
+/** § 33 UStDV: up to this gross a German invoice may be a small-amount invoice (250 € since 2017). */
+export const SMALL_AMOUNT_LIMIT_MINOR = 25_000;
+
+/**
+ * A German counter sale to a walk-in customer: up to 250 € gross it is a small-amount invoice
+ * (Kleinbetragsrechnung, § 33 UStDV: supplier's name and address, date, goods, gross and rate,
+ * which every print states); above, the receipt says that a full invoice under § 14 (4) UStG,
+ * with the buyer's name and address, is issued on request, by selling to the buyer as a
+ * directory customer. A sale to a directory customer is the full § 14 invoice already.
+ */
+function germanCounterNotice(row: SaleRow, company: Company, tr: ReturnType<typeof translator>): string[] {
+  if (company.country !== 'DE' || row.source_type !== 'counter' || row.kind !== 'invoice') return [];
+  if (row.customer_id) return [];
+  return [
+    Number(row.total_minor) <= SMALL_AMOUNT_LIMIT_MINOR ? tr('print.de.smallAmount') : tr('print.de.fullOnRequest'),
+  ];
 }

@@ -180,6 +180,32 @@ describe('a German counter day signed by a cloud TSE', () => {
     }
   });
 
+  test('§ 33 UStDV: a walk-in up to 250 € gets a Kleinbetragsrechnung, above a Kassenbeleg; a business buyer the full § 14 invoice', async () => {
+    const print = async (body: object) => {
+      const res = await adminCall(t.app, d.adminToken, 'POST', '/counter-sales', body);
+      assert.equal(res.statusCode, 201, res.body);
+      const sale = res.json().data;
+      issued.push(sale);
+      const pdf = await adminCall(t.app, d.adminToken, 'GET', `/sales/${sale.id}?format=pdf&layout=receipt`);
+      return (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
+    };
+    const small = await print({ lines: [line(0, 1)], paymentMethod: 'cash' });
+    assert.match(small, /Kleinbetragsrechnung \(§ 33 UStDV\)/);
+    const large = await print({ lines: [line(0, 30)], paymentMethod: 'card' });
+    assert.doesNotMatch(large, /Kleinbetragsrechnung/);
+    assert.match(large, /Rechnung nach § 14 UStG/);
+    const buyer = await adminCall(t.app, d.adminToken, 'POST', '/customers', {
+      kind: 'business',
+      name: 'Malerbetrieb Schulz GmbH',
+      address: { street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', country: 'de' },
+    });
+    assert.equal(buyer.statusCode, 201, buyer.body);
+    const full = await print({ lines: [line(0, 1)], paymentMethod: 'cash', customerId: buyer.json().data.id });
+    assert.doesNotMatch(full, /Kleinbetragsrechnung|Kassenbeleg/);
+    assert.match(full, /Malerbetrieb Schulz GmbH/);
+    assert.match(full, /Hauptstr\. 1/);
+  });
+
   test('the TSE down: the sale goes through marked "TSE ausgefallen", the admins told once', async () => {
     await tse.down();
     try {
