@@ -32,8 +32,13 @@ function withCheckDigit(digits: string): string {
  * A demo tenant moved to Germany: country, USt-IdNr., German locale, its two rates made 19 % and
  * 7 %; its TSE account stored and its first location's device set up at the fake TSE.
  */
-export async function germanShop(c: Container, app: App, tse: FakeTse, opts: { device?: boolean } = {}) {
-  const d: DemoCompany = await createTenant(c);
+export async function germanShop(
+  c: Container,
+  app: App,
+  tse: Pick<FakeTse, 'url' | 'apiKey' | 'apiSecret'>,
+  opts: { device?: boolean; passwords?: boolean } = {},
+) {
+  const d: DemoCompany = await createTenant(c, { passwords: opts.passwords === true });
   const changed = await adminCall(app, d.adminToken, 'PATCH', '/settings', {
     country: 'DE',
     taxId: `DE${withCheckDigit('13669597')}`,
