@@ -21,7 +21,8 @@ import type { Issued } from './fiscal-certs.ts';
  * only grow (every start and every finish is a signature, as on a real TSE). `down` stops
  * listening; `slow` answers late.
  */
-export type TseMode = { kind: 'ok' } | { kind: 'slow'; ms: number };
+/** `failFinish`: revision 1 answers, revision 2 is refused (503): a transaction left open at the TSE. */
+export type TseMode = { kind: 'ok' } | { kind: 'slow'; ms: number } | { kind: 'failFinish' };
 
 export interface FakeTx {
   tssId: string;
@@ -240,6 +241,7 @@ export async function startFakeTse(opts: { server: Issued; port?: number }): Pro
       return reply(res, 200, txAnswer(tss, tx));
     }
     if (!tx) return reply(res, 404, { code: 'E_TX_NOT_FOUND', message: id });
+    if (state.mode.kind === 'failFinish') return reply(res, 503, { code: 'E_UNAVAILABLE', message: 'try again' });
     if (tx.state !== 'ACTIVE' || revision !== tx.revision + 1)
       return reply(res, 409, { code: 'E_TX_REVISION', message: `${tx.state} revision ${tx.revision}` });
     const receipt = body.schema?.standard_v1?.receipt;

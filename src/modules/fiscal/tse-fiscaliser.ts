@@ -42,6 +42,36 @@ export function createGermanTse(deps: {
   const opened = new Map<string, string>();
   // Devices whose last transaction failed: admins are told once per outage, not once per sale.
   const down = new Set<string>();
+  // Devices with a transaction started at the TSE whose finish failed: cancelled once the TSE answers again.
+  const unfinished = new Set<string>();
+
+  /**
+   * The outbox's second half: a transaction the TSE started but never finished (the finishing
+   * call failed) is still open there; once the device's TSE answers again, each is finished as
+   * CANCELLED (revision 2), after the sale that found the TSE back, never inside its request's
+   * unit of work. Its row stays `failed` (the sale was not signed) and says it was closed.
+   */
+  function closeUnfinished(
+    companyId: string,
+    locationId: string,
+    creds: TseCredentials,
+    device: { tss_id: string; client_id: string },
+  ): void {
+    unfinished.delete(`${companyId}:${locationId}`);
+    void (async () => {
+      const rows = await store.repos.tse.listUnfinished(companyId, locationId, 50);
+      for (const row of rows) {
+        try {
+          await deps.client.finishTx(creds, device.tss_id, row.tx_id, device.client_id, 2, { state: 'CANCELLED' });
+          await store.repos.tse.markClosed(companyId, row.id, `${row.error ?? ''} (cancelled at the TSE later)`);
+        } catch (error) {
+          if (!(error instanceof TseUnavailable)) throw error;
+          unfinished.add(`${companyId}:${locationId}`);
+          return;
+        }
+      }
+    })().catch(() => unfinished.add(`${companyId}:${locationId}`));
+  }
 
   function credentialsOf(account: TseAccountRow): TseCredentials {
     let secret = opened.get(account.sealed_secret);
@@ -100,10 +130,12 @@ export function createGermanTse(deps: {
               schema: standardV1(sale.type, sale.amounts),
             });
       row.attempts = 2;
-      down.delete(`${sale.companyId}:${sale.locationId}`);
+      if (down.delete(`${sale.companyId}:${sale.locationId}`) || unfinished.has(`${sale.companyId}:${sale.locationId}`))
+        closeUnfinished(sale.companyId, sale.locationId, creds, device);
       return signedRow(row, done, sale.type === 'ABORT' ? 'cancelled' : 'signed');
     } catch (error) {
       if (!(error instanceof TseUnavailable)) throw error;
+      if (row.attempts === 1) unfinished.add(`${sale.companyId}:${sale.locationId}`);
       return { ...row, error: error.message };
     }
   }

@@ -63,6 +63,32 @@ export function createTseRepository(db: Executor) {
         .orderBy('id')
         .execute();
     },
+    /**
+     * A device's transactions the TSE started (revision 1 answered) but never finished: the
+     * finishing call failed. They stay open at the TSE until cancelled.
+     */
+    listUnfinished(companyId: string, locationId: string, limit: number): Promise<TseTransactionRow[]> {
+      return db
+        .selectFrom('tse_transactions')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('location_id', '=', locationId)
+        .where('status', '=', 'failed')
+        .where('attempts', '=', 1)
+        .orderBy('created_at')
+        .limit(limit)
+        .execute();
+    },
+    /** The open transaction was cancelled at the TSE (revision 2 CANCELLED). */
+    async markClosed(companyId: string, id: string, note: string): Promise<void> {
+      await db
+        .updateTable('tse_transactions')
+        .set({ attempts: 2, error: note })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .where('attempts', '=', 1)
+        .execute();
+    },
     /** Transactions the TSE was not reached for, oldest first. */
     listFailed(companyId: string, limit: number): Promise<TseTransactionRow[]> {
       return db

@@ -12,6 +12,7 @@ import { adminCall } from '../../support/sales-helpers.ts';
 import { pdfText } from '../../support/quote-helpers.ts';
 import { decodeQrWithZbar } from '../../support/barcode-decoder.ts';
 import { germanShop, tseRig } from '../../support/tse-helpers.ts';
+import { until } from '../../support/fiscal-helpers.ts';
 import type { FakeTse } from '../../support/fake-tse.ts';
 import type { DemoCompany } from '../../../src/modules/demo/demo-company.ts';
 import { parseQrCode, verifyTseSignature } from '../../../src/modules/fiscal/index.ts';
@@ -262,6 +263,40 @@ describe('a German counter day signed by a cloud TSE', () => {
     } finally {
       tse.mode = { kind: 'ok' };
     }
+  });
+
+  test('a transaction started but not finished is cancelled at the TSE once it answers again', async () => {
+    tse.mode = { kind: 'failFinish' };
+    let sale: { id: string; fiscal: { tse: { status: string } } };
+    try {
+      const res = await adminCall(t.app, d.adminToken, 'POST', '/counter-sales', {
+        lines: [line(0, 1)],
+        paymentMethod: 'cash',
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      sale = res.json().data;
+      assert.equal(sale.fiscal.tse.status, 'failed');
+    } finally {
+      tse.mode = { kind: 'ok' };
+    }
+    issued.push(sale as never);
+    const open = tse.txs.at(-1)!;
+    assert.equal(open.state, 'ACTIVE', 'left open at the TSE');
+    const next = await adminCall(t.app, d.adminToken, 'POST', '/counter-sales', {
+      lines: [line(0, 1)],
+      paymentMethod: 'card',
+    });
+    assert.equal(next.json().data.fiscal.tse.status, 'signed');
+    issued.push(next.json().data);
+    await until('the open transaction cancelled', async () => open.state === 'CANCELLED');
+    await until('its row says so', async () => {
+      const row = await t.c.database.db
+        .selectFrom('tse_transactions')
+        .select(['attempts', 'status', 'error'])
+        .where('document_id', '=', sale.id)
+        .executeTakeFirstOrThrow();
+      return row.attempts === 2 && row.status === 'failed' && /cancelled at the TSE later/.test(row.error ?? '');
+    });
   });
 
   test("another company's location is not found; a company outside Germany cannot store a TSE", async () => {
