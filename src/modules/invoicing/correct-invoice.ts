@@ -28,6 +28,8 @@ export interface CorrectionInput {
   now: Date;
   /** The correction's id when it was chosen before the unit of work (a storno the TSE signed first). */
   documentId?: string;
+  /** A credit note the TSE signed first: the total it signed, which the unit of work must match. */
+  signedTotalMinor?: number;
 }
 
 /** A correction to issue: a cancellation (storno) of the whole invoice, or a credit note for some of its lines. */
@@ -47,6 +49,7 @@ export async function correctInvoice<R extends IssueRepos>(
   correction: Correction,
 ): Promise<Issued> {
   if (correction.kind === 'cancellation' && deps.tse) input = await signStorno(deps, deps.tse, input);
+  if (correction.kind === 'credit_note' && deps.tse) input = await signCredit(deps, deps.tse, input, correction.lines);
   const issued = await deps.store.unitOfWork(async (repos) => {
     const issued =
       correction.kind === 'cancellation'
@@ -182,81 +185,15 @@ async function creditInvoice(
       corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id),
     ),
   ]);
-  const taken = new Map<string, { quantity: number; net: number; tax: number; total: number }>();
-  for (const l of earlier) {
-    if (!l.corrects_line_id) continue;
-    const t = taken.get(l.corrects_line_id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
-    t.quantity -= l.quantity_milli;
-    t.net -= l.net_minor;
-    t.tax -= l.tax_minor;
-    t.total -= l.total_minor;
-    taken.set(l.corrects_line_id, t);
+  const taken = takenBy(earlier);
+  const id = input.documentId ?? newId('sale');
+  const { out, details } = creditedLines(original, invoiced, taken, input.lines, id, newId);
+  // Signed at the TSE before this unit of work (a German counter sale's return): the amounts
+  // must be those signed; another credit note of the same invoice in between changed them.
+  if (input.signedTotalMinor !== undefined && Object.keys(details).length === 0) {
+    const total = out.reduce((sum, l) => sum + l.total_minor, 0);
+    if (total !== input.signedTotalMinor) throw new AppError('conflict', said('error.credit.refused'));
   }
-  const byId = new Map(invoiced.map((l) => [l.id, l]));
-  const details = fieldErrors();
-  const id = newId('sale');
-  const out: SaleLineRow[] = [];
-  input.lines.forEach((request, i) => {
-    const line = byId.get(request.lineId);
-    if (!line) {
-      addFieldError(
-        details,
-        `lines[${i}].lineId`,
-        said('error.credit.notALine', { number: original.invoice_number ?? original.number }),
-      );
-      return;
-    }
-    let quantity = 0;
-    try {
-      quantity = Number(parseScaled(request.quantity, QUANTITY_SCALE));
-    } catch {
-      addFieldError(details, `lines[${i}].quantity`, said('error.credit.quantityForm'));
-      return;
-    }
-    const before = taken.get(line.id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
-    const left = line.quantity_milli - before.quantity;
-    if (quantity <= 0) addFieldError(details, `lines[${i}].quantity`, said('error.greaterThanZero'));
-    else if (quantity > left)
-      addFieldError(
-        details,
-        `lines[${i}].quantity`,
-        said('error.credit.moreThanLeft', {
-          position: line.position,
-          product: line.product_name,
-          left: left / 10 ** QUANTITY_SCALE,
-        }),
-      );
-    else {
-      const amounts =
-        quantity === left
-          ? {
-              net: line.net_minor - before.net,
-              tax: line.tax_minor - before.tax,
-              total: line.total_minor - before.total,
-            }
-          : priceLine(
-              { unitPriceMinor: line.unit_price_minor, quantityMilli: quantity, taxRateBp: line.tax_rate_bp },
-              Boolean(original.prices_include_tax),
-            );
-      taken.set(line.id, {
-        quantity: before.quantity + quantity,
-        net: before.net + amounts.net,
-        tax: before.tax + amounts.tax,
-        total: before.total + amounts.total,
-      });
-      out.push({
-        ...line,
-        id: newId('saleLine'),
-        document_id: id,
-        position: out.length + 1,
-        quantity_milli: -quantity,
-        net_minor: -amounts.net,
-        tax_minor: -amounts.tax,
-        total_minor: -amounts.total,
-        corrects_line_id: line.id,
-      });
-    }
-  });
   if (input.lines.length === 0) addFieldError(details, 'lines', said('error.credit.noLines'));
   if (Object.keys(details).length > 0) throw AppError.invalid(details, said('error.credit.refused'));
   const issued = await writeCorrection(repos, 'credit_note', original, id, out, input, newId, fiscaliser);
@@ -346,4 +283,142 @@ async function writeCorrection(
   await repos.sales.insertSaleLines(lines);
   const fiscal = await fiscalise(fiscaliser, repos, row, lines);
   return { row, lines, fiscal };
+}
+
+/**
+ * The credit note's lines for the lines and quantities asked, given what earlier credit notes
+ * took (`taken`, by invoiced line): every refusal named in `details`. Pure, so the TSE can be
+ * told the same amounts before the unit of work that writes them.
+ */
+function creditedLines(
+  original: SaleRow,
+  invoiced: readonly SaleLineRow[],
+  taken: Map<string, { quantity: number; net: number; tax: number; total: number }>,
+  requests: ReadonlyArray<{ lineId: string; quantity: string }>,
+  id: string,
+  newId: IdGenerator,
+): { out: SaleLineRow[]; details: ReturnType<typeof fieldErrors> } {
+  const byId = new Map(invoiced.map((l) => [l.id, l]));
+  const details = fieldErrors();
+  const out: SaleLineRow[] = [];
+  requests.forEach((request, i) => {
+    const line = byId.get(request.lineId);
+    if (!line) {
+      addFieldError(
+        details,
+        `lines[${i}].lineId`,
+        said('error.credit.notALine', { number: original.invoice_number ?? original.number }),
+      );
+      return;
+    }
+    let quantity = 0;
+    try {
+      quantity = Number(parseScaled(request.quantity, QUANTITY_SCALE));
+    } catch {
+      addFieldError(details, `lines[${i}].quantity`, said('error.credit.quantityForm'));
+      return;
+    }
+    const before = taken.get(line.id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
+    const left = line.quantity_milli - before.quantity;
+    if (quantity <= 0) addFieldError(details, `lines[${i}].quantity`, said('error.greaterThanZero'));
+    else if (quantity > left)
+      addFieldError(
+        details,
+        `lines[${i}].quantity`,
+        said('error.credit.moreThanLeft', {
+          position: line.position,
+          product: line.product_name,
+          left: left / 10 ** QUANTITY_SCALE,
+        }),
+      );
+    else {
+      const amounts =
+        quantity === left
+          ? {
+              net: line.net_minor - before.net,
+              tax: line.tax_minor - before.tax,
+              total: line.total_minor - before.total,
+            }
+          : priceLine(
+              { unitPriceMinor: line.unit_price_minor, quantityMilli: quantity, taxRateBp: line.tax_rate_bp },
+              Boolean(original.prices_include_tax),
+            );
+      taken.set(line.id, {
+        quantity: before.quantity + quantity,
+        net: before.net + amounts.net,
+        tax: before.tax + amounts.tax,
+        total: before.total + amounts.total,
+      });
+      out.push({
+        ...line,
+        id: newId('saleLine'),
+        document_id: id,
+        position: out.length + 1,
+        quantity_milli: -quantity,
+        net_minor: -amounts.net,
+        tax_minor: -amounts.tax,
+        total_minor: -amounts.total,
+        corrects_line_id: line.id,
+      });
+    }
+  });
+  return { out, details };
+}
+
+/** What earlier credit notes took of each invoiced line (their lines are negative). */
+function takenBy(earlier: readonly SaleLineRow[]) {
+  const taken = new Map<string, { quantity: number; net: number; tax: number; total: number }>();
+  for (const l of earlier) {
+    if (!l.corrects_line_id) continue;
+    const t = taken.get(l.corrects_line_id) ?? { quantity: 0, net: 0, tax: 0, total: 0 };
+    t.quantity -= l.quantity_milli;
+    t.net -= l.net_minor;
+    t.tax -= l.tax_minor;
+    t.total -= l.total_minor;
+    taken.set(l.corrects_line_id, t);
+  }
+  return taken;
+}
+
+/**
+ * A credit note for a German counter sale (goods brought back at the counter) is its own TSE
+ * transaction: a `Beleg` with the amounts negated, paid back by the sale's method, signed before
+ * the unit of work like the sale. The amounts are computed as the unit of work will (unlocked
+ * reads); the unit of work refuses if another credit note changed them in between.
+ */
+async function signCredit<R extends IssueRepos>(
+  deps: IssueDeps<R>,
+  tse: CounterTse,
+  input: CorrectionInput,
+  requests: ReadonlyArray<{ lineId: string; quantity: string }>,
+): Promise<CorrectionInput> {
+  const repos = deps.store.repos;
+  const original = await repos.sales.find(input.companyId, input.saleId);
+  if (!original || original.source_type !== 'counter' || original.kind !== 'invoice' || original.status === 'cancelled')
+    return input;
+  const company = await repos.companies.findCompany(input.companyId);
+  if (company?.country !== 'DE' || !company.fiscal_enabled) return input;
+  const corrections = await repos.sales.listCorrections(input.companyId, original.id);
+  const [invoiced, earlier] = await Promise.all([
+    repos.sales.listSaleLines(input.companyId, [original.id]),
+    repos.sales.listSaleLines(
+      input.companyId,
+      corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id),
+    ),
+  ]);
+  const documentId = deps.newId('sale');
+  const { out, details } = creditedLines(original, invoiced, takenBy(earlier), requests, documentId, deps.newId);
+  // Refused as asked: the unit of work says why, and nothing is signed.
+  if (Object.keys(details).length > 0 || out.length === 0) return input;
+  const taxes = summarize(
+    out.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),
+  ).taxes;
+  await tse.sign({
+    companyId: input.companyId,
+    locationId: original.location_id,
+    documentId,
+    type: 'RECEIPT',
+    amounts: tseAmountsOf(taxes, original.payment_method ?? 'cash'),
+  });
+  return { ...input, documentId, signedTotalMinor: out.reduce((sum, l) => sum + l.total_minor, 0) };
 }

@@ -181,6 +181,30 @@ describe('a German counter day signed by a cloud TSE', () => {
     }
   });
 
+  test('goods brought back: the credit note is its own signed transaction, a Beleg with the amounts negated', async () => {
+    const sold = await adminCall(t.app, d.adminToken, 'POST', '/counter-sales', {
+      lines: [line(0, 3), line(6, 1)],
+      paymentMethod: 'card',
+    });
+    assert.equal(sold.statusCode, 201, sold.body);
+    const sale = sold.json().data;
+    issued.push(sale);
+    const before = tse.txs.length;
+    const res = await adminCall(t.app, d.adminToken, 'POST', `/sales/${sale.id}/credit-notes`, {
+      lines: [{ lineId: sale.lines[0].id, quantity: '1' }],
+      reason: 'Eine Dose zurückgebracht.',
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const note = res.json().data;
+    assert.equal(tse.txs.length, before + 1, 'one transaction for the return');
+    assert.equal(note.fiscal.tse.status, 'signed');
+    const fields = parseQrCode(note.fiscal.tse.qrCode);
+    assert.ok(verifyTseSignature(fields));
+    assert.equal(fields.processData, `Beleg^${note.totals.withTax}_0.00_0.00_0.00_0.00^${note.totals.withTax}:Unbar`);
+    assert.ok(cents(note.totals.withTax) < 0);
+    issued.push(note);
+  });
+
   test('§ 33 UStDV: a walk-in up to 250 € gets a Kleinbetragsrechnung, above a Kassenbeleg; a business buyer the full § 14 invoice', async () => {
     const print = async (body: object) => {
       const res = await adminCall(t.app, d.adminToken, 'POST', '/counter-sales', body);
