@@ -59,5 +59,17 @@ describe('hub: the TSE (Germany)', () => {
     const after = (await t.c.tseSettings.get(d.companyId))!.devices;
     assert.equal(after.length, 2);
     assert.ok(after.some((x) => x.locationId === second));
+
+    // The DSFinV-K export from the same page.
+    assert.match(page.body, /id="tse-export"/);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb' }).format(new Date());
+    const zip = await t.app.inject({
+      method: 'GET',
+      url: `/hub/developer/fiscal/dsfinvk?from=${today}&to=${today}&locationId=${d.locations[0]!.id}`,
+      headers: { cookie },
+    });
+    assert.equal(zip.statusCode, 200, zip.body.slice(0, 300));
+    assert.equal(zip.headers['content-type'], 'application/zip');
+    assert.equal(zip.rawPayload.subarray(0, 2).toString('latin1'), 'PK');
   });
 });

@@ -3,6 +3,10 @@ import { messages } from '../../../modules/i18n/index.ts';
 /** Fiscalisation (Croatia): the certificate, the echo, and what Today says of invoices without JIR. */
 export const fiscal = messages({
   en: {
+    'hub.tse.export': 'DSFinV-K export',
+    'hub.tse.from': 'From',
+    'hub.tse.to': 'To',
+    'hub.tse.download': 'Download (zip)',
     'hub.tse.title': 'TSE (KassenSichV)',
     'hub.tse.intro':
       'Every counter sale of a company in Germany is signed by a certified cloud TSE (fiskaly SIGN DE); its receipt carries the TSE data and the DSFinV-K QR code.',
@@ -48,6 +52,10 @@ export const fiscal = messages({
     'hub.fiscal.rejected': 'Refused by CIS: {error}',
   },
   hr: {
+    'hub.tse.export': 'DSFinV-K izvoz',
+    'hub.tse.from': 'Od',
+    'hub.tse.to': 'Do',
+    'hub.tse.download': 'Preuzmi (zip)',
     'hub.tse.title': 'TSE (KassenSichV)',
     'hub.tse.intro':
       'Svaku prodaju na blagajni tvrtke u Njemačkoj potpisuje certificirani TSE u oblaku (fiskaly SIGN DE); račun nosi TSE podatke i DSFinV-K QR kod.',
@@ -93,6 +101,10 @@ export const fiscal = messages({
     'hub.fiscal.rejected': 'CIS je odbio: {error}',
   },
   de: {
+    'hub.tse.export': 'DSFinV-K-Export',
+    'hub.tse.from': 'Von',
+    'hub.tse.to': 'Bis',
+    'hub.tse.download': 'Herunterladen (zip)',
     'hub.tse.title': 'TSE (KassenSichV)',
     'hub.tse.intro':
       'Jeder Kassenvorgang eines Unternehmens in Deutschland wird von einer zertifizierten Cloud-TSE (fiskaly SIGN DE) abgesichert; der Beleg trägt die TSE-Daten und den QR-Code nach DSFinV-K.',

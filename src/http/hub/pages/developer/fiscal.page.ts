@@ -113,6 +113,13 @@ ${locations.map((l) => {
 })}
 </tbody></table>
 <p>${t('hub.tse.elster', { software: 'Portico 1.0.0' })}</p>
+<h2>${t('hub.tse.export')}</h2>
+<form method="get" action="${paths.fiscal}/dsfinvk" class="row" id="tse-export">
+  <label>${t('hub.tse.from')} <input type="date" name="from" required></label>
+  <label>${t('hub.tse.to')} <input type="date" name="to" required></label>
+  <label>${t('hub.tse.location')} <select name="locationId">${locations.map((l) => html`<option value="${l.id}">${l.name}</option>`)}</select></label>
+  <button type="submit" class="secondary">${t('hub.tse.download')}</button>
+</form>
 <h2>${t('hub.tse.account')}</h2>
 ${formErrors(ctx, errors, ['apiKey', 'apiSecret', 'baseUrl', 'provider'])}
 ${postForm(ctx, `${paths.fiscal}/tse`, html` class="stack"`)}
@@ -162,6 +169,25 @@ ${postForm(ctx, `${paths.fiscal}/tse`, html` class="stack"`)}
               status: done.status,
               notice: done.state.message ?? null,
             });
+      },
+    );
+
+    app.get<{ Querystring: { from?: string; to?: string; locationId?: string } }>(
+      '/developer/fiscal/dsfinvk',
+      { config: { hub: 'reports:run' } },
+      async (request, reply) => {
+        const q = request.query;
+        const zip = await c.dsfinvk.build(request.hub.user.companyId, {
+          from: String(q.from ?? ''),
+          to: String(q.to ?? ''),
+          locationId: String(q.locationId ?? ''),
+        });
+        const name = `dsfinvk-${q.from}-${q.to}.zip`.replace(/[^\w.-]+/g, '_');
+        return reply
+          .header('content-disposition', `attachment; filename="${name}"`)
+          .header('x-content-type-options', 'nosniff')
+          .type('application/zip')
+          .send(zip);
       },
     );
 
