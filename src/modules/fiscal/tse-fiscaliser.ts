@@ -6,7 +6,16 @@ import type { Store } from '../../db/store.ts';
 import type { AdminNoticeRepos } from '../notifications/index.ts';
 import type { FiscalDocument, FiscalStatus, TseRecord } from './fiscaliser.ts';
 import { TseUnavailable, type TseClient, type TseCredentials, type TseTxAnswer } from './tse-client.ts';
-import { PROCESS_TYPE, processData, standardV1, type TseAmounts, type TseReceiptType } from './tse-format.ts';
+import {
+  DE_VAT_CLASSES,
+  PROCESS_TYPE,
+  processData,
+  standardV1,
+  type TseAmounts,
+  type TseReceiptType,
+} from './tse-format.ts';
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
+import { said } from '../i18n/index.ts';
 import type { TseAccountRow, TseRepository, TseTransactionRow } from './tse.repository.ts';
 
 /** One counter transaction to sign: its document (if it issues one), the device, what it records. */
@@ -87,6 +96,13 @@ export function createGermanTse(deps: {
   async function run(sale: Omit<TseSale, 'documentId'>, documentId: string | null): Promise<TseTransactionRow | null> {
     const account = await store.repos.tse.findAccount(sale.companyId);
     if (!account) return null;
+    // A rate outside the five DSFinV-K classes (a misconfigured catalog) is the seller's to fix: 400.
+    const foreign = sale.amounts.grossByRateBp.find((g) => !DE_VAT_CLASSES.some((c) => c.rateBp === g.rateBp));
+    if (foreign) {
+      const details = fieldErrors();
+      addFieldError(details, 'lines', said('error.tse.rate', { rate: foreign.rateBp / 100 }));
+      throw AppError.invalid(details);
+    }
     const device = await store.repos.tse.findDevice(sale.companyId, sale.locationId);
     const txId = randomUUID();
     const row: TseTransactionRow = {

@@ -186,6 +186,8 @@ const serviceMessages = messages({
     'error.webhook.reason.failingDays': 'failing for more than {days} days',
     'error.webhook.reason.byAdmin': 'disabled by an administrator',
     'error.webhook.reason.permanent': 'permanent failure',
+    'error.tse.rate':
+      'The VAT rate {rate} % has no DSFinV-K class: a German till sells at 19 %, 7 %, 10.7 %, 5.5 % or 0 %.',
     'error.tse.notGermany': 'A TSE (KassenSichV) is for a company in Germany; this company is in {country}.',
     'error.tse.provider': 'The TSE provider must be "fiskaly" (fiskaly SIGN DE).',
     'error.tse.required': 'Required.',
@@ -466,6 +468,8 @@ const serviceMessages = messages({
     'error.webhook.reason.failingDays': 'ne uspijeva više od {days} dana',
     'error.webhook.reason.byAdmin': 'isključio administrator',
     'error.webhook.reason.permanent': 'trajna pogreška',
+    'error.tse.rate':
+      'Stopa PDV-a {rate} % nema DSFinV-K razred: njemačka blagajna prodaje po 19 %, 7 %, 10,7 %, 5,5 % ili 0 %.',
     'error.tse.notGermany': 'TSE (KassenSichV) je za tvrtku u Njemačkoj; ova tvrtka je u {country}.',
     'error.tse.provider': 'Pružatelj TSE-a mora biti "fiskaly" (fiskaly SIGN DE).',
     'error.tse.required': 'Obavezno.',
@@ -766,6 +770,8 @@ const serviceMessages = messages({
     'error.webhook.reason.failingDays': 'schlägt seit mehr als {days} Tagen fehl',
     'error.webhook.reason.byAdmin': 'von einem Administrator deaktiviert',
     'error.webhook.reason.permanent': 'dauerhafter Fehler',
+    'error.tse.rate':
+      'Der Steuersatz {rate} % hat keine DSFinV-K-Klasse: eine deutsche Kasse verkauft zu 19 %, 7 %, 10,7 %, 5,5 % oder 0 %.',
     'error.tse.notGermany':
       'Eine TSE (KassenSichV) ist für ein Unternehmen in Deutschland; dieses Unternehmen ist in {country}.',
     'error.tse.provider': 'Der TSE-Anbieter muss "fiskaly" (fiskaly SIGN DE) sein.',

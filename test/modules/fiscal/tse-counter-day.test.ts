@@ -417,4 +417,32 @@ describe('a German counter day signed by a cloud TSE', () => {
     const signed = issued.filter((s) => s.fiscal.tse.transactionNumber !== null).length;
     assert.ok(tarList.length >= signed, `a log per signed transaction: ${tarList.length}`);
   });
+
+  test('a rate with no DSFinV-K class (a catalog still at 25 %) is refused before the TSE, naming the lines', async () => {
+    const db = t.c.database.db;
+    await db
+      .updateTable('tax_rates')
+      .set({ rate_bp: 2500 })
+      .where('company_id', '=', d.companyId)
+      .where('rate_bp', '=', 700)
+      .execute();
+    try {
+      const before = tse.txs.length;
+      const res = await adminCall(t.app, d.adminToken, 'POST', '/counter-sales', {
+        lines: [line(6, 1)],
+        paymentMethod: 'cash',
+      });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match(res.body, /"lines"/);
+      assert.match(res.body, /DSFinV-K/);
+      assert.equal(tse.txs.length, before, 'nothing started at the TSE');
+    } finally {
+      await db
+        .updateTable('tax_rates')
+        .set({ rate_bp: 700 })
+        .where('company_id', '=', d.companyId)
+        .where('rate_bp', '=', 2500)
+        .execute();
+    }
+  });
 });
