@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { errorResponses } from '../schemas.ts';
+import { Nullable, errorResponses } from '../schemas.ts';
 import { idempotentCreate } from '../idempotency.ts';
 import { AbortBasketBody, CounterSaleBody, toAbortBasket, toCounterSale } from '../requests/counter-sales.ts';
-import { Sale, presentSale } from './sales.routes.ts';
+import { Sale, TseRecordSchema, presentSale } from './sales.routes.ts';
 
 /** A sale at the counter: the invoice issued and paid in one request. */
 export const counterSalesRoutes =
@@ -57,7 +57,7 @@ export const counterSalesRoutes =
             "The basket's lines priced as a sale would be; for a German company with a TSE the transaction is started and finished " +
             'as CANCELLED (DSFinV-K `AVBelegabbruch`). No document is issued. `data` is null where the company has no TSE.',
           body: AbortBasketBody,
-          response: { 201: Type.Object({ data: Type.Union([Type.Any(), Type.Null()]) }), ...errorResponses(400, 404) },
+          response: { 201: Type.Object({ data: Nullable(TseRecordSchema) }), ...errorResponses(400, 404) },
         },
       },
       async (request, reply) => {
