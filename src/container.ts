@@ -74,6 +74,12 @@ import {
   createFiscalSender,
   createFiscalSettingsService,
   createFiscalWorker,
+  createCountryFiscaliser,
+  createGermanTse,
+  createTseClient,
+  createTseSettingsService,
+  createDsfinvkExport,
+  closingsByDay,
   DEFAULT_FISCAL_RETRY_DELAYS_MS,
   createAnswerVerifier,
 } from './modules/fiscal/index.ts';
@@ -269,7 +275,7 @@ export async function createContainer(
       now: () => clock.now(),
     }),
   });
-  const fiscaliser = createCroatianFiscaliser({
+  const cisFiscaliser = createCroatianFiscaliser({
     repository: store.repos.fiscal,
     credentials: fiscalCredentials,
     send: fiscalSend,
@@ -282,6 +288,26 @@ export async function createContainer(
     client: cisClient,
     endpoint: config.fiscalCisUrl,
     clock,
+  });
+  // Germany's cloud TSE (KassenSichV): signs counter transactions before their unit of work.
+  const tseClient = createTseClient({ extraCaPem: config.tseCa, timeoutMs: config.tseTimeoutMs });
+  const tse = createGermanTse({
+    store,
+    client: tseClient,
+    secretBox,
+    clock,
+    newId,
+    notifyAdmins: (repos, companyId, note) => notifications.notifyAdmins(repos, companyId, note),
+  });
+  const tseSettings = createTseSettingsService({ store, client: tseClient, secretBox, clock });
+  const fiscaliser = createCountryFiscaliser(cisFiscaliser, tse);
+  // The DSFinV-K export: its Kassenabschlüsse by business day until the till's day closing is wired in.
+  const dsfinvk = createDsfinvkExport({
+    store,
+    client: tseClient,
+    credentials: (companyId) => tseSettings.credentials(companyId),
+    closings: closingsByDay,
+    software: { name: 'Portico', version: '1.0.0' },
   });
   const fiscalWorker = createFiscalWorker({ store, clock, send: fiscalSend, logger: fiscalLogger });
   // The CIS adapter answers both sides of the contract: prepare at issue, status when read.
@@ -368,6 +394,7 @@ export async function createContainer(
     catalog,
     customers,
     sales,
+    tse,
   });
   const documentMail = createDocumentMail({
     store,
@@ -580,6 +607,9 @@ export async function createContainer(
     fiscaliser,
     fiscalSettings,
     fiscalWorker,
+    tse,
+    tseSettings,
+    dsfinvk,
     exchangeSettings,
     einvoiceOverview,
     purchaseInvoices,
@@ -645,6 +675,7 @@ export async function createContainer(
       await agent.close();
       await telegramAgent.close();
       await cisClient.close();
+      await tseClient.close();
       await exchangeConnector.close();
       redis?.disconnect();
       await database.close();

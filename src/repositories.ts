@@ -16,6 +16,7 @@ import { createSaleTotalsRepository } from './modules/sales/sale-totals.reposito
 import { createCustomersRepository } from './modules/customers/customers.repository.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { createFiscalRepository } from './modules/fiscal/fiscal.repository.ts';
+import { createTseRepository } from './modules/fiscal/tse.repository.ts';
 import { createMailingRepository } from './modules/mailing/mailing.repository.ts';
 import { createQuotationLinksRepository } from './modules/quotations/quotation-links.repository.ts';
 import { createReportsRepository } from './modules/reports/reports.repository.ts';
@@ -47,6 +48,7 @@ export function createRepositories(db: Executor, engine: Engine) {
     customers: createCustomersRepository(db),
     accounts: createAccountsRepository(db, engine),
     fiscal: createFiscalRepository(db),
+    tse: createTseRepository(db),
     mailing: createMailingRepository(db),
     quotationLinks: createQuotationLinksRepository(db),
     reports: createReportsRepository(db),

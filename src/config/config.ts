@@ -59,6 +59,9 @@ export interface Config {
   /** PEM text of FISCAL_CIS_SIGNER_CA: the CAs CIS's answer-signing certificate must come from. */
   readonly fiscalCisSignerCa: string | null;
   readonly fiscalRetryDelaysMs: readonly number[] | null;
+  /** PEM text of TSE_CA (read at start): further CAs trusted for the German cloud TSE (a test double). */
+  readonly tseCa: string | null;
+  readonly tseTimeoutMs: number;
   /** PEM text of EINVOICE_EXCHANGE_CA (read at start), trusted besides the system's roots. */
   readonly einvoiceExchangeCa: string | null;
   readonly einvoicePollSeconds: number;
@@ -417,6 +420,18 @@ export const CONFIG_SPEC = {
     default: '',
     parse: delays,
   },
+  TSE_CA: {
+    description:
+      'A PEM file of further CAs to trust for the German cloud TSE (fiskaly SIGN DE) besides the system roots (a test TSE); TLS is always verified',
+    default: '',
+    parse: pemFile,
+  },
+  TSE_TIMEOUT_MS: {
+    description:
+      'How long one call to the German cloud TSE may take before the sale goes through marked "TSE ausgefallen"',
+    default: '3000',
+    parse: integer(100, 30_000),
+  },
   EINVOICE_EXCHANGE_CA: {
     description:
       'A PEM file of further CAs to trust for the e-invoice exchange (information intermediary) besides the system roots (a test intermediary); TLS is always verified',
@@ -537,6 +552,8 @@ export function loadConfig(env: Env = process.env): Config {
     fiscalCisSignerCa: read('FISCAL_CIS_SIGNER_CA'),
     fiscalWaitMs: read('FISCAL_WAIT_MS'),
     fiscalRetryDelaysMs: read('FISCAL_RETRY_DELAYS_MS'),
+    tseCa: read('TSE_CA'),
+    tseTimeoutMs: read('TSE_TIMEOUT_MS'),
     einvoiceExchangeCa: read('EINVOICE_EXCHANGE_CA'),
     einvoicePollSeconds: read('EINVOICE_POLL_SECONDS'),
     einvoiceRetryDelaysMs: read('EINVOICE_RETRY_DELAYS_MS'),

@@ -30,6 +30,7 @@ import * as m0027 from './migrations/0027-issued-documents-kept.ts';
 import * as m0028 from './migrations/0028-till.ts';
 import * as m0029 from './migrations/0029-print-logo.ts';
 import * as m0030 from './migrations/0030-einvoice-sends.ts';
+import * as m0031 from './migrations/0031-tse.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -63,6 +64,7 @@ const MIGRATIONS = {
   '0028-till': m0028,
   '0029-print-logo': m0029,
   '0030-einvoice-sends': m0030,
+  '0031-tse': m0031,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -785,6 +785,60 @@ export interface FiscalRequestsTable {
   created_at: Timestamp;
 }
 
+/** A company's cloud TSE account (0027): fiskaly SIGN DE; the secret sealed. */
+export interface TseAccountsTable {
+  company_id: string;
+  provider: string;
+  api_key: string;
+  sealed_secret: string;
+  base_url: string;
+  updated_at: Timestamp;
+}
+
+/** One device (Kasse) per location: its TSS and client at the TSE (0027). */
+export interface TseDevicesTable {
+  company_id: string;
+  location_id: string;
+  tss_id: string;
+  client_id: string;
+  tss_serial: string;
+  client_serial: string;
+  public_key: string;
+  algorithm: string;
+  time_format: string;
+  sealed_admin_pin: string;
+  created_at: Timestamp;
+}
+
+/** One TSE transaction (0027): signed, or failed ("TSE ausgefallen") and waiting. */
+export interface TseTransactionsTable {
+  id: string;
+  company_id: string;
+  location_id: string;
+  document_id: string | null;
+  tx_id: string;
+  /** RECEIPT | CANCELLATION | ABORT */
+  receipt_type: string;
+  /** signed | failed | cancelled */
+  status: string;
+  process_type: string;
+  process_data: string;
+  number: number | null;
+  signature_counter: number | null;
+  time_start: Timestamp | null;
+  time_end: Timestamp | null;
+  signature: string | null;
+  algorithm: string | null;
+  time_format: string | null;
+  public_key: string | null;
+  tss_serial: string | null;
+  client_serial: string | null;
+  qr_code: string | null;
+  error: string | null;
+  attempts: number;
+  created_at: Timestamp;
+}
+
 export interface DB {
   companies: CompaniesTable;
   locations: LocationsTable;
@@ -827,6 +881,9 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   fiscal_certificates: FiscalCertificatesTable;
   fiscal_requests: FiscalRequestsTable;
+  tse_accounts: TseAccountsTable;
+  tse_devices: TseDevicesTable;
+  tse_transactions: TseTransactionsTable;
   document_sendings: DocumentSendingsTable;
   mail_templates: MailTemplatesTable;
   mail_settings: MailSettingsTable;

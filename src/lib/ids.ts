@@ -34,6 +34,7 @@ export const ID_PREFIXES = {
   refund: 'rfd',
   drawerDay: 'drw',
   drawerMovement: 'drm',
+  tseTx: 'tse',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { errorResponses } from '../schemas.ts';
+import { Nullable, errorResponses } from '../schemas.ts';
 import { idempotentCreate } from '../idempotency.ts';
-import { CounterSaleBody, toCounterSale } from '../requests/counter-sales.ts';
-import { Sale, presentSale } from './sales.routes.ts';
+import { AbortBasketBody, CounterSaleBody, toAbortBasket, toCounterSale } from '../requests/counter-sales.ts';
+import { Sale, TseRecordSchema, presentSale } from './sales.routes.ts';
 
 /** A sale at the counter: the invoice issued and paid in one request. */
 export const counterSalesRoutes =
@@ -42,6 +42,30 @@ export const counterSalesRoutes =
           (id) => c.sales.get(actor.companyId, id),
         );
         return reply.status(201).header('location', `/api/v1/admin/sales/${sale.id}`).send(presentSale(sale));
+      },
+    );
+
+    app.post(
+      '/counter-sales/abort',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminAbortCounterBasket',
+          summary: 'Give up a basket at the counter: in Germany its own TSE transaction, finished as aborted',
+          security: [{ adminToken: [] }],
+          description:
+            "The basket's lines priced as a sale would be; for a German company with a TSE the transaction is started and finished " +
+            'as CANCELLED (DSFinV-K `AVBelegabbruch`). No document is issued. `data` is null where the company has no TSE.',
+          body: AbortBasketBody,
+          response: { 201: Type.Object({ data: Nullable(TseRecordSchema) }), ...errorResponses(400, 404) },
+        },
+      },
+      async (request, reply) => {
+        const record = await c.invoicing.abortAtCounter(
+          { companyId: request.admin.companyId },
+          toAbortBasket(request.body),
+        );
+        return reply.status(201).send({ data: record });
       },
     );
   };

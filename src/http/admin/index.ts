@@ -18,6 +18,7 @@ import { sendingsRoutes } from './sendings.routes.ts';
 import { inquiryRepliesRoutes } from './inquiry-replies.routes.ts';
 import { reportsRoutes } from './reports.routes.ts';
 import { exportsRoutes } from './exports.routes.ts';
+import { dsfinvkRoutes } from './dsfinvk.routes.ts';
 import { einvoiceRoutes } from './einvoice.routes.ts';
 import { drawerRoutes } from './drawer.routes.ts';
 import { logoRoutes } from './logo.routes.ts';
@@ -44,6 +45,7 @@ export const adminV1 =
     await app.register(inquiryRepliesRoutes(c));
     await app.register(reportsRoutes(c));
     await app.register(exportsRoutes(c));
+    await app.register(dsfinvkRoutes(c));
     await app.register(einvoiceRoutes(c));
     await app.register(drawerRoutes(c));
     await app.register(logoRoutes(c));

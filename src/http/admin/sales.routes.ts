@@ -27,6 +27,33 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const PaymentParams = Type.Object({ id: Type.String({ maxLength: 64 }), pid: Type.String({ maxLength: 64 }) });
 const Day = Type.String({ format: 'date', examples: ['2026-11-25'] });
 
+/** Germany: the TSE transaction (KassenSichV) of a counter sale, its storno or return, or an aborted basket. */
+export const TseRecordSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('signed'), Type.Literal('failed')], {
+      description: '`failed`: the TSE was not reached ("TSE ausgefallen"); the sale went through.',
+    }),
+    transactionNumber: Nullable(Type.Integer()),
+    signatureCounter: Nullable(Type.Integer()),
+    start: Nullable(Timestamp),
+    end: Nullable(Timestamp),
+    signature: Nullable(Type.String({ description: 'Base64, the check value (Prüfwert).' })),
+    algorithm: Nullable(Type.String({ examples: ['ecdsa-plain-SHA384'] })),
+    timeFormat: Nullable(Type.String({ examples: ['unixTime'] })),
+    publicKey: Nullable(Type.String({ description: "Base64, the TSE's public key." })),
+    serialNumber: Nullable(Type.String({ description: "The TSE's serial number." })),
+    clientSerial: Nullable(Type.String({ description: "The record system's (Kasse's) serial number." })),
+    processType: Type.String({ examples: ['Kassenbeleg-V1'] }),
+    processData: Type.String({ examples: ['Beleg^11.90_0.00_0.00_0.00_0.00^11.90:Bar'] }),
+    qrCode: Nullable(Type.String({ description: 'The DSFinV-K QR code (`V0;…`) the receipt prints.' })),
+    error: Nullable(Type.String()),
+  },
+  {
+    additionalProperties: false,
+    description: 'Germany: the TSE transaction (KassenSichV) of a counter sale or its storno.',
+  },
+);
+
 export const Sale = Type.Object(
   {
     id: Type.String({ examples: ['sale_4fJ2kq9XbR0mW8tLz1cA'] }),
@@ -183,6 +210,7 @@ export const Sale = Type.Object(
         error: Type.Optional(
           Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }),
         ),
+        tse: Type.Optional(TseRecordSchema),
       },
       { additionalProperties: false },
     ),

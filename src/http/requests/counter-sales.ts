@@ -52,3 +52,20 @@ export function toCounterSale(body: CounterSaleBody): CounterSale {
     orderReference: body.orderReference ?? null,
   };
 }
+
+/** A basket given up at the counter: what it held, where. */
+export const AbortBasketBody = Type.Object(
+  {
+    lines: Type.Array(StaffLineInput, { minItems: 1, maxItems: MAX_LINES }),
+    locationId: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type AbortBasketBody = Static<typeof AbortBasketBody>;
+
+export function toAbortBasket(body: AbortBasketBody) {
+  return {
+    lines: toCounterSale({ lines: body.lines, paymentMethod: 'cash' }).lines,
+    ...(body.locationId ? { locationId: body.locationId } : {}),
+  };
+}

@@ -12,3 +12,20 @@ export const FiscalCertificateBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A German company's cloud TSE account (fiskaly SIGN DE): the key and secret from its HUB. */
+export const TseAccountBody = Type.Object(
+  {
+    provider: Type.String({ maxLength: 32, examples: ['fiskaly'], description: 'Only `fiskaly` (SIGN DE v2) so far.' }),
+    apiKey: Type.String({ maxLength: 200 }),
+    apiSecret: Type.String({ maxLength: 500, description: 'Stored sealed; never returned.' }),
+    baseUrl: Type.Optional(
+      Type.String({
+        maxLength: 300,
+        description:
+          'Default `https://kassensichv.fiskaly.com`; the sandbox is `https://kassensichv-middleware.fiskaly.com`.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -46,6 +46,31 @@ export interface FiscalStatus {
   receipt: string | null;
   verifyUrl: string | null;
   error: { code: string; message: string } | null;
+  /** Germany: the TSE's answers for this document (KassenSichV), absent elsewhere. */
+  tse?: TseRecord | null;
+}
+
+/**
+ * A German document's TSE transaction as the receipt and the JSON carry it (§ 6 KassenSichV,
+ * DSFinV-K Anhang I). `failed`: the TSE could not be reached ("TSE ausgefallen"): the fields the
+ * TSE fixes are null, the reason is said.
+ */
+export interface TseRecord {
+  status: 'signed' | 'failed';
+  transactionNumber: number | null;
+  signatureCounter: number | null;
+  start: string | null;
+  end: string | null;
+  signature: string | null;
+  algorithm: string | null;
+  timeFormat: string | null;
+  publicKey: string | null;
+  serialNumber: string | null;
+  clientSerial: string | null;
+  processType: string;
+  processData: string;
+  qrCode: string | null;
+  error: string | null;
 }
 
 /**

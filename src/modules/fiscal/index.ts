@@ -9,6 +9,7 @@ export {
   type FiscalPaymentMethod,
   type FiscalStatus,
   type FiscalStatusReader,
+  type TseRecord,
 } from './fiscaliser.ts';
 export { createAnswerVerifier } from './cis-answer-signature.ts';
 export { createCroatianFiscaliser, type CroatianFiscaliser, type FiscalRepos } from './cis-fiscaliser.ts';
@@ -23,3 +24,19 @@ export {
   type FiscalSettingsView,
   type FiscalCertificateInfo,
 } from './fiscal-settings.service.ts';
+export { createCountryFiscaliser } from './country-fiscaliser.ts';
+export { createGermanTse, type GermanTse, type TseSale } from './tse-fiscaliser.ts';
+export { createTseClient, type TseClient } from './tse-client.ts';
+export { createTseSettingsService, type TseSettingsService, type TseSettingsView } from './tse-settings.service.ts';
+export {
+  parseQrCode,
+  processData,
+  qrCodeData,
+  transactionLogToBeSigned,
+  tseSerialOf,
+  verifyTseSignature,
+  type TseAmounts,
+  type TseReceiptType,
+  type TseSignedFields,
+} from './tse-format.ts';
+export { createDsfinvkExport, closingsByDay, type DayClosings, type DsfinvkExport } from './dsfinvk-export.service.ts';

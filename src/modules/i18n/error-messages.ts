@@ -187,6 +187,15 @@ const serviceMessages = messages({
     'error.webhook.reason.failingDays': 'failing for more than {days} days',
     'error.webhook.reason.byAdmin': 'disabled by an administrator',
     'error.webhook.reason.permanent': 'permanent failure',
+    'error.tse.rate':
+      'The VAT rate {rate} % has no DSFinV-K class: a German till sells at 19 %, 7 %, 10.7 %, 5.5 % or 0 %.',
+    'error.tse.notGermany': 'A TSE (KassenSichV) is for a company in Germany; this company is in {country}.',
+    'error.tse.provider': 'The TSE provider must be "fiskaly" (fiskaly SIGN DE).',
+    'error.tse.required': 'Required.',
+    'error.tse.baseUrl': 'Must be an https URL.',
+    'error.tse.refused': 'The TSE did not accept these credentials: {reason}',
+    'error.tse.noAccount': 'Store the TSE account first (PUT /fiscal/tse).',
+    'error.tse.unreachable': 'The TSE could not be reached: {reason}',
     'error.fiscal.noOib': "The company has no OIB (tax id) to check the certificate's against; set it first.",
     'error.fiscal.oibMismatch': "The certificate is issued to OIB {certificateOib}, the company's OIB is {companyOib}.",
     'error.fiscal.expired': 'The certificate expired on {date}.',
@@ -473,6 +482,15 @@ const serviceMessages = messages({
     'error.webhook.reason.failingDays': 'ne uspijeva više od {days} dana',
     'error.webhook.reason.byAdmin': 'isključio administrator',
     'error.webhook.reason.permanent': 'trajna pogreška',
+    'error.tse.rate':
+      'Stopa PDV-a {rate} % nema DSFinV-K razred: njemačka blagajna prodaje po 19 %, 7 %, 10,7 %, 5,5 % ili 0 %.',
+    'error.tse.notGermany': 'TSE (KassenSichV) je za tvrtku u Njemačkoj; ova tvrtka je u {country}.',
+    'error.tse.provider': 'Pružatelj TSE-a mora biti "fiskaly" (fiskaly SIGN DE).',
+    'error.tse.required': 'Obavezno.',
+    'error.tse.baseUrl': 'Mora biti https URL.',
+    'error.tse.refused': 'TSE nije prihvatio ove pristupne podatke: {reason}',
+    'error.tse.noAccount': 'Najprije spremite TSE račun (PUT /fiscal/tse).',
+    'error.tse.unreachable': 'TSE nije dostupan: {reason}',
     'error.fiscal.noOib': 'Tvrtka nema OIB s kojim bi se provjerio certifikat; najprije ga upišite.',
     'error.fiscal.oibMismatch': 'Certifikat je izdan na OIB {certificateOib}, a OIB tvrtke je {companyOib}.',
     'error.fiscal.expired': 'Certifikat je istekao {date}.',
@@ -779,6 +797,16 @@ const serviceMessages = messages({
     'error.webhook.reason.failingDays': 'schlägt seit mehr als {days} Tagen fehl',
     'error.webhook.reason.byAdmin': 'von einem Administrator deaktiviert',
     'error.webhook.reason.permanent': 'dauerhafter Fehler',
+    'error.tse.rate':
+      'Der Steuersatz {rate} % hat keine DSFinV-K-Klasse: eine deutsche Kasse verkauft zu 19 %, 7 %, 10,7 %, 5,5 % oder 0 %.',
+    'error.tse.notGermany':
+      'Eine TSE (KassenSichV) ist für ein Unternehmen in Deutschland; dieses Unternehmen ist in {country}.',
+    'error.tse.provider': 'Der TSE-Anbieter muss "fiskaly" (fiskaly SIGN DE) sein.',
+    'error.tse.required': 'Pflichtfeld.',
+    'error.tse.baseUrl': 'Muss eine https-URL sein.',
+    'error.tse.refused': 'Die TSE hat diese Zugangsdaten nicht angenommen: {reason}',
+    'error.tse.noAccount': 'Hinterlegen Sie zuerst das TSE-Konto (PUT /fiscal/tse).',
+    'error.tse.unreachable': 'Die TSE war nicht erreichbar: {reason}',
     'error.fiscal.noOib':
       'Das Unternehmen hat keine OIB (Steuernummer), mit der das Zertifikat geprüft werden kann; tragen Sie sie zuerst ein.',
     'error.fiscal.oibMismatch':

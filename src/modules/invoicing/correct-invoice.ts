@@ -22,6 +22,7 @@ import {
 } from '../sales/index.ts';
 import { fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
 import { afterIssue, type IssueDeps, type IssueRepos, type Issued } from './issue-invoice.ts';
+import { tseAmountsOf, type CounterTse } from './counter-tse.ts';
 import { freezeAtIssue } from './frozen-documents.ts';
 import { goesAsEInvoice, sendAsEInvoice } from './send-einvoice.ts';
 
@@ -35,6 +36,10 @@ export interface CorrectionInput {
   now: Date;
   /** How money paid on the invoice goes back (cash from the drawer, card reversal, transfer); absent: a counter sale's as it was paid. */
   refund?: { method: string } | null;
+  /** The correction's id when it was chosen before the unit of work (a storno the TSE signed first). */
+  documentId?: string;
+  /** A credit note the TSE signed first: the total it signed, which the unit of work must match. */
+  signedTotalMinor?: number;
 }
 
 /** A correction to issue: a cancellation (storno) of the whole invoice, or a credit note for some of its lines. */
@@ -53,6 +58,8 @@ export async function correctInvoice<R extends IssueRepos>(
   input: CorrectionInput,
   correction: Correction,
 ): Promise<Issued & { refunds: RefundRow[] }> {
+  if (correction.kind === 'cancellation' && deps.tse) input = await signStorno(deps, deps.tse, input);
+  if (correction.kind === 'credit_note' && deps.tse) input = await signCredit(deps, deps.tse, input, correction.lines);
   const issued = await deps.store.unitOfWork(async (repos) => {
     const issued =
       correction.kind === 'cancellation'
@@ -144,6 +151,38 @@ async function refundMethod(repos: CorrectionRepos, input: CorrectionInput, invo
   throw AppError.invalid({ 'refund.method': [said('error.refund.methodNeeded')] });
 }
 
+/**
+ * A storno of a German counter sale is its own TSE transaction (DSFinV-K `AVBelegstorno`,
+ * receipt type CANCELLATION): the original's amounts negated, paid back by its method, signed
+ * before the unit of work like the sale was. Anything else (a Croatian invoice, an invoice not
+ * sold at the counter) is not a TSE matter.
+ */
+async function signStorno<R extends IssueRepos>(
+  deps: IssueDeps<R>,
+  tse: CounterTse,
+  input: CorrectionInput,
+): Promise<CorrectionInput> {
+  const repos = deps.store.repos;
+  const original = await repos.sales.find(input.companyId, input.saleId);
+  if (!original || original.source_type !== 'counter' || original.kind !== 'invoice' || original.status === 'cancelled')
+    return input;
+  const company = await repos.companies.findCompany(input.companyId);
+  if (company?.country !== 'DE' || !company.fiscal_enabled) return input;
+  const lines = await repos.sales.listSaleLines(input.companyId, [original.id]);
+  const taxes = summarize(
+    lines.map((l) => ({ net: -l.net_minor, tax: -l.tax_minor, total: -l.total_minor, taxRateBp: l.tax_rate_bp })),
+  ).taxes;
+  const documentId = deps.newId('sale');
+  await tse.sign({
+    companyId: input.companyId,
+    locationId: original.location_id,
+    documentId,
+    type: 'CANCELLATION',
+    amounts: tseAmountsOf(taxes, original.payment_method ?? 'cash'),
+  });
+  return { ...input, documentId };
+}
+
 /** The invoice a correction corrects: an issued invoice not yet cancelled, locked until commit. */
 async function correctable(repos: CorrectionRepos, companyId: string, saleId: string): Promise<SaleRow> {
   const sale = await repos.sales.find(companyId, saleId);
@@ -179,7 +218,7 @@ async function cancelInvoice(
       said('error.invoice.alreadyCancelled', { number: original.invoice_number ?? original.number }),
     );
   const lines = await repos.sales.listSaleLines(input.companyId, [original.id]);
-  const id = newId('sale');
+  const id = input.documentId ?? newId('sale');
   const negated = lines.map((l) => correctionLine(l, id, l.position, whole(l), newId));
   const issued = await writeCorrection(repos, 'cancellation', original, id, negated, input, newId, fiscaliser);
   await enqueueEvent(
@@ -225,69 +264,15 @@ async function creditInvoice(
       corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id),
     ),
   ]);
-  // What earlier credit notes took of each line (their lines are negative).
-  const taken = new Map<string, Portion>();
-  for (const l of earlier) {
-    if (!l.corrects_line_id) continue;
-    taken.set(l.corrects_line_id, minus(taken.get(l.corrects_line_id) ?? NOTHING, whole(l)));
+  const taken = takenBy(earlier);
+  const id = input.documentId ?? newId('sale');
+  const { out, details } = creditedLines(original, invoiced, taken, input.lines, id, newId);
+  // Signed at the TSE before this unit of work (a German counter sale's return): the amounts
+  // must be those signed; another credit note of the same invoice in between changed them.
+  if (input.signedTotalMinor !== undefined && Object.keys(details).length === 0) {
+    const total = out.reduce((sum, l) => sum + l.total_minor, 0);
+    if (total !== input.signedTotalMinor) throw new AppError('conflict', said('error.credit.refused'));
   }
-  const byId = new Map(invoiced.map((l) => [l.id, l]));
-  const details = fieldErrors();
-  const id = newId('sale');
-  const out: SaleLineRow[] = [];
-  input.lines.forEach((request, i) => {
-    const line = byId.get(request.lineId);
-    if (!line) {
-      addFieldError(
-        details,
-        `lines[${i}].lineId`,
-        said('error.credit.notALine', { number: original.invoice_number ?? original.number }),
-      );
-      return;
-    }
-    let quantity = 0;
-    try {
-      quantity = Number(parseScaled(request.quantity, QUANTITY_SCALE));
-    } catch {
-      addFieldError(details, `lines[${i}].quantity`, said('error.credit.quantityForm'));
-      return;
-    }
-    const before = taken.get(line.id) ?? NOTHING;
-    const left = line.quantity_milli - before.quantity;
-    if (quantity <= 0) addFieldError(details, `lines[${i}].quantity`, said('error.greaterThanZero'));
-    else if (quantity > left)
-      addFieldError(
-        details,
-        `lines[${i}].quantity`,
-        said('error.credit.moreThanLeft', {
-          position: line.position,
-          product: line.product_name,
-          left: left / 10 ** QUANTITY_SCALE,
-        }),
-      );
-    else {
-      const portion: Portion =
-        quantity === left
-          ? minus(whole(line), before)
-          : {
-              quantity,
-              // Priced as the invoice charged it, the line's discount included: the taxable amount was
-              // the discounted price (Directive 2006/112/EC art. 79(b)) and is reduced by what was
-              // charged (art. 90(1)), not by the list price.
-              ...priceLine(
-                {
-                  unitPriceMinor: line.unit_price_minor,
-                  quantityMilli: quantity,
-                  taxRateBp: line.tax_rate_bp,
-                  discountBp: line.discount_bp ?? 0,
-                },
-                Boolean(original.prices_include_tax),
-              ),
-            };
-      taken.set(line.id, plus(before, portion));
-      out.push(correctionLine(line, id, out.length + 1, portion, newId));
-    }
-  });
   if (input.lines.length === 0) addFieldError(details, 'lines', said('error.credit.noLines'));
   if (Object.keys(details).length > 0) throw AppError.invalid(details, said('error.credit.refused'));
   const issued = await writeCorrection(repos, 'credit_note', original, id, out, input, newId, fiscaliser);
@@ -428,4 +413,129 @@ async function writeCorrection(
   const asEInvoice = await goesAsEInvoice(repos, row);
   const fiscal = await fiscalise(fiscaliser, repos, row, lines, asEInvoice);
   return { row, lines, fiscal, asEInvoice };
+}
+
+/**
+ * The credit note's lines for the lines and quantities asked, given what earlier credit notes
+ * took (`taken`, by invoiced line): every refusal named in `details`. Pure, so the TSE can be
+ * told the same amounts before the unit of work that writes them.
+ */
+function creditedLines(
+  original: SaleRow,
+  invoiced: readonly SaleLineRow[],
+  taken: Map<string, Portion>,
+  requests: ReadonlyArray<{ lineId: string; quantity: string }>,
+  id: string,
+  newId: IdGenerator,
+): { out: SaleLineRow[]; details: ReturnType<typeof fieldErrors> } {
+  const byId = new Map(invoiced.map((l) => [l.id, l]));
+  const details = fieldErrors();
+  const out: SaleLineRow[] = [];
+  requests.forEach((request, i) => {
+    const line = byId.get(request.lineId);
+    if (!line) {
+      addFieldError(
+        details,
+        `lines[${i}].lineId`,
+        said('error.credit.notALine', { number: original.invoice_number ?? original.number }),
+      );
+      return;
+    }
+    let quantity = 0;
+    try {
+      quantity = Number(parseScaled(request.quantity, QUANTITY_SCALE));
+    } catch {
+      addFieldError(details, `lines[${i}].quantity`, said('error.credit.quantityForm'));
+      return;
+    }
+    const before = taken.get(line.id) ?? NOTHING;
+    const left = line.quantity_milli - before.quantity;
+    if (quantity <= 0) addFieldError(details, `lines[${i}].quantity`, said('error.greaterThanZero'));
+    else if (quantity > left)
+      addFieldError(
+        details,
+        `lines[${i}].quantity`,
+        said('error.credit.moreThanLeft', {
+          position: line.position,
+          product: line.product_name,
+          left: left / 10 ** QUANTITY_SCALE,
+        }),
+      );
+    else {
+      const portion: Portion =
+        quantity === left
+          ? minus(whole(line), before)
+          : {
+              quantity,
+              // Priced as the invoice charged it, the line's discount included: the taxable amount was
+              // the discounted price (Directive 2006/112/EC art. 79(b)) and is reduced by what was
+              // charged (art. 90(1)), not by the list price.
+              ...priceLine(
+                {
+                  unitPriceMinor: line.unit_price_minor,
+                  quantityMilli: quantity,
+                  taxRateBp: line.tax_rate_bp,
+                  discountBp: line.discount_bp ?? 0,
+                },
+                Boolean(original.prices_include_tax),
+              ),
+            };
+      taken.set(line.id, plus(before, portion));
+      out.push(correctionLine(line, id, out.length + 1, portion, newId));
+    }
+  });
+  return { out, details };
+}
+
+/** What earlier credit notes took of each invoiced line (their lines are negative). */
+function takenBy(earlier: readonly SaleLineRow[]): Map<string, Portion> {
+  const taken = new Map<string, Portion>();
+  for (const l of earlier) {
+    if (!l.corrects_line_id) continue;
+    taken.set(l.corrects_line_id, minus(taken.get(l.corrects_line_id) ?? NOTHING, whole(l)));
+  }
+  return taken;
+}
+
+/**
+ * A credit note for a German counter sale (goods brought back at the counter) is its own TSE
+ * transaction: a `Beleg` with the amounts negated, paid back by the sale's method, signed before
+ * the unit of work like the sale. The amounts are computed as the unit of work will (unlocked
+ * reads); the unit of work refuses if another credit note changed them in between.
+ */
+async function signCredit<R extends IssueRepos>(
+  deps: IssueDeps<R>,
+  tse: CounterTse,
+  input: CorrectionInput,
+  requests: ReadonlyArray<{ lineId: string; quantity: string }>,
+): Promise<CorrectionInput> {
+  const repos = deps.store.repos;
+  const original = await repos.sales.find(input.companyId, input.saleId);
+  if (!original || original.source_type !== 'counter' || original.kind !== 'invoice' || original.status === 'cancelled')
+    return input;
+  const company = await repos.companies.findCompany(input.companyId);
+  if (company?.country !== 'DE' || !company.fiscal_enabled) return input;
+  const corrections = await repos.sales.listCorrections(input.companyId, original.id);
+  const [invoiced, earlier] = await Promise.all([
+    repos.sales.listSaleLines(input.companyId, [original.id]),
+    repos.sales.listSaleLines(
+      input.companyId,
+      corrections.filter((c) => c.kind === 'credit_note').map((c) => c.id),
+    ),
+  ]);
+  const documentId = deps.newId('sale');
+  const { out, details } = creditedLines(original, invoiced, takenBy(earlier), requests, documentId, deps.newId);
+  // Refused as asked: the unit of work says why, and nothing is signed.
+  if (Object.keys(details).length > 0 || out.length === 0) return input;
+  const taxes = summarize(
+    out.map((l) => ({ net: l.net_minor, tax: l.tax_minor, total: l.total_minor, taxRateBp: l.tax_rate_bp })),
+  ).taxes;
+  await tse.sign({
+    companyId: input.companyId,
+    locationId: original.location_id,
+    documentId,
+    type: 'RECEIPT',
+    amounts: tseAmountsOf(taxes, original.payment_method ?? 'cash'),
+  });
+  return { ...input, documentId, signedTotalMinor: out.reduce((sum, l) => sum + l.total_minor, 0) };
 }

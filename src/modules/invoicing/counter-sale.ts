@@ -6,6 +6,8 @@ import { lineRows, priceLines, type LineRequest } from '../documents/index.ts';
 import { resolveLanguage, said, translate } from '../i18n/index.ts';
 import type { SaleView } from '../sales/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
+import type { TseRecord } from '../fiscal/index.ts';
+import { tseAmountsOf, type CounterTse } from './counter-tse.ts';
 import {
   customerForSale,
   issueInvoice,
@@ -55,6 +57,8 @@ export function createCounterSales<R extends IssueRepos>(
     catalog: CatalogService;
     customers: CustomerDirectory;
     get(companyId: string, id: string): Promise<SaleView>;
+    /** Germany's TSE (KassenSichV): signs each counter transaction before its unit of work. */
+    tse?: CounterTse;
   },
 ) {
   const { store, clock, newId } = deps;
@@ -71,6 +75,32 @@ export function createCounterSales<R extends IssueRepos>(
         if (error instanceof AppError && error.code === 'validation_failed') return null;
         throw error;
       }
+    },
+
+    /**
+     * A basket given up at the counter (the customer left, the card was declined): in Germany its
+     * own TSE transaction, finished as aborted (DSFinV-K `AVBelegabbruch`), with what the basket
+     * held; no document. Null where the company has no TSE.
+     */
+    async abortAtCounter(
+      actor: { companyId: string },
+      input: { lines: LineRequest[]; locationId?: string },
+    ): Promise<TseRecord | null> {
+      const { companyId } = actor;
+      const details = fieldErrors();
+      const priced = await priceLines(
+        (requested) => deps.catalog.resolveLines(companyId, requested),
+        input.lines,
+        details,
+      );
+      const locations = await store.repos.companies.listLocations(companyId);
+      const location = input.locationId === undefined ? locations[0] : locations.find((l) => l.id === input.locationId);
+      if (!location) addFieldError(details, 'locationId', said('error.location.noSuchId'));
+      if (Object.keys(details).length > 0) throw AppError.invalid(details);
+      if (!deps.tse || priced.company.country !== 'DE' || !priced.company.fiscal.enabled) return null;
+      const amounts = tseAmountsOf(priced.totals.taxes, 'cash');
+      // Nothing was paid: the basket's amounts are recorded, no payment.
+      return deps.tse.abort(companyId, location!.id, { ...amounts, cashMinor: 0, nonCashMinor: 0 });
     },
 
     async sellAtCounter(actor: { companyId: string; userId: string | null }, input: CounterSale): Promise<SaleView> {
@@ -114,6 +144,17 @@ export function createCounterSales<R extends IssueRepos>(
             address: null,
           };
       const saleId = newId('sale');
+      // A German counter sale is a TSE transaction (§ 146a AO, § 2 KassenSichV) from the moment
+      // Portico records it: this request (README, "Germany: the TSE"). Signed before the unit of
+      // work, stored in it with the invoice.
+      if (deps.tse && company.country === 'DE' && company.fiscal.enabled)
+        await deps.tse.sign({
+          companyId,
+          locationId: location!.id,
+          documentId: saleId,
+          type: 'RECEIPT',
+          amounts: tseAmountsOf(priced.totals.taxes, input.paymentMethod),
+        });
       const now = clock.now();
       await issueInvoice(deps, {
         companyId,

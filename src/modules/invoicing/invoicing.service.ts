@@ -8,6 +8,7 @@ import { createCounterSales } from './counter-sale.ts';
 import { createIssuedDocuments } from './frozen-documents.ts';
 import { issuedView, type CustomerDirectory, type IssueRepos } from './issue-invoice.ts';
 import type { IssueFiscaliser } from './issue-steps.ts';
+import type { CounterTse } from './counter-tse.ts';
 
 /**
  * The invoice lifecycle as the shells use it: the counter sale, corrections (cancellation,
@@ -23,6 +24,8 @@ export function createInvoicingService(deps: {
   catalog: CatalogService;
   customers: CustomerDirectory;
   sales: Pick<SalesService, 'get' | 'renderPdf' | 'eInvoiceXml'>;
+  /** Germany's TSE (KassenSichV) for counter transactions. */
+  tse?: CounterTse;
 }) {
   const { clock } = deps;
   const correct = async (

@@ -29,6 +29,7 @@ import type {
   RefundRow,
 } from '../sales/index.ts';
 import { toSaleView } from '../sales/index.ts';
+import type { CounterTse } from './counter-tse.ts';
 import { freezeAtIssue, type IssuedDocumentsRepository } from './frozen-documents.ts';
 import { JUST_QUEUED, type OutboundRepos } from '../einvoice/index.ts';
 import { goesAsEInvoice, sendAsEInvoice } from './send-einvoice.ts';
@@ -89,6 +90,8 @@ export interface IssueDeps<R extends IssueRepos> {
   newId: IdGenerator;
   fiscaliser: IssueFiscaliser;
   onEventQueued: () => void;
+  /** Germany's TSE: counter transactions (a sale, its storno) are signed before their unit of work. */
+  tse?: CounterTse;
 }
 
 /** What is being invoiced, to whom, how it is paid; `source` runs first in the issuing unit of work. */

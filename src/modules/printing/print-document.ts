@@ -60,7 +60,8 @@ export interface PrintDocument extends PrintedContent {
   /** The print template's logo (PNG) and its size in pixels: printed above the company's name, proportions kept. */
   logo?: { png: Uint8Array; width: number; height: number } | null;
   /** The fiscal record: labelled values (ZKI, JIR) and the verification URL drawn as a QR code. */
-  fiscal?: { lines: PrintFact[]; verifyUrl: string | null } | null;
+  /** `heading`: what the code is said to be, where not the verification URL (Germany's TSE data). */
+  fiscal?: { lines: PrintFact[]; verifyUrl: string | null; heading?: PrintLabel } | null;
 }
 
 /** A labelled value, formatted by whoever builds the document. */

@@ -1,4 +1,5 @@
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { fiscalQrSide } from './fiscal-qr-side.ts';
 import { createFormatter, resolveLanguage, translator } from '../i18n/index.ts';
 import type { PrintDocument } from './print-document.ts';
 import { PRINT_FONT_FAMILY } from './pdf-writer.ts';
@@ -151,8 +152,8 @@ export function buildReceipt(
     if (fiscal.verifyUrl && image)
       content.push({
         image: 'fiscal_qr',
-        width: FISCAL_QR_SIDE_PT,
-        height: FISCAL_QR_SIDE_PT * (image.height / image.width),
+        width: fiscalQrSide(FISCAL_QR_SIDE_PT, fiscal.verifyUrl),
+        height: fiscalQrSide(FISCAL_QR_SIDE_PT, fiscal.verifyUrl) * (image.height / image.width),
         alignment: 'center',
         margin: [0, 4, 0, 0],
       });

@@ -20,6 +20,7 @@
  */
 import type { Content, ContentTable, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { logoBox } from './logo-box.ts';
+import { fiscalQrSide } from './fiscal-qr-side.ts';
 import { parseScaled } from '../../lib/money.ts';
 import { formatIban } from '../../lib/iban.ts';
 import { createFormatter, resolveLanguage, translator, type Formatter, type Translate } from '../i18n/index.ts';
@@ -463,14 +464,16 @@ function fiscalBlock(doc: PrintDocument, tr: Translate, images: CodeImages): Con
   if (fiscal.verifyUrl && image)
     columns.push({
       image: 'fiscal_qr',
-      width: FISCAL_QR_SIDE_PT,
-      height: FISCAL_QR_SIDE_PT * (image.height / image.width),
+      width: fiscalQrSide(FISCAL_QR_SIDE_PT, fiscal.verifyUrl),
+      height: fiscalQrSide(FISCAL_QR_SIDE_PT, fiscal.verifyUrl) * (image.height / image.width),
     });
   columns.push({
     width: '*',
     stack: [
       // Said in words: beside the payment codes, two QR codes would otherwise look alike.
-      ...(fiscal.verifyUrl && image ? [{ text: tr('print.fiscal.verify'), bold: true, margin: [0, 0, 0, 2] }] : []),
+      ...(fiscal.verifyUrl && image
+        ? [{ text: tr(fiscal.heading ?? 'print.fiscal.verify'), bold: true, margin: [0, 0, 0, 2] }]
+        : []),
       ...fiscal.lines.map((line) => ({ text: t(`${tr(line.label)}: ${line.value}`) })),
     ],
   } as Content);

@@ -1,6 +1,6 @@
 import type { Company, LocationRow } from '../companies/index.ts';
 import { printedContent, type DocumentLineRow, type DocumentTitle } from '../documents/index.ts';
-import type { FiscalStatus } from '../fiscal/index.ts';
+import type { FiscalStatus, TseRecord } from '../fiscal/index.ts';
 import { createFormatter, resolveLanguage, translator } from '../i18n/index.ts';
 import type { PrintDocument, PrintFact } from '../printing/index.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -148,6 +148,7 @@ export function toSalePrint(
           method: tr(`payment.method.${r.method}` as 'payment.method.cash'),
         }),
       ),
+      ...germanCounterNotice(row, company, tr),
     ],
     // Paid with the issue (the counter): the payment, cash handed over and change, as handed out.
     settlement:
@@ -209,6 +210,7 @@ function buyerIds(row: SaleRow, country: string | null): PrintFact[] {
 /** Nothing at all when fiscalisation is not required; ZKI and JIR (or that it is pending) otherwise. */
 function fiscalLines(status: FiscalStatus | undefined): PrintDocument['fiscal'] {
   if (!status || status.status === 'not_required') return null;
+  if (status.tse) return tseLines(status.tse);
   const lines: PrintFact[] = [];
   if (status.protectionCode) lines.push({ label: 'print.fiscal.zki', value: status.protectionCode });
   // Without its JIR (CIS not reached yet, or refused) the receipt carries the ZKI alone, as the
@@ -216,4 +218,45 @@ function fiscalLines(status: FiscalStatus | undefined): PrintDocument['fiscal'] 
   // the shop's staff (the hub), never for the customer's paper.
   if (status.receipt) lines.push({ label: 'print.fiscal.jir', value: status.receipt });
   return { lines, verifyUrl: status.verifyUrl };
+}
+
+/**
+ * A German receipt's TSE data (§ 6 KassenSichV, AEAO zu § 146a Nr. 2.2.3): readable, and as the
+ * DSFinV-K QR code (`V0;…`) in the fiscal code's place. Not reached: "TSE ausgefallen", as the
+ * receipt of a sale recorded during an outage must say.
+ */
+function tseLines(tse: TseRecord): PrintDocument['fiscal'] {
+  if (tse.status === 'failed')
+    return { lines: [{ label: 'print.tse.failed', value: 'Vorgang nicht abgesichert' }], verifyUrl: null };
+  const lines: PrintFact[] = [
+    { label: 'print.tse.transaction', value: String(tse.transactionNumber) },
+    { label: 'print.tse.start', value: tse.start ?? '' },
+    { label: 'print.tse.end', value: tse.end ?? '' },
+    { label: 'print.tse.counter', value: String(tse.signatureCounter) },
+    { label: 'print.tse.serial', value: tse.serialNumber ?? '' },
+    { label: 'print.tse.clientSerial', value: tse.clientSerial ?? '' },
+    { label: 'print.tse.algorithm', value: tse.algorithm ?? '' },
+    { label: 'print.tse.timeFormat', value: tse.timeFormat ?? '' },
+    { label: 'print.tse.signature', value: tse.signature ?? '' },
+    { label: 'print.tse.publicKey', value: tse.publicKey ?? '' },
+  ];
+  return { lines, verifyUrl: tse.qrCode, heading: 'print.tse.heading' };
+}
+
+/** § 33 UStDV: up to this gross a German invoice may be a small-amount invoice (250 € since 2017). */
+export const SMALL_AMOUNT_LIMIT_MINOR = 25_000;
+
+/**
+ * A German counter sale to a walk-in customer: up to 250 € gross it is a small-amount invoice
+ * (Kleinbetragsrechnung, § 33 UStDV: supplier's name and address, date, goods, gross and rate,
+ * which every print states); above, the receipt says that a full invoice under § 14 (4) UStG,
+ * with the buyer's name and address, is issued on request, by selling to the buyer as a
+ * directory customer. A sale to a directory customer is the full § 14 invoice already.
+ */
+function germanCounterNotice(row: SaleRow, company: Company, tr: ReturnType<typeof translator>): string[] {
+  if (company.country !== 'DE' || row.source_type !== 'counter' || row.kind !== 'invoice') return [];
+  if (row.customer_id) return [];
+  return [
+    Number(row.total_minor) <= SMALL_AMOUNT_LIMIT_MINOR ? tr('print.de.smallAmount') : tr('print.de.fullOnRequest'),
+  ];
 }

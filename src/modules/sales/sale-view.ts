@@ -1,6 +1,6 @@
 import { formatMoney, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import { toLineView, totalsView, type DocumentLineRow, type LineView, type TotalsView } from '../documents/index.ts';
-import { NOT_REQUIRED, type FiscalStatus } from '../fiscal/index.ts';
+import { NOT_REQUIRED, type FiscalStatus, type TseRecord } from '../fiscal/index.ts';
 import { NOT_SENT, type ExchangeView } from '../einvoice/index.ts';
 import type { InvoiceKind, InvoicePaymentMethod, SaleSourceType } from './sale-kinds.ts';
 import type { PaymentRow, RefundRow, SaleRow } from './sales.repository.ts';
@@ -28,6 +28,8 @@ export interface FiscalView {
   jir: string | null;
   verifyUrl: string | null;
   error?: { code: string; message: string };
+  /** Germany: the TSE transaction (KassenSichV). */
+  tse?: TseRecord;
 }
 
 export interface SaleView {
@@ -106,6 +108,7 @@ export function toFiscalView(status: FiscalStatus): FiscalView {
     jir: status.receipt,
     verifyUrl: status.verifyUrl,
     ...(status.error ? { error: status.error } : {}),
+    ...(status.tse ? { tse: status.tse } : {}),
   };
 }
 

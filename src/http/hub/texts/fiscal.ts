@@ -3,6 +3,29 @@ import { messages } from '../../../modules/i18n/index.ts';
 /** Fiscalisation (Croatia): the certificate, the echo, and what Today says of invoices without JIR. */
 export const fiscal = messages({
   en: {
+    'hub.tse.export': 'DSFinV-K export',
+    'hub.tse.from': 'From',
+    'hub.tse.to': 'To',
+    'hub.tse.download': 'Download (zip)',
+    'hub.tse.title': 'TSE (KassenSichV)',
+    'hub.tse.intro':
+      'Every counter sale of a company in Germany is signed by a certified cloud TSE (fiskaly SIGN DE); its receipt carries the TSE data and the DSFinV-K QR code.',
+    'hub.tse.off': 'No TSE account is stored: counter sales are not signed.',
+    'hub.tse.on': 'TSE account stored (API key …{hint}).',
+    'hub.tse.failed': '{count} counter transactions were not signed (TSE ausgefallen). Document the outage.',
+    'hub.tse.devices': 'Devices (Kassen)',
+    'hub.tse.location': 'Location',
+    'hub.tse.clientSerial': 'Record system serial number',
+    'hub.tse.tssSerial': 'TSE serial number',
+    'hub.tse.since': 'Since',
+    'hub.tse.setUp': 'Set up TSE',
+    'hub.tse.elster':
+      'For the notification to the tax office through ELSTER (§ 146a (4) AO): the serial numbers above, the cloud TSE of fiskaly, the software {software}.',
+    'hub.tse.account': 'TSE account',
+    'hub.tse.apiKey': 'API key',
+    'hub.tse.apiSecret': 'API secret',
+    'hub.tse.baseUrl': 'Address (empty: fiskaly production)',
+    'hub.tse.save': 'Check and store',
     'hub.fiscal.nav': 'Fiscalisation',
     'hub.fiscal.title': 'Fiscalisation (Croatia)',
     'hub.fiscal.intro':
@@ -29,6 +52,29 @@ export const fiscal = messages({
     'hub.fiscal.rejected': 'Refused by CIS: {error}',
   },
   hr: {
+    'hub.tse.export': 'DSFinV-K izvoz',
+    'hub.tse.from': 'Od',
+    'hub.tse.to': 'Do',
+    'hub.tse.download': 'Preuzmi (zip)',
+    'hub.tse.title': 'TSE (KassenSichV)',
+    'hub.tse.intro':
+      'Svaku prodaju na blagajni tvrtke u Njemačkoj potpisuje certificirani TSE u oblaku (fiskaly SIGN DE); račun nosi TSE podatke i DSFinV-K QR kod.',
+    'hub.tse.off': 'TSE račun nije spremljen: prodaje na blagajni nisu potpisane.',
+    'hub.tse.on': 'TSE račun je spremljen (API ključ …{hint}).',
+    'hub.tse.failed': '{count} transakcija na blagajni nije potpisano (TSE ausgefallen). Dokumentirajte kvar.',
+    'hub.tse.devices': 'Uređaji (blagajne)',
+    'hub.tse.location': 'Lokacija',
+    'hub.tse.clientSerial': 'Serijski broj blagajničkog sustava',
+    'hub.tse.tssSerial': 'Serijski broj TSE-a',
+    'hub.tse.since': 'Od',
+    'hub.tse.setUp': 'Postavi TSE',
+    'hub.tse.elster':
+      'Za prijavu poreznoj upravi putem ELSTER-a (§ 146a (4) AO): gornji serijski brojevi, TSE u oblaku tvrtke fiskaly, softver {software}.',
+    'hub.tse.account': 'TSE račun',
+    'hub.tse.apiKey': 'API ključ',
+    'hub.tse.apiSecret': 'API tajna',
+    'hub.tse.baseUrl': 'Adresa (prazno: fiskaly produkcija)',
+    'hub.tse.save': 'Provjeri i spremi',
     'hub.fiscal.nav': 'Fiskalizacija',
     'hub.fiscal.title': 'Fiskalizacija',
     'hub.fiscal.intro':
@@ -55,6 +101,30 @@ export const fiscal = messages({
     'hub.fiscal.rejected': 'CIS je odbio: {error}',
   },
   de: {
+    'hub.tse.export': 'DSFinV-K-Export',
+    'hub.tse.from': 'Von',
+    'hub.tse.to': 'Bis',
+    'hub.tse.download': 'Herunterladen (zip)',
+    'hub.tse.title': 'TSE (KassenSichV)',
+    'hub.tse.intro':
+      'Jeder Kassenvorgang eines Unternehmens in Deutschland wird von einer zertifizierten Cloud-TSE (fiskaly SIGN DE) abgesichert; der Beleg trägt die TSE-Daten und den QR-Code nach DSFinV-K.',
+    'hub.tse.off': 'Kein TSE-Konto hinterlegt: Kassenvorgänge werden nicht abgesichert.',
+    'hub.tse.on': 'TSE-Konto hinterlegt (API-Schlüssel …{hint}).',
+    'hub.tse.failed':
+      '{count} Kassenvorgänge wurden nicht abgesichert (TSE ausgefallen). Dokumentieren Sie den Ausfall.',
+    'hub.tse.devices': 'Kassen',
+    'hub.tse.location': 'Filiale',
+    'hub.tse.clientSerial': 'Seriennummer des Aufzeichnungssystems',
+    'hub.tse.tssSerial': 'Seriennummer der TSE',
+    'hub.tse.since': 'Seit',
+    'hub.tse.setUp': 'TSE einrichten',
+    'hub.tse.elster':
+      'Für die Mitteilung an das Finanzamt über ELSTER (§ 146a Abs. 4 AO): die Seriennummern oben, Cloud-TSE von fiskaly, Software {software}.',
+    'hub.tse.account': 'TSE-Konto',
+    'hub.tse.apiKey': 'API-Schlüssel',
+    'hub.tse.apiSecret': 'API-Secret',
+    'hub.tse.baseUrl': 'Adresse (leer: fiskaly Produktion)',
+    'hub.tse.save': 'Prüfen und speichern',
     'hub.fiscal.nav': 'Fiskalisierung',
     'hub.fiscal.title': 'Fiskalisierung (Kroatien)',
     'hub.fiscal.intro':

@@ -3,6 +3,9 @@ import { messages } from '../../../modules/i18n/index.ts';
 /** Today, inquiries and notifications: what comes in and what waits for the staff. */
 export const inbox = messages({
   en: {
+    'hub.notice.fiscal.tseDown.title': 'TSE ausgefallen: the TSE did not sign a sale',
+    'hub.notice.fiscal.tseDown.body':
+      'The technical security device could not sign a counter transaction at {at}: {reason}. Sales go on and their receipts say "TSE ausgefallen"; if the outage lasts, document it and check the TSE account.',
     'hub.today.inquiries': 'New inquiries',
     'hub.today.quotations': 'Open quotations',
     'hub.today.orders': 'Open web orders',
@@ -71,6 +74,9 @@ export const inbox = messages({
     'hub.notifications.open': 'Open',
   },
   hr: {
+    'hub.notice.fiscal.tseDown.title': 'TSE ausgefallen: TSE nije potpisao prodaju',
+    'hub.notice.fiscal.tseDown.body':
+      'Tehnički sigurnosni uređaj (TSE) nije potpisao transakciju na blagajni u {at}: {reason}. Prodaja se nastavlja, a računi nose oznaku "TSE ausgefallen"; ako kvar potraje, dokumentirajte ga i provjerite TSE račun.',
     'hub.today.inquiries': 'Novi upiti',
     'hub.today.quotations': 'Otvorene ponude',
     'hub.today.orders': 'Otvorene web narudžbe',
@@ -139,6 +145,9 @@ export const inbox = messages({
     'hub.notifications.open': 'Otvori',
   },
   de: {
+    'hub.notice.fiscal.tseDown.title': 'TSE ausgefallen',
+    'hub.notice.fiscal.tseDown.body':
+      'Die TSE konnte einen Kassenvorgang um {at} nicht absichern: {reason}. Der Verkauf geht weiter, die Belege tragen den Vermerk "TSE ausgefallen"; dauert der Ausfall an, dokumentieren Sie ihn und prüfen Sie das TSE-Konto.',
     'hub.today.inquiries': 'Neue Anfragen',
     'hub.today.quotations': 'Offene Angebote',
     'hub.today.orders': 'Offene Webbestellungen',

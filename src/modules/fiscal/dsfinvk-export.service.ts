@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { ZipFile } from 'yazl';
+import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
+import type { Store } from '../../db/store.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
+import { said } from '../i18n/index.ts';
+import type { SaleLineRow, SaleRow } from '../sales/index.ts';
+import { dsfinvkFiles, type DsfinvkBon, type DsfinvkClosing } from './dsfinvk.ts';
+import { TseUnavailable, type TseClient, type TseCredentials } from './tse-client.ts';
+import { TSE_RECEIPT_TYPES, type TseReceiptType } from './tse-format.ts';
+import type { TseRepository, TseTransactionRow } from './tse.repository.ts';
+
+/**
+ * Where the Kassenabschlüsse (Z_NR) of a device come from. The cash drawer's day closing (the
+ * till module) is the true source; until it is wired in, `closingsByDay` stands in: one closing
+ * per business day that has transactions, numbered by its date (YYYYMMDD), so an export made
+ * twice numbers its closings alike.
+ */
+export interface DayClosings {
+  closingsOf(
+    companyId: string,
+    locationId: string,
+    days: readonly string[],
+  ): Promise<Array<{ number: number; createdAt: string; day: string }>>;
+}
+
+export const closingsByDay: DayClosings = {
+  async closingsOf(_companyId, _locationId, days) {
+    return days.map((day) => ({ number: Number(day.replace(/-/g, '')), createdAt: `${day}T23:59:59.000Z`, day }));
+  },
+};
+
+type Repos = {
+  tse: Pick<TseRepository, 'findDevice' | 'listForPeriod'>;
+  sales: {
+    find(companyId: string, id: string): Promise<SaleRow | undefined>;
+    listSaleLines(companyId: string, ids: readonly string[]): Promise<SaleLineRow[]>;
+  };
+  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation'>;
+};
+
+/** The DSFinV-K zip of one device for a period: the CSVs, index.xml and the TSE's own TAR export. */
+export function createDsfinvkExport(deps: {
+  store: Store<Repos>;
+  client: TseClient;
+  credentials: (companyId: string) => Promise<TseCredentials>;
+  closings: DayClosings;
+  software: { name: string; version: string };
+}) {
+  const { store } = deps;
+  return {
+    async build(companyId: string, input: { from: string; to: string; locationId: string }): Promise<Buffer> {
+      const errors = fieldErrors();
+      const day = /^\d{4}-\d{2}-\d{2}$/;
+      if (!day.test(input.from)) addFieldError(errors, 'from', said('error.calendarDate'));
+      if (!day.test(input.to)) addFieldError(errors, 'to', said('error.calendarDate'));
+      if (Object.keys(errors).length > 0) throw AppError.invalid(errors);
+      const [company, location] = await Promise.all([
+        store.repos.companies.findCompany(companyId),
+        store.repos.companies.findLocation(companyId, input.locationId),
+      ]);
+      if (!company) throw AppError.notFound('Company');
+      if (!location) throw AppError.notFound('Location');
+      const tz = company.timezone;
+      const start = zonedMidnight(input.from, tz);
+      const end = zonedMidnight(nextDay(input.to), tz);
+      const [device, rows] = await Promise.all([
+        store.repos.tse.findDevice(companyId, location.id),
+        store.repos.tse.listForPeriod(companyId, location.id, start.toISOString(), end.toISOString()),
+      ]);
+      const docIds = rows.flatMap((r) => (r.document_id ? [r.document_id] : []));
+      const [sales, lines] = await Promise.all([
+        Promise.all(docIds.map((id) => store.repos.sales.find(companyId, id))),
+        store.repos.sales.listSaleLines(companyId, docIds),
+      ]);
+      const saleById = new Map(sales.flatMap((s) => (s ? [[s.id, s] as const] : [])));
+      const dayOf = (iso: string) => localDay(new Date(iso), tz);
+      const bonsByDay = new Map<string, DsfinvkBon[]>();
+      for (const row of rows) {
+        const sale = row.document_id ? saleById.get(row.document_id) : undefined;
+        const bon = toBon(
+          row,
+          sale,
+          lines.filter((l) => l.document_id === row.document_id),
+        );
+        const key = dayOf(row.created_at);
+        bonsByDay.set(key, [...(bonsByDay.get(key) ?? []), bon]);
+      }
+      const days = [...bonsByDay.keys()].sort();
+      const closings: DsfinvkClosing[] = (await deps.closings.closingsOf(companyId, location.id, days)).map((c) => ({
+        ...c,
+        bons: bonsByDay.get(c.day) ?? [],
+      }));
+      const address = {
+        street: company.address_street ?? '',
+        postalCode: company.address_postal_code ?? '',
+        city: company.address_city ?? '',
+      };
+      const files = dsfinvkFiles({
+        kasseId: device?.client_serial ?? `PORTICO-${location.id}`,
+        company: { name: company.name, ...address, country: 'DEU', taxId: company.tax_id },
+        location: { name: location.name, ...parseAddress(location.address) },
+        software: deps.software,
+        currency: company.currency,
+        tse: device
+          ? {
+              id: 1,
+              serial: device.tss_serial,
+              algorithm: device.algorithm,
+              timeFormat: device.time_format,
+              publicKey: device.public_key,
+            }
+          : null,
+        closings,
+      });
+      const zip = new ZipFile();
+      for (const [name, content] of files) zip.addBuffer(Buffer.from(content, 'utf8'), name);
+      if (device) {
+        try {
+          const tar = await deps.client.exportTar(await deps.credentials(companyId), device.tss_id, randomUUID(), {
+            startUnix: Math.floor(start.getTime() / 1000),
+            endUnix: Math.floor(end.getTime() / 1000),
+          });
+          zip.addBuffer(tar, `tse/${device.tss_serial}.tar`);
+        } catch (error) {
+          if (!(error instanceof TseUnavailable)) throw error;
+          zip.addBuffer(
+            Buffer.from(`The TSE's export could not be fetched: ${error.message}\r\nFetch it again later.\r\n`),
+            'tse/EXPORT-MISSING.txt',
+          );
+        }
+      }
+      zip.end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+  };
+}
+export type DsfinvkExport = ReturnType<typeof createDsfinvkExport>;
+
+function toBon(row: TseTransactionRow, sale: SaleRow | undefined, lines: SaleLineRow[]): DsfinvkBon {
+  const type = TSE_RECEIPT_TYPES[row.receipt_type as TseReceiptType];
+  const total = lines.reduce((s, l) => s + Number(l.total_minor), 0);
+  const at = (v: string | null) => (v === null ? null : new Date(v).toISOString());
+  return {
+    id: row.document_id ?? row.id,
+    number: sale?.invoice_number ?? sale?.number ?? row.id,
+    type,
+    storno: row.receipt_type === 'CANCELLATION',
+    start: at(row.time_start) ?? new Date(row.created_at).toISOString(),
+    end: at(row.time_end) ?? new Date(row.created_at).toISOString(),
+    operator: sale?.operator_name ?? null,
+    customer: sale ? sale.customer_name : null,
+    lines: lines
+      .sort((a, b) => a.position - b.position)
+      .map((l) => ({
+        position: l.position,
+        text: l.product_name,
+        code: l.product_code,
+        quantityMilli: Number(l.quantity_milli),
+        unit: l.unit_name,
+        rateBp: l.tax_rate_bp,
+        grossMinor: Number(l.total_minor),
+        netMinor: Number(l.net_minor),
+        taxMinor: Number(l.tax_minor),
+      })),
+    payments:
+      sale && total !== 0 ? [{ type: sale.payment_method === 'cash' ? 'Bar' : 'Unbar', amountMinor: total }] : [],
+    references: sale?.corrects_sale_id ?? null,
+    tse: {
+      number: row.number === null ? null : Number(row.number),
+      start: at(row.time_start),
+      end: at(row.time_end),
+      processType: row.process_type,
+      processData: row.process_data,
+      signatureCounter: row.signature_counter === null ? null : Number(row.signature_counter),
+      signature: row.signature,
+      error: row.status === 'failed' ? row.error : null,
+    },
+  };
+}
+
+function parseAddress(raw: unknown): { street: string; postalCode: string; city: string } {
+  const a = (typeof raw === 'string' ? safeJson(raw) : raw) as {
+    street?: string;
+    postalCode?: string;
+    city?: string;
+  } | null;
+  return { street: a?.street ?? '', postalCode: a?.postalCode ?? '', city: a?.city ?? '' };
+}
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { street: text };
+  }
+}
+
+function nextDay(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function localDay(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
+}
+
+/** The instant a calendar day starts where the company is. */
+export function zonedMidnight(day: string, timeZone: string): Date {
+  const utc = Date.parse(`${day}T00:00:00Z`);
+  const offsetAt = (ms: number) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
+        .formatToParts(new Date(ms))
+        .map((p) => [p.type, p.value]),
+    );
+    return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) - ms;
+  };
+  const guess = utc - offsetAt(utc);
+  return new Date(utc - offsetAt(guess));
+}
