@@ -64,7 +64,7 @@ test('portico backup under write load, restore into a fresh directory: every ack
     await exited(server);
   });
   const base = `http://127.0.0.1:${env.PORT}`;
-  await waitForHttp(`${base}/readyz`, 120_000); // a loaded machine starts a server slowly
+  await waitForHttp(`${base}/readyz`);
 
   const product = demo.products[0]!;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${demo.locations[0]!.apiKey}` };

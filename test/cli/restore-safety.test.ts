@@ -128,7 +128,7 @@ test('restore verifies the backup, refuses links and paths outside it, and a dat
     server.kill('SIGKILL');
     await exited(server);
   });
-  await waitForHttp(`http://127.0.0.1:${env.PORT}/readyz`, 120_000); // a loaded machine starts slowly
+  await waitForHttp(`http://127.0.0.1:${env.PORT}/readyz`);
   const held = await portico(['restore', good, '--force'], fresh);
   assert.equal(held.code, 1, 'a running instance holds the database, --force or not');
   assert.match(held.stderr, new RegExp(`a running Portico \\(process ${server.pid}\\) holds`));

@@ -41,7 +41,11 @@ export function startPortico(args: string[], env: Record<string, string>): Child
   return Object.assign(child, { output: () => output });
 }
 
-export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
+/**
+ * Waits for a started server to answer 2xx. The bound only stops a hang: a server's start on a
+ * loaded 2-core machine (loading the code, migrating) took over 20 s in CI, so it is generous.
+ */
+export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     try {
