@@ -79,7 +79,7 @@ import {
   createTseClient,
   createTseSettingsService,
   createDsfinvkExport,
-  closingsByDay,
+  closingsFromDrawer,
   DEFAULT_FISCAL_RETRY_DELAYS_MS,
   createAnswerVerifier,
 } from './modules/fiscal/index.ts';
@@ -301,12 +301,18 @@ export async function createContainer(
   });
   const tseSettings = createTseSettingsService({ store, client: tseClient, secretBox, clock });
   const fiscaliser = createCountryFiscaliser(cisFiscaliser, tse);
-  // The DSFinV-K export: its Kassenabschlüsse by business day until the till's day closing is wired in.
+  // The DSFinV-K export: its Kassenabschlüsse are the days closed at the drawer (`till`, below;
+  // read only when an export is made).
   const dsfinvk = createDsfinvkExport({
     store,
     client: tseClient,
     credentials: (companyId) => tseSettings.credentials(companyId),
-    closings: closingsByDay,
+    closings: closingsFromDrawer(async (companyId, locationId, upTo) =>
+      (await till.closedDays(companyId, '0001-01-01', upTo, locationId)).map((d) => ({
+        date: d.date,
+        closedAt: d.closedAt,
+      })),
+    ),
     software: { name: 'Portico', version: '1.0.0' },
   });
   const fiscalWorker = createFiscalWorker({ store, clock, send: fiscalSend, logger: fiscalLogger });

@@ -10,12 +10,7 @@ import { TseUnavailable, type TseClient, type TseCredentials } from './tse-clien
 import { TSE_RECEIPT_TYPES, type TseReceiptType } from './tse-format.ts';
 import type { TseRepository, TseTransactionRow } from './tse.repository.ts';
 
-/**
- * Where the Kassenabschlüsse (Z_NR) of a device come from. The cash drawer's day closing (the
- * till module) is the true source; until it is wired in, `closingsByDay` stands in: one closing
- * per business day that has transactions, numbered by its date (YYYYMMDD), so an export made
- * twice numbers its closings alike.
- */
+/** Where the Kassenabschlüsse (Z_NR) of a device come from, for the business days that have transactions. */
 export interface DayClosings {
   closingsOf(
     companyId: string,
@@ -24,11 +19,33 @@ export interface DayClosings {
   ): Promise<Array<{ number: number; createdAt: string; day: string }>>;
 }
 
-export const closingsByDay: DayClosings = {
-  async closingsOf(_companyId, _locationId, days) {
-    return days.map((day) => ({ number: Number(day.replace(/-/g, '')), createdAt: `${day}T23:59:59.000Z`, day }));
-  },
-};
+/**
+ * The Kassenabschlüsse are the days closed at the location's cash drawer (the till module, given
+ * as `closedDays`: every closed day of the location up to a date). Z_NR counts the device's
+ * closings from its first, as DSFinV-K numbers them; a day with transactions whose drawer was
+ * not closed is refused (409 naming the days), since its Bons belong to no Kassenabschluss yet.
+ */
+export function closingsFromDrawer(
+  closedDays: (
+    companyId: string,
+    locationId: string,
+    upTo: string,
+  ) => Promise<ReadonlyArray<{ date: string; closedAt: string | null }>>,
+): DayClosings {
+  return {
+    async closingsOf(companyId, locationId, days) {
+      const last = [...days].sort().at(-1);
+      if (!last) return [];
+      const closed = [...(await closedDays(companyId, locationId, last))]
+        .filter((d) => d.closedAt !== null)
+        .sort((a, b) => a.date.localeCompare(b.date));
+      const byDate = new Map(closed.map((d, i) => [d.date, { number: i + 1, createdAt: d.closedAt! }]));
+      const open = days.filter((day) => !byDate.has(day));
+      if (open.length > 0) throw new AppError('conflict', said('error.tse.dayNotClosed', { days: open.join(', ') }));
+      return days.map((day) => ({ day, ...byDate.get(day)! }));
+    },
+  };
+}
 
 type Repos = {
   tse: Pick<TseRepository, 'findDevice' | 'listForPeriod'>;

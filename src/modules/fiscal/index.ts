@@ -39,4 +39,4 @@ export {
   type TseReceiptType,
   type TseSignedFields,
 } from './tse-format.ts';
-export { createDsfinvkExport, closingsByDay, type DayClosings, type DsfinvkExport } from './dsfinvk-export.service.ts';
+export { createDsfinvkExport, closingsFromDrawer, type DayClosings, type DsfinvkExport } from './dsfinvk-export.service.ts';

@@ -125,7 +125,7 @@ const serviceMessages = messages({
     'error.notFound.export': 'Export not found.',
     'error.notFound.inquiry': 'Inquiry not found.',
     'error.notFound.location': 'Location not found.',
-    'error.notFound.drawerDay': 'No drawer day for this location and date.',
+    'error.notFound.drawerDay': 'Drawer day not found.',
     'error.notFound.model': 'Model not found.',
     'error.notFound.notification': 'Notification not found.',
     'error.notFound.order': 'Order not found.',
@@ -195,6 +195,8 @@ const serviceMessages = messages({
     'error.tse.baseUrl': 'Must be an https URL.',
     'error.tse.refused': 'The TSE did not accept these credentials: {reason}',
     'error.tse.noAccount': 'Store the TSE account first (PUT /fiscal/tse).',
+    'error.tse.dayNotClosed':
+      "Close the cash drawer of {days} first: each day of a DSFinV-K export is one of the device's day closings (Kassenabschluss).",
     'error.tse.unreachable': 'The TSE could not be reached: {reason}',
     'error.fiscal.noOib': "The company has no OIB (tax id) to check the certificate's against; set it first.",
     'error.fiscal.oibMismatch': "The certificate is issued to OIB {certificateOib}, the company's OIB is {companyOib}.",
@@ -422,7 +424,7 @@ const serviceMessages = messages({
     'error.notFound.export': 'Izvoz nije pronađen.',
     'error.notFound.inquiry': 'Upit nije pronađen.',
     'error.notFound.location': 'Lokacija nije pronađena.',
-    'error.notFound.drawerDay': 'Za ovu poslovnicu i datum nema dana blagajne.',
+    'error.notFound.drawerDay': 'Dan blagajne nije pronađen.',
     'error.notFound.model': 'Model nije pronađen.',
     'error.notFound.notification': 'Obavijest nije pronađena.',
     'error.notFound.order': 'Narudžba nije pronađena.',
@@ -490,6 +492,8 @@ const serviceMessages = messages({
     'error.tse.baseUrl': 'Mora biti https URL.',
     'error.tse.refused': 'TSE nije prihvatio ove pristupne podatke: {reason}',
     'error.tse.noAccount': 'Najprije spremite TSE račun (PUT /fiscal/tse).',
+    'error.tse.dayNotClosed':
+      'Najprije zatvorite blagajnu za {days}: svaki dan DSFinV-K izvoza jedno je dnevno zatvaranje uređaja (Kassenabschluss).',
     'error.tse.unreachable': 'TSE nije dostupan: {reason}',
     'error.fiscal.noOib': 'Tvrtka nema OIB s kojim bi se provjerio certifikat; najprije ga upišite.',
     'error.fiscal.oibMismatch': 'Certifikat je izdan na OIB {certificateOib}, a OIB tvrtke je {companyOib}.',
@@ -730,7 +734,7 @@ const serviceMessages = messages({
     'error.notFound.export': 'Export nicht gefunden.',
     'error.notFound.inquiry': 'Anfrage nicht gefunden.',
     'error.notFound.location': 'Standort nicht gefunden.',
-    'error.notFound.drawerDay': 'Für diesen Standort und Tag gibt es keinen Kassentag.',
+    'error.notFound.drawerDay': 'Kassentag nicht gefunden.',
     'error.notFound.model': 'Modell nicht gefunden.',
     'error.notFound.notification': 'Benachrichtigung nicht gefunden.',
     'error.notFound.order': 'Bestellung nicht gefunden.',
@@ -806,6 +810,8 @@ const serviceMessages = messages({
     'error.tse.baseUrl': 'Muss eine https-URL sein.',
     'error.tse.refused': 'Die TSE hat diese Zugangsdaten nicht angenommen: {reason}',
     'error.tse.noAccount': 'Hinterlegen Sie zuerst das TSE-Konto (PUT /fiscal/tse).',
+    'error.tse.dayNotClosed':
+      'Schließen Sie zuerst die Kasse für {days} ab: Jeder Tag eines DSFinV-K-Exports ist ein Kassenabschluss des Geräts.',
     'error.tse.unreachable': 'Die TSE war nicht erreichbar: {reason}',
     'error.fiscal.noOib':
       'Das Unternehmen hat keine OIB (Steuernummer), mit der das Zertifikat geprüft werden kann; tragen Sie sie zuerst ein.',

@@ -340,12 +340,22 @@ describe('a German counter day signed by a cloud TSE', () => {
 
   test("the DSFinV-K export read back against the documents, to the cent, with the TSE's TAR", async () => {
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb' }).format(new Date());
-    const res = await adminCall(
-      t.app,
-      d.adminToken,
-      'GET',
-      `/exports/dsfinvk?from=${today}&to=${today}&locationId=${d.locations[0]!.id}`,
-    );
+    const location = d.locations[0]!.id;
+    const exportOf = () =>
+      adminCall(t.app, d.adminToken, 'GET', `/exports/dsfinvk?from=${today}&to=${today}&locationId=${location}`);
+    // A day's Bons belong to its Kassenabschluss: the day closed at the drawer. Not closed yet: refused.
+    const early = await exportOf();
+    assert.equal(early.statusCode, 409, early.body);
+    assert.ok(early.json().detail.includes(today), early.body);
+    const opened = await adminCall(t.app, d.adminToken, 'POST', `/locations/${location}/drawer/open`, {
+      float: '100.00',
+    });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const closed = await adminCall(t.app, d.adminToken, 'POST', `/locations/${location}/drawer/close`, {
+      counted: opened.json().data.expected ?? '100.00',
+    });
+    assert.ok(closed.statusCode < 300, closed.body);
+    const res = await exportOf();
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['content-type'], 'application/zip');
     const file = path.join(dir, 'dsfinvk.zip');
@@ -380,6 +390,12 @@ describe('a German counter day signed by a cloud TSE', () => {
     await run('xmllint', ['--noout', path.join(dir, 'index.xml')]);
     assert.match(index, /<URL>transactions.csv<\/URL>/);
 
+    // The one Kassenabschluss: the drawer's closing, the device's first.
+    const closings = await csv('cashpointclosing.csv');
+    assert.deepEqual(
+      closings.map((c) => c.Z_NR),
+      ['1'],
+    );
     const heads = await csv('transactions.csv');
     const vat = await csv('transactions_vat.csv');
     const pays = await csv('datapayment.csv');
