@@ -36,6 +36,7 @@ const benches: Bench[] = [
   { name: 'webhooks', file: 'bench/webhooks.bench.ts', args: [...engine, ...writeReadme], limitMs: 240_000 },
   { name: 'lists', file: 'bench/lists.bench.ts', args: [...engine, ...writeReadme], limitMs: 1_000_000 },
   { name: 'hub-quotation', file: 'bench/hub-quotation.bench.ts', args: [...engine, ...writeReadme], limitMs: 320_000 },
+  { name: 'hub-counter', file: 'bench/hub-counter.bench.ts', args: [...engine, ...writeReadme], limitMs: 320_000 },
 ].filter((b) => (only ? only.has(b.name) : true) && existsSync(path.join(ROOT, b.file)));
 
 /** What a bench prints after its JSON result: its summary table (or everything, if it has no JSON block). */

@@ -55,6 +55,7 @@ describe('hub: the cash drawer', () => {
     const sale = await adminCall(t.app, demo.adminToken, 'POST', '/counter-sales', {
       lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 1 }],
       paymentMethod: 'cash',
+      tendered: '100.00',
       locationId: location,
     });
     assert.equal(sale.statusCode, 201, sale.body);
@@ -89,6 +90,18 @@ describe('hub: the cash drawer', () => {
       assert.equal(pdf.statusCode, 200);
       assert.match(await pdfText(pdf.rawPayload), /Dnevni izvještaj blagajne/);
     }
+    // The storno's page says what was refunded, never the original's cash received and change.
+    const storno = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${sale.json().data.id}/cancel`, {
+      reason: 'Krivi artikl',
+      refund: { method: 'cash' },
+    });
+    assert.equal(storno.statusCode, 201, storno.body);
+    const stornoPage = await get(staff, `/hub/sales/${storno.json().data.id}`);
+    assert.match(stornoPage.body, /Vraćeno kupcu<\/dt><dd data-refund>[^<]*Gotovina/);
+    assert.doesNotMatch(stornoPage.body, /Primljeno gotovinom|Za vratiti/);
+    const invoicePage = await get(staff, `/hub/sales/${sale.json().data.id}`);
+    assert.match(invoicePage.body, /data-refund/);
+
     // Admins see every drawer open now.
     const adminPage = await get(admin, '/hub/drawer');
     assert.match(adminPage.body, /Sve otvorene blagajne/);

@@ -242,18 +242,30 @@ export function createReportsRepository(db: Executor) {
       return paymentSums(db, companyId, bounds, 'voided_at', 'voided_by', locationId);
     },
 
-    /** Money given back with cancellations and credit notes in the range (live data), per bucket. */
-    async refundsGiven(
-      companyId: string,
-      bounds: readonly string[],
-    ): Promise<Array<{ bucket: number; amount: number }>> {
-      const rows = await db
+    /**
+     * What left the takings in the range, per bucket (of the void or the refund): payments voided
+     * and money given back with cancellations and credit notes (live data). One statement: Today's
+     * page reads it with its other sums.
+     */
+    async takenBack(companyId: string, bounds: readonly string[]): Promise<Array<{ bucket: number; amount: number }>> {
+      const voided = db
+        .selectFrom('sale_payments as p')
+        .innerJoin('sales as s', (j) => j.onRef('s.id', '=', 'p.sale_id').onRef('s.company_id', '=', 'p.company_id'))
+        .select([sql<string>`p.voided_at`.as('at'), 'p.amount_minor as amount'])
+        .where('p.company_id', '=', companyId)
+        .where('s.mode', '=', 'live')
+        .where('p.voided_at', '>=', bounds[0]!)
+        .where('p.voided_at', '<', bounds.at(-1)!);
+      const refunded = db
         .selectFrom('refunds')
-        .select([bucketOf('created_at', bounds).as('bucket'), sql<number>`sum(amount_minor)`.as('amount')])
+        .select([sql<string>`created_at`.as('at'), 'amount_minor as amount'])
         .where('company_id', '=', companyId)
         .where('mode', '=', 'live')
         .where('created_at', '>=', bounds[0]!)
-        .where('created_at', '<', bounds.at(-1)!)
+        .where('created_at', '<', bounds.at(-1)!);
+      const rows = await db
+        .selectFrom(voided.unionAll(refunded).as('back'))
+        .select([bucketOf('back.at', bounds).as('bucket'), sql<number>`sum(back.amount)`.as('amount')])
         .groupBy(sql.ref('bucket'))
         .execute();
       return rows.map((r) => ({ bucket: n(r.bucket), amount: n(r.amount) }));

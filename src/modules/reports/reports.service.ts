@@ -483,19 +483,17 @@ export function createReportsService(deps: {
       const from = addDays(to, -29);
       const bs = buckets(from, to, 'day', co.timeZone);
       const b = bounds(bs);
-      const [received, voided, refunded, quotations, open] = await Promise.all([
+      const [received, takenBack, quotations, open] = await Promise.all([
         repo().paymentsReceived(companyId, b),
-        repo().paymentsVoided(companyId, b),
-        repo().refundsGiven(companyId, b),
+        // Voided payments and refunds (issue 34: a storno's cash given back is no longer taken).
+        repo().takenBack(companyId, b),
         // Open: approved, or accepted by the customer and waiting to be converted; an expired one no longer holds its prices.
         repo().quotationsValue(companyId, OPEN_QUOTATION_STATUSES, clock.now().toISOString()),
         repo().openInvoices(companyId, b.at(-1)!),
       ]);
       const days = bs.map((bk) => ({ date: bk.key, takings: 0 }));
       for (const r of received) days[r.bucket]!.takings += r.amount;
-      for (const r of voided) days[r.bucket]!.takings -= r.amount;
-      // Money given back at a storno or credit note is no longer taken (issue 34).
-      for (const r of refunded) days[r.bucket]!.takings -= r.amount;
+      for (const r of takenBack) days[r.bucket]!.takings -= r.amount;
       let unpaid = 0;
       let count = 0;
       for (const r of open) {
