@@ -10,9 +10,9 @@ import { adminCall, assignCustomer, newOrder, newQuotation } from '../support/sa
 import { bearer, createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
 
 // Pages that are not lists or details of rows (PDFs, previews, forms, one-line fragments, served files).
-// The logo is an image; a drawer day's page needs a closed day (test/hub/drawer.test.ts reads it).
+// The logo is an image and the DSFinV-K export a zip; a drawer day's page needs a closed day (test/hub/drawer.test.ts reads it).
 const NOT_PAGES =
-  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|photo|new|e-invoice|original\.xml|:index|kpd|logo)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)|\/reports\/(archive|export)|\/drawer\/days\//;
+  /\/(pdf|preview\.pdf|preview-frame|preview|count|status|datasheet|photo|new|e-invoice|original\.xml|:index|kpd|logo|dsfinvk)$|\/reset|\/sign-in|\/assets\/|\/import(\/|$)|\/reports\/(archive|export)|\/drawer\/days\//;
 
 /**
  * "Pages render in one round trip of queries (no per-row queries)": every hub page an admin can

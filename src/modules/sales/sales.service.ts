@@ -6,7 +6,7 @@ import type { Store } from '../../db/store.ts';
 import { logoImage, toCompany } from '../companies/index.ts';
 import { printedContent } from '../documents/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
-import type { Fiscaliser, FiscalPaymentMethod, FiscalStatusReader } from '../fiscal/index.ts';
+import type { Fiscaliser, FiscalPaymentMethod, FiscalStatus, FiscalStatusReader } from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { CatalogRepository } from '../catalog/index.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
@@ -199,15 +199,18 @@ export function createSalesService(deps: {
       companyId: string,
       filter: SaleFilter,
       page: { limit: number; before?: { createdAt: string; id: string } },
-      /** `exchange: false`: a list that shows no e-invoice status (Today's card) skips reading it. */
-      opts: { exchange?: boolean } = {},
+      /**
+       * `exchange: false`, `fiscal: false`: a list that shows no e-invoice or fiscal status (Today's
+       * card) skips reading it (the hub's pages have a query budget).
+       */
+      opts: { exchange?: boolean; fiscal?: boolean } = {},
     ): Promise<SaleView[]> {
       const rows = await store.repos.sales.list(companyId, filter, page);
       const ids = rows.map((r) => r.id);
       const [lines, payments, fiscal, exchange] = await Promise.all([
         store.repos.sales.listLinesOf(companyId, ids),
         store.repos.sales.listPaymentsOf(companyId, ids),
-        deps.fiscalStatus.statusOf(companyId, ids),
+        opts.fiscal === false ? new Map<string, FiscalStatus>() : deps.fiscalStatus.statusOf(companyId, ids),
         opts.exchange === false ? new Map<string, ExchangeView>() : exchangeOf(companyId, ids),
       ]);
       return rows.map((row) =>

@@ -123,8 +123,8 @@ export const todayPage =
           ? (async (): Promise<Card> => {
               const [count, unpaid, partly] = await Promise.all([
                 c.sales.countWithStatus(companyId, ['unpaid', 'partially_paid']),
-                c.sales.list(companyId, { status: 'unpaid' }, latest, { exchange: false }),
-                c.sales.list(companyId, { status: 'partially_paid' }, latest, { exchange: false }),
+                c.sales.list(companyId, { status: 'unpaid' }, latest, { exchange: false, fiscal: false }),
+                c.sales.list(companyId, { status: 'partially_paid' }, latest, { exchange: false, fiscal: false }),
               ]);
               return {
                 id: 'sales',
