@@ -197,6 +197,7 @@ export async function createContainer(
           },
         }
       : {}),
+    photoRetentionDays: config.productPhotoRetentionDays,
     ...(config.captchaVerifyUrl && config.captchaSecret
       ? { captcha: createHostedCaptcha({ verifyUrl: config.captchaVerifyUrl, secret: config.captchaSecret }) }
       : {}),
@@ -558,7 +559,7 @@ export async function createContainer(
       inquiryDigests?.start();
       fiscalWorker.start();
       exchangeWorker.start();
-      // Idempotency keys are kept 24 h, hub sessions and reset links until they end; sweeping hourly keeps the tables small.
+      // Idempotency keys are kept 24 h, hub sessions and reset links until they end, product photos their retention; sweeping hourly keeps the tables small.
       purgeTimer = setInterval(() => {
         idempotency
           .purgeExpired()
@@ -566,6 +567,9 @@ export async function createContainer(
         accounts
           .purgeEnded()
           .catch((error: unknown) => logger.warn({ err: error }, 'purging ended hub sessions failed'));
+        inquiries
+          .expirePhotos()
+          .catch((error: unknown) => logger.warn({ err: error }, 'expiring product photos failed'));
       }, 3_600_000);
       purgeTimer.unref();
     },

@@ -26,6 +26,7 @@ import * as m0023 from './migrations/0023-einvoice-exchange.ts';
 import * as m0024 from './migrations/0024-mail-lanes-and-digests.ts';
 import * as m0025 from './migrations/0025-documents-as-issued.ts';
 import * as m0026 from './migrations/0026-fiscal-details.ts';
+import * as m0027 from './migrations/0027-photo-blobs-sec3.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -55,6 +56,7 @@ const MIGRATIONS = {
   '0024-mail-lanes-and-digests': m0024,
   '0025-documents-as-issued': m0025,
   '0026-fiscal-details': m0026,
+  '0027-photo-blobs-sec3': m0027,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */
