@@ -364,7 +364,7 @@ export async function createContainer(
     },
     eInvoiceXml: async (companyId, id) => {
       try {
-        return (await invoicing.file(companyId, id, 'ubl')).bytes.toString('utf8');
+        return (await invoicing.file(companyId, id, 'ubl')).bytes;
       } catch (error) {
         // Not a valid e-invoice as issued: the archive carries its PDF alone.
         if (error instanceof AppError && error.code === 'conflict') return null;
