@@ -139,14 +139,12 @@ export function createInquiriesService(deps: {
     }
   }
 
-  /** The names of the rows' locations, one read each per batch. */
+  /** The names of the rows' locations, one read per batch. */
   async function locationNames(rows: readonly InquiryRow[]): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
-    for (const key of new Set(rows.map((r) => `${r.company_id}\u0000${r.location_id}`))) {
-      const [companyId, locationId] = key.split('\u0000') as [string, string];
-      names.set(key, (await store.repos.companies.findLocation(companyId, locationId))?.name ?? '');
-    }
-    return names;
+    const found = await store.repos.companies.locationNames(
+      rows.map((r) => ({ companyId: r.company_id, locationId: r.location_id })),
+    );
+    return new Map(found.map((l) => [`${l.company_id}\u0000${l.id}`, l.name]));
   }
 
   function inquiryEvent(row: InquiryRow, locations: Map<string, string>): OutboxEvent {
