@@ -206,11 +206,11 @@ export async function runReachOutBench(
 export function summary(r: ReachOutResult): string {
   const cpu = (l: LoadResult) => `${l.cpu.server ?? '?'} / ${l.cpu.autocannon ?? '?'} / ${l.cpu.machine ?? '?'}`;
   return [
-    '| engine | reach-out req/s | echo req/s | ratio (target) | durable echo req/s (÷ echo) | reach-out p50 / p99 | echo p50 / p99 | durable echo p50 / p99 | reach-out non-2xx / errors | CPU cores, reach-out run: server / autocannon / machine | CPU cores, echo run | CPU cores, durable echo run |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| engine | reach-out req/s | echo req/s | ratio (target) | durable echo req/s (÷ echo) | R1 = reach-out ÷ durable echo | server CPU per reach-out | reach-out p50 / p99 | echo p50 / p99 | durable echo p50 / p99 | reach-out non-2xx / errors | CPU cores, reach-out run: server / autocannon / machine | CPU cores, echo run | CPU cores, durable echo run |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.engines.map(
       (e) =>
-        `| ${e.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${round(e.reachOut.reqPerSec, 0)} | ${round(e.echo.reqPerSec, 0)} | **${e.ratio}** (≥ ${e.target}, ${e.met ? 'met' : 'missed'}) | ${round(e.durableEcho.reqPerSec, 0)} (${e.durableRatio}) | ${e.reachOut.p50} / ${e.reachOut.p99} ms | ${e.echo.p50} / ${e.echo.p99} ms | ${e.durableEcho.p50} / ${e.durableEcho.p99} ms | ${e.reachOut.non2xx} / ${e.reachOut.errors} | ${cpu(e.reachOut)} | ${cpu(e.echo)} | ${cpu(e.durableEcho)} |`,
+        `| ${e.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${round(e.reachOut.reqPerSec, 0)} | ${round(e.echo.reqPerSec, 0)} | **${e.ratio}** (≥ ${e.target}, ${e.met ? 'met' : 'missed'}) | ${round(e.durableEcho.reqPerSec, 0)} (${e.durableRatio}) | ${round(e.reachOut.reqPerSec / e.durableEcho.reqPerSec, 2)} | ${e.reachOut.cpu.server ? `${round((e.reachOut.cpu.server * 1e6) / e.reachOut.reqPerSec, 0)} µs` : '?'} | ${e.reachOut.p50} / ${e.reachOut.p99} ms | ${e.echo.p50} / ${e.echo.p99} ms | ${e.durableEcho.p50} / ${e.durableEcho.p99} ms | ${e.reachOut.non2xx} / ${e.reachOut.errors} | ${cpu(e.reachOut)} | ${cpu(e.echo)} | ${cpu(e.durableEcho)} |`,
     ),
   ].join('\n');
 }

@@ -26,7 +26,17 @@ import { createDemoCompany, type DemoCompany } from '../src/modules/demo/demo-co
 import { buildApp } from '../src/http/build-app.ts';
 import { adminCall, assignCustomer, newQuotation } from '../test/support/sales-helpers.ts';
 import { backfillSaleTotals } from '../src/db/migrations/0020-sale-totals.ts';
-import { enginesFromArgs, freshStorage, type EngineName } from './support/harness.ts';
+import { readFileSync } from 'node:fs';
+import {
+  enginesFromArgs,
+  freePort,
+  freshStorage,
+  startPortico,
+  stop,
+  waitForHttp,
+  type Child,
+  type EngineName,
+} from './support/harness.ts';
 
 const ROWS = Number(process.env.BENCH_REPORTS_ROWS ?? 1_000_000);
 const SMALL = 1_000;
@@ -402,12 +412,94 @@ async function runArchive(): Promise<void> {
   }
 }
 
+/** The resident and peak resident set of a process, in bytes (Linux /proc). */
+function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/**
+ * `--archive --server`: the same month, archived by a `portico serve` process (the issue's
+ * "warmed server"), measured from outside through /proc: its RSS once warmed (the first
+ * document's PDF and e-invoice fetched, the VAT report and the book read, as an accountant's
+ * visit does) against its peak while it builds the archive of BENCH_ARCHIVE_DOCS documents,
+ * sampled every 100 ms, and its VmHWM after. The documents are seeded by this process first.
+ */
+async function runArchiveServer(): Promise<void> {
+  const docs = Number(process.env.BENCH_ARCHIVE_DOCS ?? 10_000);
+  const storage = freshStorage('sqlite', 'archive');
+  const env = { DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir, LOG_LEVEL: 'warn', WORKER: 'off' };
+  let server: Child | null = null;
+  try {
+    const seed = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent' }), {
+      clock: { now: () => new Date('2026-11-03T09:00:00.000Z') },
+    });
+    const co = await createDemoCompany(seed);
+    const first = await einvoices(seed, co, docs);
+    await seed.close();
+    const port = await freePort();
+    const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+    server = startPortico(['serve'], { ...env, HOST: '127.0.0.1', PORT: String(port) }, flags);
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${base}/healthz`, server);
+    const call = async (method: string, url: string, body?: object, accept = 'application/json') => {
+      const res = await fetch(`${base}/api/v1/admin${url}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${co.adminToken}`,
+          accept,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${bytes.toString().slice(0, 300)}`);
+      return bytes;
+    };
+    // Warm: what a visit before the archive does (print threads, the e-invoice writer, the reports).
+    for (let i = 0; i < 3; i++) {
+      await call('GET', `/sales/${first}?format=pdf`, undefined, 'application/pdf');
+      await call('GET', `/sales/${first}/e-invoice`, undefined, 'application/xml');
+      await call('GET', '/reports/vat?from=2026-11-01&to=2026-11-30');
+      await call('GET', '/reports/sales?from=2026-11-01&to=2026-11-30&groupBy=day');
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    const pid = server.pid!;
+    const warmed = rssOf(pid);
+    let peak = warmed.rss;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, rssOf(pid).rss);
+    }, 100);
+    const t0 = performance.now();
+    const started = JSON.parse((await call('POST', '/exports/month', { month: '2026-11' })).toString()).data;
+    let job = started;
+    while (job.status === 'building') {
+      await new Promise((r) => setTimeout(r, 1000));
+      job = JSON.parse((await call('GET', `/exports/${started.id}`)).toString()).data;
+    }
+    clearInterval(timer);
+    const seconds = (performance.now() - t0) / 1000;
+    const after = rssOf(pid);
+    const mib = (n: number) => (n / 1048576).toFixed(0);
+    console.log(
+      `archive (server): ${job.done} of ${job.total} documents, ${(job.bytes / 1048576).toFixed(1)} MiB zip, ${seconds.toFixed(1)} s ` +
+        `(${((seconds * 1000) / Math.max(1, job.done)).toFixed(1)} ms per document); warmed RSS ${mib(warmed.rss)} MiB ` +
+        `(VmHWM ${mib(warmed.hwm)}), peak sampled ${mib(peak)} MiB = ${(peak / warmed.rss).toFixed(2)}x, VmHWM after ${mib(after.hwm)} MiB ` +
+        `= ${(after.hwm / warmed.rss).toFixed(2)}x, RSS after ${mib(after.rss)} MiB; status ${job.status}`,
+    );
+  } finally {
+    await stop(server);
+    storage.cleanup();
+  }
+}
+
 if (process.argv.includes('--archive')) {
-  await runArchive();
+  await (process.argv.includes('--server') ? runArchiveServer() : runArchive());
   process.exit(0);
 }
 
-for (const engine of enginesFromArgs(process.argv.slice(2).filter((a) => a !== '--archive'))) {
+for (const engine of enginesFromArgs(process.argv.slice(2).filter((a) => a !== '--archive' && a !== '--server'))) {
   const r = await runEngine(engine);
   console.log(`\n### ${r.engine} (${ROWS} invoices in the big company)\n`);
   console.log(r.steps.map((s) => `- ${s}`).join('\n'));

@@ -216,6 +216,7 @@ export async function createContainer(
           },
         }
       : {}),
+    photoRetentionDays: config.productPhotoRetentionDays,
     ...(config.captchaVerifyUrl && config.captchaSecret
       ? { captcha: createHostedCaptcha({ verifyUrl: config.captchaVerifyUrl, secret: config.captchaSecret }) }
       : {}),
@@ -451,7 +452,7 @@ export async function createContainer(
     drawerDays: (companyId, from, to, locale) => till.archive(companyId, from, to, locale, waitingSlot),
     eInvoiceXml: async (companyId, id) => {
       try {
-        return (await invoicing.file(companyId, id, 'ubl')).bytes.toString('utf8');
+        return (await invoicing.file(companyId, id, 'ubl')).bytes;
       } catch (error) {
         // Not a valid e-invoice as issued: the archive carries its PDF alone.
         if (error instanceof AppError && error.code === 'conflict') return null;
@@ -651,7 +652,7 @@ export async function createContainer(
       inquiryDigests?.start();
       fiscalWorker.start();
       exchangeWorker.start();
-      // Idempotency keys are kept 24 h, hub sessions and reset links until they end; sweeping hourly keeps the tables small.
+      // Idempotency keys are kept 24 h, hub sessions and reset links until they end, product photos their retention; sweeping hourly keeps the tables small.
       purgeTimer = setInterval(() => {
         idempotency
           .purgeExpired()
@@ -659,6 +660,9 @@ export async function createContainer(
         accounts
           .purgeEnded()
           .catch((error: unknown) => logger.warn({ err: error }, 'purging ended hub sessions failed'));
+        inquiries
+          .expirePhotos()
+          .catch((error: unknown) => logger.warn({ err: error }, 'expiring product photos failed'));
       }, 3_600_000);
       purgeTimer.unref();
     },

@@ -89,10 +89,13 @@ export function startPortico(args: string[], env: Record<string, string>, nodeFl
   return startNode([...nodeFlags, CLI, ...args], { LOG_LEVEL: 'warn', ...env });
 }
 
-/** Runs a CLI command to completion and returns its stdout. */
+/**
+ * Runs a CLI command to completion and returns its stdout. Logged warnings would share stdout
+ * with the output the benches parse (`demo --json` after a start-up warning), so only errors log.
+ */
 export function runPortico(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = startPortico(args, env);
+    const child = startPortico(args, { LOG_LEVEL: 'error', ...env });
     let stdout = '';
     child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();

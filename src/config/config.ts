@@ -26,6 +26,7 @@ export interface Config {
   readonly proofOfWorkMaxNumber: number;
   readonly productPhotoFetch: boolean;
   readonly productPhotoQuotaBytes: number;
+  readonly productPhotoRetentionDays: number;
   readonly captchaVerifyUrl: string | null;
   readonly captchaSecret: string | null;
   readonly redisUrl: string | null;
@@ -295,6 +296,12 @@ export const CONFIG_SPEC = {
     default: String(256 * 1024 * 1024),
     parse: integer(0, 1_000_000_000_000),
   },
+  PRODUCT_PHOTO_RETENTION_DAYS: {
+    description:
+      "Days an inquiry's fetched product photo is kept after the inquiry arrived (365); then staff see its link and that it was removed. 0 keeps photos as long as their inquiry",
+    default: '365',
+    parse: integer(0, 36_500),
+  },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: {
     description: 'Allow webhook targets on loopback/private networks and plain http',
     default: 'false',
@@ -521,6 +528,7 @@ export function loadConfig(env: Env = process.env): Config {
     proofOfWorkMaxNumber: read('PROOF_OF_WORK_MAX_NUMBER'),
     productPhotoFetch: read('PRODUCT_PHOTO_FETCH'),
     productPhotoQuotaBytes: read('PRODUCT_PHOTO_QUOTA_BYTES'),
+    productPhotoRetentionDays: read('PRODUCT_PHOTO_RETENTION_DAYS'),
     captchaVerifyUrl: read('CAPTCHA_VERIFY_URL'),
     captchaSecret: read('CAPTCHA_SECRET'),
     redisUrl: read('REDIS_URL'),

@@ -31,6 +31,7 @@ import * as m0028 from './migrations/0028-till.ts';
 import * as m0029 from './migrations/0029-print-logo.ts';
 import * as m0030 from './migrations/0030-einvoice-sends.ts';
 import * as m0031 from './migrations/0031-tse.ts';
+import * as m0032 from './migrations/0032-photo-blobs.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -65,6 +66,7 @@ const MIGRATIONS = {
   '0029-print-logo': m0029,
   '0030-einvoice-sends': m0030,
   '0031-tse': m0031,
+  '0032-photo-blobs': m0032,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

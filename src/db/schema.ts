@@ -154,14 +154,27 @@ export interface InquiriesTable {
   spam_reason: string | null;
 }
 
-/** A product photo fetched once by the server (0011): the image, or why not. */
+/** A product photo fetched once by the server (0011): the image it names, or why not. */
 export interface InquiryPhotosTable {
   inquiry_id: string;
   company_id: string;
-  content_type: string | null;
-  bytes: Uint8Array | null;
+  /** The stored image (0027): its blob's key within the company; null when none is kept. */
+  sha256: string | null;
   failure: string | null;
   fetched_at: Timestamp;
+  /** When the retention took the photo away (0027). */
+  removed_at: Timestamp | null;
+}
+
+/** A product photo's bytes, once per company and content (0027), whatever number of inquiries name it. */
+export interface InquiryPhotoBlobsTable {
+  company_id: string;
+  sha256: string;
+  content_type: string;
+  size: number;
+  bytes: Uint8Array;
+  /** Set whenever an inquiry is given this blob; the sweep leaves younger unnamed blobs alone. */
+  last_used_at: Timestamp;
 }
 
 export interface NotificationsTable {
@@ -850,6 +863,7 @@ export interface DB {
   api_key_origins: ApiKeyOriginsTable;
   inquiries: InquiriesTable;
   inquiry_photos: InquiryPhotosTable;
+  inquiry_photo_blobs: InquiryPhotoBlobsTable;
   notifications: NotificationsTable;
   email_messages: EmailMessagesTable;
   inquiry_digests: InquiryDigestsTable;

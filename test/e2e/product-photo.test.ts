@@ -6,8 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
 import assert from 'node:assert/strict';
-import { createTestApp, createTenant } from '../support/test-app.ts';
+import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
+import { adminCall } from '../support/sales-helpers.ts';
+import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 import { reachOut, validReachOut } from '../support/http-helpers.ts';
 import { eventually } from '../support/webhook-helpers.ts';
 
@@ -15,6 +18,29 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** The same picture with a text chunk a camera or editor might write (stripped before storing). */
+const PNG_WITH_TEXT = (() => {
+  const body = Buffer.from('tEXtComment\0taken at home', 'latin1');
+  const chunk = Buffer.alloc(body.length + 8);
+  chunk.writeUInt32BE(body.length - 4, 0);
+  body.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(body), body.length + 4);
+  return Buffer.concat([PNG.subarray(0, 33), chunk, PNG.subarray(33)]);
+})();
+/** Other pictures: the same PNG with a gamma chunk, kept as part of the image. */
+const withGamma = (gamma: number) => {
+  const body = Buffer.alloc(8);
+  body.write('gAMA', 0, 'latin1');
+  body.writeUInt32BE(gamma, 4);
+  const chunk = Buffer.alloc(body.length + 8);
+  chunk.writeUInt32BE(4, 0);
+  body.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(body), body.length + 4);
+  return Buffer.concat([PNG.subarray(0, 33), chunk, PNG.subarray(33)]);
+};
+const OTHER_PNG = withGamma(45455);
+const THIRD_PNG = withGamma(100000);
 
 /** A loopback https image server with a certificate of its own (its CA handed to Portico, tests only). */
 function imageServer() {
@@ -46,7 +72,11 @@ function imageServer() {
   const hits: string[] = [];
   const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
     hits.push(req.url ?? '');
-    if (req.url === '/ok.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    if (req.url === '/ok.png' || req.url === '/again.png')
+      return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    if (req.url === '/with-text.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG_WITH_TEXT);
+    if (req.url === '/other.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(OTHER_PNG);
+    if (req.url === '/third.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(THIRD_PNG);
     if (req.url === '/moved') return res.writeHead(302, { location: '/ok.png' }).end();
     if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
     if (req.url === '/page') return res.writeHead(200, { 'content-type': 'text/html' }).end('<img src=x>');
@@ -130,15 +160,15 @@ test('a product photo is fetched once by the server through the guard, kept with
 test("a company's photos are bounded together: past PRODUCT_PHOTO_QUOTA_BYTES one more is not stored", async () => {
   const images = imageServer();
   const base = await images.listen();
-  const quota = 2 * PNG.length + 10;
+  const quota = PNG.length + OTHER_PNG.length + 10;
   const t = await createTestApp(
     { PRODUCT_PHOTO_FETCH: 'true', PRODUCT_PHOTO_QUOTA_BYTES: String(quota) },
     { photoCa: images.ca },
   );
   try {
     const [demo, other] = [await createTenant(t.c), await createTenant(t.c)];
-    const send = async (d: typeof demo) => {
-      const res = await reachOut(t.app, d.locations[0]!.apiKey, validReachOut({ productPhotoUrl: `${base}/ok.png` }));
+    const send = async (d: typeof demo, photo = '/ok.png') => {
+      const res = await reachOut(t.app, d.locations[0]!.apiKey, validReachOut({ productPhotoUrl: `${base}${photo}` }));
       assert.equal(res.statusCode, 201, res.body);
       const id = res.json().data.id as string;
       return eventually(async () => {
@@ -147,8 +177,8 @@ test("a company's photos are bounded together: past PRODUCT_PHOTO_QUOTA_BYTES on
       });
     };
     assert.equal((await send(demo)).state, 'fetched');
-    assert.equal((await send(demo)).state, 'fetched');
-    const third = await send(demo);
+    assert.equal((await send(demo, '/other.png')).state, 'fetched');
+    const third = await send(demo, '/third.png');
     assert.equal(third.state, 'failed');
     assert.match(third.state === 'failed' ? third.reason : '', /not stored: the company's photos take/);
     assert.equal((await send(other)).state, 'fetched', 'another company has its own quota');
@@ -176,6 +206,142 @@ test('without the private-target allowance a loopback photo is refused before an
     assert.equal(got.state, 'failed');
     assert.match(got.state === 'failed' ? got.reason : '', /private|loopback/);
     assert.deepEqual(images.hits, [], 'no connection was made');
+  } finally {
+    await t.close();
+    images.close();
+  }
+});
+
+/** Reaches out with a photo and waits until the server has fetched (or refused) it. */
+async function sendPhoto(t: TestApp, d: DemoCompany, url: string, key = d.locations[0]!.apiKey) {
+  const res = await reachOut(t.app, key, validReachOut({ productPhotoUrl: url }));
+  assert.equal(res.statusCode, 201, res.body);
+  const id = res.json().data.id as string;
+  const got = await eventually(async () => {
+    const p = await t.c.inquiries.photo(d.companyId, id);
+    return p.state === 'none' ? undefined : p;
+  });
+  return { id, got };
+}
+
+const blobsOf = (t: TestApp, companyId: string) =>
+  t.c.database.db
+    .selectFrom('inquiry_photo_blobs')
+    .select(['sha256', 'size'])
+    .where('company_id', '=', companyId)
+    .execute();
+
+test('issue 37: the same picture is stored once per company, and the quota counts it once', async () => {
+  const images = imageServer();
+  const base = await images.listen();
+  // Room for one picture and a little: before dedupe the second copy of the same bytes went over.
+  const t = await createTestApp(
+    { PRODUCT_PHOTO_FETCH: 'true', PRODUCT_PHOTO_QUOTA_BYTES: String(OTHER_PNG.length + 10) },
+    { photoCa: images.ca },
+  );
+  try {
+    const [demo, other] = [await createTenant(t.c), await createTenant(t.c)];
+    for (const url of ['/ok.png', '/again.png', '/with-text.png', '/ok.png']) {
+      const { got } = await sendPhoto(t, demo, `${base}${url}`);
+      assert.equal(got.state, 'fetched', url);
+      assert.ok(got.state === 'fetched' && got.bytes.equals(PNG), `${url}: the picture as stored, its text stripped`);
+    }
+    assert.deepEqual(
+      (await blobsOf(t, demo.companyId)).map((b) => b.size),
+      [PNG.length],
+      'four inquiries, one stored image',
+    );
+    const refused = await sendPhoto(t, demo, `${base}/other.png`);
+    assert.equal(refused.got.state, 'failed', 'a second picture does not fit');
+    assert.match(refused.got.state === 'failed' ? refused.got.reason : '', /not stored: the company's photos take/);
+    // Another company keeps its own copy (no company reads another's rows), under its own quota.
+    assert.equal((await sendPhoto(t, other, `${base}/ok.png`)).got.state, 'fetched');
+    assert.equal((await blobsOf(t, other.companyId)).length, 1);
+    assert.equal((await blobsOf(t, demo.companyId)).length, 1);
+  } finally {
+    await t.close();
+    images.close();
+  }
+});
+
+test('issue 37: photos go with the retention after their inquiry arrived; an image nobody names is deleted', async () => {
+  const images = imageServer();
+  const base = await images.listen();
+  let now = Date.parse('2026-03-01T09:00:00Z');
+  const clock = { now: () => new Date(now) };
+  const t = await createTestApp(
+    { PRODUCT_PHOTO_FETCH: 'true', PRODUCT_PHOTO_RETENTION_DAYS: '30' },
+    { photoCa: images.ca, clock },
+  );
+  try {
+    const demo = await createTenant(t.c, { passwords: true });
+    const testKey = await adminCall(t.app, demo.adminToken, 'POST', '/api-keys', {
+      locationId: demo.locations[0]!.id,
+      name: 'Test',
+      mode: 'test',
+    });
+    assert.equal(testKey.statusCode, 201, testKey.body);
+    const old = await sendPhoto(t, demo, `${base}/ok.png`);
+    const oldOther = await sendPhoto(t, demo, `${base}/other.png`);
+    now += 20 * 86_400_000;
+    const recent = await sendPhoto(t, demo, `${base}/again.png`); // the first one's bytes
+    const testOne = await sendPhoto(t, demo, `${base}/with-text.png`, testKey.json().data.key); // test mode, the same bytes again
+    assert.equal((await blobsOf(t, demo.companyId)).length, 2);
+
+    // Day 20: nothing is 30 days old yet.
+    assert.deepEqual(await t.c.inquiries.expirePhotos(), { removed: 0, deleted: 0 });
+    now += 11 * 86_400_000; // day 31: the first two inquiries are past 30 days
+    assert.deepEqual(
+      await t.c.inquiries.expirePhotos(),
+      { removed: 2, deleted: 1 },
+      "other.png's image named by nobody",
+    );
+    for (const gone of [old, oldOther]) {
+      const p = await t.c.inquiries.photo(demo.companyId, gone.id);
+      assert.deepEqual(p, { state: 'removed', days: 30 });
+    }
+    assert.equal(
+      (await t.c.inquiries.photo(demo.companyId, recent.id)).state,
+      'fetched',
+      'the image a newer inquiry names stays',
+    );
+    assert.deepEqual(
+      (await blobsOf(t, demo.companyId)).map((b) => b.size),
+      [PNG.length],
+    );
+
+    // The hub says why the photo is gone, with its link.
+    const admin = demo.users.find((u) => u.role === 'admin')!;
+    const { token } = await t.c.accounts.signIn(admin.email, admin.password!);
+    const cookie = `portico_session=${token}`;
+    const page = await t.app.inject({ method: 'GET', url: `/hub/inquiries/${old.id}`, headers: { cookie } });
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(
+      page.body,
+      /Fotografija je uklonjena: fotografije se čuvaju 30 dana od primitka upita/,
+      "the hub says why, in the reader's language",
+    );
+    const served = await t.app.inject({ method: 'GET', url: `/hub/inquiries/${old.id}/photo`, headers: { cookie } });
+    assert.equal(served.statusCode, 404);
+
+    // Test data deleted: its photo goes with it; the image stays while the recent live inquiry names it.
+    assert.equal(testOne.got.state, 'fetched');
+    assert.equal(await t.c.inquiries.deleteTestData(demo.companyId), 1);
+    assert.deepEqual(await t.c.inquiries.expirePhotos(), { removed: 0, deleted: 0 });
+    // Day 52: the recent one expires too, and with it the last name of the image; but an image
+    // given to an inquiry within the grace (an hour) is never swept, whatever names it.
+    now += 21 * 86_400_000;
+    assert.deepEqual(await t.c.inquiries.expirePhotos(), { removed: 1, deleted: 1 });
+    assert.deepEqual(await blobsOf(t, demo.companyId), []);
+    const fresh = await sendPhoto(t, demo, `${base}/ok.png`);
+    await t.c.database.db
+      .updateTable('inquiry_photos')
+      .set({ sha256: null })
+      .where('inquiry_id', '=', fresh.id)
+      .execute();
+    assert.deepEqual(await t.c.inquiries.expirePhotos(), { removed: 0, deleted: 0 }, 'within the grace');
+    now += 3_600_001;
+    assert.deepEqual(await t.c.inquiries.expirePhotos(), { removed: 0, deleted: 1 }, 'past the grace');
   } finally {
     await t.close();
     images.close();

@@ -59,6 +59,28 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
         .where('id', '=', locationId)
         .executeTakeFirst();
     },
+    /**
+     * The names of the given locations, each matched by its company and id, in one written-out
+     * statement: a batch of inquiries reads its locations' names for its events this way (a
+     * Kysely-built read per location and batch cost the reach-out a few µs a request).
+     */
+    async locationNames(
+      keys: readonly { companyId: string; locationId: string }[],
+    ): Promise<Array<{ company_id: string; id: string; name: string }>> {
+      if (keys.length === 0) return [];
+      const companies = [...new Set(keys.map((k) => k.companyId))];
+      const ids = [...new Set(keys.map((k) => k.locationId))];
+      const text = cachedText(
+        `${engine}:location-names:${companies.length}:${ids.length}`,
+        () =>
+          `select company_id, id, name from locations where company_id in ${valuesList(engine, 1, companies.length)} and id in ${valuesList(engine, 1, ids.length, companies.length + 1)}`,
+      );
+      return (
+        await db.executeQuery<{ company_id: string; id: string; name: string }>(
+          CompiledQuery.raw(text, [...companies, ...ids]),
+        )
+      ).rows;
+    },
     async findLocationByCode(companyId: string, code: string): Promise<LocationRow | undefined> {
       return db
         .selectFrom('locations')

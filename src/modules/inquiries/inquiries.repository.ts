@@ -3,7 +3,12 @@ import type { Engine, Executor } from '../../db/database.ts';
 import { allColumns, insertTogether } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
-import type { InquiriesTable, InquiryPhotosTable, InquiryRepliesTable } from '../../db/schema.ts';
+import type {
+  InquiriesTable,
+  InquiryPhotoBlobsTable,
+  InquiryPhotosTable,
+  InquiryRepliesTable,
+} from '../../db/schema.ts';
 import { notificationParts, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
 
 export type InquiryRow = InquiriesTable;
@@ -143,31 +148,111 @@ export function createInquiriesRepository(db: Executor, engine: Engine) {
       await db.deleteFrom('used_proofs').where('expires_at', '<=', now).execute();
     },
 
-    async insertPhoto(row: InquiryPhotosTable): Promise<void> {
+    /**
+     * An inquiry's photo: the image it names (its bytes stored once per company and content,
+     * `blob`), or why none is kept. Call inside a transaction: the blob's `last_used_at` is set in
+     * the same commit that names it, so the sweep (deleteUnusedPhotoBlobs) cannot take it between.
+     */
+    async insertPhoto(
+      row: Omit<InquiryPhotosTable, 'removed_at'>,
+      blob: Omit<InquiryPhotoBlobsTable, 'company_id' | 'sha256'> | null,
+    ): Promise<void> {
+      if (blob && row.sha256)
+        await db
+          .insertInto('inquiry_photo_blobs')
+          .values({ ...blob, company_id: row.company_id, sha256: row.sha256 })
+          .onConflict((oc) =>
+            oc.columns(['company_id', 'sha256']).doUpdateSet({ last_used_at: (eb) => eb.ref('excluded.last_used_at') }),
+          )
+          .execute();
       await db
         .insertInto('inquiry_photos')
-        .values(row)
+        .values({ ...row, removed_at: null })
         .onConflict((oc) => oc.column('inquiry_id').doNothing())
         .execute();
     },
 
-    /** The bytes of the company's stored photos (`length` of a blob or bytea: its size on both engines). */
+    /** The bytes of the company's stored photos, each content once (what its quota counts). */
     async photoBytes(companyId: string): Promise<number> {
       const row = await db
-        .selectFrom('inquiry_photos')
-        .select(sql<number>`coalesce(sum(length(bytes)), 0)`.as('total'))
+        .selectFrom('inquiry_photo_blobs')
+        .select(sql<number>`coalesce(sum(size), 0)`.as('total'))
         .where('company_id', '=', companyId)
         .executeTakeFirstOrThrow();
       return Number(row.total);
     },
 
-    async findPhoto(companyId: string, inquiryId: string): Promise<InquiryPhotosTable | undefined> {
+    /** Whether the company already keeps these bytes (a photo of them then costs its quota nothing). */
+    async hasPhotoBlob(companyId: string, sha256: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('inquiry_photo_blobs')
+        .select('size')
+        .where('company_id', '=', companyId)
+        .where('sha256', '=', sha256)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async findPhoto(companyId: string, inquiryId: string) {
       return db
         .selectFrom('inquiry_photos')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .where('inquiry_id', '=', inquiryId)
+        .leftJoin('inquiry_photo_blobs as b', (j) =>
+          j.onRef('b.company_id', '=', 'inquiry_photos.company_id').onRef('b.sha256', '=', 'inquiry_photos.sha256'),
+        )
+        .select([
+          'inquiry_photos.failure',
+          'inquiry_photos.fetched_at',
+          'inquiry_photos.removed_at',
+          'b.content_type',
+          'b.bytes',
+        ])
+        .where('inquiry_photos.company_id', '=', companyId)
+        .where('inquiry_photos.inquiry_id', '=', inquiryId)
         .executeTakeFirst();
+    },
+
+    /**
+     * The retention: photos of inquiries that arrived before `cutoff` no longer name their image
+     * (marked removed at `now`). Every company's, in one statement (a maintenance sweep).
+     */
+    async removePhotosBefore(cutoff: string, now: string): Promise<number> {
+      const result = await db
+        .updateTable('inquiry_photos')
+        .set({ sha256: null, removed_at: now })
+        .where('sha256', 'is not', null)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('inquiries')
+              .select(sql`1`.as('one'))
+              .whereRef('inquiries.company_id', '=', 'inquiry_photos.company_id')
+              .whereRef('inquiries.id', '=', 'inquiry_photos.inquiry_id')
+              .where('inquiries.created_at', '<', cutoff),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /**
+     * Deletes the images no inquiry names any more and none was given since `usedBefore` (a blob
+     * being given to a photo right now has a fresh `last_used_at`, set in that commit).
+     */
+    async deleteUnusedPhotoBlobs(usedBefore: string): Promise<number> {
+      const result = await db
+        .deleteFrom('inquiry_photo_blobs')
+        .where('last_used_at', '<', usedBefore)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('inquiry_photos as p')
+                .select(sql`1`.as('one'))
+                .whereRef('p.company_id', '=', 'inquiry_photo_blobs.company_id')
+                .whereRef('p.sha256', '=', 'inquiry_photo_blobs.sha256'),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async deleteTest(companyId: string): Promise<number> {

@@ -18,6 +18,7 @@ import type { ProofOfWork, SolvedProof } from './proof-of-work.ts';
 import type { HostedCaptcha } from './hosted-captcha.ts';
 import { spamCheckOf } from './spam-check.ts';
 import type { Dispatcher } from 'undici';
+import { createHash } from 'node:crypto';
 import { fetchPhoto } from './product-photo.ts';
 import type { InquiryBudget } from './inquiry-budget.ts';
 
@@ -90,6 +91,8 @@ export function createInquiriesService(deps: {
   captcha?: HostedCaptcha;
   /** How product photos are fetched (the webhooks' guarded agent); without it they are not. */
   photos?: { agent: Dispatcher; allowPrivate: boolean; timeoutMs: number; quotaBytes: number };
+  /** Days a photo is kept after its inquiry arrived (PRODUCT_PHOTO_RETENTION_DAYS); 0 keeps them. */
+  photoRetentionDays?: number;
 }) {
   const { store, clock, newId } = deps;
 
@@ -136,14 +139,12 @@ export function createInquiriesService(deps: {
     }
   }
 
-  /** The names of the rows' locations, one read each per batch. */
+  /** The names of the rows' locations, one read per batch. */
   async function locationNames(rows: readonly InquiryRow[]): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
-    for (const key of new Set(rows.map((r) => `${r.company_id}\u0000${r.location_id}`))) {
-      const [companyId, locationId] = key.split('\u0000') as [string, string];
-      names.set(key, (await store.repos.companies.findLocation(companyId, locationId))?.name ?? '');
-    }
-    return names;
+    const found = await store.repos.companies.locationNames(
+      rows.map((r) => ({ companyId: r.company_id, locationId: r.location_id })),
+    );
+    return new Map(found.map((l) => [`${l.company_id}\u0000${l.id}`, l.name]));
   }
 
   function inquiryEvent(row: InquiryRow, locations: Map<string, string>): OutboxEvent {
@@ -215,23 +216,24 @@ export function createInquiriesService(deps: {
     const photos = deps.photos;
     if (!photos || !row.product_photo_url || row.spam_reason !== null) return;
     const work = (async () => {
-      let result = await fetchPhoto(row.product_photo_url!, photos);
-      // A company's photos are bounded as a whole (issue 37): past its quota one more is not kept.
-      if (result.ok) {
-        const kept = await store.repos.inquiries.photoBytes(row.company_id);
-        if (kept + result.bytes.length > photos.quotaBytes)
-          result = {
-            ok: false,
-            reason: `not stored: the company's photos take ${Math.ceil(kept / 1048576)} of its ${Math.floor(photos.quotaBytes / 1048576)} MB`,
-          };
-      }
-      await store.repos.inquiries.insertPhoto({
-        inquiry_id: row.id,
-        company_id: row.company_id,
-        content_type: result.ok ? result.contentType : null,
-        bytes: result.ok ? result.bytes : null,
-        failure: result.ok ? null : result.reason,
-        fetched_at: clock.now().toISOString(),
+      const result = await fetchPhoto(row.product_photo_url!, photos);
+      const sha256 = result.ok ? createHash('sha256').update(result.bytes).digest('hex') : null;
+      await store.transaction(async (repos) => {
+        let failure = result.ok ? null : result.reason;
+        // A company's photos are bounded as a whole (issue 37), each content counted once: the
+        // same picture sent again costs nothing; past the quota a new one is not kept.
+        if (result.ok && !(await repos.inquiries.hasPhotoBlob(row.company_id, sha256!))) {
+          const kept = await repos.inquiries.photoBytes(row.company_id);
+          if (kept + result.bytes.length > photos.quotaBytes)
+            failure = `not stored: the company's photos take ${Math.ceil(kept / 1048576)} of its ${Math.floor(photos.quotaBytes / 1048576)} MB`;
+        }
+        const now = clock.now().toISOString();
+        await repos.inquiries.insertPhoto(
+          { inquiry_id: row.id, company_id: row.company_id, sha256: failure ? null : sha256, failure, fetched_at: now },
+          result.ok && !failure
+            ? { content_type: result.contentType, size: result.bytes.length, bytes: result.bytes, last_used_at: now }
+            : null,
+        );
       });
     })()
       .catch(() => {}) // the photo then shows as its link, "not fetched"
@@ -327,13 +329,38 @@ export function createInquiriesService(deps: {
       companyId: string,
       id: string,
     ): Promise<
-      { state: 'fetched'; contentType: string; bytes: Buffer } | { state: 'failed'; reason: string } | { state: 'none' }
+      | { state: 'fetched'; contentType: string; bytes: Buffer }
+      | { state: 'failed'; reason: string }
+      | { state: 'removed'; days: number }
+      | { state: 'none' }
     > {
       const row = await store.repos.inquiries.findPhoto(companyId, id);
       if (!row) return { state: 'none' };
       if (row.bytes && row.content_type)
         return { state: 'fetched', contentType: row.content_type, bytes: Buffer.from(row.bytes) };
+      if (row.removed_at) return { state: 'removed', days: deps.photoRetentionDays ?? 0 };
       return { state: 'failed', reason: row.failure ?? 'not fetched' };
+    },
+
+    /**
+     * The photos' retention (issue 37, item 4): an inquiry's photo goes PRODUCT_PHOTO_RETENTION_DAYS
+     * after the inquiry arrived, and an image no inquiry names any more (expired, or its inquiries
+     * were test data and deleted) is deleted once it has not been given to one for `graceMs`.
+     */
+    async expirePhotos(graceMs = 3_600_000): Promise<{ removed: number; deleted: number }> {
+      const now = clock.now();
+      const days = deps.photoRetentionDays ?? 0;
+      const removed =
+        days > 0
+          ? await store.repos.inquiries.removePhotosBefore(
+              new Date(now.getTime() - days * 86_400_000).toISOString(),
+              now.toISOString(),
+            )
+          : 0;
+      const deleted = await store.repos.inquiries.deleteUnusedPhotoBlobs(
+        new Date(now.getTime() - graceMs).toISOString(),
+      );
+      return { removed, deleted };
     },
 
     /** Waits for queued writes and photo fetches. */

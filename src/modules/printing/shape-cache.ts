@@ -27,7 +27,10 @@ import type {
 export interface ShapingFace {
   /** Code points whose shaping can be replayed (replayableCodePoints). */
   replayable: Set<number>;
+  /** Recipes recorded or used since the generation began (see rememberShape). */
   shapes: Map<string, ShapeRecipe>;
+  /** The generation before: still used, and moved into `shapes` when it is. */
+  olderShapes: Map<string, ShapeRecipe>;
 }
 
 /** How fontkit shaped a word, to replay in another document. */
@@ -38,7 +41,17 @@ export interface ShapeRecipe {
   advanceWidth: number;
 }
 
-const SHAPE_CACHE_MAX_WORDS = 50_000;
+/**
+ * Words per generation of a face's recipes. The cache keeps two generations: a word used in this
+ * one or the one before stays, and one unused for two generations is dropped. The words that recur
+ * (labels, units, the shop's product names) stay however many documents are printed; the ones
+ * that don't (each invoice's number, dates, amounts, references) leave. It held up to 50 000
+ * words per face and was emptied when full: in a month archive a print thread's live heap grew by
+ * ~20 KB a document (heap snapshots after 400 and 1 200 invoices: 50 and 66 MB), towards tens of MB
+ * per face before the first clear (issue 37, item 10). 1 024 a generation keeps two faces' recipes
+ * to a few MB.
+ */
+export const SHAPE_GENERATION_WORDS = 1_024;
 let recordedGlyphCalls: ShapeRecipe['calls'] | null = null;
 
 /** Called for every getGlyph on a shared face (see shared-fonts.ts): recorded while shaping. */
@@ -105,7 +118,7 @@ export function cachedLayout(
   const cached = cache[text];
   if (cached !== undefined) return cached;
   let run: GlyphRunLike;
-  const recipe = face.shapes.get(text);
+  const recipe = recipeOf(face, text);
   if (recipe !== undefined) {
     // Only calls that create a glyph change the view; the others just return it.
     const created = view._glyphs;
@@ -123,8 +136,7 @@ export function cachedLayout(
     } finally {
       recordedGlyphCalls = null;
     }
-    if (face.shapes.size >= SHAPE_CACHE_MAX_WORDS) face.shapes.clear();
-    face.shapes.set(text, {
+    rememberShape(face, text, {
       calls,
       ids: run.glyphs.map((g) => g.id),
       positions: run.positions,
@@ -133,4 +145,25 @@ export function cachedLayout(
   }
   cache[text] = run;
   return run;
+}
+
+/** A word's recipe from this generation, or from the one before (moved into this one: it is in use). */
+export function recipeOf(face: ShapingFace, text: string): ShapeRecipe | undefined {
+  const recipe = face.shapes.get(text);
+  if (recipe !== undefined) return recipe;
+  const older = face.olderShapes.get(text);
+  if (older !== undefined) {
+    face.olderShapes.delete(text);
+    rememberShape(face, text, older);
+  }
+  return older;
+}
+
+/** Adds to this generation; a full one becomes the one before, and the one before it is dropped. */
+export function rememberShape(face: ShapingFace, text: string, recipe: ShapeRecipe): void {
+  if (face.shapes.size >= SHAPE_GENERATION_WORDS) {
+    face.olderShapes = face.shapes;
+    face.shapes = new Map();
+  }
+  face.shapes.set(text, recipe);
 }

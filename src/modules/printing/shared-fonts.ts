@@ -137,6 +137,7 @@ export interface SharedFace {
   /** Code points whose shaping can be replayed (shape-cache.ts). */
   replayable: Set<number>;
   shapes: Map<string, ShapeRecipe>;
+  olderShapes: Map<string, ShapeRecipe>;
   subsetSource: SubsetSource;
 }
 
@@ -163,6 +164,7 @@ export function loadSharedFaces(probe: FontLoadingDocument): void {
       base,
       replayable: replayableCodePoints(base),
       shapes: new Map(),
+      olderShapes: new Map(),
       subsetSource: subsetSourceOf(base, metrics),
     });
   }

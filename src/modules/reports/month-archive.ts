@@ -49,6 +49,22 @@ function lastDay(month: string): string {
   return addDays(`${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-01`, -1);
 }
 
+/**
+ * The zip keeps each entry's name (for its central directory) as the Buffer yazl made with
+ * `Buffer.from`: a slice of Node's shared 64 KiB allocation pool, which keeps the whole slab alive.
+ * Between two entries the month's other work fills the rest of the slab, so each entry held tens of
+ * KiB: 10 000 documents grew the main thread's buffers by ~300 MiB (issue 37, item 10). The name
+ * is copied into a buffer of its own. `entries` is yazl's (3.x); month-archive.test.ts checks it.
+ */
+export function ownName(zip: ZipFile): void {
+  const entries = (zip as unknown as { entries: Array<{ utf8FileName: Buffer }> }).entries;
+  const entry = entries[entries.length - 1];
+  if (!entry) return;
+  const own = Buffer.allocUnsafeSlow(entry.utf8FileName.length);
+  entry.utf8FileName.copy(own);
+  entry.utf8FileName = own;
+}
+
 /** A file name from a legal number (`12/ZG1/1` → `12-ZG1-1`). */
 const safe = (text: string) => text.replace(/[^\w.-]+/g, '-');
 
@@ -56,8 +72,8 @@ export function createMonthArchives(deps: {
   reports: ReportsService;
   /** One document's PDF (the sales module's printer, through the print pool). */
   renderPdf: (companyId: string, id: string) => Promise<{ number: string; pdf: Buffer }>;
-  /** One document's e-invoice (UBL), or null when it cannot be a valid one (a consumer, a missing KPD code…). */
-  eInvoiceXml: (companyId: string, id: string) => Promise<string | null>;
+  /** One document's e-invoice (UBL) as stored, or null when it cannot be a valid one (a consumer, a missing KPD code…). */
+  eInvoiceXml: (companyId: string, id: string) => Promise<Buffer | null>;
   /** The month's received e-invoices, their original bytes (kept six years: Zakon o fiskalizaciji art. 35). */
   receivedXml?: (companyId: string, from: string, to: string) => AsyncIterable<{ name: string; bytes: Buffer }>;
   dir: string;
@@ -101,15 +117,24 @@ export function createMonthArchives(deps: {
     // exceeded the bound for good and the archive waited forever for bytes that never came.
     let unread = 0;
     const hand = (bytes: Buffer, name: string, compress: boolean) => {
+      const size = bytes.length;
+      unread += size;
       // As a stream, not addBuffer: yazl keeps each buffer entry's closure (and so its bytes) until
-      // the zip ends, which would hold the whole month in memory; a drained stream holds nothing.
-      const stream = new PassThrough();
-      stream.once('end', () => {
-        unread -= bytes.length;
+      // the zip ends, which would hold the whole month in memory. It keeps a stream entry's closure
+      // too, so the stream is made when yazl reaches the entry and the closure lets go of the
+      // bytes (and of the stream, with its two stream states) once it has: with 20 000 entries,
+      // kept streams were ~20 MB of heap.
+      let pending: Buffer | null = bytes;
+      zip.addReadStreamLazy(name, { mtime, compress, size }, (ready) => {
+        const stream = new PassThrough();
+        stream.once('end', () => {
+          unread -= size;
+        });
+        stream.end(pending);
+        pending = null;
+        ready(null, stream);
       });
-      stream.end(bytes);
-      unread += bytes.length;
-      zip.addReadStream(stream, name, { mtime, compress, size: bytes.length });
+      ownName(zip);
     };
     const mtime = deps.now();
     const q = { from, to };
@@ -125,7 +150,7 @@ export function createMonthArchives(deps: {
       hand(pdf, `${name}.pdf`, false);
       // The e-invoice beside its PDF, where the document can be one; the rest of the month goes on without it.
       const xml = await deps.eInvoiceXml(job.companyId, doc.id);
-      if (xml !== null) hand(Buffer.from(xml, 'utf8'), `${name}.xml`, true);
+      if (xml !== null) hand(xml, `${name}.xml`, true);
       job.done++;
       // Backpressure: what the zip has not read yet, plus what the file stream has not written,
       // stays under the bound (the pipes between them hold at most their own high-water marks).

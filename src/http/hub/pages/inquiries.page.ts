@@ -186,7 +186,8 @@ ${next ? html`<p><a href="${next}" class="button secondary">${t('action.more')}<
 
 /**
  * The photo as Portico fetched it, served from here: staff browsers never load the sender's URL
- * (a tracking pixel). One that could not be fetched is a link, with the reason.
+ * (a tracking pixel). One that could not be fetched is a link, with the reason; one past its
+ * retention a link, with that.
  */
 function photo(ctx: HubContext, inquiry: Inquiry, fetched: PhotoState): Html {
   const { t } = ctx;
@@ -195,6 +196,8 @@ function photo(ctx: HubContext, inquiry: Inquiry, fetched: PhotoState): Html {
   const link = html`<a href="${url}" rel="noreferrer noopener" target="_blank">${url}</a>`;
   if (fetched.state === 'fetched')
     return html`<figure class="inquiry-photo"><img src="${paths.inquiryPhoto(inquiry.id)}" alt="${t('hub.inquiries.photoAlt', { subject: inquiry.subject })}" loading="lazy"><figcaption>${link}</figcaption></figure>`;
+  if (fetched.state === 'removed')
+    return html`<p>${link}</p><p class="muted">${t('hub.inquiries.photoRemoved', { days: fetched.days })}</p>`;
   const reason = fetched.state === 'failed' ? fetched.reason : t('hub.inquiries.photoNotFetched');
   return html`<p>${link}</p><p class="muted">${t('hub.inquiries.photoFailed', { reason })}</p>`;
 }

@@ -43,6 +43,8 @@ export const inbox = messages({
       'Held back as spam: it came from a web page without a valid proof of work or captcha (a bot, or a browser that could not solve it). Nobody was notified.',
     'hub.inquiries.release': 'Not spam: release',
     'hub.inquiries.photoNotFetched': 'not fetched yet',
+    'hub.inquiries.photoRemoved':
+      'The photo was removed: photos are kept {days} days after the inquiry arrived. Open the link only if you trust the sender.',
     'hub.inquiries.photoFailed':
       'The photo could not be fetched: {reason}. Open the link only if you trust the sender.',
     'hub.inquiries.released': 'Released: admin and support users are notified.',
@@ -114,6 +116,8 @@ export const inbox = messages({
       'Zadržano kao neželjeno: stiglo je s web-stranice bez valjanog dokaza rada ili captche (bot ili preglednik koji ga nije mogao riješiti). Nitko nije obaviješten.',
     'hub.inquiries.release': 'Nije neželjeno: propusti',
     'hub.inquiries.photoNotFetched': 'još nije dohvaćena',
+    'hub.inquiries.photoRemoved':
+      'Fotografija je uklonjena: fotografije se čuvaju {days} dana od primitka upita. Otvorite poveznicu samo ako vjerujete pošiljatelju.',
     'hub.inquiries.photoFailed':
       'Fotografiju nije bilo moguće dohvatiti: {reason}. Otvorite poveznicu samo ako vjerujete pošiljatelju.',
     'hub.inquiries.released': 'Propušteno: administratori i podrška su obaviješteni.',
@@ -185,6 +189,8 @@ export const inbox = messages({
       'Als Spam zurückgehalten: kam von einer Webseite ohne gültigen Arbeitsnachweis oder Captcha (ein Bot oder ein Browser, der ihn nicht lösen konnte). Niemand wurde benachrichtigt.',
     'hub.inquiries.release': 'Kein Spam: freigeben',
     'hub.inquiries.photoNotFetched': 'noch nicht abgerufen',
+    'hub.inquiries.photoRemoved':
+      'Das Foto wurde entfernt: Fotos werden {days} Tage nach Eingang der Anfrage aufbewahrt. Öffnen Sie den Link nur, wenn Sie dem Absender vertrauen.',
     'hub.inquiries.photoFailed':
       'Das Foto konnte nicht abgerufen werden: {reason}. Öffnen Sie den Link nur, wenn Sie dem Absender vertrauen.',
     'hub.inquiries.released': 'Freigegeben: Admins und Support sind benachrichtigt.',
