@@ -27,4 +27,4 @@ export {
   PRINT_TEMPLATE_PLACEHOLDERS,
   type PrintTemplatePlaceholder,
 } from './print-template.ts';
-export { logoImage, readLogo, LOGO_MAX_BYTES } from './logo.ts';
+export { logoImage, LOGO_MAX_BYTES } from './logo.ts';

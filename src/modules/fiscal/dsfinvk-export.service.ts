@@ -4,7 +4,8 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Store } from '../../db/store.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
 import { said } from '../i18n/index.ts';
-import type { SaleLineRow, SaleRow } from '../sales/index.ts';
+// The sales tables' rows, read as the schema has them: the sales module depends on fiscal, not back.
+import type { SaleLinesTable as SaleLineRow, SalesTable as SaleRow } from '../../db/schema.ts';
 import { dsfinvkFiles, type DsfinvkBon, type DsfinvkClosing } from './dsfinvk.ts';
 import { TseUnavailable, type TseClient, type TseCredentials } from './tse-client.ts';
 import { TSE_RECEIPT_TYPES, type TseReceiptType } from './tse-format.ts';

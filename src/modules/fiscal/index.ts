@@ -30,13 +30,14 @@ export { createTseClient, type TseClient } from './tse-client.ts';
 export { createTseSettingsService, type TseSettingsService, type TseSettingsView } from './tse-settings.service.ts';
 export {
   parseQrCode,
-  processData,
-  qrCodeData,
-  transactionLogToBeSigned,
-  tseSerialOf,
   verifyTseSignature,
   type TseAmounts,
   type TseReceiptType,
   type TseSignedFields,
 } from './tse-format.ts';
-export { createDsfinvkExport, closingsFromDrawer, type DayClosings, type DsfinvkExport } from './dsfinvk-export.service.ts';
+export {
+  createDsfinvkExport,
+  closingsFromDrawer,
+  type DayClosings,
+  type DsfinvkExport,
+} from './dsfinvk-export.service.ts';

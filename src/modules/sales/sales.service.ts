@@ -4,7 +4,6 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
 import { logoImage, toCompany } from '../companies/index.ts';
-import { printedContent } from '../documents/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import type { Fiscaliser, FiscalPaymentMethod, FiscalStatus, FiscalStatusReader } from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';

@@ -1,2 +1,2 @@
 export { createTillService, type TillService, type TillRepos, type CloseInput } from './till.service.ts';
-export { type DayReport, EURO_DENOMINATIONS, expectedCash } from './day-report.ts';
+export { type DayReport, EURO_DENOMINATIONS } from './day-report.ts';
