@@ -26,30 +26,13 @@ import {
   type Child,
   type EngineName,
 } from './support/harness.ts';
+import { hubFormSession, type HubDemo } from './support/hub-session.ts';
 
 const WARMUP = 5;
 const SAMPLES = 60;
 const BLOCK = 10;
 const TARGET = 1.5;
 const LINES = 3;
-
-interface Demo {
-  adminToken: string;
-  locations: Array<{ id: string; apiKey: string }>;
-  products: Array<{ id: string; units: Array<{ id: string }> }>;
-  users: Array<{ email: string; password: string; role: string }>;
-}
-
-function cookiesOf(headers: Record<string, string | string[] | undefined>): string[] {
-  const raw = headers['set-cookie'];
-  return (Array.isArray(raw) ? raw : raw ? [raw] : []).map((c) => c.split(';')[0]!);
-}
-
-function csrfIn(html: string): string {
-  const match = html.match(/name="_csrf" value="([^"]+)"/);
-  if (!match) throw new Error('no CSRF field in the page');
-  return match[1]!;
-}
 
 async function measure(engine: EngineName) {
   const storage = freshStorage(engine, 'hub-counter');
@@ -58,7 +41,7 @@ async function measure(engine: EngineName) {
   try {
     const env = { DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir };
     // The JSON is the last line (a warning may come first).
-    const demo = JSON.parse((await runPortico(['demo', '--json'], env)).trim().split('\n').at(-1)!) as Demo;
+    const demo = JSON.parse((await runPortico(['demo', '--json'], env)).trim().split('\n').at(-1)!) as HubDemo;
     const port = await freePort();
     server = startPortico(['serve'], {
       ...env,
@@ -71,31 +54,9 @@ async function measure(engine: EngineName) {
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/healthz`, server);
 
-    // Signed in as a browser is.
-    const signInPage = await request(`${origin}/hub/sign-in`, { dispatcher: agent });
-    const signInCsrf = csrfIn(await signInPage.body.text());
-    let cookies = cookiesOf(signInPage.headers);
+    // Signed in as a browser is, the form open.
     const staff = demo.users.find((u) => u.role === 'staff')!;
-    const signedIn = await request(`${origin}/hub/sign-in`, {
-      dispatcher: agent,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies.join('; '), origin },
-      body: new URLSearchParams({ email: staff.email, password: staff.password, _csrf: signInCsrf }).toString(),
-    });
-    await signedIn.body.text();
-    if (signedIn.statusCode !== 303) throw new Error(`sign-in: ${signedIn.statusCode}`);
-    cookies = [...cookies.filter((c) => !c.startsWith('portico_session=')), ...cookiesOf(signedIn.headers)];
-    const formPage = await request(`${origin}/hub/counter`, {
-      dispatcher: agent,
-      headers: { cookie: cookies.join('; ') },
-    });
-    const formHtml = await formPage.body.text();
-    if (formPage.statusCode !== 200) throw new Error(`form: ${formPage.statusCode} ${formHtml.slice(0, 300)}`);
-    const csrf = csrfIn(formHtml);
-    cookies = [
-      ...cookies,
-      ...cookiesOf(formPage.headers).filter((c) => !cookies.some((o) => o.split('=')[0] === c.split('=')[0])),
-    ];
+    const { cookie, csrf } = await hubFormSession(origin, agent, staff, '/hub/counter');
 
     const lines = Array.from({ length: LINES }, (_, i) => {
       const p = demo.products[i % demo.products.length]!;
@@ -122,13 +83,13 @@ async function measure(engine: EngineName) {
       const res = await request(`${origin}/hub/counter`, {
         dispatcher: agent,
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies.join('; '), origin },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin },
         body: formBody,
       });
       const text = await res.body.text();
       if (res.statusCode !== 303) throw new Error(`hub: ${res.statusCode} ${text.slice(0, 500)}`);
       const sale = String(res.headers.location).split('?')[0]!;
-      await receipt(`${origin}${sale}/pdf?layout=receipt`, { cookie: cookies.join('; ') });
+      await receipt(`${origin}${sale}/pdf?layout=receipt`, { cookie });
       return performance.now() - t0;
     };
     const api = async () => {

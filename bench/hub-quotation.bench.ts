@@ -29,6 +29,7 @@ import {
   type Child,
   type EngineName,
 } from './support/harness.ts';
+import { hubFormSession, type HubDemo } from './support/hub-session.ts';
 
 const WARMUP = 10;
 const SAMPLES = 150;
@@ -36,31 +37,13 @@ const BLOCK = 25;
 const TARGET = 1.5;
 const LINES = 10;
 
-interface Demo {
-  adminToken: string;
-  locations: Array<{ id: string; apiKey: string }>;
-  products: Array<{ id: string; units: Array<{ id: string }> }>;
-  users: Array<{ email: string; password: string; role: string }>;
-}
-
-function cookiesOf(headers: Record<string, string | string[] | undefined>): string[] {
-  const raw = headers['set-cookie'];
-  return (Array.isArray(raw) ? raw : raw ? [raw] : []).map((c) => c.split(';')[0]!);
-}
-
-function csrfIn(html: string): string {
-  const match = html.match(/name="_csrf" value="([^"]+)"/);
-  if (!match) throw new Error('no CSRF field in the page');
-  return match[1]!;
-}
-
 async function measure(engine: EngineName) {
   const storage = freshStorage(engine, 'hub-quotation');
   let server: Child | null = null;
   const agent = new Agent({ connections: 1, pipelining: 1 });
   try {
     const env = { DATABASE_URL: storage.databaseUrl, DATA_DIR: storage.dataDir };
-    const demo = JSON.parse(await runPortico(['demo', '--json'], env)) as Demo;
+    const demo = JSON.parse(await runPortico(['demo', '--json'], env)) as HubDemo;
     const port = await freePort();
     server = startPortico(['serve'], {
       ...env,
@@ -73,31 +56,9 @@ async function measure(engine: EngineName) {
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/healthz`, server);
 
-    // Signed in as a browser is.
-    const signInPage = await request(`${origin}/hub/sign-in`, { dispatcher: agent });
-    const signInCsrf = csrfIn(await signInPage.body.text());
-    let cookies = cookiesOf(signInPage.headers);
+    // Signed in as a browser is, the form open.
     const staff = demo.users.find((u) => u.role === 'staff')!;
-    const signedIn = await request(`${origin}/hub/sign-in`, {
-      dispatcher: agent,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies.join('; '), origin },
-      body: new URLSearchParams({ email: staff.email, password: staff.password, _csrf: signInCsrf }).toString(),
-    });
-    await signedIn.body.text();
-    if (signedIn.statusCode !== 303) throw new Error(`sign-in: ${signedIn.statusCode}`);
-    cookies = [...cookies.filter((c) => !c.startsWith('portico_session=')), ...cookiesOf(signedIn.headers)];
-    const formPage = await request(`${origin}/hub/quotations/new`, {
-      dispatcher: agent,
-      headers: { cookie: cookies.join('; ') },
-    });
-    const formHtml = await formPage.body.text();
-    if (formPage.statusCode !== 200) throw new Error(`form: ${formPage.statusCode} ${formHtml.slice(0, 300)}`);
-    const csrf = csrfIn(formHtml);
-    cookies = [
-      ...cookies,
-      ...cookiesOf(formPage.headers).filter((c) => !cookies.some((o) => o.split('=')[0] === c.split('=')[0])),
-    ];
+    const { cookie, csrf } = await hubFormSession(origin, agent, staff, '/hub/quotations/new');
 
     const lines = Array.from({ length: LINES }, (_, i) => {
       const p = demo.products[i % demo.products.length]!;
@@ -129,7 +90,7 @@ async function measure(engine: EngineName) {
       const res = await request(`${origin}/hub/quotations/new`, {
         dispatcher: agent,
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies.join('; '), origin },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin },
         body: formBody,
       });
       const text = await res.body.text();

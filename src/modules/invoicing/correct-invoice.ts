@@ -221,25 +221,39 @@ async function cancelInvoice(
   const id = input.documentId ?? newId('sale');
   const negated = lines.map((l) => correctionLine(l, id, l.position, whole(l), newId));
   const issued = await writeCorrection(repos, 'cancellation', original, id, negated, input, newId, fiscaliser);
+  await announceCorrection(repos, input, original, issued, newId);
+  return issued;
+}
+
+/** `sale.cancelled` or `credit_note.created`, in the correction's transaction; the payloads name the document by its kind. */
+async function announceCorrection(
+  repos: CorrectionRepos,
+  input: CorrectionInput,
+  original: SaleRow,
+  issued: Issued,
+  newId: IdGenerator,
+): Promise<void> {
+  const invoice = { saleId: original.id, invoiceNumber: original.invoice_number ?? original.number };
+  const rest = { totalWithTax: formatMoney(issued.row.total_minor), reason: input.reason };
+  const number = issued.row.invoice_number!;
   await enqueueEvent(
     repos,
     {
       companyId: input.companyId,
       locationId: original.location_id,
-      type: 'sale.cancelled',
       livemode: original.mode !== 'test',
-      data: {
-        saleId: original.id,
-        invoiceNumber: original.invoice_number ?? original.number,
-        cancellationId: id,
-        cancellationNumber: issued.row.invoice_number!,
-        totalWithTax: formatMoney(issued.row.total_minor),
-        reason: input.reason,
-      },
+      ...(issued.row.kind === 'cancellation'
+        ? {
+            type: 'sale.cancelled' as const,
+            data: { ...invoice, cancellationId: issued.row.id, cancellationNumber: number, ...rest },
+          }
+        : {
+            type: 'credit_note.created' as const,
+            data: { ...invoice, creditNoteId: issued.row.id, creditNoteNumber: number, ...rest },
+          }),
     },
     { now: input.now.toISOString(), newId },
   );
-  return issued;
 }
 
 /**
@@ -277,24 +291,7 @@ async function creditInvoice(
   if (Object.keys(details).length > 0) throw AppError.invalid(details, said('error.credit.refused'));
   const issued = await writeCorrection(repos, 'credit_note', original, id, out, input, newId, fiscaliser);
   await repos.sales.addCredited(input.companyId, original.id, -issued.row.total_minor);
-  await enqueueEvent(
-    repos,
-    {
-      companyId: input.companyId,
-      locationId: original.location_id,
-      type: 'credit_note.created',
-      livemode: original.mode !== 'test',
-      data: {
-        saleId: original.id,
-        invoiceNumber: original.invoice_number ?? original.number,
-        creditNoteId: id,
-        creditNoteNumber: issued.row.invoice_number!,
-        totalWithTax: formatMoney(issued.row.total_minor),
-        reason: input.reason,
-      },
-    },
-    { now: input.now.toISOString(), newId },
-  );
+  await announceCorrection(repos, input, original, issued, newId);
   return issued;
 }
 
