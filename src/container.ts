@@ -428,7 +428,17 @@ export async function createContainer(
     onEventQueued,
   });
   const reports = createReportsService({ store, clock });
-  const till = createTillService({ store, clock, newId, onEventQueued });
+  // A German till's float, cash in/out and counted difference are Vorgänge its TSE signs (KassenSichV).
+  const till = createTillService({
+    store,
+    clock,
+    newId,
+    onEventQueued,
+    signer: {
+      sign: (companyId, locationId, entry) => tse.signDrawer(companyId, locationId, entry),
+      record: (repos, row) => tse.recordDrawer(repos, row),
+    },
+  });
   /** A place in the print pool for background work: a full pool is waited for, not failed. */
   const waitingSlot = async () => {
     for (;;) {

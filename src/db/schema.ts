@@ -850,6 +850,8 @@ export interface TseTransactionsTable {
   error: string | null;
   attempts: number;
   created_at: Timestamp;
+  /** DSFinV-K GV_TYP of a drawer movement (Anfangsbestand, Einzahlung, Auszahlung, DifferenzSollIst); null for a sale's transaction. */
+  business_case: string | null;
 }
 
 export interface DB {

@@ -21,8 +21,15 @@ import type { Issued } from './fiscal-certs.ts';
  * only grow (every start and every finish is a signature, as on a real TSE). `down` stops
  * listening; `slow` answers late.
  */
-/** `failFinish`: revision 1 answers, revision 2 is refused (503): a transaction left open at the TSE. */
-export type TseMode = { kind: 'ok' } | { kind: 'slow'; ms: number } | { kind: 'failFinish' };
+/**
+ * `failFinish`: revision 1 answers, revision 2 is refused (503): a transaction left open at the TSE.
+ * `refuse`: every transaction call answers `status` (a TSE failing before it started anything).
+ */
+export type TseMode =
+  | { kind: 'ok' }
+  | { kind: 'slow'; ms: number }
+  | { kind: 'failFinish' }
+  | { kind: 'refuse'; status: number };
 
 export interface FakeTx {
   tssId: string;
@@ -50,6 +57,8 @@ interface Tss {
   txNumber: number;
   signatureCounter: number;
   clients: Map<string, string>;
+  /** Clients switched off at the TSE (fiskaly's DEREGISTERED): their transactions are refused. */
+  disabled: Set<string>;
   txs: Map<string, FakeTx>;
 }
 
@@ -63,6 +72,8 @@ export interface FakeTse {
   tss: Map<string, Tss>;
   /** Calls received, by method and path (without the query). */
   calls: string[];
+  /** Ends every access token issued so far (as a TSE does when they expire): the next call gets a 401. */
+  expireTokens(): void;
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
@@ -100,6 +111,7 @@ export async function startFakeTse(opts: { server: Issued; port?: number }): Pro
     txs: [],
     tss: tssById,
     calls: [],
+    expireTokens: () => tokens.clear(),
     down: async () => {},
     up: async () => {},
     close: async () => {},
@@ -176,6 +188,7 @@ export async function startFakeTse(opts: { server: Issued; port?: number }): Pro
           txNumber: 0,
           signatureCounter: 0,
           clients: new Map(),
+          disabled: new Set(),
           txs: new Map(),
         };
         tssById.set(tssId, tss);
@@ -215,8 +228,12 @@ export async function startFakeTse(opts: { server: Issued; port?: number }): Pro
     }
     // area === 'tx'
     const revision = Number(url.searchParams.get('tx_revision'));
+    if (state.mode.kind === 'refuse')
+      return reply(res, state.mode.status, { code: 'E_INTERNAL', message: 'the TSE failed' });
     if (tss.state !== 'INITIALIZED') return reply(res, 409, { code: 'E_TSS_STATE', message: tss.state });
     if (!tss.clients.has(body.client_id)) return reply(res, 400, { code: 'E_CLIENT', message: 'unknown client' });
+    if (tss.disabled.has(body.client_id))
+      return reply(res, 400, { code: 'E_CLIENT_NOT_REGISTERED', message: 'client is DEREGISTERED' });
     const now = Math.floor(Date.now() / 1000);
     let tx = tss.txs.get(id!);
     if (revision === 1) {

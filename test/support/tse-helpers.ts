@@ -39,10 +39,16 @@ export async function germanShop(
   opts: { device?: boolean; passwords?: boolean } = {},
 ) {
   const d: DemoCompany = await createTenant(c, { passwords: opts.passwords === true });
+  // A German shop prints its own German template, not the Croatian demo's header and footer.
   const changed = await adminCall(app, d.adminToken, 'PATCH', '/settings', {
     country: 'DE',
     taxId: `DE${withCheckDigit('13669597')}`,
     locale: 'de-DE',
+    printTemplate: {
+      header: 'Farben, Lacke, Werkzeug und Beschläge',
+      footer: 'Vielen Dank für Ihren Einkauf! Farben Schmidt · www.farben-schmidt.example',
+      paymentInstructions: 'Zahlbar bis {dueDate} auf unser Konto, Verwendungszweck {reference}: {total}',
+    },
   });
   if (changed.statusCode !== 200) throw new Error(`settings: ${changed.body}`);
   const db = c.database.db;

@@ -4,6 +4,7 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Store } from '../../db/store.ts';
 import type { CompaniesRepository } from '../companies/index.ts';
 import { said } from '../i18n/index.ts';
+import { addDays, isCalendarDate, localDate, startOfDay } from '../../lib/zoned-days.ts';
 // The sales tables' rows, read as the schema has them: the sales module depends on fiscal, not back.
 import type { SaleLinesTable as SaleLineRow, SalesTable as SaleRow } from '../../db/schema.ts';
 import { dsfinvkFiles, type DsfinvkBon, type DsfinvkClosing } from './dsfinvk.ts';
@@ -69,9 +70,8 @@ export function createDsfinvkExport(deps: {
   return {
     async build(companyId: string, input: { from: string; to: string; locationId: string }): Promise<Buffer> {
       const errors = fieldErrors();
-      const day = /^\d{4}-\d{2}-\d{2}$/;
-      if (!day.test(input.from)) addFieldError(errors, 'from', said('error.calendarDate'));
-      if (!day.test(input.to)) addFieldError(errors, 'to', said('error.calendarDate'));
+      if (!isCalendarDate(input.from)) addFieldError(errors, 'from', said('error.calendarDate'));
+      if (!isCalendarDate(input.to)) addFieldError(errors, 'to', said('error.calendarDate'));
       if (Object.keys(errors).length > 0) throw AppError.invalid(errors);
       const [company, location] = await Promise.all([
         store.repos.companies.findCompany(companyId),
@@ -80,22 +80,22 @@ export function createDsfinvkExport(deps: {
       if (!company) throw AppError.notFound('Company');
       if (!location) throw AppError.notFound('Location');
       const tz = company.timezone;
-      const start = zonedMidnight(input.from, tz);
-      const end = zonedMidnight(nextDay(input.to), tz);
+      const start = new Date(startOfDay(input.from, tz));
+      const end = new Date(startOfDay(addDays(input.to, 1), tz));
       const [device, rows] = await Promise.all([
         store.repos.tse.findDevice(companyId, location.id),
         store.repos.tse.listForPeriod(companyId, location.id, start.toISOString(), end.toISOString()),
       ]);
-      const docIds = rows.flatMap((r) => (r.document_id ? [r.document_id] : []));
+      const docIds = rows.flatMap((r) => (r.document_id && !r.business_case ? [r.document_id] : []));
       const [sales, lines] = await Promise.all([
         Promise.all(docIds.map((id) => store.repos.sales.find(companyId, id))),
         store.repos.sales.listSaleLines(companyId, docIds),
       ]);
       const saleById = new Map(sales.flatMap((s) => (s ? [[s.id, s] as const] : [])));
-      const dayOf = (iso: string) => localDay(new Date(iso), tz);
+      const dayOf = (iso: string) => localDate(iso, tz);
       const bonsByDay = new Map<string, DsfinvkBon[]>();
       for (const row of rows) {
-        const sale = row.document_id ? saleById.get(row.document_id) : undefined;
+        const sale = row.document_id && !row.business_case ? saleById.get(row.document_id) : undefined;
         const bon = toBon(
           row,
           sale,
@@ -159,21 +159,62 @@ export type DsfinvkExport = ReturnType<typeof createDsfinvkExport>;
 
 function toBon(row: TseTransactionRow, sale: SaleRow | undefined, lines: SaleLineRow[]): DsfinvkBon {
   const type = TSE_RECEIPT_TYPES[row.receipt_type as TseReceiptType];
-  const total = lines.reduce((s, l) => s + Number(l.total_minor), 0);
   const at = (v: string | null) => (v === null ? null : new Date(v).toISOString());
-  return {
-    id: row.document_id ?? row.id,
-    number: sale?.invoice_number ?? sale?.number ?? row.id,
+  const base = {
+    id: row.business_case ? row.id : (row.document_id ?? row.id),
+    number: row.number === null ? null : Number(row.number),
     type,
     storno: row.receipt_type === 'CANCELLATION',
     start: at(row.time_start) ?? new Date(row.created_at).toISOString(),
     end: at(row.time_end) ?? new Date(row.created_at).toISOString(),
+    tse: {
+      number: row.number === null ? null : Number(row.number),
+      start: at(row.time_start),
+      end: at(row.time_end),
+      processType: row.process_type,
+      processData: row.process_data,
+      signatureCounter: row.signature_counter === null ? null : Number(row.signature_counter),
+      signature: row.signature,
+      error: row.status === 'failed' ? row.error : null,
+    },
+  };
+  if (row.business_case) {
+    // A drawer movement: the cash the TSE signed (or was asked to sign), outside any VAT rate.
+    const cash = cashOf(row.process_data);
+    return {
+      ...base,
+      note: row.business_case,
+      operator: null,
+      customer: null,
+      lines: [
+        {
+          position: 1,
+          businessCase: row.business_case,
+          text: row.business_case,
+          code: null,
+          quantityMilli: 1000,
+          unit: '',
+          rateBp: 0,
+          grossMinor: cash,
+          netMinor: cash,
+          taxMinor: 0,
+        },
+      ],
+      payments: [{ type: 'Bar', amountMinor: cash }],
+      references: null,
+    };
+  }
+  const total = lines.reduce((s, l) => s + Number(l.total_minor), 0);
+  return {
+    ...base,
+    note: sale?.invoice_number ?? sale?.number ?? '',
     operator: sale?.operator_name ?? null,
     customer: sale ? sale.customer_name : null,
     lines: lines
       .sort((a, b) => a.position - b.position)
       .map((l) => ({
         position: l.position,
+        businessCase: 'Umsatz',
         text: l.product_name,
         code: l.product_code,
         quantityMilli: Number(l.quantity_milli),
@@ -186,17 +227,15 @@ function toBon(row: TseTransactionRow, sale: SaleRow | undefined, lines: SaleLin
     payments:
       sale && total !== 0 ? [{ type: sale.payment_method === 'cash' ? 'Bar' : 'Unbar', amountMinor: total }] : [],
     references: sale?.corrects_sale_id ?? null,
-    tse: {
-      number: row.number === null ? null : Number(row.number),
-      start: at(row.time_start),
-      end: at(row.time_end),
-      processType: row.process_type,
-      processData: row.process_data,
-      signatureCounter: row.signature_counter === null ? null : Number(row.signature_counter),
-      signature: row.signature,
-      error: row.status === 'failed' ? row.error : null,
-    },
   };
+}
+
+/** The cash of a `Beleg^…^<amount>:Bar` process data, in cents. */
+function cashOf(processData: string): number {
+  const bar = /(?:^|_)(-?\d+)\.(\d{2}):Bar(?:_|$)/.exec(processData.split('^')[2] ?? '');
+  if (!bar) return 0;
+  const minor = Math.abs(Number(bar[1])) * 100 + Number(bar[2]);
+  return bar[1]!.startsWith('-') ? -minor : minor;
 }
 
 function parseAddress(raw: unknown): { street: string; postalCode: string; city: string } {
@@ -213,40 +252,4 @@ function safeJson(text: string): unknown {
   } catch {
     return { street: text };
   }
-}
-
-function nextDay(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
-
-function localDay(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
-}
-
-/** The instant a calendar day starts where the company is. */
-export function zonedMidnight(day: string, timeZone: string): Date {
-  const utc = Date.parse(`${day}T00:00:00Z`);
-  const offsetAt = (ms: number) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      })
-        .formatToParts(new Date(ms))
-        .map((p) => [p.type, p.value]),
-    );
-    return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) - ms;
-  };
-  const guess = utc - offsetAt(utc);
-  return new Date(utc - offsetAt(guess));
 }

@@ -1,15 +1,20 @@
 /**
- * The DSFinV-K export (Digitale Schnittstelle der Finanzverwaltung für Kassensysteme, v2.4) of
- * one device for a period, as pure functions: the Einzelaufzeichnungsmodul (Bonkopf, Bonpos,
- * their VAT and payments, the TSE transactions, references), the Stammdatenmodul (per closing:
- * the closing, the location, the Kasse, VAT keys, the TSE) and the Kassenabschlussmodul
- * (business cases and payments per closing), each a CSV as the specification's index.xml
- * describes it (`;` between columns, `"` around text, `.` before decimals, CRLF), and that
- * index.xml (GDPdU 01-09-2004).
+ * The DSFinV-K export (Digitale Schnittstelle der Finanzverwaltung für Kassensysteme) of one
+ * device for a period, as pure functions: the Einzelaufzeichnungsmodul (Bonpos with its VAT,
+ * price finding and sub-items; Bonkopf with its VAT, Abrechnungskreis and payments; references;
+ * the TSE transactions), the Stammdatenmodul (per closing: the closing, the location, the Kasse,
+ * its terminals, agencies, VAT keys, the TSE) and the Kassenabschlussmodul (business cases,
+ * payment types, cash per currency), each a CSV with every column of the specification's table
+ * in its order (DSFinV-K 2.3, chapters 3.1–3.3; `;` between columns, `"` around text, `.`
+ * before decimals, CRLF), and the index.xml (GDPdU 01-09-2004) describing them. A table Portico
+ * has nothing for (no tables or departments, no agencies, no terminals besides the Kasse) is
+ * still written, with its header only, so an auditor's import finds every file index.xml names.
  */
 
 export interface DsfinvkLine {
   position: number;
+  /** DSFinV-K GV_TYP (Anhang C): `Umsatz` for goods, or the drawer's business case. */
+  businessCase: string;
   text: string;
   code: string | null;
   quantityMilli: number;
@@ -22,7 +27,10 @@ export interface DsfinvkLine {
 
 export interface DsfinvkBon {
   id: string;
-  number: string;
+  /** BON_NR, numeric: the TSE's transaction number (null when the TSE was not reached). */
+  number: number | null;
+  /** BON_NOTIZ: the printed document's number, or what the drawer's record says. */
+  note: string;
   /** DSFinV-K BON_TYP. */
   type: 'Beleg' | 'AVBelegstorno' | 'AVBelegabbruch';
   storno: boolean;
@@ -65,17 +73,23 @@ export interface DsfinvkInput {
   closings: DsfinvkClosing[];
 }
 
-/** DSFinV-K's USt-Schlüssel: 1 19 %, 2 7 %, 3 10.7 %, 4 5.5 %, 6 steuerfrei (0 %). */
-export const VAT_KEYS: ReadonlyArray<{ key: number; rateBp: number; text: string }> = [
+/**
+ * DSFinV-K's USt-Schlüssel: 1 19 %, 2 7 %, 3 10.7 %, 4 5.5 %, 5 nicht steuerbar (cash moved in
+ * the drawer: float, cash in and out, the counted difference), 6 steuerfrei (a 0 % sale).
+ */
+const VAT_KEYS: ReadonlyArray<{ key: number; rateBp: number; text: string }> = [
   { key: 1, rateBp: 1900, text: 'Regelsteuersatz' },
   { key: 2, rateBp: 700, text: 'Ermäßigter Steuersatz' },
   { key: 3, rateBp: 1070, text: 'Durchschnittsatz (§ 24 Abs. 1 Nr. 3 UStG)' },
   { key: 4, rateBp: 550, text: 'Durchschnittsatz (§ 24 Abs. 1 Nr. 1 UStG)' },
+  { key: 5, rateBp: 0, text: 'Nicht steuerbar' },
   { key: 6, rateBp: 0, text: 'Umsatzsteuerfrei' },
 ];
-const vatKey = (rateBp: number) => VAT_KEYS.find((v) => v.rateBp === rateBp)?.key ?? 7;
+/** A sale's line by its rate; a drawer movement is outside VAT (key 5). */
+const vatKey = (l: Pick<DsfinvkLine, 'rateBp' | 'businessCase'>) =>
+  l.businessCase !== 'Umsatz' ? 5 : (VAT_KEYS.find((v) => v.rateBp === l.rateBp && v.key !== 5)?.key ?? 7);
 
-export const amount = (minor: number, places = 2) => {
+const amount = (minor: number, places = 2) => {
   const sign = minor < 0 ? '-' : '';
   const abs = Math.abs(minor);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}${places > 2 ? '0'.repeat(places - 2) : ''}`;
@@ -102,38 +116,156 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
   const z = (c: DsfinvkClosing) => [text(input.kasseId), stamp(c.createdAt), String(c.number)];
   const each = <T>(f: (c: DsfinvkClosing, b: DsfinvkBon) => T[]) =>
     input.closings.flatMap((c) => c.bons.flatMap((b) => f(c, b)));
+  const closingOf = new Map(input.closings.flatMap((c) => c.bons.map((b) => [b.id, c] as const)));
+  const bool = (v: boolean) => (v ? '1' : '0');
+  const none = '';
 
+  // 3.1.1 Bonpos and its detail tables.
+  add(
+    'lines.csv',
+    'Bonpos',
+    'Einzelaufzeichnung: Bonpositionen',
+    [
+      t('BON_ID'),
+      t('POS_ZEILE'),
+      t('GUTSCHEIN_NR'),
+      t('ARTIKELTEXT'),
+      t('POS_TERMINAL_ID'),
+      t('GV_TYP'),
+      t('GV_NAME'),
+      n('INHAUS'),
+      n('P_STORNO'),
+      n('AGENTUR_ID'),
+      t('ART_NR'),
+      t('GTIN'),
+      t('WARENGR_ID'),
+      t('WARENGR'),
+      n('MENGE', 3),
+      n('FAKTOR', 3),
+      t('EINHEIT'),
+      n('STK_BR', 5),
+    ],
+    each((c, b) =>
+      b.lines.map((l) => [
+        ...z(c),
+        text(b.id),
+        text(String(l.position)),
+        text(none),
+        text(l.text),
+        text(input.kasseId),
+        text(l.businessCase),
+        text(none),
+        '0',
+        bool(b.storno),
+        none,
+        text(l.code),
+        text(none),
+        text(none),
+        text(none),
+        quantity(l.quantityMilli),
+        none,
+        text(l.unit),
+        amount(l.quantityMilli === 0 ? 0 : Math.round((l.grossMinor * 1000) / l.quantityMilli), 5),
+      ]),
+    ),
+  );
+  add(
+    'lines_vat.csv',
+    'Bonpos_USt',
+    'Einzelaufzeichnung: Umsatzsteuer je Position',
+    [t('BON_ID'), t('POS_ZEILE'), n('UST_SCHLUESSEL'), n('POS_BRUTTO', 5), n('POS_NETTO', 5), n('POS_UST', 5)],
+    each((c, b) =>
+      b.lines.map((l) => [
+        ...z(c),
+        text(b.id),
+        text(String(l.position)),
+        String(vatKey(l)),
+        amount(l.grossMinor, 5),
+        amount(l.netMinor, 5),
+        amount(l.taxMinor, 5),
+      ]),
+    ),
+  );
+  add(
+    'itemamounts.csv',
+    'Bonpos_Preisfindung',
+    'Einzelaufzeichnung: Preisfindung je Position (keine: Portico druckt den Preis, wie er ist)',
+    [t('BON_ID'), t('POS_ZEILE'), t('TYP'), n('UST_SCHLUESSEL'), n('PF_BRUTTO', 5), n('PF_NETTO', 5), n('PF_UST', 5)],
+    [],
+  );
+  add(
+    'subitems.csv',
+    'Bonpos_Zusatzinfo',
+    'Einzelaufzeichnung: Zusatzinformationen je Position (keine Warenzusammenstellungen)',
+    [
+      t('BON_ID'),
+      t('POS_ZEILE'),
+      t('ZI_ART_NR'),
+      t('ZI_GTIN'),
+      t('ZI_NAME'),
+      t('ZI_WARENGR_ID'),
+      t('ZI_WARENGR'),
+      n('ZI_MENGE', 3),
+      n('ZI_FAKTOR', 3),
+      t('ZI_EINHEIT'),
+      n('ZI_UST_SCHLUESSEL'),
+      n('ZI_BASISPREIS_BRUTTO', 5),
+      n('ZI_BASISPREIS_NETTO', 5),
+      n('ZI_BASISPREIS_UST', 5),
+    ],
+    [],
+  );
+
+  // 3.1.2 Bonkopf and its detail tables.
   add(
     'transactions.csv',
     'Bonkopf',
     'Einzelaufzeichnung: Bonkopf',
     [
       t('BON_ID'),
-      t('BON_NR'),
+      n('BON_NR'),
       t('BON_TYP'),
       t('BON_NAME'),
       t('TERMINAL_ID'),
       n('BON_STORNO'),
       d('BON_START'),
       d('BON_ENDE'),
+      t('BEDIENER_ID'),
       t('BEDIENER_NAME'),
       n('UMS_BRUTTO', 2),
       t('KUNDE_NAME'),
+      t('KUNDE_ID'),
+      t('KUNDE_TYP'),
+      t('KUNDE_STRASSE'),
+      t('KUNDE_PLZ'),
+      t('KUNDE_ORT'),
+      t('KUNDE_LAND'),
+      t('KUNDE_USTID'),
+      t('BON_NOTIZ'),
     ],
     each((c, b) => [
       [
         ...z(c),
         text(b.id),
-        text(b.number),
+        b.number === null ? none : String(b.number),
         text(b.type),
-        text(''),
+        text(none),
         text(input.kasseId),
-        b.storno ? '1' : '0',
+        bool(b.storno),
         stamp(b.start),
         stamp(b.end),
+        text(none),
         text(b.operator),
         amount(sum(b.lines.map((l) => l.grossMinor))),
         text(b.customer),
+        text(none),
+        text(none),
+        text(none),
+        text(none),
+        text(none),
+        text(none),
+        text(none),
+        text(b.note),
       ],
     ]),
   );
@@ -143,15 +275,15 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
     'Einzelaufzeichnung: Umsatzsteuer je Bon',
     [t('BON_ID'), n('UST_SCHLUESSEL'), n('BON_BRUTTO', 2), n('BON_NETTO', 2), n('BON_UST', 2)],
     each((c, b) =>
-      byRate(b.lines).map((v) => [
-        ...z(c),
-        text(b.id),
-        String(vatKey(v.rateBp)),
-        amount(v.gross),
-        amount(v.net),
-        amount(v.tax),
-      ]),
+      byKey(b.lines).map((v) => [...z(c), text(b.id), String(v.key), amount(v.gross), amount(v.net), amount(v.tax)]),
     ),
+  );
+  add(
+    'allocation_groups.csv',
+    'Bonkopf_AbrKreis',
+    'Einzelaufzeichnung: Abrechnungskreise (keine: Portico führt keine Tische oder Abteilungen)',
+    [t('BON_ID'), t('ABRECHNUNGSKREIS')],
+    [],
   );
   add(
     'datapayment.csv',
@@ -164,6 +296,7 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
       t('ZAHLWAEH_CODE'),
       n('ZAHLWAEH_BETRAG', 2),
       n('BASISWAEH_BETRAG', 2),
+      t('KASSENSCHUBLADENNR'),
     ],
     each((c, b) =>
       b.payments.map((p) => [
@@ -174,57 +307,42 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
         text(input.currency),
         amount(p.amountMinor),
         amount(p.amountMinor),
+        text(p.type === 'Bar' ? '1' : none),
       ]),
     ),
   );
   add(
-    'lines.csv',
-    'Bonpos',
-    'Einzelaufzeichnung: Positionen',
+    'references.csv',
+    'Bon_Referenzen',
+    'Einzelaufzeichnung: Referenzen',
     [
       t('BON_ID'),
-      n('POS_ZEILE'),
-      t('ARTIKELTEXT'),
-      t('GV_TYP'),
-      t('GV_NAME'),
-      n('P_STORNO'),
-      t('ART_NR'),
-      n('MENGE', 3),
-      t('EINHEIT'),
-      n('STK_BR', 2),
+      t('POS_ZEILE'),
+      t('REF_TYP'),
+      t('REF_NAME'),
+      d('REF_DATUM'),
+      t('REF_Z_KASSE_ID'),
+      n('REF_Z_NR'),
+      t('REF_BON_ID'),
     ],
-    each((c, b) =>
-      b.lines.map((l) => [
-        ...z(c),
-        text(b.id),
-        String(l.position),
-        text(l.text),
-        text('Umsatz'),
-        text(''),
-        b.storno ? '1' : '0',
-        text(l.code),
-        quantity(l.quantityMilli),
-        text(l.unit),
-        amount(l.quantityMilli === 0 ? 0 : Math.round((l.grossMinor * 1000) / l.quantityMilli)),
-      ]),
-    ),
-  );
-  add(
-    'lines_vat.csv',
-    'Bonpos_USt',
-    'Einzelaufzeichnung: Umsatzsteuer je Position',
-    [t('BON_ID'), n('POS_ZEILE'), n('UST_SCHLUESSEL'), n('POS_BRUTTO', 2), n('POS_NETTO', 2), n('POS_UST', 2)],
-    each((c, b) =>
-      b.lines.map((l) => [
-        ...z(c),
-        text(b.id),
-        String(l.position),
-        String(vatKey(l.rateBp)),
-        amount(l.grossMinor),
-        amount(l.netMinor),
-        amount(l.taxMinor),
-      ]),
-    ),
+    each((c, b) => {
+      if (!b.references) return [];
+      // The Bon taken back may sit in an earlier closing, outside this export: its closing left empty then.
+      const ref = closingOf.get(b.references);
+      return [
+        [
+          ...z(c),
+          text(b.id),
+          text(none),
+          text('Transaktion'),
+          text(none),
+          ref ? stamp(ref.createdAt) : none,
+          text(input.kasseId),
+          ref ? String(ref.number) : none,
+          text(b.references),
+        ],
+      ];
+    }),
   );
   add(
     'transactions_tse.csv',
@@ -247,29 +365,19 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
         ...z(c),
         text(b.id),
         String(input.tse?.id ?? 1),
-        b.tse.number === null ? '' : String(b.tse.number),
+        b.tse.number === null ? none : String(b.tse.number),
         stamp(b.tse.start),
         stamp(b.tse.end),
         text(b.tse.processType),
-        b.tse.signatureCounter === null ? '' : String(b.tse.signatureCounter),
+        b.tse.signatureCounter === null ? none : String(b.tse.signatureCounter),
         text(b.tse.signature),
-        text(b.tse.error ? 'TSE ausgefallen' : ''),
+        text(b.tse.error ? 'TSE ausgefallen' : none),
         text(b.tse.processData),
       ],
     ]),
   );
-  add(
-    'references.csv',
-    'Bon_Referenzen',
-    'Einzelaufzeichnung: Referenzen',
-    [t('BON_ID'), n('POS_ZEILE'), t('REF_TYP'), t('REF_NAME'), t('REF_KASSE_ID'), t('REF_BON_ID')],
-    each((c, b) =>
-      b.references
-        ? [[...z(c), text(b.id), '0', text('Transaktion'), text('Storno'), text(input.kasseId), text(b.references)]]
-        : [],
-    ),
-  );
 
+  // 3.2 Stammdaten, per closing.
   const co = input.company;
   add(
     'cashpointclosing.csv',
@@ -285,24 +393,26 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
       t('PLZ'),
       t('ORT'),
       t('LAND'),
+      t('STNR'),
       t('USTID'),
       n('Z_SE_ZAHLUNGEN', 2),
       n('Z_SE_BARZAHLUNGEN', 2),
     ],
     input.closings.map((c) => [
       ...z(c),
-      c.day,
-      text('2.4'),
-      text(c.bons[0]?.id ?? ''),
-      text(c.bons.at(-1)?.id ?? ''),
+      `${c.day}T00:00:00`,
+      text(TAXONOMY_VERSION),
+      text(c.bons[0]?.id ?? none),
+      text(c.bons.at(-1)?.id ?? none),
       text(co.name),
       text(co.street),
       text(co.postalCode),
       text(co.city),
       text(co.country),
+      text(none),
       text(co.taxId),
-      amount(sum(c.bons.flatMap((b) => b.payments.map((p) => p.amountMinor)))),
-      amount(sum(c.bons.flatMap((b) => b.payments.filter((p) => p.type === 'Bar').map((p) => p.amountMinor)))),
+      amount(paid(c)),
+      amount(paid(c, 'Bar')),
     ]),
   );
   add(
@@ -345,17 +455,56 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
     ]),
   );
   add(
+    'slaves.csv',
+    'Stamm_Terminals',
+    'Stammdaten: Erfassungsterminals (keine: jede Kasse schließt selbst ab)',
+    [
+      t('TERMINAL_ID'),
+      t('TERMINAL_BRAND'),
+      t('TERMINAL_MODELL'),
+      t('TERMINAL_SERIENNR'),
+      t('TERMINAL_SW_BRAND'),
+      t('TERMINAL_SW_VERSION'),
+    ],
+    [],
+  );
+  add(
+    'pa.csv',
+    'Stamm_Agenturen',
+    'Stammdaten: Agenturen (keine: Portico erfasst keine Umsätze für Rechnung Dritter)',
+    [
+      n('AGENTUR_ID'),
+      t('AGENTUR_NAME'),
+      t('AGENTUR_STRASSE'),
+      t('AGENTUR_PLZ'),
+      t('AGENTUR_ORT'),
+      t('AGENTUR_LAND'),
+      t('AGENTUR_STNR'),
+      t('AGENTUR_USTID'),
+    ],
+    [],
+  );
+  add(
     'vat.csv',
     'Stamm_USt',
     'Stammdaten: Umsatzsteuer',
     [n('UST_SCHLUESSEL'), n('UST_SATZ', 2), t('UST_BESCHR')],
     input.closings.flatMap((c) => VAT_KEYS.map((v) => [...z(c), String(v.key), amount(v.rateBp), text(v.text)])),
   );
+  const certificateParts = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII'];
   add(
     'tse.csv',
     'Stamm_TSE',
     'Stammdaten: TSE',
-    [n('TSE_ID'), t('TSE_SERIAL'), t('TSE_SIG_ALGO'), t('TSE_ZEITFORMAT'), t('TSE_PD_ENCODING'), t('TSE_PUBLIC_KEY')],
+    [
+      n('TSE_ID'),
+      t('TSE_SERIAL'),
+      t('TSE_SIG_ALGO'),
+      t('TSE_ZEITFORMAT'),
+      t('TSE_PD_ENCODING'),
+      t('TSE_PUBLIC_KEY'),
+      ...certificateParts.map((p) => t(`TSE_ZERTIFIKAT_${p}`)),
+    ],
     input.tse
       ? input.closings.map((c) => [
           ...z(c),
@@ -365,25 +514,44 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
           text(input.tse!.timeFormat),
           text('UTF-8'),
           text(input.tse!.publicKey),
+          // The cloud TSE's certificate is not part of its API's answers Portico keeps: in the TAR export.
+          ...certificateParts.map(() => text(none)),
         ])
       : [],
   );
+
+  // 3.3 Kassenabschluss.
   add(
     'businesscases.csv',
     'Z_GV_Typ',
     'Kassenabschluss: Geschäftsvorfälle',
-    [t('GV_TYP'), t('GV_NAME'), n('UST_SCHLUESSEL'), n('Z_UMS_BRUTTO', 2), n('Z_UMS_NETTO', 2), n('Z_UST', 2)],
-    input.closings.flatMap((c) =>
-      byRate(c.bons.filter((b) => b.type !== 'AVBelegabbruch').flatMap((b) => b.lines)).map((v) => [
-        ...z(c),
-        text('Umsatz'),
-        text(''),
-        String(vatKey(v.rateBp)),
-        amount(v.gross),
-        amount(v.net),
-        amount(v.tax),
-      ]),
-    ),
+    [
+      t('GV_TYP'),
+      t('GV_NAME'),
+      n('AGENTUR_ID'),
+      n('UST_SCHLUESSEL'),
+      n('Z_UMS_BRUTTO', 2),
+      n('Z_UMS_NETTO', 2),
+      n('Z_UST', 2),
+    ],
+    input.closings.flatMap((c) => {
+      const lines = c.bons.filter((b) => b.type !== 'AVBelegabbruch').flatMap((b) => b.lines);
+      const cases = [...new Set(lines.map((l) => l.businessCase))].sort((a, b) =>
+        a === 'Umsatz' ? -1 : b === 'Umsatz' ? 1 : a.localeCompare(b),
+      );
+      return cases.flatMap((gv) =>
+        byKey(lines.filter((l) => l.businessCase === gv)).map((v) => [
+          ...z(c),
+          text(gv),
+          text(none),
+          '0',
+          String(v.key),
+          amount(v.gross),
+          amount(v.net),
+          amount(v.tax),
+        ]),
+      );
+    }),
   );
   add(
     'payment.csv',
@@ -391,12 +559,24 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
     'Kassenabschluss: Zahlarten',
     [t('ZAHLART_TYP'), t('ZAHLART_NAME'), n('Z_ZAHLART_BETRAG', 2)],
     input.closings.flatMap((c) =>
-      (['Bar', 'Unbar'] as const).flatMap((type) => {
-        const total = sum(c.bons.flatMap((b) => b.payments.filter((p) => p.type === type).map((p) => p.amountMinor)));
-        return c.bons.some((b) => b.payments.some((p) => p.type === type))
-          ? [[...z(c), text(type), text(type === 'Bar' ? 'Bargeld' : 'Karte'), amount(total)]]
-          : [];
-      }),
+      (['Bar', 'Unbar'] as const).flatMap((type) =>
+        c.bons.some((b) => b.payments.some((p) => p.type === type))
+          ? [[...z(c), text(type), text(type === 'Bar' ? 'Bargeld' : 'Karte'), amount(paid(c, type))]]
+          : [],
+      ),
+    ),
+  );
+  // The cash the drawer should hold per currency (Kassensturzfähigkeit): every Bar payment of the
+  // closing, the float, cash in and out and the counted difference among them, so it is the count.
+  add(
+    'cash_per_currency.csv',
+    'Z_Waehrungen',
+    'Kassenabschluss: Bargeld je Währung',
+    [t('ZAHLART_WAEH'), n('ZAHLART_BETRAG_WAEH', 2)],
+    input.closings.flatMap((c) =>
+      c.bons.some((b) => b.payments.some((p) => p.type === 'Bar'))
+        ? [[...z(c), text(input.currency), amount(paid(c, 'Bar'))]]
+        : [],
     ),
   );
 
@@ -410,20 +590,29 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
   return files;
 }
 
+/** The taxonomy the tables follow (Stamm_Abschluss.TAXONOMIE_VERSION, index.xml). */
+const TAXONOMY_VERSION = '2.3';
+
+function paid(c: DsfinvkClosing, type?: 'Bar' | 'Unbar'): number {
+  return sum(c.bons.flatMap((b) => b.payments.filter((p) => !type || p.type === type).map((p) => p.amountMinor)));
+}
+
 function sum(values: number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
 
-function byRate(lines: readonly DsfinvkLine[]) {
-  const out = new Map<number, { rateBp: number; gross: number; net: number; tax: number }>();
+/** Gross, net and tax per USt-Schlüssel, by key. */
+function byKey(lines: readonly DsfinvkLine[]) {
+  const out = new Map<number, { key: number; gross: number; net: number; tax: number }>();
   for (const l of lines) {
-    const v = out.get(l.rateBp) ?? { rateBp: l.rateBp, gross: 0, net: 0, tax: 0 };
+    const key = vatKey(l);
+    const v = out.get(key) ?? { key, gross: 0, net: 0, tax: 0 };
     v.gross += l.grossMinor;
     v.net += l.netMinor;
     v.tax += l.taxMinor;
-    out.set(l.rateBp, v);
+    out.set(key, v);
   }
-  return [...out.values()].sort((a, b) => vatKey(a.rateBp) - vatKey(b.rateBp));
+  return [...out.values()].sort((a, b) => a.key - b.key);
 }
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -440,7 +629,7 @@ function indexXml(tables: Table[]): string {
 <!DOCTYPE DataSet SYSTEM "gdpdu-01-09-2004.dtd">
 <DataSet>
 <Version>1.0</Version>
-<DataSupplier><Name>Portico</Name><Location>DSFinV-K</Location><Comment>DSFinV-K 2.4</Comment></DataSupplier>
+<DataSupplier><Name>Portico</Name><Location>DSFinV-K</Location><Comment>DSFinV-K ${TAXONOMY_VERSION}</Comment></DataSupplier>
 <Media>
 <Name>DSFinV-K</Name>
 ${tables

@@ -4,6 +4,12 @@ import { Agent, request } from 'undici';
 /** The TSE could not be reached, did not answer in time, or refused (its message kept). */
 export class TseUnavailable extends Error {
   override name = 'TseUnavailable';
+  /** The TSE's HTTP status when it answered (a refusal), null when it did not. */
+  readonly status: number | null;
+  constructor(message: string, status: number | null = null) {
+    super(message);
+    this.status = status;
+  }
 }
 
 export interface TseCredentials {
@@ -96,7 +102,7 @@ export function createTseClient(opts: { extraCaPem: string | null; timeoutMs: nu
         const problem = JSON.parse(bytes.toString('utf8')) as { message?: string; code?: string };
         message = `${message} ${problem.code ?? ''} ${problem.message ?? ''}`.trim();
       } catch {}
-      throw new TseUnavailable(`TSE refused: ${message}`);
+      throw new TseUnavailable(`TSE refused: ${message}`, status);
     }
     return (raw ? bytes : JSON.parse(bytes.toString('utf8'))) as T;
   }
@@ -118,13 +124,27 @@ export function createTseClient(opts: { extraCaPem: string | null; timeoutMs: nu
     return answer.access_token;
   }
 
-  const authed = async <T>(
+  /**
+   * A call with the account's token. A 401 to a kept token means the TSE ended it early (revoked,
+   * or its clock ahead of ours): the token is dropped and the call made once more after a fresh
+   * `POST /auth`, so an expired token costs a round trip, not an unsigned sale. The retry is safe:
+   * a refused call changed nothing at the TSE.
+   */
+  async function authed<T>(
     creds: TseCredentials,
     method: 'GET' | 'PUT' | 'PATCH' | 'POST',
     path: string,
     body?: unknown,
     raw = false,
-  ) => call<T>(creds, method, path, body, await token(creds), raw);
+  ): Promise<T> {
+    try {
+      return await call<T>(creds, method, path, body, await token(creds), raw);
+    } catch (error) {
+      if (!(error instanceof TseUnavailable) || error.status !== 401) throw error;
+      tokens.delete(`${creds.baseUrl}\u0000${creds.apiKey}`);
+      return call<T>(creds, method, path, body, await token(creds), raw);
+    }
+  }
 
   return {
     /** Checks the key and secret (the auth call), for the settings. */

@@ -25,7 +25,12 @@ export interface TseSale {
   documentId: string;
   type: TseReceiptType;
   amounts: TseAmounts;
+  /** DSFinV-K GV_TYP when the transaction records a drawer movement rather than a sale's lines. */
+  businessCase?: DrawerBusinessCase;
 }
+
+/** The drawer's business cases (DSFinV-K Anhang C) a German till signs besides sales. */
+export type DrawerBusinessCase = 'Anfangsbestand' | 'Einzahlung' | 'Auszahlung' | 'DifferenzSollIst';
 
 type Note = { kind: string; title: string; body: string; params: Record<string, string> };
 
@@ -129,6 +134,7 @@ export function createGermanTse(deps: {
       error: null,
       attempts: 0,
       created_at: clock.now().toISOString(),
+      business_case: sale.businessCase ?? null,
     };
     if (!device) return { ...row, error: 'Für diese Kasse ist keine TSE eingerichtet.' };
     const creds = credentialsOf(account);
@@ -206,6 +212,31 @@ export function createGermanTse(deps: {
       await store.transaction((repos) => record(repos, row));
       return toRecord(row);
     },
+
+    /**
+     * A drawer movement of a German till (the opening float, cash put in or taken out, the counted
+     * difference at closing): a Vorgang the TSE signs as a `Beleg` whose cash moves outside any VAT
+     * rate (process data `Beleg^0.00_0.00_0.00_0.00_<amount>^<amount>:Bar`), before the drawer's
+     * unit of work. `recordDrawer` writes the answer in that unit of work, with the movement; the
+     * TSE down leaves a `failed` row and tells the admins, as for a sale. Null: no TSE account.
+     */
+    async signDrawer(
+      companyId: string,
+      locationId: string,
+      entry: { id: string; businessCase: DrawerBusinessCase; amountMinor: number },
+    ): Promise<TseTransactionRow | null> {
+      const amounts: TseAmounts = {
+        grossByRateBp: [{ rateBp: 0, grossMinor: entry.amountMinor }],
+        cashMinor: entry.amountMinor,
+        nonCashMinor: 0,
+      };
+      return run({ companyId, locationId, type: 'RECEIPT', amounts, businessCase: entry.businessCase }, entry.id);
+    },
+
+    recordDrawer: (
+      repos: { tse: Pick<TseRepository, 'insertTransaction'> } & AdminNoticeRepos,
+      row: TseTransactionRow,
+    ) => record(repos, row),
 
     async statusOf(companyId: string, documentIds: readonly string[]): Promise<Map<string, FiscalStatus>> {
       const rows = await store.repos.tse.listForDocuments(companyId, documentIds);

@@ -240,6 +240,7 @@ const serviceMessages = messages({
     'error.refund.methodNeeded': 'Say how the money goes back: cash, card or bank_transfer.',
     'error.drawer.amountForm': 'Must be a decimal amount such as 50.00, not negative.',
     'error.drawer.notOpen': 'The drawer of this location is not open.',
+    'error.drawer.movedWhileClosing': 'The drawer took cash while it was being closed; count and close it again.',
     'error.drawer.alreadyOpen': 'The drawer of this location is open already.',
     'error.drawer.dayClosed': 'The drawer of this location was closed for {date} already.',
     'error.drawer.kind': 'Must be in or out.',
@@ -537,6 +538,8 @@ const serviceMessages = messages({
     'error.refund.methodNeeded': 'Odaberite kako se novac vraća: gotovinom, na karticu ili virmanom.',
     'error.drawer.amountForm': 'Upišite iznos s decimalama, npr. 50,00, ne negativan.',
     'error.drawer.notOpen': 'Blagajna ove poslovnice nije otvorena.',
+    'error.drawer.movedWhileClosing':
+      'Blagajna je primila gotovinu tijekom zatvaranja; prebrojite je i zatvorite ponovno.',
     'error.drawer.alreadyOpen': 'Blagajna ove poslovnice već je otvorena.',
     'error.drawer.dayClosed': 'Blagajna ove poslovnice za {date} već je zaključena.',
     'error.drawer.kind': 'Odaberite uplatu (in) ili isplatu (out).',
@@ -859,6 +862,8 @@ const serviceMessages = messages({
     'error.refund.methodNeeded': 'Geben Sie an, wie das Geld zurückgeht: bar, Karte oder Überweisung.',
     'error.drawer.amountForm': 'Geben Sie einen Betrag mit Nachkommastellen ein, etwa 50,00, nicht negativ.',
     'error.drawer.notOpen': 'Die Kasse dieses Standorts ist nicht geöffnet.',
+    'error.drawer.movedWhileClosing':
+      'Während des Abschlusses wurde Bargeld gebucht; bitte neu zählen und erneut abschließen.',
     'error.drawer.alreadyOpen': 'Die Kasse dieses Standorts ist bereits geöffnet.',
     'error.drawer.dayClosed': 'Die Kasse dieses Standorts wurde für {date} bereits abgeschlossen.',
     'error.drawer.kind': 'Muss in oder out sein.',

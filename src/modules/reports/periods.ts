@@ -4,6 +4,11 @@
  * runs from local midnight to the next local midnight (23 or 25 hours across a DST change).
  */
 
+import { addDays, localDate, startOfDay } from '../../lib/zoned-days.ts';
+
+// The day conversions live in src/lib (one home for every module); reports re-exports them.
+export { addDays, localDate, startOfDay };
+
 export type GroupBy = 'day' | 'week' | 'month';
 export const GROUP_BYS: readonly GroupBy[] = ['day', 'week', 'month'];
 
@@ -23,50 +28,6 @@ export interface Bucket {
 export const MAX_BUCKETS = 400;
 
 const DAY_MS = 86_400_000;
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The zone's offset from UTC at `instantMs`, in ms. */
-function offsetAt(instantMs: number, timeZone: string): number {
-  let f = offsetFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    offsetFormatters.set(timeZone, f);
-  }
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(new Date(instantMs)))
-    if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const local = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
-  return local - Math.floor(instantMs / 1000) * 1000;
-}
-
-/** The UTC instant of local midnight starting `date` (YYYY-MM-DD) in `timeZone`. */
-export function startOfDay(date: string, timeZone: string): string {
-  const guess = Date.parse(`${date}T00:00:00.000Z`);
-  let instant = guess - offsetAt(guess, timeZone);
-  // The offset at midnight itself may differ from the offset at the guess (a DST change that day).
-  instant = guess - offsetAt(instant, timeZone);
-  return new Date(instant).toISOString();
-}
-
-/** The calendar date (YYYY-MM-DD) of an instant in `timeZone`. */
-export function localDate(instant: string | Date, timeZone: string): string {
-  const ms = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
-  return new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 10);
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / DAY_MS);

@@ -26,6 +26,25 @@ export interface CloseInput {
   denominations?: Readonly<Record<string, number>> | null;
 }
 
+/** The drawer's business cases a German till's TSE signs (DSFinV-K Anhang C). */
+export type DrawerEntry = {
+  /** The drawer's record the signature belongs to: the day (float, difference) or the movement. */
+  id: string;
+  businessCase: 'Anfangsbestand' | 'Einzahlung' | 'Auszahlung' | 'DifferenzSollIst';
+  /** Cash into the drawer, in cents; negative when it leaves. */
+  amountMinor: number;
+};
+
+/**
+ * What signs the drawer's movements where the law asks for it (Germany's TSE, KassenSichV): the
+ * signature is asked for before the unit of work (two HTTPS round trips never held in a database
+ * transaction) and written in it, with the movement. Null from `sign`: the company signs nothing.
+ */
+export interface DrawerSigner<R, S> {
+  sign(companyId: string, locationId: string, entry: DrawerEntry): Promise<S | null>;
+  record(repos: R, signed: S): Promise<void>;
+}
+
 /** Money a drawer takes: a decimal string, not negative; a 400 on `field` otherwise. */
 function amountOf(text: string | null | undefined, field: string, details = fieldErrors()): number | null {
   if (text === undefined || text === null || text === '') {
@@ -48,11 +67,12 @@ function amountOf(text: string | null | undefined, field: string, details = fiel
  * refunds of the location while the day was open; closing writes the day report whole, with the
  * difference, and the database keeps a closed day as it was (0027's guards). `drawer.closed`.
  */
-export function createTillService(deps: {
-  store: Store<TillRepos>;
+export function createTillService<R extends TillRepos = TillRepos, S = never>(deps: {
+  store: Store<R>;
   clock: Clock;
   newId: IdGenerator;
   onEventQueued: () => void;
+  signer?: DrawerSigner<R, S>;
 }) {
   const { store, clock, newId } = deps;
 
@@ -65,6 +85,12 @@ export function createTillService(deps: {
     if (!location) throw AppError.notFound('Location');
     return { company, location };
   }
+
+  const sign = async (companyId: string, locationId: string, entry: DrawerEntry): Promise<S | null> =>
+    deps.signer && entry.amountMinor !== 0 ? deps.signer.sign(companyId, locationId, entry) : null;
+  const record = async (repos: R, signed: S | null) => {
+    if (signed !== null && deps.signer) await deps.signer.record(repos, signed);
+  };
 
   async function openOrRefuse(repos: TillRepos, companyId: string, locationId: string): Promise<DrawerDayRow> {
     const day = await repos.till.openDay(companyId, locationId);
@@ -91,13 +117,24 @@ export function createTillService(deps: {
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const now = clock.now();
       const date = localDate(now, company.timezone);
-      return store.unitOfWork(async (repos) => {
+      const refuseOpen = async (repos: TillRepos) => {
         if (await repos.till.openDay(actor.companyId, locationId))
           throw new AppError('conflict', said('error.drawer.alreadyOpen'));
         if (await repos.till.findDay(actor.companyId, locationId, date))
           throw new AppError('conflict', said('error.drawer.dayClosed', { date }));
+      };
+      // Checked before signing too, so a refused opening leaves no signed float at the TSE.
+      await refuseOpen(store.repos);
+      const id = newId('drawerDay');
+      const signed = await sign(actor.companyId, locationId, {
+        id,
+        businessCase: 'Anfangsbestand',
+        amountMinor: float!,
+      });
+      return store.unitOfWork(async (repos) => {
+        await refuseOpen(repos);
         const day: DrawerDayRow = {
-          id: newId('drawerDay'),
+          id,
           company_id: actor.companyId,
           location_id: locationId,
           date,
@@ -113,6 +150,7 @@ export function createTillService(deps: {
           report: null,
         };
         await repos.till.insertDay(day);
+        await record(repos, signed);
         return reportOf(repos, day, company.currency);
       });
     },
@@ -130,11 +168,18 @@ export function createTillService(deps: {
       if (amount === 0) addFieldError(details, 'amount', said('error.greaterThanZero'));
       if (!input.reason?.trim()) addFieldError(details, 'reason', said('error.drawer.reason'));
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
+      await openOrRefuse(store.repos, actor.companyId, locationId);
+      const id = newId('drawerMovement');
+      const signed = await sign(actor.companyId, locationId, {
+        id,
+        businessCase: input.kind === 'in' ? 'Einzahlung' : 'Auszahlung',
+        amountMinor: input.kind === 'in' ? amount! : -amount!,
+      });
       return store.unitOfWork(async (repos) => {
         const day = await openOrRefuse(repos, actor.companyId, locationId);
         await repos.till.lockDay(actor.companyId, day.id);
         await repos.till.insertMovement({
-          id: newId('drawerMovement'),
+          id,
           company_id: actor.companyId,
           day_id: day.id,
           kind: input.kind,
@@ -143,6 +188,7 @@ export function createTillService(deps: {
           recorded_by: actor.userId,
           created_at: clock.now().toISOString(),
         });
+        await record(repos, signed);
         return reportOf(repos, day, company.currency);
       });
     },
@@ -179,20 +225,31 @@ export function createTillService(deps: {
       } else if (!input.denominations) addFieldError(details, 'counted', said('error.drawer.countedOrDenominations'));
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const now = clock.now().toISOString();
-      const report = await store.unitOfWork(async (repos) => {
-        const day = await openOrRefuse(repos, actor.companyId, locationId);
-        await repos.till.lockDay(actor.companyId, day.id);
+      const closing = { closedAt: now, closedBy: actor.userId, counted, denominations };
+      const reportAt = async (repos: TillRepos, day: DrawerDayRow) => {
         const [movements, flows] = await Promise.all([
           repos.till.listMovements(actor.companyId, day.id),
           repos.till.flows(actor.companyId, locationId, day.opened_at, now),
         ]);
-        const report = buildDayReport(day, movements, flows, company.currency, {
-          closedAt: now,
-          closedBy: actor.userId,
-          counted,
-          denominations,
-        });
-        const expected = Number(parseScaled(report.expected, MONEY_SCALE));
+        const report = buildDayReport(day, movements, flows, company.currency, closing);
+        return { report, expected: Number(parseScaled(report.expected, MONEY_SCALE)) };
+      };
+      // The counted difference is a Vorgang the TSE signs (DifferenzSollIst): computed and signed
+      // before the unit of work, which refuses (409) if the drawer moved in between, rather than
+      // close a day on a difference the TSE did not sign.
+      const before = await openOrRefuse(store.repos, actor.companyId, locationId);
+      const signedDifference = counted! - (await reportAt(store.repos, before)).expected;
+      const signed = await sign(actor.companyId, locationId, {
+        id: before.id,
+        businessCase: 'DifferenzSollIst',
+        amountMinor: signedDifference,
+      });
+      const report = await store.unitOfWork(async (repos) => {
+        const day = await openOrRefuse(repos, actor.companyId, locationId);
+        await repos.till.lockDay(actor.companyId, day.id);
+        const { report, expected } = await reportAt(repos, day);
+        if (day.id !== before.id || counted! - expected !== signedDifference)
+          throw new AppError('conflict', said('error.drawer.movedWhileClosing'));
         if (
           !(await repos.till.closeDay(actor.companyId, day.id, {
             closed_at: now,
@@ -205,6 +262,7 @@ export function createTillService(deps: {
           }))
         )
           throw new AppError('conflict', said('error.drawer.notOpen'));
+        await record(repos, signed);
         await enqueueEvent(
           repos,
           {

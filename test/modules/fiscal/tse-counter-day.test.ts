@@ -19,6 +19,9 @@ import { parseQrCode, verifyTseSignature } from '../../../src/modules/fiscal/ind
 
 const run = promisify(execFile);
 const cents = (amount: string) => Math.round(Number(amount) * 100);
+/** The shop's business day, fixed: a run near midnight must not split the day (the clock starts at 10:00 there). */
+const DAY = '2026-11-26';
+const DAY_START = Date.parse(`${DAY}T09:00:00.000Z`);
 
 /**
  * A German counter day with a cloud TSE (issue 35): a cash sale, a card sale, a storno, an
@@ -43,7 +46,8 @@ describe('a German counter day signed by a cloud TSE', () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tse-day-'));
     const rig = await tseRig(dir);
     tse = rig.tse;
-    t = await createTestApp(rig.env);
+    const started = Date.now();
+    t = await createTestApp(rig.env, { clock: { now: () => new Date(DAY_START + (Date.now() - started)) } });
     d = await germanShop(t.c, t.app, tse);
   });
   after(async () => {
@@ -90,6 +94,64 @@ describe('a German counter day signed by a cloud TSE', () => {
     });
     assert.equal(wrong.statusCode, 400, wrong.body);
     assert.ok(wrong.json().errors?.apiSecret ?? wrong.body.includes('apiSecret'), wrong.body);
+  });
+
+  /** The TSE's rows of the drawer's movements, oldest first. */
+  const drawerRows = () =>
+    t.c.database.db
+      .selectFrom('tse_transactions')
+      .selectAll()
+      .where('company_id', '=', d.companyId)
+      .where('business_case', 'is not', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+
+  test('the drawer opened with a float, cash put in and taken out: each a Vorgang the TSE signs', async () => {
+    const location = d.locations[0]!.id;
+    const before = tse.txs.length;
+    const opened = await adminCall(t.app, d.adminToken, 'POST', `/locations/${location}/drawer/open`, {
+      float: '100.00',
+    });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const cashIn = await adminCall(t.app, d.adminToken, 'POST', `/locations/${location}/drawer/movements`, {
+      kind: 'in',
+      amount: '50.00',
+      reason: 'Wechselgeld von der Bank',
+    });
+    assert.ok(cashIn.statusCode < 300, cashIn.body);
+    const cashOut = await adminCall(t.app, d.adminToken, 'POST', `/locations/${location}/drawer/movements`, {
+      kind: 'out',
+      amount: '20.00',
+      reason: 'Briefmarken bezahlt',
+    });
+    assert.ok(cashOut.statusCode < 300, cashOut.body);
+    const txs = tse.txs.slice(before);
+    assert.deepEqual(
+      txs.map((tx) => [tx.state, tx.processData]),
+      [
+        ['FINISHED', 'Beleg^0.00_0.00_0.00_0.00_100.00^100.00:Bar'],
+        ['FINISHED', 'Beleg^0.00_0.00_0.00_0.00_50.00^50.00:Bar'],
+        ['FINISHED', 'Beleg^0.00_0.00_0.00_0.00_-20.00^-20.00:Bar'],
+      ],
+      'float, cash in and cash out signed as cash outside any VAT rate',
+    );
+    const rows = await drawerRows();
+    assert.deepEqual(
+      rows.map((r) => [r.business_case, r.status]),
+      [
+        ['Anfangsbestand', 'signed'],
+        ['Einzahlung', 'signed'],
+        ['Auszahlung', 'signed'],
+      ],
+    );
+    for (const row of rows) assert.ok(verifyTseSignature(parseQrCode(row.qr_code!)), `${row.business_case} verifies`);
+    // A refused movement (the drawer already open) signs nothing.
+    const again = await adminCall(t.app, d.adminToken, 'POST', `/locations/${location}/drawer/open`, {
+      float: '10.00',
+    });
+    assert.equal(again.statusCode, 409, again.body);
+    assert.equal(tse.txs.length, before + 3, 'no transaction for a refused opening');
   });
 
   test('cash, card, storno and an aborted basket: each signed once, numbers without gaps, every QR verifies', async () => {
@@ -323,6 +385,107 @@ describe('a German counter day signed by a cloud TSE', () => {
     });
   });
 
+  /** A counter sale made while the TSE misbehaves: it goes through, and says what the TSE did. */
+  async function saleDuring(paymentMethod: 'cash' | 'card') {
+    const res = await adminCall(t.app, d.adminToken, 'POST', '/counter-sales', { lines: [line(0, 1)], paymentMethod });
+    assert.equal(res.statusCode, 201, res.body);
+    const sale = res.json().data;
+    issued.push(sale);
+    return sale as { id: string; fiscal: { tse: { status: string; error: string | null } } };
+  }
+
+  test('an access token the TSE ended early (401): Portico signs in again and the sale is signed', async () => {
+    tse.expireTokens();
+    const auths = tse.calls.filter((c) => c === 'POST /api/v2/auth').length;
+    const sale = await saleDuring('card');
+    assert.equal(sale.fiscal.tse.status, 'signed', JSON.stringify(sale.fiscal));
+    assert.equal(tse.calls.filter((c) => c === 'POST /api/v2/auth').length, auths + 1, 'one fresh sign-in');
+  });
+
+  test('the TSE failing before it started (5xx), a TSS no longer initialised, a client switched off: each sale marked, none lost', async () => {
+    const device = await t.c.database.db
+      .selectFrom('tse_devices')
+      .selectAll()
+      .where('company_id', '=', d.companyId)
+      .executeTakeFirstOrThrow();
+    const tss = tse.tss.get(device.tss_id)!;
+    const cases: Array<[string, () => void, () => void, RegExp]> = [
+      ['5xx', () => (tse.mode = { kind: 'refuse', status: 500 }), () => (tse.mode = { kind: 'ok' }), /HTTP 500/],
+      ['TSS not initialised', () => (tss.state = 'UNINITIALIZED'), () => (tss.state = 'INITIALIZED'), /E_TSS_STATE/],
+      [
+        'client disabled',
+        () => tss.disabled.add(device.client_id),
+        () => tss.disabled.delete(device.client_id),
+        /E_CLIENT_NOT_REGISTERED/,
+      ],
+    ];
+    for (const [name, fail, heal, reason] of cases) {
+      const open = tse.txs.filter((tx) => tx.state === 'ACTIVE').length;
+      fail();
+      let sale: Awaited<ReturnType<typeof saleDuring>>;
+      try {
+        sale = await saleDuring('cash');
+      } finally {
+        heal();
+      }
+      assert.equal(sale.fiscal.tse.status, 'failed', name);
+      assert.match(sale.fiscal.tse.error ?? '', reason, name);
+      const receipt = await adminCall(t.app, d.adminToken, 'GET', `/sales/${sale.id}?format=pdf&layout=receipt`);
+      assert.match((await pdfText(receipt.rawPayload)).replace(/\s+/g, ' '), /TSE ausgefallen/, `${name}: printed`);
+      assert.equal(tse.txs.filter((tx) => tx.state === 'ACTIVE').length, open, `${name}: nothing left open`);
+      const back = await saleDuring('card');
+      assert.equal(back.fiscal.tse.status, 'signed', `${name}: signed again once healed`);
+    }
+    const failed = (await adminCall(t.app, d.adminToken, 'GET', '/fiscal')).json().data.tse.failed as Array<{
+      documentId: string;
+    }>;
+    assert.ok(failed.length >= 5, 'every unsigned sale listed for the admins');
+  });
+
+  test('a drawer movement with the TSE down is still recorded, marked, and its admins told', async () => {
+    const told = async () =>
+      (
+        await t.c.database.db
+          .selectFrom('notifications')
+          .select('id')
+          .where('company_id', '=', d.companyId)
+          .where('kind', '=', 'fiscal.tseDown')
+          .execute()
+      ).length;
+    const before = await told();
+    await tse.down();
+    try {
+      const out = await adminCall(t.app, d.adminToken, 'POST', `/locations/${d.locations[0]!.id}/drawer/movements`, {
+        kind: 'out',
+        amount: '5.00',
+        reason: 'Porto',
+      });
+      assert.ok(out.statusCode < 300, out.body);
+    } finally {
+      await tse.up();
+    }
+    const row = (await drawerRows()).at(-1)!;
+    assert.deepEqual([row.business_case, row.status], ['Auszahlung', 'failed']);
+    assert.equal(row.process_data, 'Beleg^0.00_0.00_0.00_0.00_-5.00^-5.00:Bar', 'what would have been signed');
+    assert.ok((await told()) > before, 'the admins told of the new outage');
+  });
+
+  test("a German receipt and A4 Kleinbetragsrechnung print the company's own German template", async () => {
+    const sale = await saleDuring('cash');
+    for (const layout of ['receipt', 'a4'] as const) {
+      const query = layout === 'receipt' ? '&layout=receipt' : '';
+      const pdf = await adminCall(t.app, d.adminToken, 'GET', `/sales/${sale.id}?format=pdf${query}`);
+      assert.equal(pdf.statusCode, 200, pdf.body);
+      const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
+      assert.match(text, /Vielen Dank für Ihren Einkauf!/, layout);
+      assert.doesNotMatch(text, /Hvala|povjerenju/, `${layout}: nothing of the Croatian demo's template`);
+      assert.match(text, /Kleinbetragsrechnung/, layout);
+      const file = path.join(dir, `german-${layout}.pdf`);
+      await fs.writeFile(file, pdf.rawPayload);
+      await run('pdftoppm', ['-png', '-r', '110', '-f', '1', '-singlefile', file, path.join(dir, `german-${layout}`)]);
+    }
+  });
+
   test("another company's location is not found; a company outside Germany cannot store a TSE", async () => {
     const other = await createTenant(t.c);
     const res = await adminCall(t.app, d.adminToken, 'POST', `/locations/${other.locations[0]!.id}/tse`);
@@ -339,7 +502,7 @@ describe('a German counter day signed by a cloud TSE', () => {
   });
 
   test("the DSFinV-K export read back against the documents, to the cent, with the TSE's TAR", async () => {
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb' }).format(new Date());
+    const today = DAY;
     const location = d.locations[0]!.id;
     const exportOf = () =>
       adminCall(t.app, d.adminToken, 'GET', `/exports/dsfinvk?from=${today}&to=${today}&locationId=${location}`);
@@ -347,14 +510,18 @@ describe('a German counter day signed by a cloud TSE', () => {
     const early = await exportOf();
     assert.equal(early.statusCode, 409, early.body);
     assert.ok(early.json().detail.includes(today), early.body);
-    const opened = await adminCall(t.app, d.adminToken, 'POST', `/locations/${location}/drawer/open`, {
-      float: '100.00',
-    });
-    assert.equal(opened.statusCode, 201, opened.body);
+    // Closed with 1.50 missing: the counted difference is a Vorgang of its own (DifferenzSollIst).
+    const current = await adminCall(t.app, d.adminToken, 'GET', `/locations/${location}/drawer`);
+    assert.equal(current.statusCode, 200, current.body);
+    const counted = (cents(current.json().data.expected) - 150) / 100;
     const closed = await adminCall(t.app, d.adminToken, 'POST', `/locations/${location}/drawer/close`, {
-      counted: opened.json().data.expected ?? '100.00',
+      counted: counted.toFixed(2),
     });
     assert.ok(closed.statusCode < 300, closed.body);
+    assert.equal(closed.json().data.difference, '-1.50');
+    const difference = (await drawerRows()).at(-1)!;
+    assert.deepEqual([difference.business_case, difference.status], ['DifferenzSollIst', 'signed']);
+    assert.match(difference.process_data, /\^-1\.50:Bar$/);
     const res = await exportOf();
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['content-type'], 'application/zip');
@@ -428,6 +595,58 @@ describe('a German counter day signed by a cloud TSE', () => {
     const closing = (await csv('payment.csv')).reduce((s, p) => s + cents(p.Z_ZAHLART_BETRAG!), 0);
     const docs = pays.reduce((s, p) => s + cents(p.ZAHLWAEH_BETRAG!), 0);
     assert.equal(closing, docs, "the closing's payments are the Bons' payments");
+    // Every file index.xml names is in the zip with exactly the columns it declares, in order.
+    const tablesInIndex = [...index.matchAll(/<Table>[\s\S]*?<\/Table>/g)].map((m) => ({
+      url: /<URL>([^<]+)<\/URL>/.exec(m[0])![1]!,
+      columns: [...m[0].matchAll(/<Name>([^<]+)<\/Name>\s*<(?:Numeric|AlphaNumeric|Date)/g)].map((c) => c[1]),
+    }));
+    assert.equal(tablesInIndex.length, 20, 'the 20 tables of DSFinV-K 2.3 (3.1–3.3)');
+    for (const table of tablesInIndex) {
+      assert.ok(names.includes(table.url), `${table.url} in the zip`);
+      const header = (await run('unzip', ['-p', file, table.url])).stdout.split('\r\n')[0]!;
+      assert.deepEqual(header.split(';'), table.columns, `${table.url}: its columns as index.xml declares`);
+    }
+    for (const [name, columns] of [
+      ['cash_per_currency.csv', 'Z_KASSE_ID;Z_ERSTELLUNG;Z_NR;ZAHLART_WAEH;ZAHLART_BETRAG_WAEH'],
+      ['allocation_groups.csv', 'Z_KASSE_ID;Z_ERSTELLUNG;Z_NR;BON_ID;ABRECHNUNGSKREIS'],
+    ] as const)
+      assert.equal((await run('unzip', ['-p', file, name])).stdout.split('\r\n')[0], columns, name);
+
+    // The drawer's business cases, each a Bon, in the closing's business cases to the cent.
+    const cases = await csv('businesscases.csv');
+    const caseSum = (gv: string) =>
+      cases.filter((c) => c.GV_TYP === gv).reduce((s, c) => s + cents(c.Z_UMS_BRUTTO!), 0);
+    assert.equal(caseSum('Anfangsbestand'), 10_000);
+    assert.equal(caseSum('Einzahlung'), 5_000);
+    assert.equal(caseSum('Auszahlung'), -2_500, 'both cash-outs, the unsigned one too');
+    assert.equal(caseSum('DifferenzSollIst'), -150);
+    for (const gv of ['Anfangsbestand', 'Einzahlung', 'Auszahlung', 'DifferenzSollIst'])
+      assert.ok(
+        cases.filter((c) => c.GV_TYP === gv).every((c) => c.UST_SCHLUESSEL === '5' && cents(c.Z_UST!) === 0),
+        `${gv}: not taxable (USt-Schlüssel 5)`,
+      );
+    const umsatz = cases.filter((c) => c.GV_TYP === 'Umsatz').reduce((s, c) => s + cents(c.Z_UMS_BRUTTO!), 0);
+    assert.equal(
+      umsatz,
+      issued.reduce((s, sale) => s + cents(sale.totals.withTax), 0),
+      "the closing's sales are the documents' totals",
+    );
+    for (const row of await drawerRows()) {
+      const head = heads.find((h) => h.BON_ID === row.id);
+      assert.ok(head, `${row.business_case} is a Bon`);
+      assert.equal(head.BON_TYP, 'Beleg');
+      const tseRow = tseRows.find((r) => r.BON_ID === row.id)!;
+      assert.equal(tseRow.TSE_TA_FEHLER, row.status === 'failed' ? 'TSE ausgefallen' : '');
+    }
+    // Kassensturz: the cash per currency is the cash counted at the drawer, to the cent.
+    const perCurrency = await csv('cash_per_currency.csv');
+    assert.deepEqual(
+      perCurrency.map((r) => [r.ZAHLART_WAEH, cents(r.ZAHLART_BETRAG_WAEH!)]),
+      [['EUR', Math.round(counted * 100)]],
+    );
+    const cashPaid = pays.filter((p) => p.ZAHLART_TYP === 'Bar').reduce((s, p) => s + cents(p.BASISWAEH_BETRAG!), 0);
+    assert.equal(cashPaid, Math.round(counted * 100), "the Bons' cash payments are the count");
+    assert.equal(cents(closings[0]!.Z_SE_BARZAHLUNGEN!), cashPaid);
     await run('unzip', ['-o', '-q', file, tarName!, '-d', dir]);
     const tarList = (await run('tar', ['-tf', path.join(dir, tarName!)])).stdout.trim().split('\n');
     const signed = issued.filter((s) => s.fiscal.tse.transactionNumber !== null).length;

@@ -1,6 +1,7 @@
 import type { InquiryFilter } from '../../../modules/inquiries/index.ts';
 import type { HubTranslate } from '../texts/index.ts';
 import { textOf } from '../form.ts';
+import { addDays, isCalendarDate, startOfDay } from '../../../lib/zoned-days.ts';
 
 /** What the filter form holds, as typed (shown back in the form and carried to the next page). */
 export interface InquiryFilterForm {
@@ -10,8 +11,6 @@ export interface InquiryFilterForm {
   from: string;
   to: string;
 }
-
-const DAY = /^(\d{4})-(\d\d)-(\d\d)$/;
 
 const text = (value: unknown, max: number): string => textOf(value).trim().slice(0, max);
 
@@ -48,46 +47,9 @@ export function readInquiryFilter(
   return { form, filter, errors };
 }
 
-/**
- * The instant a calendar day (plus `addDays`) begins in the company's time zone, as ISO UTC: the
- * staff mean their own days. The zone's offset is read at that day's UTC midnight, which is
- * right except within the hour a clock change moves.
- */
-export function dayStart(day: string, timeZone: string, addDays = 0): string | null {
-  const match = DAY.exec(day);
-  if (!match) return null;
-  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const utc = Date.UTC(year, month - 1, date + addDays);
-  const check = new Date(Date.UTC(year, month - 1, date));
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== date) return null;
-  return new Date(utc - offsetMs(utc, timeZone)).toISOString();
-}
-
-/** How far the zone's wall clock is ahead of UTC at `instant`. */
-function offsetMs(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(instant))
-      .map((p) => [p.type, p.value]),
-  );
-  const wall = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return wall - instant;
+/** The instant a calendar day (plus `days`) begins in the company's time zone: the staff mean their own days. */
+export function dayStart(day: string, timeZone: string, days = 0): string | null {
+  return isCalendarDate(day) ? startOfDay(addDays(day, days), timeZone) : null;
 }
 
 /** The form as query parameters (empty ones left out), for the next page's link. */
