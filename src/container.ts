@@ -435,6 +435,7 @@ export async function createContainer(
     newId,
     onEventQueued,
     signer: {
+      signs: (companyId) => tse.signs(companyId),
       sign: (companyId, locationId, entry) => tse.signDrawer(companyId, locationId, entry),
       record: (repos, row) => tse.recordDrawer(repos, row),
     },

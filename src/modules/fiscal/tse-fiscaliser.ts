@@ -233,6 +233,9 @@ export function createGermanTse(deps: {
       return run({ companyId, locationId, type: 'RECEIPT', amounts, businessCase: entry.businessCase }, entry.id);
     },
 
+    /** Whether the company signs at its counter at all (it has a TSE account). */
+    signs: async (companyId: string) => (await store.repos.tse.findAccount(companyId)) !== undefined,
+
     recordDrawer: (
       repos: { tse: Pick<TseRepository, 'insertTransaction'> } & AdminNoticeRepos,
       row: TseTransactionRow,

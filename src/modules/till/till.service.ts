@@ -41,6 +41,8 @@ export type DrawerEntry = {
  * transaction) and written in it, with the movement. Null from `sign`: the company signs nothing.
  */
 export interface DrawerSigner<R, S> {
+  /** Whether the company's drawer is signed at all (a German company with a TSE account). */
+  signs(companyId: string): Promise<boolean>;
   sign(companyId: string, locationId: string, entry: DrawerEntry): Promise<S | null>;
   record(repos: R, signed: S): Promise<void>;
 }
@@ -237,18 +239,21 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
       // The counted difference is a Vorgang the TSE signs (DifferenzSollIst): computed and signed
       // before the unit of work, which refuses (409) if the drawer moved in between, rather than
       // close a day on a difference the TSE did not sign.
-      const before = await openOrRefuse(store.repos, actor.companyId, locationId);
-      const signedDifference = counted! - (await reportAt(store.repos, before)).expected;
-      const signed = await sign(actor.companyId, locationId, {
-        id: before.id,
-        businessCase: 'DifferenzSollIst',
-        amountMinor: signedDifference,
-      });
+      const signs = deps.signer ? await deps.signer.signs(actor.companyId) : false;
+      const before = signs ? await openOrRefuse(store.repos, actor.companyId, locationId) : null;
+      const signedDifference = before ? counted! - (await reportAt(store.repos, before)).expected : 0;
+      const signed = before
+        ? await sign(actor.companyId, locationId, {
+            id: before.id,
+            businessCase: 'DifferenzSollIst',
+            amountMinor: signedDifference,
+          })
+        : null;
       const report = await store.unitOfWork(async (repos) => {
         const day = await openOrRefuse(repos, actor.companyId, locationId);
         await repos.till.lockDay(actor.companyId, day.id);
         const { report, expected } = await reportAt(repos, day);
-        if (day.id !== before.id || counted! - expected !== signedDifference)
+        if (before && (day.id !== before.id || counted! - expected !== signedDifference))
           throw new AppError('conflict', said('error.drawer.movedWhileClosing'));
         if (
           !(await repos.till.closeDay(actor.companyId, day.id, {
