@@ -46,6 +46,8 @@ export interface DocumentStatus {
   status: DeliveryStatus;
   businessStatus: BusinessStatus;
   rejectReason: string | null;
+  /** The buyer's reason type (Zakon o fiskalizaciji art. 52: N, U or O), when the intermediary states it. */
+  rejectType: RejectionType | null;
   updatedAt: string | null;
 }
 
