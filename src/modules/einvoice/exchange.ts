@@ -73,6 +73,12 @@ export type ReportedPaymentMethod = 'T' | 'O' | 'Z';
 export type RejectionType = 'N' | 'U' | 'O';
 export const REJECTION_TYPES: readonly RejectionType[] = ['N', 'U', 'O'];
 
+/** A stated rejection type, or null: anything but N, U or O reads as unknown rather than as a guess. */
+export function rejectionTypeOf(value: unknown): RejectionType | null {
+  const t = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  return (REJECTION_TYPES as readonly string[]).includes(t) ? (t as RejectionType) : null;
+}
+
 export interface EInvoiceExchange {
   readonly provider: ExchangeProvider;
   /** Hands over a UBL document; the intermediary validates, signs, delivers and fiscalises it. */

@@ -9,8 +9,7 @@ import {
   type ExchangeCredentials,
   type FiscalisationStatus,
   type InboxEntry,
-  REJECTION_TYPES,
-  type RejectionType,
+  rejectionTypeOf,
 } from './exchange.ts';
 
 /** moj-eRačun's production address (its API v2 manual); the demo service is https://demo.moj-eracun.hr. */
@@ -59,17 +58,6 @@ export function businessStatusOf(id: unknown): BusinessStatus {
     default:
       return null;
   }
-}
-
-/**
- * The buyer's rejection type on an outbox row. The field's name is the one moj-eRačun's own
- * `reject` call takes for it (`RejectionReasonType`, N / U / O); that the outbox answers it under
- * this name is not verified against the manual (README "Fiskalizacija 2.0"). Anything else reads
- * as unknown rather than as a guessed type.
- */
-export function rejectionTypeOf(value: unknown): RejectionType | null {
-  const t = typeof value === 'string' ? value.trim().toUpperCase() : '';
-  return (REJECTION_TYPES as readonly string[]).includes(t) ? (t as RejectionType) : null;
 }
 
 const text = (value: unknown): string | null =>
@@ -169,6 +157,8 @@ export function createMojERacunExchange(opts: {
           status: deliveryStatusOf(r.StatusId),
           businessStatus: businessStatusOf(r.DocumentProcessStatusId),
           rejectReason: text(r.RejectReason),
+          // The name moj-eRačun's own `reject` call gives the N / U / O value; that the outbox answers
+          // it under this name is not verified against the manual (README "Fiskalizacija 2.0").
           rejectType: rejectionTypeOf(r.RejectionReasonType),
           updatedAt: text(r.Updated),
         }),
