@@ -2,9 +2,10 @@
  * Outbound e-invoice benchmark (issue 33): what sending Croatian B2B invoices through the
  * e-invoice exchange costs the issue.
  *
- *   node bench/einvoice-send.bench.ts      # BENCH_N conversions per side (default 120), SQLite
+ *   node bench/einvoice-send.bench.ts [--engine sqlite|postgres]   # BENCH_N per side (default 120)
  *
- * One process, a fresh SQLite file (WAL), the workers running as in production, through the admin
+ * One process, a fresh database (SQLite in WAL, the default; or a fresh PostgreSQL database on
+ * BENCH_PG_URL, `--engine postgres`), the workers running as in production, through the admin
  * API (Fastify inject). Two demo companies; one has an exchange configured (the fake moj-eRačun
  * over HTTPS on 127.0.0.1, answering at once). Each sample converts a quotation for a Croatian
  * business paid by transfer: with the exchange the issuing transaction also writes the HR-CIUS
@@ -21,6 +22,7 @@ import { createDemoCompany } from '../src/modules/demo/demo-company.ts';
 import { buildApp } from '../src/http/build-app.ts';
 import { adminCall, assignCustomer, newQuotation } from '../test/support/sales-helpers.ts';
 import { exchangeSettings, startFakeEracun } from '../test/support/fake-eracun.ts';
+import { freshStorage, type EngineName } from './support/harness.ts';
 
 const N = Number(process.env.BENCH_N ?? 120);
 const watchdog = setTimeout(() => {
@@ -29,11 +31,14 @@ const watchdog = setTimeout(() => {
 }, 280_000);
 watchdog.unref();
 
+const engineArg = process.argv.indexOf('--engine');
+const engine: EngineName = engineArg >= 0 && process.argv[engineArg + 1] === 'postgres' ? 'postgres' : 'sqlite';
+const storage = freshStorage(engine, 'einvoice-send');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-einvoice-send-'));
 const fake = await startFakeEracun({ dir, schema: false });
 const c = await createContainer(
   loadConfig({
-    DATABASE_URL: `sqlite:${path.join(dir, 'bench.db')}`,
+    DATABASE_URL: storage.databaseUrl,
     LOG_LEVEL: 'silent',
     DATA_DIR: dir,
     EINVOICE_EXCHANGE_CA: fake.caFile,
@@ -85,6 +90,12 @@ for (let i = 0; i < N; i++) {
 for (const s of Object.values(samples)) s.sort((x, y) => x - y);
 const p50 = { with: quantile(samples.with, 0.5), without: quantile(samples.without, 0.5) };
 console.log(
+  `engine ${engine}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (1/5/15 min)`,
+);
+console.log(
   `B2B conversion with exchange: p50 ${p50.with.toFixed(2)} ms, p95 ${quantile(samples.with, 0.95).toFixed(2)} ms; ` +
     `without: p50 ${p50.without.toFixed(2)} ms, p95 ${quantile(samples.without, 0.95).toFixed(2)} ms (N=${N} each)`,
 );
@@ -95,3 +106,4 @@ console.log(`sent by the worker meanwhile: ${fake.sent.length} of ${N + 20} docu
 await c.close();
 await fake.close();
 fs.rmSync(dir, { recursive: true, force: true });
+storage.cleanup();

@@ -180,7 +180,11 @@ describe('B2B invoices sent as e-invoices through the exchange', () => {
       const v = await sale(issued.id);
       return v.exchange.status === 'rejected' ? v : null;
     });
+    // The rejection as the sale's JSON carries it: the buyer's type (art. 52: N, U or O), the
+    // reason and when, as the intermediary's outbox reports them.
     assert.equal(view.exchange.rejection.reason, 'Kriva cijena.');
+    assert.equal(view.exchange.rejection.type, 'U');
+    assert.ok(!Number.isNaN(Date.parse(view.exchange.rejection.at)), view.exchange.rejection.at);
     const notes = await t.c.database.db
       .selectFrom('notifications')
       .select(['kind', 'subject_id'])
@@ -198,6 +202,40 @@ describe('B2B invoices sent as e-invoices through the exchange', () => {
       .where('type', '=', 'einvoice.rejected')
       .execute();
     assert.equal(JSON.parse(events[0]!.payload).data.reason, 'Kriva cijena.');
+    assert.equal(JSON.parse(events[0]!.payload).data.type, 'U');
+  });
+
+  test('statuses are polled in one outbox query per company, not one per document', async () => {
+    const issued: Array<{ id: string; invoiceNumber: string }> = [];
+    for (let i = 0; i < 4; i++) issued.push(await convert('bank_transfer'));
+    await until(
+      'all sent and fiscalised',
+      async () => {
+        const views = await Promise.all(issued.map((s) => sale(s.id)));
+        return views.every((v) => v.exchange.status === 'sent' && v.exchange.fiscalisation === 'fiscalised');
+      },
+      90_000,
+    );
+    const open = fake.sent.filter((d) => d.statusId !== 40).length;
+    assert.ok(open >= 4, `${open} documents on their way`);
+    const mark = fake.calls.length;
+    const outboxQueries = () =>
+      fake.calls.slice(mark).filter((c) => c.path === '/apis/v2/queryDocumentProcessStatusOutbox');
+    await until('three polls', async () => outboxQueries().length >= 3, 60_000);
+    for (const call of outboxQueries()) {
+      assert.equal(call.body.ElectronicId, undefined, 'never asked per document');
+      assert.match(String(call.body.DateFrom), /^\d{4}-\d{2}-\d{2}T/);
+      assert.equal(call.body.ByUpdateDate, true);
+    }
+    // The fiscalisation is known for all of them, so nothing is asked per document any more.
+    assert.deepEqual(
+      fake.calls.slice(mark).filter((c) => c.path === '/api/fiscalization/statusOutbox'),
+      [],
+    );
+    // And a status that changes still reaches its own sale from the shared answer.
+    fake.sent.find((d) => d.number === issued[2]!.invoiceNumber)!.statusId = 40;
+    await until('delivered', async () => (await sale(issued[2]!.id)).exchange.status === 'delivered', 60_000);
+    assert.equal((await sale(issued[1]!.id)).exchange.status, 'sent');
   });
 
   test('the exchange down for a while: the invoice is issued at once, sent once when it is back', async () => {

@@ -80,6 +80,18 @@ describe('hub: sent e-invoices', () => {
     assert.doesNotMatch(page, /einvoice-unlawful/);
     fs.writeFileSync(path.join(os.tmpdir(), 'einvoice-sale-page.html'), page);
 
+    // The buyer rejects another: the page names the reason type the exchange states (art. 52).
+    const rejected = await b2bInvoice();
+    const doc = await until('sent', async () => fake.sent.find((s) => s.number === rejected.invoiceNumber));
+    fake.rejections.push({ electronicId: doc.electronicId, date: '2026-11-28', type: 'N', reason: 'Krivi IBAN.' });
+    await until('rejected', async () => {
+      const v = (await adminCall(t.app, d.adminToken, 'GET', `/sales/${rejected.id}`)).json().data;
+      return v.exchange.status === 'rejected';
+    });
+    const rejectedFacts =
+      /<dd id="einvoice-exchange">(.*?)<\/dd>/s.exec((await get(`/hub/sales/${rejected.id}`)).body)?.[1] ?? '';
+    assert.match(rejectedFacts, /Razlog \(N\): Krivi IBAN\./);
+
     fake.mode = { kind: 'refuse', status: 400, message: 'Neispravan dokument.' };
     try {
       const refused = await b2bInvoice();

@@ -154,6 +154,7 @@ export async function startFakeEracun(opts: {
     StatusName: d.statusId === 40 ? 'Preuzet' : 'Poslan',
     DocumentProcessStatusId: fake.rejections.some((r) => r.electronicId === d.electronicId) ? 1 : null,
     RejectReason: fake.rejections.find((r) => r.electronicId === d.electronicId)?.reason ?? null,
+    RejectionReasonType: fake.rejections.find((r) => r.electronicId === d.electronicId)?.type ?? null,
     Created: d.sent,
     Updated: d.sent,
     Sent: d.sent,
@@ -209,7 +210,14 @@ export async function startFakeEracun(opts: {
           sent: new Date().toISOString(),
         };
         fake.sent.push(doc);
-        const { Delivered: _d, Updated: _u, DocumentProcessStatusId: _p, RejectReason: _r, ...answer } = statusRow(doc);
+        const {
+          Delivered: _d,
+          Updated: _u,
+          DocumentProcessStatusId: _p,
+          RejectReason: _r,
+          RejectionReasonType: _t,
+          ...answer
+        } = statusRow(doc);
         return json(200, { ...answer, RecipientBusinessNumber: null, RecipientBusinessName: null });
       }
       case '/apis/v2/queryDocumentProcessStatusOutbox':

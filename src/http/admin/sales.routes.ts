@@ -231,7 +231,16 @@ export const Sale = Type.Object(
         error: Nullable(Type.String({ description: 'Why it failed, or why the exchange could not be asked yet.' })),
         rejection: Type.Optional(
           Type.Object(
-            { type: Nullable(Type.String()), reason: Type.String(), at: Nullable(Timestamp) },
+            {
+              type: Nullable(
+                Type.Union([Type.Literal('N'), Type.Literal('U'), Type.Literal('O')], {
+                  description:
+                    "The buyer's reason type (Zakon o fiskalizaciji art. 52): N a data mismatch not affecting the VAT, U one affecting it, O other; null when the exchange does not state it.",
+                }),
+              ),
+              reason: Type.String(),
+              at: Nullable(Timestamp),
+            },
             { additionalProperties: false, description: "The buyer's rejection (EvidentirajOdbijanje)." },
           ),
         ),

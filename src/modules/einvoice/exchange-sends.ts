@@ -28,7 +28,10 @@ export type SendRepos = {
 
 /** A delivered e-invoice may still be rejected (by the 20th of the next month, art. 51): watched this long. */
 const WATCH_DELIVERED_MS = 50 * 24 * 3_600_000;
-const BATCH = 50;
+/** Open sends read per poll: one outbox query per company covers them all. */
+const BATCH = 1000;
+/** How far before the oldest last look the outbox query starts: the intermediary's clock may differ. */
+const SINCE_MARGIN_MS = 10 * 60_000;
 
 /**
  * The outbound e-invoices as the exchange worker moves them: the send's answer (the document
@@ -99,10 +102,22 @@ export function createExchangeSends(deps: {
         },
         BATCH,
       );
-      for (const send of due) {
-        const exchange = await open(send.company_id);
-        const checkedAt = clock.now().toISOString();
-        if (!send.document_id) {
+      // One outbox query per company and poll, whatever the number of documents on their way:
+      // queryDocumentProcessStatusOutbox answers every document changed since a time (DateFrom,
+      // ByUpdateDate), so a shop with 1,000 open e-invoices makes one call a minute, not 1,000.
+      // Only the fiscalisation, which statusOutbox answers per ElectronicId, is still asked per
+      // document, and only until it is known (usually the first poll after the send).
+      const byCompany = new Map<string, SendRow[]>();
+      for (const send of due) byCompany.set(send.company_id, [...(byCompany.get(send.company_id) ?? []), send]);
+      for (const [companyId, sends] of byCompany) {
+        const exchange = await open(companyId);
+        const onTheWay: SendRow[] = [];
+        for (const send of sends) {
+          const checkedAt = clock.now().toISOString();
+          if (send.document_id) {
+            onTheWay.push(send);
+            continue;
+          }
           // Queued: the worker writes the record after the call; a crash between the two left
           // the record behind, so the call's outcome is read here.
           const call = await store.repos.exchange.findMessage(send.company_id, send.message_id);
@@ -111,23 +126,41 @@ export function createExchangeSends(deps: {
           if (answered?.documentId) await sent(send.company_id, send.sale_id, answered.documentId);
           else if (call?.status === 'failed') await refused(send.company_id, send.sale_id, call.last_error ?? '');
           await store.repos.exchange.updateSend(send.company_id, send.sale_id, { checked_at: checkedAt });
-          continue;
         }
-        if (!exchange) {
-          await store.repos.exchange.updateSend(send.company_id, send.sale_id, { checked_at: checkedAt });
-          continue;
-        }
-        try {
-          const [status] = await exchange.status({ documentId: send.document_id });
-          const fiscal =
-            send.fiscal_status === 'unknown' ? await exchange.fiscalisation('outbox', send.document_id) : null;
-          await apply(send, status ?? null, fiscal, checkedAt);
-        } catch (error) {
+        if (!onTheWay.length) continue;
+        const checkedAt = clock.now().toISOString();
+        const failed = async (error: unknown, of: SendRow[]) => {
           if (!(error instanceof ExchangeUnreachable) && !(error instanceof ExchangeRefused)) throw error;
-          await store.repos.exchange.updateSend(send.company_id, send.sale_id, {
-            checked_at: checkedAt,
-            last_error: error.message.slice(0, 500),
-          });
+          for (const send of of)
+            await store.repos.exchange.updateSend(send.company_id, send.sale_id, {
+              checked_at: checkedAt,
+              last_error: error.message.slice(0, 500),
+            });
+        };
+        if (!exchange) {
+          for (const send of onTheWay)
+            await store.repos.exchange.updateSend(send.company_id, send.sale_id, { checked_at: checkedAt });
+          continue;
+        }
+        // Everything changed since the oldest of these documents was last looked at (or sent),
+        // less a margin for the two clocks; a document not in the answer has not changed.
+        const oldest = Math.min(...onTheWay.map((s) => Date.parse(s.checked_at ?? s.created_at)));
+        let statuses: Map<string, DocumentStatus>;
+        try {
+          const answer = await exchange.status({ since: new Date(oldest - SINCE_MARGIN_MS).toISOString() });
+          statuses = new Map(answer.map((s) => [s.documentId, s]));
+        } catch (error) {
+          await failed(error, onTheWay);
+          continue;
+        }
+        for (const send of onTheWay) {
+          try {
+            const fiscal =
+              send.fiscal_status === 'unknown' ? await exchange.fiscalisation('outbox', send.document_id!) : null;
+            await apply(send, statuses.get(send.document_id!) ?? null, fiscal, checkedAt);
+          } catch (error) {
+            await failed(error, [send]);
+          }
         }
       }
       return due.length;
@@ -172,9 +205,9 @@ export function createExchangeSends(deps: {
       if (status?.businessStatus === 'rejected' && send.status !== 'rejected') {
         patch.status = 'rejected';
         patch.rejection_reason = status.rejectReason ?? '';
-        patch.rejection_type = null;
+        patch.rejection_type = status.rejectType;
         patch.rejected_at = status.updatedAt ? new Date(status.updatedAt).toISOString() : checkedAt;
-        await event('einvoice.rejected', { reason: patch.rejection_reason });
+        await event('einvoice.rejected', { reason: patch.rejection_reason, type: status.rejectType });
       } else if (status?.status === 'delivered' && (send.status === 'sent' || send.status === 'queued')) {
         patch.status = 'delivered';
         patch.delivered_at = checkedAt;

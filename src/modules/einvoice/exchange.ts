@@ -46,6 +46,8 @@ export interface DocumentStatus {
   status: DeliveryStatus;
   businessStatus: BusinessStatus;
   rejectReason: string | null;
+  /** The buyer's reason type (Zakon o fiskalizaciji art. 52: N, U or O), when the intermediary states it. */
+  rejectType: RejectionType | null;
   updatedAt: string | null;
 }
 
@@ -70,6 +72,12 @@ export type ReportedPaymentMethod = 'T' | 'O' | 'Z';
 /** Why an e-invoice is rejected (EvidentirajOdbijanje, specification v1.15 §5.1.2.6): N a data mismatch not affecting the VAT, U one affecting it, O other. */
 export type RejectionType = 'N' | 'U' | 'O';
 export const REJECTION_TYPES: readonly RejectionType[] = ['N', 'U', 'O'];
+
+/** A stated rejection type, or null: anything but N, U or O reads as unknown rather than as a guess. */
+export function rejectionTypeOf(value: unknown): RejectionType | null {
+  const t = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  return (REJECTION_TYPES as readonly string[]).includes(t) ? (t as RejectionType) : null;
+}
 
 export interface EInvoiceExchange {
   readonly provider: ExchangeProvider;

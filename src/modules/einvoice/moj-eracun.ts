@@ -9,6 +9,7 @@ import {
   type ExchangeCredentials,
   type FiscalisationStatus,
   type InboxEntry,
+  rejectionTypeOf,
 } from './exchange.ts';
 
 /** moj-eRačun's production address (its API v2 manual); the demo service is https://demo.moj-eracun.hr. */
@@ -156,6 +157,9 @@ export function createMojERacunExchange(opts: {
           status: deliveryStatusOf(r.StatusId),
           businessStatus: businessStatusOf(r.DocumentProcessStatusId),
           rejectReason: text(r.RejectReason),
+          // The name moj-eRačun's own `reject` call gives the N / U / O value; that the outbox answers
+          // it under this name is not verified against the manual (README "Fiskalizacija 2.0").
+          rejectType: rejectionTypeOf(r.RejectionReasonType),
           updatedAt: text(r.Updated),
         }),
       );

@@ -1,7 +1,7 @@
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
-import type { ReportedPaymentMethod } from './exchange.ts';
+import { rejectionTypeOf, type RejectionType, type ReportedPaymentMethod } from './exchange.ts';
 import { enqueueExchangeCall } from './exchange-outbox.ts';
 import type { ExchangeMessageRow, ExchangeRepository, SendRow } from './exchange.repository.ts';
 
@@ -26,7 +26,7 @@ export interface ExchangeView {
   fiscalisation: 'unknown' | 'fiscalised' | 'failed' | null;
   /** Why the intermediary refused it, or the last reason it could not be asked. */
   error: string | null;
-  rejection?: { type: string | null; reason: string; at: string | null };
+  rejection?: { type: RejectionType | null; reason: string; at: string | null };
   /** Each payment (and void, negative) reported through the exchange. */
   payments: Array<{
     amount: string;
@@ -202,7 +202,13 @@ export function toExchangeView(send: SendRow | undefined, messages: readonly Exc
     fiscalisation: send.fiscal_status as ExchangeView['fiscalisation'],
     error: error ?? null,
     ...(status === 'rejected'
-      ? { rejection: { type: send.rejection_type, reason: send.rejection_reason ?? '', at: send.rejected_at } }
+      ? {
+          rejection: {
+            type: rejectionTypeOf(send.rejection_type),
+            reason: send.rejection_reason ?? '',
+            at: send.rejected_at,
+          },
+        }
       : {}),
     payments,
   };

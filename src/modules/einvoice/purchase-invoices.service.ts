@@ -437,7 +437,7 @@ export function createPurchaseInvoicesService(deps: {
       const rows = await store.repos.purchases.book(companyId, from, to);
       return rows.map((r) => {
         const d = (JSON.parse(r.parsed) as Stored).document;
-        return { ...view(r, []), taxes: d?.taxes ?? [] };
+        return { ...view(r, []), taxes: d?.taxes ?? [], supplierAddress: d?.supplier.address ?? null };
       });
     },
   };

@@ -64,6 +64,18 @@ const en = {
   docNumber: 'Number',
   buyerAddress: "Buyer's address",
   exempt: 'Exempt / not taxable',
+  grossWithVat: 'Amount with VAT',
+  'ira.reverseCharge': 'Not taxable: domestic reverse charge',
+  'ira.goodsOtherMs': 'Not taxable: supplies of goods in other member states',
+  'ira.goodsEu': 'Exempt: supplies of goods within the EU',
+  'ira.servicesEu': 'Not taxable: services within the EU',
+  'ira.nonResident': 'Not taxable: supplies to persons not established in Croatia',
+  'ira.installation': 'Not taxable: assembly and installation in another member state',
+  'ira.newVehicles': 'Exempt: new means of transport to the EU',
+  'ira.domestic': 'Exempt: domestic',
+  'ira.export': 'Exempt: exports',
+  'ira.other': 'Exempt: other',
+  'ira.zeroRate': '0 %: value of supplies',
 } as const;
 
 type Key = keyof typeof en;
@@ -127,6 +139,18 @@ const hr: Record<Key, string> = {
   docNumber: 'Broj',
   buyerAddress: 'Adresa (sjedište) kupca',
   exempt: 'Oslobođeno / neoporezivo',
+  grossWithVat: 'Iznos (s PDV-om)',
+  'ira.reverseCharge': 'Ne podliježe: tuzemni prijenos porezne obveze',
+  'ira.goodsOtherMs': 'Ne podliježe: isporuke dobara u drugim državama članicama',
+  'ira.goodsEu': 'Oslobođeno: isporuke dobara unutar EU',
+  'ira.servicesEu': 'Ne podliježe: obavljene usluge unutar EU',
+  'ira.nonResident': 'Ne podliježe: isporuke osobama bez sjedišta u RH',
+  'ira.installation': 'Ne podliježe: sastavljanje i postavljanje dobara u drugoj državi članici',
+  'ira.newVehicles': 'Oslobođeno: isporuke novih prijevoznih sredstava u EU',
+  'ira.domestic': 'Oslobođeno: u tuzemstvu',
+  'ira.export': 'Oslobođeno: izvozne isporuke',
+  'ira.other': 'Oslobođeno: ostala oslobođenja',
+  'ira.zeroRate': '0 %: vrijednost isporuke',
 };
 
 const de: Record<Key, string> = {
@@ -188,6 +212,18 @@ const de: Record<Key, string> = {
   docNumber: 'Nummer',
   buyerAddress: 'Anschrift des Kunden',
   exempt: 'Steuerfrei / nicht steuerbar',
+  grossWithVat: 'Betrag mit USt.',
+  'ira.reverseCharge': 'Nicht steuerbar: Steuerschuldnerschaft des Leistungsempfängers (Inland)',
+  'ira.goodsOtherMs': 'Nicht steuerbar: Lieferungen in anderen Mitgliedstaaten',
+  'ira.goodsEu': 'Steuerfrei: innergemeinschaftliche Lieferungen',
+  'ira.servicesEu': 'Nicht steuerbar: Dienstleistungen in der EU',
+  'ira.nonResident': 'Nicht steuerbar: an nicht in Kroatien Ansässige',
+  'ira.installation': 'Nicht steuerbar: Montage in einem anderen Mitgliedstaat',
+  'ira.newVehicles': 'Steuerfrei: neue Fahrzeuge in die EU',
+  'ira.domestic': 'Steuerfrei: Inland',
+  'ira.export': 'Steuerfrei: Ausfuhren',
+  'ira.other': 'Steuerfrei: sonstige',
+  'ira.zeroRate': '0 %: Wert der Lieferungen',
 };
 
 const catalogs: Record<ExportLocale, Record<Key, string>> = { en, hr, de };

@@ -8,7 +8,7 @@ export type ReportName = 'sales' | 'vat' | 'book' | 'payments' | 'receivables';
 type Input =
   | { name: 'sales'; report: SalesReport; locations: Map<string, string> }
   | { name: 'vat'; report: VatReport; country: string | null }
-  | { name: 'book'; report: { entries: BookEntry[] } }
+  | { name: 'book'; report: { entries: BookEntry[] }; country: string | null }
   | { name: 'payments'; report: PaymentsReport; methodLabel: (method: string) => string }
   | { name: 'receivables'; report: ReceivablesReport };
 
@@ -88,35 +88,47 @@ export function reportTable(input: Input, locale: ExportLocale): Table {
       };
     }
     case 'book': {
-      // The columns of the book of issued invoices (README "The book of issued invoices"): the
-      // buyer's name, address and tax id, what is exempt or not taxable, then the taxable amounts
-      // and the VAT per rate, then the amount with VAT.
-      const rates = [...new Set(input.report.entries.flatMap((e) => e.rates.map((r) => r.rateBp)))]
-        .filter((bp) => bp !== 0)
-        .sort((a, b) => a - b);
+      // The book of issued invoices as Obrazac I-RA lays it out (README "Reports", "The book of
+      // issued invoices"): 1 serial number, 2 invoice number, 3 date, 4 the buyer's name and seat
+      // (two columns here), 5 the buyer's OIB or VAT id, 6 the amount with VAT, 7–16 what is not
+      // taxable or exempt, 17 the 0 % rate, then base and VAT per rate. Portico issues only
+      // domestic exemptions (a 0 % rate with its reason), entered in column 14; the columns of flows
+      // it does not issue (reverse charge, EU supplies, exports) stay on the form, empty. A
+      // company outside Croatia gets one exempt column instead of the form's ten. The document's
+      // kind (invoice, cancellation, credit note) is Portico's, after the form's columns.
+      const croatian = input.country === 'HR';
+      const present = input.report.entries.flatMap((e) => e.rates.map((r) => r.rateBp)).filter((bp) => bp !== 0);
+      const rates = [...new Set([...(croatian ? [500, 1300, 2500] : []), ...present])].sort((a, b) => a - b);
       const pct = (bp: number) => `${(bp / 100).toLocaleString(locale === 'en' ? 'en' : locale)} %`;
+      const formExempt: ReportLabel[] = [
+        'ira.reverseCharge',
+        'ira.goodsOtherMs',
+        'ira.goodsEu',
+        'ira.servicesEu',
+        'ira.nonResident',
+        'ira.installation',
+        'ira.newVehicles',
+        'ira.domestic',
+        'ira.export',
+        'ira.other',
+        'ira.zeroRate',
+      ];
       return {
         title: reportLabel(locale, 'title.book'),
         columns: [
           col('seq', 'integer'),
-          col('date', 'date'),
           col('number', 'text'),
-          col('kind', 'text'),
+          col('date', 'date'),
           col('customer', 'text'),
           col('buyerAddress', 'text'),
           col('taxId', 'text'),
-          col('exempt', 'money'),
-          ...rates.map((bp) => ({
-            key: `base${bp}`,
-            label: `${reportLabel(locale, 'base')} ${pct(bp)}`,
-            type: 'money' as const,
-          })),
-          ...rates.map((bp) => ({
-            key: `tax${bp}`,
-            label: `${reportLabel(locale, 'tax')} ${pct(bp)}`,
-            type: 'money' as const,
-          })),
-          col('gross', 'money'),
+          col('grossWithVat', 'money', 'gross'),
+          ...(croatian ? formExempt.map((k) => col(k, 'money')) : [col('exempt', 'money')]),
+          ...rates.flatMap((bp) => [
+            { key: `base${bp}`, label: `${reportLabel(locale, 'base')} ${pct(bp)}`, type: 'money' as const },
+            { key: `tax${bp}`, label: `${reportLabel(locale, 'tax')} ${pct(bp)}`, type: 'money' as const },
+          ]),
+          col('kind', 'text'),
         ],
         rows: input.report.entries.map((e) => {
           const row: Record<string, Cell> = {
@@ -127,9 +139,10 @@ export function reportTable(input: Input, locale: ExportLocale): Table {
             customer: e.customerName,
             buyerAddress: e.customerAddress,
             taxId: e.customerTaxId,
-            exempt: e.exempt,
             gross: e.gross,
           };
+          if (croatian) for (const k of formExempt) row[k] = k === 'ira.domestic' ? e.exempt : null;
+          else row.exempt = e.exempt;
           for (const bp of rates) {
             const r = e.rates.find((x) => x.rateBp === bp);
             row[`base${bp}`] = r ? r.base : null;

@@ -121,8 +121,10 @@ export function createReportsService(deps: {
           const [report, co] = await Promise.all([service.vat(companyId, q), company(companyId)]);
           return reportTable({ name, report, country: co.country }, locale);
         }
-        case 'book':
-          return reportTable({ name, report: await service.book(companyId, q) }, locale);
+        case 'book': {
+          const [report, co] = await Promise.all([service.book(companyId, q), company(companyId)]);
+          return reportTable({ name, report, country: co.country }, locale);
+        }
         case 'payments':
           return reportTable(
             {

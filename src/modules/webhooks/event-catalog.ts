@@ -314,7 +314,14 @@ const EINVOICE_EVENTS = {
     description:
       'The buyer rejected an e-invoice sent through the exchange (EvidentirajOdbijanje): correct it with a credit note or a cancellation.',
     data: Type.Object(
-      { ...SentEInvoice, reason: Type.String({ description: "The buyer's reason, as the exchange reports it." }) },
+      {
+        ...SentEInvoice,
+        reason: Type.String({ description: "The buyer's reason, as the exchange reports it." }),
+        type: Type.Union([Type.Literal('N'), Type.Literal('U'), Type.Literal('O'), Type.Null()], {
+          description:
+            "The buyer's reason type (Zakon o fiskalizaciji art. 52; specification v1.15 §5.1.2.6): N a data mismatch not affecting the VAT, U one affecting it, O other; null when the exchange does not state it.",
+        }),
+      },
       { additionalProperties: false },
     ),
     example: {
@@ -323,6 +330,7 @@ const EINVOICE_EVENTS = {
       documentId: '3100042',
       customerName: 'Gradnja d.o.o.',
       reason: 'Pogrešna cijena na stavci 1.',
+      type: 'U',
     },
     telegram: (d, company) => {
       const name = escapeClipped(company.name, LIMITS.company);

@@ -394,10 +394,15 @@ describe('received invoices: polled from the exchange, kept byte for byte, accep
       .trimEnd()
       .split('\r\n');
     assert.equal(lines.length, 4);
-    assert.match(lines[0]!, /^Redni broj;Broj računa;Datum računa;/);
+    // Obrazac U-RA's R1–R18 in the form's order, then Portico's own columns. The first invoice was
+    // rejected: its input VAT goes to "ne može se odbiti" (R18), not R17 (art. 52(3)).
+    assert.match(
+      lines[0]!,
+      /^Redni broj;Broj računa;Datum računa;Naziv dobavljača;Sjedište dobavljača;Vrsta poreznog broja;OIB \/ PDV ID dobavljača;Osnovica 5 %;Osnovica 13 %;Osnovica 25 %;Ukupni iznos s PDV-om;Ukupni pretporez;Pretporez 5 % \(može se odbiti\);Pretporez 5 % \(ne može se odbiti\);Pretporez 13 % \(može se odbiti\);Pretporez 13 % \(ne može se odbiti\);Pretporez 25 % \(može se odbiti\);Pretporez 25 % \(ne može se odbiti\);/,
+    );
     assert.match(
       lines[1]!,
-      /^1;1-P1-1;01\.12\.2025\.;31\.12\.2025\.;TVRTKA A d\.o\.o\.;12345678901;EUR;100,00;0,00;0,00;25,00;0,00;0,00;125,00;0,00;rejected$/,
+      /^1;1-P1-1;01\.12\.2025\.;TVRTKA A d\.o\.o\.;[^;]+;1;12345678901;0,00;0,00;100,00;125,00;25,00;0,00;0,00;0,00;0,00;0,00;25,00;0,00;0,00;125,00;31\.12\.2025\.;EUR;0,00;rejected$/,
     );
     const xlsx = await adminCall(
       t.app,
@@ -409,7 +414,7 @@ describe('received invoices: polled from the exchange, kept byte for byte, accep
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
-    const vat25 = header.indexOf('VAT 25 %') + 1;
+    const vat25 = header.indexOf('Input VAT 25 % (not deductible)') + 1;
     assert.ok(vat25 > 0, String(header));
     assert.equal(sheet.getRow(2).getCell(vat25).value, 25);
     assertProblem(await adminCall(t.app, d.adminToken, 'GET', '/reports/purchases?from=2025-12-31&to=2025-12-01'), 400);

@@ -303,13 +303,36 @@ describe('reports', () => {
     );
     assert.ok(res.body.startsWith('\uFEFF'), 'UTF-8 BOM');
     const rows: string[][] = parse(res.body, { bom: true, delimiter: ';' });
-    assert.equal(rows[0]![0], 'Red. br.');
-    assert.equal(rows[0]![4], 'Kupac');
+    // Obrazac I-RA's columns in its order: 1–6, the ten not-taxable and exempt columns (7–16), 0 %
+    // (17), then base and VAT per rate (5, 13, 25 % always for a Croatian company); the kind last.
+    assert.deepEqual(rows[0]!.slice(0, 7), [
+      'Red. br.',
+      'Broj računa',
+      'Datum',
+      'Kupac',
+      'Adresa (sjedište) kupca',
+      'OIB kupca',
+      'Iznos (s PDV-om)',
+    ]);
+    assert.equal(rows[0]![7], 'Ne podliježe: tuzemni prijenos porezne obveze');
+    assert.equal(rows[0]![14], 'Oslobođeno: u tuzemstvu');
+    assert.equal(rows[0]![17], '0 %: vrijednost isporuke');
+    assert.deepEqual(rows[0]!.slice(18), [
+      'Porezna osnovica 5 %',
+      'PDV 5 %',
+      'Porezna osnovica 13 %',
+      'PDV 13 %',
+      'Porezna osnovica 25 %',
+      'PDV 25 %',
+      'Vrsta',
+    ]);
     const entry = rows[1]!;
-    assert.equal(entry[1], '05.10.2026.');
-    assert.equal(entry[2], sale.invoiceNumber);
-    assert.equal(entry[4], `'=HYPERLINK("http://evil.example","klik")`);
-    assert.equal(entry.at(-1), sale.totals.withTax.replace('.', ','));
+    assert.equal(entry[2], '05.10.2026.');
+    assert.equal(entry[1], sale.invoiceNumber);
+    assert.equal(entry[3], `'=HYPERLINK("http://evil.example","klik")`);
+    assert.equal(entry[6], sale.totals.withTax.replace('.', ','));
+    assert.equal(entry[22], sale.totals.net.replace('.', ','), 'the 25 % base');
+    assert.equal(entry[23], sale.totals.tax.replace('.', ','), 'the 25 % VAT');
 
     const de = await adminCall(
       t.app,
@@ -331,8 +354,8 @@ describe('reports', () => {
       '/reports/vat?from=2026-10-01&to=2026-10-31&view=book&format=csv&locale=en',
     );
     const enRows: string[][] = parse(en.body, { bom: true, delimiter: ',' });
-    assert.equal(enRows[2]!.at(-1), `-${sale.totals.withTax}`);
-    assert.equal(enRows[2]![1], '2026-10-05');
+    assert.equal(enRows[2]![6], `-${sale.totals.withTax}`);
+    assert.equal(enRows[2]![2], '2026-10-05');
   });
 
   test('XLSX read back by the library: numbers, dates, and text that is never a formula', async () => {
@@ -353,13 +376,13 @@ describe('reports', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
-    assert.equal(sheet.getRow(1).getCell(5).value, 'Kupac');
+    assert.equal(sheet.getRow(1).getCell(4).value, 'Kupac');
     const row = sheet.getRow(2);
-    assert.equal(row.getCell(5).value, '@SUM(1+1)');
-    assert.equal(row.getCell(5).type, ExcelJS.ValueType.String);
-    assert.equal(row.getCell(3).value, sale.invoiceNumber);
-    assert.deepEqual(row.getCell(2).value, new Date('2026-10-06T00:00:00.000Z'));
-    assert.equal(row.getCell(row.cellCount).value, Number(sale.totals.withTax));
+    assert.equal(row.getCell(4).value, '@SUM(1+1)');
+    assert.equal(row.getCell(4).type, ExcelJS.ValueType.String);
+    assert.equal(row.getCell(2).value, sale.invoiceNumber);
+    assert.deepEqual(row.getCell(3).value, new Date('2026-10-06T00:00:00.000Z'));
+    assert.equal(row.getCell(7).value, Number(sale.totals.withTax));
   });
 
   test('the lists export whole: sales, customers and quotations as CSV and XLSX', async () => {

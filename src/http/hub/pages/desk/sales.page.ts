@@ -523,7 +523,7 @@ function exchangeFacts(ctx: HubContext, s: SaleView, now: Date): Html {
   const { t } = ctx;
   const x = s.exchange;
   const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 20));
-  return html`<dt>${t('hub.einvoice.exchange')}</dt><dd id="einvoice-exchange">${t(`hub.einvoice.status.${x.status as 'sent'}`)}${x.documentId ? html`<br>${t('hub.einvoice.documentId', { id: x.documentId })}` : null}${x.fiscalisation ? html`<br>${t(`hub.einvoice.fiscalisation.${x.fiscalisation}`)}` : null}${x.rejection ? html`<br><strong>${t('hub.einvoice.rejection', { reason: x.rejection.reason })}</strong>` : null}${x.error ? html`<br><span class="error">${t('hub.einvoice.lastError', { error: x.error })}</span>` : null}${
+  return html`<dt>${t('hub.einvoice.exchange')}</dt><dd id="einvoice-exchange">${t(`hub.einvoice.status.${x.status as 'sent'}`)}${x.documentId ? html`<br>${t('hub.einvoice.documentId', { id: x.documentId })}` : null}${x.fiscalisation ? html`<br>${t(`hub.einvoice.fiscalisation.${x.fiscalisation}`)}` : null}${x.rejection ? html`<br><strong>${x.rejection.type ? t('hub.einvoice.rejectionTyped', { type: x.rejection.type, reason: x.rejection.reason }) : t('hub.einvoice.rejection', { reason: x.rejection.reason })}</strong>` : null}${x.error ? html`<br><span class="error">${t('hub.einvoice.lastError', { error: x.error })}</span>` : null}${
     x.payments.length > 0 || (s.kind === 'invoice' && x.status !== 'failed')
       ? html`<br>${t('hub.einvoice.payments')}:${
           x.payments.length > 0
