@@ -240,7 +240,7 @@ export async function createContainer(
   });
   if (config.readyMaxQueueLagSeconds > 0 || config.readyMaxOutboxAgeSeconds > 0)
     logger.warn(
-      'READY_MAX_QUEUE_LAG_SECONDS and READY_MAX_OUTBOX_AGE_SECONDS are retired and ignored: the queues are shared by every instance, so their lag is a metric and an alert (README, Metrics), not readiness',
+      'READY_MAX_QUEUE_LAG_SECONDS and READY_MAX_OUTBOX_AGE_SECONDS are retired and ignored: the queues are shared by every instance, so their lag is a metric and an alert (docs/operating.md, Metrics), not readiness',
     );
   // An issue or a payment may have queued an e-invoice call too (a send, a payment report): the
   // exchange worker looks at once (one indexed read when there is nothing).

@@ -5,8 +5,8 @@ import { said } from '../modules/i18n/index.ts';
 import { localDate } from '../modules/reports/index.ts';
 
 /**
- * Who may do what in the admin API: the one place, the README's "Roles" written as code. Each
- * permission is an area and an action, granted to the roles listed; the README's roles table
+ * Who may do what in the admin API: the one place, the "Roles" of docs/hub.md written as code. Each
+ * permission is an area and an action, granted to the roles listed; the roles table there
  * is checked against this one by test/http/admin/roles.test.ts. Permissions no route uses yet
  * (customers, sales, quotation handling) are here so the routes that come only name one.
  */

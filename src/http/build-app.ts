@@ -146,7 +146,7 @@ export async function buildApp(c: Container): Promise<App> {
         {
           name: 'Public',
           description:
-            'Called by a company website with a location API key: a secret key from its server, a publishable key from its pages (see the README: websites, spam protection, test mode, examples in JavaScript, PHP and Python).',
+            'Called by a company website with a location API key: a secret key from its server, a publishable key from its pages (see docs/websites.md in Portico’s repository: websites, spam protection, test mode, examples in JavaScript, PHP and Python).',
         },
         { name: 'Admin', description: 'Called by the hub with a personal admin token.' },
         WEBHOOKS_TAG,

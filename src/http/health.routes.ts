@@ -22,7 +22,7 @@ export const healthRoutes =
     // restart would not bring the database back, and the process recovers by itself.
     app.get('/healthz', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
-    // Readiness: send this instance traffic only when it can serve it (README, "Health"). Which
+    // Readiness: send this instance traffic only when it can serve it (docs/operating.md, "Health probes and outages"). Which
     // check failed, and why, is told only to the operator (the metrics token), not to anyone.
     app.get(
       '/readyz',

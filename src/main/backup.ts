@@ -8,7 +8,7 @@ import type { Config } from '../config/config.ts';
  * `portico backup <dir>` and `portico restore <dir>` for the embedded SQLite database: one
  * consistent copy of the database, taken while the server runs, with the data directory's files
  * that the database needs (datasheets, the generated secrets key). PostgreSQL is backed up with
- * its own tools (README, "Backups").
+ * its own tools (docs/operating.md, "Backups").
  */
 const MANIFEST = 'portico-backup.json';
 const DATABASE = 'portico.sqlite';
@@ -32,7 +32,7 @@ export class BackupError extends Error {
 function sqliteFile(config: Config): string {
   if (!config.databaseUrl.startsWith('sqlite:') || config.databaseUrl === 'sqlite::memory:')
     throw new BackupError(
-      'portico backup and restore handle a SQLite file; back up PostgreSQL with pg_dump/pg_restore (README, "Backups"), plus DATA_DIR and SECRETS_KEY',
+      'portico backup and restore handle a SQLite file; back up PostgreSQL with pg_dump/pg_restore (docs/operating.md, "Backups"), plus DATA_DIR and SECRETS_KEY',
     );
   return path.resolve(config.databaseUrl.slice('sqlite:'.length));
 }

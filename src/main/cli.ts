@@ -155,8 +155,205 @@ async function withContainer<T>(env: NodeJS.ProcessEnv, run: (c: Container) => P
   }
 }
 
+/** One command's parsed arguments, and where it answers. */
+interface Invocation {
+  name: string;
+  v: Record<string, unknown>;
+  positionals: string[];
+  io: CliIo;
+  print: (value: unknown) => unknown;
+}
+
+async function backupOrRestore({ name, v, positionals, io }: Invocation): Promise<number> {
+  const dir = positionals[0];
+  if (!dir) throw new UsageError('missing <dir>');
+  const config = loadConfig(io.env);
+  try {
+    const manifest = name === 'backup' ? backup(config, dir) : restore(config, dir, { force: v.force === true });
+    io.stdout.write(
+      `${name === 'backup' ? 'backed up to' : 'restored from'} ${dir}: database, ${manifest.datasheets} datasheet file(s), secrets key: ${manifest.secretsKey}\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof BackupError) {
+      io.stderr.write(`portico: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** Each command of ARGS, run: an exit code, or -1 for a process that keeps running. */
+const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
+  serve: async ({ v, io }) => {
+    await serve(loadConfig(io.env), { demoIfEmpty: v['demo-if-empty'] === true });
+    return -1; // keeps running
+  },
+  worker: async ({ io }) => {
+    await work(loadConfig(io.env));
+    return -1;
+  },
+  migrate: async ({ io }) => {
+    const database = createDatabase(loadConfig(io.env).databaseUrl);
+    try {
+      const applied = await migrateToLatest(database);
+      io.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
+    } finally {
+      await database.close();
+    }
+    return 0;
+  },
+  demo: async ({ v, io }) => {
+    return withContainer(io.env, async (c) => {
+      const demo = await createDemoCompany(c, { passwords: true });
+      if (v.json) io.stdout.write(`${JSON.stringify(demo)}\n`);
+      else
+        io.stdout.write(
+          `Demo company ${demo.companyId}\n  API key (${demo.locations[0]!.code}): ${demo.locations[0]!.apiKey}\n  API key (${demo.locations[1]!.code}): ${demo.locations[1]!.apiKey}\n  Admin token: ${demo.adminToken}\n${demo.users.map((u) => `  Hub sign-in (${u.role}): ${u.email} / ${u.password}\n`).join('')}`,
+        );
+      return 0;
+    });
+  },
+  'company create': async ({ v, io, print }) => {
+    return withContainer(io.env, async (c) => {
+      const profile = profileOptions(v);
+      print(
+        await c.companies.createCompany({
+          name: need(v, 'name'),
+          currency: v.currency as string | undefined,
+          locale: profile.locale,
+          timezone: v.timezone as string | undefined,
+          pricesIncludeTax: v['prices-include-tax'] === true,
+          address: profile.address
+            ? {
+                street: profile.address.street,
+                postalCode: profile.address.postalCode ?? null,
+                city: profile.address.city ?? null,
+              }
+            : null,
+          country: profile.country,
+          taxId: profile.taxId,
+          bankAccount: profile.bankAccount ? { bic: null, ...profile.bankAccount } : null,
+        }),
+      );
+      return 0;
+    });
+  },
+  'company list': async ({ io, print }) => {
+    return withContainer(io.env, async (c) => {
+      print(
+        (await c.companies.listCompanies()).map((company) => ({
+          id: company.id,
+          name: company.name,
+          country: company.country,
+          locale: company.locale,
+          currency: company.currency,
+          createdAt: company.createdAt,
+        })),
+      );
+      return 0;
+    });
+  },
+  'company update': async ({ v, io, print }) => {
+    return withContainer(io.env, async (c) => {
+      const patch: SettingsPatch = { ...profileOptions(v) };
+      if (typeof v.name === 'string') patch.name = v.name;
+      if (v['no-bank-account'] === true) {
+        if (patch.bankAccount) throw new UsageError('--no-bank-account and --iban exclude each other');
+        patch.bankAccount = null;
+      }
+      if (typeof v['payment-instructions'] === 'string')
+        patch.printTemplate = { paymentInstructions: v['payment-instructions'] };
+      if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: give at least one option');
+      print(await c.companies.updateSettings(need(v, 'company'), patch));
+      return 0;
+    });
+  },
+  'location create': async ({ v, io, print }) => {
+    return withContainer(io.env, async (c) => {
+      print(
+        await c.companies.createLocation(need(v, 'company'), {
+          name: need(v, 'name'),
+          code: need(v, 'code'),
+          address: (v.address as string | undefined) ?? null,
+        }),
+      );
+      return 0;
+    });
+  },
+  'user create': async ({ v, io, print }) => {
+    return withContainer(io.env, async (c) => {
+      print(
+        await c.companies.createUser(need(v, 'company'), {
+          email: need(v, 'email'),
+          name: need(v, 'name'),
+          role: need(v, 'role'),
+          password: v.password as string | undefined,
+        }),
+      );
+      return 0;
+    });
+  },
+  'user set-password': async ({ v, io, print }) => {
+    const email = need(v, 'email');
+    // From stdin, so the password is in no shell history and no process list.
+    const password = (await readStdin()).replace(/\r?\n$/, '');
+    if (password === '') throw new UsageError('give the new password on stdin');
+    return withContainer(io.env, async (c) => {
+      const done = await c.accounts.setPasswordByEmail(email, (v.company as string | undefined) ?? null, password);
+      print({ ...done, sessionsEnded: true });
+      return 0;
+    });
+  },
+  'admin-token create': async ({ v, io, print }) => {
+    return withContainer(io.env, async (c) => {
+      print(
+        await c.apiKeys.createAdminToken(need(v, 'company'), {
+          userId: need(v, 'user'),
+          name: (v.name as string | undefined) ?? 'CLI',
+        }),
+      );
+      return 0;
+    });
+  },
+  'api-key create': async ({ v, io, print }) => {
+    return withContainer(io.env, async (c) => {
+      print(
+        await c.apiKeys.createApiKey(need(v, 'company'), {
+          locationId: need(v, 'location'),
+          name: (v.name as string | undefined) ?? 'CLI',
+        }),
+      );
+      return 0;
+    });
+  },
+  'api-key list': async ({ v, io, print }) => {
+    return withContainer(io.env, async (c) => {
+      print(await c.apiKeys.listApiKeys(need(v, 'company')));
+      return 0;
+    });
+  },
+  'api-key revoke': async ({ v, io }) => {
+    return withContainer(io.env, async (c) => {
+      await c.apiKeys.revokeApiKey(need(v, 'company'), need(v, 'id'));
+      io.stdout.write('revoked\n');
+      return 0;
+    });
+  },
+  backup: backupOrRestore,
+  restore: backupOrRestore,
+  'catalog import': async ({ v, positionals, io, print }) => {
+    const file = positionals[0];
+    if (!file) throw new UsageError('missing <file.csv>');
+    return withContainer(io.env, async (c) => {
+      const report = await c.catalogImport.importCsv(need(v, 'company'), file);
+      print(report);
+      return report.errors.length > 0 ? 1 : 0;
+    });
+  },
+};
+
 export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
-  const print = (value: unknown) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.stdout.write(HELP);
     return argv.length === 0 ? 2 : 0;
@@ -164,7 +361,8 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
   const two = `${argv[0]} ${argv[1] ?? ''}`;
   const name = ARGS[two] ? two : argv[0]!;
   const spec = ARGS[name];
-  if (!spec) throw new UsageError(`unknown command "${argv[0]}"`);
+  const command = COMMANDS[name];
+  if (!spec || !command) throw new UsageError(`unknown command "${argv[0]}"`);
   const rest = argv.slice(name.split(' ').length);
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(HELP);
@@ -181,182 +379,13 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!);
   }
-  const v = parsed.values as Record<string, unknown>;
-
-  switch (name) {
-    case 'serve':
-      await serve(loadConfig(io.env), { demoIfEmpty: v['demo-if-empty'] === true });
-      return -1; // keeps running
-    case 'worker':
-      await work(loadConfig(io.env));
-      return -1;
-    case 'migrate': {
-      const database = createDatabase(loadConfig(io.env).databaseUrl);
-      try {
-        const applied = await migrateToLatest(database);
-        io.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
-      } finally {
-        await database.close();
-      }
-      return 0;
-    }
-    case 'demo':
-      return withContainer(io.env, async (c) => {
-        const demo = await createDemoCompany(c, { passwords: true });
-        if (v.json) io.stdout.write(`${JSON.stringify(demo)}\n`);
-        else
-          io.stdout.write(
-            `Demo company ${demo.companyId}\n  API key (${demo.locations[0]!.code}): ${demo.locations[0]!.apiKey}\n  API key (${demo.locations[1]!.code}): ${demo.locations[1]!.apiKey}\n  Admin token: ${demo.adminToken}\n${demo.users.map((u) => `  Hub sign-in (${u.role}): ${u.email} / ${u.password}\n`).join('')}`,
-          );
-        return 0;
-      });
-    case 'company create':
-      return withContainer(io.env, async (c) => {
-        const profile = profileOptions(v);
-        print(
-          await c.companies.createCompany({
-            name: need(v, 'name'),
-            currency: v.currency as string | undefined,
-            locale: profile.locale,
-            timezone: v.timezone as string | undefined,
-            pricesIncludeTax: v['prices-include-tax'] === true,
-            address: profile.address
-              ? {
-                  street: profile.address.street,
-                  postalCode: profile.address.postalCode ?? null,
-                  city: profile.address.city ?? null,
-                }
-              : null,
-            country: profile.country,
-            taxId: profile.taxId,
-            bankAccount: profile.bankAccount ? { bic: null, ...profile.bankAccount } : null,
-          }),
-        );
-        return 0;
-      });
-    case 'company list':
-      return withContainer(io.env, async (c) => {
-        print(
-          (await c.companies.listCompanies()).map((company) => ({
-            id: company.id,
-            name: company.name,
-            country: company.country,
-            locale: company.locale,
-            currency: company.currency,
-            createdAt: company.createdAt,
-          })),
-        );
-        return 0;
-      });
-    case 'company update':
-      return withContainer(io.env, async (c) => {
-        const patch: SettingsPatch = { ...profileOptions(v) };
-        if (typeof v.name === 'string') patch.name = v.name;
-        if (v['no-bank-account'] === true) {
-          if (patch.bankAccount) throw new UsageError('--no-bank-account and --iban exclude each other');
-          patch.bankAccount = null;
-        }
-        if (typeof v['payment-instructions'] === 'string')
-          patch.printTemplate = { paymentInstructions: v['payment-instructions'] };
-        if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: give at least one option');
-        print(await c.companies.updateSettings(need(v, 'company'), patch));
-        return 0;
-      });
-    case 'location create':
-      return withContainer(io.env, async (c) => {
-        print(
-          await c.companies.createLocation(need(v, 'company'), {
-            name: need(v, 'name'),
-            code: need(v, 'code'),
-            address: (v.address as string | undefined) ?? null,
-          }),
-        );
-        return 0;
-      });
-    case 'user create':
-      return withContainer(io.env, async (c) => {
-        print(
-          await c.companies.createUser(need(v, 'company'), {
-            email: need(v, 'email'),
-            name: need(v, 'name'),
-            role: need(v, 'role'),
-            password: v.password as string | undefined,
-          }),
-        );
-        return 0;
-      });
-    case 'user set-password': {
-      const email = need(v, 'email');
-      // From stdin, so the password is in no shell history and no process list.
-      const password = (await readStdin()).replace(/\r?\n$/, '');
-      if (password === '') throw new UsageError('give the new password on stdin');
-      return withContainer(io.env, async (c) => {
-        const done = await c.accounts.setPasswordByEmail(email, (v.company as string | undefined) ?? null, password);
-        print({ ...done, sessionsEnded: true });
-        return 0;
-      });
-    }
-    case 'admin-token create':
-      return withContainer(io.env, async (c) => {
-        print(
-          await c.apiKeys.createAdminToken(need(v, 'company'), {
-            userId: need(v, 'user'),
-            name: (v.name as string | undefined) ?? 'CLI',
-          }),
-        );
-        return 0;
-      });
-    case 'api-key create':
-      return withContainer(io.env, async (c) => {
-        print(
-          await c.apiKeys.createApiKey(need(v, 'company'), {
-            locationId: need(v, 'location'),
-            name: (v.name as string | undefined) ?? 'CLI',
-          }),
-        );
-        return 0;
-      });
-    case 'api-key list':
-      return withContainer(io.env, async (c) => {
-        print(await c.apiKeys.listApiKeys(need(v, 'company')));
-        return 0;
-      });
-    case 'api-key revoke':
-      return withContainer(io.env, async (c) => {
-        await c.apiKeys.revokeApiKey(need(v, 'company'), need(v, 'id'));
-        io.stdout.write('revoked\n');
-        return 0;
-      });
-    case 'backup':
-    case 'restore': {
-      const dir = parsed.positionals[0];
-      if (!dir) throw new UsageError('missing <dir>');
-      const config = loadConfig(io.env);
-      try {
-        const manifest = name === 'backup' ? backup(config, dir) : restore(config, dir, { force: v.force === true });
-        io.stdout.write(
-          `${name === 'backup' ? 'backed up to' : 'restored from'} ${dir}: database, ${manifest.datasheets} datasheet file(s), secrets key: ${manifest.secretsKey}\n`,
-        );
-        return 0;
-      } catch (error) {
-        if (error instanceof BackupError) {
-          io.stderr.write(`portico: ${error.message}\n`);
-          return 1;
-        }
-        throw error;
-      }
-    }
-    case 'catalog import': {
-      const file = parsed.positionals[0];
-      if (!file) throw new UsageError('missing <file.csv>');
-      return withContainer(io.env, async (c) => {
-        const report = await c.catalogImport.importCsv(need(v, 'company'), file);
-        print(report);
-        return report.errors.length > 0 ? 1 : 0;
-      });
-    }
-  }
-  throw new UsageError(`unknown command "${argv[0]}"`);
+  return command({
+    name,
+    v: parsed.values as Record<string, unknown>,
+    positionals: parsed.positionals,
+    io,
+    print: (value: unknown) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+  });
 }
 
 /** Runs the CLI and answers its exit code: 2 for usage or configuration mistakes, 1 for failures, -1 for a server that keeps running. */

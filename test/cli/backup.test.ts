@@ -35,7 +35,7 @@ function idsIn(file: string, table: string): Set<string> {
 }
 
 test('portico backup under write load, restore into a fresh directory: every acknowledged record and every datasheet is there', {
-  skip: onPostgres() ? 'backup and restore are for SQLite; PostgreSQL uses pg_dump (README)' : false,
+  skip: onPostgres() ? 'backup and restore are for SQLite; PostgreSQL uses pg_dump (docs/operating.md)' : false,
   timeout: 120_000,
 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-backup-'));

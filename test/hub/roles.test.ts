@@ -21,7 +21,7 @@ async function session(t: TestApp, email: string, password: string) {
 }
 
 /**
- * The README's "Roles" over every hub page, as over every admin route: each page and action names
+ * The "Roles" of docs/hub.md over every hub page, as over every admin route: each page and action names
  * its permission (config.hub), and a role without it gets 403 on GET and on a well-formed POST
  * (right origin, valid CSRF token); a role with it gets anything but 403, and never a 500.
  */

@@ -80,7 +80,7 @@ describe('hub sign-in: only failures count, and past the limit attempts are slow
   });
 });
 
-// The shared Redis of every test machine (README, Tests); keys are a fresh e-mail's, so tests running at once never meet.
+// The shared Redis of every test machine (docs/development.md, Tests); keys are a fresh e-mail's, so tests running at once never meet.
 describe('hub sign-in counts are shared through Redis', () => {
   test('failures counted by one instance slow the next attempt on another', async (t) => {
     const redisUrl = 'redis://127.0.0.1:6379';

@@ -162,14 +162,26 @@ type ProductUpdate = {
 };
 
 /** Matches the file's names against the catalog and lists every write, or every reason not to write. */
-async function planImport(
-  repos: { catalog: CatalogRepository },
-  companyId: string,
-  products: readonly CsvProduct[],
-  opts: { at: string; newId: IdGenerator },
-) {
-  const { at, newId } = opts;
-  const errors: ImportError[] = [];
+interface ImportPlan {
+  errors: ImportError[];
+  categories: CategoryRow[];
+  models: ModelRow[];
+  taxRates: TaxRateRow[];
+  newProducts: ProductRow[];
+  productUpdates: ProductUpdate[];
+  priceUpdates: Array<{ id: string; priceMinor: number }>;
+  newUnits: UnitRow[];
+}
+
+interface PlanContext {
+  companyId: string;
+  at: string;
+  newId: IdGenerator;
+  plan: ImportPlan;
+}
+
+/** What the file's rows are checked against: the company's catalog as it is, read in chunks. */
+async function readCatalog(repos: { catalog: CatalogRepository }, companyId: string, products: readonly CsvProduct[]) {
   const [categories, models, taxRates] = await Promise.all([
     repos.catalog.listCategories(companyId),
     repos.catalog.listModels(companyId),
@@ -193,19 +205,16 @@ async function planImport(
   const holders: ProductRow[] = [];
   for (let i = 0; i < filed.length; i += CHUNK)
     holders.push(...(await repos.catalog.findProductsByBarcode(companyId, filed.slice(i, i + CHUNK))));
+  return { categories, models, taxRates, existing, existingUnits, holders };
+}
 
-  const plan = {
-    errors,
-    categories: [] as CategoryRow[],
-    models: [] as ModelRow[],
-    taxRates: [] as TaxRateRow[],
-    newProducts: [] as ProductRow[],
-    productUpdates: [] as ProductUpdate[],
-    priceUpdates: [] as Array<{ id: string; priceMinor: number }>,
-    newUnits: [] as UnitRow[],
-  };
+/** Categories, models and tax rates by name or rate: the catalog's, or new ones added to the plan. */
+function namedThings(
+  known: { categories: CategoryRow[]; models: ModelRow[]; taxRates: TaxRateRow[] },
+  { companyId, at, newId, plan }: PlanContext,
+) {
   const key = (name: string) => name.toLowerCase();
-  const allCategories = [...categories];
+  const allCategories = [...known.categories];
 
   /** By name, case-insensitively; without a parent, a root category wins, and two equal candidates are an error. */
   function category(name: string, parentId: string | null | undefined, row: number, field: string): string | null {
@@ -217,7 +226,7 @@ async function planImport(
         ? named.filter((c) => c.parent_id === null)
         : named;
     if (candidates.length > 1 && parentId === undefined) {
-      errors.push({
+      plan.errors.push({
         row,
         field,
         message: `Several categories are named "${name}"; add a parent_category to say which.`,
@@ -237,7 +246,7 @@ async function planImport(
     return created.id;
   }
 
-  const modelIds = new Map(models.map((m) => [key(m.name), m.id]));
+  const modelIds = new Map(known.models.map((m) => [key(m.name), m.id]));
   function model(name: string): string {
     let id = modelIds.get(key(name));
     if (!id) {
@@ -249,7 +258,7 @@ async function planImport(
   }
 
   const taxRateIds = new Map<number, string>();
-  for (const t of taxRates) if (!taxRateIds.has(t.rate_bp)) taxRateIds.set(t.rate_bp, t.id);
+  for (const t of known.taxRates) if (!taxRateIds.has(t.rate_bp)) taxRateIds.set(t.rate_bp, t.id);
   function taxRate(rateBp: number): string {
     let id = taxRateIds.get(rateBp);
     if (!id) {
@@ -266,28 +275,121 @@ async function planImport(
     }
     return id;
   }
+  return { category, model, taxRate };
+}
+
+/** Why a row cannot name its product: its SKU is ambiguous, or its barcode is another product's. */
+function identityConflict(p: CsvProduct, matches: ProductRow[], holders: ProductRow[]): ImportError | null {
+  if (matches.length > 1)
+    return {
+      row: p.row,
+      field: 'sku',
+      message: `${matches.length} products already have SKU "${p.sku}"; give them distinct SKUs in the admin first.`,
+    };
+  if (p.barcode) {
+    const spellings = gtinSpellings(p.barcode);
+    const holder = holders.find((h) => h.barcode !== null && spellings.includes(h.barcode) && h.sku !== p.sku);
+    if (holder)
+      return {
+        row: p.row,
+        field: 'barcode',
+        message: `Product "${holder.name}"${holder.sku ? ` (SKU "${holder.sku}")` : ''} already has this barcode.`,
+      };
+  }
+  return null;
+}
+
+/** A product's units: a known unit's price updated, a new unit added after the product's last. */
+function planUnits(p: CsvProduct, productId: string, units: UnitRow[], { companyId, at, newId, plan }: PlanContext) {
+  let position = Math.max(-1, ...units.map((u) => u.position));
+  for (const u of p.units) {
+    const same = units.find((e) => e.name === u.name);
+    if (same) {
+      if (same.price_minor !== u.priceMinor) plan.priceUpdates.push({ id: same.id, priceMinor: u.priceMinor });
+    } else {
+      plan.newUnits.push({
+        id: newId('unit'),
+        company_id: companyId,
+        product_id: productId,
+        name: u.name,
+        price_minor: u.priceMinor,
+        position: ++position,
+        created_at: at,
+        unit_code: u.unitCode,
+      });
+    }
+  }
+}
+
+/** The product itself: a patch of the columns the file has, or a new row. */
+function planProduct(
+  p: CsvProduct,
+  current: ProductRow | undefined,
+  refs: {
+    productId: string;
+    categoryId: string | null | undefined;
+    modelId: string | null | undefined;
+    taxRateId: string;
+  },
+  { companyId, at, plan }: PlanContext,
+) {
+  const { productId, categoryId, modelId, taxRateId } = refs;
+  if (current) {
+    // A column missing from the file leaves that field as it is; an empty cell clears it.
+    const patch: ProductUpdate['patch'] = { name: p.name, tax_rate_id: taxRateId, updated_at: at };
+    if (categoryId !== undefined) patch.category_id = categoryId;
+    if (modelId !== undefined) patch.model_id = modelId;
+    if (p.description !== undefined) patch.description = p.description;
+    if (p.classification !== undefined) patch.classification_code = p.classification;
+    if (p.barcode !== undefined) patch.barcode = p.barcode;
+    plan.productUpdates.push({ id: current.id, patch });
+  } else {
+    plan.newProducts.push({
+      id: productId,
+      company_id: companyId,
+      sku: p.sku,
+      barcode: p.barcode ?? null,
+      name: p.name,
+      description: p.description ?? null,
+      category_id: categoryId ?? null,
+      model_id: modelId ?? null,
+      tax_rate_id: taxRateId,
+      datasheet_file: null,
+      datasheet_name: null,
+      active: true,
+      created_at: at,
+      updated_at: at,
+      classification_code: p.classification ?? null,
+    });
+  }
+}
+
+async function planImport(
+  repos: { catalog: CatalogRepository },
+  companyId: string,
+  products: readonly CsvProduct[],
+  opts: { at: string; newId: IdGenerator },
+): Promise<ImportPlan> {
+  const known = await readCatalog(repos, companyId, products);
+  const plan: ImportPlan = {
+    errors: [],
+    categories: [],
+    models: [],
+    taxRates: [],
+    newProducts: [],
+    productUpdates: [],
+    priceUpdates: [],
+    newUnits: [],
+  };
+  const context: PlanContext = { companyId, at: opts.at, newId: opts.newId, plan };
+  const { category, model, taxRate } = namedThings(known, context);
 
   for (const p of products) {
-    const matches = existing.filter((e) => e.sku === p.sku);
-    if (matches.length > 1) {
-      errors.push({
-        row: p.row,
-        field: 'sku',
-        message: `${matches.length} products already have SKU "${p.sku}"; give them distinct SKUs in the admin first.`,
-      });
+    const matches = known.existing.filter((e) => e.sku === p.sku);
+    const conflict = identityConflict(p, matches, known.holders);
+    if (conflict) {
+      plan.errors.push(conflict);
       continue;
-    }
-    if (p.barcode) {
-      const spellings = gtinSpellings(p.barcode);
-      const holder = holders.find((h) => h.barcode !== null && spellings.includes(h.barcode) && h.sku !== p.sku);
-      if (holder) {
-        errors.push({
-          row: p.row,
-          field: 'barcode',
-          message: `Product "${holder.name}"${holder.sku ? ` (SKU "${holder.sku}")` : ''} already has this barcode.`,
-        });
-        continue;
-      }
     }
     let categoryId: string | null | undefined = p.category === undefined ? undefined : null;
     if (p.category) {
@@ -302,60 +404,15 @@ async function planImport(
     // KPD 2025 (Zakon o fiskalizaciji art. 42): a new code must be on the list; a product's stored
     // code, read back unchanged from an export, passes (the e-invoice names it where it matters).
     if (p.classification && p.classification !== current?.classification_code && !kpdEntry(p.classification))
-      errors.push({
+      plan.errors.push({
         row: p.row,
         field: 'classification',
         message: said('error.kpd.unknown', { code: p.classification }).text,
       });
-    const productId = current?.id ?? newId('product');
-    const units = current ? existingUnits.filter((u) => u.product_id === current.id) : [];
-    let position = Math.max(-1, ...units.map((u) => u.position));
-    for (const u of p.units) {
-      const same = units.find((e) => e.name === u.name);
-      if (same) {
-        if (same.price_minor !== u.priceMinor) plan.priceUpdates.push({ id: same.id, priceMinor: u.priceMinor });
-      } else {
-        plan.newUnits.push({
-          id: newId('unit'),
-          company_id: companyId,
-          product_id: productId,
-          name: u.name,
-          price_minor: u.priceMinor,
-          position: ++position,
-          created_at: at,
-          unit_code: u.unitCode,
-        });
-      }
-    }
-    if (current) {
-      // A column missing from the file leaves that field as it is; an empty cell clears it.
-      const patch: ProductUpdate['patch'] = { name: p.name, tax_rate_id: taxRateId, updated_at: at };
-      if (categoryId !== undefined) patch.category_id = categoryId;
-      if (modelId !== undefined) patch.model_id = modelId;
-      if (p.description !== undefined) patch.description = p.description;
-      if (p.classification !== undefined) patch.classification_code = p.classification;
-      if (p.barcode !== undefined) patch.barcode = p.barcode;
-      plan.productUpdates.push({ id: current.id, patch });
-    } else {
-      plan.newProducts.push({
-        id: productId,
-        company_id: companyId,
-        sku: p.sku,
-        barcode: p.barcode ?? null,
-        name: p.name,
-        description: p.description ?? null,
-        category_id: categoryId ?? null,
-        model_id: modelId ?? null,
-        tax_rate_id: taxRateId,
-        datasheet_file: null,
-        datasheet_name: null,
-        active: true,
-        created_at: at,
-        updated_at: at,
-        classification_code: p.classification ?? null,
-      });
-    }
+    const productId = current?.id ?? opts.newId('product');
+    planUnits(p, productId, current ? known.existingUnits.filter((u) => u.product_id === current.id) : [], context);
+    planProduct(p, current, { productId, categoryId, modelId, taxRateId }, context);
   }
-  errors.sort((a, b) => a.row - b.row);
+  plan.errors.sort((a, b) => a.row - b.row);
   return plan;
 }

@@ -79,7 +79,7 @@ export interface FiscalSettings {
   vatRegistered: boolean;
   /** Croatian numbering: per business premises (P) or per device (N). */
   sequenceMode: (typeof SEQUENCE_MODES)[number];
-  /** The hash of the ZKI's RSA signature (README "The ZKI's hash"). */
+  /** The hash of the ZKI's RSA signature (docs/fiscalisation-hr.md, "The ZKI's hash"). */
   zkiHash: ZkiHash;
 }
 

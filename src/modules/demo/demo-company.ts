@@ -39,28 +39,37 @@ const DEMO_OPERATOR_OIB = '11111111119';
  * real datasheet.
  */
 export async function createDemoCompany(c: DemoDeps, options: { passwords?: boolean } = {}): Promise<DemoCompany> {
-  const company = await c.companies.createCompany({
-    name: 'Boje i željezarija Šišić d.o.o.',
-    address: { street: 'Ilica 242', postalCode: '10000', city: 'Zagreb' },
-    country: 'HR',
-    taxId: 'HR12345678903',
-    // The example account of the Croatian banks' HUB-3 specification: valid, and nobody's.
-    bankAccount: { iban: 'HR1210010051863000160', bic: 'ZABAHR2X', holder: 'Boje i željezarija Šišić d.o.o.' },
-    currency: 'EUR',
-    locale: 'hr-HR',
-    timezone: 'Europe/Zagreb',
-    pricesIncludeTax: false,
-    quotationValidityDays: 30,
-    template: {
-      header: 'Boje, lakovi, alati i okovi — od 1998.',
-      footer: 'Hvala na povjerenju! Šišić d.o.o. · www.sisic-boje.example',
-      paymentInstructions:
-        'Plaćanje na IBAN HR12 1001 0051 8630 0016 0, poziv na broj: {reference}. Iznos {total}, rok plaćanja: {dueDate}',
-    },
-  });
+  const company = await c.companies.createCompany(DEMO_SHOP);
   const companyId = company.id;
-  const suffix = companyId.slice(-6).toLowerCase();
+  const locations = await demoLocations(c, companyId);
+  const { users, adminToken } = await demoTeam(c, companyId, options);
+  const catalog = await demoCatalog(c, companyId);
+  return { companyId, adminToken, users, locations, ...catalog };
+}
 
+/** The shop itself: a Croatian company with an address, a bank account and a print template. */
+const DEMO_SHOP = {
+  name: 'Boje i željezarija Šišić d.o.o.',
+  address: { street: 'Ilica 242', postalCode: '10000', city: 'Zagreb' },
+  country: 'HR',
+  taxId: 'HR12345678903',
+  // The example account of the Croatian banks' HUB-3 specification: valid, and nobody's.
+  bankAccount: { iban: 'HR1210010051863000160', bic: 'ZABAHR2X', holder: 'Boje i željezarija Šišić d.o.o.' },
+  currency: 'EUR',
+  locale: 'hr-HR',
+  timezone: 'Europe/Zagreb',
+  pricesIncludeTax: false,
+  quotationValidityDays: 30,
+  template: {
+    header: 'Boje, lakovi, alati i okovi — od 1998.',
+    footer: 'Hvala na povjerenju! Šišić d.o.o. · www.sisic-boje.example',
+    paymentInstructions:
+      'Plaćanje na IBAN HR12 1001 0051 8630 0016 0, poziv na broj: {reference}. Iznos {total}, rok plaćanja: {dueDate}',
+  },
+} as const;
+
+/** Two shops, each with a website key. */
+async function demoLocations(c: DemoDeps, companyId: string): Promise<DemoCompany['locations']> {
   const locations = [];
   for (const l of [
     { name: 'Zagreb – Ilica', code: 'ZG1', address: 'Ilica 242, 10000 Zagreb' },
@@ -73,7 +82,16 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     });
     locations.push({ id: location.id, name: location.name, code: location.code, apiKey: key.key });
   }
+  return locations;
+}
 
+/** An admin (the counter's operator, with an admin token), a support user and a staff member. */
+async function demoTeam(
+  c: DemoDeps,
+  companyId: string,
+  options: { passwords?: boolean },
+): Promise<Pick<DemoCompany, 'users' | 'adminToken'>> {
+  const suffix = companyId.slice(-6).toLowerCase();
   const users = [];
   for (const u of [
     { email: `ana.kovac+${suffix}@sisic-boje.example`, name: 'Ana Kovač', role: 'admin' },
@@ -90,7 +108,14 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
   // plainly made up (ISO 7064 MOD 11,10 over ten ones).
   await c.companies.updateUser(companyId, users[0]!.id, { operatorOib: DEMO_OPERATOR_OIB });
   const { token: adminToken } = await c.apiKeys.createAdminToken(companyId, { userId: users[0]!.id, name: 'Demo' });
+  return { users, adminToken };
+}
 
+/** Categories (one nested), models, two tax rates and seven products, one with a datasheet. */
+async function demoCatalog(
+  c: DemoDeps,
+  companyId: string,
+): Promise<Pick<DemoCompany, 'categories' | 'models' | 'products'>> {
   const paint = await c.catalogAdmin.createCategory(companyId, { name: 'Boje i lakovi' });
   const woodPaint = await c.catalogAdmin.createCategory(companyId, { name: 'Boje za drvo', parentId: paint.id });
   const tools = await c.catalogAdmin.createCategory(companyId, { name: 'Alati' });
@@ -104,8 +129,65 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
 
   const standard = await c.catalogAdmin.createTaxRate(companyId, { name: 'PDV 25 %', rate: '25' });
   const reduced = await c.catalogAdmin.createTaxRate(companyId, { name: 'PDV 5 %', rate: '5' });
+  const specs = demoProducts({ paint, woodPaint, tools, hardware, chromos, helios, bosch, standard, reduced });
 
-  const specs = [
+  const products = [];
+  for (const spec of specs) {
+    const { id, unitIds } = await c.catalogAdmin.createProduct(
+      companyId,
+      {
+        name: spec.name,
+        sku: spec.sku,
+        barcode: 'barcode' in spec ? spec.barcode : null,
+        categoryId: spec.categoryId,
+        modelId: spec.modelId,
+        taxRateId: spec.tax.id,
+        classificationCode: spec.classificationCode,
+        units: spec.units,
+      },
+      undefined,
+      // 58.11.19 is not in KPD 2025: the demo shows how the hub refuses such a product's e-invoice.
+      { acceptUnlistedKpd: spec.classificationCode === '58.11.19' },
+    );
+    if (spec.datasheet) {
+      const pdf = await buildSampleDatasheet(spec.name, [
+        'Water-based wood stain, walnut (orah).',
+        'Coverage: 10-12 m2/L per coat. Drying: 2 h touch-dry, 12 h recoat.',
+        'Apply at 10-30 C on clean, dry wood. Two coats recommended.',
+        `Product code ${spec.sku}.`,
+      ]);
+      await c.catalogAdmin.setDatasheet(companyId, id, { bytes: pdf }, c.config.datasheetMaxBytes);
+    }
+    products.push({
+      id,
+      name: spec.name,
+      categoryId: spec.categoryId,
+      modelId: spec.modelId,
+      hasDatasheet: spec.datasheet,
+      taxRate: spec.tax.rate,
+      units: spec.units.map((u, i) => ({ id: unitIds[i]!, name: u.name, price: u.price })),
+    });
+  }
+  return { categories, models, products };
+}
+
+type Named = { id: string };
+type Rate = { id: string; rate: string };
+
+/** The products, as data: names with diacritics, barcodes, KPD codes, several units. */
+function demoProducts(r: {
+  paint: Named;
+  woodPaint: Named;
+  tools: Named;
+  hardware: Named;
+  chromos: Named;
+  helios: Named;
+  bosch: Named;
+  standard: Rate;
+  reduced: Rate;
+}) {
+  const { paint, woodPaint, tools, hardware, chromos, helios, bosch, standard, reduced } = r;
+  return [
     {
       name: 'Boja za drvo Šišmiš — orah, 0,75 L',
       sku: 'BZD-075-OR',
@@ -189,44 +271,4 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
       datasheet: false,
     },
   ];
-
-  const products = [];
-  for (const spec of specs) {
-    const { id, unitIds } = await c.catalogAdmin.createProduct(
-      companyId,
-      {
-        name: spec.name,
-        sku: spec.sku,
-        barcode: 'barcode' in spec ? spec.barcode : null,
-        categoryId: spec.categoryId,
-        modelId: spec.modelId,
-        taxRateId: spec.tax.id,
-        classificationCode: spec.classificationCode,
-        units: spec.units,
-      },
-      undefined,
-      // 58.11.19 is not in KPD 2025: the demo shows how the hub refuses such a product's e-invoice.
-      { acceptUnlistedKpd: spec.classificationCode === '58.11.19' },
-    );
-    if (spec.datasheet) {
-      const pdf = await buildSampleDatasheet(spec.name, [
-        'Water-based wood stain, walnut (orah).',
-        'Coverage: 10-12 m2/L per coat. Drying: 2 h touch-dry, 12 h recoat.',
-        'Apply at 10-30 C on clean, dry wood. Two coats recommended.',
-        `Product code ${spec.sku}.`,
-      ]);
-      await c.catalogAdmin.setDatasheet(companyId, id, { bytes: pdf }, c.config.datasheetMaxBytes);
-    }
-    products.push({
-      id,
-      name: spec.name,
-      categoryId: spec.categoryId,
-      modelId: spec.modelId,
-      hasDatasheet: spec.datasheet,
-      taxRate: spec.tax.rate,
-      units: spec.units.map((u, i) => ({ id: unitIds[i]!, name: u.name, price: u.price })),
-    });
-  }
-
-  return { companyId, adminToken, users, locations, categories, models, products };
 }

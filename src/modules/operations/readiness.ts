@@ -8,7 +8,7 @@ export interface ReadinessReport {
  * this code expects. The webhook queue and the e-mail outbox are not asked: every instance shares
  * them, so their lag would take every instance out of service at once (a contact-form flood did)
  * while none of them could serve better by being left alone. Their health is a metric and an
- * alert (README, Metrics).
+ * alert (docs/operating.md, Metrics).
  */
 export function createReadiness(deps: { ping: () => Promise<void>; pendingMigrations: () => Promise<string[]> }) {
   return {

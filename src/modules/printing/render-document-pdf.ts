@@ -110,28 +110,57 @@ export function buildDocDefinition(
   return build(doc, options, split).definition;
 }
 
+/** What every part of the layout says things with: the catalog's words and the company's formats. */
+interface Speech {
+  tr: Translate;
+  f: Formatter;
+  money: (value: string) => string;
+}
+
 function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number; widths: number[] }): Built {
-  const language = resolveLanguage(doc.locale);
-  const tr: Translate = translator(language);
+  const tr: Translate = translator(resolveLanguage(doc.locale));
   const f: Formatter = createFormatter(doc.locale, {
     currency: doc.currency,
     timeZone: doc.timezone,
     dates: 'numeric',
   });
-  const money = (value: string): string => f.money(cents(value));
+  const say: Speech = { tr, f, money: (value) => f.money(cents(value)) };
   const issuedAt = parseDate(doc.issuedAt, 'issuedAt');
-  const dates = doc.dates.map((date, i) => ({ label: date.label, at: parseDate(date.at, `dates[${i}].at`) }));
   const title = tr('document.titleWithNumber', { title: tr(doc.title), number: plain(doc.number) });
   const sourceLine = doc.source ? `${tr('print.sourceDocument')}: ${plain(doc.source.number)}` : null;
 
-  // Company header ----------------------------------------------------------
+  const lines = lineTables(doc, say);
+  const moved = split ? Math.min(split.rows, lines.rows.length) : 0;
+  const lineTable = lines.table(lines.rows.slice(0, lines.rows.length - moved), split?.widths);
+  const closing: Content[] = [];
+  if (moved > 0) closing.push(lines.table(lines.rows.slice(lines.rows.length - moved), split?.widths));
+  closing.push(...closingBlock(doc, options, say));
+
+  const content: Content[] = [
+    companyHeader(doc, tr),
+    { canvas: [{ type: 'line', x1: 0, y1: 0, x2: 515, y2: 0, lineWidth: 0.8 }], margin: [0, 6, 0, 8] },
+    { text: title, ...TITLE, margin: [0, 0, 0, sourceLine ? 2 : 8] },
+    ...(sourceLine ? [{ text: t(sourceLine), color: GREY, margin: [0, 0, 0, 8] } as Content] : []),
+    ...(doc.corrects ?? []).map((line) => ({ text: t(line), bold: true, margin: [0, 0, 0, 4] }) as Content),
+    metaBlock(doc, say, issuedAt),
+  ];
+  if (doc.note) content.push({ text: t(doc.note), margin: [0, 0, 0, 10] });
+  if (lineTable.table.body.length > 1) content.push(lineTable);
+  // The company's closing words belong to the closing block: alone on a last page they looked like a stray page.
+  if (doc.template.footer) closing.push({ text: t(doc.template.footer), color: GREY, fontSize: 8 });
+  content.push({ stack: closing, unbreakable: true, ...(moved > 0 ? { pageBreak: 'before' as const } : {}) });
+  return { definition: pageDefinition(doc, options, tr, { title, issuedAt, content }), lineTable };
+}
+
+/** The company's name, logo, address and tax ids, beside the print template's header. */
+function companyHeader(doc: PrintDocument, tr: Translate): Content {
   const companyStack: Content[] = [{ text: t(doc.company.name), ...COMPANY }];
   // The logo in a box of its own above the name: 160 × 48 pt at most, its proportions kept.
   if (doc.logo) companyStack.unshift({ image: 'logo', ...logoBox(doc.logo, 160, 48), margin: [0, 0, 0, 6] });
   if (doc.company.address) companyStack.push({ text: t(doc.company.address) });
   if (doc.sellerIds) for (const id of doc.sellerIds) companyStack.push({ text: t(`${tr(id.label)}: ${id.value}`) });
   else if (doc.company.taxId) companyStack.push({ text: t(`${tr('print.taxId')}: ${doc.company.taxId}`) });
-  const header: Content = {
+  return {
     columns: [
       { width: '*', stack: companyStack },
       doc.template.header
@@ -140,8 +169,11 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     ],
     columnGap: 16,
   };
+}
 
-  // Meta (dates, location) and customer ------------------------------------
+/** Dates, facts and location on the left; the customer on the right. */
+function metaBlock(doc: PrintDocument, { tr, f }: Speech, issuedAt: Date): Content {
+  const dates = doc.dates.map((date, i) => ({ label: date.label, at: parseDate(date.at, `dates[${i}].at`) }));
   const locationText = `${doc.location.name} (${doc.location.code})`;
   const metaBody: TableCell[][] = [[{ text: tr(doc.issuedLabel), ...LABEL }, f.dateTime(issuedAt)]];
   for (const date of dates) metaBody.push([{ text: tr(date.label), ...LABEL }, f.date(date.at)]);
@@ -161,8 +193,7 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
   for (const id of doc.customer.ids ?? []) customerStack.push({ text: t(`${tr(id.label)}: ${id.value}`) });
   if (doc.customer.email) customerStack.push({ text: t(doc.customer.email) });
   if (doc.customer.phone) customerStack.push({ text: t(doc.customer.phone) });
-
-  const metaBlock: Content = {
+  return {
     columns: [
       { width: '*', table: { widths: ['auto', '*'], body: metaBody }, layout: 'noBorders' },
       { width: '*', stack: customerStack },
@@ -170,8 +201,16 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     columnGap: 16,
     margin: [0, 0, 0, 10],
   };
+}
 
-  // Line table ---------------------------------------------------------------
+/**
+ * The document's lines as table rows, and the table that holds some of them: the whole list
+ * normally, or the part before and the part after a split (the second in the closing block).
+ */
+function lineTables(
+  doc: PrintDocument,
+  { tr, f, money }: Speech,
+): { rows: TableCell[][]; table: (rows: TableCell[][], widths?: number[]) => ContentTable } {
   const headerRow = (): TableCell[] => [
     { text: tr('print.column.position'), ...TH },
     { text: tr('print.column.product'), ...TH },
@@ -210,19 +249,21 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     paddingBottom: () => 2.5,
     fillColor: (rowIndex: number) => (rowIndex === 0 ? '#eeeeee' : null),
   };
-  const moved = split ? Math.min(split.rows, rows.length) : 0;
-  const lineTable: ContentTable = {
+  const table = (part: TableCell[][], widths?: number[]): ContentTable => ({
     table: {
       headerRows: 1,
       dontBreakRows,
-      widths: split ? [...split.widths] : ['auto', '*', 'auto', 'auto', 'auto', 'auto', 'auto'],
-      body: [headerRow(), ...rows.slice(0, rows.length - moved)],
+      widths: widths ? [...widths] : ['auto', '*', 'auto', 'auto', 'auto', 'auto', 'auto'],
+      body: [headerRow(), ...part],
     },
     layout: tableLayout,
     margin: [0, 0, 0, 8],
-  };
+  });
+  return { rows, table };
+}
 
-  // Totals and tax summary ---------------------------------------------------
+/** Net total, tax per rate (an exempt supply by its amount only), total tax and the total. */
+function totalsTable(doc: PrintDocument, { tr, f, money }: Speech): TableCell[][] {
   const totalsBody: TableCell[][] = [
     [
       { text: marked(tr('print.netTotal'), 'closing'), ...LABEL },
@@ -252,19 +293,13 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     { text: tr('print.total', { currency: doc.currency }), bold: true, fontSize: 11 },
     { text: money(doc.totals.withTax), bold: true, fontSize: 11, alignment: 'right' },
   ]);
+  return totalsBody;
+}
+
+/** What is never alone on a page: the totals, notices, settlement, fiscal codes and payment. */
+function closingBlock(doc: PrintDocument, options: PrintOptions, say: Speech): Content[] {
+  const { tr, f, money } = say;
   const closing: Content[] = [];
-  if (moved > 0) {
-    closing.push({
-      table: {
-        headerRows: 1,
-        dontBreakRows,
-        widths: [...split!.widths],
-        body: [headerRow(), ...rows.slice(rows.length - moved)],
-      },
-      layout: tableLayout,
-      margin: [0, 0, 0, 8],
-    });
-  }
   closing.push({
     columns: [
       {
@@ -275,7 +310,7 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
       },
       {
         width: 'auto',
-        table: { widths: ['auto', 'auto'], body: totalsBody },
+        table: { widths: ['auto', 'auto'], body: totalsTable(doc, say) },
         layout: {
           hLineWidth: (i, node) => (i === node.table.body.length - 1 ? 0.8 : 0),
           vLineWidth: () => 0,
@@ -300,22 +335,16 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
   }
   const payment = paymentBlock(doc, tr, money, options.codeImages ?? {});
   if (payment) closing.push(payment);
+  return closing;
+}
 
-  // Assemble -----------------------------------------------------------------
-  const content: Content[] = [
-    header,
-    { canvas: [{ type: 'line', x1: 0, y1: 0, x2: 515, y2: 0, lineWidth: 0.8 }], margin: [0, 6, 0, 8] },
-    { text: title, ...TITLE, margin: [0, 0, 0, sourceLine ? 2 : 8] },
-    ...(sourceLine ? [{ text: t(sourceLine), color: GREY, margin: [0, 0, 0, 8] } as Content] : []),
-    ...(doc.corrects ?? []).map((line) => ({ text: t(line), bold: true, margin: [0, 0, 0, 4] }) as Content),
-    metaBlock,
-  ];
-  if (doc.note) content.push({ text: t(doc.note), margin: [0, 0, 0, 10] });
-  if (lineTable.table.body.length > 1) content.push(lineTable);
-  // The company's closing words belong to the closing block: alone on a last page they looked like a stray page.
-  if (doc.template.footer) closing.push({ text: t(doc.template.footer), color: GREY, fontSize: 8 });
-  content.push({ stack: closing, unbreakable: true, ...(moved > 0 ? { pageBreak: 'before' as const } : {}) });
-
+/** The A4 page around the content: margins, the PDF's info, images, and the page footer. */
+function pageDefinition(
+  doc: PrintDocument,
+  options: PrintOptions,
+  tr: Translate,
+  { title, issuedAt, content }: { title: string; issuedAt: Date; content: Content[] },
+): TDocumentDefinitions {
   const images: Record<string, Buffer> = {};
   for (const [kind, image] of Object.entries(options.codeImages ?? {})) {
     if (image) images[kind] = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
@@ -352,7 +381,7 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
     }),
   };
   if (Object.keys(images).length > 0) definition.images = images as unknown as TDocumentDefinitions['images'];
-  return { definition, lineTable };
+  return definition;
 }
 
 /** The codes a banking app scans, beside what a person types instead: recipient, IBAN, amount, reference. */

@@ -15,7 +15,7 @@ const TITLES: Record<string, DocumentTitle> = {
 
 /**
  * An invoice, cancellation invoice or credit note as the one printer sees it, with what the law
- * of the company's country asks an invoice to state (README "Invoices and the law"): the legal
+ * of the company's country asks an invoice to state (docs/fiscalisation-hr.md, "Invoices and the law"): the legal
  * number, the seller's and buyer's ids, date and time of issue, delivery date, payment method
  * and due date, the operator, the exemption reason, the fiscal codes, and what was paid with the
  * issue (a counter sale: the payment, cash handed over and change). Issued means fixed: what is

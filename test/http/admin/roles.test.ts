@@ -28,7 +28,7 @@ function adminOperations(doc: { paths?: Record<string, Record<string, { operatio
 }
 
 /**
- * The README's "Roles", proved over every admin route: for each route and each role, a refused
+ * The "Roles" of docs/hub.md, proved over every admin route: for each route and each role, a refused
  * role gets 403 `forbidden` and an allowed one anything but 403 (ids that do not exist and
  * empty bodies, so allowed calls end in 404 or 400 and change nothing that matters).
  */
@@ -81,7 +81,7 @@ describe('roles: who may call which admin route', () => {
         seen.push(`${role} ${operationId} ${allowed.includes(role) ? 'allowed' : 'refused'}`);
       }
     }
-    // Cells of the README's roles table, named outright, as a check on the table itself.
+    // Cells of the roles table (docs/hub.md), named outright, as a check on the table itself.
     for (const cell of [
       'staff adminListOrders allowed',
       'staff adminGetQuotation allowed',
@@ -103,11 +103,11 @@ describe('roles: who may call which admin route', () => {
       assert.ok(seen.includes(cell), cell);
   });
 
-  test('the README states the same table', async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+  test('the hub guide states the same table', async () => {
+    const readme = await readFile(new URL('../../../docs/hub.md', import.meta.url), 'utf8');
     for (const [permission, roles] of Object.entries(PERMISSIONS)) {
       const row = readme.split('\n').find((l) => l.startsWith(`| \`${permission}\` |`));
-      assert.ok(row, `README has a row for ${permission}`);
+      assert.ok(row, `docs/hub.md has a row for ${permission}`);
       const cells = row.split('|').map((c) => c.trim());
       const columns = ['admin', 'staff', 'support'] as const;
       assert.deepEqual(

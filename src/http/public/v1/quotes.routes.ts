@@ -157,7 +157,7 @@ export const quotesRoutes =
             "Prices, numbers and stores an approved quotation at the key's location and fires `quote.created`. Supports `Idempotency-Key`: a replay returns the same quotation (the same PDF bytes). Call it from your server with a secret key (a publishable key gets a 403); with a test key (`ptc_test_…`) the quotation is test data, numbered `T-Q-…`.\n\n" +
             'From a server in JavaScript, typed from this document (`npx openapi-typescript {base}/api/v1/public/openapi.json -o portico.d.ts`):\n\n' +
             "```ts\nimport createClient from 'openapi-fetch';\nimport type { paths } from './portico.d.ts';\nconst portico = createClient<paths>({ baseUrl: 'https://portico.example.com', headers: { authorization: `Bearer ${process.env.PORTICO_KEY}` } });\nconst { data, error } = await portico.POST('/api/v1/public/quotes', { body: { format: 'json', customer: { name: 'Ana Kovač' }, lines: [{ productId: 'prd_…', unitId: 'unt_…', quantity: 2 }] } });\n```\n\n" +
-            'PHP and Python: see the README (“Websites: publishable keys, spam protection, test mode”).',
+            'PHP and Python: see docs/websites.md in Portico’s repository (“Websites: publishable keys, spam protection, test mode”).',
           security: [{ apiKey: [] }],
           headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String()) }),
           body: QuoteBody,

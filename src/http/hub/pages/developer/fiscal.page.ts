@@ -80,7 +80,7 @@ ${postForm(ctx, paths.fiscalCheck, html` class="row"`)}
     /**
      * Germany: the cloud TSE (KassenSichV) instead of CIS: the account (key and secret, the secret
      * never shown), a TSS per location set up with one button, and what the ELSTER notification
-     * asks (serial numbers, software and version), as README "Germany" explains.
+     * asks (serial numbers, software and version), as docs/germany.md explains.
      */
     async function renderTse(
       reply: FastifyReply,
