@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type { SharpOptions } from 'sharp';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { checkTargetUrl } from '../webhooks/index.ts';
@@ -164,8 +164,17 @@ export function imageTypeOf(bytes: Buffer): string | null {
 // libvips runs on libuv's thread pool, off the event loop. One thread per image and one image at a
 // time: the machine's cores serve requests first, and a burst of photos waits its turn instead of
 // holding every pool thread (DNS, file and crypto work share them). No cache: each photo is seen once.
-sharp.concurrency(1);
-sharp.cache(false);
+// Loaded on the first photo: a process that never decodes one (the worker, one-shot commands, a
+// server with PRODUCT_PHOTO_FETCH off) neither loads libvips (~20 MB) nor pays for it at start.
+let library: Promise<typeof import('sharp').default> | undefined;
+function loadSharp() {
+  library ??= import('sharp').then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return library;
+}
 let decoding: Promise<unknown> = Promise.resolve();
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   const run = decoding.then(work, work);
@@ -193,9 +202,10 @@ const VIPS_FORMAT: Record<string, string> = {
  */
 export function reencodePhoto(type: string, bytes: Buffer): Promise<PhotoFetch> {
   const name = type.slice(6).toUpperCase();
-  const input = { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error', sequentialRead: true } as const;
+  const input: SharpOptions = { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error', sequentialRead: true };
   return oneAtATime(async () => {
     try {
+      const sharp = await loadSharp();
       // The header alone (no pixels decoded), so a bomb is refused with its size named; the limit
       // on the decode below holds whatever the header says.
       const header = await sharp(bytes, { failOn: 'error' }).metadata();
