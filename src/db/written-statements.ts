@@ -23,6 +23,8 @@ export const CROSS_TENANT = {
   'queue.record': 'outcomes are found by the ids of deliveries this worker claimed, under its lease',
   'companies.listRecipients':
     'a group-committed batch of inquiries may come from several companies: their recipients are read at once, each row with its company',
+  'inquiries.readBatchContext':
+    "a group-committed batch of inquiries may come from several companies: their recipients, location names and webhook subscriptions are read at once, each row with its company (`company_id in` the batch's companies)",
 } as const;
 
 // `select *`, `t.*`, `, *` or `returning *`, but not `count(*)`.
@@ -164,4 +166,40 @@ export function allColumns<Row>() {
     columns: C &
       ([Exclude<keyof Row, C[number]>] extends [never] ? unknown : { missingColumns: Exclude<keyof Row, C[number]> }),
   ): C => columns;
+}
+
+/**
+ * One module's part of `readTogether`: a select of exactly `company_id, id, value` (text), whose
+ * parameters are numbered from `first` on PostgreSQL. `key` names the text's shape (its list sizes).
+ */
+export interface ReadPart {
+  key: string;
+  select: (engine: Engine, first: number) => string;
+  params: readonly unknown[];
+}
+
+export type PartRow = { company_id: string; id: string; value: string };
+
+/**
+ * Reads several modules' small lookups in one statement (`union all`), each row tagged with its
+ * part: a group-committed batch of inquiries needs its recipients, location names and webhook
+ * subscriptions, and on PostgreSQL each separate read was a round trip and a parse per batch
+ * (issue 37, item 9). Each part keeps its own SQL in its own module; this only joins them.
+ */
+export async function readTogether(db: Executor, engine: Engine, parts: readonly ReadPart[]): Promise<PartRow[][]> {
+  const text = cachedText(`${engine}:read-together:${parts.map((p) => p.key).join(',')}`, () => {
+    let n = 1;
+    return parts
+      .map((p, i) => {
+        const select = `select ${i} as part, company_id, id, value from (${p.select(engine, n)}) as part_${i}`;
+        n += p.params.length;
+        return select;
+      })
+      .join(' union all ');
+  });
+  const params = parts.flatMap((p) => p.params);
+  const out: PartRow[][] = parts.map(() => []);
+  const rows = (await db.executeQuery<PartRow & { part: number }>(CompiledQuery.raw(text, params))).rows;
+  for (const { part, company_id, id, value } of rows) out[Number(part)]!.push({ company_id, id, value });
+  return out;
 }

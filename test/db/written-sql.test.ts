@@ -19,6 +19,8 @@ import type pg from 'pg';
 import type { Engine } from '../../src/db/database.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { createRepositories } from '../../src/repositories.ts';
+import { locationNamesPart, recipientsPart } from '../../src/modules/companies/index.ts';
+import { outboxParts, subscriptionsPart } from '../../src/modules/webhooks/index.ts';
 import { cachedText, CROSS_TENANT } from '../../src/db/written-statements.ts';
 import { createSqliteQueue } from '../../src/modules/webhooks/queue/sqlite-queue.ts';
 import { createPostgresQueue } from '../../src/modules/webhooks/queue/postgres-queue.ts';
@@ -160,6 +162,19 @@ async function capture(engine: Engine): Promise<Array<{ name: string; text: stri
   );
   await r.as('inquiries.insertWithNotifications (1 inquiry)', () =>
     repos.inquiries.insertWithNotifications([inquiry], [], []),
+  );
+  await r.as('inquiries.insertWithNotifications (1 inquiry, 1 notification, its event, 1 delivery)', () =>
+    repos.inquiries.insertWithNotifications([inquiry], [notification], [], outboxParts([EVENT], [DELIVERY])),
+  );
+  await r.as('inquiries.readBatchContext (2 companies, 2 locations)', () =>
+    repos.inquiries.readBatchContext([
+      recipientsPart(['cmp_1', 'cmp_2'], ['admin', 'support']),
+      locationNamesPart([
+        { companyId: 'cmp_1', locationId: 'loc_1' },
+        { companyId: 'cmp_2', locationId: 'loc_2' },
+      ]),
+      subscriptionsPart(['cmp_1', 'cmp_2']),
+    ]),
   );
   await r.as('notifications.insertNotifications (2 rows)', () =>
     repos.notifications.insertNotifications([notification, notification]),

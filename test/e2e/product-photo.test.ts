@@ -6,41 +6,83 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
+import { PHOTO_MAX_BYTES, reencodePhoto } from '../../src/modules/inquiries/product-photo.ts';
 import { createTestApp, createTenant, type TestApp } from '../support/test-app.ts';
 import { adminCall } from '../support/sales-helpers.ts';
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 import { reachOut, validReachOut } from '../support/http-helpers.ts';
 import { eventually } from '../support/webhook-helpers.ts';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-/** The same picture with a text chunk a camera or editor might write (stripped before storing). */
-const PNG_WITH_TEXT = (() => {
-  const body = Buffer.from('tEXtComment\0taken at home', 'latin1');
-  const chunk = Buffer.alloc(body.length + 8);
-  chunk.writeUInt32BE(body.length - 4, 0);
-  body.copy(chunk, 4);
-  chunk.writeUInt32BE(crc32(body), body.length + 4);
-  return Buffer.concat([PNG.subarray(0, 33), chunk, PNG.subarray(33)]);
-})();
-/** Other pictures: the same PNG with a gamma chunk, kept as part of the image. */
-const withGamma = (gamma: number) => {
-  const body = Buffer.alloc(8);
-  body.write('gAMA', 0, 'latin1');
-  body.writeUInt32BE(gamma, 4);
-  const chunk = Buffer.alloc(body.length + 8);
-  chunk.writeUInt32BE(4, 0);
-  body.copy(chunk, 4);
-  chunk.writeUInt32BE(crc32(body), body.length + 4);
-  return Buffer.concat([PNG.subarray(0, 33), chunk, PNG.subarray(33)]);
+/**
+ * Pictures made with sharp: three of different colours (so three different images once
+ * re-encoded), the first again with a text chunk a camera or editor might write, and as stored
+ * (decoded and written anew as WebP, issue 37, item 4).
+ */
+const picture = (background: string) =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background } })
+    .png()
+    .toBuffer();
+const [PNG, OTHER_PNG, THIRD_PNG] = await Promise.all([picture('#c33'), picture('#36c'), picture('#3a3')]);
+const pngChunk = (type: string, data: Buffer) => {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([head, body, crc]);
 };
-const OTHER_PNG = withGamma(45455);
-const THIRD_PNG = withGamma(100000);
+const iend = PNG.length - 12;
+const PNG_WITH_TEXT = Buffer.concat([
+  PNG.subarray(0, iend),
+  pngChunk('tEXt', Buffer.from('Comment\0taken at home', 'latin1')),
+  PNG.subarray(iend),
+]);
+const storedOf = async (bytes: Buffer, type = 'image/png') => {
+  const r = await reencodePhoto(type, bytes);
+  assert.ok(r.ok);
+  return r.bytes;
+};
+const [STORED, OTHER_STORED] = [await storedOf(PNG), await storedOf(OTHER_PNG)];
+
+/** A phone-sized JPEG (2400×1600, ≈ 2 MB of noise: over the stored cap) with its GPS position in EXIF. */
+const GPS = {
+  GPSLatitudeRef: 'N',
+  GPSLatitude: '45/1 48/1 54/1',
+  GPSLongitudeRef: 'E',
+  GPSLongitude: '15/1 58/1 55/1',
+};
+const PHONE_JPEG = await sharp({
+  create: {
+    width: 2400,
+    height: 1600,
+    channels: 3,
+    background: '#888',
+    noise: { type: 'gaussian', mean: 128, sigma: 60 },
+  },
+})
+  .jpeg({ quality: 80 })
+  .withExif({ IFD0: { Make: 'Portico test phone' }, IFD3: GPS })
+  .toBuffer();
+/**
+ * A decompression bomb: a 17 KB PNG of 12,000 × 12,000 one-bit pixels (144 million; decoded, 144 MB
+ * or more), refused from its header.
+ */
+const BOMB = (() => {
+  const side = 12_000;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header[8] = 1; // bit depth 1, greyscale
+  return Buffer.concat([
+    PNG.subarray(0, 8),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(side * (1 + side / 8)), { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+})();
 
 /** A loopback https image server with a certificate of its own (its CA handed to Portico, tests only). */
 function imageServer() {
@@ -80,22 +122,24 @@ function imageServer() {
     if (req.url === '/moved') return res.writeHead(302, { location: '/ok.png' }).end();
     if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
     if (req.url === '/page') return res.writeHead(200, { 'content-type': 'text/html' }).end('<img src=x>');
-    // Issue 37: a label is not a type. HTML and SVG bytes sent as images, and a real PNG too large.
+    // Issue 37: a label is not a type. HTML and SVG bytes sent as images.
     if (req.url === '/page.png')
       return res.writeHead(200, { 'content-type': 'image/png' }).end('<html><script>alert(1)</script></html>');
     if (req.url === '/drawing.jpg')
       return res
         .writeHead(200, { 'content-type': 'image/jpeg' })
         .end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    if (req.url === '/labelled-gif') return res.writeHead(200, { 'content-type': 'image/gif' }).end(PNG); // a PNG: stored as one
-    if (req.url === '/big.png') {
-      res.writeHead(200, { 'content-type': 'image/png' });
-      return res.end(Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]));
-    }
-    if (req.url === '/huge.jpg') {
-      res.writeHead(200, { 'content-type': 'image/jpeg' });
-      return res.end(Buffer.alloc(6 * 1024 * 1024));
-    }
+    if (req.url === '/labelled-gif') return res.writeHead(200, { 'content-type': 'image/gif' }).end(PNG); // a PNG: decoded as one
+    // Issue 37, item 4: what only a decode tells. A phone's photo with its position, the same cut
+    // short, an HTML page after a PNG's end, script behind a GIF signature, a pixel bomb.
+    const send = (type: string, body: Buffer | string) => res.writeHead(200, { 'content-type': type }).end(body);
+    if (req.url === '/phone.jpg') return send('image/jpeg', PHONE_JPEG);
+    if (req.url === '/cut.jpg') return send('image/jpeg', PHONE_JPEG.subarray(0, PHONE_JPEG.length / 2));
+    if (req.url === '/trailer.png')
+      return send('image/png', Buffer.concat([PNG, Buffer.from('<html><script>alert(1)</script></html>')]));
+    if (req.url === '/script.gif') return send('image/gif', 'GIF89a=1;/*<script>alert(1)</script>*/');
+    if (req.url === '/bomb.png') return send('image/png', BOMB);
+    if (req.url === '/huge.jpg') return send('image/jpeg', Buffer.alloc(9 * 1024 * 1024));
     res.writeHead(404).end();
   });
   return {
@@ -132,20 +176,42 @@ test('a product photo is fetched once by the server through the guard, kept with
     };
     const ok = await send('/ok.png');
     assert.equal(ok.state, 'fetched');
-    assert.ok(ok.state === 'fetched' && ok.bytes.equals(PNG) && ok.contentType === 'image/png');
+    assert.ok(ok.state === 'fetched' && ok.bytes.equals(STORED) && ok.contentType === 'image/webp');
+    const decoded = await sharp(ok.state === 'fetched' ? ok.bytes : Buffer.alloc(0)).metadata();
+    assert.deepEqual([decoded.format, decoded.width, decoded.height], ['webp', 64, 48], 'the picture, re-encoded');
     assert.equal(images.hits.filter((h) => h === '/ok.png').length, 1, 'fetched once');
 
     assert.equal((await send('/moved')).state, 'fetched', 'a redirect is followed');
     const relabelled = await send('/labelled-gif');
-    assert.ok(relabelled.state === 'fetched' && relabelled.contentType === 'image/png', 'the type the bytes are');
+    assert.ok(relabelled.state === 'fetched' && relabelled.bytes.equals(STORED), 'decoded as what the bytes are');
+
+    // Issue 37, item 4: a phone's photo (over the stored cap, its position in EXIF) is stored
+    // smaller and without the position, or anything else the camera wrote.
+    const sent = await sharp(PHONE_JPEG).metadata();
+    assert.ok(PHONE_JPEG.length > PHOTO_MAX_BYTES && sent.exif?.includes('Portico test phone'), 'the photo as sent');
+    const phone = await send('/phone.jpg');
+    assert.equal(phone.state, 'fetched', phone.state === 'failed' ? phone.reason : '');
+    const kept = phone.state === 'fetched' ? phone.bytes : Buffer.alloc(0);
+    assert.ok(kept.length <= PHOTO_MAX_BYTES, `stored ${kept.length} bytes`);
+    const stored = await sharp(kept).metadata();
+    assert.deepEqual([stored.format, stored.width, stored.height], ['webp', 1600, 1067], 'the longer edge at 1600 px');
+    assert.deepEqual([stored.exif, stored.xmp, stored.icc, stored.iptc], [undefined, undefined, undefined, undefined]);
+    assert.ok(!kept.includes('Portico test phone') && !kept.includes('GPS'), 'no EXIF in the bytes');
+    // An HTML page after a PNG's end does not survive the decode; the picture does.
+    const trailer = await send('/trailer.png');
+    assert.ok(trailer.state === 'fetched' && trailer.bytes.equals(STORED) && !trailer.bytes.includes('script'));
+
     for (const [photo, reason] of [
       ['/loop', /more than 3 redirects/],
       ['/page', /not an image/],
-      ['/huge.jpg', /larger than 1 MB/],
-      ['/big.png', /larger than 1 MB/],
+      ['/huge.jpg', /larger than 8 MB/],
       ['/page.png', /not an image: the bytes are not .* \(labelled image\/png\)/],
       ['/drawing.jpg', /not an image: the bytes are not .* \(labelled image\/jpeg\)/],
       ['/missing.png', /HTTP 404/],
+      ['/cut.jpg', /not an image: a damaged JPEG file/],
+      ['/script.gif', /not an image: a damaged GIF file/],
+      // Refused from its header, before a pixel is decoded.
+      ['/bomb.png', /not stored: 12000×12000 is more than 40 million pixels/],
     ] as const) {
       const got = await send(photo);
       assert.equal(got.state, 'failed', photo);
@@ -160,7 +226,7 @@ test('a product photo is fetched once by the server through the guard, kept with
 test("a company's photos are bounded together: past PRODUCT_PHOTO_QUOTA_BYTES one more is not stored", async () => {
   const images = imageServer();
   const base = await images.listen();
-  const quota = PNG.length + OTHER_PNG.length + 10;
+  const quota = STORED.length + OTHER_STORED.length + 10;
   const t = await createTestApp(
     { PRODUCT_PHOTO_FETCH: 'true', PRODUCT_PHOTO_QUOTA_BYTES: String(quota) },
     { photoCa: images.ca },
@@ -236,7 +302,7 @@ test('issue 37: the same picture is stored once per company, and the quota count
   const base = await images.listen();
   // Room for one picture and a little: before dedupe the second copy of the same bytes went over.
   const t = await createTestApp(
-    { PRODUCT_PHOTO_FETCH: 'true', PRODUCT_PHOTO_QUOTA_BYTES: String(OTHER_PNG.length + 10) },
+    { PRODUCT_PHOTO_FETCH: 'true', PRODUCT_PHOTO_QUOTA_BYTES: String(STORED.length + 10) },
     { photoCa: images.ca },
   );
   try {
@@ -244,11 +310,11 @@ test('issue 37: the same picture is stored once per company, and the quota count
     for (const url of ['/ok.png', '/again.png', '/with-text.png', '/ok.png']) {
       const { got } = await sendPhoto(t, demo, `${base}${url}`);
       assert.equal(got.state, 'fetched', url);
-      assert.ok(got.state === 'fetched' && got.bytes.equals(PNG), `${url}: the picture as stored, its text stripped`);
+      assert.ok(got.state === 'fetched' && got.bytes.equals(STORED), `${url}: the picture as stored, its text gone`);
     }
     assert.deepEqual(
       (await blobsOf(t, demo.companyId)).map((b) => b.size),
-      [PNG.length],
+      [STORED.length],
       'four inquiries, one stored image',
     );
     const refused = await sendPhoto(t, demo, `${base}/other.png`);
@@ -307,7 +373,7 @@ test('issue 37: photos go with the retention after their inquiry arrived; an ima
     );
     assert.deepEqual(
       (await blobsOf(t, demo.companyId)).map((b) => b.size),
-      [PNG.length],
+      [STORED.length],
     );
 
     // The hub says why the photo is gone, with its link.

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
-import { cachedText, valuesList } from '../../db/written-statements.ts';
+import { cachedText, valuesList, type ReadPart } from '../../db/written-statements.ts';
 import type { CompaniesTable, CompanyLogosTable, LocationsTable, UsersTable } from '../../db/schema.ts';
 
 export type CompanyRow = CompaniesTable;
@@ -9,6 +9,31 @@ export type UserRow = UsersTable;
 export type Recipient = Pick<UserRow, 'id' | 'company_id' | 'email'>;
 /** A user to e-mail, with the language to write in: their own, else the company's. */
 export type MailRecipient = { id: string; email: string; locale: string };
+
+/**
+ * readTogether's part: the users of `companyIds` in `roles`, their e-mail as the value (what
+ * listRecipients reads, for a batch of inquiries read with its other lookups at once).
+ */
+export function recipientsPart(companyIds: readonly string[], roles: readonly string[]): ReadPart {
+  return {
+    key: `recipients:${companyIds.length}:${roles.length}`,
+    params: [...companyIds, ...roles],
+    select: (engine, first) =>
+      `select company_id, id, email as value from users where company_id in ${valuesList(engine, 1, companyIds.length, first)} and role in ${valuesList(engine, 1, roles.length, first + companyIds.length)}`,
+  };
+}
+
+/** readTogether's part: the names of these locations (the value), each with its company. */
+export function locationNamesPart(keys: readonly { companyId: string; locationId: string }[]): ReadPart {
+  const companies = [...new Set(keys.map((k) => k.companyId))];
+  const ids = [...new Set(keys.map((k) => k.locationId))];
+  return {
+    key: `location-names:${companies.length}:${ids.length}`,
+    params: [...companies, ...ids],
+    select: (engine, first) =>
+      `select company_id, id, name as value from locations where company_id in ${valuesList(engine, 1, companies.length, first)} and id in ${valuesList(engine, 1, ids.length, first + companies.length)}`,
+  };
+}
 
 export function createCompaniesRepository(db: Executor, engine: Engine) {
   return {
@@ -64,23 +89,6 @@ export function createCompaniesRepository(db: Executor, engine: Engine) {
      * statement: a batch of inquiries reads its locations' names for its events this way (a
      * Kysely-built read per location and batch cost the reach-out a few µs a request).
      */
-    async locationNames(
-      keys: readonly { companyId: string; locationId: string }[],
-    ): Promise<Array<{ company_id: string; id: string; name: string }>> {
-      if (keys.length === 0) return [];
-      const companies = [...new Set(keys.map((k) => k.companyId))];
-      const ids = [...new Set(keys.map((k) => k.locationId))];
-      const text = cachedText(
-        `${engine}:location-names:${companies.length}:${ids.length}`,
-        () =>
-          `select company_id, id, name from locations where company_id in ${valuesList(engine, 1, companies.length)} and id in ${valuesList(engine, 1, ids.length, companies.length + 1)}`,
-      );
-      return (
-        await db.executeQuery<{ company_id: string; id: string; name: string }>(
-          CompiledQuery.raw(text, [...companies, ...ids]),
-        )
-      ).rows;
-    },
     async findLocationByCode(companyId: string, code: string): Promise<LocationRow | undefined> {
       return db
         .selectFrom('locations')

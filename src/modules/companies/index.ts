@@ -1,4 +1,6 @@
 export {
+  recipientsPart,
+  locationNamesPart,
   type CompaniesRepository,
   type LocationRow,
   type Recipient,

@@ -1,6 +1,12 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
-import { allColumns, insertTogether } from '../../db/written-statements.ts';
+import {
+  allColumns,
+  insertTogether,
+  readTogether,
+  type ReadPart,
+  type TableRows,
+} from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import type {
@@ -52,18 +58,28 @@ export interface InquiryFilter {
 export function createInquiriesRepository(db: Executor, engine: Engine) {
   return {
     /**
-     * A group-committed batch of inquiries with their notifications and e-mails, as one unit
-     * (insertTogether): one statement on PostgreSQL; on SQLite, call it inside a transaction.
+     * A group-committed batch of inquiries with their notifications and e-mails, and the outbox's
+     * rows (`outbox`: the webhooks module's outboxParts), as one unit (insertTogether): one
+     * statement on PostgreSQL; on SQLite, call it inside a transaction.
      */
     async insertWithNotifications(
       rows: readonly InquiryRow[],
       notifications: readonly NotificationRow[],
       emails: readonly EmailMessageRow[],
+      outbox: readonly TableRows[] = [],
     ): Promise<void> {
       await insertTogether(db, engine, [
         { table: 'inquiries', columns: INQUIRY_COLUMNS, rows },
         ...notificationParts(notifications, emails),
+        ...outbox,
       ]);
+    },
+    /**
+     * What a batch of inquiries needs to know before it is written (its recipients, location
+     * names and webhook subscriptions: the other modules' parts), in one statement.
+     */
+    async readBatchContext(parts: readonly ReadPart[]) {
+      return readTogether(db, engine, parts);
     },
     async find(companyId: string, id: string, mode?: 'live' | 'test'): Promise<InquiryRow | undefined> {
       return db

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   MAX_REDIRECTS,
-  PHOTO_MAX_BYTES,
+  PHOTO_FETCH_MAX_BYTES,
   photoResponseRefusal,
   photoUrlRefusal,
   redirectStep,
@@ -37,7 +37,7 @@ test('only raster images, answered 200, within the size cap, are kept', () => {
   assert.match(photoResponseRefusal(200, 'text/html', 10)!, /not an image/);
   assert.match(photoResponseRefusal(200, 'image/svg+xml', 10)!, /not an image/, 'an SVG can carry script');
   assert.match(photoResponseRefusal(200, undefined, 10)!, /no content type/);
-  assert.match(photoResponseRefusal(200, 'image/jpeg', PHOTO_MAX_BYTES + 1)!, /larger/);
+  assert.match(photoResponseRefusal(200, 'image/jpeg', PHOTO_FETCH_MAX_BYTES + 1)!, /larger/);
 });
 
 test('redirects are followed a bounded number of times, resolved against the page that sent them', () => {

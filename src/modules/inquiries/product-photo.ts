@@ -1,3 +1,4 @@
+import type { SharpOptions } from 'sharp';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { checkTargetUrl } from '../webhooks/index.ts';
@@ -7,13 +8,32 @@ import { checkTargetUrl } from '../webhooks/index.ts';
  * Portico: staff browsers never load it from the sender's server (a tracking pixel would tell
  * the sender who reads the inquiry, and when). The fetch goes through the webhooks' SSRF guard
  * (the address connected to is checked after DNS), https only, image types only, at most
- * PHOTO_MAX_BYTES, at most MAX_REDIRECTS redirects, each checked like the first URL.
+ * PHOTO_FETCH_MAX_BYTES, at most MAX_REDIRECTS redirects, each checked like the first URL; then
+ * decoded and re-encoded (reencodePhoto).
  */
 /**
  * A product photo shown beside an inquiry needs no more than a phone's picture, compressed: 1 MiB
- * (it was 5 MiB, and 40 inquiries took a database from 0.7 to 202 MB; issue 37).
+ * stored (it was 5 MiB, and 40 inquiries took a database from 0.7 to 202 MB; issue 37). What is
+ * fetched may be larger (a phone's JPEG is 3–6 MB): it is held in memory only until re-encoded.
  */
 export const PHOTO_MAX_BYTES = 1024 * 1024;
+export const PHOTO_FETCH_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * A decompression bomb is a small file that declares a huge picture (a 20 KB PNG of 144 million
+ * pixels): libvips refuses it from the header, before allocating, past this many pixels. 40 MP is
+ * above what phones store by default (12–24 MP) and bounds one decode's memory to ~120 MB.
+ */
+export const PHOTO_MAX_PIXELS = 40_000_000;
+/**
+ * What is stored: WebP (every browser the hub supports shows it, alpha included), the longer edge
+ * at most 1600 px (twice the hub's widest photo, for high-density screens), quality 80; a picture
+ * that is still over the cap (noise, fine texture) is tried smaller and coarser before it is refused.
+ */
+export const PHOTO_ENCODINGS = [
+  { edge: 1600, quality: 80 },
+  { edge: 1200, quality: 70 },
+  { edge: 800, quality: 60 },
+] as const;
 export const MAX_REDIRECTS = 3;
 // Raster images only: an SVG can carry script.
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
@@ -41,7 +61,7 @@ export function photoResponseRefusal(
   if (status !== 200) return `the server answered HTTP ${status}`;
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (!IMAGE_TYPES.has(type)) return `not an image (${type || 'no content type'}); JPEG, PNG, WebP, GIF or AVIF only`;
-  if (length !== null && length > PHOTO_MAX_BYTES) return `larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB`;
+  if (length !== null && length > PHOTO_FETCH_MAX_BYTES) return `larger than ${PHOTO_FETCH_MAX_BYTES / 1024 / 1024} MB`;
   return null;
 }
 
@@ -103,25 +123,22 @@ export async function fetchPhoto(
       let size = 0;
       for await (const chunk of res.body) {
         size += (chunk as Buffer).length;
-        if (size > PHOTO_MAX_BYTES) {
+        if (size > PHOTO_FETCH_MAX_BYTES) {
           res.body.destroy();
-          return { ok: false, reason: `larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB` };
+          return { ok: false, reason: `larger than ${PHOTO_FETCH_MAX_BYTES / 1024 / 1024} MB` };
         }
         chunks.push(chunk as Buffer);
       }
       const bytes = Buffer.concat(chunks);
-      // The type is what the bytes are, never the sender's label: HTML or SVG labelled image/png
-      // would otherwise be served back as whatever a browser sniffs it to be.
+      // The type is what the bytes are, never the sender's label: HTML or SVG labelled image/png is
+      // refused here, and only these five formats' decoders are ever given a sender's bytes.
       const sniffed = imageTypeOf(bytes);
       if (!sniffed)
         return {
           ok: false,
           reason: `not an image: the bytes are not JPEG, PNG, WebP, GIF or AVIF (labelled ${String(type).split(';')[0]!.trim().toLowerCase()})`,
         };
-      // What a phone writes beside the picture (EXIF with its GPS position, XMP, comments) is not kept.
-      const stripped = withoutMetadata(sniffed, bytes);
-      if (!stripped) return { ok: false, reason: `not an image: a damaged ${sniffed.slice(6).toUpperCase()} file` };
-      return { ok: true, contentType: sniffed, bytes: stripped };
+      return await reencodePhoto(sniffed, bytes);
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
       if (code === 'FORBIDDEN_TARGET') return { ok: false, reason: 'the address is private, loopback or reserved' };
@@ -144,61 +161,73 @@ export function imageTypeOf(bytes: Buffer): string | null {
   return null;
 }
 
+// libvips runs on libuv's thread pool, off the event loop. One thread per image and one image at a
+// time: the machine's cores serve requests first, and a burst of photos waits its turn instead of
+// holding every pool thread (DNS, file and crypto work share them). No cache: each photo is seen once.
+// Loaded on the first photo: a process that never decodes one (the worker, one-shot commands, a
+// server with PRODUCT_PHOTO_FETCH off) neither loads libvips (~20 MB) nor pays for it at start.
+let library: Promise<typeof import('sharp').default> | undefined;
+function loadSharp() {
+  library ??= import('sharp').then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return library;
+}
+let decoding: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = decoding.then(work, work);
+  decoding = run.catch(() => {});
+  return run;
+}
+
+// What the signature said, as libvips names the format it decodes: a file whose header and decoder disagree is refused.
+const VIPS_FORMAT: Record<string, string> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/avif': 'heif',
+};
+
 /**
- * The image without the metadata a camera or editor writes beside it: in a JPEG the APP1 (EXIF,
- * XMP), APP13 (IPTC) and comment segments; in a PNG the text and EXIF chunks. The picture's own
- * data (and the colour profile, which changes how it looks) is copied as it is. Null when the file's
- * structure is broken. Other formats are returned unchanged.
+ * The picture decoded and written anew as WebP (issue 37, item 4): what is stored is pixels libvips
+ * produced, never the sender's bytes, so what a camera writes beside the picture (EXIF with its GPS
+ * position, XMP, IPTC, comments, colour profiles: the pixels are converted to sRGB) and whatever a
+ * polyglot hides after or inside it are gone. A file that does not decode to the end is refused;
+ * so is one declaring more than PHOTO_MAX_PIXELS, from its header. The EXIF orientation is applied
+ * first, since the tag that says it goes. Only the formats the signature check let through reach
+ * libvips (not SVG, PDF or TIFF, whose decoders are larger surfaces).
  */
-export function withoutMetadata(type: string, bytes: Buffer): Buffer | null {
-  if (type === 'image/jpeg') return jpegWithout(bytes);
-  if (type === 'image/png') return pngWithout(bytes);
-  return bytes;
-}
-
-const JPEG_DROPPED = new Set([0xe1, 0xed, 0xfe]); // APP1, APP13, COM
-
-function jpegWithout(bytes: Buffer): Buffer | null {
-  const kept: Buffer[] = [bytes.subarray(0, 2)]; // SOI
-  let at = 2;
-  while (at < bytes.length) {
-    if (bytes[at] !== 0xff) return null;
-    let marker = bytes[at + 1];
-    let start = at;
-    while (marker === 0xff) marker = bytes[++start + 1]; // fill bytes
-    if (marker === undefined) return null;
-    if (marker === 0xd9) {
-      kept.push(bytes.subarray(at, start + 2)); // EOI
-      return Buffer.concat(kept);
+export function reencodePhoto(type: string, bytes: Buffer): Promise<PhotoFetch> {
+  const name = type.slice(6).toUpperCase();
+  const input: SharpOptions = { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error', sequentialRead: true };
+  return oneAtATime(async () => {
+    try {
+      const sharp = await loadSharp();
+      // The header alone (no pixels decoded), so a bomb is refused with its size named; the limit
+      // on the decode below holds whatever the header says.
+      const header = await sharp(bytes, { failOn: 'error' }).metadata();
+      if (header.format !== VIPS_FORMAT[type]) return { ok: false, reason: `not an image: a damaged ${name} file` };
+      const pixels = (header.width ?? 0) * (header.height ?? 0);
+      if (pixels > PHOTO_MAX_PIXELS)
+        return {
+          ok: false,
+          reason: `not stored: ${header.width}×${header.height} is more than ${PHOTO_MAX_PIXELS / 1e6} million pixels`,
+        };
+      for (const { edge, quality } of PHOTO_ENCODINGS) {
+        const out = await sharp(bytes, input)
+          .rotate()
+          .resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
+          .webp({ quality })
+          .toBuffer();
+        if (out.length <= PHOTO_MAX_BYTES) return { ok: true, contentType: 'image/webp', bytes: out };
+      }
+      return { ok: false, reason: `not stored: larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB even at 800 px` };
+    } catch {
+      // libvips' message names its own internals; the sender learns only that the file is broken.
+      return { ok: false, reason: `not an image: a damaged ${name} file` };
     }
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      kept.push(bytes.subarray(at, start + 2));
-      at = start + 2;
-      continue;
-    }
-    if (start + 4 > bytes.length) return null;
-    const end = start + 2 + bytes.readUInt16BE(start + 2);
-    if (end > bytes.length) return null;
-    // From the start of scan on, the entropy-coded data and the rest of the file go as they are.
-    if (marker === 0xda) return Buffer.concat([...kept, bytes.subarray(at)]);
-    if (!JPEG_DROPPED.has(marker)) kept.push(bytes.subarray(at, end));
-    at = end;
-  }
-  return null;
-}
-
-const PNG_DROPPED = new Set(['tEXt', 'zTXt', 'iTXt', 'eXIf', 'tIME']);
-
-function pngWithout(bytes: Buffer): Buffer | null {
-  const kept: Buffer[] = [bytes.subarray(0, 8)];
-  let at = 8;
-  while (at + 12 <= bytes.length) {
-    const end = at + 12 + bytes.readUInt32BE(at);
-    if (end > bytes.length) return null;
-    const type = bytes.toString('latin1', at + 4, at + 8);
-    if (!PNG_DROPPED.has(type)) kept.push(bytes.subarray(at, end));
-    at = end;
-    if (type === 'IEND') return Buffer.concat(kept);
-  }
-  return null;
+  });
 }

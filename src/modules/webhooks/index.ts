@@ -15,7 +15,8 @@ export { createPostgresQueue } from './queue/postgres-queue.ts';
 export type { DeliveryQueue, ApplyEndpointWork } from './queue/delivery-queue.ts';
 export { checkTargetUrl, createGuardedAgent } from './target-guard.ts';
 export { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.ts';
-export { enqueueEvent, enqueueEvents, type EventOutbox, type OutboxEvent } from './outbox.ts';
+export { enqueueEvent, outboxRows, type EventOutbox, type OutboxEvent } from './outbox.ts';
+export { outboxParts, subscriptionsPart } from './webhooks.repository.ts';
 export {
   EVENTS,
   EVENT_NAMES,

@@ -1,6 +1,6 @@
 import type { IdGenerator } from '../../lib/ids.ts';
 import { serializeBody, type EventData, type EventName } from './event-catalog.ts';
-import type { WebhooksRepository } from './webhooks.repository.ts';
+import type { DeliveryRow, EventRow, WebhooksRepository } from './webhooks.repository.ts';
 
 /** An event to announce; its `data` is typed by the event's schema in the catalog. */
 export type OutboxEvent = {
@@ -21,7 +21,7 @@ export type OutboxEvent = {
  */
 export type EventOutbox = Pick<
   WebhooksRepository,
-  'insertEvent' | 'insertEvents' | 'listSubscriptions' | 'insertDeliveries' | 'announce'
+  'insertEvent' | 'listSubscriptions' | 'insertDeliveries' | 'announce'
 >;
 
 /**
@@ -44,31 +44,28 @@ export async function enqueueEvent(
 }
 
 /**
- * `enqueueEvent` for a batch (a group commit of inquiries): each company's subscriptions read
- * once, the events and their deliveries written in multi-row statements. The same rows as one
- * call per event, in a few statements instead of three per event.
+ * `enqueueEvent` for a batch (a group commit of inquiries), as rows for the caller's own
+ * statement: each event's row and one delivery per subscribed endpoint, the subscriptions read
+ * beforehand (subscriptionsPart, with the batch's other lookups). The caller writes them with
+ * outboxParts in its insertTogether, and announces when there are deliveries. The same rows as
+ * one enqueueEvent per event.
  */
-export async function enqueueEvents(
-  repos: { webhooks: EventOutbox },
+export function outboxRows(
   events: readonly OutboxEvent[],
+  subscriptions: ReadonlyArray<{ company_id: string; id: string; value: string }>,
   opts: { now: string; newId: IdGenerator },
-): Promise<void> {
-  if (events.length === 0) return;
+): { events: EventRow[]; deliveries: DeliveryRow[] } {
   const rows = events.map((event) => eventRow(event, opts));
-  await repos.webhooks.insertEvents(rows);
-  const deliveries = [];
-  for (const companyId of new Set(events.map((e) => e.companyId))) {
-    const endpoints = await repos.webhooks.listSubscriptions(companyId);
-    for (const row of rows.filter((r) => r.company_id === companyId))
-      for (const endpoint of endpoints)
-        if (wants(endpoint.events, row.type)) deliveries.push(pendingDelivery(row, endpoint.id, opts));
-  }
-  await repos.webhooks.insertDeliveries(deliveries);
-  if (deliveries.length > 0) await repos.webhooks.announce();
+  const deliveries: DeliveryRow[] = [];
+  for (const row of rows)
+    for (const endpoint of subscriptions)
+      if (endpoint.company_id === row.company_id && wants(endpoint.value, row.type))
+        deliveries.push(pendingDelivery(row, endpoint.id, opts));
+  return { events: rows, deliveries };
 }
 
 /** The event's row, its body frozen. */
-function eventRow(event: OutboxEvent, opts: { now: string; newId: IdGenerator }) {
+function eventRow(event: OutboxEvent, opts: { now: string; newId: IdGenerator }): EventRow {
   const id = opts.newId('event');
   const payload = serializeBody({
     id,
@@ -101,7 +98,7 @@ function pendingDelivery(
   event: { id: string; company_id: string },
   endpointId: string,
   opts: { now: string; newId: IdGenerator },
-) {
+): DeliveryRow {
   return {
     id: opts.newId('delivery'),
     company_id: event.company_id,

@@ -25,6 +25,21 @@ insert into email_messages (id, company_id, to_address, subject, text_body, stat
 -- inquiries.insertWithNotifications (1 inquiry)
 insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by, mode, spam_reason) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
+-- inquiries.insertWithNotifications (1 inquiry, 1 notification, its event, 1 delivery)
+insert into inquiries (id, company_id, location_id, api_key_id, topic, subject, message, email, phone, name, product_photo_url, created_at, handled_at, handled_by, mode, spam_reason) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- inquiries.insertWithNotifications (1 inquiry, 1 notification, its event, 1 delivery)
+insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- inquiries.insertWithNotifications (1 inquiry, 1 notification, its event, 1 delivery)
+insert into webhook_events (id, company_id, location_id, type, payload, created_at, mode) values (?, ?, ?, ?, ?, ?, ?);
+
+-- inquiries.insertWithNotifications (1 inquiry, 1 notification, its event, 1 delivery)
+insert into webhook_deliveries (id, company_id, event_id, endpoint_id, status, attempts, next_attempt_at, locked_until, locked_by, last_status_code, last_error, delivered_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- inquiries.readBatchContext (2 companies, 2 locations)
+select 0 as part, company_id, id, value from (select company_id, id, email as value from users where company_id in (?, ?) and role in (?, ?)) as part_0 union all select 1 as part, company_id, id, value from (select company_id, id, name as value from locations where company_id in (?, ?) and id in (?, ?)) as part_1 union all select 2 as part, company_id, id, value from (select company_id, id, events as value from webhook_endpoints where company_id in (?, ?) and enabled = ?) as part_2;
+
 -- notifications.insertNotifications (2 rows)
 insert into notifications (id, company_id, user_id, kind, title, body, subject_type, subject_id, read_at, created_at, message_params) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
