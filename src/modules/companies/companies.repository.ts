@@ -1,14 +1,9 @@
 import { CompiledQuery } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
 import { cachedText, valuesList } from '../../db/written-statements.ts';
-import type { CompaniesTable, CompanyLogosTable, LocationsTable, UsersTable } from '../../db/schema.ts';
+import type { CompanyLogosTable } from '../../db/schema.ts';
 
-export type CompanyRow = CompaniesTable;
-export type LocationRow = LocationsTable;
-export type UserRow = UsersTable;
-export type Recipient = Pick<UserRow, 'id' | 'company_id' | 'email'>;
-/** A user to e-mail, with the language to write in: their own, else the company's. */
-export type MailRecipient = { id: string; email: string; locale: string };
+import type { CompanyRow, LocationRow, MailRecipient, Recipient, UserRow } from './types.ts';
 
 export function createCompaniesRepository(db: Executor, engine: Engine) {
   return {

@@ -1,9 +1,10 @@
-export {
-  type CompaniesRepository,
-  type LocationRow,
-  type Recipient,
-  type MailRecipient,
-} from './companies.repository.ts';
+export type {
+  CompanyDirectory,
+  CompanyFiscalSwitch,
+  LocationRow,
+  MailRecipient,
+  Recipient,
+} from './types.ts';
 export {
   createCompaniesService,
   toCompany,
