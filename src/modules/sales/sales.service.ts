@@ -7,10 +7,11 @@ import { logoImage, toCompany } from '../companies/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import type { Fiscaliser, FiscalPaymentMethod, FiscalStatus, FiscalStatusReader } from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
-import type { CatalogRepository } from '../catalog/index.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CatalogReads } from '../catalog/index.ts';
+import type { CompanyDirectory } from '../companies/index.ts';
 import type { EventOutbox } from '../webhooks/index.ts';
-import type { SaleFilter, SaleRow, SalesRepository } from './sales.repository.ts';
+import type { SalesRepository } from './sales.repository.ts';
+import type { SaleFilter, SaleRow } from './types.ts';
 import type { SaleTotalsRepository } from './sale-totals.repository.ts';
 import type { IssueSnapshot } from './issue-snapshot.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
@@ -36,11 +37,11 @@ type ExchangeRepositoryPort = OutboundRepos['exchange'];
 /** The tables the sales service reads and writes: sales, their payments, and what prints them. */
 export type SalesRepos = {
   exchange: Pick<ExchangeRepositoryPort, 'findSends' | 'insertMessage'>;
-  companies: CompaniesRepository;
+  companies: CompanyDirectory;
   sales: SalesRepository;
   saleTotals: SaleTotalsRepository;
   webhooks: EventOutbox;
-  catalog: Pick<CatalogRepository, 'listTaxRates'>;
+  catalog: Pick<CatalogReads, 'listTaxRates'>;
 };
 
 export function createSalesService(deps: {
