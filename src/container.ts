@@ -65,7 +65,9 @@ import {
   type ApplyEndpointWork,
   type DeliveryQueue,
 } from './modules/webhooks/index.ts';
-import { createOperationsRepository, createReadiness } from './modules/operations/index.ts';
+import { createReadiness, type QueueFigures } from './modules/operations/index.ts';
+// The composition root builds the queues' read-only repository; /metrics sees it as a port.
+import { createOperationsRepository } from './modules/operations/operations.repository.ts';
 import {
   createCisClient,
   createCroatianFiscaliser,
@@ -233,7 +235,7 @@ export async function createContainer(
   const catalogImport = createCatalogImport({ store, clock, newId });
   // Orchestrators ask whether this process can serve: the database answers, its schema is
   // current. The shared queues' figures feed /metrics.
-  const operations = createOperationsRepository(database.db);
+  const operations: QueueFigures = createOperationsRepository(database.db);
   const readiness = createReadiness({
     ping: () => store.ping(),
     pendingMigrations: () => pendingMigrations(database),
