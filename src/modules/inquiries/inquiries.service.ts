@@ -4,11 +4,12 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { PendingHooks, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompanyDirectory } from '../companies/index.ts';
 import type { EmailOutbox, NotificationRow } from '../notifications/index.ts';
 import { enqueueEvent, enqueueEvents, type EventOutbox, type OutboxEvent } from '../webhooks/index.ts';
 import type { InquiryReply } from './inquiry-replies.ts';
-import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries.repository.ts';
+import type { InquiriesRepository } from './inquiries.repository.ts';
+import type { InquiryFilter, InquiryRow } from './types.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
 import type { InquiryDigestsRepository } from './inquiry-digests.repository.ts';
@@ -28,7 +29,7 @@ import type { InquiryBudget } from './inquiry-budget.ts';
  */
 type InquiriesRepos = {
   inquiries: InquiriesRepository;
-  companies: CompaniesRepository;
+  companies: CompanyDirectory;
   webhooks: EventOutbox;
   notifications: EmailOutbox;
   inquiryDigests: InquiryDigestsRepository;
