@@ -1,4 +1,4 @@
-import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
+import type { CompanyDirectory, LocationRow } from '../companies/index.ts';
 import { said } from '../i18n/index.ts';
 import {
   sequenceKind,
@@ -7,7 +7,7 @@ import {
   yearIn,
   type DataMode,
   type DocumentLineRow,
-  type SequencesRepository,
+  type NumberSequences,
 } from '../documents/index.ts';
 import { NOT_REQUIRED, type Fiscaliser, type FiscalStatus } from '../fiscal/index.ts';
 import { invoiceSeries, type SequenceMode } from './numbering.ts';
@@ -16,8 +16,8 @@ import {
   type InvoiceKind,
   type InvoicePaymentMethod,
   type SaleRow,
-  type SaleTotalsRepository,
-  type SalesRepository,
+  type SaleTotalsLedger,
+  type SaleRecords,
 } from '../sales/index.ts';
 import { AppError } from '../../lib/errors.ts';
 
@@ -37,8 +37,8 @@ export type IssueFiscaliser = Fiscaliser<unknown>;
 export const BANK_TRANSFER_DAYS = 15;
 
 export type StepRepos = {
-  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'listLocations' | 'findUser'>;
-  sequences: SequencesRepository;
+  companies: Pick<CompanyDirectory, 'findCompany' | 'findLocation' | 'listLocations' | 'findUser'>;
+  sequences: NumberSequences;
 };
 
 /** What an issued document states beyond its lines: its legal number, dates, payment and operator. */
@@ -177,7 +177,7 @@ export async function fiscalise(
  * changed after invoices were issued with the other one) is a 409, not a duplicate.
  */
 export async function insertIssued(
-  repos: { sales: Pick<SalesRepository, 'insert'>; saleTotals: Pick<SaleTotalsRepository, 'add'> },
+  repos: { sales: Pick<SaleRecords, 'insert'>; saleTotals: Pick<SaleTotalsLedger, 'add'> },
   row: SaleRow,
   lines: readonly DocumentLineRow[],
   timeZone: string,
