@@ -15,7 +15,7 @@ import {
   type NumberSequences,
 } from '../documents/index.ts';
 import { unitCodeOf, type CatalogReads } from '../catalog/index.ts';
-import type { FiscalStatus } from '../fiscal/index.ts';
+import type { FiscalStatus, FiscalWrites } from '../fiscal/index.ts';
 import type { Store } from '../../db/store.ts';
 import { deliverFiscal, fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
 import type {
@@ -74,7 +74,7 @@ export type IssueRepos = {
   catalog: Pick<CatalogReads, 'listTaxRates'>;
   issuedDocuments: IssuedDocumentsRepository;
   exchange: OutboundRepos['exchange'];
-};
+} & FiscalWrites;
 
 export interface Issued {
   row: SaleRow;

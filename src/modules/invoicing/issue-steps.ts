@@ -9,7 +9,7 @@ import {
   type DocumentLineRow,
   type NumberSequences,
 } from '../documents/index.ts';
-import { NOT_REQUIRED, type Fiscaliser, type FiscalStatus } from '../fiscal/index.ts';
+import { NOT_REQUIRED, type Fiscaliser, type FiscalStatus, type FiscalWrites } from '../fiscal/index.ts';
 import { invoiceSeries, type SequenceMode } from './numbering.ts';
 import {
   documentTotals,
@@ -28,10 +28,10 @@ import { AppError } from '../../lib/errors.ts';
 export const DEFAULT_PAYMENT_METHOD: InvoicePaymentMethod = 'bank_transfer';
 
 /**
- * The fiscal step as invoicing holds it: any implementation, whatever repositories it
- * writes, receives this unit of work's repositories (the store passes them all).
+ * The fiscal step as invoicing holds it: it writes the fiscal tables (a CIS request, a TSE
+ * transaction) in the issuing unit of work, so issuing's repositories carry them.
  */
-export type IssueFiscaliser = Fiscaliser<unknown>;
+export type IssueFiscaliser = Fiscaliser<FiscalWrites>;
 
 /** Days a bank transfer is given when neither the customer nor the company set terms; paid at the counter: due at once. */
 export const BANK_TRANSFER_DAYS = 15;
@@ -39,7 +39,7 @@ export const BANK_TRANSFER_DAYS = 15;
 export type StepRepos = {
   companies: Pick<CompanyDirectory, 'findCompany' | 'findLocation' | 'listLocations' | 'findUser'>;
   sequences: NumberSequences;
-};
+} & FiscalWrites;
 
 /** What an issued document states beyond its lines: its legal number, dates, payment and operator. */
 export type IssuedFacts = Pick<

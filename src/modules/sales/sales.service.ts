@@ -5,7 +5,13 @@ import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
 import { logoImage, toCompany } from '../companies/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
-import type { Fiscaliser, FiscalPaymentMethod, FiscalStatus, FiscalStatusReader } from '../fiscal/index.ts';
+import type {
+  Fiscaliser,
+  FiscalPaymentMethod,
+  FiscalRepos,
+  FiscalStatus,
+  FiscalStatusReader,
+} from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { CatalogReads } from '../catalog/index.ts';
 import type { CompanyDirectory } from '../companies/index.ts';
@@ -42,6 +48,8 @@ export type SalesRepos = {
   saleTotals: SaleTotalsRepository;
   webhooks: EventOutbox;
   catalog: Pick<CatalogReads, 'listTaxRates'>;
+  /** A payment another way than the receipt says queues its change to CIS in the same unit of work. */
+  fiscal: FiscalRepos['fiscal'];
 };
 
 export function createSalesService(deps: {
@@ -53,7 +61,7 @@ export function createSalesService(deps: {
   /** The e-invoices of documents sent through the exchange (absent: none is ever sent). */
   exchangeStatus?: ExchangeStatusReader;
   /** Tells the fiscal authority of a payment in another method than an issued receipt states. */
-  fiscalChanges?: Pick<Fiscaliser<unknown>, 'changePayment'>;
+  fiscalChanges?: Pick<Fiscaliser<FiscalRepos>, 'changePayment'>;
   onEventQueued: () => void;
 }) {
   const { store, clock, newId } = deps;
