@@ -33,14 +33,30 @@ export default {
     },
     {
       // Type-only imports too: the slice of repositories a service uses is wired in the
-      // composition root, so a module has no use for another's repository file; what it may
-      // write of another module's tables is a narrow type that module's index.ts exports
-      // (the webhooks module's EventOutbox, for one).
+      // composition root, so a module has no use for another's repository file; what it reads or
+      // writes of another module's tables is a port, a narrow type that module's index.ts exports
+      // (the webhooks module's EventOutbox, the sales module's SaleRecords).
       name: 'no-foreign-repository',
-      comment: "A module never imports another module's repository: services get theirs from the composition root.",
+      comment: "A module never imports another module's repository: it calls a port the other's index.ts exports.",
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/' },
-      to: { path: '^src/modules/[^/]+/[^/]+\\.repository\\.ts$', pathNot: '^src/modules/$1/' },
+      to: { path: '^src/modules/.+\\.repository\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      // Without this an index.ts could hand a repository to every module (and route) at once,
+      // and the rule above would see only imports of the index.
+      name: 'index-without-repository',
+      comment: "A module's public surface exports ports and services, never a repository (nor its types).",
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/index\\.ts$' },
+      to: { path: '\\.repository\\.ts$' },
+    },
+    {
+      name: 'repository-in-composition-root',
+      comment: 'Outside its module, a repository is built by the composition root (container.ts, repositories.ts) alone.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(modules|http)/|^src/(container|repositories)\\.ts$' },
+      to: { path: '\\.repository\\.ts$' },
     },
     {
       // Type-only imports too: a route has no use for a repository's or the database's types

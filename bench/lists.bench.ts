@@ -52,6 +52,7 @@ import { emailKey, nameKey, phoneKey } from '../src/modules/customers/contact-ke
 import { classifySearch } from '../src/modules/customers/customer-search.ts';
 import { createCustomersRepository } from '../src/modules/customers/customers.repository.ts';
 import { createQuotationsRepository } from '../src/modules/quotations/quotations.repository.ts';
+import { documentLines } from '../src/modules/documents/document-lines.repository.ts';
 import {
   enginesFromArgs,
   freePort,
@@ -531,7 +532,7 @@ async function repositorySql(
   assignedId: string | null,
 ): Promise<Probe[]> {
   const { db, last } = capturingDb(engine);
-  const quotations = createQuotationsRepository(db as never, engine);
+  const quotations = createQuotationsRepository(db as never, engine, documentLines(db as never, 'quotation_lines'));
   const customers = createCustomersRepository(db as never);
   const out: Probe[] = [];
   await quotations.list(companyId, { limit: 26 });

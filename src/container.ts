@@ -30,6 +30,7 @@ import {
   createInquiriesService,
   createInquiryBudget,
   createInquiryDigests,
+  createInquiryReplies,
   createProofOfWork,
   type HubLinks,
 } from './modules/inquiries/index.ts';
@@ -46,7 +47,7 @@ import {
 } from './modules/catalog/index.ts';
 import { createPrintPool, type PrintSlot } from './modules/printing/index.ts';
 import { createQuotationAnswers, createQuotationsService } from './modules/quotations/index.ts';
-import { createDocumentMail } from './modules/mailing/index.ts';
+import { createDocumentAttachments, createDocumentMail } from './modules/mailing/index.ts';
 import { createOrdersService } from './modules/orders/index.ts';
 import { createSalesService } from './modules/sales/index.ts';
 import { createInvoicingService } from './modules/invoicing/index.ts';
@@ -65,7 +66,9 @@ import {
   type ApplyEndpointWork,
   type DeliveryQueue,
 } from './modules/webhooks/index.ts';
-import { createOperationsRepository, createReadiness } from './modules/operations/index.ts';
+import { createReadiness, type QueueFigures } from './modules/operations/index.ts';
+// The composition root builds the queues' read-only repository; /metrics sees it as a port.
+import { createOperationsRepository } from './modules/operations/operations.repository.ts';
 import {
   createCisClient,
   createCroatianFiscaliser,
@@ -233,7 +236,7 @@ export async function createContainer(
   const catalogImport = createCatalogImport({ store, clock, newId });
   // Orchestrators ask whether this process can serve: the database answers, its schema is
   // current. The shared queues' figures feed /metrics.
-  const operations = createOperationsRepository(database.db);
+  const operations: QueueFigures = createOperationsRepository(database.db);
   const readiness = createReadiness({
     ping: () => store.ping(),
     pendingMigrations: () => pendingMigrations(database),
@@ -419,6 +422,7 @@ export async function createContainer(
     emailEnabled: config.smtpUrl !== null,
     onEmailQueued: () => emailSender?.wake(),
   });
+  const inquiryReplies = createInquiryReplies({ inquiries, companies, customers, mail: documentMail });
   const quotationAnswers = createQuotationAnswers({
     store,
     clock,
@@ -539,35 +543,13 @@ export async function createContainer(
           customer: config.emailSendConcurrency,
           staff: Math.max(1, Math.ceil(config.emailSendConcurrency / 2)),
         },
-        // A sent document's PDF, printed when its e-mail goes out, through the same print pool; a
-        // sale's e-invoice is written then too (a 409 if it no longer can be: the e-mail retries).
-        renderAttachment: async (recipe) => {
-          if (recipe.file === 'e-invoice') {
-            const einvoice = await invoicing.file(recipe.companyId, recipe.id, 'ubl');
-            return { filename: `${einvoice.number}-ubl.xml`, content: einvoice.bytes, contentType: 'application/xml' };
-          }
-          if (recipe.document === 'sale') {
-            // The invoice as issued, in the sending's language: the bytes its sending's hash names.
-            const issued = await invoicing.file(recipe.companyId, recipe.id, 'a4', {
-              locale: recipe.locale,
-              slot: () => prints.reserve(),
-            });
-            return { filename: `${issued.number}.pdf`, content: issued.bytes, contentType: 'application/pdf' };
-          }
-          const slot = prints.reserve();
-          try {
-            const printed =
-              recipe.document === 'quotation'
-                ? await quotations.renderPdf(recipe.companyId, recipe.id, slot, {
-                    locale: recipe.locale,
-                    datasheets: recipe.datasheets,
-                  })
-                : await sales.renderPdf(recipe.companyId, recipe.id, slot, { locale: recipe.locale });
-            return { filename: `${printed.number}.pdf`, content: printed.pdf, contentType: 'application/pdf' };
-          } finally {
-            slot.release();
-          }
-        },
+        // Printed when the e-mail goes out, through the same print pool; what it carries is the
+        // mailing module's decision (document-attachments.ts).
+        renderAttachment: createDocumentAttachments({
+          issuedFile: (companyId, id, format, opts) => invoicing.file(companyId, id, format, opts),
+          quotations,
+          reserve: () => prints.reserve(),
+        }),
       })
     : null;
 
@@ -599,6 +581,7 @@ export async function createContainer(
     apiKeys,
     notifications,
     inquiries,
+    inquiryReplies,
     idempotency,
     catalog,
     catalogAdmin,

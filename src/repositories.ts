@@ -11,6 +11,7 @@ import { createQuotationsRepository } from './modules/quotations/quotations.repo
 import { createOrdersRepository } from './modules/orders/orders.repository.ts';
 import { createWebhooksRepository } from './modules/webhooks/webhooks.repository.ts';
 import { createSequencesRepository } from './modules/documents/sequences.repository.ts';
+import { documentLines } from './modules/documents/document-lines.repository.ts';
 import { createSalesRepository } from './modules/sales/sales.repository.ts';
 import { createSaleTotalsRepository } from './modules/sales/sale-totals.repository.ts';
 import { createCustomersRepository } from './modules/customers/customers.repository.ts';
@@ -40,9 +41,9 @@ export function createRepositories(db: Executor, engine: Engine) {
     idempotency: createIdempotencyRepository(db),
     catalog: createCatalogRepository(db),
     sequences: createSequencesRepository(db),
-    quotations: createQuotationsRepository(db, engine),
-    orders: createOrdersRepository(db, engine),
-    sales: createSalesRepository(db),
+    quotations: createQuotationsRepository(db, engine, documentLines(db, 'quotation_lines')),
+    orders: createOrdersRepository(db, engine, documentLines(db, 'order_lines')),
+    sales: createSalesRepository(db, documentLines(db, 'sale_lines')),
     saleTotals: createSaleTotalsRepository(db),
     webhooks: createWebhooksRepository(db, engine),
     customers: createCustomersRepository(db),

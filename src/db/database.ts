@@ -30,7 +30,16 @@ export interface Database {
   readonly pool: pg.Pool | null;
   /** Rejects when the database does not answer (readiness). */
   ping(): Promise<void>;
+  /** The connection pool's figures for /metrics; null where there is no pool (SQLite). */
+  stats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+/** Connections open, idle, and requests waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 // int8 counts and minor units stay far below 2^53; timestamps are handled as ISO 8601 strings
@@ -88,7 +97,15 @@ export function createDatabase(
       dialect: new SqliteDialect({ database: openSqlite(file, { synchronous: options.sqliteSynchronous ?? 'full' }) }),
       log,
     });
-    return { db, engine: 'sqlite', url, pool: null, ping: () => ping(db), close: () => db.destroy() };
+    return {
+      db,
+      engine: 'sqlite',
+      url,
+      pool: null,
+      ping: () => ping(db),
+      stats: () => null,
+      close: () => db.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: url,
@@ -102,5 +119,13 @@ export function createDatabase(
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
-  return { db, engine: 'postgres', url, pool, ping: () => ping(db), close: () => db.destroy() };
+  return {
+    db,
+    engine: 'postgres',
+    url,
+    pool,
+    ping: () => ping(db),
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }

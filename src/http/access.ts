@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError, type Message } from '../lib/errors.ts';
 import type { UserRole } from '../modules/companies/index.ts';
-import { said } from '../modules/i18n/index.ts';
+import { said } from './request-messages.ts';
 import { localDate } from '../modules/reports/index.ts';
 
 /**

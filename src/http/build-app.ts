@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Container } from '../container.ts';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../lib/errors.ts';
-import { said } from '../modules/i18n/index.ts';
+import { said } from './request-messages.ts';
 import { problemFor, toAppError, STATUS_BY_CODE } from './errors.ts';
 import { buildValidator } from './validation.ts';
 import { buildSerializer } from './serialization.ts';

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorObject } from 'ajv';
 import { isDatabaseOutage } from '../lib/database-outage.ts';
-import { said, saidOf } from '../modules/i18n/index.ts';
+import { said, saidOf } from './request-messages.ts';
 import {
   AppError,
   addFieldError,

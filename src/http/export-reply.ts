@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../lib/errors.ts';
-import { said } from '../modules/i18n/index.ts';
+import { said } from './request-messages.ts';
 import { toCsv, toXlsx, type ExportLocale, type Table } from '../modules/reports/index.ts';
 import { fileHeaders } from './file-reply.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../container.ts';
 import { AppError } from '../lib/errors.ts';
-import { said } from '../modules/i18n/index.ts';
+import { said } from './request-messages.ts';
 import { metricsTokenGiven } from './plugins/metrics.ts';
 
 const Status = Type.Object({ status: Type.String() });

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import { said } from '../modules/i18n/index.ts';
+import { said } from './request-messages.ts';
 import { requestFingerprint, type IdempotencyService } from '../modules/idempotency/index.ts';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;

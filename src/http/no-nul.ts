@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import { said } from '../modules/i18n/index.ts';
+import { said } from './request-messages.ts';
 
 /**
  * No NUL characters anywhere a client can put text. PostgreSQL cannot store or compare them and

@@ -1,12 +1,12 @@
 // test-engines: sqlite
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorCatalogs } from '../modules/i18n/index.ts';
+import { httpErrorCatalogs } from './request-messages.ts';
 import { needsRole, PERMISSIONS } from './access.ts';
 import { toAppError, validationDetails } from './errors.ts';
 import { buildValidator } from './validation.ts';
 
-const en = errorCatalogs.en as Record<string, string>;
+const en = httpErrorCatalogs.en as Record<string, string>;
 
 test('every role a permission leaves out is refused by key: the hub says the roles in its language', () => {
   const sets = new Set(Object.values(PERMISSIONS).map((roles) => [...roles].sort().join(',')));

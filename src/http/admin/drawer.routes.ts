@@ -6,7 +6,7 @@ import { CloseDrawerBody, DrawerMovementBody, OpenDrawerBody } from '../requests
 import { PdfOrJson, reservePrint, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { ExportQuery, JsonOrSheet, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { AppError } from '../../lib/errors.ts';
-import { said } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const DayParams = Type.Object({

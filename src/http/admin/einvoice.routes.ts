@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
-import { said } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 import {
   EXCHANGE_PROVIDERS,
   PURCHASE_PAYMENT_METHODS,

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
-import { REPLY_QUOTE_INTRO, REPLY_SUBJECT } from '../../modules/mailing/index.ts';
-import { createFormatter, resolveLanguage } from '../../modules/i18n/index.ts';
 import { Data, Nullable, Timestamp, errorResponses } from '../schemas.ts';
 import { ReplyBody } from '../requests/mail.ts';
 
@@ -42,7 +40,7 @@ export const inquiryRepliesRoutes =
       },
       async (request, reply) => {
         const actor = { companyId: request.admin.companyId, userId: request.admin.userId };
-        const made = await replyToInquiry(c, actor, request.params.id, request.body.message);
+        const made = await c.inquiryReplies.reply(actor, request.params.id, request.body.message);
         return reply.status(201).send({ data: made });
       },
     );
@@ -81,29 +79,3 @@ export const inquiryRepliesRoutes =
       },
     );
   };
-
-/**
- * The reply ("Re: <subject>") from the shop's reply-to address. An inquirer who is a directory
- * customer with a language (matched by e-mail: an inquiry has no customer link) is answered in
- * it, the quoted inquiry introduced in their words; anyone else gets the reply as before, in the
- * company's language. Shared with the hub page.
- */
-export async function replyToInquiry(
-  c: Container,
-  actor: { companyId: string; userId: string },
-  id: string,
-  message: string,
-) {
-  const inquiry = await c.inquiries.get(actor.companyId, id);
-  const company = await c.companies.getCompany(actor.companyId);
-  const customerLanguage = await c.customers.languageOfEmail(actor.companyId, inquiry.email);
-  const language = customerLanguage ?? resolveLanguage(company.locale);
-  const asked = createFormatter(language, { currency: company.currency, timeZone: company.timezone }).date(
-    new Date(inquiry.createdAt),
-  );
-  return c.inquiries.reply(actor, id, message, {
-    replyTo: await c.documentMail.replyTo(actor.companyId, actor.userId),
-    subject: REPLY_SUBJECT[language](inquiry.subject),
-    quoteIntro: customerLanguage ? REPLY_QUOTE_INTRO[customerLanguage](asked) : null,
-  });
-}

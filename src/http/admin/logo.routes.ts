@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
 import { LOGO_MAX_BYTES } from '../../modules/companies/index.ts';
-import { said } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 import { errorResponses } from '../schemas.ts';
 
 /** The print template's logo: a PNG or JPEG body, or none. Admins (settings). */

@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { AppError } from '../../lib/errors.ts';
-import { said } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 
 /** Newest-first keyset pages over (createdAt, id): fetch one extra row to know if more follow. */
 export function newestFirstPage(query: { limit?: number; cursor?: string }) {

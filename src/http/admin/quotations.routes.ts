@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { quotationsListTable } from '../../modules/reports/index.ts';
-import { said, translator } from '../../modules/i18n/index.ts';
+import { translator } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';

@@ -19,7 +19,8 @@ import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
 import { FormatQuery, PdfOrJson, reservePrint, sendIssued, sendPdf, wantsPdf } from '../pdf-reply.ts';
 import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import { salesListTable } from '../../modules/reports/index.ts';
-import { said, translator } from '../../modules/i18n/index.ts';
+import { translator } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 import type { UserRole } from '../../modules/companies/index.ts';
 import { mayCancelInvoice } from '../access.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type Message } from '../../lib/errors.ts';
-import { said } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 import type { AdminCaller, ApiKeysService, KeyCaller } from '../../modules/api-keys/index.ts';
 import { checkBrowserAccess } from './browser-access.ts';
 

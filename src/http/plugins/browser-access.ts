@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
-import { said } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 import { originAllowed, type ApiKeysService, type KeyCaller } from '../../modules/api-keys/index.ts';
 
 declare module 'fastify' {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
-import { said } from '../../modules/i18n/index.ts';
+import { said } from '../request-messages.ts';
 
 /**
  * `/metrics` in Prometheus's text format, served only when METRICS_TOKEN is set and only to
@@ -110,17 +110,18 @@ export function registerMetrics(app: FastifyInstance, c: Container): void {
       this.set({ state: 'admitted' }, s.admitted);
     },
   });
-  const pool = c.database.pool;
-  if (pool)
+  if (c.database.stats())
     new Gauge({
       name: 'portico_db_pool_connections',
       help: 'PostgreSQL pool: connections open, idle, and requests waiting for one',
       labelNames: ['state'] as const,
       registers: [registry],
       collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
+        const stats = c.database.stats();
+        if (!stats) return;
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
       },
     });
 

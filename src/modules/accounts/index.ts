@@ -1,4 +1,3 @@
-export type { AccountsRepository } from './accounts.repository.ts';
 export {
   createAccountsService,
   type AccountsService,

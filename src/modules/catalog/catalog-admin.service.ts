@@ -6,13 +6,8 @@ import { formatMoney, parseScaled, MONEY_SCALE, RATE_SCALE } from '../../lib/mon
 import type { Store } from '../../db/store.ts';
 import { datasheetFileName, type DatasheetFiles } from './datasheet-files.ts';
 import { findActiveContent, hasPages } from './pdf-active-content.ts';
-import {
-  BarcodeTaken,
-  type CatalogRepository,
-  type ProductRow,
-  type ProductWithRate,
-  type UnitRow,
-} from './catalog.repository.ts';
+import { BarcodeTaken, type CatalogRepository } from './catalog.repository.ts';
+import type { ProductRow, ProductWithRate, UnitRow } from './types.ts';
 import { checkGtin, gtinSpellings } from './gtin.ts';
 import { expandCategoryIds } from './catalog-scope.ts';
 import { formatRate } from '../../lib/money.ts';

@@ -1,6 +1,7 @@
 import { formatMoney, formatRate } from '../../lib/money.ts';
 import { neutralise } from '../../lib/spreadsheet-text.ts';
-import type { CatalogRepository, ProductWithRate } from './catalog.repository.ts';
+import type { CatalogRepository } from './catalog.repository.ts';
+import type { ProductWithRate } from './types.ts';
 import { CSV_COLUMNS } from './catalog-csv.ts';
 
 /**

@@ -5,15 +5,9 @@ import { kpdEntry } from '../einvoice/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
-import type {
-  CatalogRepository,
-  CategoryRow,
-  ModelRow,
-  ProductRow,
-  TaxRateRow,
-  UnitRow,
-} from './catalog.repository.ts';
+import type { CompanyDirectory } from '../companies/index.ts';
+import type { CatalogRepository } from './catalog.repository.ts';
+import type { CategoryRow, ModelRow, ProductRow, TaxRateRow, UnitRow } from './types.ts';
 import { formatRate } from '../../lib/money.ts';
 import { gtinSpellings } from './gtin.ts';
 import { exportCatalogCsv } from './catalog-export.ts';
@@ -32,7 +26,7 @@ export interface ImportReport {
 const CHUNK = 500;
 
 interface CatalogImportDeps {
-  store: Store<{ catalog: CatalogRepository; companies: CompaniesRepository }>;
+  store: Store<{ catalog: CatalogRepository; companies: CompanyDirectory }>;
   clock: Clock;
   newId: IdGenerator;
 }

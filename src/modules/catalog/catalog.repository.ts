@@ -1,14 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { CategoriesTable, ModelsTable, ProductsTable, TaxRatesTable, UnitsTable } from '../../db/schema.ts';
 import type { ScopeFilter } from './catalog-scope.ts';
-
-export type CategoryRow = CategoriesTable;
-export type ModelRow = ModelsTable;
-export type TaxRateRow = TaxRatesTable;
-export type ProductRow = ProductsTable;
-export type UnitRow = UnitsTable;
-export type ProductWithRate = ProductRow & { rate_bp: number };
+import type { CategoryRow, ModelRow, ProductRow, ProductWithRate, TaxRateRow, UnitRow } from './types.ts';
 
 export interface ProductQuery {
   scope: ScopeFilter | null;

@@ -3,11 +3,12 @@ import { said } from '../i18n/index.ts';
 import { formatMoney, formatRate } from '../../lib/money.ts';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import type { Store } from '../../db/store.ts';
-import type { CompaniesRepository, Company } from '../companies/index.ts';
+import type { CompanyDirectory, Company } from '../companies/index.ts';
 import { toCompany } from '../companies/index.ts';
 import { unitPriceBothWays } from '../documents/index.ts';
 import { expandCategoryIds, productInScope, scopeFilter, type ScopeFilter } from './catalog-scope.ts';
-import type { CatalogRepository, ProductWithRate, UnitRow } from './catalog.repository.ts';
+import type { CatalogRepository } from './catalog.repository.ts';
+import type { ProductWithRate, UnitRow } from './types.ts';
 import { datasheetFileName, type DatasheetFiles } from './datasheet-files.ts';
 
 export interface PublicUnit {
@@ -57,7 +58,7 @@ export interface ProductListQuery {
 }
 
 export function createCatalogService(deps: {
-  store: Store<{ catalog: CatalogRepository; companies: CompaniesRepository }>;
+  store: Store<{ catalog: CatalogRepository; companies: CompanyDirectory }>;
   datasheets: DatasheetFiles;
 }) {
   const { store } = deps;

@@ -1,4 +1,4 @@
-export type { CatalogRepository } from './catalog.repository.ts';
+export type { CatalogReads } from './types.ts';
 export { createCatalogService, type CatalogService, type PublicProduct, type ResolvedLine } from './catalog.service.ts';
 export {
   createCatalogAdminService,

@@ -1,39 +1,9 @@
 import { CompiledQuery } from 'kysely';
 import type { Engine, Executor } from '../../db/database.ts';
-import { cachedText, valuesList, type ReadPart } from '../../db/written-statements.ts';
-import type { CompaniesTable, CompanyLogosTable, LocationsTable, UsersTable } from '../../db/schema.ts';
+import { cachedText, valuesList } from '../../db/written-statements.ts';
+import type { CompanyLogosTable } from '../../db/schema.ts';
 
-export type CompanyRow = CompaniesTable;
-export type LocationRow = LocationsTable;
-export type UserRow = UsersTable;
-export type Recipient = Pick<UserRow, 'id' | 'company_id' | 'email'>;
-/** A user to e-mail, with the language to write in: their own, else the company's. */
-export type MailRecipient = { id: string; email: string; locale: string };
-
-/**
- * readTogether's part: the users of `companyIds` in `roles`, their e-mail as the value (what
- * listRecipients reads, for a batch of inquiries read with its other lookups at once).
- */
-export function recipientsPart(companyIds: readonly string[], roles: readonly string[]): ReadPart {
-  return {
-    key: `recipients:${companyIds.length}:${roles.length}`,
-    params: [...companyIds, ...roles],
-    select: (engine, first) =>
-      `select company_id, id, email as value from users where company_id in ${valuesList(engine, 1, companyIds.length, first)} and role in ${valuesList(engine, 1, roles.length, first + companyIds.length)}`,
-  };
-}
-
-/** readTogether's part: the names of these locations (the value), each with its company. */
-export function locationNamesPart(keys: readonly { companyId: string; locationId: string }[]): ReadPart {
-  const companies = [...new Set(keys.map((k) => k.companyId))];
-  const ids = [...new Set(keys.map((k) => k.locationId))];
-  return {
-    key: `location-names:${companies.length}:${ids.length}`,
-    params: [...companies, ...ids],
-    select: (engine, first) =>
-      `select company_id, id, name as value from locations where company_id in ${valuesList(engine, 1, companies.length, first)} and id in ${valuesList(engine, 1, ids.length, first + companies.length)}`,
-  };
-}
+import type { CompanyRow, LocationRow, MailRecipient, Recipient, UserRow } from './types.ts';
 
 export function createCompaniesRepository(db: Executor, engine: Engine) {
   return {

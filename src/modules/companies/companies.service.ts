@@ -7,7 +7,8 @@ import { validateTaxId } from '../customers/index.ts';
 import { checkLocaleTag, said, saidOf } from '../i18n/index.ts';
 import { unknownPlaceholders } from './print-template.ts';
 import { LOGO_MAX_BYTES, readLogo } from './logo.ts';
-import type { CompaniesRepository, CompanyRow, LocationRow, UserRow } from './companies.repository.ts';
+import type { CompaniesRepository } from './companies.repository.ts';
+import type { CompanyRow, LocationRow, UserRow } from './types.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 
 /** Ten years: the longest a quotation may stay valid. */

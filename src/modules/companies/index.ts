@@ -1,11 +1,11 @@
-export {
-  recipientsPart,
-  locationNamesPart,
-  type CompaniesRepository,
-  type LocationRow,
-  type Recipient,
-  type MailRecipient,
-} from './companies.repository.ts';
+export type {
+  CompanyDirectory,
+  CompanyFiscalSwitch,
+  LocationRow,
+  MailRecipient,
+  Recipient,
+} from './types.ts';
+export { recipientsPart, locationNamesPart } from './read-parts.ts';
 export {
   createCompaniesService,
   toCompany,

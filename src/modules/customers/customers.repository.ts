@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { CustomersTable } from '../../db/schema.ts';
-
-export type CustomerRow = CustomersTable;
+import type { CustomerRow } from './types.ts';
 
 /** The key columns a search can range over, each behind a (company_id, key, id) index. */
 export type SearchKey = 'name_key' | 'email_key' | 'phone_key' | 'tax_id_key';

@@ -5,7 +5,8 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import type { Store } from '../../db/store.ts';
 import { emailKey, nameKey, phoneKey } from './contact-keys.ts';
 import { validateTaxId, taxIdKey } from './tax-id.ts';
-import { TaxIdTaken, type CustomerRow, type CustomersRepository, type SearchKey } from './customers.repository.ts';
+import { TaxIdTaken, type CustomersRepository, type SearchKey } from './customers.repository.ts';
+import type { CustomerRow } from './types.ts';
 import { classifySearch } from './customer-search.ts';
 import { LANGUAGES, said, saidOf, type Language } from '../i18n/index.ts';
 

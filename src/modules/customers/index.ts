@@ -1,4 +1,4 @@
-export type { CustomersRepository, CustomerRow } from './customers.repository.ts';
+export type { CustomerReads, CustomerRow } from './types.ts';
 export {
   createCustomersService,
   CUSTOMER_KINDS,

@@ -1,7 +1,5 @@
 import type { Executor } from '../../db/database.ts';
-import type { DocumentLinesTable } from '../../db/schema.ts';
-
-export type DocumentLineRow = DocumentLinesTable;
+import type { DocumentLineRow } from './types.ts';
 
 /** Lines of quotations, orders and sales share one shape; each kind has its own table. */
 export function documentLines(db: Executor, table: 'quotation_lines' | 'order_lines' | 'sale_lines') {

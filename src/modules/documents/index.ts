@@ -6,7 +6,7 @@
  */
 export { formatDocumentNumber, yearIn } from './document-number.ts';
 export { sequenceKind, testPrefix, type DataMode } from './test-numbers.ts';
-export { documentLines, type DocumentLineRow } from './document-lines.repository.ts';
+export type { DocumentLineRow, DocumentLineTable, NumberSequences } from './types.ts';
 export { documentSearch } from './document-search.ts';
 export {
   priceLine,
@@ -29,7 +29,6 @@ export {
   type ResolveLines,
   type TotalsView,
 } from './priced-lines.ts';
-export { type SequencesRepository } from './sequences.repository.ts';
 export { type PrintedTotals, type RateRow } from './tax-summary.ts';
 export { type PaymentCodeKind } from './payment-codes/choose-payment-codes.ts';
 export { buildEpcQrPayload, EPC_QR_MAX_BYTES } from './payment-codes/epc-qr.ts';

@@ -10,7 +10,7 @@ import {
 } from '../../lib/money.ts';
 import type { Company } from '../companies/index.ts';
 import { said } from '../i18n/index.ts';
-import type { DocumentLineRow } from './document-lines.repository.ts';
+import type { DocumentLineRow } from './types.ts';
 import { MAX_DISCOUNT_BP, priceLine, summarize, type DocumentTotals } from './pricing.ts';
 import { apportionLines } from './tax-summary.ts';
 

@@ -1,7 +1,7 @@
 import { formatMoney, formatRate, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
 import { fillPrintTemplate, type Company, type CompanyAddress, type LocationRow } from '../companies/index.ts';
 import { createFormatter, resolveLanguage, translate, type MessageArgs, type MessageKey } from '../i18n/index.ts';
-import type { DocumentLineRow } from './document-lines.repository.ts';
+import type { DocumentLineRow } from './types.ts';
 import { paymentDetails, type PaymentDetails } from './payment-codes/payment-details.ts';
 import { priceLine } from './pricing.ts';
 import { totalsView, type TotalsView } from './priced-lines.ts';

@@ -1,18 +1,16 @@
 import type { CroatianFiscaliser } from './cis-fiscaliser.ts';
 import type { FiscalStatus } from './fiscaliser.ts';
 import type { GermanTse } from './tse-fiscaliser.ts';
+import type { CountryFiscaliser } from './types.ts';
 
 /**
  * The one fiscaliser invoicing holds, one adapter per country behind it: a document the German
  * TSE signed before its unit of work goes to the TSE adapter, every other to Croatia's CIS
  * adapter (which does nothing for a company without a certificate). Reading a status asks CIS, then the TSE for the rest.
  */
-export function createCountryFiscaliser(cis: CroatianFiscaliser, tse: GermanTse): CroatianFiscaliser {
+export function createCountryFiscaliser(cis: CroatianFiscaliser, tse: GermanTse): CountryFiscaliser {
   return {
-    prepare: (repos, doc) =>
-      tse.holds(doc.documentId)
-        ? tse.prepare(repos as unknown as Parameters<GermanTse['prepare']>[0], doc)
-        : cis.prepare(repos, doc),
+    prepare: (repos, doc) => (tse.holds(doc.documentId) ? tse.prepare(repos, doc) : cis.prepare(repos, doc)),
     deliver: (companyId, documentIds) => cis.deliver(companyId, documentIds),
     changePayment: (repos, change) => cis.changePayment!(repos, change),
     // A document has a CIS request or TSE rows, never both: the TSE is asked only for those CIS

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ZipFile } from 'yazl';
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Store } from '../../db/store.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompanyDirectory } from '../companies/index.ts';
 import { said } from '../i18n/index.ts';
 import { addDays, isCalendarDate, localDate, startOfDay } from '../../lib/zoned-days.ts';
 // The sales tables' rows, read as the schema has them: the sales module depends on fiscal, not back.
@@ -55,7 +55,7 @@ type Repos = {
     find(companyId: string, id: string): Promise<SaleRow | undefined>;
     listSaleLines(companyId: string, ids: readonly string[]): Promise<SaleLineRow[]>;
   };
-  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation'>;
+  companies: Pick<CompanyDirectory, 'findCompany' | 'findLocation'>;
 };
 
 /** The DSFinV-K zip of one device for a period: the CSVs, index.xml and the TSE's own TAR export. */

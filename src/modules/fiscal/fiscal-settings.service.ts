@@ -3,7 +3,7 @@ import { said, saidOf } from '../i18n/index.ts';
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Store } from '../../db/store.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompanyDirectory, CompanyFiscalSwitch } from '../companies/index.ts';
 import { Pkcs12Error, readPkcs12 } from './certificate.ts';
 import { oibOf } from './cis-format.ts';
 import { CisUnreachable, type CisClient } from './cis-client.ts';
@@ -33,7 +33,7 @@ const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/;
 
 /** A company's fiscal settings: its FINA certificate, and the test of the way to CIS. */
 export function createFiscalSettingsService(deps: {
-  store: Store<{ fiscal: FiscalRepository; companies: Pick<CompaniesRepository, 'findCompany' | 'updateCompany'> }>;
+  store: Store<{ fiscal: FiscalRepository; companies: Pick<CompanyDirectory, 'findCompany'> & CompanyFiscalSwitch }>;
   credentials: FiscalCredentials;
   client: CisClient;
   endpoint: string;

@@ -25,6 +25,7 @@ export {
   type FiscalCertificateInfo,
 } from './fiscal-settings.service.ts';
 export { createCountryFiscaliser } from './country-fiscaliser.ts';
+export type { CountryFiscaliser, FiscalWrites } from './types.ts';
 export { createGermanTse, type GermanTse, type TseSale } from './tse-fiscaliser.ts';
 export { createTseClient, type TseClient } from './tse-client.ts';
 export { createTseSettingsService, type TseSettingsService, type TseSettingsView } from './tse-settings.service.ts';

@@ -3,7 +3,7 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Store } from '../../db/store.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompanyDirectory, CompanyFiscalSwitch } from '../companies/index.ts';
 import { said } from '../i18n/index.ts';
 import { TseUnavailable, type TseClient } from './tse-client.ts';
 import type { TseRepository } from './tse.repository.ts';
@@ -39,7 +39,7 @@ export interface TseSettingsView {
 export function createTseSettingsService(deps: {
   store: Store<{
     tse: TseRepository;
-    companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'updateCompany'>;
+    companies: Pick<CompanyDirectory, 'findCompany' | 'findLocation'> & CompanyFiscalSwitch;
   }>;
   client: TseClient;
   secretBox: SecretBox;

@@ -1,7 +1,6 @@
 import type { Said } from '../../lib/errors.ts';
-import { placeholdersOf, translatorFor, type ArgsOf, type CatalogsOf } from './catalog.ts';
+import { placeholdersOf, translatorFor, type ArgsOf, type CatalogsOf, type Source } from './catalog.ts';
 import { messages } from './define.ts';
-import { requestMessages } from './request-messages.ts';
 import { exchangeMessages } from './exchange-messages.ts';
 
 /**
@@ -12,6 +11,11 @@ import { exchangeMessages } from './exchange-messages.ts';
  */
 const serviceMessages = messages({
   en: {
+    // Said by src/lib too (AppError.invalid, cursors) and by services, so the domain's; the HTTP
+    // shell's own refusals are in src/http/request-messages.ts.
+    'error.request.invalid': 'The request is invalid.',
+    'error.cursor.unknown': 'Not a cursor returned by this API.',
+    'error.timestamp.range': 'Not a representable timestamp.',
     'error.report.range': 'Must be on or after `from`.',
     'error.export.tooMany': 'More than {max} rows: narrow the filter, or use a report.',
     'error.report.tooLong': 'Gives more than {max} periods: choose a longer grouping or a shorter range.',
@@ -313,6 +317,9 @@ const serviceMessages = messages({
     'error.import.unitTwice': 'Unit "{unit}" is already in row {row} for SKU "{sku}".',
   },
   hr: {
+    'error.request.invalid': 'Zahtjev nije ispravan.',
+    'error.cursor.unknown': 'To nije kursor koji je vratio ovaj API.',
+    'error.timestamp.range': 'Vrijeme je izvan raspona koji se može zapisati.',
     'error.report.range': 'Mora biti isti dan ili nakon početnog datuma.',
     'error.export.tooMany': 'Više od {max} redaka: suzite filtar ili upotrijebite izvještaj.',
     'error.report.tooLong': 'Daje više od {max} razdoblja: odaberite dulje grupiranje ili kraći raspon.',
@@ -614,6 +621,9 @@ const serviceMessages = messages({
     'error.import.unitTwice': 'Jedinica "{unit}" već je u retku {row} za šifru "{sku}".',
   },
   de: {
+    'error.request.invalid': 'Die Anfrage ist ungültig.',
+    'error.cursor.unknown': 'Kein Cursor, den diese API zurückgegeben hat.',
+    'error.timestamp.range': 'Kein darstellbarer Zeitpunkt.',
     'error.report.range': 'Muss am oder nach dem Anfangsdatum liegen.',
     'error.export.tooMany': 'Mehr als {max} Zeilen: Filter eingrenzen oder einen Bericht verwenden.',
     'error.report.tooLong':
@@ -944,52 +954,54 @@ const serviceMessages = messages({
   },
 });
 
-// A key in both lists would be said by whichever is spread last: refuse to start instead.
-const twice = Object.keys(requestMessages.en).filter((key) => Object.hasOwn(serviceMessages.en, key));
-if (twice.length > 0) throw new Error(`message keys in both error catalogs: ${twice.join(', ')}`);
-
-/** The services' refusals and the HTTP shell's, one catalog: a key is said the same way wherever it is thrown. */
+/** The services' refusals (with the exchange's), one catalog; the HTTP shell adds its own (src/http/request-messages.ts). */
 const errorMessages = {
-  en: { ...serviceMessages.en, ...requestMessages.en, ...exchangeMessages.en },
-  hr: { ...serviceMessages.hr, ...requestMessages.hr, ...exchangeMessages.hr },
-  de: { ...serviceMessages.de, ...requestMessages.de, ...exchangeMessages.de },
+  en: { ...serviceMessages.en, ...exchangeMessages.en },
+  hr: { ...serviceMessages.hr, ...exchangeMessages.hr },
+  de: { ...serviceMessages.de, ...exchangeMessages.de },
 };
 
 export type ErrorSource = typeof errorMessages.en;
 export type ErrorMessageKey = keyof ErrorSource & string;
 
 export const errorCatalogs: CatalogsOf<ErrorSource> = errorMessages;
-
-const english = translatorFor(errorCatalogs)('en') as (key: string, params?: Record<string, string | number>) => string;
-
-/** A refusal said by key: its English text, its key and parameters (see `Said`). */
-export function said<K extends ErrorMessageKey>(key: K, ...args: ArgsOf<ErrorSource[K]>): Said {
-  const params = (args[0] ?? {}) as Record<string, string | number>;
-  return { text: english(key, params), key, params };
-}
+/** The same, with each English text's own type (its placeholders): for a shell that joins its refusals to these. */
+export const errorSources = errorMessages;
 
 /**
- * The key of an English text a rule returned as text (a tax-id or IBAN check, whose callers
- * outside the services want the text): the catalog's message it is, with the parameters read
- * back out of it, or the text itself when it is not in the catalog.
+ * `said` and `saidOf` over a catalog of refusals: this module's, or one a shell joins to it.
+ * `said`: a refusal said by key, its English text, its key and parameters (see `Said`).
+ * `saidOf`: the key of an English text a rule returned as text (a tax-id or IBAN check, whose
+ * callers outside the services want the text): the catalog's message it is, with the parameters
+ * read back out of it, or the text itself when it is not in the catalog.
  */
-export function saidOf(text: string): Said | string {
-  for (const { key, pattern, names } of PATTERNS) {
-    const match = pattern.exec(text);
-    if (!match) continue;
-    const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1]!]));
-    return { text, key, params };
-  }
-  return text;
+export function refusalsOf<S extends Source>(catalogs: { en: S } & CatalogsOf<NoInfer<S>>) {
+  const english = translatorFor<S>(catalogs)('en') as (key: string, params?: Record<string, string | number>) => string;
+  const patterns = Object.entries(catalogs.en).map(([key, source]) => ({
+    key,
+    names: placeholdersOf(source),
+    pattern: new RegExp(
+      `^${source
+        .split(/\{\w+(?::\w+)?\}/)
+        .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('(.+?)')}$`,
+    ),
+  }));
+  return {
+    said<K extends keyof S & string>(key: K, ...args: ArgsOf<S[K]>): Said {
+      const params = (args[0] ?? {}) as Record<string, string | number>;
+      return { text: english(key, params), key, params };
+    },
+    saidOf(text: string): Said | string {
+      for (const { key, pattern, names } of patterns) {
+        const match = pattern.exec(text);
+        if (!match) continue;
+        const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1]!]));
+        return { text, key, params };
+      }
+      return text;
+    },
+  };
 }
 
-const PATTERNS = (Object.entries(errorMessages.en) as Array<[ErrorMessageKey, string]>).map(([key, source]) => ({
-  key,
-  names: placeholdersOf(source),
-  pattern: new RegExp(
-    `^${source
-      .split(/\{\w+(?::\w+)?\}/)
-      .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('(.+?)')}$`,
-  ),
-}));
+export const { said, saidOf } = refusalsOf(errorMessages);

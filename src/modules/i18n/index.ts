@@ -25,7 +25,8 @@ export {
   type LocaleTagCheck,
 } from './locale.ts';
 export {
-  errorCatalogs,
+  errorSources,
+  refusalsOf,
   said,
   saidOf,
   type ErrorMessageKey,

@@ -9,15 +9,9 @@ import {
 } from '../../db/written-statements.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import { cappedCount } from '../../db/capped-count.ts';
-import type {
-  InquiriesTable,
-  InquiryPhotoBlobsTable,
-  InquiryPhotosTable,
-  InquiryRepliesTable,
-} from '../../db/schema.ts';
+import type { InquiryPhotoBlobsTable, InquiryPhotosTable, InquiryRepliesTable } from '../../db/schema.ts';
 import { notificationParts, type EmailMessageRow, type NotificationRow } from '../notifications/index.ts';
-
-export type InquiryRow = InquiriesTable;
+import type { InquiryFilter, InquiryRow } from './types.ts';
 
 const INQUIRY_COLUMNS = allColumns<InquiryRow>()([
   'id',
@@ -37,23 +31,6 @@ const INQUIRY_COLUMNS = allColumns<InquiryRow>()([
   'mode',
   'spam_reason',
 ]);
-
-/** The hub's inquiry list filters; every one optional. */
-export interface InquiryFilter {
-  topic?: string;
-  /** open: not yet handled; handled: handled; absent: both. */
-  state?: 'open' | 'handled';
-  /** Part of the subject, the sender's e-mail or name (case-insensitive). */
-  q?: string;
-  /** created_at ≥ from (ISO UTC). */
-  from?: string;
-  /** created_at < to (ISO UTC). */
-  to?: string;
-  /** Live (the default) or test data: never both. */
-  mode?: 'live' | 'test';
-  /** The inbox (the default) or the spam folder: never both. */
-  folder?: 'inbox' | 'spam';
-}
 
 export function createInquiriesRepository(db: Executor, engine: Engine) {
   return {

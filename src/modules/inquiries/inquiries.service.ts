@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { PendingHooks, Store } from '../../db/store.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import { locationNamesPart, recipientsPart, type CompaniesRepository, type Recipient } from '../companies/index.ts';
+import { locationNamesPart, recipientsPart, type CompanyDirectory, type Recipient } from '../companies/index.ts';
 import type { EmailOutbox, NotificationRow } from '../notifications/index.ts';
 import {
   enqueueEvent,
@@ -15,7 +15,8 @@ import {
   type OutboxEvent,
 } from '../webhooks/index.ts';
 import type { InquiryReply } from './inquiry-replies.ts';
-import type { InquiriesRepository, InquiryFilter, InquiryRow } from './inquiries.repository.ts';
+import type { InquiriesRepository } from './inquiries.repository.ts';
+import type { InquiryFilter, InquiryRow } from './types.ts';
 import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
 import type { InquiryDigestsRepository } from './inquiry-digests.repository.ts';
@@ -35,7 +36,7 @@ import type { InquiryBudget } from './inquiry-budget.ts';
  */
 type InquiriesRepos = {
   inquiries: InquiriesRepository;
-  companies: CompaniesRepository;
+  companies: CompanyDirectory;
   webhooks: EventOutbox;
   notifications: EmailOutbox;
   inquiryDigests: InquiryDigestsRepository;

@@ -2,7 +2,7 @@ import { resolveLanguage, type Language } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { MailRecipient } from '../companies/index.ts';
 import type { EmailMessageRow } from '../notifications/index.ts';
-import type { InquiryRow } from './inquiries.repository.ts';
+import type { InquiryRow } from './types.ts';
 
 /** Where each inquiry is read in the hub (absolute: it is clicked in a mail client), and the inbox. */
 export interface HubLinks {

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { InquiryDigestsTable } from '../../db/schema.ts';
-import type { InquiryRow } from './inquiries.repository.ts';
+import type { InquiryRow } from './types.ts';
 
 export type InquiryDigestRow = InquiryDigestsTable;
 

@@ -2,14 +2,14 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { createPoller, type Poller } from '../../lib/poller.ts';
 import type { Store } from '../../db/store.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompanyDirectory } from '../companies/index.ts';
 import type { EmailOutbox } from '../notifications/index.ts';
 import type { InquiryDigestsRepository } from './inquiry-digests.repository.ts';
 import { DIGEST_LIST_MAX, digestEmails, type HubLinks } from './inquiry-digest-mail.ts';
 
 type DigestRepos = {
   inquiryDigests: InquiryDigestsRepository;
-  companies: Pick<CompaniesRepository, 'listMailRecipients'>;
+  companies: Pick<CompanyDirectory, 'listMailRecipients'>;
   notifications: EmailOutbox;
 };
 

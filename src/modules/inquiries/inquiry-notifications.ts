@@ -1,7 +1,7 @@
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Recipient } from '../companies/index.ts';
 import type { NotificationRow } from '../notifications/index.ts';
-import type { InquiryRow } from './inquiries.repository.ts';
+import type { InquiryRow } from './types.ts';
 
 /**
  * What support staff are told about a new inquiry in the hub: one notification each. Their

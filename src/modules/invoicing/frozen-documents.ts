@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/errors.ts';
 import type { Store } from '../../db/store.ts';
-import { toCompany, type CompaniesRepository, type LocationRow } from '../companies/index.ts';
+import { toCompany, type CompanyDirectory, type LocationRow } from '../companies/index.ts';
 import { resolveLanguage } from '../i18n/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
-import type { IssueSnapshot, SaleRow, SalesRepository, SalesService } from '../sales/index.ts';
+import type { IssueSnapshot, SaleRow, SaleRecords, SalesService } from '../sales/index.ts';
 import type { IssuedDocumentsRepository } from './issued-documents.repository.ts';
 
 export type { IssuedDocumentsRepository } from './issued-documents.repository.ts';
@@ -35,8 +35,8 @@ function sha256Hex(bytes: Uint8Array): string {
  */
 export async function freezeAtIssue(
   repos: {
-    companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation'>;
-    sales: Pick<SalesRepository, 'eInvoiceBuyer' | 'find'>;
+    companies: Pick<CompanyDirectory, 'findCompany' | 'findLocation'>;
+    sales: Pick<SaleRecords, 'eInvoiceBuyer' | 'find'>;
     issuedDocuments: IssuedDocumentsRepository;
   },
   row: SaleRow,
@@ -91,7 +91,7 @@ const CONTENT_TYPES: Record<IssuedFormat, string> = {
  * own stored file (`a4.de`), made from the same snapshot, frozen the same way.
  */
 export function createIssuedDocuments(deps: {
-  store: Store<{ issuedDocuments: IssuedDocumentsRepository; sales: Pick<SalesRepository, 'find'> }>;
+  store: Store<{ issuedDocuments: IssuedDocumentsRepository; sales: Pick<SaleRecords, 'find'> }>;
   sales: Pick<SalesService, 'renderPdf' | 'eInvoiceXml'>;
   clock: { now(): Date };
 }) {

@@ -2,7 +2,7 @@ import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { formatMoney, MONEY_SCALE, parseScaled } from '../../lib/money.ts';
-import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
+import type { CompanyDirectory, LocationRow } from '../companies/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import {
   formatDocumentNumber,
@@ -12,10 +12,10 @@ import {
   yearIn,
   type DataMode,
   type DocumentLineRow,
-  type SequencesRepository,
+  type NumberSequences,
 } from '../documents/index.ts';
-import { unitCodeOf, type CatalogRepository } from '../catalog/index.ts';
-import type { FiscalStatus } from '../fiscal/index.ts';
+import { unitCodeOf, type CatalogReads } from '../catalog/index.ts';
+import type { FiscalStatus, FiscalWrites } from '../fiscal/index.ts';
 import type { Store } from '../../db/store.ts';
 import { deliverFiscal, fiscalise, insertIssued, issueFacts, type IssueFiscaliser } from './issue-steps.ts';
 import type {
@@ -23,8 +23,8 @@ import type {
   SaleLineRow,
   SaleRow,
   SaleSourceType,
-  SaleTotalsRepository,
-  SalesRepository,
+  SaleTotalsLedger,
+  SaleRecords,
   SaleView,
   RefundRow,
 } from '../sales/index.ts';
@@ -66,15 +66,15 @@ export interface SaleSource {
 
 /** The tables issuing an invoice writes. */
 export type IssueRepos = {
-  companies: CompaniesRepository;
-  sequences: SequencesRepository;
-  sales: SalesRepository;
-  saleTotals: SaleTotalsRepository;
+  companies: CompanyDirectory;
+  sequences: NumberSequences;
+  sales: SaleRecords;
+  saleTotals: SaleTotalsLedger;
   webhooks: EventOutbox;
-  catalog: Pick<CatalogRepository, 'listTaxRates'>;
+  catalog: Pick<CatalogReads, 'listTaxRates'>;
   issuedDocuments: IssuedDocumentsRepository;
   exchange: OutboundRepos['exchange'];
-};
+} & FiscalWrites;
 
 export interface Issued {
   row: SaleRow;
@@ -324,7 +324,7 @@ async function insertSale(
  * rate, not the rate's record); null when no line is exempt or no reason is set.
  */
 export async function exemptionReason(
-  repos: { catalog: Pick<CatalogRepository, 'listTaxRates'> },
+  repos: { catalog: Pick<CatalogReads, 'listTaxRates'> },
   companyId: string,
   lines: readonly DocumentLineRow[],
 ): Promise<string | null> {

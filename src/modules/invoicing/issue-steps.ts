@@ -1,4 +1,4 @@
-import type { CompaniesRepository, LocationRow } from '../companies/index.ts';
+import type { CompanyDirectory, LocationRow } from '../companies/index.ts';
 import { said } from '../i18n/index.ts';
 import {
   sequenceKind,
@@ -7,17 +7,17 @@ import {
   yearIn,
   type DataMode,
   type DocumentLineRow,
-  type SequencesRepository,
+  type NumberSequences,
 } from '../documents/index.ts';
-import { NOT_REQUIRED, type Fiscaliser, type FiscalStatus } from '../fiscal/index.ts';
+import { NOT_REQUIRED, type Fiscaliser, type FiscalStatus, type FiscalWrites } from '../fiscal/index.ts';
 import { invoiceSeries, type SequenceMode } from './numbering.ts';
 import {
   documentTotals,
   type InvoiceKind,
   type InvoicePaymentMethod,
   type SaleRow,
-  type SaleTotalsRepository,
-  type SalesRepository,
+  type SaleTotalsLedger,
+  type SaleRecords,
 } from '../sales/index.ts';
 import { AppError } from '../../lib/errors.ts';
 
@@ -28,18 +28,18 @@ import { AppError } from '../../lib/errors.ts';
 export const DEFAULT_PAYMENT_METHOD: InvoicePaymentMethod = 'bank_transfer';
 
 /**
- * The fiscal step as invoicing holds it: any implementation, whatever repositories it
- * writes, receives this unit of work's repositories (the store passes them all).
+ * The fiscal step as invoicing holds it: it writes the fiscal tables (a CIS request, a TSE
+ * transaction) in the issuing unit of work, so issuing's repositories carry them.
  */
-export type IssueFiscaliser = Fiscaliser<unknown>;
+export type IssueFiscaliser = Fiscaliser<FiscalWrites>;
 
 /** Days a bank transfer is given when neither the customer nor the company set terms; paid at the counter: due at once. */
 export const BANK_TRANSFER_DAYS = 15;
 
 export type StepRepos = {
-  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'listLocations' | 'findUser'>;
-  sequences: SequencesRepository;
-};
+  companies: Pick<CompanyDirectory, 'findCompany' | 'findLocation' | 'listLocations' | 'findUser'>;
+  sequences: NumberSequences;
+} & FiscalWrites;
 
 /** What an issued document states beyond its lines: its legal number, dates, payment and operator. */
 export type IssuedFacts = Pick<
@@ -177,7 +177,7 @@ export async function fiscalise(
  * changed after invoices were issued with the other one) is a 409, not a duplicate.
  */
 export async function insertIssued(
-  repos: { sales: Pick<SalesRepository, 'insert'>; saleTotals: Pick<SaleTotalsRepository, 'add'> },
+  repos: { sales: Pick<SaleRecords, 'insert'>; saleTotals: Pick<SaleTotalsLedger, 'add'> },
   row: SaleRow,
   lines: readonly DocumentLineRow[],
   timeZone: string,

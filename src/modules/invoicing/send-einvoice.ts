@@ -1,17 +1,11 @@
 import type { IdGenerator } from '../../lib/ids.ts';
 import { assertReady, queueSend, routesThroughExchange, type OutboundRepos } from '../einvoice/index.ts';
-import {
-  saleEInvoice,
-  type IssueSnapshot,
-  type SaleLineRow,
-  type SaleRow,
-  type SalesRepository,
-} from '../sales/index.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import { saleEInvoice, type IssueSnapshot, type SaleLineRow, type SaleRow, type SaleRecords } from '../sales/index.ts';
+import type { CompanyDirectory } from '../companies/index.ts';
 
 export type SendRepos = OutboundRepos & {
-  companies: Pick<CompaniesRepository, 'findCompany'>;
-  sales: Pick<SalesRepository, 'find'>;
+  companies: Pick<CompanyDirectory, 'findCompany'>;
+  sales: Pick<SaleRecords, 'find'>;
 };
 
 /**

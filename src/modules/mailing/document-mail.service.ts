@@ -7,15 +7,15 @@ import {
   fillPrintTemplate,
   toCompany,
   unknownPlaceholders,
-  type CompaniesRepository,
+  type CompanyDirectory,
   type Company,
 } from '../companies/index.ts';
-import type { CustomersRepository } from '../customers/index.ts';
+import type { CustomerReads } from '../customers/index.ts';
 import { createFormatter, LANGUAGES, resolveLanguage, said, translate, type Language } from '../i18n/index.ts';
-import type { EmailOutbox, MailAttachment, NotificationsRepository } from '../notifications/index.ts';
+import type { EmailOutbox, MailAttachment, SentEmails } from '../notifications/index.ts';
 import {
   issueQuotationLink,
-  type QuotationLinksRepository,
+  type QuotationLinkIssuer,
   type QuotationsService,
   type QuotationView,
 } from '../quotations/index.ts';
@@ -67,10 +67,10 @@ export interface MailTemplateView {
 
 type MailRepos = {
   mailing: MailingRepository;
-  notifications: EmailOutbox & Pick<NotificationsRepository, 'findEmails'>;
-  quotationLinks: Pick<QuotationLinksRepository, 'insertLink'>;
-  companies: Pick<CompaniesRepository, 'findCompany' | 'findUser'>;
-  customers: Pick<CustomersRepository, 'find'>;
+  notifications: EmailOutbox & SentEmails;
+  quotationLinks: QuotationLinkIssuer;
+  companies: Pick<CompanyDirectory, 'findCompany' | 'findUser'>;
+  customers: Pick<CustomerReads, 'find'>;
 };
 
 const EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;

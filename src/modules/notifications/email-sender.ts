@@ -2,7 +2,8 @@ import type { Transporter } from 'nodemailer';
 import type { Clock } from '../../lib/clock.ts';
 import { createPoller, type Poller } from '../../lib/poller.ts';
 import type { Store } from '../../db/store.ts';
-import type { EmailMessageRow, NotificationsRepository } from './notifications.repository.ts';
+import type { NotificationsRepository } from './notifications.repository.ts';
+import type { EmailMessageRow } from './types.ts';
 
 // A mail server that is down for a while must not lose mail: retry for about a day.
 const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000];

@@ -5,10 +5,5 @@ export {
   type Notification,
 } from './notifications.service.ts';
 export { createEmailSender, type MailAttachment, type AttachmentRenderer } from './email-sender.ts';
-export {
-  notificationParts,
-  type EmailMessageRow,
-  type EmailOutbox,
-  type NotificationsRepository,
-  type NotificationRow,
-} from './notifications.repository.ts';
+export { notificationParts } from './notification-parts.ts';
+export type { EmailMessageRow, EmailOutbox, NotificationRow, SentEmails } from './types.ts';

@@ -2,12 +2,13 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
-import type { NotificationRow, NotificationsRepository } from './notifications.repository.ts';
+import type { CompanyDirectory } from '../companies/index.ts';
+import type { NotificationsRepository } from './notifications.repository.ts';
+import type { NotificationRow } from './types.ts';
 
 /** What telling a company's admins takes, in the caller's unit of work: who they are, and their notifications. */
 export type AdminNoticeRepos = {
-  companies: Pick<CompaniesRepository, 'listUsersWithRoles' | 'findCompany'>;
+  companies: Pick<CompanyDirectory, 'listUsersWithRoles' | 'findCompany'>;
   notifications: Pick<NotificationsRepository, 'insertNotifications' | 'insertEmail'>;
 };
 

@@ -1,7 +1,2 @@
-export {
-  createOperationsRepository,
-  type EndpointQueue,
-  type OperationsRepository,
-  type OutboxState,
-} from './operations.repository.ts';
+export type { EndpointQueue, OutboxState, QueueFigures } from './types.ts';
 export { createReadiness, type Readiness, type ReadinessReport } from './readiness.ts';

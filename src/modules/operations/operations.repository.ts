@@ -1,24 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-
-/** One endpoint's part of the webhook queue. */
-export interface EndpointQueue {
-  endpointId: string;
-  /** Deliveries waiting to be sent (due or scheduled for a retry). */
-  pending: number;
-  /** Pending deliveries that already failed at least once. */
-  retrying: number;
-  /** Deliveries given up on (every retry failed, or the endpoint went away). */
-  failed: number;
-  /** How long the oldest due delivery has waited past its time, in seconds; 0 when none is due. */
-  lagSeconds: number;
-}
-
-export interface OutboxState {
-  pending: number;
-  /** How long the oldest due message has waited past its time, in seconds; 0 when none is due. */
-  ageSeconds: number;
-}
+import type { EndpointQueue, OutboxState } from './types.ts';
 
 /**
  * The operator's view: how far the background senders are behind. Across companies by design

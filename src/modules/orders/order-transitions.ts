@@ -1,10 +1,10 @@
-import type { CatalogRepository } from '../catalog/index.ts';
+import type { CatalogReads } from '../catalog/index.ts';
 import { said } from '../i18n/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
-import { toCompany, type CompaniesRepository } from '../companies/index.ts';
+import { toCompany, type CompanyDirectory } from '../companies/index.ts';
 import { type InvoicePaymentMethod, type SaleView } from '../sales/index.ts';
 import {
   customerForSale,
@@ -22,8 +22,8 @@ import type { OrderStatus } from './orders.service.ts';
 /** An order's moves and their events; converting one also issues its invoice (invoicing.issueInvoice). */
 export type OrderTransitionRepos = IssueRepos & {
   orders: OrdersRepository;
-  companies: CompaniesRepository;
-  catalog: Pick<CatalogRepository, 'listTaxRates'>;
+  companies: CompanyDirectory;
+  catalog: Pick<CatalogReads, 'listTaxRates'>;
 };
 
 /** Where each status may go next: `received` → `accepted` → `converted`; either open state → `cancelled`. */

@@ -3,7 +3,7 @@ import type { Engine, Executor } from '../../db/database.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { OrdersTable } from '../../db/schema.ts';
-import { documentLines, documentSearch } from '../documents/index.ts';
+import { documentSearch, type DocumentLineTable } from '../documents/index.ts';
 
 export type OrderRow = OrdersTable;
 
@@ -20,9 +20,10 @@ export interface OrderFilter {
   to?: string;
 }
 
-export function createOrdersRepository(db: Executor, engine: Engine) {
+/** `lines`: the order_lines table's lines (the document kernel's, wired by the composition root). */
+export function createOrdersRepository(db: Executor, engine: Engine, lines: DocumentLineTable) {
   return {
-    ...documentLines(db, 'order_lines'),
+    ...lines,
     async insert(row: OrderRow): Promise<void> {
       await db.insertInto('orders').values(row).execute();
     },

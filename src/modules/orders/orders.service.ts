@@ -6,7 +6,7 @@ import { searchKey } from '../../lib/search-key.ts';
 import type { Store } from '../../db/store.ts';
 import type { CatalogService } from '../catalog/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
-import type { CustomersRepository } from '../customers/index.ts';
+import type { CustomerReads } from '../customers/index.ts';
 import {
   formatDocumentNumber,
   sequenceKind,
@@ -64,7 +64,7 @@ export interface OrderView {
 }
 
 /** Orders and their numbers, the names of their directory customers, and what a transition writes. */
-type OrdersRepos = OrderTransitionRepos & { customers: Pick<CustomersRepository, 'findMany'> };
+type OrdersRepos = OrderTransitionRepos & { customers: Pick<CustomerReads, 'findMany'> };
 
 export function createOrdersService(deps: {
   store: Store<OrdersRepos>;

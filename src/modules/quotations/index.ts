@@ -20,4 +20,4 @@ export {
   type QuotationAnswers,
   type QuotationAnswerView,
 } from './quotation-answers.ts';
-export type { QuotationLinksRepository } from './quotation-links.repository.ts';
+export type { QuotationLinkIssuer } from './types.ts';

@@ -3,11 +3,12 @@ import { AppError } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
-import { toCompany, type CompaniesRepository, type Company } from '../companies/index.ts';
+import { toCompany, type CompanyDirectory, type Company } from '../companies/index.ts';
 import { said } from '../i18n/index.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
 import type { AdminNoticeRepos } from '../notifications/index.ts';
-import type { QuotationAnswerRow, QuotationLinkRow, QuotationLinksRepository } from './quotation-links.repository.ts';
+import type { QuotationLinksRepository } from './quotation-links.repository.ts';
+import type { QuotationAnswerRow, QuotationLinkRow } from './types.ts';
 import type { QuotationView } from './quotations.service.ts';
 
 /** How long a sent quotation's link works: past the quotation's own validity, so the page can say it expired. */
@@ -82,7 +83,7 @@ export type CustomerAnswer =
 
 type AnswerRepos = {
   quotationLinks: QuotationLinksRepository;
-  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation'> & AdminNoticeRepos['companies'];
+  companies: Pick<CompanyDirectory, 'findCompany' | 'findLocation'> & AdminNoticeRepos['companies'];
   webhooks: EventOutbox;
   notifications: AdminNoticeRepos['notifications'];
 };

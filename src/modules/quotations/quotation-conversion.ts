@@ -3,8 +3,8 @@ import { said } from '../i18n/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
-import type { CatalogRepository } from '../catalog/index.ts';
-import { toCompany, type CompaniesRepository } from '../companies/index.ts';
+import type { CatalogReads } from '../catalog/index.ts';
+import { toCompany, type CompanyDirectory } from '../companies/index.ts';
 import {
   previewConversion,
   repriceLines,
@@ -28,8 +28,8 @@ import { isQuotationOpen } from './quotation-status.ts';
 /** A quotation's way out, and the invoice a conversion issues (invoicing.issueInvoice) at quoted or today's prices. */
 export type QuotationConversionRepos = IssueRepos & {
   quotations: QuotationsRepository;
-  companies: CompaniesRepository;
-  catalog: CatalogRepository;
+  companies: CompanyDirectory;
+  catalog: CatalogReads;
   quotationLinks: Pick<QuotationLinksRepository, 'findAnswer'>;
 };
 

@@ -1,9 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { QuotationAnswersTable, QuotationLinksTable } from '../../db/schema.ts';
-
-export type QuotationLinkRow = QuotationLinksTable;
-export type QuotationAnswerRow = QuotationAnswersTable;
+import type { QuotationAnswerRow, QuotationLinkRow } from './types.ts';
 
 /** The customers' links to sent quotations and their answers. */
 export function createQuotationLinksRepository(db: Executor) {

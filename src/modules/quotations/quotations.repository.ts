@@ -3,7 +3,7 @@ import type { Engine, Executor } from '../../db/database.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
 import type { QuotationRevisionsTable, QuotationsTable } from '../../db/schema.ts';
-import { documentLines, documentSearch } from '../documents/index.ts';
+import { documentSearch, type DocumentLineTable } from '../documents/index.ts';
 
 export type QuotationRow = QuotationsTable;
 export type QuotationRevisionRow = QuotationRevisionsTable;
@@ -41,9 +41,10 @@ export interface QuotationFilter {
   to?: string;
 }
 
-export function createQuotationsRepository(db: Executor, engine: Engine) {
+/** `lines`: the quotation_lines table's lines (the document kernel's, wired by the composition root). */
+export function createQuotationsRepository(db: Executor, engine: Engine, lines: DocumentLineTable) {
   return {
-    ...documentLines(db, 'quotation_lines'),
+    ...lines,
     async insert(row: QuotationRow): Promise<void> {
       await db.insertInto('quotations').values(row).execute();
     },

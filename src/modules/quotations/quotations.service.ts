@@ -24,7 +24,7 @@ import type { CustomerDirectory, IssueFiscaliser } from '../invoicing/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
 import type { ApiCaller } from '../api-keys/index.ts';
 import { said } from '../i18n/index.ts';
-import type { CustomersRepository } from '../customers/index.ts';
+import type { CustomerReads } from '../customers/index.ts';
 import type { QuotationFilter, QuotationRow } from './quotations.repository.ts';
 import { toQuotationPrint } from './quotation-print.ts';
 import { createQuotationConversion, type QuotationConversionRepos } from './quotation-conversion.ts';
@@ -117,7 +117,7 @@ export interface QuotationsLogger {
 }
 
 /** Quotations and their numbers, the products they quote, their directory customers, and what conversion writes. */
-type QuotationsRepos = QuotationConversionRepos & { customers: Pick<CustomersRepository, 'find' | 'findMany'> };
+type QuotationsRepos = QuotationConversionRepos & { customers: Pick<CustomerReads, 'find' | 'findMany'> };
 
 export function createQuotationsService(deps: {
   store: Store<QuotationsRepos>;

@@ -1,6 +1,6 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { formatMoney, formatRate, formatScaledTrimmed, QUANTITY_SCALE } from '../../lib/money.ts';
-import type { CatalogRepository } from '../catalog/index.ts';
+import type { CatalogReads } from '../catalog/index.ts';
 import { priceLine, summarize, type DocumentLineRow } from '../documents/index.ts';
 import { said } from '../i18n/index.ts';
 
@@ -34,7 +34,7 @@ export interface ConversionPreview {
 }
 
 /** Today's prices are the catalog's. */
-type PricesRepos = { catalog: Pick<CatalogRepository, 'findProducts' | 'listUnits'> };
+type PricesRepos = { catalog: Pick<CatalogReads, 'findProducts' | 'listUnits'> };
 
 interface Current {
   unitPriceMinor: number;

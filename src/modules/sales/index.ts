@@ -1,11 +1,11 @@
-export {
-  type SalesRepository,
-  type SaleFilter,
-  type SaleRow,
-  type SaleLineRow,
-  type RefundRow,
-} from './sales.repository.ts';
-export type { SaleTotalsRepository } from './sale-totals.repository.ts';
+export type {
+  RefundRow,
+  SaleFilter,
+  SaleLineRow,
+  SaleRecords,
+  SaleRow,
+  SaleTotalsLedger,
+} from './types.ts';
 export { documentTotals } from './sale-totals.ts';
 export { createSalesService, type SalesService } from './sales.service.ts';
 export {

@@ -2,7 +2,7 @@ import { printedContent } from '../documents/index.ts';
 import { unitCodeOf } from '../catalog/index.ts';
 import { buildEInvoice, type EInvoice } from '../einvoice/index.ts';
 import type { IssueSnapshot } from './issue-snapshot.ts';
-import type { SaleLineRow, SaleRow } from './sales.repository.ts';
+import type { SaleLineRow, SaleRow } from './types.ts';
 
 /**
  * An issued document as an EN 16931 e-invoice model (issue 21), from its row, its stored lines

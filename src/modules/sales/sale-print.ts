@@ -5,7 +5,7 @@ import { createFormatter, resolveLanguage, translator } from '../i18n/index.ts';
 import type { PrintDocument, PrintFact } from '../printing/index.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { balanceMinor } from './sale-view.ts';
-import type { PaymentRow, SaleRow } from './sales.repository.ts';
+import type { PaymentRow, SaleRow } from './types.ts';
 
 const TITLES: Record<string, DocumentTitle> = {
   invoice: 'document.invoice',

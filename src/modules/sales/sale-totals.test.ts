@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DocumentLineRow } from '../documents/index.ts';
 import { documentTotals } from './sale-totals.ts';
-import type { SaleRow } from './sales.repository.ts';
+import type { SaleRow } from './types.ts';
 
 const line = (rate: number, net: number, tax: number) =>
   ({ tax_rate_bp: rate, net_minor: net, tax_minor: tax, total_minor: net + tax }) as DocumentLineRow;

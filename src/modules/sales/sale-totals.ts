@@ -1,6 +1,6 @@
 import type { SaleTotalsTable } from '../../db/schema.ts';
 import type { DocumentLineRow } from '../documents/index.ts';
-import type { SaleRow } from './sales.repository.ts';
+import type { SaleRow } from './types.ts';
 
 export type SaleTotalsRow = SaleTotalsTable;
 

@@ -3,7 +3,7 @@ import { toLineView, totalsView, type DocumentLineRow, type LineView, type Total
 import { NOT_REQUIRED, type FiscalStatus, type TseRecord } from '../fiscal/index.ts';
 import { NOT_SENT, type ExchangeView } from '../einvoice/index.ts';
 import type { InvoiceKind, InvoicePaymentMethod, SaleSourceType } from './sale-kinds.ts';
-import type { PaymentRow, RefundRow, SaleRow } from './sales.repository.ts';
+import type { PaymentRow, RefundRow, SaleRow } from './types.ts';
 
 export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

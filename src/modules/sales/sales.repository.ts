@@ -2,32 +2,11 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { cappedCount } from '../../db/capped-count.ts';
 import { newestFirst, type NewestFirstPage } from '../../db/keyset.ts';
-import type { SaleLinesTable, SalePaymentsTable, RefundsTable, SalesTable } from '../../db/schema.ts';
-import { documentLines } from '../documents/index.ts';
-
-export type SaleRow = SalesTable;
-export type PaymentRow = SalePaymentsTable;
-export type RefundRow = RefundsTable;
-export type SaleLineRow = SaleLinesTable;
+import type { DocumentLineTable } from '../documents/index.ts';
+import type { PaymentRow, RefundRow, SaleFilter, SaleLineRow, SaleRow } from './types.ts';
 
 /** What is still due once credit notes and payments are counted; a cancelled invoice owes nothing. */
 const statusAfterChange = sql<string>`case when status = 'cancelled' then 'cancelled' when kind <> 'invoice' then status when paid_minor >= total_minor - credited_minor then 'paid' when paid_minor = 0 then 'unpaid' else 'partially_paid' end`;
-
-export interface SaleFilter {
-  /** Live (the default) or test data: never both. */
-  mode?: 'live' | 'test';
-  status?: string;
-  locationId?: string;
-  customerId?: string;
-  /** created_at ≥ from (ISO UTC). */
-  from?: string;
-  /** created_at < to (ISO UTC). */
-  to?: string;
-  /** The start of the number or legal number, a part of the customer's name, or of their tax id (OIB). */
-  q?: string;
-  /** The gross total exactly, in minor units. */
-  totalMinor?: number;
-}
 
 /**
  * `q` as the counter staff type it: "12/ZG1" or "S-ZG1-2026-0004" (a number's start), "kovač"
@@ -41,7 +20,8 @@ function matchesText(q: string) {
   return sql<boolean>`(lower(number) like ${`${like(text)}%`} escape '\\' or lower(coalesce(invoice_number, '')) like ${`${like(text)}%`} escape '\\' or lower(customer_name) like ${`%${like(text)}%`} escape '\\'${digits.length >= 4 ? sql` or customer_tax_id like ${`%${digits}%`}` : sql``})`;
 }
 
-export function createSalesRepository(db: Executor) {
+/** `lines`: the sale_lines table's lines (the document kernel's, wired by the composition root). */
+export function createSalesRepository(db: Executor, lines: DocumentLineTable) {
   async function recomputeStatus(companyId: string, id: string): Promise<void> {
     await db
       .updateTable('sales')
@@ -51,7 +31,7 @@ export function createSalesRepository(db: Executor) {
       .execute();
   }
   return {
-    ...documentLines(db, 'sale_lines'),
+    ...lines,
     async insert(row: SaleRow): Promise<void> {
       await db.insertInto('sales').values(row).execute();
     },

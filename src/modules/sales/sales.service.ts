@@ -5,12 +5,19 @@ import { formatMoney, parseScaled, MONEY_SCALE } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
 import { logoImage, toCompany } from '../companies/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
-import type { Fiscaliser, FiscalPaymentMethod, FiscalStatus, FiscalStatusReader } from '../fiscal/index.ts';
+import type {
+  Fiscaliser,
+  FiscalPaymentMethod,
+  FiscalRepos,
+  FiscalStatus,
+  FiscalStatusReader,
+} from '../fiscal/index.ts';
 import { enqueueEvent } from '../webhooks/index.ts';
-import type { CatalogRepository } from '../catalog/index.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CatalogReads } from '../catalog/index.ts';
+import type { CompanyDirectory } from '../companies/index.ts';
 import type { EventOutbox } from '../webhooks/index.ts';
-import type { SaleFilter, SaleRow, SalesRepository } from './sales.repository.ts';
+import type { SalesRepository } from './sales.repository.ts';
+import type { SaleFilter, SaleRow } from './types.ts';
 import type { SaleTotalsRepository } from './sale-totals.repository.ts';
 import type { IssueSnapshot } from './issue-snapshot.ts';
 import { balanceMinor, toSaleView, type PaymentMethod, type SaleStatus, type SaleView } from './sale-view.ts';
@@ -36,11 +43,13 @@ type ExchangeRepositoryPort = OutboundRepos['exchange'];
 /** The tables the sales service reads and writes: sales, their payments, and what prints them. */
 export type SalesRepos = {
   exchange: Pick<ExchangeRepositoryPort, 'findSends' | 'insertMessage'>;
-  companies: CompaniesRepository;
+  companies: CompanyDirectory;
   sales: SalesRepository;
   saleTotals: SaleTotalsRepository;
   webhooks: EventOutbox;
-  catalog: Pick<CatalogRepository, 'listTaxRates'>;
+  catalog: Pick<CatalogReads, 'listTaxRates'>;
+  /** A payment another way than the receipt says queues its change to CIS in the same unit of work. */
+  fiscal: FiscalRepos['fiscal'];
 };
 
 export function createSalesService(deps: {
@@ -52,7 +61,7 @@ export function createSalesService(deps: {
   /** The e-invoices of documents sent through the exchange (absent: none is ever sent). */
   exchangeStatus?: ExchangeStatusReader;
   /** Tells the fiscal authority of a payment in another method than an issued receipt states. */
-  fiscalChanges?: Pick<Fiscaliser<unknown>, 'changePayment'>;
+  fiscalChanges?: Pick<Fiscaliser<FiscalRepos>, 'changePayment'>;
   onEventQueued: () => void;
 }) {
   const { store, clock, newId } = deps;

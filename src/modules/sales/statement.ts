@@ -1,6 +1,6 @@
 import { formatMoney } from '../../lib/money.ts';
 import { balanceMinor, type SaleStatus } from './sale-view.ts';
-import type { PaymentRow, SaleRow } from './sales.repository.ts';
+import type { PaymentRow, SaleRow } from './types.ts';
 
 /** One movement on an invoice's account: the invoice, a correction, a payment or its void. */
 export interface StatementEntry {

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import { MONEY_SCALE, parseScaled } from '../../lib/money.ts';
 import type { Store } from '../../db/store.ts';
-import { logoImage, toCompany, type CompaniesRepository } from '../companies/index.ts';
+import { logoImage, toCompany, type CompanyDirectory } from '../companies/index.ts';
 import type { PrintSlot } from '../printing/index.ts';
 import { toDayReportPrint } from './day-report-print.ts';
 import { said } from '../i18n/index.ts';
@@ -15,7 +15,7 @@ import type { DrawerDayRow, TillRepository } from './till.repository.ts';
 
 export type TillRepos = {
   till: TillRepository;
-  companies: Pick<CompaniesRepository, 'findCompany' | 'findLocation' | 'listLocations' | 'findLogo'>;
+  companies: Pick<CompanyDirectory, 'findCompany' | 'findLocation' | 'listLocations' | 'findLogo'>;
   webhooks: EventOutbox;
 };
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Store } from '../../db/store.ts';
-import { toCompany, type CompaniesRepository, type Company } from '../companies/index.ts';
+import { toCompany, type CompanyDirectory, type Company } from '../companies/index.ts';
 import type { DeliveryResult } from './channels/delivery-result.ts';
 import { deliverHttp } from './channels/http-channel.ts';
 import { deliverTelegram, formatTelegramMessage } from './channels/telegram-channel.ts';
@@ -30,7 +30,7 @@ export interface Target {
 
 /** What sending needs, shared with the dispatcher that builds the targets. */
 export interface TargetDeps {
-  store: Store<{ companies: CompaniesRepository; webhooks: WebhooksRepository }>;
+  store: Store<{ companies: CompanyDirectory; webhooks: WebhooksRepository }>;
   clock: Clock;
   newId: IdGenerator;
   secretBox: SecretBox;

@@ -16,7 +16,7 @@ export type { DeliveryQueue, ApplyEndpointWork } from './queue/delivery-queue.ts
 export { checkTargetUrl, createGuardedAgent } from './target-guard.ts';
 export { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.ts';
 export { enqueueEvent, outboxRows, type EventOutbox, type OutboxEvent } from './outbox.ts';
-export { outboxParts, subscriptionsPart } from './webhooks.repository.ts';
+export { outboxParts, subscriptionsPart } from './batch-parts.ts';
 export {
   EVENTS,
   EVENT_NAMES,

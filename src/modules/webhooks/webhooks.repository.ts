@@ -6,13 +6,7 @@ import type {
   WebhookEndpointsTable,
   WebhookEventsTable,
 } from '../../db/schema.ts';
-import {
-  insertText,
-  powerOfTwoChunks,
-  valuesList,
-  type ReadPart,
-  type TableRows,
-} from '../../db/written-statements.ts';
+import { insertText, powerOfTwoChunks, valuesList, type TableRows } from '../../db/written-statements.ts';
 import { OUTBOX_CHANNEL } from './queue/delivery-queue.ts';
 
 export type EndpointRow = WebhookEndpointsTable;
@@ -53,24 +47,6 @@ function subscriptionsText(engine: Engine): string {
   return engine === 'postgres'
     ? 'select id, events from webhook_endpoints where company_id = $1 and enabled = $2'
     : 'select id, events from webhook_endpoints where company_id = ? and enabled = ?';
-}
-
-/** readTogether's part: the enabled endpoints of `companyIds`, their event list as the value. */
-export function subscriptionsPart(companyIds: readonly string[]): ReadPart {
-  return {
-    key: `subscriptions:${companyIds.length}`,
-    params: [...companyIds, true],
-    select: (engine, first) =>
-      `select company_id, id, events as value from webhook_endpoints where company_id in ${valuesList(engine, 1, companyIds.length, first)} and enabled = ${engine === 'postgres' ? `$${first + companyIds.length}` : '?'}`,
-  };
-}
-
-/** insertTogether's parts for an outbox batch: the events, then their deliveries. */
-export function outboxParts(events: readonly EventRow[], deliveries: readonly DeliveryRow[]): TableRows[] {
-  return [
-    { table: 'webhook_events', columns: EVENT_COLUMNS, rows: events },
-    { table: 'webhook_deliveries', columns: DELIVERY_COLUMNS, rows: deliveries },
-  ];
 }
 
 /** One endpoint of one company: company, id. */

@@ -7,7 +7,6 @@ import { newestFirstPage } from '../../admin/pagination.ts';
 import { html, type Html } from '../html.ts';
 import { postForm, type Route, type IdRoute, type FormState, fieldError, noticeOf, sendPage, submit } from '../form.ts';
 import { ReplyBody } from '../../requests/mail.ts';
-import { replyToInquiry } from '../../admin/inquiry-replies.routes.ts';
 import { repliesBlock } from './inquiry-replies.ts';
 import type { HubContext } from '../hub-context.ts';
 import { filterParams, readInquiryFilter, type InquiryFilterForm } from './inquiry-filter.ts';
@@ -85,7 +84,7 @@ ${list}`;
         ReplyBody,
         request,
         ({ message }) =>
-          replyToInquiry(c, { companyId: ctx.user.companyId, userId: ctx.user.userId }, inquiry.id, message),
+          c.inquiryReplies.reply({ companyId: ctx.user.companyId, userId: ctx.user.userId }, inquiry.id, message),
         { refusals: ['validation_failed', 'conflict', 'unavailable'] },
       );
       if (!done.ok) return showInquiry(reply, ctx, inquiry, null, done.state, done.status);

@@ -1,8 +1,5 @@
 import {
   catalogs as printed,
-  errorCatalogs,
-  saidOf,
-  type ErrorSource,
   translatorFor,
   type ArgsOf,
   type CatalogsOf,
@@ -10,6 +7,7 @@ import {
   type PrintedSource,
   type TranslateOf,
 } from '../../../modules/i18n/index.ts';
+import { httpErrorCatalogs, saidOf, type HttpErrorSource } from '../../request-messages.ts';
 import { HUB_AREAS } from './areas.ts';
 
 /**
@@ -20,10 +18,10 @@ import { HUB_AREAS } from './areas.ts';
 
 type Areas = typeof HUB_AREAS;
 type Merge<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-type HubSource = PrintedSource & ErrorSource & Merge<Areas[number]['en']>;
+type HubSource = PrintedSource & HttpErrorSource & Merge<Areas[number]['en']>;
 
 function merged(language: Language) {
-  return Object.assign({}, printed[language], errorCatalogs[language], ...HUB_AREAS.map((area) => area[language]));
+  return Object.assign({}, printed[language], httpErrorCatalogs[language], ...HUB_AREAS.map((area) => area[language]));
 }
 
 export const hubCatalogs: CatalogsOf<HubSource> = { hr: merged('hr'), de: merged('de'), en: merged('en') };

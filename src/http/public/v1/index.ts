@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import type { Container } from '../../../container.ts';
 import { AppError } from '../../../lib/errors.ts';
-import { said } from '../../../modules/i18n/index.ts';
+import { said } from '../../request-messages.ts';
 import { apiKeyAuth } from '../../plugins/authenticate.ts';
 import { browserRoutes } from '../../plugins/browser-access.ts';
 import { reachOutRoutes } from './reach-out.routes.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { said } from '../../../../modules/i18n/index.ts';
+import { said } from '../../../request-messages.ts';
 import type { Container } from '../../../../container.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import { isQuotationOpen, mayConvertQuotation } from '../../../../modules/quotations/index.ts';

@@ -1,13 +1,13 @@
-import { messages } from './define.ts';
+import { errorSources, messages, refusalsOf } from '../modules/i18n/index.ts';
 
 /**
  * What the HTTP shell says when a request itself is refused (its body, its form, its
- * credentials, the server's state), in the three languages. Kept apart from the services'
- * refusals so neither list grows past reading; `error-messages.ts` joins them into one catalog.
+ * credentials, the server's state), in the three languages: the shell's words, so they live in
+ * the shell (src/http), not in the domain's catalog. Joined below with the services' refusals into
+ * the one catalog the shell and the hub say refusals from.
  */
-export const requestMessages = messages({
+const requestMessages = messages({
   en: {
-    'error.request.invalid': 'The request is invalid.',
     'error.request.foreignKey':
       'The request refers to a record that no longer exists, or to one still in use; reload and try again.',
     'error.request.databaseDown': 'The database is not answering at the moment; retry the request shortly.',
@@ -47,8 +47,6 @@ export const requestMessages = messages({
     'error.publishable.origin':
       "This key may not be used from {origin}; add the origin to the key's allowed origins in the developer settings.",
     'error.idempotency.keyForm': 'Use 1 to 255 visible ASCII characters, e.g. a UUID.',
-    'error.cursor.unknown': 'Not a cursor returned by this API.',
-    'error.timestamp.range': 'Not a representable timestamp.',
     'error.noNul': 'Must not contain NUL (\\u0000) characters.',
     'error.form.unknownField': 'Unknown field.',
     'error.form.unknownFields': 'Unknown fields.',
@@ -76,7 +74,6 @@ export const requestMessages = messages({
     'error.phone': 'Must be a phone number: digits, spaces and + ( ) . / -.',
   },
   hr: {
-    'error.request.invalid': 'Zahtjev nije ispravan.',
     'error.request.foreignKey':
       'Zahtjev se odnosi na zapis koji više ne postoji ili se još koristi; ponovno učitajte stranicu i pokušajte opet.',
     'error.request.databaseDown': 'Baza podataka trenutačno ne odgovara; pokušajte ponovno za trenutak.',
@@ -117,8 +114,6 @@ export const requestMessages = messages({
     'error.publishable.origin':
       'Ovaj se ključ ne smije koristiti s {origin}; dodajte taj izvor u dopuštene izvore ključa u postavkama za programere.',
     'error.idempotency.keyForm': 'Upotrijebite od 1 do 255 vidljivih ASCII znakova, npr. UUID.',
-    'error.cursor.unknown': 'To nije kursor koji je vratio ovaj API.',
-    'error.timestamp.range': 'Vrijeme je izvan raspona koji se može zapisati.',
     'error.noNul': 'Ne smije sadržavati znakove NUL (\\u0000).',
     'error.form.unknownField': 'Nepoznato polje.',
     'error.form.unknownFields': 'Nepoznata polja.',
@@ -146,7 +141,6 @@ export const requestMessages = messages({
     'error.phone': 'Mora biti broj telefona: znamenke, razmaci i + ( ) . / -.',
   },
   de: {
-    'error.request.invalid': 'Die Anfrage ist ungültig.',
     'error.request.foreignKey':
       'Die Anfrage verweist auf einen Datensatz, den es nicht mehr gibt oder der noch verwendet wird; laden Sie neu und versuchen Sie es erneut.',
     'error.request.databaseDown': 'Die Datenbank antwortet gerade nicht; wiederholen Sie die Anfrage gleich.',
@@ -188,8 +182,6 @@ export const requestMessages = messages({
     'error.publishable.origin':
       'Dieser Schlüssel darf nicht von {origin} aus verwendet werden; fügen Sie die Origin in den Entwicklereinstellungen den erlaubten Origins des Schlüssels hinzu.',
     'error.idempotency.keyForm': 'Verwenden Sie 1 bis 255 sichtbare ASCII-Zeichen, etwa eine UUID.',
-    'error.cursor.unknown': 'Kein Cursor, den diese API zurückgegeben hat.',
-    'error.timestamp.range': 'Kein darstellbarer Zeitpunkt.',
     'error.noNul': 'Darf keine NUL-Zeichen (\\u0000) enthalten.',
     'error.form.unknownField': 'Unbekanntes Feld.',
     'error.form.unknownFields': 'Unbekannte Felder.',
@@ -217,3 +209,19 @@ export const requestMessages = messages({
     'error.phone': 'Muss eine Telefonnummer sein: Ziffern, Leerzeichen und + ( ) . / -.',
   },
 });
+
+// A key in both lists would be said by whichever is spread last: refuse to start instead.
+const twice = Object.keys(requestMessages.en).filter((key) => Object.hasOwn(errorSources.en, key));
+if (twice.length > 0) throw new Error(`message keys in both error catalogs: ${twice.join(', ')}`);
+
+/** The services' refusals and the HTTP shell's, one catalog: a key is said the same way wherever it is thrown. */
+const httpErrorMessages = {
+  en: { ...errorSources.en, ...requestMessages.en },
+  hr: { ...errorSources.hr, ...requestMessages.hr },
+  de: { ...errorSources.de, ...requestMessages.de },
+};
+export type HttpErrorSource = typeof httpErrorMessages.en;
+export const httpErrorCatalogs = httpErrorMessages;
+
+/** `said` and `saidOf` over both lists: what the shell (and the hub) refuse with. */
+export const { said, saidOf } = refusalsOf(httpErrorMessages);
