@@ -1,5 +1,8 @@
 import { Type, type TSchema } from 'typebox';
 import { formatMoney } from '../lib/money.ts';
+import { DECIMAL_MARKER, Money, MoneyOf, Quantity, QuantityOf } from '../lib/decimal-schemas.ts';
+
+export { DECIMAL_MARKER, Money, MoneyOf, Quantity, QuantityOf };
 
 /** Shared schema pieces; each route keeps its own request and response schemas beside it. */
 
@@ -38,31 +41,12 @@ export const Phone = Type.String({
 export const Id = (prefix: string) =>
   Type.String({ minLength: 1, maxLength: 64, examples: [`${prefix}_4fJ2kq9XbR0mW8tLz1cA`] });
 
-/**
- * The API's one convention for amounts (docs/api-conventions.md). Every money field and every
- * quantity is built from the schemas below, which carry `x-portico-decimal` ("money" or
- * "quantity") into the OpenAPI document; test/http/api-conventions.test.ts walks that document
- * and fails on an amount that is not one of them, so the convention cannot drift field by field.
- */
-export const DECIMAL_MARKER = 'x-portico-decimal';
-
 export const API_CONVENTION =
   'Amounts: money in every request and answer is a decimal string in the currency of its document ' +
   '(or company), with a point: answered with exactly two places (`"12.50"`, `"-3.00"`), accepted with ' +
   'at most two (`"12.5"`). Never a JSON number, never cents. Quantities are accepted as a JSON number ' +
   'or a decimal string with at most three places (`3`, `1.5`, `"1.5"`) and answered as decimal strings ' +
   'without trailing zeros (`"1.5"`, `"3"`). A malformed amount is a 400 problem whose `details` name the field.';
-
-/** Money in an answer: a decimal string, two places, in the document's currency. */
-export const Money = Type.String({
-  pattern: '^-?\\d+\\.\\d{2}$',
-  description: "Decimal amount in the document's currency, two places.",
-  examples: ['1234.50'],
-  [DECIMAL_MARKER]: 'money',
-});
-
-/** Money in an answer, with a description of its own. */
-export const MoneyOf = (description: string) => Type.String({ ...Money, description });
 
 /**
  * Money in a request: a decimal string, at most two places (`"12.5"` and `"12.50"` alike), not
@@ -78,17 +62,6 @@ export const MoneyInput = (options: { signed?: boolean; description?: string } =
     examples: ['12.50'],
     [DECIMAL_MARKER]: 'money',
   });
-
-/** A quantity in an answer: a decimal string, at most three places, no trailing zeros; negative on a correction. */
-export const Quantity = Type.String({
-  pattern: '^-?\\d+(\\.\\d{1,3})?$',
-  description: 'Decimal string, at most 3 places.',
-  examples: ['1.5'],
-  [DECIMAL_MARKER]: 'quantity',
-});
-
-/** A quantity in an answer, with a description of its own. */
-export const QuantityOf = (description: string) => Type.String({ ...Quantity, description });
 
 /**
  * A quantity in a request: a JSON number or a decimal string, greater than 0, at most three

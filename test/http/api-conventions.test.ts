@@ -17,6 +17,7 @@ import { DECIMAL_MARKER, Money, MoneyInput, Quantity, QuantityInput } from '../.
 type Schema = Record<string, unknown>;
 interface Doc {
   paths: Record<string, Record<string, unknown>>;
+  webhooks?: Record<string, Record<string, unknown>>;
   components?: { schemas?: Record<string, Schema> };
 }
 
@@ -126,6 +127,13 @@ function checkDocument(doc: Doc): Finding[] {
         walk(media.schema, `${at} req`, 'req', new Set());
       for (const response of Object.values(op.responses ?? {}))
         for (const media of Object.values(response.content ?? {})) walk(media.schema, `${at} res`, 'res', new Set());
+    }
+  // Webhooks: Portico is the sender, so their bodies are answers.
+  for (const [event, operations] of Object.entries(doc.webhooks ?? {}))
+    for (const operation of Object.values(operations)) {
+      const op = operation as { requestBody?: { content?: Record<string, { schema?: Schema }> } };
+      for (const media of Object.values(op.requestBody?.content ?? {}))
+        walk(media.schema, `WEBHOOK ${event}`, 'res', new Set());
     }
   // One finding per field, however many status codes or media types repeat it.
   return [...new Map(findings.map((f) => [`${f.where} ${f.problem}`, f])).values()];
