@@ -31,4 +31,3 @@ export const Quantity = Type.String({
 
 /** A quantity in an answer, with a description of its own. */
 export const QuantityOf = (description: string) => Type.String({ ...Quantity, description });
-
