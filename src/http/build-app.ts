@@ -14,7 +14,7 @@ import { buildValidator } from './validation.ts';
 import { buildSerializer } from './serialization.ts';
 import { refuseNul } from './no-nul.ts';
 import { requestLogger } from './request-logger.ts';
-import { Problem } from './schemas.ts';
+import { API_CONVENTION, Problem } from './schemas.ts';
 import { healthRoutes } from './health.routes.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { publicV1 } from './public/v1/index.ts';
@@ -136,7 +136,8 @@ export async function buildApp(c: Container): Promise<App> {
         title: 'Portico API',
         version: '1.0.0',
         description:
-          'Public web API of the Portico back office: inquiries, quotations (PDF or JSON), web orders and the exposed catalog; plus the admin API used by the hub. Errors are RFC 9457 problem details with a stable `code`.',
+          'Public web API of the Portico back office: inquiries, quotations (PDF or JSON), web orders and the exposed catalog; plus the admin API used by the hub. Errors are RFC 9457 problem details with a stable `code`.\n\n' +
+          API_CONVENTION,
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Portico', email: 'developers@portico.example' },
       },

@@ -232,7 +232,9 @@ export function validationDetails(
         break;
       case 'anyOf': {
         const values = literalValues(error.schema);
-        message = values ? oneOf(values) : 'Does not match any of the allowed forms.';
+        message = values
+          ? oneOf(values)
+          : (patternMessageOf(error.parentSchema) ?? 'Does not match any of the allowed forms.');
         break;
       }
       case 'discriminator': {
@@ -287,6 +289,19 @@ function unionNoiseOf(errors: readonly ErrorObject[]): Set<ErrorObject> {
       for (const e of branchErrors) noise.add(e);
       return;
     }
+    // A value of two types (a quantity: a number or a decimal string): the branch of the other
+    // type only says "Must be a number"; the branch of the value's own type says what is wrong.
+    const ownLevelTypes = branchErrors.filter((e) => e.keyword === 'type' && e.instancePath === union.instancePath);
+    if (ownLevelTypes.length > 0 && ownLevelTypes.length < branchErrors.length && !alternatives.some(isNullType)) {
+      for (const e of ownLevelTypes) noise.add(e);
+      noise.add(union);
+      return;
+    }
+    // Neither type: the union's own message, when it has one, says it once.
+    if (ownLevelTypes.length === branchErrors.length && patternMessageOf(union.parentSchema)) {
+      for (const e of branchErrors) noise.add(e);
+      return;
+    }
     const nullBranches = alternatives.flatMap((a, i) => (isNullType(a) ? [`${prefix}${i}/`] : []));
     if (nullBranches.length === 0) return;
     for (const e of branchErrors)
@@ -314,6 +329,10 @@ function tagValues(parentSchema: unknown, tag: string): unknown[] | undefined {
   if (!Array.isArray(branches)) return undefined;
   const values = branches.map((b) => literalValues([b.properties?.[tag]]));
   return values.every((v) => v !== undefined) ? values.flat() : undefined;
+}
+
+function patternMessageOf(schema: unknown): string | undefined {
+  return (schema as { 'x-pattern-message'?: string } | undefined)?.['x-pattern-message'];
 }
 
 function isNullType(schema: unknown): boolean {

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { DECIMAL_MARKER } from './schemas.ts';
 
 // ajv-formats is CommonJS; under ESM its function may arrive wrapped in `default`.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
@@ -20,6 +21,8 @@ function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ ...shared, coerceTypes });
   addFormats(ajv, ['email', 'uri', 'date-time', 'date']);
   ajv.addKeyword({ keyword: 'x-pattern-message', schemaType: 'string' });
+  // Marks money and quantities for the API convention's test; says nothing to validation.
+  ajv.addKeyword({ keyword: DECIMAL_MARKER, schemaType: 'string' });
   ajv.addVocabulary(['example']);
   return ajv;
 }

@@ -12,7 +12,7 @@ import {
 } from '../../modules/einvoice/index.ts';
 import { fileHeaders } from '../file-reply.ts';
 import { ExportQuery, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
-import { Data, Money, Nullable, Timestamp, errorResponses } from '../schemas.ts';
+import { Data, Money, MoneyInput, Nullable, Timestamp, errorResponses } from '../schemas.ts';
 
 const security = [{ adminToken: [] }];
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
@@ -296,7 +296,7 @@ export const einvoiceRoutes =
           security,
           params: IdParams,
           body: Type.Object(
-            { amount: Money, date: Day, method: Type.Enum(PURCHASE_PAYMENT_METHODS) },
+            { amount: MoneyInput({ signed: true }), date: Day, method: Type.Enum(PURCHASE_PAYMENT_METHODS) },
             { additionalProperties: false },
           ),
           response: { 201: Data(PurchaseInvoice), ...errorResponses(400, 403, 404, 409) },

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
 import { AppError } from '../../lib/errors.ts';
 import { QUOTATION_STATUSES, type QuotationView } from '../../modules/quotations/index.ts';
-import { Data, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
+import { Data, Money, MoneyOf, Nullable, Pagination, Quantity, Timestamp, errorResponses } from '../schemas.ts';
 import { ConvertPaymentMethod, IssueDetails } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
@@ -51,7 +51,7 @@ const RevisionSummary = Type.Object(
     revision: Type.Integer({ minimum: 1 }),
     number: Type.String({ examples: ['Q-ZG1-2026-00042'] }),
     createdAt: Timestamp,
-    total: Type.String({ description: 'Total with tax.', examples: ['1234.50'] }),
+    total: MoneyOf('Total with tax.'),
     replacedAt: Nullable(Timestamp),
     replacedBy: Nullable(Type.String({ description: 'The user whose revision replaced it.' })),
     current: Type.Boolean(),
@@ -84,26 +84,20 @@ const ConversionPreview = Type.Object(
           unitId: Type.String(),
           productName: Type.String(),
           unitName: Type.String(),
-          quantity: Type.String(),
+          quantity: Quantity,
           note: Nullable(Type.String()),
-          quotedUnitPrice: Type.String(),
-          currentUnitPrice: Nullable(
-            Type.String({ description: 'null when the product or the unit is gone from the catalog.' }),
-          ),
+          quotedUnitPrice: Money,
+          currentUnitPrice: Nullable(MoneyOf('null when the product or the unit is gone from the catalog.')),
           discountPercent: Type.String({ description: "The quoted discount, kept at today's prices." }),
-          quotedLineTotal: Type.String({ description: 'The line with tax, as quoted (after its discount).' }),
-          currentLineTotal: Nullable(
-            Type.String({ description: "The line with tax at today's price and the same discount." }),
-          ),
+          quotedLineTotal: MoneyOf('The line with tax, as quoted (after its discount).'),
+          currentLineTotal: Nullable(MoneyOf("The line with tax at today's price and the same discount.")),
           change: Type.Enum(['unchanged', 'price_changed', 'tax_changed', 'product_removed', 'unit_removed'] as const),
         },
         { additionalProperties: false },
       ),
     ),
-    quotedTotal: Type.String(),
-    currentTotal: Nullable(
-      Type.String({ description: "At today's prices; null when some line can no longer be priced." }),
-    ),
+    quotedTotal: Money,
+    currentTotal: Nullable(MoneyOf("At today's prices; null when some line can no longer be priced.")),
   },
   { additionalProperties: false },
 );

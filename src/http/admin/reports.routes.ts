@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { Container } from '../../container.ts';
 import type { ExportLocale, ReportName, ReportQuery } from '../../modules/reports/index.ts';
-import { errorResponses } from '../schemas.ts';
+import { centsAsMoney, errorResponses } from '../schemas.ts';
 import { JsonOrSheet, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
 import {
   BookSchema,
@@ -23,16 +23,21 @@ export const reportsRoutes =
     const security = [{ adminToken: [] }];
     const tags = ['Admin'];
 
-    /** JSON as `{data}`, or the report's table as a file named after the report and its range. */
+    /**
+     * JSON as `{data}`, its cents as decimal money where `schema` marks money (the services sum
+     * in cents; the API answers money one way), or the report's table as a file named after the
+     * report and its range.
+     */
     async function answer(
       reply: FastifyReply,
       companyId: string,
       name: ReportName,
       query: ReportQuery & { format?: 'json' | 'csv' | 'xlsx'; locale?: ExportLocale },
+      schema: TSchema,
       json: () => Promise<unknown>,
     ) {
       const format = exportFormat(reply.request, query.format);
-      if (format === 'json') return { data: await json() };
+      if (format === 'json') return centsAsMoney({ data: await json() }, schema);
       const company = await c.reports.company(companyId);
       const locale = exportLocale(query.locale, company.locale);
       const table = await c.reports.table(companyId, name, query, locale);
@@ -55,7 +60,7 @@ export const reportsRoutes =
         },
       },
       async (request, reply) =>
-        answer(reply, request.admin.companyId, 'sales', request.query, () =>
+        answer(reply, request.admin.companyId, 'sales', request.query, SalesReportSchema, () =>
           c.reports.sales(request.admin.companyId, request.query),
         ),
     );
@@ -81,8 +86,8 @@ export const reportsRoutes =
         const q = request.query;
         const companyId = request.admin.companyId;
         return q.view === 'book'
-          ? answer(reply, companyId, 'book', q, () => c.reports.book(companyId, q))
-          : answer(reply, companyId, 'vat', q, () => c.reports.vat(companyId, q));
+          ? answer(reply, companyId, 'book', q, BookSchema, () => c.reports.book(companyId, q))
+          : answer(reply, companyId, 'vat', q, VatReportSchema, () => c.reports.vat(companyId, q));
       },
     );
 
@@ -101,7 +106,7 @@ export const reportsRoutes =
         },
       },
       async (request, reply) =>
-        answer(reply, request.admin.companyId, 'payments', request.query, () =>
+        answer(reply, request.admin.companyId, 'payments', request.query, PaymentsReportSchema, () =>
           c.reports.payments(request.admin.companyId, request.query),
         ),
     );
@@ -123,7 +128,7 @@ export const reportsRoutes =
       async (request, reply) => {
         const q = request.query;
         const companyId = request.admin.companyId;
-        return answer(reply, companyId, 'receivables', { from: '', to: q.to ?? '', ...q }, () =>
+        return answer(reply, companyId, 'receivables', { from: '', to: q.to ?? '', ...q }, ReceivablesSchema, () =>
           c.reports.receivables(companyId, { asOf: q.to, locationId: q.locationId }),
         );
       },

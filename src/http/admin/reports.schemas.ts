@@ -1,10 +1,13 @@
 import { Type, type TSchema } from 'typebox';
 import { GROUP_BYS } from '../../modules/reports/index.ts';
-import { Nullable } from '../schemas.ts';
+import { Money, Nullable } from '../schemas.ts';
 import { ExportQuery } from '../export-reply.ts';
 
-/** Amounts in reports are integers of the currency's minor unit (cents): sums stay exact. */
-const Cents = Type.Integer({ description: 'Cents (minor units).', examples: [123450] });
+/**
+ * The services sum reports in cents (exact); the routes answer them as decimal money like every
+ * other amount of the API (`centsAsMoney`, led by this schema).
+ */
+const Amount = Money;
 const Day = Type.String({ format: 'date', examples: ['2026-11-26'] });
 const obj = (props: Record<string, TSchema>, description?: string) =>
   Type.Object(props, { additionalProperties: false, ...(description ? { description } : {}) });
@@ -49,7 +52,7 @@ export const ReceivablesQuerystring = Type.Object(
   { additionalProperties: false },
 );
 
-const Sums = obj({ count: Type.Integer(), net: Cents, tax: Cents, gross: Cents });
+const Sums = obj({ count: Type.Integer(), net: Amount, tax: Amount, gross: Amount });
 const Kinds = obj(
   { invoice: Sums, cancellation: Sums, credit_note: Sums },
   'Invoices, cancellations (negative) and credit notes (negative).',
@@ -57,9 +60,9 @@ const Kinds = obj(
 const Head = { key: Type.String({ examples: ['2026-11', '2026-W48', '2026-11-26'] }), from: Day, to: Day };
 const RateSums = obj({
   rateBp: Type.Integer({ description: 'Rate in basis points (2500 = 25 %).' }),
-  base: Cents,
-  tax: Cents,
-  gross: Cents,
+  base: Amount,
+  tax: Amount,
+  gross: Amount,
 });
 const Common = {
   from: Day,
@@ -101,7 +104,7 @@ export const VatReportSchema = obj({
     rates: Type.Array(
       obj({ ...RateSums.properties, kinds: obj({ invoice: RateSums, cancellation: RateSums, credit_note: RateSums }) }),
     ),
-    total: obj({ base: Cents, tax: Cents, gross: Cents }),
+    total: obj({ base: Amount, tax: Amount, gross: Amount }),
   }),
 });
 
@@ -124,16 +127,16 @@ export const BookSchema = obj({
         customerAddress: Nullable(Type.String()),
         correctsSaleId: Nullable(Type.String()),
         rates: Type.Array(RateSums),
-        exempt: Cents,
-        base: Cents,
-        tax: Cents,
-        gross: Cents,
+        exempt: Amount,
+        base: Amount,
+        tax: Amount,
+        gross: Amount,
       }),
     ),
   }),
 });
 
-const MethodSums = obj({ method: Type.String(), received: Cents, voided: Cents, net: Cents });
+const MethodSums = obj({ method: Type.String(), received: Amount, voided: Amount, net: Amount });
 export const PaymentsReportSchema = obj({
   data: obj({
     ...Common,
@@ -144,18 +147,23 @@ export const PaymentsReportSchema = obj({
         userId: Nullable(Type.String({ description: 'Who recorded the payment (received) or voided it (voided).' })),
         user: Nullable(Type.String()),
         count: Type.Integer(),
-        received: Cents,
-        voided: Cents,
-        net: Cents,
+        received: Amount,
+        voided: Amount,
+        net: Amount,
       }),
     ),
-    periods: Type.Array(obj({ ...Head, received: Cents, voided: Cents, net: Cents, methods: Type.Array(MethodSums) })),
+    periods: Type.Array(
+      obj({ ...Head, received: Amount, voided: Amount, net: Amount, methods: Type.Array(MethodSums) }),
+    ),
     methods: Type.Array(MethodSums),
-    total: obj({ count: Type.Integer(), received: Cents, voided: Cents, net: Cents }),
+    total: obj({ count: Type.Integer(), received: Amount, voided: Amount, net: Amount }),
   }),
 });
 
-const Ages = obj({ '0-30': Cents, '31-60': Cents, '61-90': Cents, '90+': Cents }, 'Balance by days past the due date.');
+const Ages = obj(
+  { '0-30': Amount, '31-60': Amount, '61-90': Amount, '90+': Amount },
+  'Balance by days past the due date.',
+);
 export const ReceivablesSchema = obj({
   data: obj({
     asOf: Day,
@@ -173,8 +181,8 @@ export const ReceivablesSchema = obj({
         dueDate: Day,
         daysOverdue: Type.Integer(),
         age: Type.String(),
-        total: Cents,
-        balance: Cents,
+        total: Amount,
+        balance: Amount,
       }),
     ),
     customers: Type.Array(
@@ -183,10 +191,10 @@ export const ReceivablesSchema = obj({
         name: Type.String(),
         taxId: Nullable(Type.String()),
         ages: Ages,
-        balance: Cents,
+        balance: Amount,
       }),
     ),
     ages: Ages,
-    total: Cents,
+    total: Amount,
   }),
 });

@@ -11,8 +11,8 @@ import {
   type SaleView,
 } from '../../modules/sales/index.ts';
 import { EXCHANGE_STATUSES } from '../../modules/einvoice/index.ts';
-import { Data, Money, Nullable, Pagination, Timestamp, errorResponses } from '../schemas.ts';
-import { CreditNoteBody, InvoiceCancelBody, PaymentBody } from '../requests/sales.ts';
+import { Data, Money, MoneyOf, Nullable, Pagination, QuantityOf, Timestamp, errorResponses } from '../schemas.ts';
+import { CreditNoteBody, InvoiceCancelBody, PaymentBody, toCreditNote } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
@@ -162,10 +162,9 @@ export const Sale = Type.Object(
           id: Type.String({ description: 'The line; a credit note names it.' }),
           ...LineOutput.properties,
           creditable: Nullable(
-            Type.String({
-              description:
-                "What of the line's quantity is left to credit (a decimal string); null on a correction or a cancelled invoice.",
-            }),
+            QuantityOf(
+              "What of the line's quantity is left to credit (a decimal string); null on a correction or a cancelled invoice.",
+            ),
           ),
         },
         { additionalProperties: false },
@@ -174,8 +173,8 @@ export const Sale = Type.Object(
     totals: TotalsOutput,
     credited: Type.String({ ...Money, description: 'What credit notes took off this invoice.' }),
     paid: Money,
-    tendered: Nullable(Type.String({ description: 'Cash handed over at a counter sale; null otherwise.' })),
-    change: Nullable(Type.String({ description: 'Given back at a counter sale: tendered − total.' })),
+    tendered: Nullable(MoneyOf('Cash handed over at a counter sale; null otherwise.')),
+    change: Nullable(MoneyOf('Given back at a counter sale: tendered − total.')),
     balance: Type.String({
       ...Money,
       description:
@@ -589,7 +588,7 @@ export const salesRoutes =
         const note = await c.invoicing.creditNote(
           request.admin.companyId,
           request.params.id,
-          request.body,
+          toCreditNote(request.body),
           request.admin.userId,
         );
         return reply.status(201).header('location', `/api/v1/admin/sales/${note.id}`).send(presentSale(note));

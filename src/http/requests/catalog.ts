@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Money, Nullable, Text, Name } from '../schemas.ts';
+import { MoneyInput, Nullable, Text, Name } from '../schemas.ts';
 
 /**
  * The catalog's request bodies, one home for the admin API (JSON) and the hub's forms, so both
@@ -48,11 +48,15 @@ const UnitCode = Type.String({
     'UN/ECE Recommendation 20 code (H87 piece, LTR litre, MTK m², XPK package); null: derived from the name.',
 });
 export const UnitBody = Type.Object(
-  { name: Text(50), price: Money, unitCode: Type.Optional(Nullable(UnitCode)) },
+  { name: Text(50), price: MoneyInput({ signed: true }), unitCode: Type.Optional(Nullable(UnitCode)) },
   { additionalProperties: false },
 );
 export const UnitPatch = Type.Object(
-  { name: Type.Optional(Text(50)), price: Type.Optional(Money), unitCode: Type.Optional(Nullable(UnitCode)) },
+  {
+    name: Type.Optional(Text(50)),
+    price: Type.Optional(MoneyInput({ signed: true })),
+    unitCode: Type.Optional(Nullable(UnitCode)),
+  },
   { additionalProperties: false },
 );
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { COUNTER_PAYMENT_METHODS, type CounterSale } from '../../modules/invoicing/index.ts';
 import { IssueDetails } from './sales.ts';
+import { MoneyInput } from '../schemas.ts';
 import { toLineRequests, MAX_LINES } from '../public/v1/lines.schema.ts';
 import { StaffLineInput } from './quotations.ts';
 
@@ -19,12 +20,8 @@ export const CounterSaleBody = Type.Object(
       description: 'Paid there and then: the invoice is issued paid.',
     }),
     tendered: Type.Optional(
-      Type.String({
-        pattern: '^\\d+(\\.\\d{1,2})?$',
-        maxLength: 20,
-        'x-pattern-message': 'Must be a decimal amount such as 50.00.',
+      MoneyInput({
         description: 'Cash only: what the customer handed over, at least the total; the answer says the change.',
-        examples: ['50.00'],
       }),
     ),
     note: Type.Optional(Type.String({ maxLength: 2000 })),

@@ -1,12 +1,8 @@
 import { Type } from 'typebox';
+import { MoneyInput } from '../schemas.ts';
 
 /** A decimal amount the drawer takes: `100.00`, not negative. */
-const Amount = Type.String({
-  maxLength: 20,
-  pattern: '^\\d+(\\.\\d{1,2})?$',
-  'x-pattern-message': 'Must be a decimal amount such as 50.00.',
-  description: 'A decimal amount, e.g. `100.00`; not negative.',
-});
+const Amount = MoneyInput({ description: 'A decimal amount, e.g. `100.00`; not negative.' });
 
 /** The drawer opened for the day with its float. */
 export const OpenDrawerBody = Type.Object({ float: Amount }, { additionalProperties: false });

@@ -1,18 +1,12 @@
-import { Type } from 'typebox';
-import { Text } from '../schemas.ts';
+import { Type, type Static } from 'typebox';
+import { MoneyInput, QuantityInput, Text, quantityText } from '../schemas.ts';
 import { INVOICE_PAYMENT_METHODS, PAYMENT_METHODS } from '../../modules/sales/index.ts';
 
 /** A payment as recorded; the hub's payment form is checked against the same schema, so the same messages. */
 export const PaymentBody = Type.Object(
   {
     method: Type.Enum(PAYMENT_METHODS),
-    amount: Type.String({
-      pattern: '^\\d+(\\.\\d{1,2})?$',
-      maxLength: 20,
-      'x-pattern-message': 'Must be a decimal amount such as 12.50.',
-      description: "In the sale's currency, at most two decimal places, like every money field.",
-      examples: ['12.50'],
-    }),
+    amount: MoneyInput({ description: "In the sale's currency, at most two decimal places, like every money field." }),
   },
   { additionalProperties: false },
 );
@@ -38,12 +32,7 @@ export const CreditNoteBody = Type.Object(
       Type.Object(
         {
           lineId: Type.String({ maxLength: 64, description: "The invoice line's `id`." }),
-          quantity: Type.String({
-            pattern: '^\\d+(\\.\\d{1,3})?$',
-            maxLength: 20,
-            'x-pattern-message': 'Must be a decimal quantity such as 1.5.',
-            examples: ['1'],
-          }),
+          quantity: QuantityInput(),
         },
         { additionalProperties: false },
       ),
@@ -54,6 +43,11 @@ export const CreditNoteBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The credit note as the service takes it: each quantity as decimal text, as sent or from the number sent. */
+export function toCreditNote(body: Static<typeof CreditNoteBody>) {
+  return { ...body, lines: body.lines.map((l) => ({ lineId: l.lineId, quantity: quantityText(l.quantity) })) };
+}
 
 /** A cancellation of an invoice: why, and how money paid on it goes back. */
 export const InvoiceCancelBody = Type.Object(

@@ -1,5 +1,5 @@
 import { formatMoney, formatRate } from '../../lib/money.ts';
-import { neutralise } from '../../lib/spreadsheet-text.ts';
+import { writeCsv } from '../../lib/csv.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 import type { ProductWithRate } from './types.ts';
 import { CSV_COLUMNS } from './catalog-csv.ts';
@@ -18,7 +18,7 @@ export async function exportCatalogCsv(repos: { catalog: CatalogRepository }, co
   ]);
   const categoryById = new Map(categories.map((c) => [c.id, c]));
   const modelName = new Map(models.map((m) => [m.id, m.name]));
-  const lines = [CSV_COLUMNS.join(',')];
+  const rows: Array<Array<string | null>> = [[...CSV_COLUMNS]];
   let after: { name: string; id: string } | undefined;
   for (;;) {
     const page: ProductWithRate[] = await repos.catalog.listAllProducts(companyId, {
@@ -50,25 +50,16 @@ export async function exportCatalogCsv(repos: { catalog: CatalogRepository }, co
           unit_code: unit.unit_code,
           barcode: p.barcode,
         };
-        lines.push(CSV_COLUMNS.map((column) => csvField(neutraliseText(row[column]))).join(','));
+        rows.push(CSV_COLUMNS.map((column) => row[column]));
       }
     }
     const last = page.at(-1);
     if (page.length < PAGE || !last) break;
     after = { name: last.name, id: last.id };
   }
-  return `${lines.join('\r\n')}\r\n`;
+  // Every column is text to a spreadsheet (prices and rates are written with a point), so every
+  // cell is neutralised; the import takes the apostrophe off again.
+  return writeCsv(rows, { delimiter: ',', bom: false });
 }
 
 const PAGE = 500;
-
-/** Every column of the catalog CSV is text to a spreadsheet (prices and rates are written with a point). */
-function neutraliseText(value: string | null): string | null {
-  return value === null ? null : neutralise(value);
-}
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
-function csvField(value: string | null): string {
-  if (value === null) return '';
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}

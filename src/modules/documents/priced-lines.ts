@@ -5,6 +5,7 @@ import {
   formatRate,
   formatScaledTrimmed,
   numberToScaled,
+  parseScaled,
   QUANTITY_SCALE,
   RATE_SCALE,
 } from '../../lib/money.ts';
@@ -18,7 +19,8 @@ import { apportionLines } from './tax-summary.ts';
 export interface LineRequest {
   productId: string;
   unitId: string;
-  quantity: number;
+  /** A JSON number as sent, or decimal text (the API takes both; text is parsed exactly). */
+  quantity: number | string;
   note?: string | null;
   /** Percent off the line, 0 to 100 with at most two decimals (the hub and admin API only). */
   discountPercent?: number;
@@ -59,7 +61,10 @@ const MAX_QUANTITY_MILLI = 1_000_000_000_000n; // one billion units: beyond any 
 export function parseQuantities(lines: readonly LineRequest[], details: FieldErrors): number[] {
   return lines.map((line, i) => {
     try {
-      const milli = numberToScaled(line.quantity, QUANTITY_SCALE);
+      const milli =
+        typeof line.quantity === 'string'
+          ? parseScaled(line.quantity, QUANTITY_SCALE)
+          : numberToScaled(line.quantity, QUANTITY_SCALE);
       if (milli <= 0n) addFieldError(details, `lines[${i}].quantity`, said('error.greaterThanZero'));
       else if (milli > MAX_QUANTITY_MILLI) addFieldError(details, `lines[${i}].quantity`, said('error.tooLarge'));
       return Number(milli);

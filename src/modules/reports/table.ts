@@ -1,4 +1,4 @@
-import { neutralise } from '../../lib/spreadsheet-text.ts';
+import { writeCsv, type CsvCell } from '../../lib/csv.ts';
 
 /**
  * A report as a plain table, the one shape the CSV and XLSX writers read: typed columns, so
@@ -37,31 +37,23 @@ export function formatDate(date: string, locale: ExportLocale): string {
 }
 
 /** Decimal comma and `;` for Croatian and German (their Excel's list separator), dot and `,` for English. */
-export function conventions(locale: ExportLocale): { delimiter: string; decimal: string } {
+export function conventions(locale: ExportLocale): { delimiter: ',' | ';'; decimal: string } {
   return locale === 'en' ? { delimiter: ',', decimal: '.' } : { delimiter: ';', decimal: ',' };
 }
 
-function cellText(value: Cell, type: ColumnType, locale: ExportLocale): string {
-  if (value === null) return '';
+/** Amounts, percents, counts and dates are numbers to the CSV writer (never neutralised); the rest is text. */
+function cell(value: Cell, type: ColumnType, locale: ExportLocale): CsvCell {
+  if (value === null) return null;
   const { decimal: sep } = conventions(locale);
-  if (type === 'money') return decimal(Number(value), 2, sep);
-  if (type === 'percent') return decimal(Number(value), 2, sep);
-  if (type === 'integer') return String(value);
-  if (type === 'date') return formatDate(String(value), locale);
-  return neutralise(String(value));
+  if (type === 'money' || type === 'percent') return { number: decimal(Number(value), 2, sep) };
+  if (type === 'integer') return { number: String(value) };
+  if (type === 'date') return { number: formatDate(String(value), locale) };
+  return String(value);
 }
 
-function quote(text: string, delimiter: string): string {
-  return text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** RFC 4180 CSV with a UTF-8 byte-order mark (Excel reads UTF-8 only with it), CRLF line ends. */
+/** The table as CSV in the locale's way, with a byte-order mark (Excel reads UTF-8 only with it). */
 export function toCsv(table: Table, locale: ExportLocale): string {
-  const { delimiter } = conventions(locale);
-  const lines = [table.columns.map((c) => quote(neutralise(c.label), delimiter)).join(delimiter)];
-  for (const row of table.rows)
-    lines.push(
-      table.columns.map((c) => quote(cellText(row[c.key] ?? null, c.type, locale), delimiter)).join(delimiter),
-    );
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  const header = table.columns.map((c) => c.label);
+  const body = table.rows.map((row) => table.columns.map((c) => cell(row[c.key] ?? null, c.type, locale)));
+  return writeCsv([header, ...body], { delimiter: conventions(locale).delimiter, bom: true });
 }

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { Money } from '../../lib/decimal-schemas.ts';
 import type { Company } from '../companies/index.ts';
 import { escapeClipped, escapeTelegramHtml, formatCount, formatTotal } from './channels/telegram-html.ts';
 
@@ -30,11 +31,6 @@ const define = <S extends TSchema>(definition: EventDefinition<S>): EventDefinit
 // Escaped-length limits per field; their sum keeps every message far below Telegram's 4096.
 const LIMITS = { company: 200, number: 100, customer: 1000, total: 100, location: 300, reference: 300 } as const;
 
-const Money = Type.String({
-  pattern: '^-?\\d+\\.\\d{2}$',
-  description: 'Decimal amount in the company currency, two places.',
-  examples: ['1234.50'],
-});
 const DocumentFacts = {
   customerName: Type.String({ description: 'The customer as the website sent it.' }),
   totalWithTax: Money,

@@ -210,7 +210,8 @@ describe('invoices', () => {
     const original = await invoice(demo);
     const line = original.lines[0]; // quantity 2
     const first = await adminCall(t.app, demo.adminToken, 'POST', `/sales/${original.id}/credit-notes`, {
-      lines: [{ lineId: line.id, quantity: '0.5' }],
+      // A JSON number, as every quantity of the API may be sent (or a decimal string, below).
+      lines: [{ lineId: line.id, quantity: 0.5 }],
       reason: 'Half a tin returned.',
     });
     assert.equal(first.statusCode, 201, first.body);
@@ -242,6 +243,21 @@ describe('invoices', () => {
       'validation_failed',
     );
     assert.match(tooMuch.details['lines[0].quantity'][0], /more than is left to credit.*1\.5/);
+    for (const quantity of ['1,5', '-1', 1.0005, true, null])
+      assert.deepEqual(
+        Object.keys(
+          assertProblem(
+            await adminCall(t.app, demo.adminToken, 'POST', `/sales/${original.id}/credit-notes`, {
+              lines: [{ lineId: line.id, quantity }],
+              reason: 'Not a quantity.',
+            }),
+            400,
+            'validation_failed',
+          ).details,
+        ),
+        ['lines[0].quantity'],
+        String(quantity),
+      );
     const unknown = assertProblem(
       await adminCall(t.app, demo.adminToken, 'POST', `/sales/${original.id}/credit-notes`, {
         lines: [{ lineId: 'sln_nope', quantity: '1' }],

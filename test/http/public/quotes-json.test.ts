@@ -26,7 +26,7 @@ describe('quotes json', () => {
       lines: [
         line(d, 3, 1.5, { note: 'Pakiranje s koferom' }), // 149.99 × 1.5 = 224.985 → 224.99; 25 % = 56.2475 → 56.25; 281.24
         line(d, 6, 0.333, { lineNote: 'legacy alias' }), // 18.00 × 0.333 = 5.994 → 5.99; 5 % = 0.2995 → 0.30; 6.29
-        line(d, 5, 0.333), // 4.75 × 0.333 = 1.58175 → 1.58; 25 % = 0.395 → 0.40; 1.98
+        line(d, 5, '0.333'), // a decimal string, as the API takes every quantity: 4.75 × 0.333 = 1.58175 → 1.58; 25 % = 0.395 → 0.40; 1.98
         line(d, 2, 1.5, { note: 'Colour: RAL 9010 - Reinweiß', lineNote: 'ignored' }, 1), // 6.20 × 1.5 = 9.30; 25 % = 2.325 → 2.33; 11.63
       ],
     });
@@ -277,7 +277,11 @@ describe('quotes json', () => {
       ['negative quantity', body({ lines: withQuantity(-1) }), 'lines[2].quantity'],
       ['4 decimals (0.0001)', body({ lines: withQuantity(0.0001) }), 'lines[2].quantity'],
       ['4 decimals (1.2345)', body({ lines: withQuantity(1.2345) }), 'lines[2].quantity'],
-      ['quantity as a string', body({ lines: withQuantity('2') }), 'lines[2].quantity'],
+      ['a decimal comma', body({ lines: withQuantity('1,5') }), 'lines[2].quantity'],
+      ['4 decimals as a string', body({ lines: withQuantity('1.2345') }), 'lines[2].quantity'],
+      ['exponent as a string', body({ lines: withQuantity('1e3') }), 'lines[2].quantity'],
+      ['zero as a string', body({ lines: withQuantity('0') }), 'lines[2].quantity'],
+      ['quantity true', body({ lines: withQuantity(true) }), 'lines[2].quantity'],
       ['missing customer.name', body({ customer: { email: 'ana@example.com' } }), 'customer.name'],
       ['bad customer.email', body({ customer: { name: 'Ana', email: 'not-an-e-mail' } }), 'customer.email'],
       ['no lines', body({ lines: [] }), 'lines'],
@@ -299,6 +303,11 @@ describe('quotes json', () => {
       );
       assert.ok(!('x-quotation-id' in res.headers), name);
     }
+    // A quantity that is neither a number nor a string is said once, not once per form it may take.
+    const neither = problemOf(await postQuote(t.app, key, body({ lines: withQuantity(true) })));
+    assert.deepEqual(neither.details['lines[2].quantity'], ['Must be a decimal quantity such as 1.5.']);
+    const comma = problemOf(await postQuote(t.app, key, body({ lines: withQuantity('1,5') })));
+    assert.deepEqual(comma.details['lines[2].quantity'], ['Must be a decimal quantity such as 1.5.']);
     // A PDF-format request that fails is answered as a problem too, not as a PDF.
     const pdfFail = await postQuote(t.app, key, { customer: { name: 'Ana' }, lines: withQuantity(0) });
     assert.equal(pdfFail.statusCode, 400);

@@ -1,23 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { Id, Money } from '../../schemas.ts';
+import { Id, Money, MoneyOf, Quantity, QuantityInput, quantityText } from '../../schemas.ts';
 import type { LineRequest } from '../../../modules/documents/index.ts';
 
 export const MAX_LINES = 500;
-
-/** Money with a description of its own. */
-const MoneyOf = (description: string) =>
-  Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description, examples: ['1234.50'] });
 
 export const LineInput = Type.Object(
   {
     productId: Id('prd'),
     unitId: Id('unt'),
-    quantity: Type.Number({
-      exclusiveMinimum: 0,
-      maximum: 1_000_000_000,
-      description: 'Greater than 0, at most 3 decimal places.',
-      examples: [1.5],
-    }),
+    quantity: QuantityInput(),
     note: Type.Optional(
       Type.String({
         maxLength: 500,
@@ -43,7 +34,7 @@ export function toLineRequests(lines: ReadonlyArray<Static<typeof LineInput>>): 
   return lines.map((l) => ({
     productId: l.productId,
     unitId: l.unitId,
-    quantity: l.quantity,
+    quantity: quantityText(l.quantity),
     note: l.note ?? l.lineNote ?? null,
   }));
 }
@@ -55,7 +46,7 @@ export const LineOutput = Type.Object(
     productName: Type.String(),
     productCode: Type.Union([Type.String(), Type.Null()]),
     unitName: Type.String(),
-    quantity: Type.String({ description: 'Decimal, up to 3 places.', examples: ['1.5'] }),
+    quantity: Quantity,
     unitPrice: Money,
     taxRate: Type.String({ description: 'Percent.', examples: ['25'] }),
     net: MoneyOf('Line amount without tax. With net prices: unit price × quantity, rounded half-up to the cent.'),

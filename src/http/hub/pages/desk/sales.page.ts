@@ -14,7 +14,7 @@ import { exportLinks, readListSearch, searchFields, searchParams, sendListExport
 import { reservePrint } from '../../../pdf-reply.ts';
 import { mayCancelInvoice } from '../../../access.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
-import { CreditNoteBody, InvoiceCancelBody, PaymentBody } from '../../../requests/sales.ts';
+import { CreditNoteBody, InvoiceCancelBody, PaymentBody, toCreditNote } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint, MONEY_SCALE, parseScaled } from '../../../../lib/money.ts';
 import { fieldErrors } from '../../../../lib/errors.ts';
@@ -265,7 +265,7 @@ ${data.length > 0 ? exportLinks(ctx, paths.sales, params) : null}
         const done = await submit(
           CreditNoteBody,
           request,
-          (input) => c.invoicing.creditNote(ctx.user.companyId, sale.id, input, ctx.user.userId),
+          (input) => c.invoicing.creditNote(ctx.user.companyId, sale.id, toCreditNote(input), ctx.user.userId),
           {
             ...CORRECTION_REFUSALS,
             form: 'credit',
