@@ -4,6 +4,7 @@ import { createContainer, type Container } from '../container.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../lib/errors.ts';
+import { createLogger } from '../lib/logger.ts';
 import type { SettingsPatch } from '../modules/companies/index.ts';
 import { createDemoCompany } from '../modules/demo/index.ts';
 import { serve, work } from './server.ts';
@@ -146,8 +147,14 @@ export interface CliIo {
 
 const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
 
-async function withContainer<T>(env: NodeJS.ProcessEnv, run: (c: Container) => Promise<T>): Promise<T> {
-  const container = await createContainer(loadConfig(env));
+/**
+ * A command's container. Its log goes to stderr: stdout is the command's answer, which a script
+ * reads whole (`portico demo --json | jq`), and a start-up warning there broke the JSON.
+ */
+async function withContainer<T>(io: CliIo, run: (c: Container) => Promise<T>): Promise<T> {
+  const config = loadConfig(io.env);
+  const logger = createLogger(config.logLevel, { write: (line: string) => void io.stderr.write(line) });
+  const container = await createContainer(config, { logger });
   try {
     return await run(container);
   } finally {
@@ -201,7 +208,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
       return 0;
     }
     case 'demo':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         const demo = await createDemoCompany(c, { passwords: true });
         if (v.json) io.stdout.write(`${JSON.stringify(demo)}\n`);
         else
@@ -211,7 +218,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
         return 0;
       });
     case 'company create':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         const profile = profileOptions(v);
         print(
           await c.companies.createCompany({
@@ -235,7 +242,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
         return 0;
       });
     case 'company list':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         print(
           (await c.companies.listCompanies()).map((company) => ({
             id: company.id,
@@ -249,7 +256,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
         return 0;
       });
     case 'company update':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         const patch: SettingsPatch = { ...profileOptions(v) };
         if (typeof v.name === 'string') patch.name = v.name;
         if (v['no-bank-account'] === true) {
@@ -263,7 +270,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
         return 0;
       });
     case 'location create':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         print(
           await c.companies.createLocation(need(v, 'company'), {
             name: need(v, 'name'),
@@ -274,7 +281,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
         return 0;
       });
     case 'user create':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         print(
           await c.companies.createUser(need(v, 'company'), {
             email: need(v, 'email'),
@@ -290,14 +297,14 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
       // From stdin, so the password is in no shell history and no process list.
       const password = (await readStdin()).replace(/\r?\n$/, '');
       if (password === '') throw new UsageError('give the new password on stdin');
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         const done = await c.accounts.setPasswordByEmail(email, (v.company as string | undefined) ?? null, password);
         print({ ...done, sessionsEnded: true });
         return 0;
       });
     }
     case 'admin-token create':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         print(
           await c.apiKeys.createAdminToken(need(v, 'company'), {
             userId: need(v, 'user'),
@@ -307,7 +314,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
         return 0;
       });
     case 'api-key create':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         print(
           await c.apiKeys.createApiKey(need(v, 'company'), {
             locationId: need(v, 'location'),
@@ -317,12 +324,12 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
         return 0;
       });
     case 'api-key list':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         print(await c.apiKeys.listApiKeys(need(v, 'company')));
         return 0;
       });
     case 'api-key revoke':
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         await c.apiKeys.revokeApiKey(need(v, 'company'), need(v, 'id'));
         io.stdout.write('revoked\n');
         return 0;
@@ -349,7 +356,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
     case 'catalog import': {
       const file = parsed.positionals[0];
       if (!file) throw new UsageError('missing <file.csv>');
-      return withContainer(io.env, async (c) => {
+      return withContainer(io, async (c) => {
         const report = await c.catalogImport.importCsv(need(v, 'company'), file);
         print(report);
         return report.errors.length > 0 ? 1 : 0;
