@@ -31,6 +31,23 @@ export const RefundRequest = Type.Object(
   },
 );
 
+/** Money owed back on a corrected invoice, given later than its correction. */
+export const RefundBody = Type.Object(
+  {
+    method: RefundRequest.properties.method,
+    amount: Type.Optional(
+      Type.String({
+        pattern: '^\\d+(\\.\\d{1,2})?$',
+        maxLength: 20,
+        'x-pattern-message': 'Must be a decimal amount such as 12.50.',
+        description: 'At most what is owed back (the default: all of it), in the sale’s currency.',
+        examples: ['10.00'],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** A credit note: which invoice lines come back, how many of each, and why. */
 export const CreditNoteBody = Type.Object(
   {

@@ -23,6 +23,7 @@ export interface DemoCompany {
   products: Array<{
     id: string;
     name: string;
+    barcode: string | null;
     categoryId: string | null;
     modelId: string | null;
     hasDatasheet: boolean;
@@ -220,6 +221,8 @@ export async function createDemoCompany(c: DemoDeps, options: { passwords?: bool
     products.push({
       id,
       name: spec.name,
+      // What a scanner reads at the counter (the hub bench scans these).
+      barcode: ('barcode' in spec ? spec.barcode : null) ?? null,
       categoryId: spec.categoryId,
       modelId: spec.modelId,
       hasDatasheet: spec.datasheet,

@@ -235,6 +235,9 @@ const serviceMessages = messages({
     'error.counter.tenderedForm': 'Must be a decimal amount such as 50.00.',
     'error.counter.tenderedShort': 'Is less than the total, {total:money}.',
     'error.refund.method': 'Must be cash, card or bank_transfer.',
+    'error.refund.nothingOwed':
+      'Nothing is owed back on this invoice: it has no cancellation or credit note, or what was paid beyond it was refunded already.',
+    'error.refund.overOwed': 'Is more than the {owed:money} {currency} owed back.',
     'error.logo.form': 'Must be a PNG image.',
     'error.logo.tooLarge': 'Must be at most 256 KiB.',
     'error.refund.methodNeeded': 'Say how the money goes back: cash, card or bank_transfer.',
@@ -532,6 +535,9 @@ const serviceMessages = messages({
     'error.counter.tenderedForm': 'Upišite iznos s decimalama, npr. 50,00.',
     'error.counter.tenderedShort': 'Manje je od ukupnog iznosa od {total:money}.',
     'error.refund.method': 'Odaberite gotovinu, karticu ili virman (cash, card, bank_transfer).',
+    'error.refund.nothingOwed':
+      'Kupcu se po ovom računu ništa ne duguje: nema storna ni odobrenja, ili je preplaćeno već vraćeno.',
+    'error.refund.overOwed': 'Veće je od {owed:money} {currency} koliko se duguje kupcu.',
     'error.logo.form': 'Odaberite sliku u formatu PNG.',
     'error.logo.tooLarge': 'Slika smije imati najviše 256 KiB.',
     'error.refund.methodNeeded': 'Odaberite kako se novac vraća: gotovinom, na karticu ili virmanom.',
@@ -854,6 +860,9 @@ const serviceMessages = messages({
     'error.counter.tenderedForm': 'Geben Sie einen Betrag mit Nachkommastellen ein, etwa 50,00.',
     'error.counter.tenderedShort': 'Ist weniger als der Gesamtbetrag von {total:money}.',
     'error.refund.method': 'Muss cash, card oder bank_transfer sein.',
+    'error.refund.nothingOwed':
+      'Auf dieser Rechnung ist nichts zurückzuzahlen: keine Stornierung oder Korrektur, oder das zu viel Gezahlte wurde schon erstattet.',
+    'error.refund.overOwed': 'Ist mehr als die {owed:money} {currency}, die zurückzuzahlen sind.',
     'error.logo.form': 'Muss ein PNG-Bild sein.',
     'error.logo.tooLarge': 'Darf höchstens 256 KiB groß sein.',
     'error.refund.methodNeeded': 'Geben Sie an, wie das Geld zurückgeht: bar, Karte oder Überweisung.',

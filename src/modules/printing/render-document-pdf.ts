@@ -143,7 +143,9 @@ function build(doc: PrintDocument, options: PrintOptions, split?: { rows: number
 
   // Meta (dates, location) and customer ------------------------------------
   const locationText = `${doc.location.name} (${doc.location.code})`;
-  const metaBody: TableCell[][] = [[{ text: tr(doc.issuedLabel), ...LABEL }, f.dateTime(issuedAt)]];
+  const metaBody: TableCell[][] = doc.issuedLabel
+    ? [[{ text: tr(doc.issuedLabel), ...LABEL }, f.dateTime(issuedAt)]]
+    : [];
   for (const date of dates) metaBody.push([{ text: tr(date.label), ...LABEL }, f.date(date.at)]);
   for (const fact of doc.facts ?? []) metaBody.push([{ text: tr(fact.label), ...LABEL }, { text: t(fact.value) }]);
   metaBody.push([
