@@ -49,6 +49,8 @@ const serviceMessages = messages({
     'error.company.validityDays': 'Must be a whole number of days from 1 to {max}.',
     'error.location.code': 'Use 1 to 10 letters or digits.',
     'error.location.codeTaken': 'Already used by another location.',
+    'error.location.tillTaken':
+      'Location "{name}" is already till {premises} / {device}: a second till of the premises needs another device label.',
     'error.location.unknown': 'No such location.',
     'error.user.emailTaken': 'Already a user of this company.',
     'error.user.operatorLabel': 'At most 40 characters, no control characters.',
@@ -352,6 +354,8 @@ const serviceMessages = messages({
     'error.company.validityDays': 'Mora biti cijeli broj dana od 1 do {max}.',
     'error.location.code': 'Upotrijebite od 1 do 10 slova ili znamenki.',
     'error.location.codeTaken': 'Već ga koristi druga lokacija.',
+    'error.location.tillTaken':
+      'Lokacija „{name}” već je naplatni uređaj {premises} / {device}: drugi uređaj istog prostora treba drugu oznaku uređaja.',
     'error.location.unknown': 'Ta lokacija ne postoji.',
     'error.user.emailTaken': 'Već je korisnik ove tvrtke.',
     'error.user.operatorLabel': 'Najviše 40 znakova, bez kontrolnih znakova.',
@@ -655,6 +659,8 @@ const serviceMessages = messages({
     'error.company.validityDays': 'Muss eine ganze Zahl von Tagen von 1 bis {max} sein.',
     'error.location.code': 'Verwenden Sie 1 bis 10 Buchstaben oder Ziffern.',
     'error.location.codeTaken': 'Wird schon von einem anderen Standort verwendet.',
+    'error.location.tillTaken':
+      'Der Standort „{name}“ ist schon die Kasse {premises} / {device}: eine zweite Kasse derselben Filiale braucht eine andere Kassenbezeichnung.',
     'error.location.unknown': 'Diesen Standort gibt es nicht.',
     'error.user.emailTaken': 'Ist schon Benutzer dieser Firma.',
     'error.user.operatorLabel': 'Höchstens 40 Zeichen, keine Steuerzeichen.',
