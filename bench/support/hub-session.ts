@@ -4,7 +4,7 @@ import { request, type Agent } from 'undici';
 export interface HubDemo {
   adminToken: string;
   locations: Array<{ id: string; apiKey: string }>;
-  products: Array<{ id: string; units: Array<{ id: string }> }>;
+  products: Array<{ id: string; barcode: string | null; units: Array<{ id: string }> }>;
   users: Array<{ email: string; password: string; role: string }>;
 }
 

@@ -80,6 +80,7 @@ export const ADMIN_ROUTES: Readonly<Record<string, Permission>> = {
   adminGetSaleEInvoice: 'sales:read',
   adminGetSaleStatement: 'sales:read',
   adminRecordSalePayment: 'sales:record-payment',
+  adminRefundSale: 'sales:record-payment',
   adminCreateCounterSale: 'sales:counter',
   adminVoidSalePayment: 'payments:void',
   adminCancelSale: 'invoices:cancel-own',

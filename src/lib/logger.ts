@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
@@ -12,9 +12,12 @@ export function loggableUrl(url: string): string {
   return url.replace(SECRET_IN_PATH, '$1[redacted]');
 }
 
-/** JSON logs; anything that looks like a credential is replaced before it is written. */
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * JSON logs; anything that looks like a credential is replaced before it is written. To stdout
+ * unless told otherwise: a CLI command whose stdout is its answer (`demo --json`) logs to stderr.
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level,
     serializers: {
       req: (req: {
@@ -46,5 +49,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

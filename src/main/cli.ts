@@ -4,6 +4,7 @@ import { createContainer, type Container } from '../container.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../lib/errors.ts';
+import { createLogger } from '../lib/logger.ts';
 import type { SettingsPatch } from '../modules/companies/index.ts';
 import { createDemoCompany } from '../modules/demo/index.ts';
 import { serve, work } from './server.ts';
@@ -146,8 +147,14 @@ export interface CliIo {
 
 const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
 
-async function withContainer<T>(env: NodeJS.ProcessEnv, run: (c: Container) => Promise<T>): Promise<T> {
-  const container = await createContainer(loadConfig(env));
+/**
+ * A command's container. Its log goes to stderr: stdout is the command's answer, which a script
+ * reads whole (`portico demo --json | jq`), and a start-up warning there broke the JSON.
+ */
+async function withContainer<T>(io: CliIo, run: (c: Container) => Promise<T>): Promise<T> {
+  const config = loadConfig(io.env);
+  const logger = createLogger(config.logLevel, { write: (line: string) => void io.stderr.write(line) });
+  const container = await createContainer(config, { logger });
   try {
     return await run(container);
   } finally {
@@ -204,7 +211,7 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     return 0;
   },
   demo: async ({ v, io }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       const demo = await createDemoCompany(c, { passwords: true });
       if (v.json) io.stdout.write(`${JSON.stringify(demo)}\n`);
       else
@@ -215,7 +222,7 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     });
   },
   'company create': async ({ v, io, print }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       const profile = profileOptions(v);
       print(
         await c.companies.createCompany({
@@ -240,7 +247,7 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     });
   },
   'company list': async ({ io, print }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       print(
         (await c.companies.listCompanies()).map((company) => ({
           id: company.id,
@@ -255,7 +262,7 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     });
   },
   'company update': async ({ v, io, print }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       const patch: SettingsPatch = { ...profileOptions(v) };
       if (typeof v.name === 'string') patch.name = v.name;
       if (v['no-bank-account'] === true) {
@@ -270,7 +277,7 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     });
   },
   'location create': async ({ v, io, print }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       print(
         await c.companies.createLocation(need(v, 'company'), {
           name: need(v, 'name'),
@@ -282,7 +289,7 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     });
   },
   'user create': async ({ v, io, print }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       print(
         await c.companies.createUser(need(v, 'company'), {
           email: need(v, 'email'),
@@ -299,14 +306,14 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     // From stdin, so the password is in no shell history and no process list.
     const password = (await readStdin()).replace(/\r?\n$/, '');
     if (password === '') throw new UsageError('give the new password on stdin');
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       const done = await c.accounts.setPasswordByEmail(email, (v.company as string | undefined) ?? null, password);
       print({ ...done, sessionsEnded: true });
       return 0;
     });
   },
   'admin-token create': async ({ v, io, print }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       print(
         await c.apiKeys.createAdminToken(need(v, 'company'), {
           userId: need(v, 'user'),
@@ -317,7 +324,7 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     });
   },
   'api-key create': async ({ v, io, print }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       print(
         await c.apiKeys.createApiKey(need(v, 'company'), {
           locationId: need(v, 'location'),
@@ -328,13 +335,13 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
     });
   },
   'api-key list': async ({ v, io, print }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       print(await c.apiKeys.listApiKeys(need(v, 'company')));
       return 0;
     });
   },
   'api-key revoke': async ({ v, io }) => {
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       await c.apiKeys.revokeApiKey(need(v, 'company'), need(v, 'id'));
       io.stdout.write('revoked\n');
       return 0;
@@ -345,7 +352,7 @@ const COMMANDS: Record<string, (run: Invocation) => Promise<number>> = {
   'catalog import': async ({ v, positionals, io, print }) => {
     const file = positionals[0];
     if (!file) throw new UsageError('missing <file.csv>');
-    return withContainer(io.env, async (c) => {
+    return withContainer(io, async (c) => {
       const report = await c.catalogImport.importCsv(need(v, 'company'), file);
       print(report);
       return report.errors.length > 0 ? 1 : 0;

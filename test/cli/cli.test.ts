@@ -119,7 +119,27 @@ describe('the portico CLI', () => {
     }
   });
 
-  test('demo --json prints one complete tenant, new on every call, whose keys work', async () => {
+  const withoutSignerCa = (e: NodeJS.ProcessEnv) => {
+    delete e.FISCAL_CIS_SIGNER_CA;
+    delete e.FISCAL_CIS_CA;
+    return e;
+  };
+  test('demo --json prints one complete tenant, new on every call, whose keys work; its stdout is the JSON alone', async () => {
+    // As an operator runs it, logging warnings (this test's settings leave FISCAL_CIS_SIGNER_CA
+    // unset, which the container warns about at start): the warning goes to stderr, and stdout
+    // parses whole, as `portico demo --json | jq` reads it.
+    const warned = await new Promise<Run>((resolve) =>
+      execFile(
+        process.execPath,
+        ['src/main/cli.ts', 'demo', '--json'],
+        { cwd: ROOT, env: withoutSignerCa({ ...env, LOG_LEVEL: 'warn' }), timeout: 120_000 },
+        (error, stdout, stderr) => resolve({ code: error ? -1 : 0, stdout, stderr }),
+      ),
+    );
+    assert.equal(warned.code, 0, warned.stderr);
+    assert.match(warned.stderr, /FISCAL_CIS_SIGNER_CA is not set/, 'the warning is still said, on stderr');
+    assert.doesNotMatch(warned.stdout, /FISCAL_CIS_SIGNER_CA/);
+    assert.match(JSON.parse(warned.stdout).companyId, /^cmp_/, 'stdout is the JSON and nothing else');
     const [out1, out2] = await Promise.all([ok(['demo', '--json']), ok(['demo', '--json'])]);
     const demo2 = JSON.parse(out2);
     assert.equal(out1.trimEnd().split('\n').length, 1, 'one line of JSON');

@@ -130,6 +130,15 @@ describe('the shop at the counter (Chromium)', () => {
       paymentMethod: 'bank_transfer',
     });
     assert.equal(converted.statusCode, 201, converted.body);
+    // Part of it came in already: the form proposes what is left, not the total.
+    const transferId = converted.json().data.id as string;
+    const part = await adminCall(hub.app.app, staffToken, 'POST', `/sales/${transferId}/payments`, {
+      method: 'bank_transfer',
+      amount: '10.00',
+    });
+    assert.equal(part.statusCode, 201, part.body);
+    const balance = part.json().data.balance as string;
+    assert.notEqual(balance, transfer.totals.withTax);
     const cash = await discountedQuotation();
     const cashSale = await adminCall(hub.app.app, staffToken, 'POST', `/quotations/${cash.id}/convert`, {
       paymentMethod: 'cash',
@@ -137,12 +146,29 @@ describe('the shop at the counter (Chromium)', () => {
     assert.equal(cashSale.statusCode, 201, cashSale.body);
     await withPage(t, browser, async (page) => {
       await signIn(page, hub.base, hub.user('staff'));
-      await page.goto(`${hub.base}/hub/sales/${converted.json().data.id}`);
+      await page.goto(`${hub.base}/hub/sales/${transferId}`);
       assert.equal(await page.getByLabel('Način plaćanja').inputValue(), 'bank_transfer');
-      assert.equal(await page.getByLabel('Iznos (EUR)').inputValue(), transfer.totals.withTax.replace('.', ','));
+      assert.equal(await page.getByLabel('Iznos (EUR)').inputValue(), balance.replace('.', ','), 'the balance');
       await screen(page, 'payment-transfer');
+      // Cash on a transfer invoice (the one click that booked cash by mistake) is asked about first.
+      await page.getByLabel('Način plaćanja').selectOption('cash');
+      await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
+      await page.getByRole('button', { name: 'Da, evidentiraj „Gotovina”' }).waitFor();
+      assert.equal(
+        (await hub.app.c.sales.get(hub.tenant.companyId, transferId)).payments.length,
+        1,
+        'nothing recorded unasked',
+      );
+      await page.goto(`${hub.base}/hub/sales/${transferId}`);
       await page.getByRole('button', { name: 'Evidentiraj uplatu' }).click();
       await page.waitForURL(/notice=paid/);
+      assert.deepEqual(
+        (await hub.app.c.sales.get(hub.tenant.companyId, transferId)).payments.map((x) => [x.method, x.amount]),
+        [
+          ['bank_transfer', '10.00'],
+          ['bank_transfer', balance],
+        ],
+      );
 
       await page.goto(`${hub.base}/hub/sales/${cashSale.json().data.id}`);
       assert.equal(await page.getByLabel('Način plaćanja').inputValue(), 'cash');
@@ -184,6 +210,7 @@ describe('the shop at the counter (Chromium)', () => {
     };
     const own = await sell(staffToken);
     const admins = await sell(hub.tenant.adminToken);
+    const staffsOther = await sell(staffToken);
     await withPage(t, browser, async (page) => {
       await signIn(page, hub.base, hub.user('staff'));
       await page.getByRole('navigation').getByRole('link', { name: 'Upiti' }).click();
@@ -222,6 +249,16 @@ describe('the shop at the counter (Chromium)', () => {
       });
       assert.equal(forged.status(), 403);
       assert.equal((await hub.app.c.sales.get(hub.tenant.companyId, admins.id)).status, 'paid');
+    });
+    // An admin cancels any receipt: here one the staff user issued.
+    await withPage(t, browser, async (page) => {
+      await signIn(page, hub.base, hub.user('admin'));
+      await page.goto(`${hub.base}/hub/sales/${staffsOther.id}`);
+      const cancel = page.locator('section[aria-labelledby="cancel-heading"]');
+      await cancel.getByLabel('Razlog').fill('Kupac vratio robu neotvorenu.');
+      await cancel.getByRole('button', { name: 'Izdaj storno račun' }).click();
+      await page.waitForURL(/notice=stornoIssued/);
+      assert.equal((await hub.app.c.sales.get(hub.tenant.companyId, staffsOther.id)).status, 'cancelled');
     });
   });
 });

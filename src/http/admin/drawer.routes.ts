@@ -21,6 +21,14 @@ const Count = Type.Object(
 export const DayReportSchema = Type.Object(
   {
     locationId: Type.String(),
+    premises: Type.String({
+      description:
+        "The till: the location's fiscal premises label (its code when it has none), as its invoice numbers write it.",
+    }),
+    device: Type.String({
+      description:
+        "The till: the location's device label (`1` when it has none). A second till in one shop is a second location with the same premises and another device.",
+    }),
     date: Type.String({ description: 'YYYY-MM-DD where the company is, the day the drawer was opened.' }),
     currency: Type.String(),
     openedAt: Timestamp,

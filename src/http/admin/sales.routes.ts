@@ -12,7 +12,7 @@ import {
 } from '../../modules/sales/index.ts';
 import { EXCHANGE_STATUSES } from '../../modules/einvoice/index.ts';
 import { Data, Money, MoneyOf, Nullable, Pagination, QuantityOf, Timestamp, errorResponses } from '../schemas.ts';
-import { CreditNoteBody, InvoiceCancelBody, PaymentBody, toCreditNote } from '../requests/sales.ts';
+import { CreditNoteBody, InvoiceCancelBody, PaymentBody, RefundBody, toCreditNote } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
 import { newestFirstPage } from './pagination.ts';
 import { LineOutput, TotalsOutput } from '../public/v1/lines.schema.ts';
@@ -532,6 +532,32 @@ export const salesRoutes =
             request.admin.userId,
           ),
         ),
+    );
+
+    app.post(
+      '/sales/:id/refunds',
+      {
+        schema: {
+          tags: ['Admin'],
+          operationId: 'adminRefundSale',
+          summary: 'Give back money owed on a corrected invoice',
+          security,
+          description:
+            "For money owed back (a negative `balance`) after a cancellation or credit note that recorded no refund: the storno was issued before the money went back, or the customer is refunded by transfer later. Recorded against the invoice's newest correction with its method and who gave it; the invoice's `paid` falls by it (a cash refund comes out of the correction's location's drawer). `amount` defaults to all that is owed back; more is a 400 naming `amount`. 409 when nothing is owed back. Fires `refund.recorded`. Answers the invoice with its `refunds`.",
+          params: IdParams,
+          body: RefundBody,
+          response: { 201: Data(Sale), ...errorResponses(400, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const sale = await c.invoicing.refund(
+          request.admin.companyId,
+          request.params.id,
+          request.body,
+          request.admin.userId,
+        );
+        return reply.status(201).send(presentSale(sale));
+      },
     );
 
     app.post(

@@ -25,6 +25,17 @@ export const RefundRequest = Type.Object(
   },
 );
 
+/** Money owed back on a corrected invoice, given later than its correction. */
+export const RefundBody = Type.Object(
+  {
+    method: RefundRequest.properties.method,
+    amount: Type.Optional(
+      MoneyInput({ description: 'At most what is owed back (the default: all of it), in the sale’s currency.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** A credit note: which invoice lines come back, how many of each, and why. */
 export const CreditNoteBody = Type.Object(
   {

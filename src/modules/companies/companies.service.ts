@@ -317,6 +317,13 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
         addFieldError(details, 'code', said('error.location.codeTaken'));
       const fields = locationFields(input, details);
       if (fields.name === undefined && !details.name) addFieldError(details, 'name', said('error.empty'));
+      if (Object.keys(details).length === 0)
+        await tillFree(
+          repository,
+          companyId,
+          { id: '', code, fiscal_premises: null, fiscal_device: null, ...fields },
+          details,
+        );
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       const row: LocationRow = {
         id: newId('location'),
@@ -361,6 +368,9 @@ export function createCompaniesService(deps: { repository: CompaniesRepository; 
       if (!row) throw AppError.notFound('Location');
       const details: FieldErrors = {};
       const changes = locationFields(patch, details);
+      const relabelled = 'fiscal_premises' in changes || 'fiscal_device' in changes;
+      if (Object.keys(details).length === 0 && relabelled)
+        await tillFree(repository, companyId, { ...row, ...changes }, details);
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
       if (Object.keys(changes).length > 0) await repository.updateLocation(companyId, locationId, changes);
       return toLocation({ ...row, ...changes });
@@ -657,6 +667,27 @@ function locationFields(
     else changes.fiscal_device = value;
   }
   return changes;
+}
+
+/**
+ * A location is one till: its premises and device labels (defaulted as its invoice numbers default
+ * them) are no other location's. A second till of one premises is a second location with the same
+ * premises label and another device label; the same pair twice would number two drawers' receipts
+ * as one device's. Named at `fiscalDevice`.
+ */
+async function tillFree(
+  repository: Pick<CompaniesRepository, 'listLocations'>,
+  companyId: string,
+  location: Pick<LocationRow, 'id' | 'code' | 'fiscal_premises' | 'fiscal_device'>,
+  details: FieldErrors,
+): Promise<void> {
+  const till = (l: typeof location) => [l.fiscal_premises ?? l.code, l.fiscal_device ?? '1'] as const;
+  const [premises, device] = till(location);
+  const taken = (await repository.listLocations(companyId)).find(
+    (l) => l.id !== location.id && till(l)[0] === premises && till(l)[1] === device,
+  );
+  if (taken)
+    addFieldError(details, 'fiscalDevice', said('error.location.tillTaken', { name: taken.name, premises, device }));
 }
 
 function toLocation(row: LocationRow): Location {

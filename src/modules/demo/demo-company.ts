@@ -23,6 +23,7 @@ export interface DemoCompany {
   products: Array<{
     id: string;
     name: string;
+    barcode: string | null;
     categoryId: string | null;
     modelId: string | null;
     hasDatasheet: boolean;
@@ -161,6 +162,8 @@ async function demoCatalog(
     products.push({
       id,
       name: spec.name,
+      // What a scanner reads at the counter (the hub bench scans these).
+      barcode: ('barcode' in spec ? spec.barcode : null) ?? null,
       categoryId: spec.categoryId,
       modelId: spec.modelId,
       hasDatasheet: spec.datasheet,

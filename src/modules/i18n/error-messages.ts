@@ -53,6 +53,8 @@ const serviceMessages = messages({
     'error.company.validityDays': 'Must be a whole number of days from 1 to {max}.',
     'error.location.code': 'Use 1 to 10 letters or digits.',
     'error.location.codeTaken': 'Already used by another location.',
+    'error.location.tillTaken':
+      'Location "{name}" is already till {premises} / {device}: a second till of the premises needs another device label.',
     'error.location.unknown': 'No such location.',
     'error.user.emailTaken': 'Already a user of this company.',
     'error.user.operatorLabel': 'At most 40 characters, no control characters.',
@@ -239,6 +241,9 @@ const serviceMessages = messages({
     'error.counter.tenderedForm': 'Must be a decimal amount such as 50.00.',
     'error.counter.tenderedShort': 'Is less than the total, {total:money}.',
     'error.refund.method': 'Must be cash, card or bank_transfer.',
+    'error.refund.nothingOwed':
+      'Nothing is owed back on this invoice: it has no cancellation or credit note, or what was paid beyond it was refunded already.',
+    'error.refund.overOwed': 'Is more than the {owed:money} {currency} owed back.',
     'error.logo.form': 'Must be a PNG image.',
     'error.logo.tooLarge': 'Must be at most 256 KiB.',
     'error.refund.methodNeeded': 'Say how the money goes back: cash, card or bank_transfer.',
@@ -357,6 +362,8 @@ const serviceMessages = messages({
     'error.company.validityDays': 'Mora biti cijeli broj dana od 1 do {max}.',
     'error.location.code': 'Upotrijebite od 1 do 10 slova ili znamenki.',
     'error.location.codeTaken': 'Već ga koristi druga lokacija.',
+    'error.location.tillTaken':
+      'Lokacija „{name}” već je naplatni uređaj {premises} / {device}: drugi uređaj istog prostora treba drugu oznaku uređaja.',
     'error.location.unknown': 'Ta lokacija ne postoji.',
     'error.user.emailTaken': 'Već je korisnik ove tvrtke.',
     'error.user.operatorLabel': 'Najviše 40 znakova, bez kontrolnih znakova.',
@@ -540,6 +547,9 @@ const serviceMessages = messages({
     'error.counter.tenderedForm': 'Upišite iznos s decimalama, npr. 50,00.',
     'error.counter.tenderedShort': 'Manje je od ukupnog iznosa od {total:money}.',
     'error.refund.method': 'Odaberite gotovinu, karticu ili virman (cash, card, bank_transfer).',
+    'error.refund.nothingOwed':
+      'Kupcu se po ovom računu ništa ne duguje: nema storna ni odobrenja, ili je preplaćeno već vraćeno.',
+    'error.refund.overOwed': 'Veće je od {owed:money} {currency} koliko se duguje kupcu.',
     'error.logo.form': 'Odaberite sliku u formatu PNG.',
     'error.logo.tooLarge': 'Slika smije imati najviše 256 KiB.',
     'error.refund.methodNeeded': 'Odaberite kako se novac vraća: gotovinom, na karticu ili virmanom.',
@@ -662,6 +672,8 @@ const serviceMessages = messages({
     'error.company.validityDays': 'Muss eine ganze Zahl von Tagen von 1 bis {max} sein.',
     'error.location.code': 'Verwenden Sie 1 bis 10 Buchstaben oder Ziffern.',
     'error.location.codeTaken': 'Wird schon von einem anderen Standort verwendet.',
+    'error.location.tillTaken':
+      'Der Standort „{name}“ ist schon die Kasse {premises} / {device}: eine zweite Kasse derselben Filiale braucht eine andere Kassenbezeichnung.',
     'error.location.unknown': 'Diesen Standort gibt es nicht.',
     'error.user.emailTaken': 'Ist schon Benutzer dieser Firma.',
     'error.user.operatorLabel': 'Höchstens 40 Zeichen, keine Steuerzeichen.',
@@ -867,6 +879,9 @@ const serviceMessages = messages({
     'error.counter.tenderedForm': 'Geben Sie einen Betrag mit Nachkommastellen ein, etwa 50,00.',
     'error.counter.tenderedShort': 'Ist weniger als der Gesamtbetrag von {total:money}.',
     'error.refund.method': 'Muss cash, card oder bank_transfer sein.',
+    'error.refund.nothingOwed':
+      'Auf dieser Rechnung ist nichts zurückzuzahlen: keine Stornierung oder Korrektur, oder das zu viel Gezahlte wurde schon erstattet.',
+    'error.refund.overOwed': 'Ist mehr als die {owed:money} {currency}, die zurückzuzahlen sind.',
     'error.logo.form': 'Muss ein PNG-Bild sein.',
     'error.logo.tooLarge': 'Darf höchstens 256 KiB groß sein.',
     'error.refund.methodNeeded': 'Geben Sie an, wie das Geld zurückgeht: bar, Karte oder Überweisung.',

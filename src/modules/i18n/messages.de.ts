@@ -46,6 +46,7 @@ export const de: Translation<typeof en> = {
   'print.refunded': 'Erstattet: {amount} ({method})',
   'document.dayReport': 'Kassenabschluss (Tagesbericht)',
   'print.day.closedAt': 'Abgeschlossen',
+  'print.day.device': 'Filiale / Kasse',
   'print.day.openedAt': 'Geöffnet',
   'print.day.float': 'Wechselgeld (Anfangsbestand)',
   'print.day.cashIn': 'Einlagen',

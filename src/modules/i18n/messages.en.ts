@@ -52,6 +52,7 @@ export const en = {
   'print.refunded': 'Refunded: {amount} ({method})',
   'document.dayReport': 'Day report of the cash drawer',
   'print.day.closedAt': 'Closed',
+  'print.day.device': 'Premises / till',
   'print.day.openedAt': 'Opened',
   'print.day.float': 'Opening float',
   'print.day.cashIn': 'Cash in',

@@ -46,6 +46,7 @@ export const hr: Translation<typeof en> = {
   'print.refunded': 'Vraćeno kupcu: {amount} ({method})',
   'document.dayReport': 'Dnevni izvještaj blagajne',
   'print.day.closedAt': 'Zaključeno',
+  'print.day.device': 'Prostor / uređaj',
   'print.day.openedAt': 'Otvoreno',
   'print.day.float': 'Polog (početno stanje)',
   'print.day.cashIn': 'Uplate u blagajnu',

@@ -1,7 +1,7 @@
 import { AppError, addFieldError, fieldErrors } from '../../lib/errors.ts';
 import { said } from '../i18n/index.ts';
 import type { IdGenerator } from '../../lib/ids.ts';
-import { formatMoney, parseScaled, QUANTITY_SCALE } from '../../lib/money.ts';
+import { formatMoney, MONEY_SCALE, parseScaled, QUANTITY_SCALE } from '../../lib/money.ts';
 import {
   formatDocumentNumber,
   priceLine,
@@ -88,34 +88,51 @@ async function giveRefund(
   newId: IdGenerator,
 ): Promise<RefundRow[]> {
   const invoice = (await repos.sales.find(input.companyId, input.saleId))!;
-  const owed =
-    invoice.status === 'cancelled'
-      ? invoice.paid_minor
-      : invoice.paid_minor - (invoice.total_minor - invoice.credited_minor);
+  const owed = owedBack(invoice);
   const amount = Math.min(owed, Math.abs(correction.total_minor) || owed);
   if (amount <= 0) return [];
   // Unasked, only a counter sale's money goes back there and then (the customer is at the counter);
-  // another invoice's stays owed back (a negative balance) until the shop says how it returns it.
+  // another invoice's stays owed back (a negative balance) until the shop says how it returns it
+  // (then or later: `refundOwed`).
   if (!input.refund && invoice.source_type !== 'counter') return [];
   const method = await refundMethod(repos, input, invoice);
+  return [
+    await recordRefund(repos, { invoice, correction, method, amount, actorId: input.actorId, now: input.now }, newId),
+  ];
+}
+
+/** What is owed back on an invoice, in cents: all that is paid on a cancelled one, what was paid beyond what it still asks otherwise. */
+function owedBack(invoice: SaleRow): number {
+  return invoice.status === 'cancelled'
+    ? invoice.paid_minor
+    : invoice.paid_minor - (invoice.total_minor - invoice.credited_minor);
+}
+
+/** A refund row, the invoice's paid amount down by it, and `refund.recorded`: the one way money goes back. */
+async function recordRefund(
+  repos: CorrectionRepos,
+  given: { invoice: SaleRow; correction: SaleRow; method: string; amount: number; actorId: string | null; now: Date },
+  newId: IdGenerator,
+): Promise<RefundRow> {
+  const { invoice, correction, method, amount } = given;
   const refund: RefundRow = {
     id: newId('refund'),
-    company_id: input.companyId,
+    company_id: invoice.company_id,
     location_id: correction.location_id,
     sale_id: correction.id,
     invoice_id: invoice.id,
     method,
     amount_minor: amount,
-    given_by: input.actorId,
+    given_by: given.actorId,
     mode: correction.mode,
-    created_at: input.now.toISOString(),
+    created_at: given.now.toISOString(),
   };
   await repos.sales.insertRefund(refund);
-  await repos.sales.subtractPaid(input.companyId, invoice.id, amount);
+  await repos.sales.subtractPaid(invoice.company_id, invoice.id, amount);
   await enqueueEvent(
     repos,
     {
-      companyId: input.companyId,
+      companyId: invoice.company_id,
       locationId: correction.location_id,
       type: 'refund.recorded',
       livemode: correction.mode !== 'test',
@@ -127,12 +144,70 @@ async function giveRefund(
         refundId: refund.id,
         method: method as PaymentMethod,
         amount: formatMoney(amount),
-        givenBy: input.actorId,
+        givenBy: given.actorId,
       },
     },
-    { now: input.now.toISOString(), newId },
+    { now: given.now.toISOString(), newId },
   );
-  return [refund];
+  return refund;
+}
+
+/**
+ * Money owed back on a corrected invoice, given later than its correction (the storno was issued
+ * before the money went back, or the customer is refunded by transfer days after): recorded
+ * against the invoice's newest correction, at most what is owed back (all of it unless `amount`
+ * says less). 409 when nothing is owed back; 400 naming `amount` when it is more.
+ */
+export async function refundOwed<R extends IssueRepos>(
+  deps: Pick<IssueDeps<R>, 'store' | 'newId'>,
+  input: {
+    companyId: string;
+    saleId: string;
+    method: string;
+    amount?: string | null;
+    actorId: string | null;
+    now: Date;
+  },
+): Promise<RefundRow> {
+  const details = fieldErrors();
+  if (!(PAYMENT_METHODS as readonly string[]).includes(input.method))
+    addFieldError(details, 'method', said('error.refund.method'));
+  let asked: number | null = null;
+  if (input.amount !== undefined && input.amount !== null) {
+    try {
+      asked = Number(parseScaled(input.amount, MONEY_SCALE));
+      if (asked <= 0) addFieldError(details, 'amount', said('error.greaterThanZero'));
+    } catch {
+      addFieldError(details, 'amount', said('error.payment.amountForm'));
+    }
+  }
+  if (Object.keys(details).length > 0) throw AppError.invalid(details);
+  return deps.store.unitOfWork(async (repos) => {
+    // Held until commit (a lock on PostgreSQL), so two refunds at once cannot give back twice.
+    await repos.sales.recomputeStatusOf(input.companyId, input.saleId);
+    const invoice = await repos.sales.find(input.companyId, input.saleId);
+    if (!invoice) throw AppError.notFound('Sale');
+    const corrections =
+      invoice.kind === 'invoice' ? await repos.sales.listCorrections(input.companyId, invoice.id) : [];
+    const owed = owedBack(invoice);
+    if (corrections.length === 0 || owed <= 0) throw new AppError('conflict', said('error.refund.nothingOwed'));
+    if (asked !== null && asked > owed)
+      throw AppError.invalid({
+        amount: [said('error.refund.overOwed', { owed: owed / 10 ** MONEY_SCALE, currency: invoice.currency })],
+      });
+    return recordRefund(
+      repos,
+      {
+        invoice,
+        correction: corrections.at(-1)!,
+        method: input.method,
+        amount: asked ?? owed,
+        actorId: input.actorId,
+        now: input.now,
+      },
+      deps.newId,
+    );
+  });
 }
 
 /** The method asked for, or the one the invoice was paid with; a 400 on `refund.method` when neither says. */

@@ -3,7 +3,7 @@ import type { IdGenerator } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import type { CatalogService } from '../catalog/index.ts';
 import type { SalesService, SaleView } from '../sales/index.ts';
-import { correctInvoice } from './correct-invoice.ts';
+import { correctInvoice, refundOwed } from './correct-invoice.ts';
 import { createCounterSales } from './counter-sale.ts';
 import { createIssuedDocuments } from './frozen-documents.ts';
 import { issuedView, type CustomerDirectory, type IssueRepos } from './issue-invoice.ts';
@@ -55,6 +55,21 @@ export function createInvoicingService(deps: {
       actorId: string | null,
       refund?: { method: string } | null,
     ) => correct(companyId, saleId, reason, actorId, { kind: 'cancellation' }, refund),
+
+    /**
+     * Gives back money owed on a corrected invoice later than its correction (`refund.recorded`):
+     * the invoice as it then stands, its refunds listed.
+     */
+    refund: async (
+      companyId: string,
+      saleId: string,
+      input: { method: string; amount?: string | null },
+      actorId: string | null,
+    ): Promise<SaleView> => {
+      await refundOwed(deps, { companyId, saleId, ...input, actorId, now: clock.now() });
+      deps.onEventQueued();
+      return deps.sales.get(companyId, saleId);
+    },
 
     /** Issues a credit note for part of an invoice (admins): `credit_note.created`. */
     creditNote: (

@@ -80,11 +80,10 @@ export async function issueFacts(
   const { companyId, location, now } = input;
   const company = (await repos.companies.findCompany(companyId))!;
   const year = yearIn(now, company.timezone);
-  const anchor = (await repos.companies.listLocations(companyId))[0]?.id ?? location.id;
   const series = invoiceSeries(
     { country: company.country, sequenceMode: company.fiscal_sequence_mode as SequenceMode },
     location,
-    anchor,
+    await repos.companies.listLocations(companyId),
     year,
   );
   const seq = await repos.sequences.next(companyId, series.locationId, sequenceKind(series.kind, input.mode), year);

@@ -28,20 +28,28 @@ export interface SeriesLocation {
 interface SeriesRequest {
   sequenceMode: SequenceMode;
   location: SeriesLocation;
-  /** The company's first location: where a company-wide counter lives. */
-  anchorLocationId: string;
+  /** The company's locations, oldest first: the first holds a company-wide counter, and a premises' counter lives at its first location. */
+  locations: readonly SeriesLocation[];
   year: number;
 }
 
 /** A country's numbering: which counter an invoice draws from and how its number is written. */
 type Numbering = (request: SeriesRequest) => InvoiceSeries;
 
-/** Zakon o fiskalizaciji (NN 89/2025) and its Pravilnik: number / premises / device. */
-const croatia: Numbering = ({ sequenceMode, location }) => {
-  const premises = location.fiscal_premises ?? location.code;
+const premisesOf = (l: SeriesLocation) => l.fiscal_premises ?? l.code;
+
+/**
+ * Zakon o fiskalizaciji (NN 89/2025) and its Pravilnik: number / premises / device. A second till
+ * in one shop is a second location with the same premises label and another device label: both
+ * draw from the counter at the premises' first location, so mode P (one sequence per premises,
+ * `OznSlijed` P) numbers the premises' invoices in one run across its devices, and mode N keeps
+ * one run per device label of the premises, wherever that device's location is.
+ */
+const croatia: Numbering = ({ sequenceMode, location, locations }) => {
+  const premises = premisesOf(location);
   const device = location.fiscal_device ?? '1';
   return {
-    locationId: location.id,
+    locationId: locations.find((l) => premisesOf(l) === premises)?.id ?? location.id,
     kind: sequenceMode === 'device' ? `invoice-device-${device}` : 'invoice',
     premises,
     device,
@@ -50,8 +58,8 @@ const croatia: Numbering = ({ sequenceMode, location }) => {
 };
 
 /** One running number per company and year. */
-const companyWide: Numbering = ({ anchorLocationId, year }) => ({
-  locationId: anchorLocationId,
+const companyWide: Numbering = ({ location, locations, year }) => ({
+  locationId: locations[0]?.id ?? location.id,
   kind: 'invoice-company',
   premises: null,
   device: null,
@@ -64,10 +72,10 @@ const NUMBERINGS: Readonly<Record<string, Numbering>> = { HR: croatia };
 export function invoiceSeries(
   company: { country: string | null; sequenceMode: SequenceMode },
   location: SeriesLocation,
-  /** The company's first location: where the one company-wide counter of other countries lives. */
-  companyAnchorLocationId: string,
+  /** The company's locations, oldest first (the repository's order). */
+  locations: readonly SeriesLocation[],
   year: number,
 ): InvoiceSeries {
   const numbering = (company.country && NUMBERINGS[company.country]) || companyWide;
-  return numbering({ sequenceMode: company.sequenceMode, location, anchorLocationId: companyAnchorLocationId, year });
+  return numbering({ sequenceMode: company.sequenceMode, location, locations, year });
 }

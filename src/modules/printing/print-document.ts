@@ -25,8 +25,12 @@ export interface PrintDocument extends PrintedContent {
   source?: { number: string } | null;
   /** ISO 8601 UTC: printed first, with its time, under `issuedLabel`; also the PDF CreationDate/ModDate. */
   issuedAt: string;
-  /** What the issue date is called on this kind of document: "Issued" (a quotation), "Date" (a sale). */
-  issuedLabel: PrintLabel;
+  /**
+   * What the issue date is called on this kind of document: "Issued" (a quotation), "Date" (a sale);
+   * null: not printed, the document says its own times among its facts (a day report's opening
+   * and closing, in that order and one style).
+   */
+  issuedLabel: PrintLabel | null;
   /** Further dates, printed as days after the issue date: a quotation's validity, an invoice's due date. */
   dates: Array<{ label: PrintLabel; at: string }>;
   customer: {

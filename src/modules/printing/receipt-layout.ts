@@ -62,7 +62,7 @@ export function buildReceipt(
   if (doc.template.header) content.push({ text: t(doc.template.header), alignment: 'center', color: GREY, ...SMALL });
   content.push(rule(), { text: title, bold: true, fontSize: 10 });
   for (const line of doc.corrects ?? []) content.push({ text: t(line), bold: true });
-  content.push(pair(tr(doc.issuedLabel), f.dateTime(issuedAt)));
+  if (doc.issuedLabel) content.push(pair(tr(doc.issuedLabel), f.dateTime(issuedAt)));
   for (const date of doc.dates) content.push(pair(tr(date.label), f.date(parseDate(date.at, 'dates.at'))));
   for (const fact of doc.facts ?? []) content.push(pair(tr(fact.label), plain(fact.value)));
   if (doc.customer.name)

@@ -175,7 +175,9 @@ function companyHeader(doc: PrintDocument, tr: Translate): Content {
 function metaBlock(doc: PrintDocument, { tr, f }: Speech, issuedAt: Date): Content {
   const dates = doc.dates.map((date, i) => ({ label: date.label, at: parseDate(date.at, `dates[${i}].at`) }));
   const locationText = `${doc.location.name} (${doc.location.code})`;
-  const metaBody: TableCell[][] = [[{ text: tr(doc.issuedLabel), ...LABEL }, f.dateTime(issuedAt)]];
+  const metaBody: TableCell[][] = doc.issuedLabel
+    ? [[{ text: tr(doc.issuedLabel), ...LABEL }, f.dateTime(issuedAt)]]
+    : [];
   for (const date of dates) metaBody.push([{ text: tr(date.label), ...LABEL }, f.date(date.at)]);
   for (const fact of doc.facts ?? []) metaBody.push([{ text: tr(fact.label), ...LABEL }, { text: t(fact.value) }]);
   metaBody.push([

@@ -41,7 +41,13 @@ export function toDayReportPrint(report: DayReport, company: Company, location: 
   const tax = report.byRate.reduce((s, r) => s + cents(r.tax), 0);
   const rate = (r: string) => formatScaledTrimmed(parseScaled(r, RATE_SCALE), RATE_SCALE);
   const facts: PrintFact[] = [
+    // Opening, then closing, both in the report's numeric style (the issue date's row would
+    // print the closing first, and on the roll in the receipt's "28. stu 2026." style).
+    { label: 'print.day.device', value: `${report.premises} / ${report.device}` },
     { label: 'print.day.openedAt', value: f.dateTime(new Date(report.openedAt)) },
+    ...(report.closedAt
+      ? [{ label: 'print.day.closedAt' as const, value: f.dateTime(new Date(report.closedAt)) }]
+      : []),
     { label: 'print.day.float', value: money(report.float) },
     { label: 'print.day.cashIn', value: money(report.cashIn) },
     { label: 'print.day.cashOut', value: money(report.cashOut) },
@@ -107,7 +113,7 @@ export function toDayReportPrint(report: DayReport, company: Company, location: 
     title: 'document.dayReport',
     number,
     issuedAt: report.closedAt ?? report.openedAt,
-    issuedLabel: report.closedAt ? 'print.day.closedAt' : 'print.day.openedAt',
+    issuedLabel: null,
     dates: [],
     customer: { name: '', email: null, phone: null },
     note: null,

@@ -1,6 +1,14 @@
 import { formatMoney, formatScaled, MONEY_SCALE, parseScaled, RATE_SCALE } from '../../lib/money.ts';
 import type { DayFlows, DrawerDayRow, DrawerMovementRow } from './till.repository.ts';
 
+/** The till a location is: its premises and device labels, defaulted as its invoice numbers default them. */
+export function tillOf(location: { code: string; fiscal_premises: string | null; fiscal_device: string | null }): {
+  premises: string;
+  device: string;
+} {
+  return { premises: location.fiscal_premises ?? location.code, device: location.fiscal_device ?? '1' };
+}
+
 /** The euro's notes and coins, in cents, largest first: what a count by denomination may name. */
 export const EURO_DENOMINATIONS = [50000, 20000, 10000, 5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5, 2, 1] as const;
 
@@ -11,6 +19,13 @@ export const EURO_DENOMINATIONS = [50000, 20000, 10000, 5000, 2000, 1000, 500, 2
  */
 export interface DayReport {
   locationId: string;
+  /**
+   * The till this drawer is: the location's fiscal premises and device labels (`ZG1`, `2`) as its
+   * legal numbers write them. A second till in one shop is a second location with the same
+   * premises and another device (see README "Cash drawer per device").
+   */
+  premises: string;
+  device: string;
   date: string;
   currency: string;
   openedAt: string;
@@ -83,6 +98,7 @@ export function buildDayReport(
   movements: readonly DrawerMovementRow[],
   flows: DayFlows,
   currency: string,
+  till: { premises: string; device: string },
   close: {
     closedAt: string;
     closedBy: string | null;
@@ -104,6 +120,8 @@ export function buildDayReport(
   };
   return {
     locationId: day.location_id,
+    premises: till.premises,
+    device: till.device,
     date: day.date,
     currency,
     openedAt: day.opened_at,

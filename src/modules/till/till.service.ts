@@ -10,7 +10,8 @@ import { said } from '../i18n/index.ts';
 import { localDate, type ExportLocale, type Table } from '../reports/index.ts';
 import { drawerDaysTable } from './drawer-table.ts';
 import { enqueueEvent, type EventOutbox } from '../webhooks/index.ts';
-import { buildDayReport, countDenominations, DenominationError, type DayReport } from './day-report.ts';
+import { buildDayReport, countDenominations, DenominationError, tillOf, type DayReport } from './day-report.ts';
+import type { LocationRow } from '../companies/index.ts';
 import type { DrawerDayRow, TillRepository } from './till.repository.ts';
 
 export type TillRepos = {
@@ -100,20 +101,29 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
     return day;
   }
 
-  /** The report of a day as it stands: a closed day's as written at closing, an open one's until now. */
-  async function reportOf(repos: TillRepos, day: DrawerDayRow, currency: string): Promise<DayReport> {
-    if (day.report) return JSON.parse(day.report) as DayReport;
+  /**
+   * The report of a day as it stands: a closed day's as written at closing, an open one's until
+   * now. A day closed before the report named its till (premises, device) is read with the
+   * location's labels, which is what it was closed under unless they were changed since.
+   */
+  async function reportOf(
+    repos: TillRepos,
+    day: DrawerDayRow,
+    currency: string,
+    location: LocationRow,
+  ): Promise<DayReport> {
+    if (day.report) return { ...tillOf(location), ...(JSON.parse(day.report) as DayReport) };
     const [movements, flows] = await Promise.all([
       repos.till.listMovements(day.company_id, day.id),
       repos.till.flows(day.company_id, day.location_id, day.opened_at, clock.now().toISOString()),
     ]);
-    return buildDayReport(day, movements, flows, currency, null);
+    return buildDayReport(day, movements, flows, currency, tillOf(location), null);
   }
 
   const service = {
     /** Opens the location's drawer for today with a float. 409 when it is open, or today was closed already. */
     async open(actor: { companyId: string; userId: string | null }, locationId: string, input: { float: string }) {
-      const { company } = await place(actor.companyId, locationId);
+      const { company, location } = await place(actor.companyId, locationId);
       const details = fieldErrors();
       const float = amountOf(input.float, 'float', details);
       if (Object.keys(details).length > 0) throw AppError.invalid(details);
@@ -153,7 +163,7 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
         };
         await repos.till.insertDay(day);
         await record(repos, signed);
-        return reportOf(repos, day, company.currency);
+        return reportOf(repos, day, company.currency, location);
       });
     },
 
@@ -163,7 +173,7 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
       locationId: string,
       input: { kind: string; amount: string; reason: string },
     ) {
-      const { company } = await place(actor.companyId, locationId);
+      const { company, location } = await place(actor.companyId, locationId);
       const details = fieldErrors();
       if (input.kind !== 'in' && input.kind !== 'out') addFieldError(details, 'kind', said('error.drawer.kind'));
       const amount = amountOf(input.amount, 'amount', details);
@@ -191,21 +201,21 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
           created_at: clock.now().toISOString(),
         });
         await record(repos, signed);
-        return reportOf(repos, day, company.currency);
+        return reportOf(repos, day, company.currency, location);
       });
     },
 
     /** The open day so far: float, movements, expected cash. 404 when the drawer is not open. */
     async current(companyId: string, locationId: string): Promise<DayReport> {
-      const { company } = await place(companyId, locationId);
+      const { company, location } = await place(companyId, locationId);
       const day = await store.repos.till.openDay(companyId, locationId);
       if (!day) throw AppError.notFound('Drawer day');
-      return reportOf(store.repos, day, company.currency);
+      return reportOf(store.repos, day, company.currency, location);
     },
 
     /** Closes the day with the count: the day report, written whole and kept as it is. `drawer.closed`. */
     async close(actor: { companyId: string; userId: string | null }, locationId: string, input: CloseInput) {
-      const { company } = await place(actor.companyId, locationId);
+      const { company, location } = await place(actor.companyId, locationId);
       const details = fieldErrors();
       let counted: number | null = null;
       let denominations: Array<{ value: number; count: number }> | null = null;
@@ -233,7 +243,7 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
           repos.till.listMovements(actor.companyId, day.id),
           repos.till.flows(actor.companyId, locationId, day.opened_at, now),
         ]);
-        const report = buildDayReport(day, movements, flows, company.currency, closing);
+        const report = buildDayReport(day, movements, flows, company.currency, tillOf(location), closing);
         return { report, expected: Number(parseScaled(report.expected, MONEY_SCALE)) };
       };
       // The counted difference is a Vorgang the TSE signs (DifferenzSollIst): computed and signed
@@ -295,10 +305,10 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
 
     /** A day of the location by its date (YYYY-MM-DD): closed as written, or the open one so far. */
     async day(companyId: string, locationId: string, date: string): Promise<DayReport> {
-      const { company } = await place(companyId, locationId);
+      const { company, location } = await place(companyId, locationId);
       const day = await store.repos.till.findDay(companyId, locationId, date);
       if (!day) throw AppError.notFound('Drawer day');
-      return reportOf(store.repos, day, company.currency);
+      return reportOf(store.repos, day, company.currency, location);
     },
 
     /** The day report printed on A4 or on the 80 mm roll, from the report as closed (or so far). */
@@ -312,7 +322,7 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
       const { company, location } = await place(companyId, locationId);
       const day = await store.repos.till.findDay(companyId, locationId, date);
       if (!day) throw AppError.notFound('Drawer day');
-      const report = await reportOf(store.repos, day, company.currency);
+      const report = await reportOf(store.repos, day, company.currency, location);
       const document = toDayReportPrint(report, toCompany(company), location);
       const logoRow = company.logo_sha256
         ? await store.repos.companies.findLogo(companyId, company.logo_sha256)
@@ -404,8 +414,12 @@ export function createTillService<R extends TillRepos = TillRepos, S = never>(de
     async openDrawers(companyId: string): Promise<DayReport[]> {
       const company = await store.repos.companies.findCompany(companyId);
       if (!company) throw AppError.notFound('Company');
-      const days = await store.repos.till.openDays(companyId);
-      return Promise.all(days.map((d) => reportOf(store.repos, d, company.currency)));
+      const [days, locations] = await Promise.all([
+        store.repos.till.openDays(companyId),
+        store.repos.companies.listLocations(companyId),
+      ]);
+      const byId = new Map(locations.map((l) => [l.id, l]));
+      return Promise.all(days.map((d) => reportOf(store.repos, d, company.currency, byId.get(d.location_id)!)));
     },
   };
   return service;

@@ -286,7 +286,24 @@ describe('admin: the cash drawer and refunds', () => {
       assert.match(text, /Razlika/);
       assert.match(text, /-2,00|−2,00/);
       assert.doesNotMatch(text, /Kupac/);
+      // Which till, then opening before closing, both in the same numeric style (the closing
+      // time was printed first, and on the roll as "28. stu 2026.").
+      assert.match(text, /Prostor \/ uređaj\s+ZG1 \/ 1/);
+      assert.ok(text.indexOf('Otvoreno') < text.indexOf('Zaključeno'), `${layout}: opening first`);
+      assert.doesNotMatch(
+        text,
+        /\d\.\s*(sij|velj|ožu|tra|svi|lip|srp|kol|ruj|lis|stu|pro)\b/,
+        `${layout}: numeric dates`,
+      );
+      const times = [...text.matchAll(/(Otvoreno|Zaključeno)\s+(\d{1,2}\.\s?\d{1,2}\.\s?\d{4}\.?,?\s+\d{1,2}:\d{2})/g)];
+      assert.deepEqual(
+        times.map((m) => m[1]),
+        ['Otvoreno', 'Zaključeno'],
+        `${layout}: both times numeric, in order:\n${text}`,
+      );
     }
+    assert.equal(report.premises, 'ZG1');
+    assert.equal(report.device, '1');
 
     // Today's takings: what was taken less what was given back.
     const trend = await t.c.reports.today(demo.companyId);
@@ -355,6 +372,103 @@ describe('admin: the cash drawer and refunds', () => {
       await adminCall(t.app, other.adminToken, 'POST', drawer('/open'), { float: '1.00' }),
       404,
       'not_found',
+    );
+  });
+
+  test('a refund given later than its correction: owed back after a storno or a credit note, given in parts, never more; cash out of the drawer', async () => {
+    const shop = await createTenant(t.c);
+    const shopStaff = await tokenForRole(t.c, shop, 'staff');
+    const shopSupport = await tokenForRole(t.c, shop, 'support');
+    const till = `/locations/${shop.locations[0]!.id}/drawer`;
+    assert.equal((await adminCall(t.app, shopStaff, 'POST', `${till}/open`, { float: '50.00' })).statusCode, 201);
+    /** A converted invoice, `paid` of it paid by transfer. */
+    const invoice = async (paid?: string) => {
+      const q = await newQuotation(t.app, shop);
+      await assignCustomer(t.app, shop, 'quotations', q.id);
+      const inv = (await adminCall(t.app, shop.adminToken, 'POST', `/quotations/${q.id}/convert`, {})).json().data;
+      const pay = await adminCall(t.app, shop.adminToken, 'POST', `/sales/${inv.id}/payments`, {
+        method: 'bank_transfer',
+        amount: paid ?? inv.totals.withTax,
+      });
+      assert.equal(pay.statusCode, 201, pay.body);
+      return inv as { id: string; totals: { withTax: string }; lines: Array<{ id: string }> };
+    };
+
+    // Cancelled before the money went back: 10.00 owed back.
+    const stornoed = await invoice('10.00');
+    const storno = await adminCall(t.app, shop.adminToken, 'POST', `/sales/${stornoed.id}/cancel`, {
+      reason: 'Kupac odustao',
+    });
+    assert.equal(storno.statusCode, 201, storno.body);
+    const refunds = `/sales/${stornoed.id}/refunds`;
+    assertProblem(await adminCall(t.app, shopSupport, 'POST', refunds, { method: 'cash' }), 403, 'forbidden');
+    const over = await adminCall(t.app, shopStaff, 'POST', refunds, { method: 'cash', amount: '10.01' });
+    assertProblem(over, 400, 'validation_failed');
+    assert.ok(over.json().details.amount, 'names amount');
+    assertProblem(await adminCall(t.app, shopStaff, 'POST', refunds, { method: 'cheque' }), 400, 'validation_failed');
+    assert.equal((await adminCall(t.app, shopStaff, 'GET', `/sales/${stornoed.id}`)).json().data.balance, '-10.00');
+
+    // 4.00 in cash from the drawer now, the rest by transfer.
+    const cash = await adminCall(t.app, shopStaff, 'POST', refunds, { method: 'cash', amount: '4.00' });
+    assert.equal(cash.statusCode, 201, cash.body);
+    assert.equal(cash.json().data.balance, '-6.00');
+    const rest = await adminCall(t.app, shop.adminToken, 'POST', refunds, { method: 'bank_transfer' });
+    assert.equal(rest.statusCode, 201, rest.body);
+    const after = rest.json().data;
+    assert.equal(after.balance, '0.00');
+    assert.deepEqual(
+      after.refunds.map((r: { method: string; amount: string; saleId?: string }) => [r.method, r.amount]),
+      [
+        ['cash', '4.00'],
+        ['bank_transfer', '6.00'],
+      ],
+    );
+    assertProblem(await adminCall(t.app, shopStaff, 'POST', refunds, { method: 'cash' }), 409, 'conflict');
+    // Money arriving after the storno is not taken: nothing is due on a cancelled invoice.
+    assertProblem(
+      await adminCall(t.app, shopStaff, 'POST', `/sales/${stornoed.id}/payments`, { method: 'cash', amount: '1.00' }),
+      400,
+      'validation_failed',
+    );
+
+    // Paid in full, then one unit credited with no refund asked: what the note took off is owed back.
+    const credited = await invoice();
+    const note = await adminCall(t.app, shop.adminToken, 'POST', `/sales/${credited.id}/credit-notes`, {
+      lines: [{ lineId: credited.lines[0]!.id, quantity: '1' }],
+      reason: 'Povrat robe',
+    });
+    assert.equal(note.statusCode, 201, note.body);
+    const owed = (await adminCall(t.app, shopStaff, 'GET', `/sales/${credited.id}`)).json().data.balance as string;
+    assert.equal(cents(owed), cents(note.json().data.totals.withTax), 'the note’s total is owed back');
+    const back = await adminCall(t.app, shopStaff, 'POST', `/sales/${credited.id}/refunds`, { method: 'card' });
+    assert.equal(back.statusCode, 201, back.body);
+    assert.equal(back.json().data.balance, '0.00');
+    // A sale with no correction owes nothing back.
+    const plain = await invoice();
+    assertProblem(
+      await adminCall(t.app, shopStaff, 'POST', `/sales/${plain.id}/refunds`, { method: 'cash' }),
+      409,
+      'conflict',
+    );
+
+    // The cash came out of the drawer; each refund told, against its correction.
+    const day = (await adminCall(t.app, shopStaff, 'GET', till)).json().data;
+    assert.equal(day.cashRefunds, '4.00');
+    assert.equal(day.expected, '46.00');
+    const events = await t.c.database.db
+      .selectFrom('webhook_events')
+      .select('payload')
+      .where('company_id', '=', shop.companyId)
+      .where('type', '=', 'refund.recorded')
+      .execute();
+    const told = events.map((e) => JSON.parse(e.payload).data);
+    assert.deepEqual(
+      told.map((d) => [d.saleId, d.correctionId, d.method, d.amount]).sort(),
+      [
+        [stornoed.id, storno.json().data.id, 'bank_transfer', '6.00'],
+        [stornoed.id, storno.json().data.id, 'cash', '4.00'],
+        [credited.id, note.json().data.id, 'card', cents(owed) < 0 ? money(-cents(owed)) : owed],
+      ].sort(),
     );
   });
 

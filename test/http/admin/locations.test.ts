@@ -131,6 +131,60 @@ describe('locations: added, renamed, re-addressed; chosen at the counter; printe
     );
   });
 
+  test('a second till of one premises: a second location, same premises, another device; one run of numbers (mode P), a drawer and day report each', async () => {
+    const shop = await createTenant(t.c);
+    const till1 = shop.locations[0]!;
+    const sellAt = async (locationId: string) => {
+      const p = shop.products[0]!;
+      const res = await adminCall(t.app, shop.adminToken, 'POST', '/counter-sales', {
+        lines: [{ productId: p.id, unitId: p.units[0]!.id, quantity: 1 }],
+        paymentMethod: 'cash',
+        locationId,
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().data as { invoiceNumber: string };
+    };
+    const made = await adminCall(t.app, shop.adminToken, 'POST', '/locations', {
+      name: 'Zagreb – Ilica, blagajna 2',
+      code: 'ZG1B',
+      fiscalPremises: 'ZG1',
+      fiscalDevice: '2',
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const till2 = made.json().data.id as string;
+    // The same till twice is refused at the device label, on adding and on relabelling.
+    const twice = await adminCall(t.app, shop.adminToken, 'POST', '/locations', {
+      name: 'Blagajna 3',
+      code: 'ZG1C',
+      fiscalPremises: 'ZG1',
+      fiscalDevice: '2',
+    });
+    assertProblem(twice, 400, 'validation_failed');
+    assert.match(twice.json().details.fiscalDevice[0], /Zagreb – Ilica, blagajna 2.*ZG1 \/ 2/);
+    const relabel = await adminCall(t.app, shop.adminToken, 'PATCH', `/locations/${till2}`, { fiscalDevice: '1' });
+    assertProblem(relabel, 400, 'validation_failed');
+    assert.ok(relabel.json().details.fiscalDevice);
+
+    const drawer = (id: string, path: string) => `/locations/${id}/drawer${path}`;
+    for (const id of [till1.id, till2])
+      assert.equal(
+        (await adminCall(t.app, shop.adminToken, 'POST', drawer(id, '/open'), { float: '50.00' })).statusCode,
+        201,
+      );
+    // One sequence for the premises across its devices (OznSlijed P).
+    const numbers = [];
+    for (const id of [till1.id, till2, till1.id, till2]) numbers.push((await sellAt(id)).invoiceNumber);
+    assert.deepEqual(numbers, ['1/ZG1/1', '2/ZG1/2', '3/ZG1/1', '4/ZG1/2']);
+
+    const closed = await adminCall(t.app, shop.adminToken, 'POST', drawer(till2, '/close'), { counted: '50.00' });
+    assert.equal(closed.statusCode, 201, closed.body);
+    const report = closed.json().data;
+    assert.deepEqual([report.premises, report.device], ['ZG1', '2']);
+    assert.deepEqual(report.documents, { first: '2/ZG1/2', last: '4/ZG1/2', count: 2 }, 'its own receipts only');
+    const first = (await adminCall(t.app, shop.adminToken, 'GET', drawer(till1.id, ''))).json().data;
+    assert.deepEqual([first.premises, first.device, first.documents.count], ['ZG1', '1', 2]);
+  });
+
   test('the hub counter offers the locations and opens where this user last sold', async () => {
     const staff = userOfRole(d, 'staff');
     const headers = await hubPostHeaders(t.app, t.c, staff.email, staff.password!);

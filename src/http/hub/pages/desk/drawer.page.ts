@@ -149,6 +149,7 @@ ${reportBlock(ctx, report)}
 function reportBlock(ctx: HubContext, r: DayReport): Html {
   const { t } = ctx;
   return html`<dl class="facts">
+<dt>${t('print.day.device')}</dt><dd data-till>${r.premises} / ${r.device}</dd>
 <dt>${t('hub.drawer.float.short')}</dt><dd>${money(ctx, r.float)}</dd>
 <dt>${t('hub.drawer.cashIn')}</dt><dd>${money(ctx, r.cashIn)}</dd>
 <dt>${t('hub.drawer.cashOut')}</dt><dd>${money(ctx, r.cashOut)}</dd>
@@ -166,14 +167,14 @@ ${
 ${
   r.byMethod.length === 0
     ? null
-    : html`<div class="table-scroll"><table><caption>${t('hub.drawer.byMethod')}</caption>
+    : html`<div class="table-box"><table class="fit"><caption>${t('hub.drawer.byMethod')}</caption>
 <thead><tr><th scope="col">${t('hub.drawer.method')}</th><th scope="col" class="num">${t('hub.drawer.sales')}</th><th scope="col" class="num">${t('hub.drawer.refunds')}</th></tr></thead>
 <tbody>${r.byMethod.map((m) => html`<tr><th scope="row">${t(`payment.method.${m.method}` as 'payment.method.cash')}</th><td class="num">${money(ctx, m.sales)}</td><td class="num">${money(ctx, m.refunds)}</td></tr>`)}</tbody></table></div>`
 }
 ${
   r.byRate.length === 0
     ? null
-    : html`<div class="table-scroll"><table><caption>${t('hub.drawer.byRate')}</caption>
+    : html`<div class="table-box"><table class="fit"><caption>${t('hub.drawer.byRate')}</caption>
 <thead><tr><th scope="col">${t('hub.drawer.rate')}</th><th scope="col" class="num">${t('print.netTotal')}</th><th scope="col" class="num">${t('print.totalTax')}</th><th scope="col" class="num">${t('hub.counter.total')}</th></tr></thead>
 <tbody>${r.byRate.map((x) => html`<tr><th scope="row">${ctx.fmt.percent(Math.round(Number(x.rate) * 100))}</th><td class="num">${money(ctx, x.net)}</td><td class="num">${money(ctx, x.tax)}</td><td class="num">${money(ctx, x.total)}</td></tr>`)}</tbody></table></div>`
 }

@@ -14,7 +14,7 @@ import { exportLinks, readListSearch, searchFields, searchParams, sendListExport
 import { reservePrint } from '../../../pdf-reply.ts';
 import { mayCancelInvoice } from '../../../access.ts';
 import { newestFirstPage } from '../../../admin/pagination.ts';
-import { CreditNoteBody, InvoiceCancelBody, PaymentBody, toCreditNote } from '../../../requests/sales.ts';
+import { CreditNoteBody, InvoiceCancelBody, PaymentBody, RefundBody, toCreditNote } from '../../../requests/sales.ts';
 import { CancelBody } from '../../../requests/documents.ts';
 import { decimalPoint, MONEY_SCALE, parseScaled } from '../../../../lib/money.ts';
 import { fieldErrors } from '../../../../lib/errors.ts';
@@ -234,6 +234,31 @@ ${data.length > 0 ? exportLinks(ctx, paths.sales, params) : null}
     );
 
     app.post<{ Params: IdParams }>(
+      '/sales/:id/refunds',
+      { config: { hub: 'sales:record-payment' } },
+      async (request, reply) => {
+        const ctx = request.hub;
+        const sale = await c.sales.get(ctx.user.companyId, request.params.id);
+        const done = await submit(
+          RefundBody,
+          request,
+          (input) => c.invoicing.refund(ctx.user.companyId, sale.id, input, ctx.user.userId),
+          {
+            ...CORRECTION_REFUSALS,
+            form: 'refund',
+            read: (f) => {
+              const amount = decimalPoint(f.amount ?? '').trim();
+              return { method: f.method ?? '', ...(amount ? { amount } : {}) };
+            },
+          },
+        );
+        return done.ok
+          ? reply.redirect(withNotice(paths.sale(sale.id), 'refunded'), 303)
+          : detail(reply, ctx, sale, c.clock.now(), null, done.state, done.status);
+      },
+    );
+
+    app.post<{ Params: IdParams }>(
       '/sales/:id/cancel',
       { config: { hub: 'invoices:cancel-own' } },
       async (request, reply) => {
@@ -306,6 +331,16 @@ function refundChoice(ctx: HubContext, s: SaleView, form: string): Html | null {
 <select id="${form}-refund" name="refundMethod">${PAYMENT_METHODS.map((m) => html`<option value="${m}"${m === proposed ? html` selected` : null}>${t(`payment.method.${m}`)}</option>`)}</select></p>`;
 }
 
+/** How money goes back: the three ways a refund is given (RefundRequest). */
+const REFUND_METHODS = ['cash', 'card', 'bank_transfer'] as const;
+
+/** A later refund is proposed as the invoice was paid, else as it says it is paid. */
+function proposedRefund(s: SaleView): string {
+  const paidWith = s.payments.filter((p) => !p.voided).map((p) => p.method);
+  const known = (m: string | null | undefined) => (REFUND_METHODS as readonly string[]).includes(m ?? '');
+  return paidWith.find(known) ?? (known(s.paymentMethod) ? s.paymentMethod! : 'bank_transfer');
+}
+
 /** Whether the cancel form is offered: the rule the cancel route enforces (access.ts). */
 function mayCancel(ctx: HubContext, s: SaleView, now: Date): boolean {
   try {
@@ -357,6 +392,7 @@ const SALE_NOTICES = {
   voided: 'hub.invoice.notice.voided',
   stornoIssued: 'hub.invoice.notice.cancelled',
   credited: 'hub.invoice.notice.credited',
+  refunded: 'hub.refund.notice',
 } as const;
 
 function detail(
@@ -390,6 +426,14 @@ function detail(
     values: proposedPayment(ctx, s),
   };
   const confirming = pay.state?.values.confirmMethod;
+  // Owed back after a correction that recorded no refund (issue 34): given now, as it was paid.
+  const canRefund = ctx.can('sales:record-payment') && invoice && s.corrections.length > 0 && s.balance.startsWith('-');
+  const refundForm = {
+    id: 'refund',
+    schema: RefundBody,
+    state: stateOf(state, 'refund'),
+    values: { method: proposedRefund(s), amount: ctx.fmt.editable(s.balance.slice(1)) },
+  };
   const body = html`${heading(title, notice !== null)}
 <div class="two">
 <div>
@@ -463,6 +507,19 @@ ${confirming ? html`<input type="hidden" name="confirmMethod" value="${confirmin
 ${field(pay, 'method', { label: t('hub.desk.method'), control: 'select', options: PAYMENT_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
 ${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
 <p><button type="submit">${confirming ? t('hub.pay.confirm', { method: t(`payment.method.${confirming as PaymentMethod}`) }) : t('action.recordPayment')}</button></p>
+</form>
+</section>`
+    : null
+}
+${
+  canRefund
+    ? html`<section aria-labelledby="refund-heading">
+<h2 id="refund-heading">${t('hub.refund.give')}</h2>
+${postForm(ctx, `${base}/refunds`, html` class="stack" novalidate`)}
+${formError(t, refundForm.state)}
+${field(refundForm, 'method', { label: t('hub.desk.method'), control: 'select', options: REFUND_METHODS.map((m) => ({ value: m, label: t(`payment.method.${m}`) })) })}
+${field(refundForm, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
+<p><button type="submit">${t('hub.refund.giveSubmit')}</button></p>
 </form>
 </section>`
     : null
