@@ -44,6 +44,7 @@ describe('help: the guides of docs/ rendered for the hub', () => {
       }
       assert.doesNotMatch(html, /href="[^"#/h][^"]*"/, `${name}: no relative link left to a repository file`);
       assert.doesNotMatch(html, /href="\.\.?\//, `${name}: no ../ link`);
+      assert.doesNotMatch(html, /Back to the/, `${name}: no way back to a README the hub does not show`);
     }
     const out = renderMarkdown(
       '# T\n\n[a](einvoices.md#x) [b](../src/app.ts) [c](javascript:alert(1)) [d](#t)',

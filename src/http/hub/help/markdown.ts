@@ -49,6 +49,11 @@ export function renderMarkdown(markdown: string, helpPath: (guide: GuideName) =>
         lastHeading = id;
         return `<h${token.depth} id="${escapeHtml(id)}">${this.parser.parseInline(token.tokens)}</h${token.depth}>\n`;
       },
+      paragraph(token: Tokens.Paragraph) {
+        // "Back to the README." leads out of the hub: the page's own "All guides" link stands for it.
+        if (/^Back to the \[README\]\(\.\.\/README\.md\)\.?$/.test(token.raw.trim())) return '';
+        return `<p>${this.parser.parseInline(token.tokens)}</p>\n`;
+      },
       html(token: Tokens.HTML | Tokens.Tag) {
         return token.block ? `<p>${escapeHtml(token.text)}</p>\n` : escapeHtml(token.text);
       },
