@@ -47,8 +47,10 @@ export async function englishLeaks(page: Page, language: Reader = 'hr'): Promise
   const shown = await page.evaluate(() => {
     // Identifiers in <code> (an event's name such as `einvoice.delivered`) are not prose.
     const codes = [...document.querySelectorAll('code')].map((c) => c.textContent ?? '');
+    // A help guide is written in English and marked so (`lang="en"`): it is not a missed translation.
+    const english = [...document.querySelectorAll('main [lang="en"]')].map((e) => (e as HTMLElement).innerText);
     let body = document.body.innerText;
-    for (const code of codes) if (code) body = body.split(code).join(' ');
+    for (const code of [...english, ...codes]) if (code) body = body.split(code).join(' ');
     const texts = [document.title, body];
     for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt], input[type="submit"]'))
       for (const name of ['aria-label', 'title', 'placeholder', 'alt', 'value'])

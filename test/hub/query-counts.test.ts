@@ -86,7 +86,8 @@ describe('hub pages make a fixed number of queries', () => {
           (_m, kind: string) => `/hub/${kind}/${ids[kind === 'inquiries' ? 'inquiry' : kind.replace(/s$/, '')]}`,
         )
         .replace('/hub/catalog/products/:id', `/hub/catalog/products/${demo.products[0]!.id}`)
-        .replace('/hub/developer/webhooks/:id', `/hub/developer/webhooks/${ids.webhook}`),
+        .replace('/hub/developer/webhooks/:id', `/hub/developer/webhooks/${ids.webhook}`)
+        .replace('/hub/help/:guide', '/hub/help/fiscalisation-hr'),
     );
   }
 

@@ -32,6 +32,8 @@ describe('hub: the TSE (Germany)', () => {
     const page = await t.app.inject({ method: 'GET', url: '/hub/developer/fiscal', headers: { cookie } });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /TSE \(KassenSichV\)/);
+    // Its Help link: the Germany guide's section (the anchor is checked against the guide in help.test.ts).
+    assert.ok(page.body.includes('href="/hub/help/germany#germany-counter-sales-signed-by-a-cloud-tse-dsfinv-k"'));
     assert.ok(!page.body.includes(tse.apiSecret), 'the secret is never shown');
     const devices = (await t.c.tseSettings.get(d.companyId))!.devices;
     assert.equal(devices.length, 1);

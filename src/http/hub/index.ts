@@ -28,6 +28,7 @@ import { inboxPages } from './pages/inbox.pages.ts';
 import { catalogPages } from './pages/catalog/index.ts';
 import { reportsPage } from './pages/reports.page.ts';
 import { purchasesPages } from './pages/purchases.page.ts';
+import { helpPages } from './pages/help.page.ts';
 
 /** Every hub route and who may open it, collected as routes register: the roles test walks this list. */
 export const HUB_ROUTES: Array<{ method: string; url: string; access: HubAccess }> = [];
@@ -121,6 +122,7 @@ export const hub =
     await app.register(catalogPages(c));
     await app.register(reportsPage(c));
     await app.register(purchasesPages(c));
+    await app.register(helpPages);
   };
 
 declare module 'fastify' {

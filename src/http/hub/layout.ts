@@ -25,6 +25,7 @@ const NAV: ReadonlyArray<{
   { href: paths.developer, label: 'hub.nav.developer', permission: 'settings:manage' },
   { href: paths.team, label: 'hub.nav.team', permission: 'settings:manage' },
   { href: paths.company, label: 'hub.nav.company', permission: 'settings:manage' },
+  { href: paths.help, label: 'hub.nav.help', permission: null },
 ];
 
 function head(title: string): Html {

@@ -36,6 +36,8 @@ export const paths = {
   accountPassword: `${HUB}/account/password`,
   accountLanguage: `${HUB}/account/language`,
   company: `${HUB}/company`,
+  help: `${HUB}/help`,
+  helpGuide: (guide: string, anchor?: string) => `${HUB}/help/${seg(guide)}${anchor ? `#${anchor}` : ''}`,
   reports: `${HUB}/reports`,
   reportsExport: `${HUB}/reports/export`,
   reportsArchive: `${HUB}/reports/archive`,

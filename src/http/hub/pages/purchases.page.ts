@@ -26,6 +26,7 @@ import {
 } from '../form.ts';
 import { paths } from '../paths.ts';
 import { acceptUploads, uploadOf } from './catalog/uploads.ts';
+import { helpLink } from './help.page.ts';
 
 type IdParams = { id: string };
 const XML_MAX_BYTES = 20 * 1024 * 1024;
@@ -76,7 +77,7 @@ export const purchasesPages =
         ctx.can('settings:manage') ? c.exchangeSettings.get(ctx.user.companyId) : null,
       ]);
       const file = fieldError('purchase-file', messagesAt(upload?.errors, ['xml', 'file']));
-      const body = html`<h1>${t('hub.purchases.title')}</h1>
+      const body = html`<h1>${t('hub.purchases.title')}</h1>${helpLink(ctx, 'purchases')}
 <p>${t('hub.purchases.intro')}</p>
 ${exchange && !exchange.configured ? html`<p class="error" role="alert">${t('hub.purchases.noExchange')} <a href="${paths.exchange}">${t('hub.exchange.nav')}</a></p>` : null}
 <form method="get" action="${paths.purchases}" class="row" role="search">

@@ -18,6 +18,7 @@ import { postForm, sendPage, type IdRoute } from '../form.ts';
 import type { HubContext } from '../hub-context.ts';
 import { paths, withQuery } from '../paths.ts';
 import { sayMessage } from '../texts/index.ts';
+import { helpLink } from './help.page.ts';
 
 const REPORTS: readonly ReportName[] = ['sales', 'vat', 'book', 'payments', 'receivables'];
 const FORMATS = ['csv', 'xlsx'] as const;
@@ -70,7 +71,7 @@ ${renderTable(ctx, table)}`;
         );
         content = html`<p class="error" role="alert">${messages.join(' · ')}</p>`;
       }
-      const body = html`<h1>${t('hub.reports.title')}</h1>
+      const body = html`<h1>${t('hub.reports.title')}</h1>${helpLink(ctx, 'reports')}
 <form method="get" action="${paths.reports}" class="row">
   <div><label for="report">${t('hub.reports.report')}</label><br><select id="report" name="report">
     ${REPORTS.map((r) => html`<option value="${r}"${r === q.report ? html` selected` : null}>${t(`hub.reports.${r}`)}</option>`)}

@@ -3,6 +3,7 @@ import { catalog } from './catalog.ts';
 import { desk } from './desk.ts';
 import { developer } from './developer.ts';
 import { fiscal } from './fiscal.ts';
+import { help } from './help.ts';
 import { inbox } from './inbox.ts';
 import { invoices } from './invoices.ts';
 import { making } from './making.ts';
@@ -22,6 +23,7 @@ export const HUB_AREAS = [
   inbox,
   catalog,
   fiscal,
+  help,
   invoices,
   making,
   mail,

@@ -11,6 +11,7 @@ import { heading, money } from './desk-parts.ts';
 import { choicesFor, lineEditor, pickedLines, postedLines, textField, type PickedLine } from './line-picker.ts';
 import { customerFieldset, textInput } from './quotation-form.page.ts';
 import { locationChoice, locationSelect, rememberLocation } from './location-choice.ts';
+import { helpLink } from '../help.page.ts';
 
 /**
  * The counter: a sale to a walk-in (or directory) customer in as few keystrokes as a till takes.
@@ -154,7 +155,7 @@ async function counterPage(
     'tendered',
     'locationId',
   ];
-  const body = html`${heading(t('hub.counter.title'), false)}
+  const body = html`${heading(t('hub.counter.title'), false)}${helpLink(ctx, 'counter')}
 ${formError(t, opts.state)}
 ${otherErrors(errors, shown)}
 ${postForm(ctx, paths.counter, html` class="make-document counter" id="counter-form" data-counter`)}

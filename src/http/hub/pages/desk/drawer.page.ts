@@ -12,6 +12,7 @@ import { CloseDrawerBody, DrawerMovementBody, OpenDrawerBody } from '../../../re
 import { heading, money, sendDocumentPdf } from './desk-parts.ts';
 import { textInput } from './quotation-form.page.ts';
 import { locationChoice, rememberLocation } from './location-choice.ts';
+import { helpLink } from '../help.page.ts';
 
 const NOTICES = { opened: 'hub.drawer.opened', moved: 'hub.drawer.moved', closed: 'hub.drawer.closed' } as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -270,7 +271,7 @@ ${
       })}</ul>`
 }`
     : null;
-  const body = html`${heading(t('hub.drawer.title'), false)}
+  const body = html`${heading(t('hub.drawer.title'), false)}${helpLink(ctx, 'drawer')}
 ${picker}
 ${main}
 ${overview}`;

@@ -8,6 +8,7 @@ import { ANY_LOCALHOST, type ApiKeySummary } from '../../../../modules/api-keys/
 import { formErrors, DEVELOPER_NOTICES, redirectWith, sendDeveloperPage, when } from './developer-frame.ts';
 import { paths } from '../../paths.ts';
 import { deleteTestData } from '../../../test-data.ts';
+import { helpLink } from '../help.page.ts';
 
 type IdParams = { id: string };
 
@@ -36,7 +37,7 @@ export const apiKeysPage =
       const { state } = options;
       const errors = state?.message ? { _: [state.message] } : (state?.errors ?? {});
       const view = { id: 'key', schema: NewApiKeyBody, state: options.state, note: 'span' } as const;
-      const body = html`<h1>${t('hub.developer.apiKeys.title')}</h1>
+      const body = html`<h1>${t('hub.developer.apiKeys.title')}</h1>${helpLink(ctx, 'apiKeys')}
 ${
   options.created
     ? html`<section class="card" aria-labelledby="new-key-heading">

@@ -17,6 +17,7 @@ import {
 import { paths } from '../../paths.ts';
 import { DEVELOPER_NOTICES, formErrors, redirectWith, when } from './developer-frame.ts';
 import { sendCompanyPage } from '../company-frame.ts';
+import { helpLink } from '../help.page.ts';
 
 /** The form's fields, as the admin API's body (a blank optional field left out). */
 const ExchangeForm = Type.Object({
@@ -51,7 +52,7 @@ export const exchangePage =
         return html`<label for="exchange-${name}">${label}</label>
   <input id="exchange-${name}" name="${name}" type="${type}" value="${value(name)}" autocomplete="off"${e.attrs}>${extra ? html`<small class="muted">${extra}</small>` : null}${e.note}`;
       };
-      const body = html`<h1>${t('hub.exchange.title')}</h1>
+      const body = html`<h1>${t('hub.exchange.title')}</h1>${helpLink(ctx, 'exchange')}
 <p>${t('hub.exchange.intro')}</p>
 <p class="${s.configured ? 'notice' : 'error'}" id="exchange-state">${s.configured ? t('hub.exchange.on', { provider: 'moj-eRačun', when: when(ctx, s.inbox.checkedAt) }) : t('hub.exchange.off')}</p>
 ${s.inbox.error ? html`<p class="error" role="alert">${t('hub.exchange.inboxError', { error: s.inbox.error })}</p>` : null}

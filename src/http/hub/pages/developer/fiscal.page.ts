@@ -18,6 +18,7 @@ import { paths } from '../../paths.ts';
 import { acceptUploads, uploadOf } from '../catalog/uploads.ts';
 import { DEVELOPER_NOTICES, formErrors, redirectWith } from './developer-frame.ts';
 import { sendCompanyPage } from '../company-frame.ts';
+import { helpLink } from '../help.page.ts';
 
 const TseForm = Type.Object({
   apiKey: Type.String({ minLength: 1, maxLength: 200 }),
@@ -47,7 +48,7 @@ export const fiscalPage =
       const file = fieldError('fiscal-file', messagesAt(errors, ['p12']));
       const password = fieldError('fiscal-password', messagesAt(errors, ['password']));
       const cert = settings.certificate;
-      const body = html`<h1>${t('hub.fiscal.title')}</h1>
+      const body = html`<h1>${t('hub.fiscal.title')}</h1>${helpLink(ctx, 'fiscal')}
 <p>${t('hub.fiscal.intro')}</p>
 <p class="${settings.configured ? 'notice' : 'error'}" id="fiscal-state">${settings.configured ? t('hub.fiscal.on') : t('hub.fiscal.off')}</p>
 ${settings.warning ? html`<p class="error" role="alert">${settings.warning}</p>` : null}
@@ -97,7 +98,7 @@ ${postForm(ctx, paths.fiscalCheck, html` class="row"`)}
       const secret = fieldError('tse-secret', messagesAt(errors, ['apiSecret', 'provider']));
       const url = fieldError('tse-url', messagesAt(errors, ['baseUrl']));
       const device = (id: string) => tse?.devices.find((d) => d.locationId === id);
-      const body = html`<h1>${t('hub.tse.title')}</h1>
+      const body = html`<h1>${t('hub.tse.title')}</h1>${helpLink(ctx, 'tse')}
 <p>${t('hub.tse.intro')}</p>
 <p class="${tse && tse.devices.length > 0 ? 'notice' : 'error'}" id="tse-state">${tse ? t('hub.tse.on', { hint: tse.apiKeyHint }) : t('hub.tse.off')}</p>
 ${tse && tse.failed.length > 0 ? html`<p class="error" role="alert">${t('hub.tse.failed', { count: String(tse.failed.length) })}</p>` : null}
