@@ -4,7 +4,7 @@ import type { Container } from '../../container.ts';
 import { Nullable, errorResponses } from '../schemas.ts';
 import { idempotentCreate } from '../idempotency.ts';
 import { AbortBasketBody, CounterSaleBody, toAbortBasket, toCounterSale } from '../requests/counter-sales.ts';
-import { Sale, TseRecordSchema, presentSale } from './sales.routes.ts';
+import { Sale, TseRecordSchema, presentSale } from './sales.schemas.ts';
 
 /** A sale at the counter: the invoice issued and paid in one request. */
 export const counterSalesRoutes =

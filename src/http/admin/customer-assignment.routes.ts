@@ -4,7 +4,7 @@ import type { Container } from '../../container.ts';
 import type { DocumentKind } from '../../modules/customers/index.ts';
 import { Data, ProblemRef, errorResponses } from '../schemas.ts';
 import { CustomerInput } from '../requests/customers.ts';
-import { AdminQuotation, presentHubQuotation } from './quotations.routes.ts';
+import { AdminQuotation, presentHubQuotation } from './quotations.schemas.ts';
 import { AdminOrder } from './orders.routes.ts';
 import { baseUrl } from '../base-url.ts';
 import { Customer } from './customer-directory.routes.ts';

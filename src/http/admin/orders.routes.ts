@@ -9,7 +9,7 @@ import { ORDER_STATUSES } from '../../modules/orders/index.ts';
 import { idempotentCreate } from '../idempotency.ts';
 import { ConvertPaymentMethod, IssueDetails } from '../requests/sales.ts';
 import { CancelBody } from '../requests/documents.ts';
-import { Sale, presentSale } from './sales.routes.ts';
+import { Sale, presentSale } from './sales.schemas.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 

@@ -108,6 +108,18 @@ const n = (name: string, places = 0): Column => ({ name, kind: 'number', places 
 const d = (name: string): Column => ({ name, kind: 'date' });
 const Z = [t('Z_KASSE_ID'), d('Z_ERSTELLUNG'), n('Z_NR')];
 
+/** What every table group shares: the input, the table list, and each closing's Z_ key. */
+interface Export {
+  input: DsfinvkInput;
+  add: (file: string, name: string, description: string, columns: Column[], rows: string[][]) => void;
+  z: (c: DsfinvkClosing) => string[];
+  each: <T>(f: (c: DsfinvkClosing, b: DsfinvkBon) => T[]) => T[];
+  closingOf: Map<string, DsfinvkClosing>;
+}
+
+const bool = (v: boolean) => (v ? '1' : '0');
+const none = '';
+
 /** Every file of the export: name → bytes (UTF-8 text). */
 export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
   const tables: Table[] = [];
@@ -117,10 +129,26 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
   const each = <T>(f: (c: DsfinvkClosing, b: DsfinvkBon) => T[]) =>
     input.closings.flatMap((c) => c.bons.flatMap((b) => f(c, b)));
   const closingOf = new Map(input.closings.flatMap((c) => c.bons.map((b) => [b.id, c] as const)));
-  const bool = (v: boolean) => (v ? '1' : '0');
-  const none = '';
+  const x: Export = { input, add, z, each, closingOf };
 
-  // 3.1.1 Bonpos and its detail tables.
+  bonposTables(x);
+  bonkopfTables(x);
+  referenceAndTseTables(x);
+  stammdatenTables(x);
+  kassenabschlussTables(x);
+
+  const files = new Map<string, string>();
+  for (const table of tables)
+    files.set(
+      table.file,
+      [table.columns.map((c) => c.name).join(';'), ...table.rows.map((r) => r.join(';'))].join('\r\n') + '\r\n',
+    );
+  files.set('index.xml', indexXml(tables));
+  return files;
+}
+
+/** Einzelaufzeichnung (3.1.1): Bonpos and its detail tables, a row per line of each Bon. */
+function bonposTables({ input, add, z, each }: Export): void {
   add(
     'lines.csv',
     'Bonpos',
@@ -215,8 +243,10 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
     ],
     [],
   );
+}
 
-  // 3.1.2 Bonkopf and its detail tables.
+/** Einzelaufzeichnung (3.1.2): Bonkopf, its VAT, allocation groups and payments, a row per Bon. */
+function bonkopfTables({ input, add, z, each }: Export): void {
   add(
     'transactions.csv',
     'Bonkopf',
@@ -311,6 +341,10 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
       ]),
     ),
   );
+}
+
+/** Einzelaufzeichnung (3.1.2): the references between Bons and the TSE transactions. */
+function referenceAndTseTables({ input, add, z, each, closingOf }: Export): void {
   add(
     'references.csv',
     'Bon_Referenzen',
@@ -376,8 +410,10 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
       ],
     ]),
   );
+}
 
-  // 3.2 Stammdaten, per closing.
+/** Stammdaten (3.2), per closing: the closing, the location, the till, its terminal, VAT keys and the TSE. */
+function stammdatenTables({ input, add, z }: Export): void {
   const co = input.company;
   add(
     'cashpointclosing.csv',
@@ -519,8 +555,10 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
         ])
       : [],
   );
+}
 
-  // 3.3 Kassenabschluss.
+/** Kassenabschluss (3.3): the business cases, payment types and cash per currency of each closing. */
+function kassenabschlussTables({ input, add, z }: Export): void {
   add(
     'businesscases.csv',
     'Z_GV_Typ',
@@ -579,15 +617,6 @@ export function dsfinvkFiles(input: DsfinvkInput): Map<string, string> {
         : [],
     ),
   );
-
-  const files = new Map<string, string>();
-  for (const table of tables)
-    files.set(
-      table.file,
-      [table.columns.map((c) => c.name).join(';'), ...table.rows.map((r) => r.join(';'))].join('\r\n') + '\r\n',
-    );
-  files.set('index.xml', indexXml(tables));
-  return files;
 }
 
 /** The taxonomy the tables follow (Stamm_Abschluss.TAXONOMIE_VERSION, index.xml). */

@@ -406,7 +406,7 @@ function detail(
   status = 200,
   /** Its sendings by e-mail, on the page as read. */
   mailed: Html | null = null,
-  einvoice: { profile: string; missing: Record<string, string[]>; unlawful?: boolean } | null = null,
+  einvoice: Einvoice | null = null,
 ) {
   const { t } = ctx;
   const base = paths.sale(s.id);
@@ -416,28 +416,42 @@ function detail(
   const canPay = ctx.can('sales:record-payment') && open && s.status !== 'paid';
   const canCorrect = ctx.can('invoices:correct') && open;
   const canCancel = open && mayCancel(ctx, s, now);
-  const canVoid = ctx.can('payments:void');
-  const cancelForm = { id: 'cancel', schema: CancelBody, state: stateOf(state, 'cancel') };
-  const creditForm = { id: 'credit', schema: CreditNoteBody, state: stateOf(state, 'credit') };
-  const pay = {
-    id: 'pay',
-    schema: PaymentBody,
-    state: stateOf(state, 'pay'),
-    values: proposedPayment(ctx, s),
-  };
-  const confirming = pay.state?.values.confirmMethod;
   // Owed back after a correction that recorded no refund (issue 34): given now, as it was paid.
   const canRefund = ctx.can('sales:record-payment') && invoice && s.corrections.length > 0 && s.balance.startsWith('-');
-  const refundForm = {
-    id: 'refund',
-    schema: RefundBody,
-    state: stateOf(state, 'refund'),
-    values: { method: proposedRefund(s), amount: ctx.fmt.editable(s.balance.slice(1)) },
-  };
   const body = html`${heading(title, notice !== null)}
 <div class="two">
 <div>
-<dl class="facts">
+${saleFacts(ctx, s, now)}
+</div>
+<div>${totalsFacts(ctx, s.totals)}</div>
+</div>
+<h2>${t('hub.desk.lines')}</h2>
+${linesTable(ctx, s.lines)}
+<div class="two">
+<div>
+${paymentsTable(ctx, s, base, state)}
+${methodChangeNote(ctx, s, canCorrect)}
+${canPay ? paymentSection(ctx, s, base, state) : null}
+${canRefund ? refundSection(ctx, s, base, state) : null}
+${canCorrect ? creditSection(ctx, s, base, state) : null}
+${canCancel ? cancelSection(ctx, s, base, state) : null}
+</div>
+<div>
+${documentLinks(ctx, s, base, einvoice)}
+</div>
+</div>
+${mailed}
+<p><a href="${paths.sales}">${t('action.back')}</a></p>`;
+  return sendPage(reply, ctx, { title, body, notice, status });
+}
+
+type Einvoice = { profile: string; missing: Record<string, string[]>; unlawful?: boolean };
+
+/** The sale's facts: numbers, dates, source, customer, money owed. */
+function saleFacts(ctx: HubContext, s: SaleView, now: Date): Html {
+  const { t } = ctx;
+  const invoice = s.kind === 'invoice';
+  return html`<dl class="facts">
   <dt>${t('common.status')}</dt><dd>${statusBadge(ctx, 'sale', s.status)}</dd>
   <dt>${t('hub.invoice.kind')}</dt><dd>${t(`document.${s.kind}`)}</dd>
   ${s.invoiceNumber ? html`<dt>${t('hub.invoice.number')}</dt><dd>${s.invoiceNumber}</dd>` : null}
@@ -446,8 +460,7 @@ function detail(
   ${s.paymentMethod ? html`<dt>${t('print.paymentMethod')}</dt><dd>${t(`payment.method.${s.paymentMethod}`)}</dd>` : null}
   ${s.dueDate && invoice ? html`<dt>${t('print.dueDate')}</dt><dd>${ctx.fmt.day(s.dueDate)}</dd>` : null}
   ${s.operator ? html`<dt>${t('print.operator')}</dt><dd>${s.operator.name ?? ''}${s.operator.oib ? html` (OIB ${s.operator.oib})` : null}</dd>` : null}
-  <dt>${t('hub.invoice.fiscal')}</dt><dd>${t(`hub.invoice.fiscal.${s.fiscal.status}`)}${s.fiscal.zki ? html`<br>ZKI ${s.fiscal.zki}` : null}${s.fiscal.jir ? html`<br>JIR ${s.fiscal.jir}` : null}${s.fiscal.error ? html`<br>${s.fiscal.error.code} ${s.fiscal.error.message}` : null}</dd>
-  ${s.exchange.status !== 'not_required' ? exchangeFacts(ctx, s, now) : null}
+  ${fiscalFacts(ctx, s, now)}
   ${
     s.correctsSaleId
       ? html`<dt>${t('hub.invoice.corrects')}</dt><dd><a href="${paths.sale(s.correctsSaleId)}">${s.source.number}</a>${s.correctionReason ? html`<br>${s.correctionReason}` : null}</dd>`
@@ -468,15 +481,21 @@ function detail(
       ? html`<dt>${t('print.toRefund')}</dt><dd><strong>${money(ctx, s.balance.slice(1))}</strong></dd>`
       : html`<dt>${t('common.due')}</dt><dd><strong>${money(ctx, s.balance)}</strong></dd>`
   }
-</dl>
-</div>
-<div>${totalsFacts(ctx, s.totals)}</div>
-</div>
-<h2>${t('hub.desk.lines')}</h2>
-${linesTable(ctx, s.lines)}
-<div class="two">
-<div>
-<h2 id="payments-heading">${t('hub.desk.payments')}</h2>
+</dl>`;
+}
+
+/** Where the document stands with the tax authority (fiscal, exchange). */
+function fiscalFacts(ctx: HubContext, s: SaleView, now: Date): Html {
+  const { t } = ctx;
+  return html`<dt>${t('hub.invoice.fiscal')}</dt><dd>${t(`hub.invoice.fiscal.${s.fiscal.status}`)}${s.fiscal.zki ? html`<br>ZKI ${s.fiscal.zki}` : null}${s.fiscal.jir ? html`<br>JIR ${s.fiscal.jir}` : null}${s.fiscal.error ? html`<br>${s.fiscal.error.code} ${s.fiscal.error.message}` : null}</dd>
+  ${s.exchange.status !== 'not_required' ? exchangeFacts(ctx, s, now) : null}`;
+}
+
+/** The payments, each voidable by who may. */
+function paymentsTable(ctx: HubContext, s: SaleView, base: string, state: FormState | undefined): Html {
+  const { t } = ctx;
+  const canVoid = ctx.can('payments:void');
+  return html`<h2 id="payments-heading">${t('hub.desk.payments')}</h2>
 ${
   s.payments.length === 0
     ? html`<p class="muted">${t('hub.desk.noPayments')}</p>`
@@ -495,11 +514,20 @@ ${
         }</td></tr>`,
       )}</tbody>
 </table>`
+}`;
 }
-${methodChangeNote(ctx, s, canCorrect)}
-${
-  canPay
-    ? html`<section aria-labelledby="pay-heading">
+
+/** Record a payment; a method other than the invoice's is asked about once (confirmMethod). */
+function paymentSection(ctx: HubContext, s: SaleView, base: string, state: FormState | undefined): Html {
+  const { t } = ctx;
+  const pay = {
+    id: 'pay',
+    schema: PaymentBody,
+    state: stateOf(state, 'pay'),
+    values: proposedPayment(ctx, s),
+  };
+  const confirming = pay.state?.values.confirmMethod;
+  return html`<section aria-labelledby="pay-heading">
 <h2 id="pay-heading">${t('action.recordPayment')}</h2>
 ${postForm(ctx, `${base}/payments`, html` class="stack" novalidate`)}
 ${formError(t, pay.state)}
@@ -508,12 +536,19 @@ ${field(pay, 'method', { label: t('hub.desk.method'), control: 'select', options
 ${field(pay, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
 <p><button type="submit">${confirming ? t('hub.pay.confirm', { method: t(`payment.method.${confirming as PaymentMethod}`) }) : t('action.recordPayment')}</button></p>
 </form>
-</section>`
-    : null
+</section>`;
 }
-${
-  canRefund
-    ? html`<section aria-labelledby="refund-heading">
+
+/** Give back what a correction left owed. */
+function refundSection(ctx: HubContext, s: SaleView, base: string, state: FormState | undefined): Html {
+  const { t } = ctx;
+  const refundForm = {
+    id: 'refund',
+    schema: RefundBody,
+    state: stateOf(state, 'refund'),
+    values: { method: proposedRefund(s), amount: ctx.fmt.editable(s.balance.slice(1)) },
+  };
+  return html`<section aria-labelledby="refund-heading">
 <h2 id="refund-heading">${t('hub.refund.give')}</h2>
 ${postForm(ctx, `${base}/refunds`, html` class="stack" novalidate`)}
 ${formError(t, refundForm.state)}
@@ -521,12 +556,14 @@ ${field(refundForm, 'method', { label: t('hub.desk.method'), control: 'select', 
 ${field(refundForm, 'amount', { label: t('hub.desk.amountIn', { currency: s.currency }), inputmode: 'decimal' })}
 <p><button type="submit">${t('hub.refund.giveSubmit')}</button></p>
 </form>
-</section>`
-    : null
+</section>`;
 }
-${
-  canCorrect
-    ? html`<section aria-labelledby="credit-heading">
+
+/** A credit note for part of the invoice. */
+function creditSection(ctx: HubContext, s: SaleView, base: string, state: FormState | undefined): Html {
+  const { t } = ctx;
+  const creditForm = { id: 'credit', schema: CreditNoteBody, state: stateOf(state, 'credit') };
+  return html`<section aria-labelledby="credit-heading">
 <h2 id="credit-heading">${t('hub.invoice.credit')}</h2>
 ${postForm(ctx, `${base}/credit-notes`, html` class="stack" novalidate`)}
 ${formError(t, creditForm.state)}
@@ -541,12 +578,14 @@ ${field(creditForm, 'reason', { label: t('common.reason') })}
 ${refundChoice(ctx, s, 'credit')}
 <p><button type="submit">${t('hub.invoice.creditSubmit')}</button></p>
 </form>
-</section>`
-    : null
+</section>`;
 }
-${
-  canCancel
-    ? html`<section aria-labelledby="cancel-heading">
+
+/** The cancellation (storno) of the invoice. */
+function cancelSection(ctx: HubContext, s: SaleView, base: string, state: FormState | undefined): Html {
+  const { t } = ctx;
+  const cancelForm = { id: 'cancel', schema: CancelBody, state: stateOf(state, 'cancel') };
+  return html`<section aria-labelledby="cancel-heading">
 <h2 id="cancel-heading">${t('hub.invoice.cancel')}</h2>
 ${postForm(ctx, `${base}/cancel`, html` class="stack" novalidate`)}
 ${formError(t, cancelForm.state)}
@@ -554,21 +593,17 @@ ${field(cancelForm, 'reason', { label: t('common.reason') })}
 ${refundChoice(ctx, s, 'cancel')}
 <p><button type="submit">${t('hub.invoice.cancelSubmit')}</button></p>
 </form>
-</section>`
-    : null
+</section>`;
 }
-</div>
-<div>
-<h2>PDF</h2>
+
+/** The document's files: PDF, receipt, statement, and the e-invoice for a business buyer. */
+function documentLinks(ctx: HubContext, s: SaleView, base: string, einvoice: Einvoice | null): Html {
+  const { t } = ctx;
+  return html`<h2>PDF</h2>
 ${pdfPanel(ctx, base, s.number)}
 <p><a href="${base}/pdf?layout=receipt">${t('hub.counter.receipt')}<span class="sr-only"> ${s.number}</span></a></p>
 ${s.kind === 'invoice' ? html`<p><a href="${base}/statement">${t('hub.sale.statement')}<span class="sr-only"> ${s.number}</span></a></p>` : null}
-${einvoice && s.customer.kind === 'business' ? einvoiceBox(ctx, base, einvoice) : null}
-</div>
-</div>
-${mailed}
-<p><a href="${paths.sales}">${t('action.back')}</a></p>`;
-  return sendPage(reply, ctx, { title, body, notice, status });
+${einvoice && s.customer.kind === 'business' ? einvoiceBox(ctx, base, einvoice) : null}`;
 }
 
 /**
