@@ -6,7 +6,7 @@ import type {
   WebhookEndpointsTable,
   WebhookEventsTable,
 } from '../../db/schema.ts';
-import { insertText, powerOfTwoChunks, valuesList, type TableRows } from '../../db/written-statements.ts';
+import { insertText, powerOfTwoChunks } from '../../db/written-statements.ts';
 import { OUTBOX_CHANNEL } from './queue/delivery-queue.ts';
 
 export type EndpointRow = WebhookEndpointsTable;
