@@ -1,4 +1,5 @@
-// test-engines: both
+// test-engines: sqlite
+// (Once, not on both passes: both tests start a PostgreSQL server of their own, whichever engine the run is on.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

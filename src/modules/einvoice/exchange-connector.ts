@@ -1,9 +1,9 @@
-import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { EInvoiceExchange, ExchangeProvider } from './exchange.ts';
 import type { ExchangeRow } from './exchange.repository.ts';
 import { createMojERacunExchange } from './moj-eracun.ts';
+import { trustedContext } from '../../lib/tls-trust.ts';
 
 /**
  * Opens a company's stored exchange settings into an adapter: the password unsealed once per
@@ -13,7 +13,7 @@ import { createMojERacunExchange } from './moj-eracun.ts';
 export function createExchangeConnector(opts: { secretBox: SecretBox; extraCaPem: string | null; timeoutMs?: number }) {
   const agent = new Agent({
     connect: {
-      ca: opts.extraCaPem ? [...rootCertificates, opts.extraCaPem] : [...rootCertificates],
+      secureContext: trustedContext(opts.extraCaPem),
       minVersion: 'TLSv1.2',
       timeout: 5_000,
     },

@@ -1,6 +1,6 @@
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { Agent, request } from 'undici';
 import { SOAP_ACTIONS } from './racun-request.ts';
+import { trustedContext } from '../../lib/tls-trust.ts';
 
 /** CIS did not answer in time, or not at all (refused, reset, a proxy's error page). */
 export class CisUnreachable extends Error {
@@ -14,25 +14,6 @@ export interface CisClient {
 }
 
 /**
- * The trust store for CIS, built once per process and CA: given as `ca`, every new TLS connection
- * would parse the system's 121 roots again (about two thirds of a fresh connection's cost, what
- * an invoice issued after a pause pays); as one secure context it is parsed once.
- */
-const contexts = new Map<string, SecureContext>();
-function cisContext(extraCaPem: string | null): SecureContext {
-  const key = extraCaPem ?? '';
-  let context = contexts.get(key);
-  if (!context) {
-    context = createSecureContext({
-      ca: extraCaPem ? [...rootCertificates, extraCaPem] : [...rootCertificates],
-      minVersion: 'TLSv1.2',
-    });
-    contexts.set(key, context);
-  }
-  return context;
-}
-
-/**
  * HTTPS to CIS (specification 6.1: one-way TLS, port 8449), TLS 1.2 or newer, the server
  * checked against the system's roots plus `extraCaPem` (FISCAL_CIS_CA: a test CIS's CA);
  * verification is never turned off. The connection is kept open while idle for as long as CIS
@@ -42,7 +23,7 @@ function cisContext(extraCaPem: string | null): SecureContext {
 export function createCisClient(opts: { url: string; extraCaPem: string | null }): CisClient {
   const agent = new Agent({
     connect: {
-      secureContext: cisContext(opts.extraCaPem),
+      secureContext: trustedContext(opts.extraCaPem),
       minVersion: 'TLSv1.2',
       timeout: 5_000,
     },

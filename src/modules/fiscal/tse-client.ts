@@ -1,5 +1,5 @@
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { Agent, request } from 'undici';
+import { trustedContext } from '../../lib/tls-trust.ts';
 
 /** The TSE could not be reached, did not answer in time, or refused (its message kept). */
 export class TseUnavailable extends Error {
@@ -41,20 +41,6 @@ export interface TseTssAnswer {
   admin_puk?: string;
 }
 
-const contexts = new Map<string, SecureContext>();
-function tlsContext(extraCaPem: string | null): SecureContext {
-  const key = extraCaPem ?? '';
-  let context = contexts.get(key);
-  if (!context) {
-    context = createSecureContext({
-      ca: extraCaPem ? [...rootCertificates, extraCaPem] : [...rootCertificates],
-      minVersion: 'TLSv1.2',
-    });
-    contexts.set(key, context);
-  }
-  return context;
-}
-
 /**
  * fiskaly SIGN DE v2 over HTTPS (TLS verified against the system's roots plus `TSE_CA`, a test
  * double's CA). The access token from `POST /auth` is kept per account until shortly before it
@@ -62,7 +48,7 @@ function tlsContext(extraCaPem: string | null): SecureContext {
  */
 export function createTseClient(opts: { extraCaPem: string | null; timeoutMs: number }) {
   const agent = new Agent({
-    connect: { secureContext: tlsContext(opts.extraCaPem), minVersion: 'TLSv1.2', timeout: opts.timeoutMs },
+    connect: { secureContext: trustedContext(opts.extraCaPem), minVersion: 'TLSv1.2', timeout: opts.timeoutMs },
     keepAliveTimeout: 300_000,
     keepAliveMaxTimeout: 600_000,
   });

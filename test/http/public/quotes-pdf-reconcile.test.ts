@@ -7,7 +7,7 @@ import { QUOTES, pdfText, postQuote } from '../../support/quote-helpers.ts';
 
 describe('quotes pdf reconcile', () => {
   /**
-   * The printed summary adds up, for a few hundred random quotations: per rate base × rate = tax
+   * The printed summary adds up, for a hundred random quotations: per rate base × rate = tax
    * as printed (net prices) or the tax contained in the printed gross (gross prices),
    * Σ base + Σ tax = total, and the JSON totals are exactly what is printed. Read back with
    * pdftotext, as a customer reads the paper.
@@ -118,10 +118,8 @@ describe('quotes pdf reconcile', () => {
           fc.integer({ min: 1, max: 99_999 }).map((m) => m / 1000),
         ),
       });
-      let runs = 0;
       await fc.assert(
         fc.asyncProperty(fc.array(lineArb, { minLength: 1, maxLength: 70 }), async (lines) => {
-          runs++;
           const res = await postQuote(t.app, s.key, {
             format: 'json',
             customer: { name: 'Kupac' },
@@ -175,9 +173,11 @@ describe('quotes pdf reconcile', () => {
           const sum = (key: string) => json.lines.reduce((acc: number, l: any) => acc + json$(l[key]), 0);
           assert.deepEqual([sum('net'), sum('tax'), sum('total')], [printed.net, printed.tax, printed.withTax]);
         }),
-        { numRuns: 150, interruptAfterTimeLimit: 90_000, markInterruptAsFailure: false },
+        // 50 a mode: the arithmetic itself is searched over thousands of cases without a PDF
+        // (src/modules/documents/tax-summary.test.ts, gross-net.test.ts); here each case is a
+        // PDF rendered and read back, and what can go wrong is the printing of those figures.
+        { numRuns: 50 },
       );
-      assert.ok(runs >= 30, `only ${runs} quotations in the time limit`);
     });
   }
 });
