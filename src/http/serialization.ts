@@ -13,13 +13,16 @@ const pending = new Set<() => Serialize>();
 
 export function buildSerializer(externalSchemas: unknown, serializerOpts: Options = {}) {
   const options: Options = { ...serializerOpts, schema: externalSchemas as Options['schema'] };
+  // The shared schemas are the same for every route of an app: written out once per app, not
+  // once per route (that was a third of building an app).
+  const shared = JSON.stringify(options.schema ?? null);
   return ({ schema }: { schema: object & { $id?: string } }): Serialize => {
     // As Fastify's factory does: a schema never refers to itself through the shared ones.
-    const own: Options =
+    const own: Options | null =
       options.schema && schema.$id && options.schema[schema.$id]
         ? { ...options, schema: withoutKey(options.schema, schema.$id) }
-        : options;
-    const key = `${JSON.stringify(schema)}\u0000${JSON.stringify(own.schema ?? null)}`;
+        : null;
+    const key = `${JSON.stringify(schema)}\u0000${own ? JSON.stringify(own.schema) : shared}`;
     const known = serializers.get(key);
     if (known) return known;
     let real: Serialize | undefined;
@@ -27,7 +30,7 @@ export function buildSerializer(externalSchemas: unknown, serializerOpts: Option
       if (!real) {
         real =
           serializers.get(key) ??
-          (fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0], own) as Serialize);
+          (fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0], own ?? options) as Serialize);
         serializers.set(key, real);
         pending.delete(compile);
       }
