@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030-einvoice-sends.ts';
 import * as m0031 from './migrations/0031-tse.ts';
 import * as m0032 from './migrations/0032-photo-blobs.ts';
 import * as m0033 from './migrations/0033-tse-business-case.ts';
+import * as m0034 from './migrations/0034-inquiry-digested.ts';
 
 // Listed statically (not read from a folder) so the set is fixed at build time and typed.
 const MIGRATIONS = {
@@ -69,6 +70,7 @@ const MIGRATIONS = {
   '0031-tse': m0031,
   '0032-photo-blobs': m0032,
   '0033-tse-business-case': m0033,
+  '0034-inquiry-digested': m0034,
 };
 
 /** Applies every pending migration, forward only. Safe to run from several processes at once (Kysely takes a lock). */

@@ -152,6 +152,8 @@ export interface InquiriesTable {
   mode: string;
   /** Held back as spam, and why (0011): nobody was told; staff may release it. */
   spam_reason: string | null;
+  /** When a staff digest e-mailed it (0034); null until then, and for ones no digest takes. */
+  digested_at: Timestamp | null;
 }
 
 /** A product photo fetched once by the server (0011): the image it names, or why not. */

@@ -6,6 +6,7 @@ import { createTestApp, createTenant } from '../support/test-app.ts';
 import { reachOut, validReachOut, waitFor } from '../support/http-helpers.ts';
 import { newQuotation } from '../support/sales-helpers.ts';
 import { startMailServer, type Mail } from '../support/mail-helpers.ts';
+import type { Clock } from '../../src/lib/clock.ts';
 
 const ids = (mail: Mail) => [...mail.text.matchAll(/\/hub\/inquiries\/(inq_[0-9A-Za-z]+)/g)].map((m) => m[1]!);
 
@@ -157,6 +158,41 @@ test('past the per-key or the per-company budget an inquiry goes to the spam fol
     await new Promise((r) => setTimeout(r, 1_500));
     const told = smtp.mails.filter((m) => m.rcptTo.includes(admin.email)).flatMap(ids);
     assert.deepEqual(new Set(told), new Set(kept), 'the held-back ones are in no digest');
+  } finally {
+    await t.close();
+    await smtp.close();
+  }
+});
+
+test('an inquiry whose commit comes after a digest that ran past its creation time is in the next digest, not in none', async () => {
+  // A batch takes its time before its group commit; under load the commit can come seconds
+  // later. Here the clock runs ten seconds slow for one inquiry: its creation time is older than
+  // the last digest, as a late commit's would be. Digests used to take a span of creation times
+  // and moved past it for good.
+  let slowMs = 0;
+  const clock: Clock = { now: () => new Date(Date.now() - slowMs) };
+  const smtp = await startMailServer();
+  const t = await createTestApp(
+    { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, INQUIRY_DIGEST_SECONDS: '1' },
+    { startWorkers: true, clock },
+  );
+  try {
+    const demo = await createTenant(t.c);
+    const admin = demo.users.find((u) => u.role === 'admin')!;
+    const key = demo.locations[0]!.apiKey;
+    const toldOf = () => smtp.mails.filter((m) => m.rcptTo.includes(admin.email)).flatMap(ids);
+    const send = async (subject: string) => {
+      const res = await reachOut(t.app, key, validReachOut({ subject }));
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().data.id as string;
+    };
+    const first = await send('Prvi');
+    await waitFor('the first digest', () => toldOf().includes(first) || undefined);
+    slowMs = 10_000;
+    const late = await send('Kasni');
+    slowMs = 0;
+    await waitFor('the late one in a digest', () => toldOf().includes(late) || undefined, 15_000);
+    assert.deepEqual(toldOf().sort(), [first, late].sort(), 'each in one digest');
   } finally {
     await t.close();
     await smtp.close();

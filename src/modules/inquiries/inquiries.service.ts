@@ -21,7 +21,7 @@ import { createGroupCommit } from '../../lib/group-commit.ts';
 import { inquiryNotifications } from './inquiry-notifications.ts';
 import type { InquiryDigestsRepository } from './inquiry-digests.repository.ts';
 import { digestEmails, type HubLinks } from './inquiry-digest-mail.ts';
-import { DIGEST_ROLES } from './inquiry-digests.ts';
+import { DIGEST_LOOK_BACK_MS, DIGEST_ROLES } from './inquiry-digests.ts';
 import type { ProofOfWork, SolvedProof } from './proof-of-work.ts';
 import type { HostedCaptcha } from './hosted-captcha.ts';
 import { spamCheckOf } from './spam-check.ts';
@@ -147,7 +147,10 @@ export function createInquiriesService(deps: {
     return out;
   }
 
-  /** Each company's digest comes due a little after its first new inquiry, to gather a burst into one. */
+  /**
+   * Each company's digest comes due a little after its first new inquiry, to gather a burst into
+   * one; a company's first digest looks back from that inquiry (inquiry-digests.ts).
+   */
   function digestsDue(rows: readonly InquiryRow[]) {
     const gatherMs = Math.min(10_000, deps.digest.windowMs);
     const first = new Map<string, string>();
@@ -157,7 +160,7 @@ export function createInquiriesService(deps: {
     return [...first].map(([companyId, createdAt]) => ({
       companyId,
       dueAt,
-      coveredUntil: new Date(Date.parse(createdAt) - 1).toISOString(),
+      coveredUntil: new Date(Date.parse(createdAt) - DIGEST_LOOK_BACK_MS).toISOString(),
     }));
   }
 

@@ -11,7 +11,7 @@ export type InquiryDigestRow = InquiryDigestsTable;
  */
 export function createInquiryDigestsRepository(db: Executor) {
   return {
-    /** Due at `dueAt` unless already due; a company's first digest covers from `coveredUntil`. */
+    /** Due at `dueAt` unless already due; a company's first digest takes what came after `coveredUntil`. */
     async markDue(entries: ReadonlyArray<{ companyId: string; dueAt: string; coveredUntil: string }>): Promise<void> {
       for (const e of entries)
         await db
@@ -56,32 +56,49 @@ export function createInquiryDigestsRepository(db: Executor) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /** Live inquiries told to staff, created after `after` up to `upTo`: the first `limit`, and how many in all. */
-    async inquiriesBetween(
+    /** Puts back when the last digest went out (one taken that found nothing to send). */
+    async setLastSent(companyId: string, lastSentAt: string | null): Promise<void> {
+      await db
+        .updateTable('inquiry_digests')
+        .set({ last_sent_at: lastSentAt })
+        .where('company_id', '=', companyId)
+        .execute();
+    },
+
+    /**
+     * Takes the live inquiries told to staff, created after `after`, that no digest has taken yet:
+     * marks them digested at `at`, and answers the first `limit` of them (oldest first) and how
+     * many in all. The one UPDATE decides which: an inquiry committed a moment later is the next
+     * digest's, never neither's. `after` only bounds the index range (no commit comes that late).
+     */
+    async takeUndigested(
       companyId: string,
       after: string,
-      upTo: string,
+      at: string,
       limit: number,
-    ): Promise<{ rows: InquiryRow[]; total: number; later: boolean }> {
-      const base = db
-        .selectFrom('inquiries')
+    ): Promise<{ rows: InquiryRow[]; total: number }> {
+      const marked = await db
+        .updateTable('inquiries')
+        .set({ digested_at: at })
         .where('company_id', '=', companyId)
+        .where('created_at', '>', after)
+        .where('digested_at', 'is', null)
         .where('mode', '=', 'live')
         .where('spam_reason', 'is', null)
-        .where('created_at', '>', after);
-      const rows = await base
+        .executeTakeFirst();
+      const total = Number(marked.numUpdatedRows);
+      if (total === 0) return { rows: [], total };
+      const rows = await db
+        .selectFrom('inquiries')
         .selectAll()
-        .where('created_at', '<=', upTo)
+        .where('company_id', '=', companyId)
+        .where('created_at', '>', after)
+        .where('digested_at', '=', at)
         .orderBy('created_at')
         .orderBy('id')
         .limit(limit)
         .execute();
-      const { total } = await base
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where('created_at', '<=', upTo)
-        .executeTakeFirstOrThrow();
-      const later = await base.select('id').where('created_at', '>', upTo).limit(1).executeTakeFirst();
-      return { rows, total: Number(total), later: later !== undefined };
+      return { rows, total };
     },
   };
 }

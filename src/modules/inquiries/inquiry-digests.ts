@@ -17,11 +17,11 @@ type DigestRepos = {
 export const DIGEST_ROLES = ['admin', 'support'] as const;
 
 /**
- * Inquiries committed this long ago or more are the digest's; younger ones wait for the next.
- * A batch takes its creation time before its commit, so a digest read at `now` could miss one
- * still committing with an earlier time; none takes seconds to commit.
+ * How far back a digest looks for inquiries not yet digested: the lower end of its index range
+ * (`covered_until`), an hour before the company's first new inquiry, then an hour before each
+ * digest. An inquiry takes its time before its group commit; none commits an hour later.
  */
-const SETTLE_MS = 2_000;
+export const DIGEST_LOOK_BACK_MS = 60 * 60 * 1000;
 
 /**
  * Sends staff a digest of new inquiries per company: the first soon after a quiet spell, then at
@@ -48,27 +48,28 @@ export function createInquiryDigests(deps: {
     );
     let queued = false;
     for (const digest of due) {
-      const upTo = new Date(now.getTime() - SETTLE_MS).toISOString();
       const sent = await store.unitOfWork(async (repos) => {
-        const found = await repos.inquiryDigests.inquiriesBetween(
-          digest.company_id,
-          digest.covered_until,
-          upTo,
-          DIGEST_LIST_MAX,
-        );
-        // Inquiries younger than the settle time are the next digest's, due once the window passes.
-        const nextDue = found.later ? now.toISOString() : null;
-        if (found.total === 0) {
-          if (!found.later)
-            await repos.inquiryDigests.take(digest, { coveredUntil: upTo, sentAt: digest.last_sent_at, nextDue: null });
-          return false;
-        }
+        // Taken first: the row stays locked until this commits, so an inquiry batch marking the
+        // company due waits for it, and a later inquiry makes the next digest due (never neither).
+        const lookBack = new Date(now.getTime() - DIGEST_LOOK_BACK_MS).toISOString();
+        const coveredUntil = digest.covered_until > lookBack ? digest.covered_until : lookBack;
         const taken = await repos.inquiryDigests.take(digest, {
-          coveredUntil: upTo,
+          coveredUntil,
           sentAt: now.toISOString(),
-          nextDue,
+          nextDue: null,
         });
         if (!taken) return false; // another process took it
+        const found = await repos.inquiryDigests.takeUndigested(
+          digest.company_id,
+          digest.covered_until,
+          now.toISOString(),
+          DIGEST_LIST_MAX,
+        );
+        if (found.total === 0) {
+          // Nothing to send (they went to spam, or were deleted): the window is not spent.
+          await repos.inquiryDigests.setLastSent(digest.company_id, digest.last_sent_at);
+          return false;
+        }
         const recipients = await repos.companies.listMailRecipients(digest.company_id, DIGEST_ROLES);
         for (const email of digestEmails(digest.company_id, found.rows, found.total, recipients, {
           now: now.toISOString(),

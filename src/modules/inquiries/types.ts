@@ -1,6 +1,7 @@
 import type { InquiriesTable } from '../../db/schema.ts';
 
-export type InquiryRow = InquiriesTable;
+/** An inquiry as written and read; whether a digest has taken it is the digests' own business. */
+export type InquiryRow = Omit<InquiriesTable, 'digested_at'>;
 
 /** The hub's inquiry list filters; every one optional. */
 export interface InquiryFilter {
