@@ -42,7 +42,8 @@ const commits = createGroupCommit<number, string>(
       const ids: string[] = [];
       for (const n of ns) {
         ids.push(
-          await enqueueEvent(
+          // quote.created is kept whether or not an endpoint wants it.
+          (await enqueueEvent(
             repos,
             {
               companyId: job.companyId,
@@ -55,7 +56,7 @@ const commits = createGroupCommit<number, string>(
               },
             },
             { now: new Date().toISOString(), newId: c.newId },
-          ),
+          ))!,
         );
       }
       return ids;

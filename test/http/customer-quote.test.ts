@@ -6,6 +6,7 @@ import { createTestApp, createTenant, type TestApp } from '../support/test-app.t
 import { adminCall, assignCustomer, newQuotation } from '../support/sales-helpers.ts';
 import { answerQuote, pdfText, quotationLink } from '../support/mail-helpers.ts';
 import { reachOut, validReachOut } from '../support/http-helpers.ts';
+import { addHttpEndpoint } from '../support/webhook-helpers.ts';
 import type { DemoCompany } from '../../src/modules/demo/demo-company.ts';
 
 async function statusOf(t: TestApp, demo: DemoCompany, id: string): Promise<string> {
@@ -142,23 +143,33 @@ describe("the customer's page of a sent quotation (/q/{token})", () => {
     assert.equal(await statusOf(t, other, theirs.id), 'approved');
   });
 
-  test('every inquiry fires inquiry.created with the inquiry; a test key’s carries livemode false', async () => {
+  test('inquiry.created is written, with the inquiry, only for a company with an endpoint that wants it; a test key’s carries livemode false', async () => {
+    const shop = await createTenant(t.c);
+    const key = shop.locations[0]!.apiKey;
+    // Nobody listens, or only to other events: the inquiry is stored and its event is not
+    // (deliveries are an event's only reader; a flood of the contact form grows no table nobody reads).
+    assert.equal((await reachOut(t.app, key, validReachOut({ subject: 'Nitko ne sluša' }))).statusCode, 201);
+    await addHttpEndpoint(t, shop, { url: 'https://hooks.example.com/quotes', events: ['quote.created'] });
+    assert.equal((await reachOut(t.app, key, validReachOut({ subject: 'Samo ponude' }))).statusCode, 201);
+    assert.deepEqual(await eventsOf(t, shop.companyId, 'inquiry.created'), []);
+
+    await addHttpEndpoint(t, shop, { url: 'https://hooks.example.com/inquiries', events: ['inquiry.created'] });
     const made = await t.app.inject({
       method: 'POST',
       url: '/api/v1/admin/api-keys',
-      headers: { authorization: `Bearer ${demo.adminToken}` },
-      payload: { locationId: demo.locations[0]!.id, name: 'Test key', mode: 'test' },
+      headers: { authorization: `Bearer ${shop.adminToken}` },
+      payload: { locationId: shop.locations[0]!.id, name: 'Test key', mode: 'test' },
     });
     assert.equal(made.statusCode, 201, made.body);
-    const live = await reachOut(t.app, demo.locations[0]!.apiKey, validReachOut({ subject: 'Uživo' }));
+    const live = await reachOut(t.app, key, validReachOut({ subject: 'Uživo' }));
     const trial = await reachOut(t.app, made.json().data.key, validReachOut({ subject: 'Proba' }));
     assert.equal(live.statusCode, 201, live.body);
     assert.equal(trial.statusCode, 201, trial.body);
-    const bodies = (await eventsOf(t, demo.companyId, 'inquiry.created')).map((e) => JSON.parse(e.payload));
+    const bodies = (await eventsOf(t, shop.companyId, 'inquiry.created')).map((e) => JSON.parse(e.payload));
+    assert.deepEqual(bodies.map((b) => b.data.subject).sort(), ['Proba', 'Uživo']);
     const of = (id: string) => bodies.filter((b) => b.data.inquiryId === id);
     assert.equal(of(live.json().data.id).length, 1);
     assert.equal(of(live.json().data.id)[0].livemode, true);
-    assert.equal(of(live.json().data.id)[0].data.subject, 'Uživo');
     assert.equal(of(trial.json().data.id)[0].livemode, false);
   });
 

@@ -24,6 +24,13 @@ export interface EventDefinition<S extends TSchema = TSchema> {
   telegram(data: Static<S>, company: MessageCompany): string[];
   /** About the company as a whole, not one location: its body's `locationId` is null. */
   companyWide?: true;
+  /**
+   * Written only when an endpoint wants it. An event's deliveries are its only reader, so one
+   * nobody wants is a row nobody reads. Most events are kept anyway: there is one per document
+   * staff make. The contact form's is the exception: anyone on the internet can send a thousand
+   * a minute (issue 37), and it was a third of the contact form's cost to write.
+   */
+  onlyWhenWanted?: true;
 }
 
 const define = <S extends TSchema>(definition: EventDefinition<S>): EventDefinition<S> => definition;
@@ -131,6 +138,7 @@ const CUSTOMER_EVENTS = {
   'inquiry.created': define({
     description:
       'A contact-form inquiry arrived through `POST /reach-out` (not one held back as spam: that one fires when released).',
+    onlyWhenWanted: true,
     data: Type.Object(
       {
         inquiryId: Type.String({ description: 'The inquiry (`inq_…`).' }),

@@ -1,5 +1,5 @@
 import type { IdGenerator } from '../../lib/ids.ts';
-import { serializeBody, type EventData, type EventName } from './event-catalog.ts';
+import { EVENTS, serializeBody, type EventData, type EventName } from './event-catalog.ts';
 import type { DeliveryRow, EventRow, WebhooksRepository } from './webhooks.repository.ts';
 
 /** An event to announce; its `data` is typed by the event's schema in the catalog. */
@@ -27,17 +27,19 @@ export type EventOutbox = Pick<
 /**
  * Writes an event and one delivery per subscribed, enabled endpoint, in the caller's
  * transaction: the record and its announcement commit together or not at all. The body is
- * frozen here, so every retry sends the same bytes.
+ * frozen here, so every retry sends the same bytes. An event its catalog entry keeps only when
+ * wanted, and that no endpoint wants, is not written (null).
  */
 export async function enqueueEvent(
   repos: { webhooks: EventOutbox },
   event: OutboxEvent,
   opts: { now: string; newId: IdGenerator },
-): Promise<string> {
-  const row = eventRow(event, opts);
-  await repos.webhooks.insertEvent(row);
+): Promise<string | null> {
   const endpoints = await repos.webhooks.listSubscriptions(event.companyId);
   const subscribed = endpoints.filter((e) => wants(e.events, event.type));
+  if (subscribed.length === 0 && EVENTS[event.type].onlyWhenWanted) return null;
+  const row = eventRow(event, opts);
+  await repos.webhooks.insertEvent(row);
   await repos.webhooks.insertDeliveries(subscribed.map((e) => pendingDelivery(row, e.id, opts)));
   if (subscribed.length > 0) await repos.webhooks.announce();
   return row.id;
@@ -55,12 +57,15 @@ export function outboxRows(
   subscriptions: ReadonlyArray<{ company_id: string; id: string; value: string }>,
   opts: { now: string; newId: IdGenerator },
 ): { events: EventRow[]; deliveries: DeliveryRow[] } {
-  const rows = events.map((event) => eventRow(event, opts));
+  const rows: EventRow[] = [];
   const deliveries: DeliveryRow[] = [];
-  for (const row of rows)
-    for (const endpoint of subscriptions)
-      if (endpoint.company_id === row.company_id && wants(endpoint.value, row.type))
-        deliveries.push(pendingDelivery(row, endpoint.id, opts));
+  for (const event of events) {
+    const wanting = subscriptions.filter((e) => e.company_id === event.companyId && wants(e.value, event.type));
+    if (wanting.length === 0 && EVENTS[event.type].onlyWhenWanted) continue;
+    const row = eventRow(event, opts);
+    rows.push(row);
+    for (const endpoint of wanting) deliveries.push(pendingDelivery(row, endpoint.id, opts));
+  }
   return { events: rows, deliveries };
 }
 
