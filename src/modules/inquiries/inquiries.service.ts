@@ -206,14 +206,13 @@ export function createInquiriesService(deps: {
       const { told, locations, subscriptions } = await batchContext(rows);
       const withProofs = batch.some((p) => p.proof);
       const announcing = rows.some((r) => r.spam_reason === null);
-      let announcedAny = false;
+      let delivering = false;
       await store.unitOfWork(
         async (repos) => {
           // A web page's proofs are spent in the same commit as their inquiries: one write per burst.
           await spendProofs(repos, batch);
           const announced = rows.filter((r) => r.spam_reason === null);
           const kept = announced.flatMap((r) => told.get(r) ?? []);
-          announcedAny = announced.length > 0;
           // inquiry.created commits with the inquiry (not for spam: its release announces it), in
           // the same statement on PostgreSQL.
           const outbox = outboxRows(
@@ -225,7 +224,8 @@ export function createInquiriesService(deps: {
           // Staff hear of them by e-mail in the next digest: one write per company and batch,
           // none while a digest is already due.
           if (deps.emailEnabled) await repos.inquiryDigests.markDue(digestsDue(announced.filter((r) => told.has(r))));
-          if (outbox.deliveries.length > 0) await repos.webhooks.announce();
+          delivering = outbox.deliveries.length > 0;
+          if (delivering) await repos.webhooks.announce();
         },
         {
           creates: batch.map((p) => ({ id: p.row.id, hooks: p.hooks })),
@@ -234,7 +234,8 @@ export function createInquiriesService(deps: {
           oneStatement: !withProofs && (!announcing || (!deps.emailEnabled && subscriptions.length === 0)),
         },
       );
-      if (announcedAny) deps.onEventQueued();
+      // The dispatcher is woken for deliveries only: an event no endpoint wants has none.
+      if (delivering) deps.onEventQueued();
       return batch.map(() => undefined);
     },
     { maxBatch: 64, maxInFlight: store.writeConcurrency },
