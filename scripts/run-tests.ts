@@ -1,7 +1,9 @@
 // `npm test`: every test file on SQLite; with TEST_DATABASE_URL, the files whose behaviour depends
 // on the database engine, on that PostgreSQL server. Each file says which on its first line
-// (`// test-engines: both` or `// test-engines: sqlite`): a file that says neither stops the run,
-// so a new file cannot silently skip PostgreSQL, nor re-run a browser test on it for nothing.
+// (`// test-engines: both`, `// test-engines: sqlite`, or `// test-engines: postgres` for what only
+// PostgreSQL has): a file that says none stops the run, so a new file cannot silently skip
+// PostgreSQL, nor re-run a browser test on it for nothing. A test that does not apply to an
+// engine is in a file that does not run on it, never a skip that counts as passed.
 // Named files (`npm test -- test/http/auth.test.ts`) run as given.
 //
 // Files run in a few long-lived processes (shards), not one process each: loading the code and
@@ -21,7 +23,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
 const engine = onPostgres ? 'postgres' : 'sqlite';
 
-const TAG = /^\/\/ test-engines: (both|sqlite)\b/;
+const TAG = /^\/\/ test-engines: (both|sqlite|postgres)\b/;
 const TOP_LEVEL_HOOK = /^(before|after|beforeEach|afterEach)\(/m;
 
 const allTestFiles = [
@@ -38,11 +40,11 @@ function testFiles(): string[] {
     const tag = TAG.exec(text.split('\n', 1)[0] ?? '')?.[1];
     if (!tag) untagged.push(file);
     if (TOP_LEVEL_HOOK.test(text)) hooked.push(file);
-    return tag === 'both' || (tag === 'sqlite' && !onPostgres);
+    return tag === 'both' || tag === (onPostgres ? 'postgres' : 'sqlite');
   });
   if (untagged.length > 0) {
     console.error(
-      `These test files do not say which database engines they need; put \`// test-engines: both\` (the engine changes what they test) or \`// test-engines: sqlite\` (it cannot) on their first line:\n  ${untagged.join('\n  ')}`,
+      `These test files do not say which database engines they need; put \`// test-engines: both\` (the engine changes what they test), \`// test-engines: sqlite\` (it cannot) or \`// test-engines: postgres\` (only PostgreSQL has it) on their first line:\n  ${untagged.join('\n  ')}`,
     );
     process.exit(1);
   }

@@ -6,8 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-// The machines that run the tests keep an older Node as the system one, at /usr/bin/node.
-const OLD_NODE = '/usr/bin/node';
+// An older Node, as the entry sees one: this Node with its version reported as 20 (the entry
+// reads only process.versions.node). The test then runs on every machine, instead of needing an
+// old Node installed beside the new one.
+const AS_NODE_20 = `data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"20.11.1"}})`;
 
 function run(node: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -25,17 +27,11 @@ test('npm start and npm run worker go through the plain-JS entry that checks the
   assert.match(scripts.worker!, /^node bin\/portico\.js worker\b/);
 });
 
-test('on a Node older than 24 the entry says so in one line and exits 1, without a stack trace', async (t) => {
-  const version = await run(OLD_NODE, ['--version']).catch(() => null);
-  const major = Number(/^v(\d+)/.exec(version?.stdout ?? '')?.[1]);
-  if (!major || major >= 24) {
-    t.skip(`no Node older than 24 at ${OLD_NODE}`);
-    return;
-  }
+test('on a Node older than 24 the entry says so in one line and exits 1, without a stack trace', async () => {
   for (const command of [['serve', '--demo-if-empty'], ['worker'], ['--help']]) {
-    const r = await run(OLD_NODE, ['bin/portico.js', ...command]);
+    const r = await run(process.execPath, ['--import', AS_NODE_20, 'bin/portico.js', ...command]);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stderr, `Portico needs Node.js 24.7 or later; this is ${version!.stdout.trim().slice(1)}\n`);
+    assert.equal(r.stderr, 'Portico needs Node.js 24.7 or later; this is 20.11.1\n');
     assert.equal(r.stdout, '');
   }
 });

@@ -1,11 +1,11 @@
-// test-engines: both
+// test-engines: postgres
 import { after, before, test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createDatabase } from '../../src/db/database.ts';
 import { createRepositories } from '../../src/repositories.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { createTenant, createTestApp, onPostgres, type TestApp } from '../support/test-app.ts';
+import { createTenant, createTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('prepared statements', () => {
   let t: TestApp;
@@ -14,7 +14,7 @@ describe('prepared statements', () => {
   });
   after(() => t.close());
 
-  test('PostgreSQL keeps the written-out statements prepared, and only those', { skip: !onPostgres() }, async () => {
+  test('PostgreSQL keeps the written-out statements prepared, and only those', async () => {
     const d = await createTenant(t.c);
     // One connection, so that pg_prepared_statements (per session) shows everything this pool prepared.
     const database = createDatabase(t.c.database.url, { poolSize: 1 });

@@ -1,15 +1,13 @@
-// test-engines: both
+// test-engines: sqlite
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { createTestApp, createTenant, onPostgres } from '../../support/test-app.ts';
+import { createTestApp, createTenant } from '../../support/test-app.ts';
 import { createDatabase } from '../../../src/db/database.ts';
 import { EVENTS, enqueueEvent } from '../../../src/modules/webhooks/index.ts';
 import { createSqliteQueue } from '../../../src/modules/webhooks/queue/sqlite-queue.ts';
 
-test("SQLite queue: a claim that finds the write lock taken does not sleep in SQLite's busy handler, and leaves the connection as it was", {
-  skip: onPostgres(),
-}, async (t) => {
+test("SQLite queue: a claim that finds the write lock taken does not sleep in SQLite's busy handler, and leaves the connection as it was", async (t) => {
   const app = await createTestApp();
   t.after(() => app.close());
   const now = '2026-03-02T08:00:00.000Z';
