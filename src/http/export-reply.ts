@@ -86,3 +86,30 @@ export async function everyPage<T>(
   } while (cursor);
   return rows;
 }
+
+type Page<T> = { data: T[]; nextCursor: string | null };
+
+/**
+ * A list read: one page as JSON, or, asked for CSV or XLSX (`format`, else `Accept`), every page
+ * as one table in the asked locale (else the company's) and the company's time zone.
+ */
+export async function listOrSheet<T>(
+  request: FastifyRequest & { query: { format?: ExportFormat; locale?: ExportLocale } },
+  reply: FastifyReply,
+  opts: {
+    /** One page of the list: the request's own page for JSON, each page in turn for a sheet. */
+    page: (query: { limit?: number; cursor?: string }) => Promise<Page<T>>;
+    /** The first page as JSON answers it (the request's `limit` and `cursor`). */
+    firstPage: { limit?: number; cursor?: string };
+    company: () => Promise<{ locale: string; timeZone: string }>;
+    table: (rows: T[], locale: ExportLocale, timeZone: string) => Table;
+    name: string;
+  },
+): Promise<Page<T> | FastifyReply> {
+  const format = exportFormat(request, request.query.format);
+  if (format === 'json') return opts.page(opts.firstPage);
+  const rows = await everyPage(opts.page);
+  const company = await opts.company();
+  const locale = exportLocale(request.query.locale, company.locale);
+  return sendTable(reply, opts.table(rows, locale, company.timeZone), format, locale, opts.name);
+}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
+import { ExportQuery, JsonOrSheet, listOrSheet } from '../export-reply.ts';
 import { customersListTable } from '../../modules/reports/index.ts';
 import { Type } from 'typebox';
 import type { Container } from '../../container.ts';
@@ -108,14 +108,14 @@ export const customerDirectoryRoutes =
       },
       async (request, reply) => {
         const companyId = request.admin.companyId;
-        const { q, format: asked, locale: askedLocale } = request.query;
-        const format = exportFormat(request, asked);
-        if (format === 'json')
-          return c.customers.search(companyId, { q, limit: request.query.limit ?? 25, cursor: request.query.cursor });
-        const rows = await everyPage((page) => c.customers.search(companyId, { q, ...page }));
-        const company = await c.reports.company(companyId);
-        const locale = exportLocale(askedLocale, company.locale);
-        return sendTable(reply, customersListTable(rows, locale, company.timeZone), format, locale, 'customers');
+        const { q } = request.query;
+        return listOrSheet(request, reply, {
+          page: ({ limit = 25, cursor }) => c.customers.search(companyId, { q, limit, cursor }),
+          firstPage: request.query,
+          company: () => c.reports.company(companyId),
+          table: customersListTable,
+          name: 'customers',
+        });
       },
     );
 

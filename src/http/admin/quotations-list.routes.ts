@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
+import { ExportQuery, JsonOrSheet, listOrSheet } from '../export-reply.ts';
 import { quotationsListTable } from '../../modules/reports/index.ts';
 import { translator } from '../../modules/i18n/index.ts';
 import { Type } from 'typebox';
@@ -60,21 +60,22 @@ export const quotationsListRoutes =
         const { status, q, locationId, mode } = request.query;
         const companyId = request.admin.companyId;
         const base = baseUrl(c.config, request);
-        const list = async (query: { limit?: number; cursor?: string }) => {
-          const page = newestFirstPage(query);
-          const rows = await c.quotations.list(companyId, page, { status, q, locationId, mode });
-          return page.page(rows.map((row) => presentHubQuotation(row, base).data));
-        };
-        const format = exportFormat(request, request.query.format);
-        if (format === 'json') return list(request.query);
-        const rows = await everyPage(list);
-        const company = await c.reports.company(companyId);
-        const locale = exportLocale(request.query.locale, company.locale);
-        const tr = translator(locale);
-        const table = quotationsListTable(rows, locale, company.timeZone, (s) =>
-          tr(`status.quotation.${s}` as 'status.quotation.approved'),
-        );
-        return sendTable(reply, table, format, locale, 'quotations');
+        return listOrSheet(request, reply, {
+          page: async (query) => {
+            const page = newestFirstPage(query);
+            const rows = await c.quotations.list(companyId, page, { status, q, locationId, mode });
+            return page.page(rows.map((row) => presentHubQuotation(row, base).data));
+          },
+          firstPage: request.query,
+          company: () => c.reports.company(companyId),
+          table: (rows, locale, timeZone) => {
+            const tr = translator(locale);
+            return quotationsListTable(rows, locale, timeZone, (s) =>
+              tr(`status.quotation.${s}` as 'status.quotation.approved'),
+            );
+          },
+          name: 'quotations',
+        });
       },
     );
 

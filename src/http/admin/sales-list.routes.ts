@@ -7,7 +7,7 @@ import { SALE_STATUSES } from '../../modules/sales/index.ts';
 import { Data, Nullable, Pagination, errorResponses } from '../schemas.ts';
 import { newestFirstPage } from './pagination.ts';
 import { PdfOrJson, reservePrint, sendIssued, wantsPdf } from '../pdf-reply.ts';
-import { ExportQuery, JsonOrSheet, everyPage, exportFormat, exportLocale, sendTable } from '../export-reply.ts';
+import { ExportQuery, JsonOrSheet, listOrSheet } from '../export-reply.ts';
 import { salesListTable } from '../../modules/reports/index.ts';
 import { translator } from '../../modules/i18n/index.ts';
 import { said } from '../request-messages.ts';
@@ -82,20 +82,19 @@ export const salesListRoutes =
           ...(q?.trim() ? { q } : {}),
           ...(amount === undefined ? {} : { totalMinor: Number(parseScaled(amount, MONEY_SCALE)) }),
         };
-        const list = async (query: { limit?: number; cursor?: string }) => {
-          const page = newestFirstPage(query);
-          return page.page(await c.sales.list(companyId, filter, page));
-        };
-        const format = exportFormat(request, request.query.format);
-        if (format === 'json') return list(request.query);
-        const rows = await everyPage(list);
-        const company = await c.reports.company(companyId);
-        const locale = exportLocale(request.query.locale, company.locale);
-        const tr = translator(locale);
-        const table = salesListTable(rows, locale, company.timeZone, (s) =>
-          tr(`status.sale.${s}` as 'status.sale.paid'),
-        );
-        return sendTable(reply, table, format, locale, 'sales');
+        return listOrSheet(request, reply, {
+          page: async (query) => {
+            const page = newestFirstPage(query);
+            return page.page(await c.sales.list(companyId, filter, page));
+          },
+          firstPage: request.query,
+          company: () => c.reports.company(companyId),
+          table: (rows, locale, timeZone) => {
+            const tr = translator(locale);
+            return salesListTable(rows, locale, timeZone, (s) => tr(`status.sale.${s}` as 'status.sale.paid'));
+          },
+          name: 'sales',
+        });
       },
     );
 
