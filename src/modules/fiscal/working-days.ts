@@ -1,3 +1,5 @@
+import { addDays } from '../../lib/zoned-days.ts';
+
 /**
  * Croatian working days, for the late-delivery deadline of receipts issued without a JIR
  * (Zakon o fiskalizaciji, NN 89/2025, čl. 21 st. 2: "u roku od dva radna dana, računajući od
@@ -80,10 +82,4 @@ export function afterWorkingDays(day: string, count: number): string {
     if (isWorkingDay(current)) left--;
   }
   return current;
-}
-
-export function addDays(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
